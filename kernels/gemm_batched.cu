@@ -1,0 +1,237 @@
+// Batched GEMM, C_i = alpha * op(A_i) * op(B_i) + beta * C_i, column-major.
+//
+// Three kernels, one per size class, specialised by NVRTC at run time through -D defines
+// (the host side, src/gemm_batched/cuda.rs, picks the class and the defines):
+//   gemm_small_<T>  M, N, K <= 32 as compile-time constants. NB matrices per block; A and B
+//                   stream through shared memory with coalesced flat loads, each thread keeps
+//                   an RM x RN block of C in registers, and C is read and written in a
+//                   coalesced flat pass through shared memory. Tiny matrices get many per
+//                   block and one per thread, so loads stay wide and in flight.
+//   gemm_tiled_<T>  any size: BM x BN tiles, BK deep, register prefetch of the next tile,
+//                   an RM x RN register block per thread; batch and tile on grid x.
+//   gemm_scale_<T>  alpha == 0 or k == 0: C = beta * C (beta == 0: C = 0, C not read).
+// Every thread computes its elements in the same order on every call: results are
+// bitwise reproducible.
+#include "common.cuh"
+
+#define NG_CAT2(a, b) a##b
+#define NG_CAT(a, b) NG_CAT2(a, b)
+
+// op = 0 (N), 1 (T), 2 (C: conjugate transpose)
+template <typename T, int OP>
+__device__ __forceinline__ T ng_op_value(T v) {
+    return OP == 2 ? ng_conj(v) : v;
+}
+
+template <typename T, int M, int N, int K, int TA, int TB, int NB, int TI, int TJ>
+__device__ __forceinline__ void gemm_small(T alpha, ng_batch<const T> A, ng_i64 lda, ng_batch<const T> B, ng_i64 ldb,
+                                           T beta, ng_batch<T> C, ng_i64 ldc, ng_i64 batch) {
+    constexpr int RM = (M + TI - 1) / TI, RN = (N + TJ - 1) / TJ;
+    constexpr int TPM = TI * TJ, NT = NB * TPM;
+    // op(A) as [kk][i], op(B) as [kk][j], C as [j][i]; odd row lengths keep the transposing
+    // shared-memory stores free of bank conflicts.
+    constexpr int LSA = M | 1, LSB = N | 1, LSC = M | 1;
+    constexpr int SA = K * LSA, SB = K * LSB, SC = N * LSC;
+    constexpr int AR = TA ? K : M, AC = TA ? M : K;  // A as stored
+    constexpr int BR = TB ? N : K, BC = TB ? K : N;  // B as stored
+    extern __shared__ double2 ng_smem_raw[];
+    T *sA = reinterpret_cast<T *>(ng_smem_raw);
+    T *sB = sA + NB * SA;
+    T *sC = sA;  // reuses A's and B's space once the products are in registers
+    const int tid = threadIdx.x;
+    const int mat = tid / TPM, loc = tid - mat * TPM;
+    const int ti = loc % TI, tj = loc / TI;
+    const bool beta_zero = ng_is_zero(beta);
+    const ng_i64 nblocks = (batch + NB - 1) / NB;
+
+    for (ng_i64 blk = blockIdx.x; blk < nblocks; blk += gridDim.x) {
+        const ng_i64 first = blk * NB;
+        const int nmat = (int)min((ng_i64)NB, batch - first);
+
+#pragma unroll
+        for (int it = 0; it < (NB * AR * AC + NT - 1) / NT; ++it) {
+            const int e = it * NT + tid;
+            const int m_ = e / (AR * AC), rem = e - m_ * (AR * AC), c = rem / AR, r = rem - c * AR;
+            if (e < NB * AR * AC && m_ < nmat) {
+                const T v = ng_op_value<T, TA>(A.matrix(first + m_)[c * lda + r]);
+                if (TA) sA[m_ * SA + r * LSA + c] = v; else sA[m_ * SA + c * LSA + r] = v;
+            }
+        }
+#pragma unroll
+        for (int it = 0; it < (NB * BR * BC + NT - 1) / NT; ++it) {
+            const int e = it * NT + tid;
+            const int m_ = e / (BR * BC), rem = e - m_ * (BR * BC), c = rem / BR, r = rem - c * BR;
+            if (e < NB * BR * BC && m_ < nmat) {
+                const T v = ng_op_value<T, TB>(B.matrix(first + m_)[c * ldb + r]);
+                if (TB) sB[m_ * SB + c * LSB + r] = v; else sB[m_ * SB + r * LSB + c] = v;
+            }
+        }
+        __syncthreads();
+
+        T acc[RM][RN];
+#pragma unroll
+        for (int r = 0; r < RM; ++r)
+#pragma unroll
+            for (int c = 0; c < RN; ++c) acc[r][c] = ng_zero<T>();
+        if (mat < nmat) {
+            const T *a = sA + mat * SA;
+            const T *b = sB + mat * SB;
+#pragma unroll
+            for (int kk = 0; kk < K; ++kk) {
+                T av[RM], bv[RN];
+#pragma unroll
+                for (int r = 0; r < RM; ++r) av[r] = (ti + r * TI < M) ? a[kk * LSA + ti + r * TI] : ng_zero<T>();
+#pragma unroll
+                for (int c = 0; c < RN; ++c) bv[c] = (tj + c * TJ < N) ? b[kk * LSB + tj + c * TJ] : ng_zero<T>();
+#pragma unroll
+                for (int r = 0; r < RM; ++r)
+#pragma unroll
+                    for (int c = 0; c < RN; ++c) acc[r][c] = ng_fma(av[r], bv[c], acc[r][c]);
+            }
+        }
+        __syncthreads();
+        if (mat < nmat) {
+#pragma unroll
+            for (int r = 0; r < RM; ++r)
+#pragma unroll
+                for (int c = 0; c < RN; ++c)
+                    if (ti + r * TI < M && tj + c * TJ < N)
+                        sC[mat * SC + (tj + c * TJ) * LSC + ti + r * TI] = ng_mul(alpha, acc[r][c]);
+        }
+        __syncthreads();
+#pragma unroll
+        for (int it = 0; it < (NB * M * N + NT - 1) / NT; ++it) {
+            const int e = it * NT + tid;
+            const int m_ = e / (M * N), rem = e - m_ * (M * N), j = rem / M, i = rem - j * M;
+            if (e < NB * M * N && m_ < nmat) {
+                T *cp = C.matrix(first + m_) + j * ldc + i;
+                const T v = sC[m_ * SC + j * LSC + i];
+                *cp = beta_zero ? v : ng_fma(beta, *cp, v);
+            }
+        }
+        __syncthreads();  // sC is overwritten by the next block's loads
+    }
+}
+
+template <typename T, int TA, int TB, int BM, int BN, int BK, int TI, int TJ>
+__device__ __forceinline__ void gemm_tiled(ng_i64 M, ng_i64 N, ng_i64 K, T alpha, ng_batch<const T> A, ng_i64 lda,
+                                           ng_batch<const T> B, ng_i64 ldb, T beta, ng_batch<T> C, ng_i64 ldc,
+                                           ng_i64 batch) {
+    constexpr int RM = BM / TI, RN = BN / TJ, NT = TI * TJ;
+    constexpr int LA = (BM * BK + NT - 1) / NT, LB = (BN * BK + NT - 1) / NT;
+    constexpr int LSA = BM + 1, LSB = BN + 1;
+    __shared__ T sA[BK * LSA];
+    __shared__ T sB[BK * LSB];
+    const int tid = threadIdx.x, ti = tid % TI, tj = tid / TI;
+    const ng_i64 tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN;
+    const ng_i64 nblocks = tiles_m * tiles_n * batch;
+    const bool beta_zero = ng_is_zero(beta);
+
+    for (ng_i64 blk = blockIdx.x; blk < nblocks; blk += gridDim.x) {
+        const ng_i64 mat = blk / (tiles_m * tiles_n), t = blk - mat * (tiles_m * tiles_n);
+        const ng_i64 i0 = (t % tiles_m) * BM, j0 = (t / tiles_m) * BN;
+        const T *a = A.matrix(mat);
+        const T *b = B.matrix(mat);
+        T pa[LA], pb[LB];
+        // Loads tile k0 of op(A) (BM x BK) and op(B) (BK x BN) into registers; outside the
+        // matrix they are zero.
+        auto load = [&](ng_i64 k0) {
+#pragma unroll
+            for (int l = 0; l < LA; ++l) {
+                const int e = l * NT + tid;
+                const int r = TA ? e % BK : e % BM, c = TA ? e / BK : e / BM;
+                const ng_i64 i = i0 + (TA ? c : r), kk = k0 + (TA ? r : c);
+                pa[l] = (e < BM * BK && i < M && kk < K) ? ng_op_value<T, TA>(TA ? a[i * lda + kk] : a[kk * lda + i]) : ng_zero<T>();
+            }
+#pragma unroll
+            for (int l = 0; l < LB; ++l) {
+                const int e = l * NT + tid;
+                const int r = TB ? e % BN : e % BK, c = TB ? e / BN : e / BK;
+                const ng_i64 j = j0 + (TB ? r : c), kk = k0 + (TB ? c : r);
+                pb[l] = (e < BN * BK && j < N && kk < K) ? ng_op_value<T, TB>(TB ? b[kk * ldb + j] : b[j * ldb + kk]) : ng_zero<T>();
+            }
+        };
+        auto store = [&]() {
+#pragma unroll
+            for (int l = 0; l < LA; ++l) {
+                const int e = l * NT + tid;
+                const int r = TA ? e % BK : e % BM, c = TA ? e / BK : e / BM;
+                if (e < BM * BK) sA[(TA ? r : c) * LSA + (TA ? c : r)] = pa[l];
+            }
+#pragma unroll
+            for (int l = 0; l < LB; ++l) {
+                const int e = l * NT + tid;
+                const int r = TB ? e % BN : e % BK, c = TB ? e / BN : e / BK;
+                if (e < BN * BK) sB[(TB ? c : r) * LSB + (TB ? r : c)] = pb[l];
+            }
+        };
+
+        T acc[RM][RN];
+#pragma unroll
+        for (int r = 0; r < RM; ++r)
+#pragma unroll
+            for (int c = 0; c < RN; ++c) acc[r][c] = ng_zero<T>();
+        load(0);
+        for (ng_i64 k0 = 0; k0 < K; k0 += BK) {
+            store();
+            __syncthreads();
+            if (k0 + BK < K) load(k0 + BK);  // in flight while this tile is multiplied
+#pragma unroll
+            for (int kk = 0; kk < BK; ++kk) {
+                T av[RM], bv[RN];
+#pragma unroll
+                for (int r = 0; r < RM; ++r) av[r] = sA[kk * LSA + ti + r * TI];
+#pragma unroll
+                for (int c = 0; c < RN; ++c) bv[c] = sB[kk * LSB + tj + c * TJ];
+#pragma unroll
+                for (int r = 0; r < RM; ++r)
+#pragma unroll
+                    for (int c = 0; c < RN; ++c) acc[r][c] = ng_fma(av[r], bv[c], acc[r][c]);
+            }
+            __syncthreads();
+        }
+        T *cm = C.matrix(mat);
+#pragma unroll
+        for (int c = 0; c < RN; ++c) {
+#pragma unroll
+            for (int r = 0; r < RM; ++r) {
+                const ng_i64 i = i0 + ti + r * TI, j = j0 + tj + c * TJ;
+                if (i < M && j < N) {
+                    T *cp = cm + j * ldc + i;
+                    const T v = ng_mul(alpha, acc[r][c]);
+                    *cp = beta_zero ? v : ng_fma(beta, *cp, v);
+                }
+            }
+        }
+    }
+}
+
+template <typename T>
+__device__ __forceinline__ void gemm_scale(ng_i64 M, ng_i64 N, T beta, ng_batch<T> C, ng_i64 ldc, ng_i64 batch) {
+    const ng_i64 total = M * N * batch;
+    const bool beta_zero = ng_is_zero(beta);
+    for (ng_i64 e = (ng_i64)blockIdx.x * blockDim.x + threadIdx.x; e < total; e += (ng_i64)gridDim.x * blockDim.x) {
+        const ng_i64 mat = e / (M * N), rem = e - mat * (M * N), j = rem / M, i = rem - j * M;
+        T *cp = C.matrix(mat) + j * ldc + i;
+        *cp = beta_zero ? ng_zero<T>() : ng_mul(beta, *cp);
+    }
+}
+
+#if defined(NG_SMALL)
+extern "C" __global__ void __launch_bounds__(NG_NB * NG_TI * NG_TJ)
+NG_CAT(gemm_small_, NG_SUFFIX)(NG_T alpha, ng_batch<const NG_T> A, ng_i64 lda, ng_batch<const NG_T> B, ng_i64 ldb,
+                               NG_T beta, ng_batch<NG_T> C, ng_i64 ldc, ng_i64 batch) {
+    gemm_small<NG_T, NG_M, NG_N, NG_K, NG_TA, NG_TB, NG_NB, NG_TI, NG_TJ>(alpha, A, lda, B, ldb, beta, C, ldc, batch);
+}
+#elif defined(NG_TILED)
+extern "C" __global__ void __launch_bounds__(NG_TI * NG_TJ)
+NG_CAT(gemm_tiled_, NG_SUFFIX)(ng_i64 M, ng_i64 N, ng_i64 K, NG_T alpha, ng_batch<const NG_T> A, ng_i64 lda,
+                               ng_batch<const NG_T> B, ng_i64 ldb, NG_T beta, ng_batch<NG_T> C, ng_i64 ldc, ng_i64 batch) {
+    gemm_tiled<NG_T, NG_TA, NG_TB, NG_BM, NG_BN, NG_BK, NG_TI, NG_TJ>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc, batch);
+}
+#elif defined(NG_SCALE)
+extern "C" __global__ void NG_CAT(gemm_scale_, NG_SUFFIX)(ng_i64 M, ng_i64 N, NG_T beta, ng_batch<NG_T> C, ng_i64 ldc,
+                                                          ng_i64 batch) {
+    gemm_scale<NG_T>(M, N, beta, C, ldc, batch);
+}
+#endif

@@ -1,0 +1,12 @@
+//! What every family shares: errors, the handle, element types, pointer spaces, enums.
+
+pub mod error;
+pub mod handle;
+pub mod memory;
+pub mod op;
+pub mod scalar;
+
+pub use error::{Error, Result, Status};
+pub use handle::{Backend, BackendChoice, Handle};
+pub use op::Op;
+pub use scalar::Scalar;

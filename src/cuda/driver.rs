@@ -1,0 +1,186 @@
+//! Loading the CUDA driver, per-device state on the primary context, checked driver calls.
+
+use crate::core::error::{Error, Result};
+use cudarc::driver::sys as cu;
+use std::collections::HashMap;
+use std::ffi::{c_void, CStr};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use super::module::ModuleCache;
+
+/// Maps a driver result to the crate's error: out of memory is `ALLOC_FAILED`, the rest
+/// `EXECUTION_FAILED`, both naming the call that failed.
+pub fn check(r: cu::CUresult, what: &str) -> Result<()> {
+    if r == cu::CUresult::CUDA_SUCCESS {
+        return Ok(());
+    }
+    let name = error_name(r);
+    if r == cu::CUresult::CUDA_ERROR_OUT_OF_MEMORY {
+        Err(Error::alloc(format!("{what}: {name}")))
+    } else {
+        Err(Error::exec(format!("{what}: {name}")))
+    }
+}
+
+fn error_name(r: cu::CUresult) -> String {
+    let mut p: *const std::ffi::c_char = std::ptr::null();
+    // SAFETY: cuGetErrorName writes a pointer to a static string or leaves it null.
+    unsafe {
+        if cu::cuGetErrorName(r, &mut p) == cu::CUresult::CUDA_SUCCESS && !p.is_null() {
+            return CStr::from_ptr(p).to_string_lossy().into_owned();
+        }
+    }
+    format!("CUresult {}", r as i32)
+}
+
+/// Whether the driver library loads and `cuInit` succeeds; the reason when not.
+/// Decided once per process.
+pub fn driver() -> Result<()> {
+    static STATE: OnceLock<std::result::Result<(), String>> = OnceLock::new();
+    STATE
+        .get_or_init(|| {
+            // SAFETY: probing for the library has no preconditions.
+            if !unsafe { cu::is_culib_present() } {
+                return Err("the CUDA driver library (libcuda.so) was not found".into());
+            }
+            // SAFETY: cuInit may be called any number of times.
+            let r = unsafe { cu::cuInit(0) };
+            check(r, "cuInit").map_err(|e| e.msg)
+        })
+        .clone()
+        .map_err(Error::unavailable)
+}
+
+/// Number of CUDA devices, 0 when the driver is unusable.
+pub fn device_count() -> i32 {
+    if driver().is_err() {
+        return 0;
+    }
+    let mut n = 0;
+    // SAFETY: the driver is initialised.
+    let r = unsafe { cu::cuDeviceGetCount(&mut n) };
+    if r == cu::CUresult::CUDA_SUCCESS {
+        n
+    } else {
+        0
+    }
+}
+
+/// One device of the process: its primary context and what kernels need to know of it.
+/// Shared by every handle on the device; never released (the primary context outlives
+/// them all).
+pub struct Device {
+    pub ordinal: i32,
+    pub ctx: cu::CUcontext,
+    /// Compute capability, e.g. (9, 0).
+    pub arch: (i32, i32),
+    pub sm_count: i32,
+    /// Largest dynamic shared memory a block may opt in to, in bytes.
+    pub max_smem_optin: i32,
+    pub name: String,
+    pub modules: ModuleCache,
+}
+
+// SAFETY: a CUcontext is usable from any thread; the module cache synchronises itself.
+unsafe impl Send for Device {}
+unsafe impl Sync for Device {}
+
+impl Device {
+    /// Makes this device's primary context current on the calling thread.
+    pub fn bind(&self) -> Result<()> {
+        // SAFETY: ctx is a retained primary context.
+        check(unsafe { cu::cuCtxSetCurrent(self.ctx) }, "cuCtxSetCurrent")
+    }
+
+    /// `sm_XX` of this device.
+    pub fn arch_name(&self) -> String {
+        format!("sm_{}{}", self.arch.0, self.arch.1)
+    }
+}
+
+/// The device `ordinal`, opened on first use (primary context retained once).
+pub fn device(ordinal: i32) -> Result<Arc<Device>> {
+    driver()?;
+    static DEVICES: OnceLock<Mutex<HashMap<i32, Arc<Device>>>> = OnceLock::new();
+    let mut map = DEVICES.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(d) = map.get(&ordinal) {
+        return Ok(d.clone());
+    }
+    let count = device_count();
+    if ordinal < 0 || ordinal >= count {
+        return Err(Error::arg(3, format!("(device = {ordinal}) must be in [0, {count}): that many CUDA devices are visible")));
+    }
+    let d = Arc::new(open(ordinal)?);
+    map.insert(ordinal, d.clone());
+    Ok(d)
+}
+
+fn open(ordinal: i32) -> Result<Device> {
+    let mut dev: cu::CUdevice = 0;
+    let mut ctx: cu::CUcontext = std::ptr::null_mut();
+    // SAFETY: plain driver queries on a valid ordinal; out-pointers are locals.
+    unsafe {
+        check(cu::cuDeviceGet(&mut dev, ordinal), "cuDeviceGet")?;
+        check(cu::cuDevicePrimaryCtxRetain(&mut ctx, dev), "cuDevicePrimaryCtxRetain")?;
+    }
+    let attr = |a: cu::CUdevice_attribute| -> Result<i32> {
+        let mut v = 0;
+        // SAFETY: as above.
+        check(unsafe { cu::cuDeviceGetAttribute(&mut v, a, dev) }, "cuDeviceGetAttribute")?;
+        Ok(v)
+    };
+    use cu::CUdevice_attribute as A;
+    let arch = (attr(A::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)?, attr(A::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)?);
+    let mut name = [0 as std::ffi::c_char; 256];
+    // SAFETY: the buffer holds 256 bytes and the driver writes a NUL-terminated name.
+    check(unsafe { cu::cuDeviceGetName(name.as_mut_ptr(), 256, dev) }, "cuDeviceGetName")?;
+    // SAFETY: NUL-terminated by the driver.
+    let name = unsafe { CStr::from_ptr(name.as_ptr()) }.to_string_lossy().into_owned();
+    Ok(Device {
+        ordinal,
+        ctx,
+        arch,
+        sm_count: attr(A::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)?,
+        max_smem_optin: attr(A::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)?,
+        name,
+        modules: ModuleCache::default(),
+    })
+}
+
+/// Where a pointer lives, as the driver sees it: `None` for host memory it does not know
+/// (plain `malloc`) or host memory it registered; `Some(ordinal)` for device or managed
+/// memory. Only called once the driver is initialised.
+pub fn device_of(ptr: *const c_void) -> Option<i32> {
+    if ptr.is_null() || driver().is_err() {
+        return None;
+    }
+    let mut mem_type: u32 = 0;
+    let mut ordinal: i32 = -1;
+    // SAFETY: the attribute queries write a 4-byte value each; an unknown pointer is reported
+    // as CUDA_ERROR_INVALID_VALUE, which means host memory.
+    unsafe {
+        let r = cu::cuPointerGetAttribute(
+            &mut mem_type as *mut u32 as *mut c_void,
+            cu::CUpointer_attribute::CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+            ptr as cu::CUdeviceptr,
+        );
+        if r != cu::CUresult::CUDA_SUCCESS || mem_type == cu::CUmemorytype::CU_MEMORYTYPE_HOST as u32 {
+            return None;
+        }
+        let r = cu::cuPointerGetAttribute(
+            &mut ordinal as *mut i32 as *mut c_void,
+            cu::CUpointer_attribute::CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL,
+            ptr as cu::CUdeviceptr,
+        );
+        if r != cu::CUresult::CUDA_SUCCESS {
+            return None;
+        }
+    }
+    Some(ordinal)
+}
+
+/// Whether `NUMGPU_SYNC_CHECK=1`: synchronise after every launch.
+pub fn sync_check() -> bool {
+    static ON: OnceLock<bool> = OnceLock::new();
+    *ON.get_or_init(|| std::env::var("NUMGPU_SYNC_CHECK").map(|v| v == "1").unwrap_or(false))
+}

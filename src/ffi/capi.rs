@@ -1,0 +1,184 @@
+//! Core entry points: status strings, last error, version, the handle and memory.
+
+use super::boundary::{boundary, deref, deref_mut, last_error};
+use crate::core::error::{numgpu_status, Error};
+use crate::core::handle::{numgpu_backend, Backend, BackendChoice, Handle};
+use std::ffi::{c_char, c_void, CStr};
+
+/// A static, NUL-terminated description of a status code ("NUMGPU_SUCCESS: ..."); unknown
+/// codes give "unknown numgpu status".
+#[no_mangle]
+pub extern "C" fn numgpu_status_string(s: numgpu_status) -> *const c_char {
+    let t: &'static CStr = match s as i32 {
+        0 => c"NUMGPU_SUCCESS: the call succeeded",
+        1 => c"NUMGPU_INVALID_VALUE: an argument was invalid (see numgpu_last_error)",
+        2 => c"NUMGPU_NOT_SUPPORTED: the arguments are valid but not supported here",
+        3 => c"NUMGPU_BACKEND_UNAVAILABLE: the requested backend is not available",
+        4 => c"NUMGPU_ALLOC_FAILED: memory could not be allocated",
+        5 => c"NUMGPU_EXECUTION_FAILED: a kernel or driver call failed",
+        6 => c"NUMGPU_COMPILE_FAILED: run-time compilation of a kernel failed",
+        7 => c"NUMGPU_INTERNAL_ERROR: an internal error occurred in numgpu",
+        _ => c"unknown numgpu status",
+    };
+    t.as_ptr()
+}
+
+/// Copies this thread's last error message into `buf` (at most `len - 1` bytes and a NUL;
+/// nothing when `buf` is NULL or `len` is 0) and returns the message's full length in bytes,
+/// without the NUL. The message is empty after a successful call. Example:
+/// `numgpu_sgemm_batched: argument 9 (lda = 3) must be >= max(1, m) = 4`.
+#[no_mangle]
+pub unsafe extern "C" fn numgpu_last_error(buf: *mut c_char, len: usize) -> usize {
+    let (msg, _) = last_error();
+    if !buf.is_null() && len > 0 {
+        let n = msg.len().min(len - 1);
+        std::ptr::copy_nonoverlapping(msg.as_ptr() as *const c_char, buf, n);
+        *buf.add(n) = 0;
+    }
+    msg.len()
+}
+
+/// The 1-based position of the argument this thread's last failed call rejected (LAPACK's
+/// `-info`), or 0 when the last call succeeded or its failure named no argument.
+#[no_mangle]
+pub extern "C" fn numgpu_last_error_arg() -> i32 {
+    last_error().1
+}
+
+/// numgpu's version, "MAJOR.MINOR.PATCH", static and NUL-terminated; equals the header's
+/// `NUMGPU_VERSION`.
+#[no_mangle]
+pub extern "C" fn numgpu_version() -> *const c_char {
+    concat!(env!("CARGO_PKG_VERSION"), "\0").as_ptr() as *const c_char
+}
+
+/// Creates a handle on backend AUTO and CUDA device 0: CUDA when a usable device exists, else
+/// CPU; the environment variable `NUMGPU_BACKEND=cpu|cuda` overrides the choice.
+///
+/// - `h` [out]: receives the handle; written only on success.
+///
+/// Errors: `INVALID_VALUE` (h is NULL, or NUMGPU_BACKEND holds another value),
+/// `BACKEND_UNAVAILABLE` (NUMGPU_BACKEND=cuda with no usable device).
+#[no_mangle]
+pub unsafe extern "C" fn numgpu_create(h: *mut *mut Handle) -> numgpu_status {
+    boundary("numgpu_create", || create(h, BackendChoice::Auto, 0))
+}
+
+/// Creates a handle on a chosen backend and CUDA device.
+///
+/// - `h` [out]: receives the handle; written only on success.
+/// - `backend` [in]: `NUMGPU_BACKEND_AUTO`, `NUMGPU_BACKEND_CPU` or `NUMGPU_BACKEND_CUDA`.
+/// - `device` [in]: CUDA device ordinal, >= 0 (not used by the CPU backend).
+///
+/// Errors: `INVALID_VALUE` (h NULL, backend out of range, device < 0 or not present),
+/// `BACKEND_UNAVAILABLE` (CUDA asked for and no driver or device).
+#[no_mangle]
+pub unsafe extern "C" fn numgpu_create_with(h: *mut *mut Handle, backend: i32, device: i32) -> numgpu_status {
+    boundary("numgpu_create_with", || {
+        let choice = BackendChoice::from_i32(backend, 2)?;
+        create(h, choice, device)
+    })
+}
+
+unsafe fn create(h: *mut *mut Handle, choice: BackendChoice, device: i32) -> crate::Result<()> {
+    let out = deref_mut(h, 1, "h")?;
+    let handle = Handle::new(choice, device)?;
+    *out = Box::into_raw(Box::new(handle));
+    Ok(())
+}
+
+/// Destroys a handle: waits for its work, frees its workspace. NULL is a no-op.
+///
+/// Errors: `EXECUTION_FAILED` when pending work had failed (the handle is released anyway).
+#[no_mangle]
+pub unsafe extern "C" fn numgpu_destroy(h: *mut Handle) -> numgpu_status {
+    boundary("numgpu_destroy", || {
+        if h.is_null() {
+            return Ok(());
+        }
+        let mut handle = Box::from_raw(h);
+        handle.synchronize()
+    })
+}
+
+/// Writes the handle's backend (`NUMGPU_BACKEND_CPU` or `NUMGPU_BACKEND_CUDA`) to `*backend`.
+///
+/// Errors: `INVALID_VALUE` when h or backend is NULL.
+#[no_mangle]
+pub unsafe extern "C" fn numgpu_get_backend(h: *const Handle, backend: *mut i32) -> numgpu_status {
+    boundary("numgpu_get_backend", || {
+        let handle = deref(h, 1, "h")?;
+        let out = deref_mut(backend, 2, "backend")?;
+        *out = match handle.backend() {
+            Backend::Cpu => numgpu_backend::NUMGPU_BACKEND_CPU,
+            Backend::Cuda => numgpu_backend::NUMGPU_BACKEND_CUDA,
+        } as i32;
+        Ok(())
+    })
+}
+
+/// Sets the CUDA stream (`cudaStream_t`, NULL for the default stream) on which later calls
+/// with device arrays are enqueued. The CPU backend finishes each call before returning and
+/// ignores the stream.
+///
+/// Errors: `INVALID_VALUE` when h is NULL.
+#[no_mangle]
+pub unsafe extern "C" fn numgpu_set_stream(h: *mut Handle, cuda_stream: *mut c_void) -> numgpu_status {
+    boundary("numgpu_set_stream", || deref_mut(h, 1, "h")?.set_stream(cuda_stream))
+}
+
+/// Waits until all work enqueued through the handle has finished.
+///
+/// Errors: `INVALID_VALUE` (h NULL), `EXECUTION_FAILED` (an earlier asynchronous call failed
+/// on the device).
+#[no_mangle]
+pub unsafe extern "C" fn numgpu_synchronize(h: *mut Handle) -> numgpu_status {
+    boundary("numgpu_synchronize", || deref_mut(h, 1, "h")?.synchronize())
+}
+
+/// Allocates `bytes` of the backend's memory: device memory on CUDA, 64-byte-aligned host
+/// memory on CPU, so code written against device pointers runs on both backends. `bytes == 0`
+/// gives NULL. Free with `numgpu_free` on a handle of the same backend and device.
+///
+/// - `ptr` [out]: receives the pointer; written only on success.
+///
+/// Errors: `INVALID_VALUE` (h or ptr NULL), `ALLOC_FAILED` (with the size in the message).
+#[no_mangle]
+pub unsafe extern "C" fn numgpu_malloc(h: *mut Handle, ptr: *mut *mut c_void, bytes: usize) -> numgpu_status {
+    boundary("numgpu_malloc", || {
+        let handle = deref_mut(h, 1, "h")?;
+        let out = deref_mut(ptr, 2, "ptr")?;
+        *out = handle.malloc(bytes)?;
+        Ok(())
+    })
+}
+
+/// Frees memory from `numgpu_malloc` (after the handle's pending work). NULL is a no-op.
+///
+/// Errors: `INVALID_VALUE` (h NULL), `EXECUTION_FAILED` (the driver refused the pointer).
+#[no_mangle]
+pub unsafe extern "C" fn numgpu_free(h: *mut Handle, ptr: *mut c_void) -> numgpu_status {
+    boundary("numgpu_free", || deref_mut(h, 1, "h")?.free(ptr))
+}
+
+/// Copies `bytes` from `src` to `dst`, each host memory or the backend's device memory, in
+/// any combination, and returns when the copy is complete (ordered after the handle's pending
+/// work). The ranges must not overlap, except on the CPU backend (memmove).
+///
+/// Errors: `INVALID_VALUE` (h, dst or src NULL with bytes > 0; device memory on the CPU
+/// backend), `EXECUTION_FAILED`.
+#[no_mangle]
+pub unsafe extern "C" fn numgpu_memcpy(h: *mut Handle, dst: *mut c_void, src: *const c_void, bytes: usize) -> numgpu_status {
+    boundary("numgpu_memcpy", || {
+        let handle = deref_mut(h, 1, "h")?;
+        if bytes > 0 {
+            if dst.is_null() {
+                return Err(Error::arg(2, "(dst) must not be NULL when bytes > 0"));
+            }
+            if src.is_null() {
+                return Err(Error::arg(3, "(src) must not be NULL when bytes > 0"));
+            }
+        }
+        handle.memcpy(dst, src, bytes)
+    })
+}

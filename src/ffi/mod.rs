@@ -1,0 +1,7 @@
+//! C ABI plumbing: the boundary every entry point goes through, and the core entry points
+//! (status, errors, version, handle, memory).
+
+pub mod boundary;
+pub mod capi;
+
+pub use boundary::{boundary, deref, deref_mut, size};

@@ -1,0 +1,336 @@
+//! Batched general matrix multiply, BLAS `?gemm` per matrix:
+//!
+//! `C_i = alpha · op(A_i) · op(B_i) + beta · C_i`,  i = 0 … batch−1,
+//!
+//! with op(A_i) `m × k`, op(B_i) `k × n`, C_i `m × n`, all column-major. BLAS semantics:
+//! `beta == 0` does not read C; `alpha == 0` or `k == 0` does not read A or B and gives
+//! `C = beta·C`; `m`, `n` or `batch` 0 is no work.
+//!
+//! The matrices come as pointer arrays (`A[i]`) or strided (`A + i·strideA`, stride 0 = the
+//! same matrix for the whole batch). The checks below run once, before any backend.
+
+pub mod capi;
+pub mod cpu;
+pub mod cuda;
+
+use crate::core::error::{checked_add, checked_mul, Error, Result};
+use crate::core::handle::{Handle, State};
+use crate::core::memory::{common_space, ArgPtr};
+use crate::core::{Op, Scalar};
+use crate::lapack::Blas;
+use std::ffi::c_void;
+
+/// Where the matrices of one operand live.
+#[derive(Clone, Copy, Debug)]
+pub enum Batch<P> {
+    /// Matrix i at `ptr + i·stride` elements.
+    Strided { ptr: P, stride: i64 },
+    /// Matrix i at `ptrs[i]`; the array lives in the same space as the matrices.
+    Array(*const P),
+}
+
+/// A raw pointer of either mutability, as an address.
+pub trait RawPtr: Copy {
+    fn addr(self) -> *const c_void;
+    /// `self + elems` elements.
+    unsafe fn at(self, elems: usize) -> Self;
+}
+impl<T> RawPtr for *const T {
+    fn addr(self) -> *const c_void {
+        self as *const c_void
+    }
+    unsafe fn at(self, elems: usize) -> Self {
+        self.add(elems)
+    }
+}
+impl<T> RawPtr for *mut T {
+    fn addr(self) -> *const c_void {
+        self as *const c_void
+    }
+    unsafe fn at(self, elems: usize) -> Self {
+        self.add(elems)
+    }
+}
+
+impl<P: RawPtr> Batch<P> {
+    /// The pointer the caller passed: the base (strided) or the pointer array.
+    pub fn raw(&self) -> *const c_void {
+        match *self {
+            Batch::Strided { ptr, .. } => ptr.addr(),
+            Batch::Array(p) => p as *const c_void,
+        }
+    }
+    /// Matrix `i` of the batch (host pointer arrays only).
+    ///
+    /// # Safety
+    /// `i < batch` of a validated call whose arrays are in host memory.
+    pub unsafe fn matrix(&self, i: usize) -> P {
+        match *self {
+            Batch::Strided { ptr, stride } => ptr.at(i * stride as usize),
+            Batch::Array(p) => *p.add(i),
+        }
+    }
+    /// The stride of a strided operand, 0 for a pointer array.
+    pub fn stride(&self) -> i64 {
+        match *self {
+            Batch::Strided { stride, .. } => stride,
+            Batch::Array(_) => 0,
+        }
+    }
+}
+
+/// One validated batched GEMM. Sizes are checked and non-negative.
+#[derive(Clone, Copy, Debug)]
+pub struct Gemm<T> {
+    pub ta: Op,
+    pub tb: Op,
+    pub m: usize,
+    pub n: usize,
+    pub k: usize,
+    pub alpha: T,
+    pub a: Batch<*const T>,
+    pub lda: usize,
+    pub b: Batch<*const T>,
+    pub ldb: usize,
+    pub beta: T,
+    pub c: Batch<*mut T>,
+    pub ldc: usize,
+    pub batch: usize,
+}
+
+// SAFETY: a Gemm only carries the caller's pointers; the backends write each C_i from one
+// thread, and distinct C matrices are the caller's promise (checked for strided C).
+unsafe impl<T: Send> Send for Gemm<T> {}
+unsafe impl<T: Sync> Sync for Gemm<T> {}
+
+impl<T: Scalar> Gemm<T> {
+    /// Whether A and B are read at all.
+    pub fn reads_ab(&self) -> bool {
+        self.k > 0 && !self.alpha.is_zero()
+    }
+    /// Whether the call has no work (m, n or batch 0).
+    pub fn nothing_to_do(&self) -> bool {
+        self.m == 0 || self.n == 0 || self.batch == 0
+    }
+}
+
+/// 1-based C positions of gemm's arguments, which differ between the two forms.
+struct Pos {
+    m: i32,
+    lda: i32,
+    sa: i32,
+    b: i32,
+    ldb: i32,
+    sb: i32,
+    c: i32,
+    ldc: i32,
+    sc: i32,
+    batch: i32,
+}
+
+const POS_ARRAY: Pos = Pos { m: 4, lda: 9, sa: 0, b: 10, ldb: 11, sb: 0, c: 13, ldc: 14, sc: 0, batch: 15 };
+const POS_STRIDED: Pos = Pos { m: 4, lda: 9, sa: 10, b: 11, ldb: 12, sb: 13, c: 15, ldc: 16, sc: 17, batch: 18 };
+
+fn size(v: i64, arg: i32, name: &str) -> Result<usize> {
+    usize::try_from(v).map_err(|_| Error::arg(arg, format!("({name} = {v}) must be >= 0")))
+}
+
+fn check_ld(ld: i64, rows: usize, arg: i32, name: &str, rows_name: &str) -> Result<usize> {
+    let need = rows.max(1);
+    if ld < need as i64 {
+        return Err(Error::arg(arg, format!("({name} = {ld}) must be >= max(1, {rows_name}) = {need}")));
+    }
+    Ok(ld as usize)
+}
+
+/// A strided operand's stride: 0 (A, B only) or at least the matrix's extent `ld·cols`;
+/// only checked when the batch has more than one matrix.
+fn check_stride(stride: i64, extent: usize, zero_ok: bool, batch: usize, arg: i32, name: &str, extent_name: &str) -> Result<()> {
+    if stride < 0 {
+        return Err(Error::arg(arg, format!("({name} = {stride}) must be >= 0")));
+    }
+    if batch > 1 && !(zero_ok && stride == 0) && (stride as u64) < extent as u64 {
+        let zero = if zero_ok { "0 or " } else { "" };
+        return Err(Error::arg(arg, format!("({name} = {stride}) must be {zero}>= {extent_name} = {extent}")));
+    }
+    Ok(())
+}
+
+/// `C_i = alpha·op(A_i)·op(B_i) + beta·C_i` for the batch; see the module docs.
+///
+/// Argument checks follow the C signature's order and name its 1-based positions; an invalid
+/// call writes nothing. Host arrays on the CUDA backend are staged through the handle's
+/// workspace and the call returns when C is back; device arrays are enqueued on the handle's
+/// stream and the call returns at once.
+///
+/// # Safety
+/// Every pointer is NULL or valid for the extents the sizes, leading dimensions and strides
+/// describe, in host memory or device memory of the handle's device.
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn gemm_batched<T: Blas>(
+    h: &mut Handle,
+    ta: Op,
+    tb: Op,
+    m: i64,
+    n: i64,
+    k: i64,
+    alpha: T,
+    a: Batch<*const T>,
+    lda: i64,
+    b: Batch<*const T>,
+    ldb: i64,
+    beta: T,
+    c: Batch<*mut T>,
+    ldc: i64,
+    batch: i64,
+) -> Result<()> {
+    let strided = matches!(c, Batch::Strided { .. });
+    let p = if strided { &POS_STRIDED } else { &POS_ARRAY };
+    let (mu, nu, ku) = (size(m, p.m, "m")?, size(n, p.m + 1, "n")?, size(k, p.m + 2, "k")?);
+    let (ar, ac) = ta.stored(mu, ku);
+    let (br, bc) = tb.stored(ku, nu);
+    let ldau = check_ld(lda, ar, p.lda, "lda", if ta.is_trans() { "k" } else { "m" })?;
+    let batchu = usize::try_from(batch).map_err(|_| Error::arg(p.batch, format!("(batch = {batch}) must be >= 0")));
+    let batch_hint = batchu.clone().unwrap_or(0);
+    if let Batch::Strided { stride, .. } = a {
+        check_stride(stride, checked_mul(ldau, ac, "lda·cols(A)")?, true, batch_hint, p.sa, "strideA", "lda·(columns of A)")?;
+    }
+    let ldbu = check_ld(ldb, br, p.ldb, "ldb", if tb.is_trans() { "n" } else { "k" })?;
+    if let Batch::Strided { stride, .. } = b {
+        check_stride(stride, checked_mul(ldbu, bc, "ldb·cols(B)")?, true, batch_hint, p.sb, "strideB", "ldb·(columns of B)")?;
+    }
+    let ldcu = check_ld(ldc, mu, p.ldc, "ldc", "m")?;
+    if let Batch::Strided { stride, .. } = c {
+        check_stride(stride, checked_mul(ldcu, nu, "ldc·n")?, false, batch_hint, p.sc, "strideC", "ldc·n")?;
+    }
+    let batchu = batchu?;
+    let g = Gemm { ta, tb, m: mu, n: nu, k: ku, alpha, a, lda: ldau, b, ldb: ldbu, beta, c, ldc: ldcu, batch: batchu };
+    if g.nothing_to_do() {
+        return Ok(());
+    }
+    let reads_ab = g.reads_ab();
+    if reads_ab && a.raw().is_null() {
+        return Err(Error::arg(8, "(A) must not be NULL"));
+    }
+    if reads_ab && b.raw().is_null() {
+        return Err(Error::arg(p.b, "(B) must not be NULL"));
+    }
+    if c.raw().is_null() {
+        return Err(Error::arg(p.c, "(C) must not be NULL"));
+    }
+    check_extents(&g)?;
+    let mut args: Vec<ArgPtr> = Vec::with_capacity(3);
+    if reads_ab {
+        args.push((a.raw(), 8, "A"));
+        args.push((b.raw(), p.b, "B"));
+    }
+    args.push((c.raw(), p.c, "C"));
+    let space = common_space(h, &args)?;
+    if space == crate::core::memory::Space::Host {
+        check_host_arrays(&g, p)?;
+    }
+    match &mut h.state {
+        State::Cpu => cpu::gemm(&g),
+        State::Cuda(ch) => cuda::gemm(ch, &g, space),
+    }
+}
+
+/// Every element offset the call may touch must fit in `isize`.
+fn check_extents<T: Scalar>(g: &Gemm<T>) -> Result<()> {
+    let extent = |ld: usize, cols: usize, stride: i64| -> Result<usize> {
+        let one = checked_mul(ld, cols, "matrix extent")?;
+        let last = checked_mul(g.batch - 1, stride.max(0) as usize, "batch extent")?;
+        let total = checked_add(one, last, "batch extent")?;
+        checked_mul(total, std::mem::size_of::<T>(), "batch extent in bytes")?;
+        if total > isize::MAX as usize / std::mem::size_of::<T>() {
+            return Err(Error::not_supported("batch extent exceeds the address space"));
+        }
+        Ok(total)
+    };
+    extent(g.lda, g.ta.stored(g.m, g.k).1, g.a.stride())?;
+    extent(g.ldb, g.tb.stored(g.k, g.n).1, g.b.stride())?;
+    extent(g.ldc, g.n, g.c.stride())?;
+    Ok(())
+}
+
+/// Host pointer arrays: no NULL entry among the matrices that will be read or written.
+unsafe fn check_host_arrays<T: Scalar>(g: &Gemm<T>, p: &Pos) -> Result<()> {
+    let scan = |arr: *const *const T, arg: i32, name: &str| -> Result<()> {
+        for i in 0..g.batch {
+            if (*arr.add(i)).is_null() {
+                return Err(Error::arg(arg, format!("({name}[{i}]) must not be NULL")));
+            }
+        }
+        Ok(())
+    };
+    if g.reads_ab() {
+        if let Batch::Array(arr) = g.a {
+            scan(arr, 8, "A")?;
+        }
+        if let Batch::Array(arr) = g.b {
+            scan(arr, p.b, "B")?;
+        }
+    }
+    if let Batch::Array(arr) = g.c {
+        scan(arr as *const *const T, p.c, "C")?;
+    }
+    Ok(())
+}
+
+/// Safe wrapper for host slices in the strided form: checks that each slice covers the
+/// extent its sizes describe (`INVALID_VALUE` naming it otherwise) and calls
+/// [`gemm_batched`].
+#[allow(clippy::too_many_arguments)]
+pub fn gemm_batched_strided<T: Blas>(
+    h: &mut Handle,
+    ta: Op,
+    tb: Op,
+    m: i64,
+    n: i64,
+    k: i64,
+    alpha: T,
+    a: &[T],
+    lda: i64,
+    stride_a: i64,
+    b: &[T],
+    ldb: i64,
+    stride_b: i64,
+    beta: T,
+    c: &mut [T],
+    ldc: i64,
+    stride_c: i64,
+    batch: i64,
+) -> Result<()> {
+    let need = |ld: i64, cols: i64, stride: i64| -> usize {
+        if ld <= 0 || cols <= 0 || batch <= 0 {
+            return 0;
+        }
+        ((batch - 1).max(0) as usize).saturating_mul(stride.max(0) as usize).saturating_add((ld as usize).saturating_mul(cols as usize))
+    };
+    let (acols, bcols) = (if ta.is_trans() { m } else { k }, if tb.is_trans() { k } else { n });
+    for (len, want, arg, name) in [(a.len(), need(lda, acols, stride_a), 8, "A"), (b.len(), need(ldb, bcols, stride_b), 11, "B"), (c.len(), need(ldc, n, stride_c), 15, "C")] {
+        if m >= 0 && n >= 0 && k >= 0 && len < want {
+            return Err(Error::arg(arg, format!("({name}) has {len} elements but the sizes need {want}")));
+        }
+    }
+    // SAFETY: the slices cover every offset the checked sizes reach.
+    unsafe {
+        gemm_batched(
+            h,
+            ta,
+            tb,
+            m,
+            n,
+            k,
+            alpha,
+            Batch::Strided { ptr: a.as_ptr(), stride: stride_a },
+            lda,
+            Batch::Strided { ptr: b.as_ptr(), stride: stride_b },
+            ldb,
+            beta,
+            Batch::Strided { ptr: c.as_mut_ptr(), stride: stride_c },
+            ldc,
+            batch,
+        )
+    }
+}

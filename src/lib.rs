@@ -1,0 +1,21 @@
+//! numgpu: GPU implementations of numerical routines from the GPU literature, with a C ABI
+//! (`include/numgpu.h`), a Fortran module (`include/numgpu.f90`) and a CPU backend on
+//! OpenBLAS/LAPACK so that every routine runs, and can be checked, everywhere.
+//!
+//! Layout: `core` (handle, errors, element types, pointer spaces), `ffi` (the C boundary and
+//! core entry points), `cuda` (driver, NVRTC, module cache, launches), `lapack` (the
+//! CBLAS/LAPACK symbols), and one module per routine family with its Rust API (`mod.rs`),
+//! CPU and CUDA backends and its `capi.rs`.
+
+pub mod core;
+pub mod cuda;
+pub mod ffi;
+pub mod gemm_batched;
+pub mod lapack;
+
+pub use crate::core::{Backend, BackendChoice, Error, Handle, Op, Result, Scalar, Status};
+pub use num_complex::{Complex32, Complex64};
+
+// Links OpenBLAS (BLAS + LAPACK) into every artifact.
+extern crate lapack_src;
+extern crate openblas_src;

@@ -1,0 +1,5 @@
+//! The one integration-test binary: a module per family, run on every available backend,
+//! plus the C and Fortran suites and the header and kernel checks.
+
+mod common;
+mod header;

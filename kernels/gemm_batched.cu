@@ -48,7 +48,7 @@ __device__ __forceinline__ void gemm_small(T alpha, ng_batch<const T> A, ng_i64 
         const ng_i64 first = blk * NB;
         const int nmat = (int)min((ng_i64)NB, batch - first);
 
-#pragma unroll
+#pragma unroll 4
         for (int it = 0; it < (NB * AR * AC + NT - 1) / NT; ++it) {
             const int e = it * NT + tid;
             const int m_ = e / (AR * AC), rem = e - m_ * (AR * AC), c = rem / AR, r = rem - c * AR;
@@ -57,7 +57,7 @@ __device__ __forceinline__ void gemm_small(T alpha, ng_batch<const T> A, ng_i64 
                 if (TA) sA[m_ * SA + r * LSA + c] = v; else sA[m_ * SA + c * LSA + r] = v;
             }
         }
-#pragma unroll
+#pragma unroll 4
         for (int it = 0; it < (NB * BR * BC + NT - 1) / NT; ++it) {
             const int e = it * NT + tid;
             const int m_ = e / (BR * BC), rem = e - m_ * (BR * BC), c = rem / BR, r = rem - c * BR;
@@ -99,7 +99,7 @@ __device__ __forceinline__ void gemm_small(T alpha, ng_batch<const T> A, ng_i64 
                         sC[mat * SC + (tj + c * TJ) * LSC + ti + r * TI] = ng_mul(alpha, acc[r][c]);
         }
         __syncthreads();
-#pragma unroll
+#pragma unroll 4
         for (int it = 0; it < (NB * M * N + NT - 1) / NT; ++it) {
             const int e = it * NT + tid;
             const int m_ = e / (M * N), rem = e - m_ * (M * N), j = rem / M, i = rem - j * M;
@@ -218,7 +218,8 @@ __device__ __forceinline__ void gemm_scale(ng_i64 M, ng_i64 N, T beta, ng_batch<
 }
 
 #if defined(NG_SMALL)
-extern "C" __global__ void __launch_bounds__(NG_NB * NG_TI * NG_TJ)
+// NG_MINB blocks per SM caps registers at 128 a thread: the flat passes must not spill.
+extern "C" __global__ void __launch_bounds__(NG_NB * NG_TI * NG_TJ, NG_MINB)
 NG_CAT(gemm_small_, NG_SUFFIX)(NG_T alpha, ng_batch<const NG_T> A, ng_i64 lda, ng_batch<const NG_T> B, ng_i64 ldb,
                                NG_T beta, ng_batch<NG_T> C, ng_i64 ldc, ng_i64 batch) {
     gemm_small<NG_T, NG_M, NG_N, NG_K, NG_TA, NG_TB, NG_NB, NG_TI, NG_TJ>(alpha, A, lda, B, ldb, beta, C, ldc, batch);

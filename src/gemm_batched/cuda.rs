@@ -74,9 +74,9 @@ pub fn plan<T: Scalar>(m: usize, n: usize, k: usize, reads_ab: bool) -> Plan {
     }
     match (words, m.min(n) >= 128) {
         (1, true) => Plan::Tiled { bm: 128, bn: 128, bk: 8, ti: 16, tj: 16 },
-        (1, false) => Plan::Tiled { bm: 64, bn: 64, bk: 16, ti: 8, tj: 8 },
+        (1, false) => Plan::Tiled { bm: 64, bn: 64, bk: 8, ti: 8, tj: 8 },
         (2, _) => Plan::Tiled { bm: 64, bn: 64, bk: 16, ti: 16, tj: 16 },
-        _ => Plan::Tiled { bm: 32, bn: 32, bk: 16, ti: 8, tj: 8 },
+        _ => Plan::Tiled { bm: 32, bn: 32, bk: 8, ti: 8, tj: 8 },
     }
 }
 
@@ -104,6 +104,7 @@ pub fn specialise<T: Scalar>(plan: Plan, m: usize, n: usize, k: usize, ta: i32, 
                 format!("NG_NB={nb}"),
                 format!("NG_TI={ti}"),
                 format!("NG_TJ={tj}"),
+                format!("NG_MINB={}", (65536 / (nb * ti * tj * 128)).max(1)),
             ],
         ),
         Plan::Tiled { bm, bn, bk, ti, tj } => (

@@ -76,7 +76,7 @@ __device__ __forceinline__ void gemm_small(T alpha, ng_batch<const T> A, ng_i64 
         if (mat < nmat) {
             const T *a = sA + mat * SA;
             const T *b = sB + mat * SB;
-#pragma unroll
+#pragma unroll 8
             for (int kk = 0; kk < K; ++kk) {
                 T av[RM], bv[RN];
 #pragma unroll

@@ -74,7 +74,7 @@ pub fn plan<T: Scalar>(m: usize, n: usize, k: usize, reads_ab: bool) -> Plan {
     }
     match (words, m.min(n) >= 128) {
         (1, true) => Plan::Tiled { bm: 128, bn: 128, bk: 8, ti: 16, tj: 16 },
-        (1, false) => Plan::Tiled { bm: 64, bn: 64, bk: 8, ti: 8, tj: 8 },
+        (1, false) => Plan::Tiled { bm: 64, bn: 64, bk: 16, ti: 16, tj: 16 },
         (2, _) => Plan::Tiled { bm: 64, bn: 64, bk: 16, ti: 16, tj: 16 },
         _ => Plan::Tiled { bm: 32, bn: 32, bk: 8, ti: 8, tj: 8 },
     }

@@ -4,3 +4,5 @@
 mod common;
 mod header;
 mod kernels;
+mod gemm_batched;
+mod handle;

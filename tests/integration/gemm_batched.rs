@@ -1,0 +1,347 @@
+//! gemm_batched on every backend against a reference in f64 arithmetic, with BLAS's error
+//! ratio ‖C − C_ref‖_F / ((k+2)·(|α|‖A‖_F‖B‖_F + |β|‖C₀‖_F)·ε), which stays below a small
+//! constant for a correct product in any scaling. Outputs are poisoned: padding and gaps
+//! between C matrices must come back bitwise unchanged, and beta = 0 cases start from NaN.
+
+use crate::common::{random, rng, same};
+use numgpu::gemm_batched::{gemm_batched, gemm_batched_strided, Batch};
+use numgpu::lapack::Blas;
+use numgpu::{Backend, Complex32, Complex64, Handle, Op, Scalar};
+
+const RATIO_LIMIT: f64 = 10.0;
+const OPS: [Op; 3] = [Op::N, Op::T, Op::C];
+
+/// One batched product with its inputs, laid out strided (pointer forms point into it).
+#[derive(Clone)]
+struct Case<T> {
+    ta: Op,
+    tb: Op,
+    m: usize,
+    n: usize,
+    k: usize,
+    alpha: T,
+    beta: T,
+    batch: usize,
+    lda: usize,
+    ldb: usize,
+    ldc: usize,
+    sa: usize,
+    sb: usize,
+    sc: usize,
+    a: Vec<T>,
+    b: Vec<T>,
+    c0: Vec<T>,
+    seed: u64,
+}
+
+impl<T: Blas> Case<T> {
+    /// Random inputs; leading dimensions padded by `pad`; C starts random (NaN if beta = 0).
+    #[allow(clippy::too_many_arguments)]
+    fn new(ta: Op, tb: Op, m: usize, n: usize, k: usize, alpha: T, beta: T, batch: usize, pad: usize, seed: u64, scale: f64) -> Self {
+        let mut r = rng(seed);
+        let (ar, ac) = ta.stored(m, k);
+        let (br, bc) = tb.stored(k, n);
+        let (lda, ldb, ldc) = (ar.max(1) + pad, br.max(1) + pad, m.max(1) + pad);
+        let (sa, sb, sc) = (lda * ac + pad, ldb * bc + pad, ldc * n + pad);
+        let a = random::<T>(&mut r, sa * batch, scale);
+        let b = random::<T>(&mut r, sb * batch, 1.0 / scale);
+        let c0 = if beta.is_zero() { vec![T::from_c64(Complex64::new(f64::NAN, f64::NAN)); sc * batch] } else { random::<T>(&mut r, sc * batch, 1.0) };
+        Case { ta, tb, m, n, k, alpha, beta, batch, lda, ldb, ldc, sa, sb, sc, a, b, c0, seed }
+    }
+
+    fn run_strided(&self, h: &mut Handle) -> Vec<T> {
+        let mut c = self.c0.clone();
+        let (m, n, k) = (self.m as i64, self.n as i64, self.k as i64);
+        gemm_batched_strided(h, self.ta, self.tb, m, n, k, self.alpha, &self.a, self.lda as i64, self.sa as i64, &self.b, self.ldb as i64, self.sb as i64, self.beta, &mut c, self.ldc as i64, self.sc as i64, self.batch as i64)
+            .unwrap_or_else(|e| panic!("{}: {e}", self.describe()));
+        c
+    }
+
+    /// Pointer-array form with the matrices visited in `order` (a permutation of the batch):
+    /// problem i uses matrices order[i] of A, B and C.
+    fn run_array(&self, h: &mut Handle, order: &[usize], alias_b_to_a: bool) -> Vec<T> {
+        let mut c = self.c0.clone();
+        let pa: Vec<*const T> = order.iter().map(|&i| self.a[i * self.sa..].as_ptr()).collect();
+        let pb: Vec<*const T> = if alias_b_to_a { pa.clone() } else { order.iter().map(|&i| self.b[i * self.sb..].as_ptr()).collect() };
+        let base = c.as_mut_ptr();
+        let pc: Vec<*mut T> = order.iter().map(|&i| unsafe { base.add(i * self.sc) }).collect();
+        let (m, n, k) = (self.m as i64, self.n as i64, self.k as i64);
+        // SAFETY: every pointer addresses a full matrix inside the case's buffers.
+        unsafe {
+            gemm_batched(h, self.ta, self.tb, m, n, k, self.alpha, Batch::Array(pa.as_ptr()), self.lda as i64, Batch::Array(pb.as_ptr()), self.ldb as i64, self.beta, Batch::Array(pc.as_ptr()), self.ldc as i64, self.batch as i64)
+        }
+        .unwrap_or_else(|e| panic!("{}: {e}", self.describe()));
+        c
+    }
+
+    fn describe(&self) -> String {
+        format!(
+            "{}gemm op({:?},{:?}) m={} n={} k={} alpha={:?} beta={:?} batch={} lda={} ldb={} ldc={} seed={}",
+            T::LETTER, self.ta, self.tb, self.m, self.n, self.k, self.alpha, self.beta, self.batch, self.lda, self.ldb, self.ldc, self.seed
+        )
+    }
+
+    fn op_elem(x: T, op: Op) -> Complex64 {
+        if op == Op::C { x.conj().to_c64() } else { x.to_c64() }
+    }
+
+    /// Checks `c` against the reference; `b_is_a`: B's matrices were A's (aliasing test).
+    fn check(&self, c: &[T], b_is_a: bool) {
+        let (bsrc, ldb, sb, tb) = if b_is_a { (&self.a, self.lda, self.sa, self.tb) } else { (&self.b, self.ldb, self.sb, self.tb) };
+        let eps = T::EPS;
+        for p in 0..self.batch {
+            let (a, b) = (&self.a[p * self.sa..], &bsrc[p * sb..]);
+            let (c0, c) = (&self.c0[p * self.sc..], &c[p * self.sc..]);
+            let (mut diff, mut na, mut nb, mut nc) = (0.0, 0.0, 0.0, 0.0);
+            for j in 0..self.n {
+                for i in 0..self.m {
+                    let mut s = Complex64::new(0.0, 0.0);
+                    for l in 0..self.k {
+                        let x = Self::op_elem(if self.ta == Op::N { a[l * self.lda + i] } else { a[i * self.lda + l] }, self.ta);
+                        let y = Self::op_elem(if tb == Op::N { b[j * ldb + l] } else { b[l * ldb + j] }, tb);
+                        s += x * y;
+                    }
+                    let mut want = self.alpha.to_c64() * s;
+                    if !self.beta.is_zero() {
+                        want += self.beta.to_c64() * c0[j * self.ldc + i].to_c64();
+                    }
+                    let got = c[j * self.ldc + i].to_c64();
+                    assert!(got.re.is_finite() && got.im.is_finite(), "{}: matrix {p} C({i},{j}) = {got} not written or not finite", self.describe());
+                    diff += (got - want).norm_sqr();
+                }
+                for i in self.m..self.ldc {
+                    assert!(same(c[j * self.ldc + i], c0[j * self.ldc + i]), "{}: matrix {p} padding row {i} col {j} was written", self.describe());
+                }
+            }
+            for i in self.ldc * self.n..self.sc {
+                assert!(same(c[i], c0[i]), "{}: gap after matrix {p} was written", self.describe());
+            }
+            let (ar, ac) = self.ta.stored(self.m, self.k);
+            let (br, bc) = tb.stored(self.k, self.n);
+            let ldb_ = if b_is_a { self.lda } else { self.ldb };
+            for j in 0..ac { for i in 0..ar { na += a[j * self.lda + i].to_c64().norm_sqr(); } }
+            for j in 0..bc { for i in 0..br { nb += b[j * ldb_ + i].to_c64().norm_sqr(); } }
+            if !self.beta.is_zero() {
+                for j in 0..self.n { for i in 0..self.m { nc += c0[j * self.ldc + i].to_c64().norm_sqr(); } }
+            }
+            let scale = (self.k as f64 + 2.0) * (self.alpha.to_c64().norm() * na.sqrt() * nb.sqrt() + self.beta.to_c64().norm() * nc.sqrt()) * eps;
+            let ratio = if scale > 0.0 { diff.sqrt() / scale } else { diff.sqrt() };
+            assert!(ratio < RATIO_LIMIT, "{}: matrix {p} error ratio {ratio:.3e} >= {RATIO_LIMIT} (‖C−C_ref‖_F = {:.3e})", self.describe(), diff.sqrt());
+        }
+    }
+}
+
+fn s<T: Scalar>(re: f64, im: f64) -> T {
+    T::from_c64(Complex64::new(re, im))
+}
+
+/// Square sizes of the spec with every op pair on a subset; strided and pointer forms.
+fn sizes_for<T: Blas>(h: &mut Handle) {
+    let sizes = [0usize, 1, 2, 3, 4, 7, 8, 15, 16, 17, 31, 32, 33, 64, 100, 129];
+    for (idx, &n) in sizes.iter().enumerate() {
+        let case = Case::<T>::new(Op::N, Op::N, n, n, n, s(1.5, 0.5), s(-0.5, 0.25), 3, idx % 2, 100 + idx as u64, 1.0);
+        case.check(&case.run_strided(h), false);
+    }
+    for (idx, &n) in [1usize, 4, 8, 17, 32, 33, 64].iter().enumerate() {
+        for ta in OPS {
+            for tb in OPS {
+                let case = Case::<T>::new(ta, tb, n, n, n, s(1.0, -1.0), s(0.0, 0.0), 2, 1, 200 + idx as u64, 1.0);
+                case.check(&case.run_strided(h), false);
+            }
+        }
+    }
+}
+
+/// Rectangular shapes across the size-class boundaries, every op pair.
+fn rectangular_for<T: Blas>(h: &mut Handle) {
+    let shapes = [(1, 7, 33), (33, 1, 7), (7, 33, 1), (4, 100, 16), (100, 4, 17), (15, 31, 64), (129, 2, 3), (2, 129, 100), (31, 32, 33), (3, 5, 8)];
+    for (idx, &(m, n, k)) in shapes.iter().enumerate() {
+        for ta in OPS {
+            for tb in OPS {
+                let case = Case::<T>::new(ta, tb, m, n, k, s(0.75, 0.0), s(1.0, 0.0), 3, 2, 300 + idx as u64, 1.0);
+                case.check(&case.run_strided(h), false);
+            }
+        }
+    }
+}
+
+/// alpha, beta in {0, 1, −1, complex}: alpha = 0 must not read A and B (NaN there), beta = 0
+/// must not read C (NaN there, from Case::new).
+fn alpha_beta_for<T: Blas>(h: &mut Handle) {
+    let vals = [s::<T>(0.0, 0.0), s(1.0, 0.0), s(-1.0, 0.0), s(0.5, -2.0)];
+    for (ia, &alpha) in vals.iter().enumerate() {
+        for (ib, &beta) in vals.iter().enumerate() {
+            for n in [3usize, 8, 40] {
+                let mut case = Case::<T>::new(Op::N, Op::T, n, n, n, alpha, beta, 2, 0, 400 + (ia * 4 + ib) as u64, 1.0);
+                if alpha.is_zero() {
+                    case.a.iter_mut().chain(case.b.iter_mut()).for_each(|x| *x = s(f64::NAN, 0.0));
+                    let c = case.run_strided(h);
+                    for (i, (&got, &c0)) in c.iter().zip(&case.c0).enumerate() {
+                        let want = if beta.is_zero() { T::zero() } else { beta * c0 };
+                        let in_matrix = i % case.sc < case.ldc * case.n && (i % case.sc) % case.ldc < case.m;
+                        assert!(!in_matrix || same(got, want), "{}: alpha = 0 gave C[{i}] = {got:?}, want {want:?}", case.describe());
+                    }
+                } else {
+                    case.check(&case.run_strided(h), false);
+                }
+            }
+        }
+    }
+    // k = 0 is C = beta·C too, with A and B never read (NULL is fine).
+    let case = Case::<T>::new(Op::N, Op::N, 5, 4, 0, s(2.0, 0.0), s(3.0, 0.0), 2, 0, 499, 1.0);
+    case.check(&case.run_strided(h), false);
+}
+
+/// stride 0 for A and B (one matrix for the whole batch), batch counts around block sizes,
+/// huge and tiny scalings.
+fn strides_and_batches_for<T: Blas>(h: &mut Handle) {
+    let mut case = Case::<T>::new(Op::T, Op::N, 6, 5, 4, s(1.0, 0.0), s(0.5, 0.0), 7, 1, 500, 1.0);
+    case.sa = 0;
+    case.sb = 0;
+    case.check(&case.run_strided(h), false);
+    for (i, &batch) in [0usize, 1, 2, 1000, 1037].iter().enumerate() {
+        for n in [2usize, 4, 8, 16, 33] {
+            let case = Case::<T>::new(Op::N, Op::N, n, n, n, s(1.0, 0.0), s(0.0, 0.0), batch, 0, 600 + i as u64, 1.0);
+            case.check(&case.run_strided(h), false);
+        }
+    }
+    for (i, scale) in [1e-30f64, 1e30].into_iter().enumerate() {
+        let scale = if T::EPS > 1e-10 { scale.powf(0.3) } else { scale };
+        let case = Case::<T>::new(Op::N, Op::C, 17, 9, 12, s(1.0, 0.0), s(1.0, 0.0), 3, 0, 700 + i as u64, scale);
+        case.check(&case.run_strided(h), false);
+    }
+}
+
+/// Pointer arrays: matrices visited in scrambled order, and A == B aliased.
+fn pointer_arrays_for<T: Blas>(h: &mut Handle) {
+    for &(m, n, k) in &[(4usize, 4usize, 4usize), (8, 3, 17), (33, 20, 9), (64, 64, 64)] {
+        let batch = 9;
+        let order: Vec<usize> = (0..batch).map(|i| (i * 4 + 3) % batch).collect();
+        let case = Case::<T>::new(Op::N, Op::N, m, n, k, s(1.0, 0.5), s(0.5, 0.0), batch, 1, 800 + m as u64, 1.0);
+        case.check(&case.run_array(h, &order, false), false);
+        let sq = Case::<T>::new(Op::T, Op::N, m, m, m, s(1.0, 0.0), s(0.0, 0.0), batch, 1, 850 + m as u64, 1.0);
+        sq.check(&sq.run_array(h, &order, true), true);
+    }
+}
+
+/// NaN and Inf in A reach exactly the rows of C they should.
+fn nan_inf_for<T: Blas>(h: &mut Handle) {
+    let mut case = Case::<T>::new(Op::N, Op::N, 8, 6, 5, s(1.0, 0.0), s(0.0, 0.0), 2, 0, 900, 1.0);
+    case.a[2 + 3 * case.lda] = s(f64::NAN, 0.0);
+    case.a[case.sa + 5 + case.lda] = s(f64::INFINITY, 0.0);
+    let c = case.run_strided(h);
+    for j in 0..case.n {
+        for i in 0..case.m {
+            let (x, y) = (c[j * case.ldc + i].to_c64(), c[case.sc + j * case.ldc + i].to_c64());
+            assert_eq!(x.re.is_finite(), i != 2, "matrix 0 C({i},{j}) = {x}");
+            assert_eq!(y.re.is_finite() && y.im.is_finite(), i != 5, "matrix 1 C({i},{j}) = {y}");
+        }
+    }
+}
+
+/// A batch beyond grid limits of y and z (65,535): the batch index must be on grid x.
+fn large_batch_for<T: Blas>(h: &mut Handle) {
+    let case = Case::<T>::new(Op::N, Op::N, 2, 2, 2, s(1.0, 0.0), s(1.0, 0.0), 70_001, 0, 1000, 1.0);
+    case.check(&case.run_strided(h), false);
+}
+
+/// The same inputs give bitwise the same outputs, call after call.
+fn deterministic_for<T: Blas>(h: &mut Handle) {
+    for n in [8usize, 32, 100] {
+        let case = Case::<T>::new(Op::N, Op::T, n, n, n, s(1.0, 0.0), s(0.5, 0.0), 4, 0, 1100 + n as u64, 1.0);
+        let (x, y) = (case.run_strided(h), case.run_strided(h));
+        assert!(x.iter().zip(&y).all(|(p, q)| same(*p, *q)), "{}: two calls differ", case.describe());
+    }
+}
+
+/// Device arrays (numgpu_malloc) on the handle's backend: strided and pointer-array forms
+/// with pointer arrays in device memory too; the call is asynchronous on CUDA.
+fn device_arrays_for<T: Blas>(h: &mut Handle) {
+    let case = Case::<T>::new(Op::N, Op::C, 20, 12, 9, s(1.0, 0.0), s(-1.0, 0.5), 5, 1, 1200, 1.0);
+    let size = std::mem::size_of::<T>();
+    let upload = |h: &mut Handle, v: &[T]| -> *mut T {
+        let p = h.malloc(v.len() * size).unwrap() as *mut T;
+        unsafe { h.memcpy(p as _, v.as_ptr() as _, v.len() * size).unwrap() };
+        p
+    };
+    let (da, db, dc) = (upload(h, &case.a), upload(h, &case.b), upload(h, &case.c0));
+    let (m, n, k) = (case.m as i64, case.n as i64, case.k as i64);
+    unsafe {
+        gemm_batched(h, case.ta, case.tb, m, n, k, case.alpha, Batch::Strided { ptr: da as *const T, stride: case.sa as i64 }, case.lda as i64, Batch::Strided { ptr: db as *const T, stride: case.sb as i64 }, case.ldb as i64, case.beta, Batch::Strided { ptr: dc, stride: case.sc as i64 }, case.ldc as i64, case.batch as i64).unwrap();
+        h.synchronize().unwrap();
+        let mut c = vec![T::zero(); case.c0.len()];
+        h.memcpy(c.as_mut_ptr() as _, dc as _, c.len() * size).unwrap();
+        case.check(&c, false);
+
+        // Pointer arrays living in device memory, pointing at device matrices.
+        h.memcpy(dc as _, case.c0.as_ptr() as _, case.c0.len() * size).unwrap();
+        let pa: Vec<u64> = (0..case.batch).map(|i| da.add(i * case.sa) as u64).collect();
+        let pb: Vec<u64> = (0..case.batch).map(|i| db.add(i * case.sb) as u64).collect();
+        let pc: Vec<u64> = (0..case.batch).map(|i| dc.add(i * case.sc) as u64).collect();
+        let (dpa, dpb, dpc) = (upload_u64(h, &pa), upload_u64(h, &pb), upload_u64(h, &pc));
+        gemm_batched(h, case.ta, case.tb, m, n, k, case.alpha, Batch::Array(dpa as *const *const T), case.lda as i64, Batch::Array(dpb as *const *const T), case.ldb as i64, case.beta, Batch::Array(dpc as *const *mut T), case.ldc as i64, case.batch as i64).unwrap();
+        h.synchronize().unwrap();
+        h.memcpy(c.as_mut_ptr() as _, dc as _, c.len() * size).unwrap();
+        case.check(&c, false);
+        for p in [da as *mut u8, db as _, dc as _, dpa as _, dpb as _, dpc as _] {
+            h.free(p as _).unwrap();
+        }
+    }
+}
+
+fn upload_u64(h: &mut Handle, v: &[u64]) -> *mut u64 {
+    let p = h.malloc(v.len() * 8).unwrap() as *mut u64;
+    unsafe { h.memcpy(p as _, v.as_ptr() as _, v.len() * 8).unwrap() };
+    p
+}
+
+macro_rules! all_precisions {
+    ($($name:ident => $generic:ident;)*) => {
+        $(fn $name(h: &mut Handle) {
+            $generic::<f32>(h);
+            $generic::<f64>(h);
+            $generic::<Complex32>(h);
+            $generic::<Complex64>(h);
+        })*
+    };
+}
+
+all_precisions! {
+    sizes => sizes_for;
+    rectangular => rectangular_for;
+    alpha_beta => alpha_beta_for;
+    strides_and_batches => strides_and_batches_for;
+    pointer_arrays => pointer_arrays_for;
+    nan_inf => nan_inf_for;
+    large_batch => large_batch_for;
+    deterministic => deterministic_for;
+    device_arrays => device_arrays_for;
+}
+
+crate::on_every_backend! {
+    gemm_sizes => super::sizes;
+    gemm_rectangular_every_op => super::rectangular;
+    gemm_alpha_beta_special_values => super::alpha_beta;
+    gemm_stride_zero_and_batch_counts => super::strides_and_batches;
+    gemm_pointer_arrays_scrambled_and_aliased => super::pointer_arrays;
+    gemm_nan_inf_propagate_by_row => super::nan_inf;
+    gemm_batch_above_65535 => super::large_batch;
+    gemm_bitwise_reproducible => super::deterministic;
+    gemm_device_arrays => super::device_arrays;
+}
+
+/// Tier (b): the CUDA backend against the CPU backend on the same seeded inputs, larger than
+/// a warp and across every size class.
+#[test]
+fn gemm_cuda_matches_cpu() {
+    let Some(mut gpu) = crate::common::handle(numgpu::BackendChoice::Cuda) else { return };
+    assert_eq!(gpu.backend(), Backend::Cuda);
+    let mut cpu = Handle::cpu();
+    for &(m, n, k) in &[(4usize, 4usize, 4usize), (8, 8, 8), (33, 33, 33), (16, 31, 5), (128, 64, 96), (200, 7, 129)] {
+        let case = Case::<Complex64>::new(Op::C, Op::T, m, n, k, s(1.0, 0.5), s(0.5, 0.0), 37, 1, 1300 + m as u64, 1.0);
+        let (x, y) = (case.run_strided(&mut gpu), case.run_strided(&mut cpu));
+        let diff: f64 = x.iter().zip(&y).map(|(p, q)| (p - q).norm_sqr()).sum::<f64>().sqrt();
+        let norm: f64 = y.iter().map(|q| q.norm_sqr()).sum::<f64>().sqrt();
+        assert!(diff <= 1e-12 * norm * (k as f64), "m={m} n={n} k={k}: CUDA differs from CPU by {diff:.3e} (‖C‖ = {norm:.3e})");
+    }
+}

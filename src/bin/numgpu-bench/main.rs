@@ -1,0 +1,284 @@
+//! numgpu-bench: numgpu's routines against their peers, accuracy and speed in one run
+//! (DESIGN §5; after MAGMA's testers). Built with `--features bench`, which alone links the
+//! peers (cuBLAS through cudarc's bindings).
+//!
+//! For each routine, precision and size it prints one row: batch, numgpu's time, GFLOP/s,
+//! GB/s and % of the roofline measured in the same run, cuBLAS's time and the ratio, the
+//! pointer-array ratio, OpenBLAS's rate on the host, and the error against cuBLAS. The exit
+//! status is the number of failed rows. It writes `<out>/<routine>-<device>-<date>` .json,
+//! .md and .svg.
+//!
+//! Modules: `gpu` (libraries, device, stream, events, buffers, cuBLAS handle), `prec` (the
+//! four precisions and their cuBLAS calls), `roofline` (bandwidth and FMA peak), `gemm` (the
+//! gemm rows), `report` (table, JSON, SVG).
+
+mod gemm;
+mod gpu;
+mod prec;
+mod report;
+mod roofline;
+
+use clap::Parser;
+use indicatif::{ProgressBar, ProgressStyle};
+use numgpu::{BackendChoice, Complex32, Complex64, Handle};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Routines the bench knows.
+const ROUTINES: &[&str] = &["gemm"];
+/// Exit status when the bench cannot run at all (no CUDA device, no cuBLAS, a CUDA error
+/// outside a row, files not written) and for a bad command line.
+const EXIT_FATAL: u8 = 101;
+const EXIT_USAGE: u8 = 102;
+/// Failed rows beyond this are still reported as this (exit statuses are 8-bit).
+const MAX_FAILURES_STATUS: usize = 100;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "numgpu-bench",
+    version,
+    about = "numgpu's routines against cuBLAS and OpenBLAS: time, GFLOP/s, GB/s, % of the measured roofline, ratio, error",
+    after_help = "Needs an NVIDIA GPU with its driver, cuBLAS (libcublas.so.13) and NVRTC (libnvrtc.so.13); the toolkit's lib64 is searched when they are not on LD_LIBRARY_PATH.\n\nExit status: the number of rows that failed their accuracy or reproducibility check or could not run (at most 100); 101 when the bench could not run at all (no CUDA device, no cuBLAS, ...); 102 for a bad command line."
+)]
+struct Cli {
+    /// Routines to run, comma-separated: gemm, or all.
+    #[arg(long, value_delimiter = ',', default_value = "all")]
+    routine: Vec<String>,
+    /// Matrix sizes n (square), comma-separated [default: 4,8,16,32,64,128,256; --quick: 4,32,128].
+    #[arg(long, value_delimiter = ',')]
+    sizes: Option<Vec<usize>>,
+    /// Precisions, comma-separated, of s, d, c, z [default: all four].
+    #[arg(long, value_delimiter = ',')]
+    precisions: Option<Vec<char>>,
+    /// Bytes of A + B + C of one call; the batch is sized from it [default: 1e9; --quick: 6.4e7].
+    #[arg(long)]
+    target_bytes: Option<f64>,
+    /// Timed calls per measurement, median reported [default: 20; --quick: 5].
+    #[arg(long)]
+    reps: Option<usize>,
+    /// Folder for the .json, .md and .svg results.
+    #[arg(long, default_value = "docs/bench")]
+    out: PathBuf,
+    /// A smoke run: fewer sizes, small batches, few repetitions.
+    #[arg(long)]
+    quick: bool,
+    /// CUDA device ordinal.
+    #[arg(long, default_value_t = 0)]
+    device: i32,
+}
+
+/// The run's settings once the defaults are resolved.
+struct Settings {
+    routines: Vec<&'static str>,
+    sizes: Vec<usize>,
+    precisions: Vec<char>,
+    cfg: gemm::Config,
+    out: PathBuf,
+    quick: bool,
+    device: i32,
+}
+
+fn settings(cli: Cli) -> Result<Settings, String> {
+    let q = cli.quick;
+    let mut routines = Vec::new();
+    for r in &cli.routine {
+        match r.trim() {
+            "all" => routines.extend_from_slice(ROUTINES),
+            r => match ROUTINES.iter().find(|k| **k == r) {
+                Some(k) => routines.push(*k),
+                None => return Err(format!("--routine {r}: unknown; known: {} (or all)", ROUTINES.join(", "))),
+            },
+        }
+    }
+    routines.dedup();
+    let sizes = cli.sizes.unwrap_or_else(|| if q { vec![4, 32, 128] } else { vec![4, 8, 16, 32, 64, 128, 256] });
+    if let Some(n) = sizes.iter().find(|n| **n == 0 || **n > 8192) {
+        return Err(format!("--sizes: {n} is outside 1..=8192"));
+    }
+    let precisions = cli.precisions.unwrap_or_else(|| vec!['s', 'd', 'c', 'z']);
+    if let Some(p) = precisions.iter().find(|p| !"sdcz".contains(**p)) {
+        return Err(format!("--precisions: {p:?} is not one of s, d, c, z"));
+    }
+    let target_bytes = cli.target_bytes.unwrap_or(if q { 64e6 } else { 1e9 });
+    if !(1e3..=32e9).contains(&target_bytes) {
+        return Err(format!("--target-bytes {target_bytes:e}: must be between 1e3 and 3.2e10"));
+    }
+    let reps = cli.reps.unwrap_or(if q { 5 } else { 20 });
+    if reps == 0 {
+        return Err("--reps must be at least 1".into());
+    }
+    if reps < 20 && !q {
+        eprintln!("numgpu-bench: note: --reps {reps} is below the 20 runs DESIGN §5 asks for published numbers");
+    }
+    Ok(Settings {
+        routines,
+        sizes,
+        precisions,
+        cfg: gemm::Config {
+            target_bytes,
+            reps,
+            warmup: 2,
+            cpu_flops: if q { 2e8 } else { 2e9 },
+            cpu_reps: if q { 1 } else { 3 },
+            mem_budget: 0.0, // set once the device is known
+            tol: 30.0,
+        },
+        out: cli.out,
+        quick: q,
+        device: cli.device,
+    })
+}
+
+/// Why there is no CUDA device to bench on, if there is none.
+fn cuda_missing(device: i32) -> Option<String> {
+    if let Err(e) = numgpu::cuda::driver::driver() {
+        return Some(e.msg);
+    }
+    let n = numgpu::cuda::device_count();
+    if n == 0 {
+        return Some("the CUDA driver loaded but sees no device".into());
+    }
+    if device < 0 || device >= n {
+        return Some(format!("--device {device}: {n} CUDA device(s) visible"));
+    }
+    None
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { EXIT_USAGE } else { 0 });
+        }
+    };
+    let s = match settings(cli) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("numgpu-bench: {e}");
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
+    match run(s) {
+        Ok(failures) => ExitCode::from(failures.min(MAX_FAILURES_STATUS) as u8),
+        Err(e) => {
+            eprintln!("numgpu-bench: {e}");
+            ExitCode::from(EXIT_FATAL)
+        }
+    }
+}
+
+fn run(mut s: Settings) -> Result<usize, String> {
+    let preloaded = gpu::preload_toolkit_libs();
+    if let Some(why) = cuda_missing(s.device) {
+        return Err(format!(
+            "no CUDA device: {why}.\nnumgpu-bench times numgpu's CUDA kernels against cuBLAS and needs an NVIDIA GPU; without one, `cargo run --release --example tour` runs every routine on the CPU backend"
+        ));
+    }
+    if !gpu::cublas_present() {
+        return Err("cuBLAS (libcublas.so.13) was not found: put the CUDA toolkit's lib64 on LD_LIBRARY_PATH or set CUDA_HOME".into());
+    }
+    let nvrtc = gpu::ng(numgpu::cuda::module::nvrtc_version()).map_err(|e| format!("{e} (or set CUDA_HOME)"))?;
+
+    let g = gpu::Gpu::open(s.device)?;
+    let mut h = gpu::ng(Handle::new(BackendChoice::Cuda, s.device))?;
+    gpu::ng(h.set_stream(g.stream as *mut std::ffi::c_void))?;
+    let cublas = gpu::Cublas::new(&g)?;
+    let meta = report::Meta {
+        device: g.dev.name.clone(),
+        arch: g.dev.arch_name(),
+        sm_count: g.dev.sm_count,
+        l2_bytes: g.l2_bytes,
+        memory_bytes: g.total_mem,
+        date: report::today(),
+        numgpu_version: env!("CARGO_PKG_VERSION").into(),
+        cuda_driver: format!("{}.{}", g.driver_version.0, g.driver_version.1),
+        nvrtc: format!("{}.{}", nvrtc.0, nvrtc.1),
+        cublas: cublas.version.clone(),
+        host_threads: rayon::current_num_threads(),
+        target_bytes: s.cfg.target_bytes,
+        reps: s.cfg.reps,
+        warmup: s.cfg.warmup,
+        quick: s.quick,
+        preloaded,
+    };
+    eprintln!(
+        "numgpu-bench: {} ({}, {} SMs, {:.0} GB), CUDA driver {}, NVRTC {}, cuBLAS {}",
+        meta.device,
+        meta.arch,
+        meta.sm_count,
+        meta.memory_bytes as f64 / 1e9,
+        meta.cuda_driver,
+        meta.nvrtc,
+        meta.cublas
+    );
+    for p in &meta.preloaded {
+        eprintln!("numgpu-bench: loaded {p}");
+    }
+
+    // The roofline of this run.
+    let roof = roofline::Roofline::measure(&g, 1 << 30, s.quick)?;
+    let peaks: Vec<String> = roof.fma_peak_gflops.iter().map(|(p, v)| format!("{p} {v:.0}")).collect();
+    eprintln!("numgpu-bench: roofline: bandwidth {:.0} GB/s, FMA peak (GFLOP/s) {}", roof.bandwidth_gbs, peaks.join(", "));
+
+    // At most 70 GB of the device, and never more than is free now less 2 GB of headroom.
+    s.cfg.mem_budget = (70e9f64).min(g.free_mem() as f64 - 2e9).max(0.0);
+
+    std::fs::create_dir_all(&s.out).map_err(|e| format!("creating {}: {e}", s.out.display()))?;
+    let mut failures = 0;
+    for routine in &s.routines {
+        let total = (s.precisions.len() * s.sizes.len()) as u64;
+        let pb = ProgressBar::new(total).with_style(
+            ProgressStyle::with_template("{spinner} {prefix} [{bar:30}] {pos}/{len} {msg} ({elapsed})").unwrap().progress_chars("=> "),
+        );
+        pb.set_prefix(routine.to_string());
+        let mut rows = Vec::new();
+        for &p in &s.precisions {
+            for &n in &s.sizes {
+                pb.set_message(format!("{p} n = {n}"));
+                let row = match p {
+                    's' => gemm::run_row::<f32>(&g, &cublas, &mut h, &roof, &s.cfg, n),
+                    'd' => gemm::run_row::<f64>(&g, &cublas, &mut h, &roof, &s.cfg, n),
+                    'c' => gemm::run_row::<Complex32>(&g, &cublas, &mut h, &roof, &s.cfg, n),
+                    _ => gemm::run_row::<Complex64>(&g, &cublas, &mut h, &roof, &s.cfg, n),
+                };
+                let line = if row.ok {
+                    format!("{routine} {p} n = {n}: ok, {} ms, x{} vs cuBLAS", row.ours_ms.map_or("-".into(), |t| format!("{t:.4}")), row.ratio_cublas.map_or("-".into(), |r| format!("{r:.2}")))
+                } else {
+                    format!("FAIL {routine} {p} n = {n}: {}", row.note)
+                };
+                // Without a terminal the bar is hidden: a line per row keeps logs readable.
+                if pb.is_hidden() {
+                    eprintln!("numgpu-bench: {line}");
+                } else if !row.ok {
+                    pb.println(line);
+                }
+                rows.push(row);
+                pb.inc(1);
+            }
+        }
+        pb.finish_and_clear();
+        let failed = rows.iter().filter(|r| !r.ok).count();
+        failures += failed;
+        let rep = report::Report {
+            routine,
+            description: "Batched GEMM, square n, C_i = 1·A_i·B_i + 0.5·C_i, nonzero random data: numgpu_?gemm_batched_strided against cublas?gemmStridedBatched, and the pointer-array forms (numgpu_?gemm_batched, cublas?gemmBatched), on the same device buffers and stream.",
+            meta: &meta,
+            roofline: &roof,
+            tolerance: s.cfg.tol,
+            failures: failed,
+            rows: &rows,
+        };
+        let md = report::markdown(&rep);
+        println!("{md}");
+        let json = serde_json::to_string_pretty(&rep).map_err(|e| e.to_string())?;
+        let files = [report::path(&s.out, routine, &meta, "json"), report::path(&s.out, routine, &meta, "md"), report::path(&s.out, routine, &meta, "svg")];
+        std::fs::write(&files[0], json + "\n").map_err(|e| format!("writing {}: {e}", files[0].display()))?;
+        std::fs::write(&files[1], md).map_err(|e| format!("writing {}: {e}", files[1].display()))?;
+        report::svg(&files[2], &rep)?;
+        for f in &files {
+            eprintln!("numgpu-bench: wrote {}", f.display());
+        }
+    }
+    Ok(failures)
+}

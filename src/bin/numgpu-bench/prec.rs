@@ -1,0 +1,125 @@
+//! The four precisions as the bench sees them: numgpu's element type, its cuBLAS routines
+//! (raw calls through cudarc's bindings) and the real type of kernel arguments.
+
+use cudarc::cublas::sys as cb;
+use numgpu::lapack::Blas;
+use numgpu::{Complex32, Complex64, Scalar};
+
+/// An element type numgpu and cuBLAS both serve.
+pub trait Prec: Blas {
+    /// The real type under the element type, as kernels take it by value.
+    type R: Copy;
+    fn real(v: f64) -> Self::R;
+    /// Flops of one multiply-add: 2 (real) or 8 (complex), as in 2mnk / 8mnk.
+    const FLOPS_PER_FMA: f64 = if Self::IS_COMPLEX { 8.0 } else { 2.0 };
+
+    /// `cublas<t>gemmStridedBatched`, C_i = alpha·A_i·B_i + beta·C_i, square n, packed
+    /// (ld = n, stride = n²), device pointers, host scalars.
+    ///
+    /// # Safety
+    /// `a`, `b`, `c` are device buffers of `batch` n×n matrices each.
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn cublas_strided(h: cb::cublasHandle_t, n: i32, alpha: &Self, a: u64, stride: i64, b: u64, beta: &Self, c: u64, batch: i32) -> cb::cublasStatus_t;
+
+    /// `cublas<t>gemmBatched` with device pointer arrays `pa`, `pb`, `pc` of `batch` entries.
+    ///
+    /// # Safety
+    /// Each array holds `batch` device pointers to n×n matrices.
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn cublas_array(h: cb::cublasHandle_t, n: i32, alpha: &Self, pa: u64, pb: u64, beta: &Self, pc: u64, batch: i32) -> cb::cublasStatus_t;
+}
+
+macro_rules! prec {
+    ($t:ty, $ct:ty, $r:ty, $strided:ident, $array:ident) => {
+        #[allow(clippy::too_many_arguments)]
+        impl Prec for $t {
+            type R = $r;
+            fn real(v: f64) -> $r {
+                v as $r
+            }
+            unsafe fn cublas_strided(h: cb::cublasHandle_t, n: i32, alpha: &Self, a: u64, stride: i64, b: u64, beta: &Self, c: u64, batch: i32) -> cb::cublasStatus_t {
+                use cb::cublasOperation_t::CUBLAS_OP_N as N;
+                // numgpu's complex types are {re, im}, laid out as cuComplex / cuDoubleComplex.
+                cb::$strided(
+                    h,
+                    N,
+                    N,
+                    n,
+                    n,
+                    n,
+                    alpha as *const $t as *const $ct,
+                    a as *const $ct,
+                    n,
+                    stride,
+                    b as *const $ct,
+                    n,
+                    stride,
+                    beta as *const $t as *const $ct,
+                    c as *mut $ct,
+                    n,
+                    stride,
+                    batch,
+                )
+            }
+            unsafe fn cublas_array(h: cb::cublasHandle_t, n: i32, alpha: &Self, pa: u64, pb: u64, beta: &Self, pc: u64, batch: i32) -> cb::cublasStatus_t {
+                use cb::cublasOperation_t::CUBLAS_OP_N as N;
+                cb::$array(
+                    h,
+                    N,
+                    N,
+                    n,
+                    n,
+                    n,
+                    alpha as *const $t as *const $ct,
+                    pa as *const *const $ct,
+                    n,
+                    pb as *const *const $ct,
+                    n,
+                    beta as *const $t as *const $ct,
+                    pc as *const *mut $ct,
+                    n,
+                    batch,
+                )
+            }
+        }
+    };
+}
+
+prec!(f32, f32, f32, cublasSgemmStridedBatched, cublasSgemmBatched);
+prec!(f64, f64, f64, cublasDgemmStridedBatched, cublasDgemmBatched);
+prec!(Complex32, cb::cuComplex, f32, cublasCgemmStridedBatched, cublasCgemmBatched);
+prec!(Complex64, cb::cuDoubleComplex, f64, cublasZgemmStridedBatched, cublasZgemmBatched);
+
+/// splitmix64: a counter-based generator, so chunks of an array fill in parallel and the
+/// data depend only on the seed.
+pub fn splitmix(mut x: u64) -> u64 {
+    x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+/// Uniform in [-1, 1), never exactly 0.
+fn unit(x: u64) -> f64 {
+    let u = (x >> 11) as f64 * (1.0 / (1u64 << 53) as f64) * 2.0 - 1.0;
+    if u == 0.0 {
+        0.5
+    } else {
+        u
+    }
+}
+
+/// Fills `v` with random entries (real and imaginary parts uniform in [-1, 1), never zero)
+/// that depend only on `seed` and the index.
+pub fn fill_random<T: Scalar>(v: &mut [T], seed: u64) {
+    use rayon::prelude::*;
+    const CHUNK: usize = 1 << 16;
+    v.par_chunks_mut(CHUNK).enumerate().for_each(|(ci, chunk)| {
+        let base = splitmix(seed ^ splitmix(ci as u64));
+        for (j, x) in chunk.iter_mut().enumerate() {
+            let r = splitmix(base.wrapping_add(2 * j as u64));
+            let i = splitmix(base.wrapping_add(2 * j as u64 + 1));
+            *x = T::from_c64(Complex64::new(unit(r), unit(i)));
+        }
+    });
+}

@@ -1,0 +1,273 @@
+//! What a run leaves behind: the markdown table (stdout and a .md file), the JSON record and
+//! the SVG plot, named after the routine, the device and the date.
+
+use crate::gemm::Row;
+use crate::roofline::Roofline;
+use plotters::prelude::*;
+use serde::Serialize;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// The run's circumstances, printed above the table and stored in the JSON.
+#[derive(Clone, Debug, Serialize)]
+pub struct Meta {
+    pub device: String,
+    pub arch: String,
+    pub sm_count: i32,
+    pub l2_bytes: usize,
+    pub memory_bytes: usize,
+    /// UTC date of the run, YYYY-MM-DD.
+    pub date: String,
+    pub numgpu_version: String,
+    pub cuda_driver: String,
+    pub nvrtc: String,
+    pub cublas: String,
+    pub host_threads: usize,
+    pub target_bytes: f64,
+    pub reps: usize,
+    pub warmup: usize,
+    pub quick: bool,
+    /// Toolkit libraries the bench loaded by path because the loader path lacked them.
+    pub preloaded: Vec<String>,
+}
+
+#[derive(Serialize)]
+pub struct Report<'a> {
+    pub routine: &'static str,
+    pub description: &'static str,
+    pub meta: &'a Meta,
+    pub roofline: &'a Roofline,
+    pub tolerance: f64,
+    pub failures: usize,
+    pub rows: &'a [Row],
+}
+
+/// Today's date (UTC) as YYYY-MM-DD, from the system clock.
+pub fn today() -> String {
+    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
+    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+/// Days since 1970-01-01 to (year, month, day) in the proleptic Gregorian calendar
+/// (H. Hinnant's algorithm).
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (yoe + era * 400 + i64::from(m <= 2), m, d)
+}
+
+/// A short file-name tag for a device name: "NVIDIA H100 80GB HBM3" → "H100",
+/// "NVIDIA GeForce RTX 4090" → "RTX-4090".
+pub fn device_tag(name: &str) -> String {
+    let mut words = Vec::new();
+    for w in name.split_whitespace().filter(|w| !["NVIDIA", "GeForce", "Tesla", "Quadro"].contains(w)) {
+        words.push(w);
+        if w.chars().any(|c| c.is_ascii_digit()) {
+            break;
+        }
+    }
+    let tag: String = words.join("-").chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '-' }).collect();
+    if tag.is_empty() {
+        "gpu".into()
+    } else {
+        tag
+    }
+}
+
+fn opt(v: Option<f64>, f: impl Fn(f64) -> String) -> String {
+    v.map(f).unwrap_or_else(|| "—".into())
+}
+
+fn rate(x: f64) -> String {
+    if x >= 100.0 {
+        format!("{x:.0}")
+    } else {
+        format!("{x:.1}")
+    }
+}
+
+fn ms(x: f64) -> String {
+    if x >= 100.0 {
+        format!("{x:.1}")
+    } else if x >= 1.0 {
+        format!("{x:.3}")
+    } else {
+        format!("{x:.4}")
+    }
+}
+
+/// The table, one row per precision and size, MAGMA-style.
+pub fn table(rows: &[Row]) -> String {
+    let mut s = String::new();
+    s.push_str("| prec | n | batch | ours ms | GFLOP/s | GB/s | % roof | cuBLAS ms | cuBLAS GB/s | ×cuBLAS | ×cuBLAS ptr | OpenBLAS GFLOP/s | error | ok |\n");
+    s.push_str("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|\n");
+    for r in rows {
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            r.precision,
+            r.n,
+            r.batch,
+            opt(r.ours_ms, ms),
+            opt(r.ours_gflops, rate),
+            opt(r.ours_gbs, |x| format!("{x:.0}")),
+            opt(r.roof_pct, |x| format!("{x:.0}%")),
+            opt(r.cublas_ms, ms),
+            opt(r.cublas_gbs, |x| format!("{x:.0}")),
+            opt(r.ratio_cublas, |x| format!("{x:.2}")),
+            opt(r.ratio_cublas_array, |x| format!("{x:.2}")),
+            opt(r.openblas_gflops, rate),
+            opt(r.rel_error, |x| format!("{x:.1e}")),
+            if r.ok { "ok" } else { "FAIL" },
+        );
+    }
+    let failed: Vec<&Row> = rows.iter().filter(|r| !r.ok).collect();
+    if !failed.is_empty() {
+        s.push('\n');
+        for r in failed {
+            let _ = writeln!(s, "- FAIL {} n = {}: {}", r.precision, r.n, r.note);
+        }
+    }
+    s
+}
+
+/// The markdown page: circumstances, roofline, method, the table.
+pub fn markdown(rep: &Report) -> String {
+    let m = rep.meta;
+    let rf = rep.roofline;
+    let mut s = String::new();
+    let _ = writeln!(s, "# numgpu-bench: {} on {} ({})\n", rep.routine, m.device, m.date);
+    let _ = writeln!(s, "{}\n", rep.description);
+    let _ = writeln!(
+        s,
+        "- device: {} ({}, {} SMs, L2 {:.0} MB, {:.1} GB)",
+        m.device,
+        m.arch,
+        m.sm_count,
+        m.l2_bytes as f64 / 1e6,
+        m.memory_bytes as f64 / 1e9
+    );
+    let _ = writeln!(s, "- software: numgpu {}, CUDA driver {}, NVRTC {}, cuBLAS {}; host: {} threads", m.numgpu_version, m.cuda_driver, m.nvrtc, m.cublas, m.host_threads);
+    let peaks: Vec<String> = rf.fma_peak_gflops.iter().map(|(p, g)| format!("{p} {g:.0}")).collect();
+    let _ = writeln!(
+        s,
+        "- roofline, measured in this run: bandwidth {:.0} GB/s (cuMemcpyDtoD of {:.2} GB, bytes read + written); FMA peak {} GFLOP/s (NVRTC kernel of FMA chains, real flops)",
+        rf.bandwidth_gbs,
+        rf.copy_bytes as f64 / 1e9,
+        peaks.join(", ")
+    );
+    let _ = writeln!(
+        s,
+        "- method: batch sized so that A + B + C ≈ {:.2} GB; inputs rotated among `sets` copies when one fits in 3× L2; {} warm-up calls, then the median of {} calls, each between CUDA events on one stream shared by numgpu and cuBLAS (default math mode: no TF32); OpenBLAS through numgpu's CPU backend on a smaller batch, host clock{}",
+        m.target_bytes / 1e9,
+        m.warmup,
+        m.reps,
+        if m.quick { "; --quick run" } else { "" }
+    );
+    s.push_str("- GB/s counts (A + B + 2·C)·elem per matrix (beta ≠ 0 reads C); GFLOP/s counts 2n³ (real) or 8n³ (complex) per matrix; % roof = GFLOP/s / min(bandwidth · flops/byte, FMA peak); ×cuBLAS = t_cuBLAS / t_numgpu (> 1: numgpu faster), strided forms; ×cuBLAS ptr the same for the pointer-array forms (`gemmBatched`)\n");
+    let _ = writeln!(
+        s,
+        "- error = ‖C_numgpu − C_cuBLAS‖_F / ‖C_cuBLAS‖_F over the batch; a row fails when a matrix's ‖ΔC_i‖_F / ((√(k+2)·|α|·‖A_i‖_F·‖B_i‖_F + 2|β|·‖C_i‖_F)·ε) ≥ {} (MAGMA's test; both forms), when two calls on the same inputs differ bitwise, or when a call fails",
+        rep.tolerance
+    );
+    let _ = writeln!(s, "- failures: {}\n", rep.failures);
+    s.push_str(&table(rep.rows));
+    s
+}
+
+/// `<out>/<routine>-<device>-<date>.<ext>`
+pub fn path(out: &Path, routine: &str, meta: &Meta, ext: &str) -> PathBuf {
+    out.join(format!("{routine}-{}-{}.{ext}", device_tag(&meta.device), meta.date))
+}
+
+const COLORS: [RGBColor; 4] = [RGBColor(214, 39, 40), RGBColor(31, 119, 180), RGBColor(44, 160, 44), RGBColor(255, 127, 14)];
+
+/// n (log2 axis) against GB/s, numgpu (solid) and cuBLAS (dashed) per precision, with the
+/// measured bandwidth as a horizontal line.
+pub fn svg(file: &Path, rep: &Report) -> Result<(), String> {
+    let rows: Vec<&Row> = rep.rows.iter().filter(|r| r.ours_gbs.is_some() || r.cublas_gbs.is_some()).collect();
+    let bw = rep.roofline.bandwidth_gbs;
+    let lg = |n: usize| (n as f64).log2();
+    let (xmin, xmax) = rows.iter().fold((f64::MAX, f64::MIN), |(a, b), r| (a.min(lg(r.n)), b.max(lg(r.n))));
+    let (xmin, xmax) = if rows.is_empty() { (2.0, 8.0) } else { (xmin - 0.25, xmax + 0.25) };
+    let ymax = rows.iter().flat_map(|r| [r.ours_gbs, r.cublas_gbs]).flatten().fold(bw, f64::max) * 1.1;
+    let err = |e: &dyn std::fmt::Display| format!("plotting {}: {e}", file.display());
+    let root = SVGBackend::new(file, (1100, 680)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| err(&e))?;
+    let title = format!("numgpu {} vs cuBLAS: {} ({})", rep.routine, rep.meta.device, rep.meta.date);
+    let mut chart = ChartBuilder::on(&root)
+        .caption(title, ("sans-serif", 22))
+        .margin(16)
+        .x_label_area_size(48)
+        .y_label_area_size(70)
+        .build_cartesian_2d(xmin..xmax, 0.0..ymax)
+        .map_err(|e| err(&e))?;
+    let xfmt = |x: &f64| if (x - x.round()).abs() < 1e-6 { format!("{}", 2f64.powi(x.round() as i32)) } else { String::new() };
+    chart
+        .configure_mesh()
+        .x_desc("n (square matrices, log2 scale)")
+        .y_desc("GB/s, (A + B + 2C)·elem / time")
+        .x_labels(((xmax - xmin) * 4.0).ceil() as usize + 1)
+        .x_label_formatter(&xfmt)
+        .draw()
+        .map_err(|e| err(&e))?;
+    let black = BLACK.stroke_width(2);
+    chart
+        .draw_series(DashedLineSeries::new([(xmin, bw), (xmax, bw)], 10, 6, black))
+        .map_err(|e| err(&e))?
+        .label(format!("copy bandwidth {bw:.0} GB/s"))
+        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 24, y)], black));
+    for (i, p) in ['s', 'd', 'c', 'z'].iter().enumerate() {
+        let color = COLORS[i];
+        let pts = |f: fn(&Row) -> Option<f64>| -> Vec<(f64, f64)> { rows.iter().filter(|r| r.precision == *p).filter_map(|r| f(r).map(|y| (lg(r.n), y))).collect() };
+        let ours = pts(|r| r.ours_gbs);
+        let theirs = pts(|r| r.cublas_gbs);
+        if ours.is_empty() && theirs.is_empty() {
+            continue;
+        }
+        let solid = color.stroke_width(2);
+        chart
+            .draw_series(LineSeries::new(ours.clone(), solid))
+            .map_err(|e| err(&e))?
+            .label(format!("{p}: numgpu"))
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 24, y)], solid));
+        chart.draw_series(ours.iter().map(|&q| Circle::new(q, 4, color.filled()))).map_err(|e| err(&e))?;
+        let thin = color.stroke_width(1);
+        chart
+            .draw_series(DashedLineSeries::new(theirs.clone(), 6, 4, thin))
+            .map_err(|e| err(&e))?
+            .label(format!("{p}: cuBLAS"))
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 24, y)], thin));
+        chart.draw_series(theirs.iter().map(|&q| Circle::new(q, 3, thin))).map_err(|e| err(&e))?;
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperLeft)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .draw()
+        .map_err(|e| err(&e))?;
+    root.present().map_err(|e| err(&e))?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_and_tags() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(20_779), (2026, 11, 22));
+        assert_eq!(device_tag("NVIDIA H100 80GB HBM3"), "H100");
+        assert_eq!(device_tag("NVIDIA GeForce RTX 4090"), "RTX-4090");
+        assert_eq!(device_tag("NVIDIA A100-SXM4-80GB"), "A100-SXM4-80GB");
+    }
+}

@@ -23,11 +23,44 @@ __device__ __forceinline__ T ng_op_value(T v) {
     return OP == 2 ? ng_conj(v) : v;
 }
 
+// One pass over the TOTAL elements of a block's chunk of an operand, `NT` threads wide:
+// put(e, value) for each element index e. When `packed` is non-null the chunk is contiguous
+// there, 16-byte aligned and a whole number of 16-byte vectors: the pass then moves 16 bytes
+// per thread and load, which keeps enough bytes in flight for the memory system. Otherwise
+// at(e) gives the element's address (nullptr: not part of the batch).
+template <typename T, int TOTAL, int NT, typename At, typename Put>
+__device__ __forceinline__ void ng_flat_load(const T *packed, int tid, At at, Put put) {
+    constexpr int VEC = 16 / sizeof(T);
+    if (packed) {
+        const int4 *src = reinterpret_cast<const int4 *>(packed);
+#pragma unroll 4
+        for (int it = 0; it < (TOTAL / VEC + NT - 1) / NT; ++it) {
+            const int v = it * NT + tid;
+            if (v < TOTAL / VEC) {
+                union { int4 raw; T t[VEC]; } u;
+                u.raw = src[v];
+#pragma unroll
+                for (int q = 0; q < VEC; ++q) put(v * VEC + q, u.t[q]);
+            }
+        }
+    } else {
+#pragma unroll 4
+        for (int it = 0; it < (TOTAL + NT - 1) / NT; ++it) {
+            const int e = it * NT + tid;
+            const T *p = e < TOTAL ? at(e) : nullptr;
+            if (p) put(e, *p);
+        }
+    }
+}
+
+// Bit i of `packed` (host-computed): operand i (A = 1, B = 2, C = 4) is strided with
+// ld = rows, stride = rows * cols, 16-byte aligned, and NB matrices are whole 16-byte vectors.
 template <typename T, int M, int N, int K, int TA, int TB, int NB, int TI, int TJ>
 __device__ __forceinline__ void gemm_small(T alpha, ng_batch<const T> A, ng_i64 lda, ng_batch<const T> B, ng_i64 ldb,
-                                           T beta, ng_batch<T> C, ng_i64 ldc, ng_i64 batch) {
+                                           T beta, ng_batch<T> C, ng_i64 ldc, ng_i64 batch, int packed) {
     constexpr int RM = (M + TI - 1) / TI, RN = (N + TJ - 1) / TJ;
     constexpr int TPM = TI * TJ, NT = NB * TPM;
+    constexpr int VEC = 16 / sizeof(T);
     // op(A) as [kk][i], op(B) as [kk][j], C as [j][i]; odd row lengths keep the transposing
     // shared-memory stores free of bank conflicts.
     constexpr int LSA = M | 1, LSB = N | 1, LSC = M | 1;
@@ -47,25 +80,30 @@ __device__ __forceinline__ void gemm_small(T alpha, ng_batch<const T> A, ng_i64 
     for (ng_i64 blk = blockIdx.x; blk < nblocks; blk += gridDim.x) {
         const ng_i64 first = blk * NB;
         const int nmat = (int)min((ng_i64)NB, batch - first);
+        const bool whole = nmat == NB;
 
-#pragma unroll 4
-        for (int it = 0; it < (NB * AR * AC + NT - 1) / NT; ++it) {
-            const int e = it * NT + tid;
-            const int m_ = e / (AR * AC), rem = e - m_ * (AR * AC), c = rem / AR, r = rem - c * AR;
-            if (e < NB * AR * AC && m_ < nmat) {
-                const T v = ng_op_value<T, TA>(A.matrix(first + m_)[c * lda + r]);
+        ng_flat_load<T, NB * AR * AC, NT>(
+            (packed & 1) && whole ? A.base + first * A.stride : nullptr, tid,
+            [&](int e) -> const T * {
+                const int m_ = e / (AR * AC), rem = e - m_ * (AR * AC), c = rem / AR, r = rem - c * AR;
+                return m_ < nmat ? A.matrix(first + m_) + c * lda + r : nullptr;
+            },
+            [&](int e, T v) {
+                const int m_ = e / (AR * AC), rem = e - m_ * (AR * AC), c = rem / AR, r = rem - c * AR;
+                v = ng_op_value<T, TA>(v);
                 if (TA) sA[m_ * SA + r * LSA + c] = v; else sA[m_ * SA + c * LSA + r] = v;
-            }
-        }
-#pragma unroll 4
-        for (int it = 0; it < (NB * BR * BC + NT - 1) / NT; ++it) {
-            const int e = it * NT + tid;
-            const int m_ = e / (BR * BC), rem = e - m_ * (BR * BC), c = rem / BR, r = rem - c * BR;
-            if (e < NB * BR * BC && m_ < nmat) {
-                const T v = ng_op_value<T, TB>(B.matrix(first + m_)[c * ldb + r]);
+            });
+        ng_flat_load<T, NB * BR * BC, NT>(
+            (packed & 2) && whole ? B.base + first * B.stride : nullptr, tid,
+            [&](int e) -> const T * {
+                const int m_ = e / (BR * BC), rem = e - m_ * (BR * BC), c = rem / BR, r = rem - c * BR;
+                return m_ < nmat ? B.matrix(first + m_) + c * ldb + r : nullptr;
+            },
+            [&](int e, T v) {
+                const int m_ = e / (BR * BC), rem = e - m_ * (BR * BC), c = rem / BR, r = rem - c * BR;
+                v = ng_op_value<T, TB>(v);
                 if (TB) sB[m_ * SB + c * LSB + r] = v; else sB[m_ * SB + r * LSB + c] = v;
-            }
-        }
+            });
         __syncthreads();
 
         T acc[RM][RN];
@@ -99,14 +137,34 @@ __device__ __forceinline__ void gemm_small(T alpha, ng_batch<const T> A, ng_i64 
                         sC[mat * SC + (tj + c * TJ) * LSC + ti + r * TI] = ng_mul(alpha, acc[r][c]);
         }
         __syncthreads();
+        if ((packed & 4) && whole) {
+            int4 *dst = reinterpret_cast<int4 *>(C.base + first * C.stride);
 #pragma unroll 4
-        for (int it = 0; it < (NB * M * N + NT - 1) / NT; ++it) {
-            const int e = it * NT + tid;
-            const int m_ = e / (M * N), rem = e - m_ * (M * N), j = rem / M, i = rem - j * M;
-            if (e < NB * M * N && m_ < nmat) {
-                T *cp = C.matrix(first + m_) + j * ldc + i;
-                const T v = sC[m_ * SC + j * LSC + i];
-                *cp = beta_zero ? v : ng_fma(beta, *cp, v);
+            for (int it = 0; it < (NB * M * N / VEC + NT - 1) / NT; ++it) {
+                const int v = it * NT + tid;
+                if (v < NB * M * N / VEC) {
+                    union { int4 raw; T t[VEC]; } u;
+                    if (!beta_zero) u.raw = dst[v];
+#pragma unroll
+                    for (int q = 0; q < VEC; ++q) {
+                        const int e = v * VEC + q;
+                        const int m_ = e / (M * N), rem = e - m_ * (M * N), j = rem / M, i = rem - j * M;
+                        const T x = sC[m_ * SC + j * LSC + i];
+                        u.t[q] = beta_zero ? x : ng_fma(beta, u.t[q], x);
+                    }
+                    dst[v] = u.raw;
+                }
+            }
+        } else {
+#pragma unroll 4
+            for (int it = 0; it < (NB * M * N + NT - 1) / NT; ++it) {
+                const int e = it * NT + tid;
+                const int m_ = e / (M * N), rem = e - m_ * (M * N), j = rem / M, i = rem - j * M;
+                if (e < NB * M * N && m_ < nmat) {
+                    T *cp = C.matrix(first + m_) + j * ldc + i;
+                    const T x = sC[m_ * SC + j * LSC + i];
+                    *cp = beta_zero ? x : ng_fma(beta, *cp, x);
+                }
             }
         }
         __syncthreads();  // sC is overwritten by the next block's loads
@@ -221,11 +279,12 @@ __device__ __forceinline__ void gemm_scale(ng_i64 M, ng_i64 N, T beta, ng_batch<
 // NG_MINB blocks per SM caps registers at 128 a thread: the flat passes must not spill.
 extern "C" __global__ void __launch_bounds__(NG_NB * NG_TI * NG_TJ, NG_MINB)
 NG_CAT(gemm_small_, NG_SUFFIX)(NG_T alpha, ng_batch<const NG_T> A, ng_i64 lda, ng_batch<const NG_T> B, ng_i64 ldb,
-                               NG_T beta, ng_batch<NG_T> C, ng_i64 ldc, ng_i64 batch) {
-    gemm_small<NG_T, NG_M, NG_N, NG_K, NG_TA, NG_TB, NG_NB, NG_TI, NG_TJ>(alpha, A, lda, B, ldb, beta, C, ldc, batch);
+                               NG_T beta, ng_batch<NG_T> C, ng_i64 ldc, ng_i64 batch, int packed) {
+    gemm_small<NG_T, NG_M, NG_N, NG_K, NG_TA, NG_TB, NG_NB, NG_TI, NG_TJ>(alpha, A, lda, B, ldb, beta, C, ldc, batch, packed);
 }
 #elif defined(NG_TILED)
-extern "C" __global__ void __launch_bounds__(NG_TI * NG_TJ)
+// NG_MINB blocks per SM (registers capped at 128) so one block's barriers do not idle the SM.
+extern "C" __global__ void __launch_bounds__(NG_TI * NG_TJ, NG_MINB)
 NG_CAT(gemm_tiled_, NG_SUFFIX)(ng_i64 M, ng_i64 N, ng_i64 K, NG_T alpha, ng_batch<const NG_T> A, ng_i64 lda,
                                ng_batch<const NG_T> B, ng_i64 ldb, NG_T beta, ng_batch<NG_T> C, ng_i64 ldc, ng_i64 batch) {
     gemm_tiled<NG_T, NG_TA, NG_TB, NG_BM, NG_BN, NG_BK, NG_TI, NG_TJ>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc, batch);

@@ -149,34 +149,24 @@ fn open(ordinal: i32) -> Result<Device> {
 
 /// Where a pointer lives, as the driver sees it: `None` for host memory it does not know
 /// (plain `malloc`) or host memory it registered; `Some(ordinal)` for device or managed
-/// memory. Only called once the driver is initialised.
+/// memory.
 pub fn device_of(ptr: *const c_void) -> Option<i32> {
     if ptr.is_null() || driver().is_err() {
         return None;
     }
     let mut mem_type: u32 = 0;
     let mut ordinal: i32 = -1;
-    // SAFETY: the attribute queries write a 4-byte value each; an unknown pointer is reported
-    // as CUDA_ERROR_INVALID_VALUE, which means host memory.
-    unsafe {
-        let r = cu::cuPointerGetAttribute(
-            &mut mem_type as *mut u32 as *mut c_void,
-            cu::CUpointer_attribute::CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
-            ptr as cu::CUdeviceptr,
-        );
-        if r != cu::CUresult::CUDA_SUCCESS || mem_type == cu::CUmemorytype::CU_MEMORYTYPE_HOST as u32 {
-            return None;
-        }
-        let r = cu::cuPointerGetAttribute(
-            &mut ordinal as *mut i32 as *mut c_void,
-            cu::CUpointer_attribute::CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL,
-            ptr as cu::CUdeviceptr,
-        );
-        if r != cu::CUresult::CUDA_SUCCESS {
-            return None;
-        }
-    }
-    Some(ordinal)
+    let mut attrs = [
+        cu::CUpointer_attribute::CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+        cu::CUpointer_attribute::CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL,
+    ];
+    let mut data = [&mut mem_type as *mut u32 as *mut c_void, &mut ordinal as *mut i32 as *mut c_void];
+    // SAFETY: each attribute writes a 4-byte value to its slot. Unlike cuPointerGetAttribute,
+    // the plural form reports memory the driver does not know as type 0 with success, so
+    // host pointers raise no API error (which compute-sanitizer would flag).
+    let r = unsafe { cu::cuPointerGetAttributes(2, attrs.as_mut_ptr(), data.as_mut_ptr(), ptr as cu::CUdeviceptr) };
+    let device = mem_type == cu::CUmemorytype::CU_MEMORYTYPE_DEVICE as u32 || mem_type == cu::CUmemorytype::CU_MEMORYTYPE_UNIFIED as u32;
+    (r == cu::CUresult::CUDA_SUCCESS && device && ordinal >= 0).then_some(ordinal)
 }
 
 /// Whether `NUMGPU_SYNC_CHECK=1`: synchronise after every launch.

@@ -64,9 +64,11 @@ fn load(dev: &Device, source: &str, defines: &[String], entry: &str) -> Result<M
     // SAFETY: cubin is a complete image for this device's arch; out-pointers are locals.
     unsafe {
         check(cu::cuModuleLoadData(&mut module, cubin.as_ptr() as *const _), "cuModuleLoadData")?;
-        let m = Module { module, func };
-        check(cu::cuModuleGetFunction(&mut func, m.module, name.as_ptr()), "cuModuleGetFunction")?;
-        Ok(Module { func, ..m })
+        if let Err(e) = check(cu::cuModuleGetFunction(&mut func, module, name.as_ptr()), "cuModuleGetFunction") {
+            cu::cuModuleUnload(module);
+            return Err(e);
+        }
+        Ok(Module { module, func })
     }
 }
 

@@ -24,6 +24,13 @@ struct KBatch {
 }
 
 impl KBatch {
+    /// Whether `nb` consecutive matrices of `rows × cols` (leading dimension `ld`) form one
+    /// contiguous, 16-byte-aligned run of whole 16-byte vectors (the small kernel's fast path).
+    fn packed<T>(&self, rows: usize, cols: usize, ld: usize, nb: usize) -> bool {
+        let bytes = rows * cols * std::mem::size_of::<T>();
+        self.array == 0 && ld == rows && self.stride == (rows * cols) as i64 && self.base % 16 == 0 && (bytes * nb) % 16 == 0
+    }
+
     fn of<P: RawPtr>(b: &Batch<P>) -> KBatch {
         match *b {
             Batch::Strided { ptr, stride } => KBatch { base: ptr.addr() as u64, stride, array: 0 },
@@ -45,8 +52,9 @@ pub enum Plan {
 
 /// Register budget of one thread's block of C, in 4-byte words.
 const ACC_WORDS: usize = 32;
-/// Shared memory a small-class block aims to stay under, so several blocks share an SM.
-const SMALL_SMEM: usize = 32 << 10;
+/// Shared memory a small-class block stays under: the limit without opting in, and small
+/// enough that several blocks share an SM.
+const SMALL_SMEM: usize = 48 << 10;
 
 /// The size class and its parameters for op(A) `m × k` times op(B) `k × n` of type `T`.
 pub fn plan<T: Scalar>(m: usize, n: usize, k: usize, reads_ab: bool) -> Plan {
@@ -118,6 +126,7 @@ pub fn specialise<T: Scalar>(plan: Plan, m: usize, n: usize, k: usize, ta: i32, 
                 format!("NG_BK={bk}"),
                 format!("NG_TI={ti}"),
                 format!("NG_TJ={tj}"),
+                format!("NG_MINB={}", (65536 / (ti * tj * 128)).max(1)),
             ],
         ),
     };
@@ -167,8 +176,25 @@ fn launch<T: Scalar>(ch: &CudaHandle, g: &Gemm<T>, a: KBatch, lda: usize, b: KBa
             }
             Plan::Small { nb, ti, tj } => {
                 // gemm_small_<T>(T alpha, ng_batch<const T> A, ng_i64 lda, ng_batch<const T> B,
-                //                ng_i64 ldb, T beta, ng_batch<T> C, ng_i64 ldc, ng_i64 batch)
-                let mut params = [arg(&mut alpha), arg(&mut a), arg(&mut lda_), arg(&mut b), arg(&mut ldb_), arg(&mut beta), arg(&mut c), arg(&mut ldc_), arg(&mut batch_)];
+                //                ng_i64 ldb, T beta, ng_batch<T> C, ng_i64 ldc, ng_i64 batch,
+                //                int packed)
+                let (ar, ac) = g.ta.stored(g.m, g.k);
+                let (br, bc) = g.tb.stored(g.k, g.n);
+                let mut packed = a.packed::<T>(ar, ac, lda as usize, nb) as i32
+                    | (b.packed::<T>(br, bc, ldb as usize, nb) as i32) << 1
+                    | (c.packed::<T>(g.m, g.n, ldc as usize, nb) as i32) << 2;
+                let mut params = [
+                    arg(&mut alpha),
+                    arg(&mut a),
+                    arg(&mut lda_),
+                    arg(&mut b),
+                    arg(&mut ldb_),
+                    arg(&mut beta),
+                    arg(&mut c),
+                    arg(&mut ldc_),
+                    arg(&mut batch_),
+                    arg(&mut packed),
+                ];
                 let smem = small_smem::<T>(g.m, g.n, g.k, nb) as u32;
                 ch.launch(&module, grid(ceil_div(batch, nb as i64)), (nb * ti * tj) as u32, smem, &mut params)
             }
@@ -288,7 +314,7 @@ mod tests {
     #[test]
     fn plans_by_size_class() {
         assert_eq!(plan::<f32>(4, 4, 4, true), Plan::Small { nb: 256, ti: 1, tj: 1 });
-        assert_eq!(plan::<f32>(32, 32, 32, true), Plan::Small { nb: 2, ti: 4, tj: 8 });
+        assert_eq!(plan::<f32>(32, 32, 32, true), Plan::Small { nb: 4, ti: 8, tj: 4 });
         assert!(matches!(plan::<Complex64>(33, 8, 8, true), Plan::Tiled { .. }));
         assert_eq!(plan::<f64>(4, 4, 4, false), Plan::Scale);
         for n in [1, 3, 8, 17, 32] {

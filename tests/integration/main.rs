@@ -6,3 +6,5 @@ mod header;
 mod kernels;
 mod gemm_batched;
 mod handle;
+mod c_abi;
+mod fortran;

@@ -1,0 +1,507 @@
+! numgpu: Fortran 2008 module over the C ABI of include/numgpu.h.
+!
+!   use numgpu
+!
+! 1. Named constants for every value of numgpu.h (version, backends, ops, status codes), all
+!    integer(c_int32_t) like the C enums.
+! 2. A bind(C) interface for every function of numgpu.h, with the exact C kinds: int64_t
+!    sizes are integer(c_int64_t), int32_t enums integer(c_int32_t), size_t integer(c_size_t),
+!    complex scalars complex(c_float_complex) / complex(c_double_complex) by value (the C
+!    structs numgpu_complex_float/double are layout-compatible with them). Handles and every
+!    array are type(c_ptr) passed by value, so host memory (c_loc(x)) and device memory (from
+!    numgpu_malloc, cudaMalloc, ...) go through the same interface; `T **` out-arguments
+!    (the handle of numgpu_create, the pointer of numgpu_malloc) are type(c_ptr) by reference.
+!    Out-arguments are intent(inout): numgpu writes them only on success.
+! 3. Generic wrappers with assumed-shape arrays, so that Fortran users write natural calls:
+!      call numgpu_gemm_batched(h, transa, transb, alpha, A, B, beta, C, status [, errmsg])
+!    over the four precisions, where A(:,:,:), B(:,:,:), C(:,:,:) hold the batch in their
+!    last dimension (a Fortran A(lda, ncols, batch) is exactly numgpu's strided form).
+! 4. Strings: numgpu_last_error_string(), numgpu_status_message(s), numgpu_version_string().
+!
+! One name differs from C: numgpu_version() is numgpu_version_c(), because Fortran names are
+! case-insensitive and NUMGPU_VERSION is the version constant.
+!
+! The interfaces mirror numgpu.h one to one; tests/integration/fortran.rs
+! (fortran_module_covers_header) fails when a function or constant of the header is missing
+! here, or when the number, kinds or passing of the arguments disagree. Argument meanings,
+! sizes and error cases are documented in numgpu.h.
+!
+! Build: gfortran -std=f2008 -c numgpu.f90, then link the program against libnumgpu.
+module numgpu
+    use, intrinsic :: iso_c_binding, only: c_ptr, c_null_ptr, c_loc, c_f_pointer, c_associated, c_char, &
+        c_int32_t, c_int64_t, c_size_t, c_float, c_double, c_float_complex, c_double_complex
+    implicit none
+    private :: c_ptr, c_null_ptr, c_loc, c_f_pointer, c_associated, c_char, c_int32_t, c_int64_t, c_size_t, &
+        c_float, c_double, c_float_complex, c_double_complex
+    private :: gemm_plan, plan_gemm, report, c_string
+    private :: numgpu_gemm_batched_s, numgpu_gemm_batched_d, numgpu_gemm_batched_c, numgpu_gemm_batched_z
+
+    ! ---- numgpu.h's constants ------------------------------------------------------------
+    character(len=*), parameter :: NUMGPU_VERSION = "0.1.0"
+    integer(c_int32_t), parameter :: NUMGPU_VERSION_MAJOR = 0_c_int32_t
+    integer(c_int32_t), parameter :: NUMGPU_VERSION_MINOR = 1_c_int32_t
+    integer(c_int32_t), parameter :: NUMGPU_VERSION_PATCH = 0_c_int32_t
+
+    ! numgpu_backend
+    integer(c_int32_t), parameter :: NUMGPU_BACKEND_AUTO = 0_c_int32_t
+    integer(c_int32_t), parameter :: NUMGPU_BACKEND_CPU = 1_c_int32_t
+    integer(c_int32_t), parameter :: NUMGPU_BACKEND_CUDA = 2_c_int32_t
+
+    ! numgpu_op
+    integer(c_int32_t), parameter :: NUMGPU_OP_N = 0_c_int32_t
+    integer(c_int32_t), parameter :: NUMGPU_OP_T = 1_c_int32_t
+    integer(c_int32_t), parameter :: NUMGPU_OP_C = 2_c_int32_t
+
+    ! numgpu_status
+    integer(c_int32_t), parameter :: NUMGPU_SUCCESS = 0_c_int32_t
+    integer(c_int32_t), parameter :: NUMGPU_INVALID_VALUE = 1_c_int32_t
+    integer(c_int32_t), parameter :: NUMGPU_NOT_SUPPORTED = 2_c_int32_t
+    integer(c_int32_t), parameter :: NUMGPU_BACKEND_UNAVAILABLE = 3_c_int32_t
+    integer(c_int32_t), parameter :: NUMGPU_ALLOC_FAILED = 4_c_int32_t
+    integer(c_int32_t), parameter :: NUMGPU_EXECUTION_FAILED = 5_c_int32_t
+    integer(c_int32_t), parameter :: NUMGPU_COMPILE_FAILED = 6_c_int32_t
+    integer(c_int32_t), parameter :: NUMGPU_INTERNAL_ERROR = 7_c_int32_t
+
+    ! ---- numgpu.h's functions ------------------------------------------------------------
+    interface
+        ! const char *numgpu_status_string(numgpu_status s)
+        function numgpu_status_string(s) bind(C, name="numgpu_status_string")
+            import
+            integer(c_int32_t), value :: s
+            type(c_ptr) :: numgpu_status_string
+        end function
+
+        ! size_t numgpu_last_error(char *buf, size_t len)
+        function numgpu_last_error(buf, len) bind(C, name="numgpu_last_error")
+            import
+            type(c_ptr), value :: buf
+            integer(c_size_t), value :: len
+            integer(c_size_t) :: numgpu_last_error
+        end function
+
+        ! int32_t numgpu_last_error_arg(void)
+        function numgpu_last_error_arg() bind(C, name="numgpu_last_error_arg")
+            import
+            integer(c_int32_t) :: numgpu_last_error_arg
+        end function
+
+        ! const char *numgpu_version(void). Named numgpu_version_c here because Fortran names
+        ! are case-insensitive and NUMGPU_VERSION is the constant; numgpu_version_string()
+        ! gives it as a Fortran string.
+        function numgpu_version_c() bind(C, name="numgpu_version")
+            import
+            type(c_ptr) :: numgpu_version_c
+        end function
+
+        ! numgpu_status numgpu_create(numgpu_handle **h)
+        function numgpu_create(h) bind(C, name="numgpu_create")
+            import
+            type(c_ptr), intent(inout) :: h
+            integer(c_int32_t) :: numgpu_create
+        end function
+
+        ! numgpu_status numgpu_create_with(numgpu_handle **h, int32_t backend, int32_t device)
+        function numgpu_create_with(h, backend, device) bind(C, name="numgpu_create_with")
+            import
+            type(c_ptr), intent(inout) :: h
+            integer(c_int32_t), value :: backend, device
+            integer(c_int32_t) :: numgpu_create_with
+        end function
+
+        ! numgpu_status numgpu_destroy(numgpu_handle *h)
+        function numgpu_destroy(h) bind(C, name="numgpu_destroy")
+            import
+            type(c_ptr), value :: h
+            integer(c_int32_t) :: numgpu_destroy
+        end function
+
+        ! numgpu_status numgpu_get_backend(const numgpu_handle *h, int32_t *backend)
+        function numgpu_get_backend(h, backend) bind(C, name="numgpu_get_backend")
+            import
+            type(c_ptr), value :: h
+            integer(c_int32_t), intent(inout) :: backend
+            integer(c_int32_t) :: numgpu_get_backend
+        end function
+
+        ! numgpu_status numgpu_set_stream(numgpu_handle *h, void *cuda_stream)
+        function numgpu_set_stream(h, cuda_stream) bind(C, name="numgpu_set_stream")
+            import
+            type(c_ptr), value :: h, cuda_stream
+            integer(c_int32_t) :: numgpu_set_stream
+        end function
+
+        ! numgpu_status numgpu_synchronize(numgpu_handle *h)
+        function numgpu_synchronize(h) bind(C, name="numgpu_synchronize")
+            import
+            type(c_ptr), value :: h
+            integer(c_int32_t) :: numgpu_synchronize
+        end function
+
+        ! numgpu_status numgpu_malloc(numgpu_handle *h, void **ptr, size_t bytes)
+        function numgpu_malloc(h, ptr, bytes) bind(C, name="numgpu_malloc")
+            import
+            type(c_ptr), value :: h
+            type(c_ptr), intent(inout) :: ptr
+            integer(c_size_t), value :: bytes
+            integer(c_int32_t) :: numgpu_malloc
+        end function
+
+        ! numgpu_status numgpu_free(numgpu_handle *h, void *ptr)
+        function numgpu_free(h, ptr) bind(C, name="numgpu_free")
+            import
+            type(c_ptr), value :: h, ptr
+            integer(c_int32_t) :: numgpu_free
+        end function
+
+        ! numgpu_status numgpu_memcpy(numgpu_handle *h, void *dst, const void *src, size_t bytes)
+        function numgpu_memcpy(h, dst, src, bytes) bind(C, name="numgpu_memcpy")
+            import
+            type(c_ptr), value :: h, dst, src
+            integer(c_size_t), value :: bytes
+            integer(c_int32_t) :: numgpu_memcpy
+        end function
+
+        ! Pointer-array form: A, B, C are the addresses of arrays of `batch` matrix pointers
+        ! (e.g. c_loc(ptrs) with type(c_ptr), target :: ptrs(batch)), in the same memory space
+        ! as the matrices.
+        function numgpu_sgemm_batched(h, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, batch) &
+                bind(C, name="numgpu_sgemm_batched")
+            import
+            type(c_ptr), value :: h
+            integer(c_int32_t), value :: transa, transb
+            integer(c_int64_t), value :: m, n, k, lda, ldb, ldc, batch
+            real(c_float), value :: alpha, beta
+            type(c_ptr), value :: A, B, C
+            integer(c_int32_t) :: numgpu_sgemm_batched
+        end function
+
+        function numgpu_dgemm_batched(h, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, batch) &
+                bind(C, name="numgpu_dgemm_batched")
+            import
+            type(c_ptr), value :: h
+            integer(c_int32_t), value :: transa, transb
+            integer(c_int64_t), value :: m, n, k, lda, ldb, ldc, batch
+            real(c_double), value :: alpha, beta
+            type(c_ptr), value :: A, B, C
+            integer(c_int32_t) :: numgpu_dgemm_batched
+        end function
+
+        function numgpu_cgemm_batched(h, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, batch) &
+                bind(C, name="numgpu_cgemm_batched")
+            import
+            type(c_ptr), value :: h
+            integer(c_int32_t), value :: transa, transb
+            integer(c_int64_t), value :: m, n, k, lda, ldb, ldc, batch
+            complex(c_float_complex), value :: alpha, beta
+            type(c_ptr), value :: A, B, C
+            integer(c_int32_t) :: numgpu_cgemm_batched
+        end function
+
+        function numgpu_zgemm_batched(h, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, batch) &
+                bind(C, name="numgpu_zgemm_batched")
+            import
+            type(c_ptr), value :: h
+            integer(c_int32_t), value :: transa, transb
+            integer(c_int64_t), value :: m, n, k, lda, ldb, ldc, batch
+            complex(c_double_complex), value :: alpha, beta
+            type(c_ptr), value :: A, B, C
+            integer(c_int32_t) :: numgpu_zgemm_batched
+        end function
+
+        ! Strided form: matrix i of A at A + i*strideA elements; a Fortran A(lda, ncols, batch)
+        ! array is c_loc(A) with strideA = lda*ncols.
+        function numgpu_sgemm_batched_strided(h, transa, transb, m, n, k, alpha, A, lda, strideA, B, ldb, strideB, &
+                beta, C, ldc, strideC, batch) bind(C, name="numgpu_sgemm_batched_strided")
+            import
+            type(c_ptr), value :: h
+            integer(c_int32_t), value :: transa, transb
+            integer(c_int64_t), value :: m, n, k, lda, strideA, ldb, strideB, ldc, strideC, batch
+            real(c_float), value :: alpha, beta
+            type(c_ptr), value :: A, B, C
+            integer(c_int32_t) :: numgpu_sgemm_batched_strided
+        end function
+
+        function numgpu_dgemm_batched_strided(h, transa, transb, m, n, k, alpha, A, lda, strideA, B, ldb, strideB, &
+                beta, C, ldc, strideC, batch) bind(C, name="numgpu_dgemm_batched_strided")
+            import
+            type(c_ptr), value :: h
+            integer(c_int32_t), value :: transa, transb
+            integer(c_int64_t), value :: m, n, k, lda, strideA, ldb, strideB, ldc, strideC, batch
+            real(c_double), value :: alpha, beta
+            type(c_ptr), value :: A, B, C
+            integer(c_int32_t) :: numgpu_dgemm_batched_strided
+        end function
+
+        function numgpu_cgemm_batched_strided(h, transa, transb, m, n, k, alpha, A, lda, strideA, B, ldb, strideB, &
+                beta, C, ldc, strideC, batch) bind(C, name="numgpu_cgemm_batched_strided")
+            import
+            type(c_ptr), value :: h
+            integer(c_int32_t), value :: transa, transb
+            integer(c_int64_t), value :: m, n, k, lda, strideA, ldb, strideB, ldc, strideC, batch
+            complex(c_float_complex), value :: alpha, beta
+            type(c_ptr), value :: A, B, C
+            integer(c_int32_t) :: numgpu_cgemm_batched_strided
+        end function
+
+        function numgpu_zgemm_batched_strided(h, transa, transb, m, n, k, alpha, A, lda, strideA, B, ldb, strideB, &
+                beta, C, ldc, strideC, batch) bind(C, name="numgpu_zgemm_batched_strided")
+            import
+            type(c_ptr), value :: h
+            integer(c_int32_t), value :: transa, transb
+            integer(c_int64_t), value :: m, n, k, lda, strideA, ldb, strideB, ldc, strideC, batch
+            complex(c_double_complex), value :: alpha, beta
+            type(c_ptr), value :: A, B, C
+            integer(c_int32_t) :: numgpu_zgemm_batched_strided
+        end function
+    end interface
+
+    ! ---- generic wrappers ----------------------------------------------------------------
+
+    ! call numgpu_gemm_batched(h, transa, transb, alpha, A, B, beta, C, status [, errmsg])
+    !
+    ! For i = 1 .. size(C, 3):  C(:,:,i) = alpha * op(A(:,:,i)) * op(B(:,:,i)) + beta * C(:,:,i)
+    ! in real(c_float), real(c_double), complex(c_float_complex) or complex(c_double_complex)
+    ! (alpha, beta, A, B, C all of one kind), BLAS ?gemm semantics (beta = 0 does not read C).
+    !
+    ! - h [in]: type(c_ptr) handle from numgpu_create / numgpu_create_with.
+    ! - transa, transb [in]: NUMGPU_OP_N, NUMGPU_OP_T or NUMGPU_OP_C.
+    ! - A(:,:,:) [in]: op(A(:,:,i)) is m x k; size(A, 3) is size(C, 3), or 1 to use the same A
+    !   for the whole batch (strideA = 0).
+    ! - B(:,:,:) [in]: op(B(:,:,i)) is k x n; size(B, 3) is size(C, 3) or 1.
+    ! - C(:,:,:) [in,out]: m x n x batch, which gives m, n and the batch size.
+    ! - status [out]: NUMGPU_SUCCESS or the error status; NUMGPU_INVALID_VALUE also when the
+    !   shapes do not conform (then nothing is called and C is untouched).
+    ! - errmsg [inout, optional]: on failure receives the message (numgpu's last error, or the
+    !   shape mismatch, which numgpu_last_error does not know about); unchanged on success.
+    !
+    ! The leading dimensions are size(X, 1) and the strides size(X, 1)*size(X, 2); the arrays
+    ! must be host memory (contiguous; a non-contiguous actual argument is passed as a copy).
+    ! For device memory call the bind(C) interfaces with type(c_ptr) arguments.
+    interface numgpu_gemm_batched
+        module procedure numgpu_gemm_batched_s, numgpu_gemm_batched_d, numgpu_gemm_batched_c, numgpu_gemm_batched_z
+    end interface
+
+    ! Sizes of one numgpu_?gemm_batched_strided call derived from the array shapes.
+    type :: gemm_plan
+        integer(c_int64_t) :: m = 0, n = 0, k = 0, batch = 0
+        integer(c_int64_t) :: lda = 1, sa = 0, ldb = 1, sb = 0, ldc = 1, sc = 0
+    end type
+
+contains
+
+    ! The last error of this thread's latest numgpu call as a Fortran string ("" after a
+    ! successful call), e.g. "numgpu_sgemm_batched_strided: argument 9 (lda = 3) must be ...".
+    function numgpu_last_error_string() result(msg)
+        character(len=:), allocatable :: msg
+        character(kind=c_char), allocatable, target :: buf(:)
+        integer(c_size_t) :: n
+        integer :: i
+        n = numgpu_last_error(c_null_ptr, 0_c_size_t)
+        allocate(buf(n + 1))
+        n = numgpu_last_error(c_loc(buf), n + 1)
+        allocate(character(len=n) :: msg)
+        do i = 1, len(msg)
+            msg(i:i) = buf(i)
+        end do
+    end function
+
+    ! numgpu_status_string(s) as a Fortran string, e.g. "NUMGPU_SUCCESS: the call succeeded".
+    function numgpu_status_message(s) result(msg)
+        integer(c_int32_t), intent(in) :: s
+        character(len=:), allocatable :: msg
+        msg = c_string(numgpu_status_string(s))
+    end function
+
+    ! numgpu_version() as a Fortran string; equals NUMGPU_VERSION for a matching library.
+    function numgpu_version_string() result(v)
+        character(len=:), allocatable :: v
+        v = c_string(numgpu_version_c())
+    end function
+
+    ! A NUL-terminated C string as a Fortran string ("" for NULL).
+    function c_string(p) result(s)
+        type(c_ptr), intent(in) :: p
+        character(len=:), allocatable :: s
+        character(kind=c_char), pointer :: chars(:)
+        integer :: i
+        interface
+            ! C's strlen (not part of numgpu.h), declared here so it stays local.
+            function c_strlen(str) bind(C, name="strlen")
+                import
+                type(c_ptr), value :: str
+                integer(c_size_t) :: c_strlen
+            end function
+        end interface
+        if (.not. c_associated(p)) then
+            s = ""
+            return
+        end if
+        call c_f_pointer(p, chars, [c_strlen(p)])
+        allocate(character(len=size(chars)) :: s)
+        do i = 1, size(chars)
+            s(i:i) = chars(i)
+        end do
+    end function
+
+    ! Derives m, n, k, the leading dimensions and strides from the shapes of A, B, C and
+    ! checks that they conform; status NUMGPU_INVALID_VALUE (and errmsg) when they do not.
+    ! With an op out of range nothing is checked: numgpu itself rejects the op (argument 2/3).
+    subroutine plan_gemm(transa, transb, sa, sb, sc, p, status, errmsg)
+        integer(c_int32_t), intent(in) :: transa, transb
+        integer(c_int64_t), intent(in) :: sa(3), sb(3), sc(3)
+        type(gemm_plan), intent(out) :: p
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        integer(c_int64_t) :: rows_a, rows_b, cols_b
+        logical :: ops_ok, trans_a, trans_b
+        character(len=256) :: why
+
+        ops_ok = transa >= NUMGPU_OP_N .and. transa <= NUMGPU_OP_C .and. transb >= NUMGPU_OP_N .and. transb <= NUMGPU_OP_C
+        trans_a = transa /= NUMGPU_OP_N
+        trans_b = transb /= NUMGPU_OP_N
+        p%m = sc(1)
+        p%n = sc(2)
+        p%batch = sc(3)
+        ! op(A) is m x k: A is m x k, or k x m when transposed.
+        if (trans_a) then
+            p%k = sa(1)
+            rows_a = sa(2)
+        else
+            p%k = sa(2)
+            rows_a = sa(1)
+        end if
+        if (trans_b) then
+            rows_b = sb(2)
+            cols_b = sb(1)
+        else
+            rows_b = sb(1)
+            cols_b = sb(2)
+        end if
+        p%lda = max(1_c_int64_t, sa(1))
+        p%ldb = max(1_c_int64_t, sb(1))
+        p%ldc = max(1_c_int64_t, sc(1))
+        p%sa = merge(0_c_int64_t, p%lda * sa(2), sa(3) == 1)
+        p%sb = merge(0_c_int64_t, p%ldb * sb(2), sb(3) == 1)
+        p%sc = p%ldc * sc(2)
+
+        status = NUMGPU_SUCCESS
+        why = ""
+        if (.not. ops_ok) return
+        if (rows_a /= p%m) then
+            write(why, '(a,i0,a,i0)') "op(A) has ", rows_a, " rows but C has m = ", p%m
+        else if (rows_b /= p%k .or. cols_b /= p%n) then
+            write(why, '(a,i0,a,i0,a,i0,a,i0,a)') "op(B) is ", rows_b, " x ", cols_b, " but must be k x n = ", &
+                p%k, " x ", p%n, " (k from A, n from C)"
+        else if (sa(3) /= p%batch .and. sa(3) /= 1) then
+            write(why, '(a,i0,a,i0)') "size(A, 3) must be 1 or size(C, 3) = ", p%batch, ", not ", sa(3)
+        else if (sb(3) /= p%batch .and. sb(3) /= 1) then
+            write(why, '(a,i0,a,i0)') "size(B, 3) must be 1 or size(C, 3) = ", p%batch, ", not ", sb(3)
+        end if
+        if (len_trim(why) > 0) then
+            status = NUMGPU_INVALID_VALUE
+            if (present(errmsg)) errmsg = "numgpu_gemm_batched: shapes do not conform: " // trim(why)
+        end if
+    end subroutine
+
+    ! Copies numgpu's last error into errmsg when a call failed.
+    subroutine report(status, errmsg)
+        integer(c_int32_t), intent(in) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        if (status /= NUMGPU_SUCCESS .and. present(errmsg)) errmsg = numgpu_last_error_string()
+    end subroutine
+
+    ! The four specific procedures of numgpu_gemm_batched differ only in their kinds (Fortran
+    ! has no generics over kinds): plan, take the addresses (NULL for empty arrays), call.
+    subroutine numgpu_gemm_batched_s(h, transa, transb, alpha, A, B, beta, C, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: transa, transb
+        real(c_float), intent(in) :: alpha, beta
+        real(c_float), intent(in), target, contiguous :: A(:,:,:), B(:,:,:)
+        real(c_float), intent(inout), target, contiguous :: C(:,:,:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        type(gemm_plan) :: p
+        type(c_ptr) :: pa, pb, pc
+        call plan_gemm(transa, transb, shape(A, c_int64_t), shape(B, c_int64_t), shape(C, c_int64_t), p, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        pa = c_null_ptr
+        pb = c_null_ptr
+        pc = c_null_ptr
+        if (size(A) > 0) pa = c_loc(A)
+        if (size(B) > 0) pb = c_loc(B)
+        if (size(C) > 0) pc = c_loc(C)
+        status = numgpu_sgemm_batched_strided(h, transa, transb, p%m, p%n, p%k, alpha, pa, p%lda, p%sa, pb, p%ldb, &
+            p%sb, beta, pc, p%ldc, p%sc, p%batch)
+        call report(status, errmsg)
+    end subroutine
+
+    subroutine numgpu_gemm_batched_d(h, transa, transb, alpha, A, B, beta, C, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: transa, transb
+        real(c_double), intent(in) :: alpha, beta
+        real(c_double), intent(in), target, contiguous :: A(:,:,:), B(:,:,:)
+        real(c_double), intent(inout), target, contiguous :: C(:,:,:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        type(gemm_plan) :: p
+        type(c_ptr) :: pa, pb, pc
+        call plan_gemm(transa, transb, shape(A, c_int64_t), shape(B, c_int64_t), shape(C, c_int64_t), p, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        pa = c_null_ptr
+        pb = c_null_ptr
+        pc = c_null_ptr
+        if (size(A) > 0) pa = c_loc(A)
+        if (size(B) > 0) pb = c_loc(B)
+        if (size(C) > 0) pc = c_loc(C)
+        status = numgpu_dgemm_batched_strided(h, transa, transb, p%m, p%n, p%k, alpha, pa, p%lda, p%sa, pb, p%ldb, &
+            p%sb, beta, pc, p%ldc, p%sc, p%batch)
+        call report(status, errmsg)
+    end subroutine
+
+    subroutine numgpu_gemm_batched_c(h, transa, transb, alpha, A, B, beta, C, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: transa, transb
+        complex(c_float_complex), intent(in) :: alpha, beta
+        complex(c_float_complex), intent(in), target, contiguous :: A(:,:,:), B(:,:,:)
+        complex(c_float_complex), intent(inout), target, contiguous :: C(:,:,:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        type(gemm_plan) :: p
+        type(c_ptr) :: pa, pb, pc
+        call plan_gemm(transa, transb, shape(A, c_int64_t), shape(B, c_int64_t), shape(C, c_int64_t), p, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        pa = c_null_ptr
+        pb = c_null_ptr
+        pc = c_null_ptr
+        if (size(A) > 0) pa = c_loc(A)
+        if (size(B) > 0) pb = c_loc(B)
+        if (size(C) > 0) pc = c_loc(C)
+        status = numgpu_cgemm_batched_strided(h, transa, transb, p%m, p%n, p%k, alpha, pa, p%lda, p%sa, pb, p%ldb, &
+            p%sb, beta, pc, p%ldc, p%sc, p%batch)
+        call report(status, errmsg)
+    end subroutine
+
+    subroutine numgpu_gemm_batched_z(h, transa, transb, alpha, A, B, beta, C, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: transa, transb
+        complex(c_double_complex), intent(in) :: alpha, beta
+        complex(c_double_complex), intent(in), target, contiguous :: A(:,:,:), B(:,:,:)
+        complex(c_double_complex), intent(inout), target, contiguous :: C(:,:,:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        type(gemm_plan) :: p
+        type(c_ptr) :: pa, pb, pc
+        call plan_gemm(transa, transb, shape(A, c_int64_t), shape(B, c_int64_t), shape(C, c_int64_t), p, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        pa = c_null_ptr
+        pb = c_null_ptr
+        pc = c_null_ptr
+        if (size(A) > 0) pa = c_loc(A)
+        if (size(B) > 0) pb = c_loc(B)
+        if (size(C) > 0) pc = c_loc(C)
+        status = numgpu_zgemm_batched_strided(h, transa, transb, p%m, p%n, p%k, alpha, pa, p%lda, p%sa, pb, p%ldb, &
+            p%sb, beta, pc, p%ldc, p%sc, p%batch)
+        call report(status, errmsg)
+    end subroutine
+
+end module numgpu

@@ -4,12 +4,6 @@
  *  - one table entry per precision (s, d, c, z) that puts numgpu's batched GEMM entry points
  *    and the CBLAS reference behind precision-neutral signatures (scalars as double[2],
  *    matrices as void *), so each test body is written once for the four precisions.
- *
- * numgpu.h is included before <cblas.h> with its cblas_* names renamed: the header currently
- * also declares the CBLAS symbols that src/lapack.rs imports, with `int` where <cblas.h> has
- * enums, and a translation unit that includes both headers does not compile (test_headers.c
- * checks exactly that and fails until the header is fixed). The renames keep this file
- * compiling either way and are harmless once numgpu.h no longer declares those symbols.
  */
 #ifndef NUMGPU_TEST_H
 #define NUMGPU_TEST_H
@@ -22,15 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define cblas_sgemm numgpu_h_cblas_sgemm
-#define cblas_dgemm numgpu_h_cblas_dgemm
-#define cblas_cgemm numgpu_h_cblas_cgemm
-#define cblas_zgemm numgpu_h_cblas_zgemm
 #include "numgpu.h"
-#undef cblas_sgemm
-#undef cblas_dgemm
-#undef cblas_cgemm
-#undef cblas_zgemm
 #include <cblas.h>
 
 /* ---- pass/fail counting ------------------------------------------------------------- */

@@ -16,7 +16,6 @@ extern "C" {
     pub fn cblas_cgemm(o: c_int, ta: c_int, tb: c_int, m: c_int, n: c_int, k: c_int, alpha: *const c_void, a: *const c_void, lda: c_int, b: *const c_void, ldb: c_int, beta: *const c_void, c: *mut c_void, ldc: c_int);
     pub fn cblas_zgemm(o: c_int, ta: c_int, tb: c_int, m: c_int, n: c_int, k: c_int, alpha: *const c_void, a: *const c_void, lda: c_int, b: *const c_void, ldb: c_int, beta: *const c_void, c: *mut c_void, ldc: c_int);
     pub fn openblas_set_num_threads(n: c_int);
-    pub fn openblas_get_num_threads() -> c_int;
 }
 
 /// BLAS routines of one precision.
@@ -47,13 +46,14 @@ impl Blas for Complex64 {
     }
 }
 
-/// Runs `f` with OpenBLAS limited to `threads` threads, restoring the previous count.
-/// Rayon loops over a batch call it with 1 so the cores are not oversubscribed.
-pub fn with_blas_threads<R>(threads: usize, f: impl FnOnce() -> R) -> R {
-    // SAFETY: plain getters/setters of OpenBLAS's global thread count.
-    let before = unsafe { openblas_get_num_threads() };
-    unsafe { openblas_set_num_threads(threads.max(1) as c_int) };
-    let r = f();
-    unsafe { openblas_set_num_threads(before) };
-    r
+/// Puts OpenBLAS in single-threaded mode, once per process. The CPU backend parallelises
+/// with rayon itself (over the batch, and over column blocks of one large product), so the
+/// cores are never oversubscribed, and no call changes OpenBLAS's global thread count while
+/// another runs: the per-element summation order, and so the result, does not depend on
+/// what else the process is doing.
+pub fn single_threaded_blas() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    // SAFETY: a plain setter of OpenBLAS's global thread count, called before any of our BLAS
+    // calls.
+    ONCE.call_once(|| unsafe { openblas_set_num_threads(1) });
 }

@@ -1,15 +1,24 @@
-//! CPU backend: `cblas_?gemm` per matrix. Small matrices: rayon over the batch with
-//! OpenBLAS single-threaded; large ones: one multi-threaded OpenBLAS call at a time.
+//! CPU backend: single-threaded `cblas_?gemm` on blocks of columns of each C, with rayon over
+//! the batch and the column blocks: many small matrices run one per task, a few large ones
+//! are split so every core has work. Each element is summed in the same order whatever the
+//! split, so results do not depend on the thread count.
 
 use super::Gemm;
 use crate::core::error::{Error, Result};
 use crate::core::Op;
-use crate::lapack::{with_blas_threads, Blas, CBLAS_CONJ_TRANS, CBLAS_NO_TRANS, CBLAS_TRANS};
+use crate::lapack::{single_threaded_blas, Blas, CBLAS_CONJ_TRANS, CBLAS_NO_TRANS, CBLAS_TRANS};
 use rayon::prelude::*;
 use std::ffi::c_int;
 
-/// Below this many multiply-adds per matrix, parallelism over the batch beats OpenBLAS's own.
-const SMALL_MNK: usize = 96 * 96 * 96;
+/// Columns of C per task: whole matrices when the batch alone fills the cores, else blocks
+/// of at least 16 columns so that every core gets work.
+fn columns_per_task(n: usize, batch: usize, threads: usize) -> usize {
+    if batch >= threads {
+        return n.max(1);
+    }
+    let splits = (2 * threads).div_ceil(batch);
+    n.div_ceil(splits).max(16).min(n.max(1))
+}
 
 pub fn gemm<T: Blas>(g: &Gemm<T>) -> Result<()> {
     for (v, name) in [(g.m, "m"), (g.n, "n"), (g.k, "k"), (g.lda, "lda"), (g.ldb, "ldb"), (g.ldc, "ldc")] {
@@ -17,12 +26,14 @@ pub fn gemm<T: Blas>(g: &Gemm<T>) -> Result<()> {
             return Err(Error::not_supported(format!("{name} = {v} exceeds the CPU backend's BLAS integer range")));
         }
     }
-    let work = g.m * g.n * g.k.max(1);
-    if work < SMALL_MNK && g.batch > 1 {
-        with_blas_threads(1, || (0..g.batch).into_par_iter().for_each(|i| unsafe { one(g, i) }));
-    } else {
-        with_blas_threads(rayon::current_num_threads(), || (0..g.batch).for_each(|i| unsafe { one(g, i) }));
-    }
+    single_threaded_blas();
+    let cols = columns_per_task(g.n, g.batch, rayon::current_num_threads());
+    let blocks = g.n.div_ceil(cols);
+    (0..g.batch * blocks).into_par_iter().for_each(|t| {
+        let j0 = (t % blocks) * cols;
+        // SAFETY: validated call; task t writes columns j0.. of C_(t / blocks) only.
+        unsafe { one(g, t / blocks, j0, cols.min(g.n - j0)) }
+    });
     Ok(())
 }
 
@@ -34,12 +45,13 @@ fn cblas_op(op: Op) -> c_int {
     }
 }
 
-/// Matrix `i` of the batch. `alpha == 0` or `k == 0` only scales C (A, B unread), and
-/// `beta == 0` then sets C to zero without reading it, as reference BLAS does.
-unsafe fn one<T: Blas>(g: &Gemm<T>, i: usize) {
-    let c = g.c.matrix(i);
+/// Columns `j0 .. j0 + nc` of C for matrix `i` of the batch. `alpha == 0` or `k == 0` only
+/// scales C (A, B unread), and `beta == 0` sets C to zero without reading it, as reference
+/// BLAS does.
+unsafe fn one<T: Blas>(g: &Gemm<T>, i: usize, j0: usize, nc: usize) {
+    let c = g.c.matrix(i).add(j0 * g.ldc);
     if !g.reads_ab() {
-        for j in 0..g.n {
+        for j in 0..nc {
             for r in 0..g.m {
                 let p = c.add(j * g.ldc + r);
                 *p = if g.beta.is_zero() { T::zero() } else { g.beta * *p };
@@ -47,9 +59,11 @@ unsafe fn one<T: Blas>(g: &Gemm<T>, i: usize) {
         }
         return;
     }
+    // Columns j0.. of op(B): column j0 of B (N) or row j0 of B (T, C).
+    let b = g.b.matrix(i).add(if g.tb == Op::N { j0 * g.ldb } else { j0 });
     if g.beta.is_zero() {
         // OpenBLAS honours beta = 0 too; zeroing first makes NaN in C harmless everywhere.
-        for j in 0..g.n {
+        for j in 0..nc {
             std::ptr::write_bytes(c.add(j * g.ldc), 0, g.m);
         }
     }
@@ -57,12 +71,12 @@ unsafe fn one<T: Blas>(g: &Gemm<T>, i: usize) {
         cblas_op(g.ta),
         cblas_op(g.tb),
         g.m as c_int,
-        g.n as c_int,
+        nc as c_int,
         g.k as c_int,
         g.alpha,
         g.a.matrix(i),
         g.lda as c_int,
-        g.b.matrix(i),
+        b,
         g.ldb as c_int,
         g.beta,
         c,

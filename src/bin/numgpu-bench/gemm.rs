@@ -21,8 +21,9 @@ pub struct Config {
     pub target_bytes: f64,
     pub reps: usize,
     pub warmup: usize,
-    /// Flops of one OpenBLAS run (its batch is sized from it).
+    /// Most flops, and about the seconds, of one OpenBLAS run (its batch is sized from them).
     pub cpu_flops: f64,
+    pub cpu_secs: f64,
     pub cpu_reps: usize,
     /// Device memory the sweep may hold at once, bytes.
     pub mem_budget: f64,
@@ -315,18 +316,25 @@ fn row_body<T: Prec>(gpu: &Gpu, cublas: &Cublas, h: &mut Handle, cfg: &Config, n
     row.cublas_array_ms = Some(t_cba);
     row.ratio_cublas_array = Some(t_cba / t_oa);
 
-    // OpenBLAS on the host through numgpu's CPU backend, on the first matrices of the batch.
+    // OpenBLAS on the host through numgpu's CPU backend, on the first matrices of the batch:
+    // a first run of about `cpu_flops / 100` flops sizes the batch so that one run takes
+    // about `cpu_secs` (small matrices are slow on the host: per-call overheads).
     let per = T::FLOPS_PER_FMA * (n * n * n) as f64;
-    let bc = ((cfg.cpu_flops / per).ceil() as usize).clamp(1, batch);
     let mut cpu = Handle::cpu();
-    let mut cc = c0[..bc * e].to_vec();
-    let mut times = Vec::new();
-    for rep in 0..=cfg.cpu_reps {
+    let mut cc = c0.clone();
+    let mut cpu_run = |bc: usize| -> Res<f64> {
         let t = Instant::now();
-        ng(gemm_batched_strided(&mut cpu, Op::N, Op::N, nl, nl, nl, alpha, &a[..bc * e], nl, stride, &b[..bc * e], nl, stride, beta, &mut cc, nl, stride, bc as i64))?;
-        if rep > 0 {
-            times.push(t.elapsed().as_secs_f64() * 1e3);
-        }
+        let k = bc * e;
+        ng(gemm_batched_strided(&mut cpu, Op::N, Op::N, nl, nl, nl, alpha, &a[..k], nl, stride, &b[..k], nl, stride, beta, &mut cc[..k], nl, stride, bc as i64))?;
+        Ok(t.elapsed().as_secs_f64())
+    };
+    let probe = ((cfg.cpu_flops / 100.0 / per).ceil() as usize).clamp(1, batch);
+    let secs = cpu_run(probe)?; // also the warm-up
+    let by_time = (cfg.cpu_secs * probe as f64 / secs.max(1e-9)) as usize;
+    let bc = by_time.min((cfg.cpu_flops / per).ceil() as usize).clamp(1, batch);
+    let mut times = Vec::new();
+    for _ in 0..cfg.cpu_reps {
+        times.push(cpu_run(bc)? * 1e3);
     }
     let t_cpu = median(&times);
     row.openblas_batch = bc;

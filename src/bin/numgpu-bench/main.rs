@@ -119,6 +119,7 @@ fn settings(cli: Cli) -> Result<Settings, String> {
             reps,
             warmup: 2,
             cpu_flops: if q { 2e8 } else { 2e9 },
+            cpu_secs: if q { 0.02 } else { 0.1 },
             cpu_reps: if q { 1 } else { 3 },
             mem_budget: 0.0, // set once the device is known
             tol: 30.0,

@@ -197,7 +197,7 @@ pub fn svg(file: &Path, rep: &Report) -> Result<(), String> {
     let lg = |n: usize| (n as f64).log2();
     let (xmin, xmax) = rows.iter().fold((f64::MAX, f64::MIN), |(a, b), r| (a.min(lg(r.n)), b.max(lg(r.n))));
     let (xmin, xmax) = if rows.is_empty() { (2.0, 8.0) } else { (xmin - 0.25, xmax + 0.25) };
-    let ymax = rows.iter().flat_map(|r| [r.ours_gbs, r.cublas_gbs]).flatten().fold(bw, f64::max) * 1.1;
+    let ymax = rows.iter().flat_map(|r| [r.ours_gbs, r.cublas_gbs]).flatten().fold(bw, f64::max) * 1.4; // room for the legend above the lines
     let err = |e: &dyn std::fmt::Display| format!("plotting {}: {e}", file.display());
     let root = SVGBackend::new(file, (1100, 680)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| err(&e))?;
@@ -216,6 +216,7 @@ pub fn svg(file: &Path, rep: &Report) -> Result<(), String> {
         .y_desc("GB/s, (A + B + 2C)·elem / time")
         .x_labels(((xmax - xmin) * 4.0).ceil() as usize + 1)
         .x_label_formatter(&xfmt)
+        .y_label_formatter(&|y| format!("{y:.0}"))
         .draw()
         .map_err(|e| err(&e))?;
     let black = BLACK.stroke_width(2);

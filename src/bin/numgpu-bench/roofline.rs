@@ -22,8 +22,19 @@ pub struct Roofline {
     pub copy_bytes: usize,
     /// 2·copy_bytes / time of the copy, GB/s (1e9 bytes).
     pub bandwidth_gbs: f64,
-    /// FMA peak in GFLOP/s (real flops) for s, d, c, z.
+    /// FMA peak in GFLOP/s (real flops) for s, d, c, z, in that order.
+    #[serde(serialize_with = "as_map")]
     pub fma_peak_gflops: Vec<(char, f64)>,
+}
+
+/// `[(s, x), ...]` as the JSON object `{"s": x, ...}`, in its order.
+fn as_map<S: serde::Serializer>(v: &[(char, f64)], ser: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeMap;
+    let mut m = ser.serialize_map(Some(v.len()))?;
+    for (k, x) in v {
+        m.serialize_entry(k, x)?;
+    }
+    m.end()
 }
 
 impl Roofline {

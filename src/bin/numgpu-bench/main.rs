@@ -27,9 +27,9 @@ use std::process::ExitCode;
 /// Routines the bench knows.
 const ROUTINES: &[&str] = &["gemm"];
 /// Exit status when the bench cannot run at all (no CUDA device, no cuBLAS, a CUDA error
-/// outside a row, files not written) and for a bad command line.
-const EXIT_FATAL: u8 = 101;
-const EXIT_USAGE: u8 = 102;
+/// outside a row, files not written) and for a bad command line; 101 stays Rust's panic.
+const EXIT_FATAL: u8 = 110;
+const EXIT_USAGE: u8 = 111;
 /// Failed rows beyond this are still reported as this (exit statuses are 8-bit).
 const MAX_FAILURES_STATUS: usize = 100;
 
@@ -38,7 +38,7 @@ const MAX_FAILURES_STATUS: usize = 100;
     name = "numgpu-bench",
     version,
     about = "numgpu's routines against cuBLAS and OpenBLAS: time, GFLOP/s, GB/s, % of the measured roofline, ratio, error",
-    after_help = "Needs an NVIDIA GPU with its driver, cuBLAS (libcublas.so.13) and NVRTC (libnvrtc.so.13); the toolkit's lib64 is searched when they are not on LD_LIBRARY_PATH.\n\nExit status: the number of rows that failed their accuracy or reproducibility check or could not run (at most 100); 101 when the bench could not run at all (no CUDA device, no cuBLAS, ...); 102 for a bad command line."
+    after_help = "Needs an NVIDIA GPU with its driver, cuBLAS (libcublas.so.13) and NVRTC (libnvrtc.so.13); the toolkit's lib64 is searched when they are not on LD_LIBRARY_PATH.\n\nExit status: the number of rows that failed their accuracy or reproducibility check or could not run (at most 100); 110 when the bench could not run at all (no CUDA device, no cuBLAS, ...); 111 for a bad command line; 101 is a panic (a bug)."
 )]
 struct Cli {
     /// Routines to run, comma-separated: gemm, or all.
@@ -65,6 +65,12 @@ struct Cli {
     /// CUDA device ordinal.
     #[arg(long, default_value_t = 0)]
     device: i32,
+}
+
+/// A line on stderr, `numgpu-bench: ` first; a closed stderr is not an error worth a panic.
+fn note(msg: impl std::fmt::Display) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "numgpu-bench: {msg}");
 }
 
 /// The run's settings once the defaults are resolved.
@@ -108,7 +114,7 @@ fn settings(cli: Cli) -> Result<Settings, String> {
         return Err("--reps must be at least 1".into());
     }
     if reps < 20 && !q {
-        eprintln!("numgpu-bench: note: --reps {reps} is below the 20 runs DESIGN §5 asks for published numbers");
+        note(format!("note: --reps {reps} is below the 20 runs DESIGN §5 asks for published numbers"));
     }
     Ok(Settings {
         routines,
@@ -156,14 +162,14 @@ fn main() -> ExitCode {
     let s = match settings(cli) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("numgpu-bench: {e}");
+            note(e);
             return ExitCode::from(EXIT_USAGE);
         }
     };
     match run(s) {
         Ok(failures) => ExitCode::from(failures.min(MAX_FAILURES_STATUS) as u8),
         Err(e) => {
-            eprintln!("numgpu-bench: {e}");
+            note(e);
             ExitCode::from(EXIT_FATAL)
         }
     }
@@ -203,24 +209,24 @@ fn run(mut s: Settings) -> Result<usize, String> {
         quick: s.quick,
         preloaded,
     };
-    eprintln!(
-        "numgpu-bench: {} ({}, {} SMs, {:.0} GB), CUDA driver {}, NVRTC {}, cuBLAS {}",
+    note(format!(
+        "{} ({}, {} SMs, {:.1} GiB), CUDA driver {}, NVRTC {}, cuBLAS {}",
         meta.device,
         meta.arch,
         meta.sm_count,
-        meta.memory_bytes as f64 / 1e9,
+        meta.memory_bytes as f64 / (1u64 << 30) as f64,
         meta.cuda_driver,
         meta.nvrtc,
         meta.cublas
-    );
+    ));
     for p in &meta.preloaded {
-        eprintln!("numgpu-bench: loaded {p}");
+        note(format!("loaded {p}"));
     }
 
     // The roofline of this run.
     let roof = roofline::Roofline::measure(&g, 1 << 30, s.quick)?;
     let peaks: Vec<String> = roof.fma_peak_gflops.iter().map(|(p, v)| format!("{p} {v:.0}")).collect();
-    eprintln!("numgpu-bench: roofline: bandwidth {:.0} GB/s, FMA peak (GFLOP/s) {}", roof.bandwidth_gbs, peaks.join(", "));
+    note(format!("roofline: bandwidth {:.0} GB/s, FMA peak (GFLOP/s) {}", roof.bandwidth_gbs, peaks.join(", ")));
 
     // At most 70 GB of the device, and never more than is free now less 2 GB of headroom.
     s.cfg.mem_budget = (70e9f64).min(g.free_mem() as f64 - 2e9).max(0.0);
@@ -250,7 +256,7 @@ fn run(mut s: Settings) -> Result<usize, String> {
                 };
                 // Without a terminal the bar is hidden: a line per row keeps logs readable.
                 if pb.is_hidden() {
-                    eprintln!("numgpu-bench: {line}");
+                    note(line);
                 } else if !row.ok {
                     pb.println(line);
                 }
@@ -270,16 +276,18 @@ fn run(mut s: Settings) -> Result<usize, String> {
             failures: failed,
             rows: &rows,
         };
+        // Files first, then stdout: a closed pipe on stdout loses no results.
         let md = report::markdown(&rep);
-        println!("{md}");
         let json = serde_json::to_string_pretty(&rep).map_err(|e| e.to_string())?;
         let files = [report::path(&s.out, routine, &meta, "json"), report::path(&s.out, routine, &meta, "md"), report::path(&s.out, routine, &meta, "svg")];
         std::fs::write(&files[0], json + "\n").map_err(|e| format!("writing {}: {e}", files[0].display()))?;
-        std::fs::write(&files[1], md).map_err(|e| format!("writing {}: {e}", files[1].display()))?;
+        std::fs::write(&files[1], &md).map_err(|e| format!("writing {}: {e}", files[1].display()))?;
         report::svg(&files[2], &rep)?;
         for f in &files {
-            eprintln!("numgpu-bench: wrote {}", f.display());
+            note(format!("wrote {}", f.display()));
         }
+        use std::io::Write;
+        let _ = writeln!(std::io::stdout(), "{md}");
     }
     Ok(failures)
 }

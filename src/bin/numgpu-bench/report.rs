@@ -147,12 +147,12 @@ pub fn markdown(rep: &Report) -> String {
     let _ = writeln!(s, "{}\n", rep.description);
     let _ = writeln!(
         s,
-        "- device: {} ({}, {} SMs, L2 {:.0} MB, {:.1} GB)",
+        "- device: {} ({}, {} SMs, L2 {:.0} MiB, {:.1} GiB)",
         m.device,
         m.arch,
         m.sm_count,
-        m.l2_bytes as f64 / 1e6,
-        m.memory_bytes as f64 / 1e9
+        m.l2_bytes as f64 / (1u64 << 20) as f64,
+        m.memory_bytes as f64 / (1u64 << 30) as f64
     );
     let _ = writeln!(s, "- software: numgpu {}, CUDA driver {}, NVRTC {}, cuBLAS {}; host: {} threads", m.numgpu_version, m.cuda_driver, m.nvrtc, m.cublas, m.host_threads);
     let peaks: Vec<String> = rf.fma_peak_gflops.iter().map(|(p, g)| format!("{p} {g:.0}")).collect();

@@ -7,8 +7,9 @@
 //                   an RM x RN block of C in registers, and C is read and written in a
 //                   coalesced flat pass through shared memory. Tiny matrices get many per
 //                   block and one per thread, so loads stay wide and in flight.
-//   gemm_tiled_<T>  any size: BM x BN tiles, BK deep, register prefetch of the next tile,
-//                   an RM x RN register block per thread; batch and tile on grid x.
+//   gemm_tiled_<T>  any size: BM x BN tiles, BK deep, double-buffered shared memory with
+//                   the next tile's loads in flight, an RM x RN register block per thread in
+//                   groups of four; batch and tile on grid x.
 //   gemm_scale_<T>  alpha == 0 or k == 0: C = beta * C (beta == 0: C = 0, C not read).
 // Every thread computes its elements in the same order on every call: results are
 // bitwise reproducible.
@@ -171,15 +172,32 @@ __device__ __forceinline__ void gemm_small(T alpha, ng_batch<const T> A, ng_i64 
     }
 }
 
+// G consecutive elements of shared memory: one LDS.128 for four floats.
+template <typename T, int G>
+__device__ __forceinline__ void ng_ldg(const T *p, T *out) {
+    if constexpr (G == 4 && sizeof(T) == 4) {
+        const float4 v = *reinterpret_cast<const float4 *>(p);
+        out[0] = v.x; out[1] = v.y; out[2] = v.z; out[3] = v.w;
+    } else {
+#pragma unroll
+        for (int q = 0; q < G; ++q) out[q] = p[q];
+    }
+}
+
+// Thread (ti, tj) owns rows ti*G + g*TI*G + {0..G-1} (g < RM/G) and likewise columns. For
+// float, G = 4: each k step reads op(A) and op(B) from shared memory 16 bytes at a time; for
+// wider types G = 1 (rows ti + g*TI), where groups would cause bank conflicts. Shared memory is double-buffered (one barrier per k step)
+// and the next tile's global loads are in flight during the current tile's products.
 template <typename T, int TA, int TB, int BM, int BN, int BK, int TI, int TJ>
 __device__ __forceinline__ void gemm_tiled(ng_i64 M, ng_i64 N, ng_i64 K, T alpha, ng_batch<const T> A, ng_i64 lda,
                                            ng_batch<const T> B, ng_i64 ldb, T beta, ng_batch<T> C, ng_i64 ldc,
                                            ng_i64 batch) {
     constexpr int RM = BM / TI, RN = BN / TJ, NT = TI * TJ;
+    constexpr int G = sizeof(T) == 4 ? 4 : 1;
+    static_assert(RM % G == 0 && RN % G == 0, "register blocks are whole groups");
     constexpr int LA = (BM * BK + NT - 1) / NT, LB = (BN * BK + NT - 1) / NT;
-    constexpr int LSA = BM + 1, LSB = BN + 1;
-    __shared__ T sA[BK * LSA];
-    __shared__ T sB[BK * LSB];
+    __shared__ __align__(16) T sA[2][BK][BM];
+    __shared__ __align__(16) T sB[2][BK][BN];
     const int tid = threadIdx.x, ti = tid % TI, tj = tid / TI;
     const ng_i64 tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN;
     const ng_i64 nblocks = tiles_m * tiles_n * batch;
@@ -191,8 +209,8 @@ __device__ __forceinline__ void gemm_tiled(ng_i64 M, ng_i64 N, ng_i64 K, T alpha
         const T *a = A.matrix(mat);
         const T *b = B.matrix(mat);
         T pa[LA], pb[LB];
-        // Loads tile k0 of op(A) (BM x BK) and op(B) (BK x BN) into registers; outside the
-        // matrix they are zero.
+        // Tile k0 of op(A) (BM x BK) and op(B) (BK x BN) into registers, read along the stored
+        // matrices' columns (coalesced); zero outside the matrices.
         auto load = [&](ng_i64 k0) {
 #pragma unroll
             for (int l = 0; l < LA; ++l) {
@@ -209,18 +227,18 @@ __device__ __forceinline__ void gemm_tiled(ng_i64 M, ng_i64 N, ng_i64 K, T alpha
                 pb[l] = (e < BN * BK && j < N && kk < K) ? ng_op_value<T, TB>(TB ? b[kk * ldb + j] : b[j * ldb + kk]) : ng_zero<T>();
             }
         };
-        auto store = [&]() {
+        auto store = [&](int buf) {
 #pragma unroll
             for (int l = 0; l < LA; ++l) {
                 const int e = l * NT + tid;
                 const int r = TA ? e % BK : e % BM, c = TA ? e / BK : e / BM;
-                if (e < BM * BK) sA[(TA ? r : c) * LSA + (TA ? c : r)] = pa[l];
+                if (e < BM * BK) sA[buf][TA ? r : c][TA ? c : r] = pa[l];
             }
 #pragma unroll
             for (int l = 0; l < LB; ++l) {
                 const int e = l * NT + tid;
                 const int r = TB ? e % BN : e % BK, c = TB ? e / BN : e / BK;
-                if (e < BN * BK) sB[(TB ? c : r) * LSB + (TB ? r : c)] = pb[l];
+                if (e < BN * BK) sB[buf][TB ? c : r][TB ? r : c] = pb[l];
             }
         };
 
@@ -230,30 +248,34 @@ __device__ __forceinline__ void gemm_tiled(ng_i64 M, ng_i64 N, ng_i64 K, T alpha
 #pragma unroll
             for (int c = 0; c < RN; ++c) acc[r][c] = ng_zero<T>();
         load(0);
+        store(0);
+        __syncthreads();
+        int buf = 0;
         for (ng_i64 k0 = 0; k0 < K; k0 += BK) {
-            store();
-            __syncthreads();
-            if (k0 + BK < K) load(k0 + BK);  // in flight while this tile is multiplied
+            const bool more = k0 + BK < K;
+            if (more) load(k0 + BK);
 #pragma unroll
             for (int kk = 0; kk < BK; ++kk) {
                 T av[RM], bv[RN];
 #pragma unroll
-                for (int r = 0; r < RM; ++r) av[r] = sA[kk * LSA + ti + r * TI];
+                for (int g = 0; g < RM / G; ++g) ng_ldg<T, G>(&sA[buf][kk][ti * G + g * TI * G], &av[g * G]);
 #pragma unroll
-                for (int c = 0; c < RN; ++c) bv[c] = sB[kk * LSB + tj + c * TJ];
+                for (int h = 0; h < RN / G; ++h) ng_ldg<T, G>(&sB[buf][kk][tj * G + h * TJ * G], &bv[h * G]);
 #pragma unroll
                 for (int r = 0; r < RM; ++r)
 #pragma unroll
                     for (int c = 0; c < RN; ++c) acc[r][c] = ng_fma(av[r], bv[c], acc[r][c]);
             }
+            if (more) store(buf ^ 1);
             __syncthreads();
+            buf ^= 1;
         }
         T *cm = C.matrix(mat);
 #pragma unroll
         for (int c = 0; c < RN; ++c) {
 #pragma unroll
             for (int r = 0; r < RM; ++r) {
-                const ng_i64 i = i0 + ti + r * TI, j = j0 + tj + c * TJ;
+                const ng_i64 i = i0 + ti * G + (r / G) * TI * G + r % G, j = j0 + tj * G + (c / G) * TJ * G + c % G;
                 if (i < M && j < N) {
                     T *cp = cm + j * ldc + i;
                     const T v = ng_mul(alpha, acc[r][c]);

@@ -46,8 +46,9 @@ pub enum Plan {
     Scale,
     /// M, N, K ≤ 32 at compile time; `nb` matrices per block, a `ti × tj` thread grid each.
     Small { nb: usize, ti: usize, tj: usize },
-    /// `bm × bn` tiles `bk` deep, a `ti × tj` thread grid.
-    Tiled { bm: usize, bn: usize, bk: usize, ti: usize, tj: usize },
+    /// `bm × bn` tiles `bk` deep, a `ti × tj` thread grid, at least `minb` blocks per SM
+    /// (which caps registers at 64K / (minb·ti·tj)).
+    Tiled { bm: usize, bn: usize, bk: usize, ti: usize, tj: usize, minb: usize },
 }
 
 /// Register budget of one thread's block of C, in 4-byte words.
@@ -80,11 +81,13 @@ pub fn plan<T: Scalar>(m: usize, n: usize, k: usize, reads_ab: bool) -> Plan {
         }
         return Plan::Small { nb, ti, tj };
     }
-    match (words, m.min(n) >= 128) {
-        (1, true) => Plan::Tiled { bm: 128, bn: 128, bk: 8, ti: 16, tj: 16 },
-        (1, false) => Plan::Tiled { bm: 64, bn: 64, bk: 16, ti: 16, tj: 16 },
-        (2, _) => Plan::Tiled { bm: 64, bn: 64, bk: 16, ti: 16, tj: 16 },
-        _ => Plan::Tiled { bm: 32, bn: 32, bk: 8, ti: 8, tj: 8 },
+    // Float register blocks are groups of four (bm / ti and bn / tj multiples of 4). Tile
+    // depths and blocks per SM as measured best on an H100 (docs/bench).
+    match (words, T::IS_COMPLEX, m.min(n) >= 128) {
+        (1, _, true) => Plan::Tiled { bm: 128, bn: 128, bk: 8, ti: 16, tj: 16, minb: 2 },
+        (1, _, false) | (2, true, _) => Plan::Tiled { bm: 64, bn: 64, bk: 8, ti: 16, tj: 16, minb: 2 },
+        (2, false, _) => Plan::Tiled { bm: 64, bn: 64, bk: 16, ti: 16, tj: 16, minb: 2 },
+        _ => Plan::Tiled { bm: 32, bn: 32, bk: 8, ti: 8, tj: 8, minb: 4 },
     }
 }
 
@@ -115,7 +118,7 @@ pub fn specialise<T: Scalar>(plan: Plan, m: usize, n: usize, k: usize, ta: i32, 
                 format!("NG_MINB={}", (65536 / (nb * ti * tj * 128)).max(1)),
             ],
         ),
-        Plan::Tiled { bm, bn, bk, ti, tj } => (
+        Plan::Tiled { bm, bn, bk, ti, tj, minb } => (
             "tiled",
             vec![
                 "NG_TILED=1".into(),
@@ -126,7 +129,7 @@ pub fn specialise<T: Scalar>(plan: Plan, m: usize, n: usize, k: usize, ta: i32, 
                 format!("NG_BK={bk}"),
                 format!("NG_TI={ti}"),
                 format!("NG_TJ={tj}"),
-                format!("NG_MINB={}", (65536 / (ti * tj * 128)).max(1)),
+                format!("NG_MINB={minb}"),
             ],
         ),
     };

@@ -34,7 +34,7 @@ __device__ __forceinline__ void ng_flat_load(const T *packed, int tid, At at, Pu
     constexpr int VEC = 16 / sizeof(T);
     if (packed) {
         const int4 *src = reinterpret_cast<const int4 *>(packed);
-#pragma unroll 4
+#pragma unroll 2
         for (int it = 0; it < (TOTAL / VEC + NT - 1) / NT; ++it) {
             const int v = it * NT + tid;
             if (v < TOTAL / VEC) {
@@ -140,7 +140,7 @@ __device__ __forceinline__ void gemm_small(T alpha, ng_batch<const T> A, ng_i64 
         __syncthreads();
         if ((packed & 4) && whole) {
             int4 *dst = reinterpret_cast<int4 *>(C.base + first * C.stride);
-#pragma unroll 4
+#pragma unroll 2
             for (int it = 0; it < (NB * M * N / VEC + NT - 1) / NT; ++it) {
                 const int v = it * NT + tid;
                 if (v < NB * M * N / VEC) {
@@ -298,7 +298,7 @@ __device__ __forceinline__ void gemm_scale(ng_i64 M, ng_i64 N, T beta, ng_batch<
 }
 
 #if defined(NG_SMALL)
-// NG_MINB blocks per SM caps registers at 128 a thread: the flat passes must not spill.
+// NG_MINB blocks per SM caps registers (64 a thread) so that enough threads fit on an SM.
 extern "C" __global__ void __launch_bounds__(NG_NB * NG_TI * NG_TJ, NG_MINB)
 NG_CAT(gemm_small_, NG_SUFFIX)(NG_T alpha, ng_batch<const NG_T> A, ng_i64 lda, ng_batch<const NG_T> B, ng_i64 ldb,
                                NG_T beta, ng_batch<NG_T> C, ng_i64 ldc, ng_i64 batch, int packed) {

@@ -51,8 +51,17 @@ pub enum Plan {
     Tiled { bm: usize, bn: usize, bk: usize, ti: usize, tj: usize, minb: usize },
 }
 
-/// Register budget of one thread's block of C, in 4-byte words.
-const ACC_WORDS: usize = 32;
+/// Register budget of one thread's block of C in the small kernel, in 4-byte words, and the
+/// register cap per thread: small enough that 1024 threads fit on an SM, which a
+/// bandwidth-bound kernel needs to keep enough loads in flight.
+/// (Double complex keeps 32 words and 128 registers: with fewer it spills.)
+fn small_budget<T: Scalar>() -> (usize, usize) {
+    if std::mem::size_of::<T>() == 16 {
+        (32, 128)
+    } else {
+        (16, 64)
+    }
+}
 /// Shared memory a small-class block stays under: the limit without opting in, and small
 /// enough that several blocks share an SM.
 const SMALL_SMEM: usize = 48 << 10;
@@ -65,7 +74,7 @@ pub fn plan<T: Scalar>(m: usize, n: usize, k: usize, reads_ab: bool) -> Plan {
     let words = std::mem::size_of::<T>() / 4;
     if m.max(n).max(k) <= 32 {
         // The fewest threads per matrix whose share of C fits the register budget.
-        let per_thread = (ACC_WORDS / words).max(1);
+        let per_thread = (small_budget::<T>().0 / words).max(1);
         let (mut ti, mut tj) = (1, 1);
         while m.div_ceil(ti) * n.div_ceil(tj) > per_thread {
             if m.div_ceil(ti) >= n.div_ceil(tj) {
@@ -115,7 +124,7 @@ pub fn specialise<T: Scalar>(plan: Plan, m: usize, n: usize, k: usize, ta: i32, 
                 format!("NG_NB={nb}"),
                 format!("NG_TI={ti}"),
                 format!("NG_TJ={tj}"),
-                format!("NG_MINB={}", (65536 / (nb * ti * tj * 128)).max(1)),
+                format!("NG_MINB={}", (65536 / (nb * ti * tj * small_budget::<T>().1)).max(1)),
             ],
         ),
         Plan::Tiled { bm, bn, bk, ti, tj, minb } => (
@@ -317,7 +326,7 @@ mod tests {
     #[test]
     fn plans_by_size_class() {
         assert_eq!(plan::<f32>(4, 4, 4, true), Plan::Small { nb: 256, ti: 1, tj: 1 });
-        assert_eq!(plan::<f32>(32, 32, 32, true), Plan::Small { nb: 4, ti: 8, tj: 4 });
+        assert_eq!(plan::<f32>(32, 32, 32, true), Plan::Small { nb: 4, ti: 8, tj: 8 });
         assert!(matches!(plan::<Complex64>(33, 8, 8, true), Plan::Tiled { .. }));
         assert_eq!(plan::<f64>(4, 4, 4, false), Plan::Scale);
         for n in [1, 3, 8, 17, 32] {

@@ -196,8 +196,11 @@ __device__ __forceinline__ void gemm_tiled(ng_i64 M, ng_i64 N, ng_i64 K, T alpha
     constexpr int G = sizeof(T) == 4 ? 4 : 1;
     static_assert(RM % G == 0 && RN % G == 0, "register blocks are whole groups");
     constexpr int LA = (BM * BK + NT - 1) / NT, LB = (BN * BK + NT - 1) / NT;
-    __shared__ __align__(16) T sA[2][BK][BM];
-    __shared__ __align__(16) T sB[2][BK][BN];
+    // Rows padded by 16 bytes: the transposing stores (op = N for B, T/C for A) then hit
+    // distinct banks, and rows stay 16-byte aligned for the grouped loads.
+    constexpr int PAD = 16 / sizeof(T) > 0 ? 16 / sizeof(T) : 1;
+    __shared__ __align__(16) T sA[2][BK][BM + PAD];
+    __shared__ __align__(16) T sB[2][BK][BN + PAD];
     const int tid = threadIdx.x, ti = tid % TI, tj = tid / TI;
     const ng_i64 tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN;
     const ng_i64 nblocks = tiles_m * tiles_n * batch;

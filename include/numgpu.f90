@@ -64,7 +64,7 @@ module numgpu
 
     ! ---- numgpu.h's functions ------------------------------------------------------------
     interface
-        ! const char *numgpu_status_string(numgpu_status s)
+        ! const char *numgpu_status_string(int32_t s)
         function numgpu_status_string(s) bind(C, name="numgpu_status_string")
             import
             integer(c_int32_t), value :: s

@@ -137,10 +137,10 @@ extern "C" {
 #endif // __cplusplus
 
 /**
- * A static, NUL-terminated description of a status code ("NUMGPU_SUCCESS: ..."); unknown
- * codes give "unknown numgpu status".
+ * A static, NUL-terminated description of a `numgpu_status` code ("NUMGPU_SUCCESS: ...");
+ * unknown codes give "unknown numgpu status".
  */
-const char *numgpu_status_string(numgpu_status s);
+const char *numgpu_status_string(int32_t s);
 
 /**
  * Copies this thread's last error message into `buf` (at most `len - 1` bytes and a NUL;

@@ -5,11 +5,12 @@ use crate::core::error::{numgpu_status, Error};
 use crate::core::handle::{numgpu_backend, Backend, BackendChoice, Handle};
 use std::ffi::{c_char, c_void, CStr};
 
-/// A static, NUL-terminated description of a status code ("NUMGPU_SUCCESS: ..."); unknown
-/// codes give "unknown numgpu status".
+/// A static, NUL-terminated description of a `numgpu_status` code ("NUMGPU_SUCCESS: ...");
+/// unknown codes give "unknown numgpu status".
 #[no_mangle]
-pub extern "C" fn numgpu_status_string(s: numgpu_status) -> *const c_char {
-    let t: &'static CStr = match s as i32 {
+pub extern "C" fn numgpu_status_string(s: i32) -> *const c_char {
+    // An int32_t, not the Rust enum: any value may come from C.
+    let t: &'static CStr = match s {
         0 => c"NUMGPU_SUCCESS: the call succeeded",
         1 => c"NUMGPU_INVALID_VALUE: an argument was invalid (see numgpu_last_error)",
         2 => c"NUMGPU_NOT_SUPPORTED: the arguments are valid but not supported here",

@@ -50,9 +50,12 @@ fn null_handle_and_status_strings() {
     assert_eq!(numgpu_last_error_arg(), 0);
     assert_eq!(last_error(), "");
     for code in 0..8 {
-        let st: S = unsafe { std::mem::transmute(code) };
-        let text = unsafe { CStr::from_ptr(numgpu_status_string(st)) }.to_str().unwrap();
+        let text = unsafe { CStr::from_ptr(numgpu_status_string(code)) }.to_str().unwrap();
         assert!(text.starts_with("NUMGPU_"), "{text}");
+    }
+    for code in [-1, 8, 99, i32::MIN] {
+        let text = unsafe { CStr::from_ptr(numgpu_status_string(code)) }.to_str().unwrap();
+        assert_eq!(text, "unknown numgpu status");
     }
     let v = unsafe { CStr::from_ptr(numgpu_version()) }.to_str().unwrap();
     assert_eq!(v, env!("CARGO_PKG_VERSION"));

@@ -111,8 +111,8 @@ else
     optional_failed "examples/tour.rs does not exist: no tour in the bundle"
 fi
 
-# Last: the bench feature rebuilds the library with cuBLAS bindings (target/release/libnumgpu.so
-# too), after everything above has been taken from the plain build.
+# Last: the bench feature builds the library again with other features (cuBLAS bindings);
+# everything above was taken from the plain build first.
 bench=0
 say "numgpu-bench (release, --features bench)"
 if cargo build --release --features bench --bin numgpu-bench; then

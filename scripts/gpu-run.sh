@@ -152,12 +152,24 @@ run_step() {
     } >>"$log"
     echo "run.sh: $name ..."
     t0=$(date +%s.%N)
-    if [[ "${STEP_TIMEOUT:-0}" != 0 ]] && command -v timeout >/dev/null; then
-        timeout --kill-after=30 "$STEP_TIMEOUT" "$@" >>"$log" 2>&1 </dev/null
-    else
-        "$@" >>"$log" 2>&1 </dev/null
+    # The step runs in its own process group (job control on while it starts), so a
+    # STEP_TIMEOUT watchdog can stop the shell function and everything it started (timeout(1)
+    # cannot run a shell function).
+    local pid dog=""
+    set -m
+    "$@" >>"$log" 2>&1 </dev/null &
+    pid=$!
+    set +m
+    if [[ "${STEP_TIMEOUT:-0}" != 0 ]]; then
+        ( sleep "$STEP_TIMEOUT"; kill -TERM -- "-$pid"; sleep 30; kill -KILL -- "-$pid" ) >/dev/null 2>&1 &
+        dog=$!
     fi
+    wait "$pid"
     rc=$?
+    if [[ -n "$dog" ]]; then
+        kill "$dog" 2>/dev/null
+        awk -v a="$t0" -v b="$(date +%s.%N)" -v t="$STEP_TIMEOUT" 'BEGIN { exit !(b - a >= t) }' && rc=124
+    fi
     status[$name]=$rc
     secs[$name]=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
     echo "=================== $name: exit $rc after ${secs[$name]} s ===================" >>"$log"

@@ -54,6 +54,26 @@ __device__ __forceinline__ void ng_flat_load(const T *packed, int tid, At at, Pu
     }
 }
 
+// Stages matrices first .. first+nmat-1 of an operand stored R x C (leading dimension ld)
+// into shared memory with op applied: element (r, c) of matrix m goes to
+// s[m*S + r*LS + c] when SWAP, else s[m*S + c*LS + r]. `packed`: the chunk may be read with
+// 16-byte loads (see ng_flat_load).
+template <typename T, int NB, int R, int C, int NT, int OP, bool SWAP, int S, int LS>
+__device__ __forceinline__ void ng_stage_operand(ng_batch<const T> X, ng_i64 ld, bool packed, ng_i64 first, int nmat,
+                                                 int tid, T *s) {
+    ng_flat_load<T, NB * R * C, NT>(
+        packed ? X.base + first * X.stride : nullptr, tid,
+        [&](int e) -> const T * {
+            const int m_ = e / (R * C), rem = e - m_ * (R * C), c = rem / R, r = rem - c * R;
+            return m_ < nmat ? X.matrix(first + m_) + c * ld + r : nullptr;
+        },
+        [&](int e, T v) {
+            const int m_ = e / (R * C), rem = e - m_ * (R * C), c = rem / R, r = rem - c * R;
+            v = ng_op_value<T, OP>(v);
+            if (SWAP) s[m_ * S + r * LS + c] = v; else s[m_ * S + c * LS + r] = v;
+        });
+}
+
 // Bit i of `packed` (host-computed): operand i (A = 1, B = 2, C = 4) is strided with
 // ld = rows, stride = rows * cols, 16-byte aligned, and NB matrices are whole 16-byte vectors.
 template <typename T, int M, int N, int K, int TA, int TB, int NB, int TI, int TJ>
@@ -83,28 +103,10 @@ __device__ __forceinline__ void gemm_small(T alpha, ng_batch<const T> A, ng_i64 
         const int nmat = (int)min((ng_i64)NB, batch - first);
         const bool whole = nmat == NB;
 
-        ng_flat_load<T, NB * AR * AC, NT>(
-            (packed & 1) && whole ? A.base + first * A.stride : nullptr, tid,
-            [&](int e) -> const T * {
-                const int m_ = e / (AR * AC), rem = e - m_ * (AR * AC), c = rem / AR, r = rem - c * AR;
-                return m_ < nmat ? A.matrix(first + m_) + c * lda + r : nullptr;
-            },
-            [&](int e, T v) {
-                const int m_ = e / (AR * AC), rem = e - m_ * (AR * AC), c = rem / AR, r = rem - c * AR;
-                v = ng_op_value<T, TA>(v);
-                if (TA) sA[m_ * SA + r * LSA + c] = v; else sA[m_ * SA + c * LSA + r] = v;
-            });
-        ng_flat_load<T, NB * BR * BC, NT>(
-            (packed & 2) && whole ? B.base + first * B.stride : nullptr, tid,
-            [&](int e) -> const T * {
-                const int m_ = e / (BR * BC), rem = e - m_ * (BR * BC), c = rem / BR, r = rem - c * BR;
-                return m_ < nmat ? B.matrix(first + m_) + c * ldb + r : nullptr;
-            },
-            [&](int e, T v) {
-                const int m_ = e / (BR * BC), rem = e - m_ * (BR * BC), c = rem / BR, r = rem - c * BR;
-                v = ng_op_value<T, TB>(v);
-                if (TB) sB[m_ * SB + c * LSB + r] = v; else sB[m_ * SB + r * LSB + c] = v;
-            });
+        // op(A) as [kk][i]: A(r, c) goes to row c, column r unless transposed.
+        ng_stage_operand<T, NB, AR, AC, NT, TA, TA != 0, SA, LSA>(A, lda, (packed & 1) && whole, first, nmat, tid, sA);
+        // op(B) as [kk][j]: B(r, c) goes to row r, column c unless transposed.
+        ng_stage_operand<T, NB, BR, BC, NT, TB, TB == 0, SB, LSB>(B, ldb, (packed & 2) && whole, first, nmat, tid, sB);
         __syncthreads();
 
         T acc[RM][RN];

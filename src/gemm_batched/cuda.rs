@@ -93,11 +93,10 @@ pub fn plan<T: Scalar>(m: usize, n: usize, k: usize, reads_ab: bool) -> Plan {
     // Float register blocks are groups of four (bm / ti and bn / tj multiples of 4). Tile
     // depths and blocks per SM as measured best on an H100 (docs/bench).
     match (words, T::IS_COMPLEX, m.min(n) >= 128) {
-        (1, _, true) => Plan::Tiled { bm: 128, bn: 128, bk: 8, ti: 16, tj: 16, minb: 2 },
-        (1, _, false) | (2, true, _) => Plan::Tiled { bm: 64, bn: 64, bk: 8, ti: 16, tj: 16, minb: 2 },
-        (2, false, true) => Plan::Tiled { bm: 128, bn: 64, bk: 8, ti: 16, tj: 16, minb: 2 },
-        (2, false, false) => Plan::Tiled { bm: 64, bn: 64, bk: 16, ti: 16, tj: 16, minb: 2 },
-        _ => Plan::Tiled { bm: 32, bn: 32, bk: 8, ti: 8, tj: 8, minb: 4 },
+        (1 | 2, false, true) => Plan::Tiled { bm: 128, bn: 64, bk: 8, ti: 16, tj: 16, minb: 2 },
+        (1 | 2, false, false) => Plan::Tiled { bm: 64, bn: 64, bk: 16, ti: 16, tj: 16, minb: 2 },
+        (2, true, _) => Plan::Tiled { bm: 64, bn: 64, bk: 8, ti: 16, tj: 16, minb: 2 },
+        _ => Plan::Tiled { bm: 64, bn: 32, bk: 8, ti: 16, tj: 8, minb: 2 },
     }
 }
 

@@ -253,13 +253,21 @@ fn check_extents<T: Scalar>(g: &Gemm<T>) -> Result<()> {
     Ok(())
 }
 
-/// Host pointer arrays: no NULL entry among the matrices that will be read or written.
+/// Host pointer arrays: no NULL entry among the matrices that will be read or written, and
+/// the matrices in host memory too (checked on the first entry: one driver query per array,
+/// not per matrix), since a pointer array lives in the space of its matrices.
 unsafe fn check_host_arrays<T: Scalar>(g: &Gemm<T>, p: &Pos) -> Result<()> {
     let scan = |arr: *const *const T, arg: i32, name: &str| -> Result<()> {
         for i in 0..g.batch {
             if (*arr.add(i)).is_null() {
                 return Err(Error::arg(arg, format!("({name}[{i}]) must not be NULL")));
             }
+        }
+        if let Some(d) = crate::cuda::device_of(*arr as *const c_void) {
+            return Err(Error::arg(
+                arg,
+                format!("({name}[0]) is memory of CUDA device {d} but the pointer array {name} is host memory: a pointer array must live in the space of its matrices"),
+            ));
         }
         Ok(())
     };

@@ -167,6 +167,13 @@ fn pointer_spaces_and_out_of_memory_cuda() {
         assert_eq!(s, S::NUMGPU_INVALID_VALUE);
         assert_eq!(numgpu_last_error_arg(), 15);
         assert!(last_error().contains("one space"), "{}", last_error());
+        // A host pointer array whose matrices are device memory.
+        let pa = [d as *const f32];
+        let pc = [hc.as_mut_ptr()];
+        let s = numgpu_sgemm_batched(g, 0, 0, 4, 4, 4, 1.0, pa.as_ptr(), 4, pa.as_ptr(), 4, 0.0, pc.as_ptr(), 4, 1);
+        assert_eq!(s, S::NUMGPU_INVALID_VALUE);
+        assert_eq!(numgpu_last_error_arg(), 8);
+        assert!(last_error().contains("space of its matrices"), "{}", last_error());
         // Out of memory: ALLOC_FAILED with the size, and the handle still works.
         let mut big: *mut std::ffi::c_void = null_mut();
         assert_eq!(numgpu_malloc(g, &mut big, 1usize << 50), S::NUMGPU_ALLOC_FAILED);

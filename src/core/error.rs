@@ -84,3 +84,8 @@ pub fn checked_mul(a: usize, b: usize, what: &str) -> Result<usize> {
 pub fn checked_add(a: usize, b: usize, what: &str) -> Result<usize> {
     a.checked_add(b).ok_or_else(|| Error::not_supported(format!("{what} overflows the address space")))
 }
+
+/// A C `int64_t` size as `usize`, or `INVALID_VALUE` naming argument `arg` when negative.
+pub fn nonneg(v: i64, arg: i32, name: &str) -> Result<usize> {
+    usize::try_from(v).map_err(|_| Error::arg(arg, format!("({name} = {v}) must be >= 0")))
+}

@@ -54,9 +54,6 @@ pub trait Scalar:
     fn is_zero(&self) -> bool {
         *self == Self::zero()
     }
-    fn is_one(&self) -> bool {
-        *self == Self::one()
-    }
     fn conj(self) -> Self;
     /// (re, im) as f64, for references and norms.
     fn to_c64(self) -> Complex64;

@@ -61,8 +61,3 @@ pub unsafe fn deref_mut<'a, T>(p: *mut T, arg: i32, name: &str) -> Result<&'a mu
 pub unsafe fn deref<'a, T>(p: *const T, arg: i32, name: &str) -> Result<&'a T> {
     p.as_ref().ok_or_else(|| Error::arg(arg, format!("({name}) must not be NULL")))
 }
-
-/// Converts a C `int64_t` size to `usize`, or `INVALID_VALUE` when negative.
-pub fn size(v: i64, arg: i32, name: &str) -> Result<usize> {
-    usize::try_from(v).map_err(|_| Error::arg(arg, format!("({name} = {v}) must be >= 0")))
-}

@@ -4,4 +4,4 @@
 pub mod boundary;
 pub mod capi;
 
-pub use boundary::{boundary, deref, deref_mut, size};
+pub use boundary::{boundary, deref, deref_mut};

@@ -13,7 +13,7 @@ pub mod capi;
 pub mod cpu;
 pub mod cuda;
 
-use crate::core::error::{checked_add, checked_mul, Error, Result};
+use crate::core::error::{checked_add, checked_mul, nonneg, Error, Result};
 use crate::core::handle::{Handle, State};
 use crate::core::memory::{common_space, ArgPtr};
 use crate::core::{Op, Scalar};
@@ -131,10 +131,6 @@ struct Pos {
 const POS_ARRAY: Pos = Pos { m: 4, lda: 9, sa: 0, b: 10, ldb: 11, sb: 0, c: 13, ldc: 14, sc: 0, batch: 15 };
 const POS_STRIDED: Pos = Pos { m: 4, lda: 9, sa: 10, b: 11, ldb: 12, sb: 13, c: 15, ldc: 16, sc: 17, batch: 18 };
 
-fn size(v: i64, arg: i32, name: &str) -> Result<usize> {
-    usize::try_from(v).map_err(|_| Error::arg(arg, format!("({name} = {v}) must be >= 0")))
-}
-
 fn check_ld(ld: i64, rows: usize, arg: i32, name: &str, rows_name: &str) -> Result<usize> {
     let need = rows.max(1);
     if ld < need as i64 {
@@ -186,12 +182,12 @@ pub unsafe fn gemm_batched<T: Blas>(
 ) -> Result<()> {
     let strided = matches!(c, Batch::Strided { .. });
     let p = if strided { &POS_STRIDED } else { &POS_ARRAY };
-    let (mu, nu, ku) = (size(m, p.m, "m")?, size(n, p.m + 1, "n")?, size(k, p.m + 2, "k")?);
+    let (mu, nu, ku) = (nonneg(m, p.m, "m")?, nonneg(n, p.m + 1, "n")?, nonneg(k, p.m + 2, "k")?);
     let (ar, ac) = ta.stored(mu, ku);
     let (br, bc) = tb.stored(ku, nu);
     let ldau = check_ld(lda, ar, p.lda, "lda", if ta.is_trans() { "k" } else { "m" })?;
-    let batchu = usize::try_from(batch).map_err(|_| Error::arg(p.batch, format!("(batch = {batch}) must be >= 0")));
-    let batch_hint = batchu.clone().unwrap_or(0);
+    // Strides matter only for batch > 1; batch itself is checked in its turn, last.
+    let batch_hint = batch.max(0) as usize;
     if let Batch::Strided { stride, .. } = a {
         check_stride(stride, checked_mul(ldau, ac, "lda·cols(A)")?, true, batch_hint, p.sa, "strideA", "lda·(columns of A)")?;
     }
@@ -203,7 +199,7 @@ pub unsafe fn gemm_batched<T: Blas>(
     if let Batch::Strided { stride, .. } = c {
         check_stride(stride, checked_mul(ldcu, nu, "ldc·n")?, false, batch_hint, p.sc, "strideC", "ldc·n")?;
     }
-    let batchu = batchu?;
+    let batchu = nonneg(batch, p.batch, "batch")?;
     let g = Gemm { ta, tb, m: mu, n: nu, k: ku, alpha, a, lda: ldau, b, ldb: ldbu, beta, c, ldc: ldcu, batch: batchu };
     if g.nothing_to_do() {
         return Ok(());

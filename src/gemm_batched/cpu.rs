@@ -29,7 +29,9 @@ pub fn gemm<T: Blas>(g: &Gemm<T>) -> Result<()> {
     single_threaded_blas();
     let cols = columns_per_task(g.n, g.batch, rayon::current_num_threads());
     let blocks = g.n.div_ceil(cols);
-    (0..g.batch * blocks).into_par_iter().for_each(|t| {
+    // Each task at least ~64K multiply-adds, so rayon's scheduling stays small next to the work.
+    let per_task = (65536 / (g.m * g.k.max(1) * cols).max(1)).max(1);
+    (0..g.batch * blocks).into_par_iter().with_min_len(per_task).for_each(|t| {
         let j0 = (t % blocks) * cols;
         // SAFETY: validated call; task t writes columns j0.. of C_(t / blocks) only.
         unsafe { one(g, t / blocks, j0, cols.min(g.n - j0)) }

@@ -13,6 +13,16 @@
 
 
 /**
+ * Largest workspace a host-array call stages at once; larger batches go in chunks.
+ */
+#define STAGING_BYTES (256 << 20)
+
+/**
+ * Largest n of the block kernel: its packed (row, column) indices are `int`.
+ */
+#define MAX_N 46340
+
+/**
  * Backend selector of `numgpu_create_with` and `numgpu_get_backend`.
  */
 enum numgpu_backend
@@ -35,6 +45,29 @@ enum numgpu_backend
 };
 #ifndef __cplusplus
 typedef int32_t numgpu_backend;
+#endif // __cplusplus
+
+/**
+ * How `getrf_batched_fullpivot` treats small and zero pivots, as an `int32_t` at the ABI.
+ */
+enum numgpu_fullpivot_mode
+#ifdef __cplusplus
+  : int32_t
+#endif // __cplusplus
+ {
+  /**
+   * Exactly LAPACK `?getc2`: a pivot below SMIN is replaced by SMIN and the
+   * factorisation goes on; `info` = the last such step.
+   */
+  NUMGPU_FULLPIVOT_GETC2 = 0,
+  /**
+   * No perturbation: a trailing block that is exactly zero at step k stops the
+   * factorisation with `info = k`.
+   */
+  NUMGPU_FULLPIVOT_STRICT = 1,
+};
+#ifndef __cplusplus
+typedef int32_t numgpu_fullpivot_mode;
 #endif // __cplusplus
 
 /**
@@ -448,6 +481,537 @@ numgpu_status numgpu_zgemm_batched_strided(numgpu_handle *h,
                                            int64_t ldc,
                                            int64_t strideC,
                                            int64_t batch);
+
+/**
+ * Batched LU factorisation with complete pivoting of single-precision matrices,
+ * pointer-array form: for each i, `A[i] = P·L·U·Q` as LAPACK `sgetc2`, L (unit lower) and U
+ * overwriting A[i].
+ *
+ * - `h` [in]: handle.
+ * - `n` [in]: order of every matrix, >= 0.
+ * - `A` [in,out]: array of `batch` pointers to distinct n × n matrices (column-major).
+ * - `lda` [in]: >= max(1, n).
+ * - `ipiv` [out]: `n·batch` entries; matrix i's row interchanges at `ipiv + i·n`, 1-based:
+ *   row k was interchanged with row `ipiv[i·n + k−1]` (k = 1 … n, `ipiv(n) = n`).
+ * - `jpiv` [out]: likewise, the column interchanges.
+ * - `info` [out]: `batch` entries; 0, or k > 0 as follows, in this order of precedence:
+ *   the pivot of step k is not finite (NaN or Inf in the matrix: NaN and Inf rank above
+ *   every finite value in the pivot search, so k is the first step whose trailing block
+ *   holds one; the factors are then non-finite); in GETC2 mode, k is the last step whose
+ *   pivot was smaller than SMIN = max(eps·max|A|, smlnum) and was replaced by SMIN (n = 1:
+ *   smaller than smlnum), as `sgetc2`; in STRICT mode, the trailing block of step k was
+ *   exactly zero (rank k−1): the factorisation stopped there, the remaining pivots are the
+ *   identity and the factors stay as computed so far.
+ * - `batch` [in]: number of matrices, >= 0.
+ * - `mode` [in]: `NUMGPU_FULLPIVOT_GETC2` or `NUMGPU_FULLPIVOT_STRICT`.
+ *
+ * Pivot choice as LAPACK's scan: the element of largest |a| in the trailing block; among
+ * equal ones the largest row index, then the largest column index. On finite matrices the
+ * pivots equal `sgetc2`'s. All arrays (and the pointer array) are host memory, or all are
+ * device memory of the handle's device (then the call is enqueued on the handle's stream and
+ * returns at once). n = 0 or batch = 0 is success and touches nothing (`info` included).
+ * Results are bitwise reproducible on the same device.
+ *
+ * Errors: `INVALID_VALUE` naming the first bad argument (NULL handle, negative n or batch,
+ * lda too small, NULL array or host pointer-array entry, mode out of range, device memory on
+ * the CPU backend, arrays in different spaces); nothing is written then. `NOT_SUPPORTED`
+ * (extents beyond the address space; n > 46340 on CUDA), `ALLOC_FAILED`, `COMPILE_FAILED`,
+ * `EXECUTION_FAILED`.
+ */
+numgpu_status numgpu_sgetrf_batched_fullpivot(numgpu_handle *h,
+                                              int64_t n,
+                                              float *const *A,
+                                              int64_t lda,
+                                              int32_t *ipiv,
+                                              int32_t *jpiv,
+                                              int32_t *info,
+                                              int64_t batch,
+                                              int32_t mode);
+
+/**
+ * Batched LU with complete pivoting, strided form: matrix i at `A + i·strideA` (a Fortran
+ * `A(lda, n, batch)` array), otherwise as `numgpu_sgetrf_batched_fullpivot`.
+ *
+ * - `strideA` [in]: >= lda·n when batch > 1 (the matrices must not overlap), in elements.
+ *
+ * Errors as the pointer-array form, plus `INVALID_VALUE` for strideA.
+ */
+numgpu_status numgpu_sgetrf_batched_fullpivot_strided(numgpu_handle *h,
+                                                      int64_t n,
+                                                      float *A,
+                                                      int64_t lda,
+                                                      int64_t strideA,
+                                                      int32_t *ipiv,
+                                                      int32_t *jpiv,
+                                                      int32_t *info,
+                                                      int64_t batch,
+                                                      int32_t mode);
+
+/**
+ * Batched solve with the factors of `numgpu_sgetrf_batched_fullpivot`, pointer-array
+ * form: for each i, `op(A[i])·X = B[i]`, X overwriting B[i]. trans N applies the row
+ * interchanges, solves with L (unit) and U and applies the column interchanges in reverse;
+ * T (and C, the same for real types) the transposed chain. A perturbed GETC2 factorisation
+ * solves the perturbed system; use `numgpu_sgesc2_batched_strided` for LAPACK's scaled solve.
+ *
+ * - `h` [in]: handle.
+ * - `trans` [in]: `NUMGPU_OP_N`, `NUMGPU_OP_T` or `NUMGPU_OP_C`.
+ * - `n` [in]: order, >= 0. `nrhs` [in]: right-hand sides per matrix, >= 0.
+ * - `A` [in]: array of `batch` pointers to the factors (n × n). `lda` [in]: >= max(1, n).
+ * - `ipiv`, `jpiv` [in]: the interchanges, `n·batch` entries each, as getrf wrote them. On
+ *   host arrays each entry k must lie in [k, n] (else `INVALID_VALUE`); device arrays are
+ *   not checked, and an entry outside [1, n] there is treated as no interchange.
+ * - `B` [in,out]: array of `batch` pointers to distinct n × nrhs matrices.
+ * - `ldb` [in]: >= max(1, n).
+ * - `batch` [in]: >= 0.
+ *
+ * n, nrhs or batch = 0 is success with no work. Spaces and errors as the factorisation.
+ */
+numgpu_status numgpu_sgetrs_batched_fullpivot(numgpu_handle *h,
+                                              int32_t trans,
+                                              int64_t n,
+                                              int64_t nrhs,
+                                              const float *const *A,
+                                              int64_t lda,
+                                              const int32_t *ipiv,
+                                              const int32_t *jpiv,
+                                              float *const *B,
+                                              int64_t ldb,
+                                              int64_t batch);
+
+/**
+ * Batched solve with complete-pivoting factors, strided form: A[i] at `A + i·strideA`
+ * (strideA 0: one factorisation for the whole batch, >= lda·n otherwise), B[i] at
+ * `B + i·strideB` (>= ldb·nrhs); otherwise as `numgpu_sgetrs_batched_fullpivot`.
+ */
+numgpu_status numgpu_sgetrs_batched_fullpivot_strided(numgpu_handle *h,
+                                                      int32_t trans,
+                                                      int64_t n,
+                                                      int64_t nrhs,
+                                                      const float *A,
+                                                      int64_t lda,
+                                                      int64_t strideA,
+                                                      const int32_t *ipiv,
+                                                      const int32_t *jpiv,
+                                                      float *B,
+                                                      int64_t ldb,
+                                                      int64_t strideB,
+                                                      int64_t batch);
+
+/**
+ * Batched solve of `A[i]·X = B[i]` by LU with complete pivoting, pointer-array form: the
+ * factorisation of `numgpu_sgetrf_batched_fullpivot` in STRICT mode (A, ipiv, jpiv, info
+ * written as there), then the solve of `numgpu_sgetrs_batched_fullpivot` (trans N), X
+ * overwriting B[i]. Where `info[i] > 0` (exactly singular, or a non-finite pivot), B[i] is
+ * left unchanged. nrhs = 0 only factors.
+ *
+ * Arguments as the two routines: `n`, `nrhs`, `A`, `lda`, `ipiv` [out], `jpiv` [out], `B`
+ * [in,out], `ldb` (>= max(1, n)), `info` [out] (`batch` entries), `batch`. Spaces and errors
+ * as the factorisation.
+ */
+numgpu_status numgpu_sgesv_batched_fullpivot(numgpu_handle *h,
+                                             int64_t n,
+                                             int64_t nrhs,
+                                             float *const *A,
+                                             int64_t lda,
+                                             int32_t *ipiv,
+                                             int32_t *jpiv,
+                                             float *const *B,
+                                             int64_t ldb,
+                                             int32_t *info,
+                                             int64_t batch);
+
+/**
+ * Batched solve by LU with complete pivoting, strided form: A[i] at `A + i·strideA`
+ * (>= lda·n), B[i] at `B + i·strideB` (>= ldb·nrhs); otherwise as
+ * `numgpu_sgesv_batched_fullpivot`.
+ */
+numgpu_status numgpu_sgesv_batched_fullpivot_strided(numgpu_handle *h,
+                                                     int64_t n,
+                                                     int64_t nrhs,
+                                                     float *A,
+                                                     int64_t lda,
+                                                     int64_t strideA,
+                                                     int32_t *ipiv,
+                                                     int32_t *jpiv,
+                                                     float *B,
+                                                     int64_t ldb,
+                                                     int64_t strideB,
+                                                     int32_t *info,
+                                                     int64_t batch);
+
+/**
+ * LAPACK `sgesc2` for a batch: for each i, solves `A_i·x = scale_i·rhs_i` with the factors
+ * of `numgpu_sgetrf_batched_fullpivot` (mode GETC2, as `sgetc2` makes them), x overwriting
+ * rhs_i, step for step as `sgesc2` (scale_i <= 1 keeps x from overflowing).
+ *
+ * - `h` [in]: handle. `n` [in]: order, >= 0.
+ * - `A` [in]: the factors, matrix i at `A + i·strideA`. `lda` [in]: >= max(1, n).
+ * - `strideA` [in]: 0 (one factorisation for all) or >= lda·n.
+ * - `rhs` [in,out]: vector i (n entries) at `rhs + i·strideRhs`.
+ * - `strideRhs` [in]: >= n when batch > 1.
+ * - `ipiv`, `jpiv` [in]: `n·batch` entries each, as for `numgpu_sgetrs_batched_fullpivot`.
+ * - `scale` [out]: `batch` entries, the scale factor of each solve (real).
+ * - `batch` [in]: >= 0.
+ *
+ * Spaces and errors as the factorisation.
+ */
+numgpu_status numgpu_sgesc2_batched_strided(numgpu_handle *h,
+                                            int64_t n,
+                                            const float *A,
+                                            int64_t lda,
+                                            int64_t strideA,
+                                            float *rhs,
+                                            int64_t strideRhs,
+                                            const int32_t *ipiv,
+                                            const int32_t *jpiv,
+                                            float *scale,
+                                            int64_t batch);
+
+/**
+ * Batched LU factorisation with complete pivoting of double matrices, pointer-array form:
+ * `numgpu_sgetrf_batched_fullpivot` with `double` elements (as LAPACK `dgetc2`); the
+ * same arguments, semantics and errors.
+ */
+numgpu_status numgpu_dgetrf_batched_fullpivot(numgpu_handle *h,
+                                              int64_t n,
+                                              double *const *A,
+                                              int64_t lda,
+                                              int32_t *ipiv,
+                                              int32_t *jpiv,
+                                              int32_t *info,
+                                              int64_t batch,
+                                              int32_t mode);
+
+/**
+ * Batched LU with complete pivoting of double matrices, strided form: as
+ * `numgpu_sgetrf_batched_fullpivot_strided` with `double` elements.
+ */
+numgpu_status numgpu_dgetrf_batched_fullpivot_strided(numgpu_handle *h,
+                                                      int64_t n,
+                                                      double *A,
+                                                      int64_t lda,
+                                                      int64_t strideA,
+                                                      int32_t *ipiv,
+                                                      int32_t *jpiv,
+                                                      int32_t *info,
+                                                      int64_t batch,
+                                                      int32_t mode);
+
+/**
+ * Batched solve with complete-pivoting factors of double matrices, pointer-array form:
+ * `numgpu_sgetrs_batched_fullpivot` with `double` elements; NUMGPU_OP_C solves with the
+ * conjugate transpose.
+ */
+numgpu_status numgpu_dgetrs_batched_fullpivot(numgpu_handle *h,
+                                              int32_t trans,
+                                              int64_t n,
+                                              int64_t nrhs,
+                                              const double *const *A,
+                                              int64_t lda,
+                                              const int32_t *ipiv,
+                                              const int32_t *jpiv,
+                                              double *const *B,
+                                              int64_t ldb,
+                                              int64_t batch);
+
+/**
+ * Batched solve with complete-pivoting factors of double matrices, strided form: as
+ * `numgpu_sgetrs_batched_fullpivot_strided` with `double` elements.
+ */
+numgpu_status numgpu_dgetrs_batched_fullpivot_strided(numgpu_handle *h,
+                                                      int32_t trans,
+                                                      int64_t n,
+                                                      int64_t nrhs,
+                                                      const double *A,
+                                                      int64_t lda,
+                                                      int64_t strideA,
+                                                      const int32_t *ipiv,
+                                                      const int32_t *jpiv,
+                                                      double *B,
+                                                      int64_t ldb,
+                                                      int64_t strideB,
+                                                      int64_t batch);
+
+/**
+ * Batched solve by LU with complete pivoting of double matrices, pointer-array form:
+ * `numgpu_sgesv_batched_fullpivot` with `double` elements.
+ */
+numgpu_status numgpu_dgesv_batched_fullpivot(numgpu_handle *h,
+                                             int64_t n,
+                                             int64_t nrhs,
+                                             double *const *A,
+                                             int64_t lda,
+                                             int32_t *ipiv,
+                                             int32_t *jpiv,
+                                             double *const *B,
+                                             int64_t ldb,
+                                             int32_t *info,
+                                             int64_t batch);
+
+/**
+ * Batched solve by LU with complete pivoting of double matrices, strided form: as
+ * `numgpu_sgesv_batched_fullpivot_strided` with `double` elements.
+ */
+numgpu_status numgpu_dgesv_batched_fullpivot_strided(numgpu_handle *h,
+                                                     int64_t n,
+                                                     int64_t nrhs,
+                                                     double *A,
+                                                     int64_t lda,
+                                                     int64_t strideA,
+                                                     int32_t *ipiv,
+                                                     int32_t *jpiv,
+                                                     double *B,
+                                                     int64_t ldb,
+                                                     int64_t strideB,
+                                                     int32_t *info,
+                                                     int64_t batch);
+
+/**
+ * LAPACK `dgesc2` for a batch of double factorisations: `numgpu_sgesc2_batched_strided` with
+ * `double` elements and a `double` scale.
+ */
+numgpu_status numgpu_dgesc2_batched_strided(numgpu_handle *h,
+                                            int64_t n,
+                                            const double *A,
+                                            int64_t lda,
+                                            int64_t strideA,
+                                            double *rhs,
+                                            int64_t strideRhs,
+                                            const int32_t *ipiv,
+                                            const int32_t *jpiv,
+                                            double *scale,
+                                            int64_t batch);
+
+/**
+ * Batched LU factorisation with complete pivoting of complex float matrices, pointer-array form:
+ * `numgpu_sgetrf_batched_fullpivot` with `numgpu_complex_float` elements (as LAPACK `cgetc2`, the modulus |a| in the pivot search); the
+ * same arguments, semantics and errors.
+ */
+numgpu_status numgpu_cgetrf_batched_fullpivot(numgpu_handle *h,
+                                              int64_t n,
+                                              numgpu_complex_float *const *A,
+                                              int64_t lda,
+                                              int32_t *ipiv,
+                                              int32_t *jpiv,
+                                              int32_t *info,
+                                              int64_t batch,
+                                              int32_t mode);
+
+/**
+ * Batched LU with complete pivoting of complex float matrices, strided form: as
+ * `numgpu_sgetrf_batched_fullpivot_strided` with `numgpu_complex_float` elements.
+ */
+numgpu_status numgpu_cgetrf_batched_fullpivot_strided(numgpu_handle *h,
+                                                      int64_t n,
+                                                      numgpu_complex_float *A,
+                                                      int64_t lda,
+                                                      int64_t strideA,
+                                                      int32_t *ipiv,
+                                                      int32_t *jpiv,
+                                                      int32_t *info,
+                                                      int64_t batch,
+                                                      int32_t mode);
+
+/**
+ * Batched solve with complete-pivoting factors of complex float matrices, pointer-array form:
+ * `numgpu_sgetrs_batched_fullpivot` with `numgpu_complex_float` elements; NUMGPU_OP_C solves with the
+ * conjugate transpose.
+ */
+numgpu_status numgpu_cgetrs_batched_fullpivot(numgpu_handle *h,
+                                              int32_t trans,
+                                              int64_t n,
+                                              int64_t nrhs,
+                                              const numgpu_complex_float *const *A,
+                                              int64_t lda,
+                                              const int32_t *ipiv,
+                                              const int32_t *jpiv,
+                                              numgpu_complex_float *const *B,
+                                              int64_t ldb,
+                                              int64_t batch);
+
+/**
+ * Batched solve with complete-pivoting factors of complex float matrices, strided form: as
+ * `numgpu_sgetrs_batched_fullpivot_strided` with `numgpu_complex_float` elements.
+ */
+numgpu_status numgpu_cgetrs_batched_fullpivot_strided(numgpu_handle *h,
+                                                      int32_t trans,
+                                                      int64_t n,
+                                                      int64_t nrhs,
+                                                      const numgpu_complex_float *A,
+                                                      int64_t lda,
+                                                      int64_t strideA,
+                                                      const int32_t *ipiv,
+                                                      const int32_t *jpiv,
+                                                      numgpu_complex_float *B,
+                                                      int64_t ldb,
+                                                      int64_t strideB,
+                                                      int64_t batch);
+
+/**
+ * Batched solve by LU with complete pivoting of complex float matrices, pointer-array form:
+ * `numgpu_sgesv_batched_fullpivot` with `numgpu_complex_float` elements.
+ */
+numgpu_status numgpu_cgesv_batched_fullpivot(numgpu_handle *h,
+                                             int64_t n,
+                                             int64_t nrhs,
+                                             numgpu_complex_float *const *A,
+                                             int64_t lda,
+                                             int32_t *ipiv,
+                                             int32_t *jpiv,
+                                             numgpu_complex_float *const *B,
+                                             int64_t ldb,
+                                             int32_t *info,
+                                             int64_t batch);
+
+/**
+ * Batched solve by LU with complete pivoting of complex float matrices, strided form: as
+ * `numgpu_sgesv_batched_fullpivot_strided` with `numgpu_complex_float` elements.
+ */
+numgpu_status numgpu_cgesv_batched_fullpivot_strided(numgpu_handle *h,
+                                                     int64_t n,
+                                                     int64_t nrhs,
+                                                     numgpu_complex_float *A,
+                                                     int64_t lda,
+                                                     int64_t strideA,
+                                                     int32_t *ipiv,
+                                                     int32_t *jpiv,
+                                                     numgpu_complex_float *B,
+                                                     int64_t ldb,
+                                                     int64_t strideB,
+                                                     int32_t *info,
+                                                     int64_t batch);
+
+/**
+ * LAPACK `cgesc2` for a batch of complex float factorisations: `numgpu_sgesc2_batched_strided` with
+ * `numgpu_complex_float` elements and a `float` scale.
+ */
+numgpu_status numgpu_cgesc2_batched_strided(numgpu_handle *h,
+                                            int64_t n,
+                                            const numgpu_complex_float *A,
+                                            int64_t lda,
+                                            int64_t strideA,
+                                            numgpu_complex_float *rhs,
+                                            int64_t strideRhs,
+                                            const int32_t *ipiv,
+                                            const int32_t *jpiv,
+                                            float *scale,
+                                            int64_t batch);
+
+/**
+ * Batched LU factorisation with complete pivoting of complex double matrices, pointer-array form:
+ * `numgpu_sgetrf_batched_fullpivot` with `numgpu_complex_double` elements (as LAPACK `zgetc2`, the modulus |a| in the pivot search); the
+ * same arguments, semantics and errors.
+ */
+numgpu_status numgpu_zgetrf_batched_fullpivot(numgpu_handle *h,
+                                              int64_t n,
+                                              numgpu_complex_double *const *A,
+                                              int64_t lda,
+                                              int32_t *ipiv,
+                                              int32_t *jpiv,
+                                              int32_t *info,
+                                              int64_t batch,
+                                              int32_t mode);
+
+/**
+ * Batched LU with complete pivoting of complex double matrices, strided form: as
+ * `numgpu_sgetrf_batched_fullpivot_strided` with `numgpu_complex_double` elements.
+ */
+numgpu_status numgpu_zgetrf_batched_fullpivot_strided(numgpu_handle *h,
+                                                      int64_t n,
+                                                      numgpu_complex_double *A,
+                                                      int64_t lda,
+                                                      int64_t strideA,
+                                                      int32_t *ipiv,
+                                                      int32_t *jpiv,
+                                                      int32_t *info,
+                                                      int64_t batch,
+                                                      int32_t mode);
+
+/**
+ * Batched solve with complete-pivoting factors of complex double matrices, pointer-array form:
+ * `numgpu_sgetrs_batched_fullpivot` with `numgpu_complex_double` elements; NUMGPU_OP_C solves with the
+ * conjugate transpose.
+ */
+numgpu_status numgpu_zgetrs_batched_fullpivot(numgpu_handle *h,
+                                              int32_t trans,
+                                              int64_t n,
+                                              int64_t nrhs,
+                                              const numgpu_complex_double *const *A,
+                                              int64_t lda,
+                                              const int32_t *ipiv,
+                                              const int32_t *jpiv,
+                                              numgpu_complex_double *const *B,
+                                              int64_t ldb,
+                                              int64_t batch);
+
+/**
+ * Batched solve with complete-pivoting factors of complex double matrices, strided form: as
+ * `numgpu_sgetrs_batched_fullpivot_strided` with `numgpu_complex_double` elements.
+ */
+numgpu_status numgpu_zgetrs_batched_fullpivot_strided(numgpu_handle *h,
+                                                      int32_t trans,
+                                                      int64_t n,
+                                                      int64_t nrhs,
+                                                      const numgpu_complex_double *A,
+                                                      int64_t lda,
+                                                      int64_t strideA,
+                                                      const int32_t *ipiv,
+                                                      const int32_t *jpiv,
+                                                      numgpu_complex_double *B,
+                                                      int64_t ldb,
+                                                      int64_t strideB,
+                                                      int64_t batch);
+
+/**
+ * Batched solve by LU with complete pivoting of complex double matrices, pointer-array form:
+ * `numgpu_sgesv_batched_fullpivot` with `numgpu_complex_double` elements.
+ */
+numgpu_status numgpu_zgesv_batched_fullpivot(numgpu_handle *h,
+                                             int64_t n,
+                                             int64_t nrhs,
+                                             numgpu_complex_double *const *A,
+                                             int64_t lda,
+                                             int32_t *ipiv,
+                                             int32_t *jpiv,
+                                             numgpu_complex_double *const *B,
+                                             int64_t ldb,
+                                             int32_t *info,
+                                             int64_t batch);
+
+/**
+ * Batched solve by LU with complete pivoting of complex double matrices, strided form: as
+ * `numgpu_sgesv_batched_fullpivot_strided` with `numgpu_complex_double` elements.
+ */
+numgpu_status numgpu_zgesv_batched_fullpivot_strided(numgpu_handle *h,
+                                                     int64_t n,
+                                                     int64_t nrhs,
+                                                     numgpu_complex_double *A,
+                                                     int64_t lda,
+                                                     int64_t strideA,
+                                                     int32_t *ipiv,
+                                                     int32_t *jpiv,
+                                                     numgpu_complex_double *B,
+                                                     int64_t ldb,
+                                                     int64_t strideB,
+                                                     int32_t *info,
+                                                     int64_t batch);
+
+/**
+ * LAPACK `zgesc2` for a batch of complex double factorisations: `numgpu_sgesc2_batched_strided` with
+ * `numgpu_complex_double` elements and a `double` scale.
+ */
+numgpu_status numgpu_zgesc2_batched_strided(numgpu_handle *h,
+                                            int64_t n,
+                                            const numgpu_complex_double *A,
+                                            int64_t lda,
+                                            int64_t strideA,
+                                            numgpu_complex_double *rhs,
+                                            int64_t strideRhs,
+                                            const int32_t *ipiv,
+                                            const int32_t *jpiv,
+                                            double *scale,
+                                            int64_t batch);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -11,6 +11,7 @@ pub mod core;
 pub mod cuda;
 pub mod ffi;
 pub mod gemm_batched;
+pub mod getrf_fullpivot;
 pub mod lapack;
 
 pub use crate::core::{Backend, BackendChoice, Error, Handle, Op, Result, Scalar, Status};

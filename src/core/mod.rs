@@ -1,5 +1,6 @@
 //! What every family shares: errors, the handle, element types, pointer spaces, enums.
 
+pub mod batch;
 pub mod error;
 pub mod handle;
 pub mod memory;

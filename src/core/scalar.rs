@@ -31,11 +31,14 @@ pub trait Scalar:
     + PartialEq
     + Default
     + std::ops::Add<Output = Self>
+    + std::ops::Sub<Output = Self>
     + std::ops::Mul<Output = Self>
+    + std::ops::Div<Output = Self>
+    + std::ops::Neg<Output = Self>
     + 'static
 {
     /// The real type underneath (f32 or f64).
-    type Real: Copy + Into<f64> + Debug;
+    type Real: num_traits::Float + Into<f64> + Debug + Send + Sync + Default;
     /// The type this scalar has at the C ABI (by value).
     type Abi: Copy;
     /// LAPACK precision letter: s, d, c, z.
@@ -55,6 +58,19 @@ pub trait Scalar:
         *self == Self::zero()
     }
     fn conj(self) -> Self;
+    /// |x|: the absolute value, or the modulus of a complex number (Fortran `ABS`).
+    fn abs(self) -> Self::Real;
+    /// |re| + |im| (BLAS `cabs1`; |x| for real types).
+    fn abs1(self) -> Self::Real;
+    fn from_real(r: Self::Real) -> Self;
+    /// `self · r` for a real `r`.
+    fn scale(self, r: Self::Real) -> Self;
+    fn is_finite(self) -> bool;
+    /// `a·b + c` with one rounding per real multiply-add, as the kernels compute it.
+    fn fma(a: Self, b: Self, c: Self) -> Self;
+    /// `self / d`; complex by Smith's algorithm (no overflow of |d|², as gfortran and the
+    /// kernels divide).
+    fn quot(self, d: Self) -> Self;
     /// (re, im) as f64, for references and norms.
     fn to_c64(self) -> Complex64;
     fn from_c64(v: Complex64) -> Self;
@@ -76,6 +92,27 @@ impl Scalar for f32 {
     }
     fn conj(self) -> Self {
         self
+    }
+    fn abs(self) -> Self {
+        num_traits::Float::abs(self)
+    }
+    fn abs1(self) -> Self {
+        num_traits::Float::abs(self)
+    }
+    fn from_real(r: Self) -> Self {
+        r
+    }
+    fn scale(self, r: Self) -> Self {
+        self * r
+    }
+    fn is_finite(self) -> bool {
+        num_traits::Float::is_finite(self)
+    }
+    fn fma(a: Self, b: Self, c: Self) -> Self {
+        a.mul_add(b, c)
+    }
+    fn quot(self, d: Self) -> Self {
+        self / d
     }
     fn to_c64(self) -> Complex64 {
         Complex64::new(self as f64, 0.0)
@@ -102,6 +139,27 @@ impl Scalar for f64 {
     fn conj(self) -> Self {
         self
     }
+    fn abs(self) -> Self {
+        num_traits::Float::abs(self)
+    }
+    fn abs1(self) -> Self {
+        num_traits::Float::abs(self)
+    }
+    fn from_real(r: Self) -> Self {
+        r
+    }
+    fn scale(self, r: Self) -> Self {
+        self * r
+    }
+    fn is_finite(self) -> bool {
+        num_traits::Float::is_finite(self)
+    }
+    fn fma(a: Self, b: Self, c: Self) -> Self {
+        a.mul_add(b, c)
+    }
+    fn quot(self, d: Self) -> Self {
+        self / d
+    }
     fn to_c64(self) -> Complex64 {
         Complex64::new(self, 0.0)
     }
@@ -127,6 +185,35 @@ impl Scalar for Complex32 {
     fn conj(self) -> Self {
         Complex32::conj(&self)
     }
+    fn abs(self) -> Self::Real {
+        self.norm()
+    }
+    fn abs1(self) -> Self::Real {
+        self.re.abs() + self.im.abs()
+    }
+    fn from_real(r: Self::Real) -> Self {
+        Self::new(r, 0.0)
+    }
+    fn scale(self, r: Self::Real) -> Self {
+        Self::new(self.re * r, self.im * r)
+    }
+    fn is_finite(self) -> bool {
+        self.re.is_finite() && self.im.is_finite()
+    }
+    fn fma(a: Self, b: Self, c: Self) -> Self {
+        Self::new(a.re.mul_add(b.re, (-a.im).mul_add(b.im, c.re)), a.re.mul_add(b.im, a.im.mul_add(b.re, c.im)))
+    }
+    fn quot(self, d: Self) -> Self {
+        if d.re.abs() >= d.im.abs() {
+            let r = d.im / d.re;
+            let den = d.im.mul_add(r, d.re);
+            Self::new(self.im.mul_add(r, self.re) / den, (-self.re).mul_add(r, self.im) / den)
+        } else {
+            let r = d.re / d.im;
+            let den = d.re.mul_add(r, d.im);
+            Self::new(self.re.mul_add(r, self.im) / den, self.im.mul_add(r, -self.re) / den)
+        }
+    }
     fn to_c64(self) -> Complex64 {
         Complex64::new(self.re as f64, self.im as f64)
     }
@@ -151,6 +238,35 @@ impl Scalar for Complex64 {
     }
     fn conj(self) -> Self {
         Complex64::conj(&self)
+    }
+    fn abs(self) -> Self::Real {
+        self.norm()
+    }
+    fn abs1(self) -> Self::Real {
+        self.re.abs() + self.im.abs()
+    }
+    fn from_real(r: Self::Real) -> Self {
+        Self::new(r, 0.0)
+    }
+    fn scale(self, r: Self::Real) -> Self {
+        Self::new(self.re * r, self.im * r)
+    }
+    fn is_finite(self) -> bool {
+        self.re.is_finite() && self.im.is_finite()
+    }
+    fn fma(a: Self, b: Self, c: Self) -> Self {
+        Self::new(a.re.mul_add(b.re, (-a.im).mul_add(b.im, c.re)), a.re.mul_add(b.im, a.im.mul_add(b.re, c.im)))
+    }
+    fn quot(self, d: Self) -> Self {
+        if d.re.abs() >= d.im.abs() {
+            let r = d.im / d.re;
+            let den = d.im.mul_add(r, d.re);
+            Self::new(self.im.mul_add(r, self.re) / den, (-self.re).mul_add(r, self.im) / den)
+        } else {
+            let r = d.re / d.im;
+            let den = d.re.mul_add(r, d.im);
+            Self::new(self.re.mul_add(r, self.im) / den, self.im.mul_add(r, -self.re) / den)
+        }
     }
     fn to_c64(self) -> Complex64 {
         self

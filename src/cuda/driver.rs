@@ -75,6 +75,8 @@ pub struct Device {
     /// Compute capability, e.g. (9, 0).
     pub arch: (i32, i32),
     pub sm_count: i32,
+    /// Largest dynamic shared memory one block may opt in to, in bytes.
+    pub max_smem_optin: usize,
     pub name: String,
     pub modules: ModuleCache,
 }
@@ -139,6 +141,7 @@ fn open(ordinal: i32) -> Result<Device> {
         ctx,
         arch,
         sm_count: attr(A::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)?,
+        max_smem_optin: attr(A::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)? as usize,
         name,
         modules: ModuleCache::default(),
     })

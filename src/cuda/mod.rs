@@ -5,6 +5,8 @@
 pub mod driver;
 pub mod handle;
 pub mod module;
+pub mod params;
+pub mod staging;
 
 pub use driver::{device_count, device_of, Device};
 pub use handle::CudaHandle;

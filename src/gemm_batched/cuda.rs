@@ -1,43 +1,16 @@
 //! CUDA backend: picks the size class and its compile-time parameters, stages host arrays
 //! through the workspace, launches `kernels/gemm_batched.cu`.
 
-use super::{Batch, Gemm, RawPtr};
+use super::{Batch, Gemm};
 use crate::core::error::Result;
 use crate::core::memory::Space;
 use crate::core::Scalar;
+use crate::cuda::params::{arg, grid, KBatch};
+use crate::cuda::staging::{chunk_len, pack, upload};
 use crate::cuda::CudaHandle;
 use std::ffi::c_void;
 
 const SOURCE: &str = include_str!("../../kernels/gemm_batched.cu");
-
-/// Largest workspace a host-array call stages at once; larger batches go in chunks.
-const STAGING_BYTES: usize = 256 << 20;
-
-/// `ng_batch<T>` of common.cuh: matrix i at `array[i]` when `array != 0`, else
-/// `base + i*stride`.
-#[repr(C)]
-#[derive(Clone, Copy, Debug)]
-struct KBatch {
-    base: u64,
-    stride: i64,
-    array: u64,
-}
-
-impl KBatch {
-    /// Whether `nb` consecutive matrices of `rows × cols` (leading dimension `ld`) form one
-    /// contiguous, 16-byte-aligned run of whole 16-byte vectors (the small kernel's fast path).
-    fn packed<T>(&self, rows: usize, cols: usize, ld: usize, nb: usize) -> bool {
-        let bytes = rows * cols * std::mem::size_of::<T>();
-        self.array == 0 && ld == rows && self.stride == (rows * cols) as i64 && self.base % 16 == 0 && (bytes * nb) % 16 == 0
-    }
-
-    fn of<P: RawPtr>(b: &Batch<P>) -> KBatch {
-        match *b {
-            Batch::Strided { ptr, stride } => KBatch { base: ptr.addr() as u64, stride, array: 0 },
-            Batch::Array(p) => KBatch { base: 0, stride: 0, array: p as u64 },
-        }
-    }
-}
 
 /// A kernel of gemm_batched.cu with its compile-time parameters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -174,7 +147,6 @@ fn launch<T: Scalar>(ch: &CudaHandle, g: &Gemm<T>, a: KBatch, lda: usize, b: KBa
     let (lda, ldb, ldc, batch) = (lda as i64, ldb as i64, ldc as i64, batch as i64);
     let (mut alpha, mut beta) = (g.alpha, g.beta);
     let (mut a, mut b, mut c) = (a, b, c);
-    let grid = |blocks: i64| (blocks.clamp(1, i32::MAX as i64) as u32, 1, 1);
     let (mut m_, mut n_, mut k_, mut lda_, mut ldb_, mut ldc_, mut batch_) = (m, n, k, lda, ldb, ldc, batch);
     // SAFETY: each parameter list matches the signature of the entry point named by
     // `entry` in gemm_batched.cu, in order and type (ng_i64 = i64, T by value, ng_batch = KBatch).
@@ -235,11 +207,6 @@ fn launch<T: Scalar>(ch: &CudaHandle, g: &Gemm<T>, a: KBatch, lda: usize, b: KBa
     }
 }
 
-/// A kernel parameter as `cuLaunchKernel` takes it: a pointer to the value.
-fn arg<X>(x: &mut X) -> *mut c_void {
-    x as *mut X as *mut c_void
-}
-
 fn ceil_div(a: i64, b: i64) -> i64 {
     (a + b - 1) / b
 }
@@ -257,7 +224,7 @@ fn staged<T: Scalar>(ch: &mut CudaHandle, g: &Gemm<T>) -> Result<()> {
     let shared_a = matches!(g.a, Batch::Strided { stride: 0, .. });
     let shared_b = matches!(g.b, Batch::Strided { stride: 0, .. });
     let per_matrix = (if shared_a { 0 } else { sa } + if shared_b { 0 } else { sb } + sc) * size;
-    let chunk = (STAGING_BYTES / per_matrix.max(1)).clamp(1, g.batch);
+    let chunk = chunk_len(per_matrix, g.batch);
     let count = |shared: bool, s: usize| if shared { s } else { s * chunk };
     let (na, nb, nc) = (count(shared_a, sa), count(shared_b, sb), sc * chunk);
     let align = |x: usize| x.div_ceil(256) * 256;
@@ -280,7 +247,7 @@ fn staged<T: Scalar>(ch: &mut CudaHandle, g: &Gemm<T>) -> Result<()> {
             if !g.beta.is_zero() {
                 upload(ch, &mut host, dc, cnt, sc, |i, dst| pack(g.c.matrix(first + i) as *const T, g.ldc, g.m, g.n, dst))?;
             }
-            let strided = |base: u64, shared: bool, s: usize| KBatch { base, stride: if shared { 0 } else { s as i64 }, array: 0 };
+            let strided = |base: u64, shared: bool, s: usize| KBatch::strided(base, if shared { 0 } else { s });
             launch(ch, g, strided(da, shared_a, sa), ar.max(1), strided(db, shared_b, sb), br.max(1), strided(dc, false, sc), g.m, cnt)?;
             ch.dtoh(host.as_mut_ptr() as *mut c_void, dc, cnt * sc * size)?;
             ch.synchronize()?;
@@ -295,27 +262,6 @@ fn staged<T: Scalar>(ch: &mut CudaHandle, g: &Gemm<T>) -> Result<()> {
         first += cnt;
     }
     Ok(())
-}
-
-/// Packs `n` matrices of `s` elements each with `fill(i, dst)` into `host` and copies them to
-/// `dst`. Synchronises first so `host` is free.
-unsafe fn upload<T: Scalar>(ch: &CudaHandle, host: &mut [T], dst: u64, n: usize, s: usize, fill: impl Fn(usize, &mut [T])) -> Result<()> {
-    if s == 0 {
-        return Ok(());
-    }
-    ch.synchronize()?;
-    for i in 0..n {
-        fill(i, &mut host[i * s..(i + 1) * s]);
-    }
-    ch.htod(dst, host.as_ptr() as *const c_void, n * s * std::mem::size_of::<T>())?;
-    ch.synchronize()
-}
-
-/// Copies the `rows × cols` matrix at `src` (leading dimension `ld`) into `dst`, compact.
-unsafe fn pack<T: Copy>(src: *const T, ld: usize, rows: usize, cols: usize, dst: &mut [T]) {
-    for j in 0..cols {
-        std::ptr::copy_nonoverlapping(src.add(j * ld), dst.as_mut_ptr().add(j * rows), rows);
-    }
 }
 
 #[cfg(test)]

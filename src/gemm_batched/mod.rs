@@ -15,69 +15,11 @@ pub mod cuda;
 
 use crate::core::error::{checked_add, checked_mul, nonneg, Error, Result};
 use crate::core::handle::{Handle, State};
+use crate::core::batch::{check_host_array, check_ld, check_stride};
+pub use crate::core::batch::{Batch, RawPtr};
 use crate::core::memory::{common_space, ArgPtr};
 use crate::core::{Op, Scalar};
 use crate::lapack::Blas;
-use std::ffi::c_void;
-
-/// Where the matrices of one operand live.
-#[derive(Clone, Copy, Debug)]
-pub enum Batch<P> {
-    /// Matrix i at `ptr + i·stride` elements.
-    Strided { ptr: P, stride: i64 },
-    /// Matrix i at `ptrs[i]`; the array lives in the same space as the matrices.
-    Array(*const P),
-}
-
-/// A raw pointer of either mutability, as an address.
-pub trait RawPtr: Copy {
-    fn addr(self) -> *const c_void;
-    /// `self + elems` elements.
-    unsafe fn at(self, elems: usize) -> Self;
-}
-impl<T> RawPtr for *const T {
-    fn addr(self) -> *const c_void {
-        self as *const c_void
-    }
-    unsafe fn at(self, elems: usize) -> Self {
-        self.add(elems)
-    }
-}
-impl<T> RawPtr for *mut T {
-    fn addr(self) -> *const c_void {
-        self as *const c_void
-    }
-    unsafe fn at(self, elems: usize) -> Self {
-        self.add(elems)
-    }
-}
-
-impl<P: RawPtr> Batch<P> {
-    /// The pointer the caller passed: the base (strided) or the pointer array.
-    pub fn raw(&self) -> *const c_void {
-        match *self {
-            Batch::Strided { ptr, .. } => ptr.addr(),
-            Batch::Array(p) => p as *const c_void,
-        }
-    }
-    /// Matrix `i` of the batch (host pointer arrays only).
-    ///
-    /// # Safety
-    /// `i < batch` of a validated call whose arrays are in host memory.
-    pub unsafe fn matrix(&self, i: usize) -> P {
-        match *self {
-            Batch::Strided { ptr, stride } => ptr.at(i * stride as usize),
-            Batch::Array(p) => *p.add(i),
-        }
-    }
-    /// The stride of a strided operand, 0 for a pointer array.
-    pub fn stride(&self) -> i64 {
-        match *self {
-            Batch::Strided { stride, .. } => stride,
-            Batch::Array(_) => 0,
-        }
-    }
-}
 
 /// One validated batched GEMM. Sizes are checked and non-negative.
 #[derive(Clone, Copy, Debug)]
@@ -130,27 +72,6 @@ struct Pos {
 
 const POS_ARRAY: Pos = Pos { m: 4, lda: 9, sa: 0, b: 10, ldb: 11, sb: 0, c: 13, ldc: 14, sc: 0, batch: 15 };
 const POS_STRIDED: Pos = Pos { m: 4, lda: 9, sa: 10, b: 11, ldb: 12, sb: 13, c: 15, ldc: 16, sc: 17, batch: 18 };
-
-fn check_ld(ld: i64, rows: usize, arg: i32, name: &str, rows_name: &str) -> Result<usize> {
-    let need = rows.max(1);
-    if ld < need as i64 {
-        return Err(Error::arg(arg, format!("({name} = {ld}) must be >= max(1, {rows_name}) = {need}")));
-    }
-    Ok(ld as usize)
-}
-
-/// A strided operand's stride: 0 (A, B only) or at least the matrix's extent `ld·cols`;
-/// only checked when the batch has more than one matrix.
-fn check_stride(stride: i64, extent: usize, zero_ok: bool, batch: usize, arg: i32, name: &str, extent_name: &str) -> Result<()> {
-    if stride < 0 {
-        return Err(Error::arg(arg, format!("({name} = {stride}) must be >= 0")));
-    }
-    if batch > 1 && !(zero_ok && stride == 0) && (stride as u64) < extent as u64 {
-        let zero = if zero_ok { "0 or " } else { "" };
-        return Err(Error::arg(arg, format!("({name} = {stride}) must be {zero}>= {extent_name} = {extent}")));
-    }
-    Ok(())
-}
 
 /// `C_i = alpha·op(A_i)·op(B_i) + beta·C_i` for the batch; see the module docs.
 ///
@@ -250,33 +171,18 @@ fn check_extents<T: Scalar>(g: &Gemm<T>) -> Result<()> {
 }
 
 /// Host pointer arrays: no NULL entry among the matrices that will be read or written, and
-/// the matrices in host memory too (checked on the first entry: one driver query per array,
-/// not per matrix), since a pointer array lives in the space of its matrices.
+/// the matrices in host memory too.
 unsafe fn check_host_arrays<T: Scalar>(g: &Gemm<T>, p: &Pos) -> Result<()> {
-    let scan = |arr: *const *const T, arg: i32, name: &str| -> Result<()> {
-        for i in 0..g.batch {
-            if (*arr.add(i)).is_null() {
-                return Err(Error::arg(arg, format!("({name}[{i}]) must not be NULL")));
-            }
-        }
-        if let Some(d) = crate::cuda::device_of(*arr as *const c_void) {
-            return Err(Error::arg(
-                arg,
-                format!("({name}[0]) is memory of CUDA device {d} but the pointer array {name} is host memory: a pointer array must live in the space of its matrices"),
-            ));
-        }
-        Ok(())
-    };
     if g.reads_ab() {
         if let Batch::Array(arr) = g.a {
-            scan(arr, 8, "A")?;
+            check_host_array(arr, g.batch, 8, "A")?;
         }
         if let Batch::Array(arr) = g.b {
-            scan(arr, p.b, "B")?;
+            check_host_array(arr, g.batch, p.b, "B")?;
         }
     }
     if let Batch::Array(arr) = g.c {
-        scan(arr as *const *const T, p.c, "C")?;
+        check_host_array(arr as *const *const T, g.batch, p.c, "C")?;
     }
     Ok(())
 }

@@ -4,6 +4,7 @@
 
 use numgpu::cuda::module::{compile, nvrtc_available, nvrtc_options};
 use numgpu::gemm_batched::cuda::{plan, source, specialise};
+use numgpu::getrf_fullpivot::cuda as lu;
 use numgpu::{Complex32, Complex64, Scalar};
 
 fn nvrtc_or_skip() -> bool {
@@ -57,5 +58,36 @@ fn gemm_kernels_compile_for_sm80_and_sm90() {
     report.extend(gemm_cases::<f64>());
     report.extend(gemm_cases::<Complex32>());
     report.extend(gemm_cases::<Complex64>());
+    eprintln!("kernel compile report (NVRTC, ptxas -v):\n{}", report.join("\n"));
+}
+
+fn getrf_cases<T: Scalar>() -> Vec<String> {
+    let mut out = Vec::new();
+    // Warp-kernel orders at the edges of its lane widths (every order unrolls the same code,
+    // and all 32 would take minutes), the block kernel in shared and in global memory, and the
+    // two solve kernels.
+    let mut plans: Vec<(usize, lu::Plan)> = [1, 5, 32].iter().map(|&n| (n, lu::plan::<T>(n, 0))).collect();
+    plans.push((33, lu::Plan::Block { smem: true }));
+    plans.push((33, lu::Plan::Block { smem: false }));
+    for (n, p) in plans {
+        let (d, e) = lu::specialise::<T>(n, p);
+        out.extend(check(lu::source(), &d, &e).into_iter().map(|l| format!("n={n} {l}")));
+    }
+    for kind in ["getrs", "gesc2"] {
+        let (d, e) = lu::specialise_solve::<T>(kind);
+        out.extend(check(lu::source(), &d, &e));
+    }
+    out
+}
+
+#[test]
+fn getrf_fullpivot_kernels_compile_for_sm80_and_sm90() {
+    if !nvrtc_or_skip() {
+        return;
+    }
+    let mut report = getrf_cases::<f32>();
+    report.extend(getrf_cases::<f64>());
+    report.extend(getrf_cases::<Complex32>());
+    report.extend(getrf_cases::<Complex64>());
     eprintln!("kernel compile report (NVRTC, ptxas -v):\n{}", report.join("\n"));
 }

@@ -1,0 +1,109 @@
+//! How a batch of matrices is passed (strided or pointer array) and the argument checks
+//! every batched family shares.
+
+use super::error::{Error, Result};
+use std::ffi::c_void;
+
+/// Where the matrices of one operand live.
+#[derive(Clone, Copy, Debug)]
+pub enum Batch<P> {
+    /// Matrix i at `ptr + i·stride` elements.
+    Strided { ptr: P, stride: i64 },
+    /// Matrix i at `ptrs[i]`; the array lives in the same space as the matrices.
+    Array(*const P),
+}
+
+/// A raw pointer of either mutability, as an address.
+pub trait RawPtr: Copy {
+    fn addr(self) -> *const c_void;
+    /// `self + elems` elements.
+    unsafe fn at(self, elems: usize) -> Self;
+}
+impl<T> RawPtr for *const T {
+    fn addr(self) -> *const c_void {
+        self as *const c_void
+    }
+    unsafe fn at(self, elems: usize) -> Self {
+        self.add(elems)
+    }
+}
+impl<T> RawPtr for *mut T {
+    fn addr(self) -> *const c_void {
+        self as *const c_void
+    }
+    unsafe fn at(self, elems: usize) -> Self {
+        self.add(elems)
+    }
+}
+
+impl<P: RawPtr> Batch<P> {
+    /// The pointer the caller passed: the base (strided) or the pointer array.
+    pub fn raw(&self) -> *const c_void {
+        match *self {
+            Batch::Strided { ptr, .. } => ptr.addr(),
+            Batch::Array(p) => p as *const c_void,
+        }
+    }
+    /// Matrix `i` of the batch (host pointer arrays only).
+    ///
+    /// # Safety
+    /// `i < batch` of a validated call whose arrays are in host memory.
+    pub unsafe fn matrix(&self, i: usize) -> P {
+        match *self {
+            Batch::Strided { ptr, stride } => ptr.at(i * stride as usize),
+            Batch::Array(p) => *p.add(i),
+        }
+    }
+    /// The stride of a strided operand, 0 for a pointer array.
+    pub fn stride(&self) -> i64 {
+        match *self {
+            Batch::Strided { stride, .. } => stride,
+            Batch::Array(_) => 0,
+        }
+    }
+}
+
+/// A leading dimension: at least `max(1, rows)`, or `INVALID_VALUE` naming argument `arg`.
+pub fn check_ld(ld: i64, rows: usize, arg: i32, name: &str, rows_name: &str) -> Result<usize> {
+    let need = rows.max(1);
+    if ld < need as i64 {
+        return Err(Error::arg(arg, format!("({name} = {ld}) must be >= max(1, {rows_name}) = {need}")));
+    }
+    Ok(ld as usize)
+}
+
+/// A strided operand's stride: 0 (A, B only) or at least the matrix's extent `ld·cols`;
+/// only checked when the batch has more than one matrix.
+pub fn check_stride(stride: i64, extent: usize, zero_ok: bool, batch: usize, arg: i32, name: &str, extent_name: &str) -> Result<()> {
+    if stride < 0 {
+        return Err(Error::arg(arg, format!("({name} = {stride}) must be >= 0")));
+    }
+    if batch > 1 && !(zero_ok && stride == 0) && (stride as u64) < extent as u64 {
+        let zero = if zero_ok { "0 or " } else { "" };
+        return Err(Error::arg(arg, format!("({name} = {stride}) must be {zero}>= {extent_name} = {extent}")));
+    }
+    Ok(())
+}
+
+/// A host pointer array of `batch` matrices: no NULL entry, and the matrices in host memory
+/// too (checked on the first entry: one driver query per array, not per matrix), since a
+/// pointer array lives in the space of its matrices.
+///
+/// # Safety
+/// `arr` is valid for `batch` reads.
+pub unsafe fn check_host_array<T>(arr: *const *const T, batch: usize, arg: i32, name: &str) -> Result<()> {
+    for i in 0..batch {
+        if (*arr.add(i)).is_null() {
+            return Err(Error::arg(arg, format!("({name}[{i}]) must not be NULL")));
+        }
+    }
+    if batch > 0 {
+        if let Some(d) = crate::cuda::device_of(*arr as *const c_void) {
+            return Err(Error::arg(
+                arg,
+                format!("({name}[0]) is memory of CUDA device {d} but the pointer array {name} is host memory: a pointer array must live in the space of its matrices"),
+            ));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,46 @@
+//! Kernel parameters as the `.cu` files declare them.
+
+use crate::core::batch::{Batch, RawPtr};
+use std::ffi::c_void;
+
+/// `ng_batch<T>` of common.cuh: matrix i at `array[i]` when `array != 0`, else
+/// `base + i*stride`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct KBatch {
+    pub base: u64,
+    pub stride: i64,
+    pub array: u64,
+}
+
+impl KBatch {
+    /// The device-side form of a batch whose arrays are in device memory.
+    pub fn of<P: RawPtr>(b: &Batch<P>) -> KBatch {
+        match *b {
+            Batch::Strided { ptr, stride } => KBatch { base: ptr.addr() as u64, stride, array: 0 },
+            Batch::Array(p) => KBatch { base: 0, stride: 0, array: p as u64 },
+        }
+    }
+
+    /// Matrices at `base + i·stride` (elements) in device memory.
+    pub fn strided(base: u64, stride: usize) -> KBatch {
+        KBatch { base, stride: stride as i64, array: 0 }
+    }
+
+    /// Whether `nb` consecutive matrices of `rows × cols` (leading dimension `ld`) form one
+    /// contiguous, 16-byte-aligned run of whole 16-byte vectors.
+    pub fn packed<T>(&self, rows: usize, cols: usize, ld: usize, nb: usize) -> bool {
+        let bytes = rows * cols * std::mem::size_of::<T>();
+        self.array == 0 && ld == rows && self.stride == (rows * cols) as i64 && self.base % 16 == 0 && (bytes * nb) % 16 == 0
+    }
+}
+
+/// A kernel parameter as `cuLaunchKernel` takes it: a pointer to the value.
+pub fn arg<X>(x: &mut X) -> *mut c_void {
+    x as *mut X as *mut c_void
+}
+
+/// A 1-D grid of `blocks` blocks, clamped to the grid-x limit (kernels loop beyond it).
+pub fn grid(blocks: i64) -> (u32, u32, u32) {
+    (blocks.clamp(1, i32::MAX as i64) as u32, 1, 1)
+}

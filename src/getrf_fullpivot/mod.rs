@@ -1,0 +1,457 @@
+//! Batched LU with complete (full) pivoting, LAPACK `?getc2`/`?gesc2` semantics:
+//!
+//! `A_i = P_i · L_i · U_i · Q_i`, L unit lower and U upper stored in place of A_i, with row
+//! interchanges `ipiv` and column interchanges `jpiv` (1-based, `n` per matrix, contiguous:
+//! matrix i's are at `ipiv + i·n`). Step k takes the element of largest absolute value
+//! (complex: modulus) of the trailing block; ties go to the one LAPACK's scan keeps (the
+//! largest row index, then the largest column index). NaN and ±Inf rank above every finite
+//! value, so a non-finite pivot appears at the first step whose trailing block holds one.
+//!
+//! `info` per matrix, in this order of precedence:
+//! - `k` when the pivot of step k is not finite (the first such step; the factors are
+//!   non-finite);
+//! - mode GETC2: `k`, the last step whose pivot was below `SMIN = max(ε·max|A|, smlnum)`
+//!   and was replaced by SMIN (as `?getc2`; n = 1 compares with smlnum);
+//! - mode STRICT: `k` when the trailing block of step k is exactly zero (rank k−1): the
+//!   remaining pivots are the identity and the factors stay as computed so far;
+//! - 0 otherwise.
+//!
+//! `getrs` solves with the factors, `gesv` factors (STRICT) and solves, `gesc2` is
+//! `?gesc2` (one right-hand side, with its overflow-avoiding scale) for each matrix.
+
+pub mod capi;
+pub mod cpu;
+pub mod cuda;
+
+use crate::core::batch::{check_host_array, check_ld, check_stride, Batch};
+use crate::core::error::{checked_add, checked_mul, nonneg, Error, Result};
+use crate::core::handle::{Handle, State};
+use crate::core::memory::{common_space, ArgPtr, Space};
+use crate::core::{Op, Scalar};
+use crate::lapack::Blas;
+use std::ffi::c_void;
+
+/// How `getrf_batched_fullpivot` treats small and zero pivots, as an `int32_t` at the ABI.
+#[repr(i32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(non_camel_case_types)]
+pub enum numgpu_fullpivot_mode {
+    /// Exactly LAPACK `?getc2`: a pivot below SMIN is replaced by SMIN and the
+    /// factorisation goes on; `info` = the last such step.
+    NUMGPU_FULLPIVOT_GETC2 = 0,
+    /// No perturbation: a trailing block that is exactly zero at step k stops the
+    /// factorisation with `info = k`.
+    NUMGPU_FULLPIVOT_STRICT = 1,
+}
+
+/// See [`numgpu_fullpivot_mode`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    Getc2,
+    Strict,
+}
+
+impl Mode {
+    /// Validates a mode value from C; `arg` is its 1-based position.
+    pub fn from_i32(v: i32, arg: i32) -> Result<Mode> {
+        match v {
+            0 => Ok(Mode::Getc2),
+            1 => Ok(Mode::Strict),
+            _ => Err(Error::arg(arg, format!("(mode = {v}) must be NUMGPU_FULLPIVOT_GETC2 (0) or NUMGPU_FULLPIVOT_STRICT (1)"))),
+        }
+    }
+    pub fn code(self) -> i32 {
+        match self {
+            Mode::Getc2 => 0,
+            Mode::Strict => 1,
+        }
+    }
+}
+
+/// One validated batched factorisation.
+#[derive(Clone, Copy, Debug)]
+pub struct Getrf<T> {
+    pub n: usize,
+    pub a: Batch<*mut T>,
+    pub lda: usize,
+    pub ipiv: *mut i32,
+    pub jpiv: *mut i32,
+    pub info: *mut i32,
+    pub batch: usize,
+    pub mode: Mode,
+}
+
+/// One validated batched solve with the factors. `skip`: when non-NULL, matrix i is left
+/// alone where `skip[i] != 0` (gesv's singular matrices).
+#[derive(Clone, Copy, Debug)]
+pub struct Getrs<T> {
+    pub trans: Op,
+    pub n: usize,
+    pub nrhs: usize,
+    pub a: Batch<*const T>,
+    pub lda: usize,
+    pub ipiv: *const i32,
+    pub jpiv: *const i32,
+    pub b: Batch<*mut T>,
+    pub ldb: usize,
+    pub skip: *const i32,
+    pub batch: usize,
+}
+
+/// One validated batched `?gesc2`.
+#[derive(Clone, Copy, Debug)]
+pub struct Gesc2<T: Scalar> {
+    pub n: usize,
+    pub a: Batch<*const T>,
+    pub lda: usize,
+    pub rhs: Batch<*mut T>,
+    pub ipiv: *const i32,
+    pub jpiv: *const i32,
+    pub scale: *mut T::Real,
+    pub batch: usize,
+}
+
+// SAFETY: these only carry the caller's pointers; the backends touch matrix i's data from
+// one thread (CPU) or one block/warp (CUDA), and distinct matrices are the caller's promise
+// (checked for strided outputs).
+unsafe impl<T: Send> Send for Getrf<T> {}
+unsafe impl<T: Sync> Sync for Getrf<T> {}
+unsafe impl<T: Send> Send for Getrs<T> {}
+unsafe impl<T: Sync> Sync for Getrs<T> {}
+unsafe impl<T: Scalar> Send for Gesc2<T> {}
+unsafe impl<T: Scalar> Sync for Gesc2<T> {}
+
+/// Every element offset of a batch of `ld × cols` matrices `stride` apart must fit `isize`.
+fn check_extent<T>(ld: usize, cols: usize, stride: i64, batch: usize) -> Result<()> {
+    let one = checked_mul(ld, cols, "matrix extent")?;
+    let last = checked_mul(batch.saturating_sub(1), stride.max(0) as usize, "batch extent")?;
+    let total = checked_add(one, last, "batch extent")?;
+    if total > isize::MAX as usize / std::mem::size_of::<T>().max(1) {
+        return Err(Error::not_supported("batch extent exceeds the address space"));
+    }
+    Ok(())
+}
+
+/// The pivot/info arrays: `n·batch` entries, non-NULL.
+fn check_index_array(p: *const i32, count: usize, arg: i32, name: &str) -> Result<()> {
+    if p.is_null() {
+        return Err(Error::arg(arg, format!("({name}) must not be NULL")));
+    }
+    checked_mul(count, 4, name).map(|_| ())
+}
+
+/// A matrix operand of a batched call: NULL check, stride and extent, host pointer array.
+#[allow(clippy::too_many_arguments)]
+fn check_matrices<P: crate::core::batch::RawPtr>(b: &Batch<P>, ld: usize, cols: usize, batch: usize, arg: i32, name: &str, stride_arg: i32, zero_ok: bool) -> Result<()> {
+    if b.raw().is_null() {
+        return Err(Error::arg(arg, format!("({name}) must not be NULL")));
+    }
+    if let Batch::Strided { stride, .. } = *b {
+        let sname = format!("stride{name}");
+        check_stride(stride, checked_mul(ld, cols, "ld·cols")?, zero_ok, batch, stride_arg, &sname, &format!("ld{}·{}", name.to_lowercase(), if cols == 0 { "0" } else { "cols" }))?;
+    }
+    check_extent::<u8>(ld, cols, b.stride(), batch)
+}
+
+/// The common space of the arrays, and for host pointer arrays their entries.
+unsafe fn space_of(h: &Handle, args: &[ArgPtr], arrays: &[(*const *const c_void, i32, &str)], batch: usize) -> Result<Space> {
+    let space = common_space(h, args)?;
+    if space == Space::Host {
+        for &(arr, arg, name) in arrays {
+            if !arr.is_null() {
+                check_host_array(arr, batch, arg, name)?;
+            }
+        }
+    }
+    Ok(space)
+}
+
+/// The pointer-array argument of a batch (NULL for the strided form).
+fn array_of<P: crate::core::batch::RawPtr>(b: &Batch<P>) -> *const *const c_void {
+    match *b {
+        Batch::Array(p) => p as *const *const c_void,
+        Batch::Strided { .. } => std::ptr::null(),
+    }
+}
+
+/// Host-side check of user pivots for `getrs`/`gesc2` on host arrays: entry k of matrix i
+/// in [k, n] (1-based), as `?getc2` produces them. (Device pivots are not read on the host:
+/// the kernels treat an out-of-range entry as no interchange and never access outside the
+/// matrix.)
+unsafe fn check_pivots(p: *const i32, n: usize, batch: usize, arg: i32, name: &str) -> Result<()> {
+    for i in 0..batch {
+        for k in 0..n {
+            let v = *p.add(i * n + k);
+            if v < (k + 1) as i32 || v as i64 > n as i64 {
+                return Err(Error::arg(arg, format!("({name}[{}] = {v}, matrix {i}) must be in [{}, {n}], as getrf_batched_fullpivot writes it", i * n + k, k + 1)));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Batched LU with complete pivoting; see the module docs. `strided` selects the argument
+/// positions of the `_strided` C form (one more argument after `lda`).
+///
+/// # Safety
+/// Every pointer is NULL or valid for the extents the sizes describe, all in host memory or
+/// all in device memory of the handle's device.
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn getrf<T: Blas>(h: &mut Handle, n: i64, a: Batch<*mut T>, lda: i64, ipiv: *mut i32, jpiv: *mut i32, info: *mut i32, batch: i64, mode: Mode) -> Result<()> {
+    let s = matches!(a, Batch::Strided { .. }) as i32;
+    let nu = nonneg(n, 2, "n")?;
+    let ldau = check_ld(lda, nu, 4, "lda", "n")?;
+    let batchu = nonneg(batch, 8 + s, "batch")?;
+    if nu == 0 || batchu == 0 {
+        return Ok(());
+    }
+    check_matrices(&a, ldau, nu, batchu, 3, "A", 5, false)?;
+    let count = checked_mul(nu, batchu, "n·batch")?;
+    check_index_array(ipiv, count, 5 + s, "ipiv")?;
+    check_index_array(jpiv, count, 6 + s, "jpiv")?;
+    check_index_array(info, batchu, 7 + s, "info")?;
+    let f = Getrf { n: nu, a, lda: ldau, ipiv, jpiv, info, batch: batchu, mode };
+    let args: [ArgPtr; 4] = [(a.raw(), 3, "A"), (ipiv as _, 5 + s, "ipiv"), (jpiv as _, 6 + s, "jpiv"), (info as _, 7 + s, "info")];
+    let space = space_of(h, &args, &[(array_of(&a), 3, "A")], batchu)?;
+    match &mut h.state {
+        State::Cpu => cpu::getrf(&f),
+        State::Cuda(ch) => cuda::getrf(ch, &f, space),
+    }
+}
+
+/// Positions of getrs's arguments after `lda` in the two C forms.
+struct RsPos {
+    ipiv: i32,
+    b: i32,
+    ldb: i32,
+    sb: i32,
+    batch: i32,
+}
+
+/// Validates a solve; `p` gives the positions of its arguments after `lda`, `a_pos` that of A.
+#[allow(clippy::too_many_arguments)]
+unsafe fn check_getrs<T: Scalar>(
+    trans: Op,
+    n: i64,
+    nrhs: i64,
+    a: Batch<*const T>,
+    lda: i64,
+    ipiv: *const i32,
+    jpiv: *const i32,
+    b: Batch<*mut T>,
+    ldb: i64,
+    batch: i64,
+    n_pos: i32,
+    p: &RsPos,
+) -> Result<Option<Getrs<T>>> {
+    let a_pos = n_pos + 2;
+    let nu = nonneg(n, n_pos, "n")?;
+    let nrhsu = nonneg(nrhs, n_pos + 1, "nrhs")?;
+    let ldau = check_ld(lda, nu, a_pos + 1, "lda", "n")?;
+    let ldbu = check_ld(ldb, nu, p.ldb, "ldb", "n")?;
+    let batchu = nonneg(batch, p.batch, "batch")?;
+    if nu == 0 || batchu == 0 {
+        return Ok(None);
+    }
+    check_matrices(&a, ldau, nu, batchu, a_pos, "A", a_pos + 2, true)?;
+    let count = checked_mul(nu, batchu, "n·batch")?;
+    check_index_array(ipiv, count, p.ipiv, "ipiv")?;
+    check_index_array(jpiv, count, p.ipiv + 1, "jpiv")?;
+    if nrhsu > 0 {
+        check_matrices(&b, ldbu, nrhsu, batchu, p.b, "B", p.sb, false)?;
+    }
+    Ok(Some(Getrs { trans, n: nu, nrhs: nrhsu, a, lda: ldau, ipiv, jpiv, b, ldb: ldbu, skip: std::ptr::null(), batch: batchu }))
+}
+
+/// Solves `op(A_i)·X_i = B_i` with the factors of [`getrf`] (X overwrites B): trans N is
+/// `laswp(ipiv)`, unit-L solve, U solve, reverse `laswp(jpiv)`; T and C the transposed chain.
+///
+/// # Safety
+/// As [`getrf`].
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn getrs<T: Blas>(h: &mut Handle, trans: Op, n: i64, nrhs: i64, a: Batch<*const T>, lda: i64, ipiv: *const i32, jpiv: *const i32, b: Batch<*mut T>, ldb: i64, batch: i64) -> Result<()> {
+    let s = matches!(a, Batch::Strided { .. }) as i32;
+    let p = RsPos { ipiv: 7 + s, b: 9 + s, ldb: 10 + s, sb: 11 + s, batch: 11 + 2 * s };
+    let Some(g) = check_getrs(trans, n, nrhs, a, lda, ipiv, jpiv, b, ldb, batch, 3, &p)? else { return Ok(()) };
+    if g.nrhs == 0 {
+        return Ok(());
+    }
+    let args: [ArgPtr; 4] = [(a.raw(), 5, "A"), (ipiv as _, p.ipiv, "ipiv"), (jpiv as _, p.ipiv + 1, "jpiv"), (b.raw(), p.b, "B")];
+    let space = space_of(h, &args, &[(array_of(&a), 5, "A"), (array_of(&b), p.b, "B")], g.batch)?;
+    if space == Space::Host {
+        check_pivots(ipiv, g.n, g.batch, p.ipiv, "ipiv")?;
+        check_pivots(jpiv, g.n, g.batch, p.ipiv + 1, "jpiv")?;
+    }
+    match &mut h.state {
+        State::Cpu => cpu::getrs(&g),
+        State::Cuda(ch) => cuda::getrs(ch, &g, space),
+    }
+}
+
+/// Factors each A_i (mode STRICT) and solves `A_i·X_i = B_i` (X overwrites B). Where
+/// `info[i] > 0` (exactly singular, or a non-finite pivot), B_i is left unchanged. nrhs = 0
+/// only factors.
+///
+/// # Safety
+/// As [`getrf`].
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn gesv<T: Blas>(h: &mut Handle, n: i64, nrhs: i64, a: Batch<*mut T>, lda: i64, ipiv: *mut i32, jpiv: *mut i32, b: Batch<*mut T>, ldb: i64, info: *mut i32, batch: i64) -> Result<()> {
+    let s = matches!(a, Batch::Strided { .. }) as i32;
+    let p = RsPos { ipiv: 6 + s, b: 8 + s, ldb: 9 + s, sb: 10 + s, batch: 11 + 2 * s };
+    let ac = match a {
+        Batch::Strided { ptr, stride } => Batch::Strided { ptr: ptr as *const T, stride },
+        Batch::Array(p) => Batch::Array(p as *const *const T),
+    };
+    // n sits at position 2 here: check_getrs names n at n_pos, nrhs at n_pos + 1, A after.
+    let Some(mut g) = check_getrs(Op::N, n, nrhs, ac, lda, ipiv, jpiv, b, ldb, batch, 2, &p)? else { return Ok(()) };
+    check_index_array(info, g.batch, 10 + 2 * s, "info")?;
+    let f = Getrf { n: g.n, a, lda: g.lda, ipiv, jpiv, info, batch: g.batch, mode: Mode::Strict };
+    g.skip = info;
+    let mut args: Vec<ArgPtr> = vec![(a.raw(), 4, "A"), (ipiv as _, p.ipiv, "ipiv"), (jpiv as _, p.ipiv + 1, "jpiv"), (info as _, 10 + 2 * s, "info")];
+    let mut arrays = vec![(array_of(&a), 4, "A")];
+    if g.nrhs > 0 {
+        args.push((b.raw(), p.b, "B"));
+        arrays.push((array_of(&b), p.b, "B"));
+    }
+    let space = space_of(h, &args, &arrays, g.batch)?;
+    match &mut h.state {
+        State::Cpu => {
+            cpu::getrf(&f)?;
+            if g.nrhs > 0 {
+                cpu::getrs(&g)?;
+            }
+            Ok(())
+        }
+        State::Cuda(ch) => cuda::gesv(ch, &f, &g, space),
+    }
+}
+
+/// `?gesc2` for each matrix: solves `A_i·x_i = scale_i·rhs_i` with the factors of
+/// [`getrf`] (x overwrites rhs), scaling to avoid overflow as LAPACK does.
+///
+/// # Safety
+/// As [`getrf`].
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn gesc2<T: Blas>(
+    h: &mut Handle,
+    n: i64,
+    a: *const T,
+    lda: i64,
+    stride_a: i64,
+    rhs: *mut T,
+    stride_rhs: i64,
+    ipiv: *const i32,
+    jpiv: *const i32,
+    scale: *mut T::Real,
+    batch: i64,
+) -> Result<()> {
+    let nu = nonneg(n, 2, "n")?;
+    let ldau = check_ld(lda, nu, 4, "lda", "n")?;
+    let batchu = nonneg(batch, 11, "batch")?;
+    if nu == 0 || batchu == 0 {
+        return Ok(());
+    }
+    let ab = Batch::Strided { ptr: a, stride: stride_a };
+    check_matrices(&ab, ldau, nu, batchu, 3, "A", 5, true)?;
+    if rhs.is_null() {
+        return Err(Error::arg(6, "(rhs) must not be NULL"));
+    }
+    check_stride(stride_rhs, nu, false, batchu, 7, "strideRhs", "n")?;
+    check_extent::<T>(nu, 1, stride_rhs, batchu)?;
+    let count = checked_mul(nu, batchu, "n·batch")?;
+    check_index_array(ipiv, count, 8, "ipiv")?;
+    check_index_array(jpiv, count, 9, "jpiv")?;
+    if scale.is_null() {
+        return Err(Error::arg(10, "(scale) must not be NULL"));
+    }
+    let g = Gesc2 { n: nu, a: ab, lda: ldau, rhs: Batch::Strided { ptr: rhs, stride: stride_rhs }, ipiv, jpiv, scale, batch: batchu };
+    let args: [ArgPtr; 5] = [(a as _, 3, "A"), (rhs as _, 6, "rhs"), (ipiv as _, 8, "ipiv"), (jpiv as _, 9, "jpiv"), (scale as _, 10, "scale")];
+    let space = common_space(h, &args)?;
+    if space == Space::Host {
+        check_pivots(ipiv, nu, batchu, 8, "ipiv")?;
+        check_pivots(jpiv, nu, batchu, 9, "jpiv")?;
+    }
+    match &mut h.state {
+        State::Cpu => cpu::gesc2(&g),
+        State::Cuda(ch) => cuda::gesc2(ch, &g, space),
+    }
+}
+
+/// Elements a strided slice must hold: `(batch − 1)·stride + ld·cols`.
+fn needed(ld: i64, cols: i64, stride: i64, batch: i64) -> usize {
+    if ld <= 0 || cols <= 0 || batch <= 0 {
+        return 0;
+    }
+    ((batch - 1) as usize).saturating_mul(stride.max(0) as usize).saturating_add((ld as usize).saturating_mul(cols as usize))
+}
+
+fn check_len(len: usize, need: usize, arg: i32, name: &str) -> Result<()> {
+    if len < need {
+        return Err(Error::arg(arg, format!("({name}) has {len} elements but the sizes need {need}")));
+    }
+    Ok(())
+}
+
+/// Safe strided [`getrf`] on host slices (each checked to cover its extent).
+#[allow(clippy::too_many_arguments)]
+pub fn getrf_strided<T: Blas>(h: &mut Handle, n: i64, a: &mut [T], lda: i64, stride_a: i64, ipiv: &mut [i32], jpiv: &mut [i32], info: &mut [i32], batch: i64, mode: Mode) -> Result<()> {
+    let nb = (n.max(0) * batch.max(0)) as usize;
+    check_len(a.len(), needed(lda, n, stride_a, batch), 3, "A")?;
+    check_len(ipiv.len(), nb, 6, "ipiv")?;
+    check_len(jpiv.len(), nb, 7, "jpiv")?;
+    check_len(info.len(), batch.max(0) as usize, 8, "info")?;
+    // SAFETY: the slices cover every offset the checked sizes reach.
+    unsafe { getrf(h, n, Batch::Strided { ptr: a.as_mut_ptr(), stride: stride_a }, lda, ipiv.as_mut_ptr(), jpiv.as_mut_ptr(), info.as_mut_ptr(), batch, mode) }
+}
+
+/// Safe strided [`getrs`] on host slices.
+#[allow(clippy::too_many_arguments)]
+pub fn getrs_strided<T: Blas>(h: &mut Handle, trans: Op, n: i64, nrhs: i64, a: &[T], lda: i64, stride_a: i64, ipiv: &[i32], jpiv: &[i32], b: &mut [T], ldb: i64, stride_b: i64, batch: i64) -> Result<()> {
+    let nb = (n.max(0) * batch.max(0)) as usize;
+    check_len(a.len(), needed(lda, n, stride_a, batch), 5, "A")?;
+    check_len(ipiv.len(), nb, 8, "ipiv")?;
+    check_len(jpiv.len(), nb, 9, "jpiv")?;
+    check_len(b.len(), needed(ldb, nrhs, stride_b, batch), 10, "B")?;
+    // SAFETY: as above.
+    unsafe { getrs(h, trans, n, nrhs, Batch::Strided { ptr: a.as_ptr(), stride: stride_a }, lda, ipiv.as_ptr(), jpiv.as_ptr(), Batch::Strided { ptr: b.as_mut_ptr(), stride: stride_b }, ldb, batch) }
+}
+
+/// Safe strided [`gesv`] on host slices.
+#[allow(clippy::too_many_arguments)]
+pub fn gesv_strided<T: Blas>(h: &mut Handle, n: i64, nrhs: i64, a: &mut [T], lda: i64, stride_a: i64, ipiv: &mut [i32], jpiv: &mut [i32], b: &mut [T], ldb: i64, stride_b: i64, info: &mut [i32], batch: i64) -> Result<()> {
+    let nb = (n.max(0) * batch.max(0)) as usize;
+    check_len(a.len(), needed(lda, n, stride_a, batch), 4, "A")?;
+    check_len(ipiv.len(), nb, 7, "ipiv")?;
+    check_len(jpiv.len(), nb, 8, "jpiv")?;
+    check_len(b.len(), needed(ldb, nrhs, stride_b, batch), 9, "B")?;
+    check_len(info.len(), batch.max(0) as usize, 12, "info")?;
+    // SAFETY: as above.
+    unsafe {
+        gesv(
+            h,
+            n,
+            nrhs,
+            Batch::Strided { ptr: a.as_mut_ptr(), stride: stride_a },
+            lda,
+            ipiv.as_mut_ptr(),
+            jpiv.as_mut_ptr(),
+            Batch::Strided { ptr: b.as_mut_ptr(), stride: stride_b },
+            ldb,
+            info.as_mut_ptr(),
+            batch,
+        )
+    }
+}
+
+/// Safe [`gesc2`] on host slices.
+#[allow(clippy::too_many_arguments)]
+pub fn gesc2_strided<T: Blas>(h: &mut Handle, n: i64, a: &[T], lda: i64, stride_a: i64, rhs: &mut [T], stride_rhs: i64, ipiv: &[i32], jpiv: &[i32], scale: &mut [T::Real], batch: i64) -> Result<()> {
+    let nb = (n.max(0) * batch.max(0)) as usize;
+    check_len(a.len(), needed(lda, n, stride_a, batch), 3, "A")?;
+    check_len(rhs.len(), needed(n, 1, stride_rhs, batch), 6, "rhs")?;
+    check_len(ipiv.len(), nb, 8, "ipiv")?;
+    check_len(jpiv.len(), nb, 9, "jpiv")?;
+    check_len(scale.len(), batch.max(0) as usize, 10, "scale")?;
+    // SAFETY: as above.
+    unsafe { gesc2(h, n, a.as_ptr(), lda, stride_a, rhs.as_mut_ptr(), stride_rhs, ipiv.as_ptr(), jpiv.as_ptr(), scale.as_mut_ptr(), batch) }
+}

@@ -74,16 +74,53 @@ fn fill<T: Scalar>(kind: Kind, n: usize, a: &mut [T], lda: usize, seed: u64) {
         }
         Kind::Zero => (0..n).for_each(|j| (0..n).for_each(|i| set(a, i, j, T::zero()))),
         Kind::Ties => {
+            // Tie-rich matrices whose elimination is exact in floating point, so that every
+            // implementation (with or without fused multiply-adds) meets the same ties and
+            // must break them the same way: D1·H·D2 with H block-diagonal Sylvester-Hadamard
+            // blocks of at most 16 (larger ones are not exact), phased permutations, and
+            // rank-one outer products of entries in {1, 2}·{±1, ±i}.
+            let mut unit = || -> Complex64 {
+                let k = r.gen_range(0..if T::IS_COMPLEX { 4 } else { 2 });
+                [Complex64::new(1.0, 0.0), Complex64::new(-1.0, 0.0), Complex64::new(0.0, 1.0), Complex64::new(0.0, -1.0)][k]
+            };
+            let mut m = vec![Complex64::new(0.0, 0.0); n * n];
+            match seed % 3 {
+                0 => {
+                    let (d1, d2): (Vec<Complex64>, Vec<Complex64>) = ((0..n).map(|_| unit()).collect(), (0..n).map(|_| unit()).collect());
+                    let (mut off, mut rest) = (0, n);
+                    while rest > 0 {
+                        let b = 1usize << (usize::BITS - 1 - rest.min(16).leading_zeros());
+                        for i in 0..b {
+                            for j in 0..b {
+                                let h = if (i & j).count_ones() % 2 == 0 { 1.0 } else { -1.0 };
+                                m[off + i + (off + j) * n] = d1[off + i] * h * d2[off + j];
+                            }
+                        }
+                        (off, rest) = (off + b, rest - b);
+                    }
+                }
+                1 => {
+                    let mut perm: Vec<usize> = (0..n).collect();
+                    for i in (1..n).rev() {
+                        perm.swap(i, (seed as usize * 31 + i * 17) % (i + 1));
+                    }
+                    for j in 0..n {
+                        m[perm[j] + j * n] = unit();
+                    }
+                }
+                _ => {
+                    let mut v = || unit() * if (seed as usize + n) % 2 == 0 { 1.0 } else { 2.0 };
+                    let (x, y): (Vec<Complex64>, Vec<Complex64>) = ((0..n).map(|_| v()).collect(), (0..n).map(|_| v()).collect());
+                    for j in 0..n {
+                        for i in 0..n {
+                            m[i + j * n] = x[i] * y[j];
+                        }
+                    }
+                }
+            }
             for j in 0..n {
                 for i in 0..n {
-                    let v = if T::IS_COMPLEX {
-                        let opts = [(0.0, 0.0), (1.0, 0.0), (-1.0, 0.0), (0.0, 1.0), (0.0, -1.0), (1.0, 1.0), (-1.0, 1.0), (1.0, -1.0)];
-                        let (re, im) = opts[r.gen_range(0..opts.len())];
-                        c(re, im)
-                    } else {
-                        c(r.gen_range(-2i32..=2) as f64, 0.0)
-                    };
-                    set(a, i, j, v);
+                    set(a, i, j, T::from_c64(m[i + j * n]));
                 }
             }
         }

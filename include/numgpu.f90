@@ -15,7 +15,12 @@
 ! 3. Generic wrappers with assumed-shape arrays, so that Fortran users write natural calls:
 !      call numgpu_gemm_batched(h, transa, transb, alpha, A, B, beta, C, status [, errmsg])
 !    over the four precisions, where A(:,:,:), B(:,:,:), C(:,:,:) hold the batch in their
-!    last dimension (a Fortran A(lda, ncols, batch) is exactly numgpu's strided form).
+!    last dimension (a Fortran A(lda, ncols, batch) is exactly numgpu's strided form); and
+!    for LU with complete pivoting (LAPACK ?getc2 / ?gesc2 semantics):
+!      call numgpu_getrf_batched_fullpivot(h, A, ipiv, jpiv, info, mode, status [, errmsg])
+!      call numgpu_getrs_batched_fullpivot(h, trans, A, ipiv, jpiv, B, status [, errmsg])
+!      call numgpu_gesv_batched_fullpivot(h, A, ipiv, jpiv, B, info, status [, errmsg])
+!      call numgpu_gesc2_batched(h, A, rhs, ipiv, jpiv, scale, status [, errmsg])
 ! 4. Strings: numgpu_last_error_string(), numgpu_status_message(s), numgpu_version_string().
 !
 ! One name differs from C: numgpu_version() is numgpu_version_c(), because Fortran names are
@@ -35,6 +40,12 @@ module numgpu
         c_float, c_double, c_float_complex, c_double_complex
     private :: gemm_plan, plan_gemm, report, c_string
     private :: numgpu_gemm_batched_s, numgpu_gemm_batched_d, numgpu_gemm_batched_c, numgpu_gemm_batched_z
+    private :: lu_plan, plan_lu
+    private :: numgpu_getrf_batched_fullpivot_s, numgpu_getrf_batched_fullpivot_d, numgpu_getrf_batched_fullpivot_c, &
+        numgpu_getrf_batched_fullpivot_z, numgpu_getrs_batched_fullpivot_s, numgpu_getrs_batched_fullpivot_d, &
+        numgpu_getrs_batched_fullpivot_c, numgpu_getrs_batched_fullpivot_z, numgpu_gesv_batched_fullpivot_s, &
+        numgpu_gesv_batched_fullpivot_d, numgpu_gesv_batched_fullpivot_c, numgpu_gesv_batched_fullpivot_z, &
+        numgpu_gesc2_batched_s, numgpu_gesc2_batched_d, numgpu_gesc2_batched_c, numgpu_gesc2_batched_z
 
     ! ---- numgpu.h's constants ------------------------------------------------------------
     character(len=*), parameter :: NUMGPU_VERSION = "0.1.0"
@@ -51,6 +62,10 @@ module numgpu
     integer(c_int32_t), parameter :: NUMGPU_OP_N = 0_c_int32_t
     integer(c_int32_t), parameter :: NUMGPU_OP_T = 1_c_int32_t
     integer(c_int32_t), parameter :: NUMGPU_OP_C = 2_c_int32_t
+
+    ! numgpu_fullpivot_mode
+    integer(c_int32_t), parameter :: NUMGPU_FULLPIVOT_GETC2 = 0_c_int32_t
+    integer(c_int32_t), parameter :: NUMGPU_FULLPIVOT_STRICT = 1_c_int32_t
 
     ! numgpu_status
     integer(c_int32_t), parameter :: NUMGPU_SUCCESS = 0_c_int32_t
@@ -253,6 +268,283 @@ module numgpu
             type(c_ptr), value :: A, B, C
             integer(c_int32_t) :: numgpu_zgemm_batched_strided
         end function
+
+        ! ---- getrf_fullpivot: batched LU with complete pivoting (LAPACK ?getc2 / ?gesc2) ----
+        ! ipiv, jpiv: n*batch int32 entries (matrix i's at + i*n), info: batch entries; mode:
+        ! NUMGPU_FULLPIVOT_GETC2 or NUMGPU_FULLPIVOT_STRICT. Pointer-array forms take the address
+        ! of an array of `batch` matrix pointers in the space of the matrices, as for gemm.
+
+        function numgpu_sgetrf_batched_fullpivot(h, n, A, lda, ipiv, jpiv, info, batch, mode) &
+                bind(C, name="numgpu_sgetrf_batched_fullpivot")
+            import
+            type(c_ptr), value :: h
+            integer(c_int64_t), value :: n, lda, batch
+            type(c_ptr), value :: A, ipiv, jpiv, info
+            integer(c_int32_t), value :: mode
+            integer(c_int32_t) :: numgpu_sgetrf_batched_fullpivot
+        end function
+
+        function numgpu_sgetrf_batched_fullpivot_strided(h, n, A, lda, strideA, ipiv, jpiv, info, batch, mode) &
+                bind(C, name="numgpu_sgetrf_batched_fullpivot_strided")
+            import
+            type(c_ptr), value :: h
+            integer(c_int64_t), value :: n, lda, strideA, batch
+            type(c_ptr), value :: A, ipiv, jpiv, info
+            integer(c_int32_t), value :: mode
+            integer(c_int32_t) :: numgpu_sgetrf_batched_fullpivot_strided
+        end function
+
+        function numgpu_sgetrs_batched_fullpivot(h, trans, n, nrhs, A, lda, ipiv, jpiv, B, ldb, batch) &
+                bind(C, name="numgpu_sgetrs_batched_fullpivot")
+            import
+            type(c_ptr), value :: h
+            integer(c_int32_t), value :: trans
+            integer(c_int64_t), value :: n, nrhs, lda, ldb, batch
+            type(c_ptr), value :: A, ipiv, jpiv, B
+            integer(c_int32_t) :: numgpu_sgetrs_batched_fullpivot
+        end function
+
+        function numgpu_sgetrs_batched_fullpivot_strided(h, trans, n, nrhs, A, lda, strideA, ipiv, jpiv, B, ldb, &
+                strideB, batch) bind(C, name="numgpu_sgetrs_batched_fullpivot_strided")
+            import
+            type(c_ptr), value :: h
+            integer(c_int32_t), value :: trans
+            integer(c_int64_t), value :: n, nrhs, lda, strideA, ldb, strideB, batch
+            type(c_ptr), value :: A, ipiv, jpiv, B
+            integer(c_int32_t) :: numgpu_sgetrs_batched_fullpivot_strided
+        end function
+
+        function numgpu_sgesv_batched_fullpivot(h, n, nrhs, A, lda, ipiv, jpiv, B, ldb, info, batch) &
+                bind(C, name="numgpu_sgesv_batched_fullpivot")
+            import
+            type(c_ptr), value :: h
+            integer(c_int64_t), value :: n, nrhs, lda, ldb, batch
+            type(c_ptr), value :: A, ipiv, jpiv, B, info
+            integer(c_int32_t) :: numgpu_sgesv_batched_fullpivot
+        end function
+
+        function numgpu_sgesv_batched_fullpivot_strided(h, n, nrhs, A, lda, strideA, ipiv, jpiv, B, ldb, strideB, &
+                info, batch) bind(C, name="numgpu_sgesv_batched_fullpivot_strided")
+            import
+            type(c_ptr), value :: h
+            integer(c_int64_t), value :: n, nrhs, lda, strideA, ldb, strideB, batch
+            type(c_ptr), value :: A, ipiv, jpiv, B, info
+            integer(c_int32_t) :: numgpu_sgesv_batched_fullpivot_strided
+        end function
+
+        ! scale: batch entries of real(c_float).
+        function numgpu_sgesc2_batched_strided(h, n, A, lda, strideA, rhs, strideRhs, ipiv, jpiv, scale, batch) &
+                bind(C, name="numgpu_sgesc2_batched_strided")
+            import
+            type(c_ptr), value :: h
+            integer(c_int64_t), value :: n, lda, strideA, strideRhs, batch
+            type(c_ptr), value :: A, rhs, ipiv, jpiv, scale
+            integer(c_int32_t) :: numgpu_sgesc2_batched_strided
+        end function
+
+        function numgpu_dgetrf_batched_fullpivot(h, n, A, lda, ipiv, jpiv, info, batch, mode) &
+                bind(C, name="numgpu_dgetrf_batched_fullpivot")
+            import
+            type(c_ptr), value :: h
+            integer(c_int64_t), value :: n, lda, batch
+            type(c_ptr), value :: A, ipiv, jpiv, info
+            integer(c_int32_t), value :: mode
+            integer(c_int32_t) :: numgpu_dgetrf_batched_fullpivot
+        end function
+
+        function numgpu_dgetrf_batched_fullpivot_strided(h, n, A, lda, strideA, ipiv, jpiv, info, batch, mode) &
+                bind(C, name="numgpu_dgetrf_batched_fullpivot_strided")
+            import
+            type(c_ptr), value :: h
+            integer(c_int64_t), value :: n, lda, strideA, batch
+            type(c_ptr), value :: A, ipiv, jpiv, info
+            integer(c_int32_t), value :: mode
+            integer(c_int32_t) :: numgpu_dgetrf_batched_fullpivot_strided
+        end function
+
+        function numgpu_dgetrs_batched_fullpivot(h, trans, n, nrhs, A, lda, ipiv, jpiv, B, ldb, batch) &
+                bind(C, name="numgpu_dgetrs_batched_fullpivot")
+            import
+            type(c_ptr), value :: h
+            integer(c_int32_t), value :: trans
+            integer(c_int64_t), value :: n, nrhs, lda, ldb, batch
+            type(c_ptr), value :: A, ipiv, jpiv, B
+            integer(c_int32_t) :: numgpu_dgetrs_batched_fullpivot
+        end function
+
+        function numgpu_dgetrs_batched_fullpivot_strided(h, trans, n, nrhs, A, lda, strideA, ipiv, jpiv, B, ldb, &
+                strideB, batch) bind(C, name="numgpu_dgetrs_batched_fullpivot_strided")
+            import
+            type(c_ptr), value :: h
+            integer(c_int32_t), value :: trans
+            integer(c_int64_t), value :: n, nrhs, lda, strideA, ldb, strideB, batch
+            type(c_ptr), value :: A, ipiv, jpiv, B
+            integer(c_int32_t) :: numgpu_dgetrs_batched_fullpivot_strided
+        end function
+
+        function numgpu_dgesv_batched_fullpivot(h, n, nrhs, A, lda, ipiv, jpiv, B, ldb, info, batch) &
+                bind(C, name="numgpu_dgesv_batched_fullpivot")
+            import
+            type(c_ptr), value :: h
+            integer(c_int64_t), value :: n, nrhs, lda, ldb, batch
+            type(c_ptr), value :: A, ipiv, jpiv, B, info
+            integer(c_int32_t) :: numgpu_dgesv_batched_fullpivot
+        end function
+
+        function numgpu_dgesv_batched_fullpivot_strided(h, n, nrhs, A, lda, strideA, ipiv, jpiv, B, ldb, strideB, &
+                info, batch) bind(C, name="numgpu_dgesv_batched_fullpivot_strided")
+            import
+            type(c_ptr), value :: h
+            integer(c_int64_t), value :: n, nrhs, lda, strideA, ldb, strideB, batch
+            type(c_ptr), value :: A, ipiv, jpiv, B, info
+            integer(c_int32_t) :: numgpu_dgesv_batched_fullpivot_strided
+        end function
+
+        ! scale: batch entries of real(c_double).
+        function numgpu_dgesc2_batched_strided(h, n, A, lda, strideA, rhs, strideRhs, ipiv, jpiv, scale, batch) &
+                bind(C, name="numgpu_dgesc2_batched_strided")
+            import
+            type(c_ptr), value :: h
+            integer(c_int64_t), value :: n, lda, strideA, strideRhs, batch
+            type(c_ptr), value :: A, rhs, ipiv, jpiv, scale
+            integer(c_int32_t) :: numgpu_dgesc2_batched_strided
+        end function
+
+        function numgpu_cgetrf_batched_fullpivot(h, n, A, lda, ipiv, jpiv, info, batch, mode) &
+                bind(C, name="numgpu_cgetrf_batched_fullpivot")
+            import
+            type(c_ptr), value :: h
+            integer(c_int64_t), value :: n, lda, batch
+            type(c_ptr), value :: A, ipiv, jpiv, info
+            integer(c_int32_t), value :: mode
+            integer(c_int32_t) :: numgpu_cgetrf_batched_fullpivot
+        end function
+
+        function numgpu_cgetrf_batched_fullpivot_strided(h, n, A, lda, strideA, ipiv, jpiv, info, batch, mode) &
+                bind(C, name="numgpu_cgetrf_batched_fullpivot_strided")
+            import
+            type(c_ptr), value :: h
+            integer(c_int64_t), value :: n, lda, strideA, batch
+            type(c_ptr), value :: A, ipiv, jpiv, info
+            integer(c_int32_t), value :: mode
+            integer(c_int32_t) :: numgpu_cgetrf_batched_fullpivot_strided
+        end function
+
+        function numgpu_cgetrs_batched_fullpivot(h, trans, n, nrhs, A, lda, ipiv, jpiv, B, ldb, batch) &
+                bind(C, name="numgpu_cgetrs_batched_fullpivot")
+            import
+            type(c_ptr), value :: h
+            integer(c_int32_t), value :: trans
+            integer(c_int64_t), value :: n, nrhs, lda, ldb, batch
+            type(c_ptr), value :: A, ipiv, jpiv, B
+            integer(c_int32_t) :: numgpu_cgetrs_batched_fullpivot
+        end function
+
+        function numgpu_cgetrs_batched_fullpivot_strided(h, trans, n, nrhs, A, lda, strideA, ipiv, jpiv, B, ldb, &
+                strideB, batch) bind(C, name="numgpu_cgetrs_batched_fullpivot_strided")
+            import
+            type(c_ptr), value :: h
+            integer(c_int32_t), value :: trans
+            integer(c_int64_t), value :: n, nrhs, lda, strideA, ldb, strideB, batch
+            type(c_ptr), value :: A, ipiv, jpiv, B
+            integer(c_int32_t) :: numgpu_cgetrs_batched_fullpivot_strided
+        end function
+
+        function numgpu_cgesv_batched_fullpivot(h, n, nrhs, A, lda, ipiv, jpiv, B, ldb, info, batch) &
+                bind(C, name="numgpu_cgesv_batched_fullpivot")
+            import
+            type(c_ptr), value :: h
+            integer(c_int64_t), value :: n, nrhs, lda, ldb, batch
+            type(c_ptr), value :: A, ipiv, jpiv, B, info
+            integer(c_int32_t) :: numgpu_cgesv_batched_fullpivot
+        end function
+
+        function numgpu_cgesv_batched_fullpivot_strided(h, n, nrhs, A, lda, strideA, ipiv, jpiv, B, ldb, strideB, &
+                info, batch) bind(C, name="numgpu_cgesv_batched_fullpivot_strided")
+            import
+            type(c_ptr), value :: h
+            integer(c_int64_t), value :: n, nrhs, lda, strideA, ldb, strideB, batch
+            type(c_ptr), value :: A, ipiv, jpiv, B, info
+            integer(c_int32_t) :: numgpu_cgesv_batched_fullpivot_strided
+        end function
+
+        ! scale: batch entries of real(c_float).
+        function numgpu_cgesc2_batched_strided(h, n, A, lda, strideA, rhs, strideRhs, ipiv, jpiv, scale, batch) &
+                bind(C, name="numgpu_cgesc2_batched_strided")
+            import
+            type(c_ptr), value :: h
+            integer(c_int64_t), value :: n, lda, strideA, strideRhs, batch
+            type(c_ptr), value :: A, rhs, ipiv, jpiv, scale
+            integer(c_int32_t) :: numgpu_cgesc2_batched_strided
+        end function
+
+        function numgpu_zgetrf_batched_fullpivot(h, n, A, lda, ipiv, jpiv, info, batch, mode) &
+                bind(C, name="numgpu_zgetrf_batched_fullpivot")
+            import
+            type(c_ptr), value :: h
+            integer(c_int64_t), value :: n, lda, batch
+            type(c_ptr), value :: A, ipiv, jpiv, info
+            integer(c_int32_t), value :: mode
+            integer(c_int32_t) :: numgpu_zgetrf_batched_fullpivot
+        end function
+
+        function numgpu_zgetrf_batched_fullpivot_strided(h, n, A, lda, strideA, ipiv, jpiv, info, batch, mode) &
+                bind(C, name="numgpu_zgetrf_batched_fullpivot_strided")
+            import
+            type(c_ptr), value :: h
+            integer(c_int64_t), value :: n, lda, strideA, batch
+            type(c_ptr), value :: A, ipiv, jpiv, info
+            integer(c_int32_t), value :: mode
+            integer(c_int32_t) :: numgpu_zgetrf_batched_fullpivot_strided
+        end function
+
+        function numgpu_zgetrs_batched_fullpivot(h, trans, n, nrhs, A, lda, ipiv, jpiv, B, ldb, batch) &
+                bind(C, name="numgpu_zgetrs_batched_fullpivot")
+            import
+            type(c_ptr), value :: h
+            integer(c_int32_t), value :: trans
+            integer(c_int64_t), value :: n, nrhs, lda, ldb, batch
+            type(c_ptr), value :: A, ipiv, jpiv, B
+            integer(c_int32_t) :: numgpu_zgetrs_batched_fullpivot
+        end function
+
+        function numgpu_zgetrs_batched_fullpivot_strided(h, trans, n, nrhs, A, lda, strideA, ipiv, jpiv, B, ldb, &
+                strideB, batch) bind(C, name="numgpu_zgetrs_batched_fullpivot_strided")
+            import
+            type(c_ptr), value :: h
+            integer(c_int32_t), value :: trans
+            integer(c_int64_t), value :: n, nrhs, lda, strideA, ldb, strideB, batch
+            type(c_ptr), value :: A, ipiv, jpiv, B
+            integer(c_int32_t) :: numgpu_zgetrs_batched_fullpivot_strided
+        end function
+
+        function numgpu_zgesv_batched_fullpivot(h, n, nrhs, A, lda, ipiv, jpiv, B, ldb, info, batch) &
+                bind(C, name="numgpu_zgesv_batched_fullpivot")
+            import
+            type(c_ptr), value :: h
+            integer(c_int64_t), value :: n, nrhs, lda, ldb, batch
+            type(c_ptr), value :: A, ipiv, jpiv, B, info
+            integer(c_int32_t) :: numgpu_zgesv_batched_fullpivot
+        end function
+
+        function numgpu_zgesv_batched_fullpivot_strided(h, n, nrhs, A, lda, strideA, ipiv, jpiv, B, ldb, strideB, &
+                info, batch) bind(C, name="numgpu_zgesv_batched_fullpivot_strided")
+            import
+            type(c_ptr), value :: h
+            integer(c_int64_t), value :: n, nrhs, lda, strideA, ldb, strideB, batch
+            type(c_ptr), value :: A, ipiv, jpiv, B, info
+            integer(c_int32_t) :: numgpu_zgesv_batched_fullpivot_strided
+        end function
+
+        ! scale: batch entries of real(c_double).
+        function numgpu_zgesc2_batched_strided(h, n, A, lda, strideA, rhs, strideRhs, ipiv, jpiv, scale, batch) &
+                bind(C, name="numgpu_zgesc2_batched_strided")
+            import
+            type(c_ptr), value :: h
+            integer(c_int64_t), value :: n, lda, strideA, strideRhs, batch
+            type(c_ptr), value :: A, rhs, ipiv, jpiv, scale
+            integer(c_int32_t) :: numgpu_zgesc2_batched_strided
+        end function
     end interface
 
     ! ---- generic wrappers ----------------------------------------------------------------
@@ -285,6 +577,75 @@ module numgpu
     type :: gemm_plan
         integer(c_int64_t) :: m = 0, n = 0, k = 0, batch = 0
         integer(c_int64_t) :: lda = 1, sa = 0, ldb = 1, sb = 0, ldc = 1, sc = 0
+    end type
+
+    ! call numgpu_getrf_batched_fullpivot(h, A, ipiv, jpiv, info, mode, status [, errmsg])
+    !
+    ! For i = 1 .. size(A, 3): A(:,:,i) = P L U Q with complete pivoting, as LAPACK ?getc2
+    ! (numgpu_?getrf_batched_fullpivot_strided) in real(c_float), real(c_double),
+    ! complex(c_float_complex) or complex(c_double_complex).
+    !
+    ! - A(:,:,:) [in,out]: n = size(A, 2), lda = size(A, 1) (>= n, else numgpu refuses lda),
+    !   batch = size(A, 3); the factors L (unit lower) and U overwrite it.
+    ! - ipiv(:,:), jpiv(:,:) [out]: shape (n, batch), integer(c_int32_t), 1-based interchanges.
+    ! - info(:) [out]: size batch; 0, or k > 0 (see numgpu.h: the perturbed step in GETC2 mode,
+    !   the rank + 1 in STRICT mode, the first non-finite pivot).
+    ! - mode [in]: NUMGPU_FULLPIVOT_GETC2 or NUMGPU_FULLPIVOT_STRICT.
+    ! - status, errmsg: as numgpu_gemm_batched; non-conforming shapes are NUMGPU_INVALID_VALUE
+    !   before any call (nothing written).
+    interface numgpu_getrf_batched_fullpivot
+        module procedure numgpu_getrf_batched_fullpivot_s, numgpu_getrf_batched_fullpivot_d, &
+            numgpu_getrf_batched_fullpivot_c, numgpu_getrf_batched_fullpivot_z
+    end interface
+
+    ! call numgpu_getrs_batched_fullpivot(h, trans, A, ipiv, jpiv, B, status [, errmsg])
+    !
+    ! For i = 1 .. size(B, 3): solves op(A_i) X = B(:,:,i) with the factors and interchanges of
+    ! numgpu_getrf_batched_fullpivot, X overwriting B (numgpu_?getrs_batched_fullpivot_strided).
+    !
+    ! - trans [in]: NUMGPU_OP_N, NUMGPU_OP_T or NUMGPU_OP_C.
+    ! - A(:,:,:) [in]: the factors, n = size(A, 2), lda = size(A, 1); size(A, 3) is the batch,
+    !   or 1 to use one factorisation for the whole batch (strideA = 0).
+    ! - ipiv(:,:), jpiv(:,:) [in]: shape (n, batch) (also when size(A, 3) = 1).
+    ! - B(:,:,:) [in,out]: ldb = size(B, 1) (>= n), nrhs = size(B, 2), batch = size(B, 3).
+    interface numgpu_getrs_batched_fullpivot
+        module procedure numgpu_getrs_batched_fullpivot_s, numgpu_getrs_batched_fullpivot_d, &
+            numgpu_getrs_batched_fullpivot_c, numgpu_getrs_batched_fullpivot_z
+    end interface
+
+    ! call numgpu_gesv_batched_fullpivot(h, A, ipiv, jpiv, B, info, status [, errmsg])
+    !
+    ! For i = 1 .. size(A, 3): factors A(:,:,i) in STRICT mode and solves A_i X = B(:,:,i), X
+    ! overwriting B; where info(i) > 0, B(:,:,i) is left unchanged
+    ! (numgpu_?gesv_batched_fullpivot_strided).
+    !
+    ! - A(:,:,:) [in,out], ipiv(:,:), jpiv(:,:) [out], info(:) [out]: as for the factorisation.
+    ! - B(:,:,:) [in,out]: ldb = size(B, 1) (>= n), nrhs = size(B, 2), size(B, 3) = size(A, 3).
+    interface numgpu_gesv_batched_fullpivot
+        module procedure numgpu_gesv_batched_fullpivot_s, numgpu_gesv_batched_fullpivot_d, &
+            numgpu_gesv_batched_fullpivot_c, numgpu_gesv_batched_fullpivot_z
+    end interface
+
+    ! call numgpu_gesc2_batched(h, A, rhs, ipiv, jpiv, scale, status [, errmsg])
+    !
+    ! LAPACK ?gesc2 for each i = 1 .. size(rhs, 2): solves A_i x = scale(i) rhs(:,i) with the
+    ! factors of numgpu_getrf_batched_fullpivot (mode GETC2), x overwriting rhs(:,i)
+    ! (numgpu_?gesc2_batched_strided).
+    !
+    ! - A(:,:,:) [in]: the factors, n = size(A, 2), lda = size(A, 1); size(A, 3) is the batch or
+    !   1 (one factorisation for all, strideA = 0).
+    ! - rhs(:,:) [in,out]: shape (n, batch).
+    ! - ipiv(:,:), jpiv(:,:) [in]: shape (n, batch).
+    ! - scale(:) [out]: size batch, the real kind of A.
+    interface numgpu_gesc2_batched
+        module procedure numgpu_gesc2_batched_s, numgpu_gesc2_batched_d, numgpu_gesc2_batched_c, &
+            numgpu_gesc2_batched_z
+    end interface
+
+    ! Sizes of one call of the getrf_fullpivot family derived from the array shapes.
+    type :: lu_plan
+        integer(c_int64_t) :: n = 0, nrhs = 0, batch = 0
+        integer(c_int64_t) :: lda = 1, sa = 0, ldb = 1, sb = 0
     end type
 
 contains
@@ -410,6 +771,59 @@ contains
         if (status /= NUMGPU_SUCCESS .and. present(errmsg)) errmsg = numgpu_last_error_string()
     end subroutine
 
+    ! Derives the sizes of one getrf_fullpivot call from the shapes and checks that they
+    ! conform; status NUMGPU_INVALID_VALUE (and errmsg) when they do not.
+    ! - sa: shape of A (n = sa(2), lda = sa(1)); sip, sjp: shapes of ipiv and jpiv, which must
+    !   be (n, batch);
+    ! - sb: shape of B (bname "B": ldb = sb(1), nrhs = sb(2), size(B, 3) must be the batch), of
+    !   rhs as (rows, 1, batch) (bname "rhs": rows must be n), or unused (bname "");
+    ! - nout: size of info / scale (outname), which must be the batch (outname "": unused);
+    ! - share_a: size(A, 3) may be 1 (strideA = 0), else it must be the batch.
+    ! lda and ldb are left to numgpu, which refuses them (naming the argument) when < n.
+    subroutine plan_lu(fname, sa, sip, sjp, sb, bname, nout, outname, batch, share_a, p, status, errmsg)
+        character(len=*), intent(in) :: fname, bname, outname
+        integer(c_int64_t), intent(in) :: sa(3), sip(2), sjp(2), sb(3), nout, batch
+        logical, intent(in) :: share_a
+        type(lu_plan), intent(out) :: p
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        character(len=256) :: why
+
+        p%n = sa(2)
+        p%batch = batch
+        p%lda = max(1_c_int64_t, sa(1))
+        p%sa = merge(0_c_int64_t, p%lda * sa(2), share_a .and. sa(3) == 1)
+        p%ldb = max(1_c_int64_t, sb(1))
+        p%nrhs = sb(2)
+        p%sb = p%ldb * sb(2)
+
+        status = NUMGPU_SUCCESS
+        why = ""
+        if (sa(3) /= batch .and. .not. (share_a .and. sa(3) == 1)) then
+            if (share_a) then
+                write(why, '(a,i0,a,i0)') "size(A, 3) must be 1 or the batch size ", batch, ", not ", sa(3)
+            else
+                write(why, '(a,i0,a,i0)') "size(A, 3) must be the batch size ", batch, ", not ", sa(3)
+            end if
+        else if (bname == "B" .and. sb(3) /= batch) then
+            write(why, '(a,i0,a,i0)') "size(B, 3) must be the batch size ", batch, ", not ", sb(3)
+        else if (bname == "rhs" .and. sb(1) /= p%n) then
+            write(why, '(a,i0,a,i0,a,i0)') "rhs is ", sb(1), " x ", sb(3), " but must be n x batch with n = ", p%n
+        else if (sip(1) /= p%n .or. sip(2) /= batch) then
+            write(why, '(a,i0,a,i0,a,i0,a,i0)') "ipiv is ", sip(1), " x ", sip(2), " but must be n x batch = ", &
+                p%n, " x ", batch
+        else if (sjp(1) /= p%n .or. sjp(2) /= batch) then
+            write(why, '(a,i0,a,i0,a,i0,a,i0)') "jpiv is ", sjp(1), " x ", sjp(2), " but must be n x batch = ", &
+                p%n, " x ", batch
+        else if (len(outname) > 0 .and. nout /= batch) then
+            write(why, '(3a,i0,a,i0)') "size(", outname, ") must be the batch size ", batch, ", not ", nout
+        end if
+        if (len_trim(why) > 0) then
+            status = NUMGPU_INVALID_VALUE
+            if (present(errmsg)) errmsg = fname // ": shapes do not conform: " // trim(why)
+        end if
+    end subroutine
+
     ! The four specific procedures of numgpu_gemm_batched differ only in their kinds (Fortran
     ! has no generics over kinds): plan, take the addresses (NULL for empty arrays), call.
     subroutine numgpu_gemm_batched_s(h, transa, transb, alpha, A, B, beta, C, status, errmsg)
@@ -501,6 +915,437 @@ contains
         if (size(C) > 0) pc = c_loc(C)
         status = numgpu_zgemm_batched_strided(h, transa, transb, p%m, p%n, p%k, alpha, pa, p%lda, p%sa, pb, p%ldb, &
             p%sb, beta, pc, p%ldc, p%sc, p%batch)
+        call report(status, errmsg)
+    end subroutine
+
+    ! The specific procedures of the getrf_fullpivot generics, one per kind as for gemm: plan,
+    ! take the addresses (NULL for empty arrays), call the strided C entry point.
+
+    subroutine numgpu_getrf_batched_fullpivot_s(h, A, ipiv, jpiv, info, mode, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        real(c_float), intent(inout), target, contiguous :: A(:,:,:)
+        integer(c_int32_t), intent(inout), target, contiguous :: ipiv(:,:), jpiv(:,:), info(:)
+        integer(c_int32_t), intent(in) :: mode
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        type(lu_plan) :: p
+        type(c_ptr) :: pa, pip, pjp, pinfo
+        call plan_lu("numgpu_getrf_batched_fullpivot", shape(A, c_int64_t), shape(ipiv, c_int64_t), &
+            shape(jpiv, c_int64_t), [0_c_int64_t, 0_c_int64_t, 0_c_int64_t], "", &
+            size(info, kind=c_int64_t), "info", size(A, 3, c_int64_t), .false., p, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        pa = c_null_ptr
+        pip = c_null_ptr
+        pjp = c_null_ptr
+        pinfo = c_null_ptr
+        if (size(A) > 0) pa = c_loc(A)
+        if (size(ipiv) > 0) pip = c_loc(ipiv)
+        if (size(jpiv) > 0) pjp = c_loc(jpiv)
+        if (size(info) > 0) pinfo = c_loc(info)
+        status = numgpu_sgetrf_batched_fullpivot_strided(h, p%n, pa, p%lda, p%sa, pip, pjp, pinfo, p%batch, mode)
+        call report(status, errmsg)
+    end subroutine
+
+    subroutine numgpu_getrs_batched_fullpivot_s(h, trans, A, ipiv, jpiv, B, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: trans
+        real(c_float), intent(in), target, contiguous :: A(:,:,:)
+        integer(c_int32_t), intent(in), target, contiguous :: ipiv(:,:), jpiv(:,:)
+        real(c_float), intent(inout), target, contiguous :: B(:,:,:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        type(lu_plan) :: p
+        type(c_ptr) :: pa, pip, pjp, pb
+        call plan_lu("numgpu_getrs_batched_fullpivot", shape(A, c_int64_t), shape(ipiv, c_int64_t), &
+            shape(jpiv, c_int64_t), shape(B, c_int64_t), "B", size(B, 3, c_int64_t), "", size(B, 3, c_int64_t), .true., &
+            p, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        pa = c_null_ptr
+        pip = c_null_ptr
+        pjp = c_null_ptr
+        pb = c_null_ptr
+        if (size(A) > 0) pa = c_loc(A)
+        if (size(ipiv) > 0) pip = c_loc(ipiv)
+        if (size(jpiv) > 0) pjp = c_loc(jpiv)
+        if (size(B) > 0) pb = c_loc(B)
+        status = numgpu_sgetrs_batched_fullpivot_strided(h, trans, p%n, p%nrhs, pa, p%lda, p%sa, pip, pjp, pb, &
+            p%ldb, p%sb, p%batch)
+        call report(status, errmsg)
+    end subroutine
+
+    subroutine numgpu_gesv_batched_fullpivot_s(h, A, ipiv, jpiv, B, info, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        real(c_float), intent(inout), target, contiguous :: A(:,:,:), B(:,:,:)
+        integer(c_int32_t), intent(inout), target, contiguous :: ipiv(:,:), jpiv(:,:), info(:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        type(lu_plan) :: p
+        type(c_ptr) :: pa, pip, pjp, pb, pinfo
+        call plan_lu("numgpu_gesv_batched_fullpivot", shape(A, c_int64_t), shape(ipiv, c_int64_t), &
+            shape(jpiv, c_int64_t), shape(B, c_int64_t), "B", size(info, kind=c_int64_t), "info", size(A, 3, c_int64_t), &
+            .false., p, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        pa = c_null_ptr
+        pip = c_null_ptr
+        pjp = c_null_ptr
+        pb = c_null_ptr
+        pinfo = c_null_ptr
+        if (size(A) > 0) pa = c_loc(A)
+        if (size(ipiv) > 0) pip = c_loc(ipiv)
+        if (size(jpiv) > 0) pjp = c_loc(jpiv)
+        if (size(B) > 0) pb = c_loc(B)
+        if (size(info) > 0) pinfo = c_loc(info)
+        status = numgpu_sgesv_batched_fullpivot_strided(h, p%n, p%nrhs, pa, p%lda, p%sa, pip, pjp, pb, p%ldb, p%sb, &
+            pinfo, p%batch)
+        call report(status, errmsg)
+    end subroutine
+
+    subroutine numgpu_gesc2_batched_s(h, A, rhs, ipiv, jpiv, scale, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        real(c_float), intent(in), target, contiguous :: A(:,:,:)
+        real(c_float), intent(inout), target, contiguous :: rhs(:,:)
+        integer(c_int32_t), intent(in), target, contiguous :: ipiv(:,:), jpiv(:,:)
+        real(c_float), intent(inout), target, contiguous :: scale(:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        type(lu_plan) :: p
+        type(c_ptr) :: pa, pr, pip, pjp, ps
+        call plan_lu("numgpu_gesc2_batched", shape(A, c_int64_t), shape(ipiv, c_int64_t), shape(jpiv, c_int64_t), &
+            [size(rhs, 1, c_int64_t), 1_c_int64_t, size(rhs, 2, c_int64_t)], "rhs", size(scale, kind=c_int64_t), "scale", &
+            size(rhs, 2, c_int64_t), .true., p, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        pa = c_null_ptr
+        pr = c_null_ptr
+        pip = c_null_ptr
+        pjp = c_null_ptr
+        ps = c_null_ptr
+        if (size(A) > 0) pa = c_loc(A)
+        if (size(rhs) > 0) pr = c_loc(rhs)
+        if (size(ipiv) > 0) pip = c_loc(ipiv)
+        if (size(jpiv) > 0) pjp = c_loc(jpiv)
+        if (size(scale) > 0) ps = c_loc(scale)
+        status = numgpu_sgesc2_batched_strided(h, p%n, pa, p%lda, p%sa, pr, p%ldb, pip, pjp, ps, p%batch)
+        call report(status, errmsg)
+    end subroutine
+
+    subroutine numgpu_getrf_batched_fullpivot_d(h, A, ipiv, jpiv, info, mode, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        real(c_double), intent(inout), target, contiguous :: A(:,:,:)
+        integer(c_int32_t), intent(inout), target, contiguous :: ipiv(:,:), jpiv(:,:), info(:)
+        integer(c_int32_t), intent(in) :: mode
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        type(lu_plan) :: p
+        type(c_ptr) :: pa, pip, pjp, pinfo
+        call plan_lu("numgpu_getrf_batched_fullpivot", shape(A, c_int64_t), shape(ipiv, c_int64_t), &
+            shape(jpiv, c_int64_t), [0_c_int64_t, 0_c_int64_t, 0_c_int64_t], "", &
+            size(info, kind=c_int64_t), "info", size(A, 3, c_int64_t), .false., p, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        pa = c_null_ptr
+        pip = c_null_ptr
+        pjp = c_null_ptr
+        pinfo = c_null_ptr
+        if (size(A) > 0) pa = c_loc(A)
+        if (size(ipiv) > 0) pip = c_loc(ipiv)
+        if (size(jpiv) > 0) pjp = c_loc(jpiv)
+        if (size(info) > 0) pinfo = c_loc(info)
+        status = numgpu_dgetrf_batched_fullpivot_strided(h, p%n, pa, p%lda, p%sa, pip, pjp, pinfo, p%batch, mode)
+        call report(status, errmsg)
+    end subroutine
+
+    subroutine numgpu_getrs_batched_fullpivot_d(h, trans, A, ipiv, jpiv, B, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: trans
+        real(c_double), intent(in), target, contiguous :: A(:,:,:)
+        integer(c_int32_t), intent(in), target, contiguous :: ipiv(:,:), jpiv(:,:)
+        real(c_double), intent(inout), target, contiguous :: B(:,:,:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        type(lu_plan) :: p
+        type(c_ptr) :: pa, pip, pjp, pb
+        call plan_lu("numgpu_getrs_batched_fullpivot", shape(A, c_int64_t), shape(ipiv, c_int64_t), &
+            shape(jpiv, c_int64_t), shape(B, c_int64_t), "B", size(B, 3, c_int64_t), "", size(B, 3, c_int64_t), .true., &
+            p, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        pa = c_null_ptr
+        pip = c_null_ptr
+        pjp = c_null_ptr
+        pb = c_null_ptr
+        if (size(A) > 0) pa = c_loc(A)
+        if (size(ipiv) > 0) pip = c_loc(ipiv)
+        if (size(jpiv) > 0) pjp = c_loc(jpiv)
+        if (size(B) > 0) pb = c_loc(B)
+        status = numgpu_dgetrs_batched_fullpivot_strided(h, trans, p%n, p%nrhs, pa, p%lda, p%sa, pip, pjp, pb, &
+            p%ldb, p%sb, p%batch)
+        call report(status, errmsg)
+    end subroutine
+
+    subroutine numgpu_gesv_batched_fullpivot_d(h, A, ipiv, jpiv, B, info, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        real(c_double), intent(inout), target, contiguous :: A(:,:,:), B(:,:,:)
+        integer(c_int32_t), intent(inout), target, contiguous :: ipiv(:,:), jpiv(:,:), info(:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        type(lu_plan) :: p
+        type(c_ptr) :: pa, pip, pjp, pb, pinfo
+        call plan_lu("numgpu_gesv_batched_fullpivot", shape(A, c_int64_t), shape(ipiv, c_int64_t), &
+            shape(jpiv, c_int64_t), shape(B, c_int64_t), "B", size(info, kind=c_int64_t), "info", size(A, 3, c_int64_t), &
+            .false., p, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        pa = c_null_ptr
+        pip = c_null_ptr
+        pjp = c_null_ptr
+        pb = c_null_ptr
+        pinfo = c_null_ptr
+        if (size(A) > 0) pa = c_loc(A)
+        if (size(ipiv) > 0) pip = c_loc(ipiv)
+        if (size(jpiv) > 0) pjp = c_loc(jpiv)
+        if (size(B) > 0) pb = c_loc(B)
+        if (size(info) > 0) pinfo = c_loc(info)
+        status = numgpu_dgesv_batched_fullpivot_strided(h, p%n, p%nrhs, pa, p%lda, p%sa, pip, pjp, pb, p%ldb, p%sb, &
+            pinfo, p%batch)
+        call report(status, errmsg)
+    end subroutine
+
+    subroutine numgpu_gesc2_batched_d(h, A, rhs, ipiv, jpiv, scale, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        real(c_double), intent(in), target, contiguous :: A(:,:,:)
+        real(c_double), intent(inout), target, contiguous :: rhs(:,:)
+        integer(c_int32_t), intent(in), target, contiguous :: ipiv(:,:), jpiv(:,:)
+        real(c_double), intent(inout), target, contiguous :: scale(:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        type(lu_plan) :: p
+        type(c_ptr) :: pa, pr, pip, pjp, ps
+        call plan_lu("numgpu_gesc2_batched", shape(A, c_int64_t), shape(ipiv, c_int64_t), shape(jpiv, c_int64_t), &
+            [size(rhs, 1, c_int64_t), 1_c_int64_t, size(rhs, 2, c_int64_t)], "rhs", size(scale, kind=c_int64_t), "scale", &
+            size(rhs, 2, c_int64_t), .true., p, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        pa = c_null_ptr
+        pr = c_null_ptr
+        pip = c_null_ptr
+        pjp = c_null_ptr
+        ps = c_null_ptr
+        if (size(A) > 0) pa = c_loc(A)
+        if (size(rhs) > 0) pr = c_loc(rhs)
+        if (size(ipiv) > 0) pip = c_loc(ipiv)
+        if (size(jpiv) > 0) pjp = c_loc(jpiv)
+        if (size(scale) > 0) ps = c_loc(scale)
+        status = numgpu_dgesc2_batched_strided(h, p%n, pa, p%lda, p%sa, pr, p%ldb, pip, pjp, ps, p%batch)
+        call report(status, errmsg)
+    end subroutine
+
+    subroutine numgpu_getrf_batched_fullpivot_c(h, A, ipiv, jpiv, info, mode, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        complex(c_float_complex), intent(inout), target, contiguous :: A(:,:,:)
+        integer(c_int32_t), intent(inout), target, contiguous :: ipiv(:,:), jpiv(:,:), info(:)
+        integer(c_int32_t), intent(in) :: mode
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        type(lu_plan) :: p
+        type(c_ptr) :: pa, pip, pjp, pinfo
+        call plan_lu("numgpu_getrf_batched_fullpivot", shape(A, c_int64_t), shape(ipiv, c_int64_t), &
+            shape(jpiv, c_int64_t), [0_c_int64_t, 0_c_int64_t, 0_c_int64_t], "", &
+            size(info, kind=c_int64_t), "info", size(A, 3, c_int64_t), .false., p, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        pa = c_null_ptr
+        pip = c_null_ptr
+        pjp = c_null_ptr
+        pinfo = c_null_ptr
+        if (size(A) > 0) pa = c_loc(A)
+        if (size(ipiv) > 0) pip = c_loc(ipiv)
+        if (size(jpiv) > 0) pjp = c_loc(jpiv)
+        if (size(info) > 0) pinfo = c_loc(info)
+        status = numgpu_cgetrf_batched_fullpivot_strided(h, p%n, pa, p%lda, p%sa, pip, pjp, pinfo, p%batch, mode)
+        call report(status, errmsg)
+    end subroutine
+
+    subroutine numgpu_getrs_batched_fullpivot_c(h, trans, A, ipiv, jpiv, B, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: trans
+        complex(c_float_complex), intent(in), target, contiguous :: A(:,:,:)
+        integer(c_int32_t), intent(in), target, contiguous :: ipiv(:,:), jpiv(:,:)
+        complex(c_float_complex), intent(inout), target, contiguous :: B(:,:,:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        type(lu_plan) :: p
+        type(c_ptr) :: pa, pip, pjp, pb
+        call plan_lu("numgpu_getrs_batched_fullpivot", shape(A, c_int64_t), shape(ipiv, c_int64_t), &
+            shape(jpiv, c_int64_t), shape(B, c_int64_t), "B", size(B, 3, c_int64_t), "", size(B, 3, c_int64_t), .true., &
+            p, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        pa = c_null_ptr
+        pip = c_null_ptr
+        pjp = c_null_ptr
+        pb = c_null_ptr
+        if (size(A) > 0) pa = c_loc(A)
+        if (size(ipiv) > 0) pip = c_loc(ipiv)
+        if (size(jpiv) > 0) pjp = c_loc(jpiv)
+        if (size(B) > 0) pb = c_loc(B)
+        status = numgpu_cgetrs_batched_fullpivot_strided(h, trans, p%n, p%nrhs, pa, p%lda, p%sa, pip, pjp, pb, &
+            p%ldb, p%sb, p%batch)
+        call report(status, errmsg)
+    end subroutine
+
+    subroutine numgpu_gesv_batched_fullpivot_c(h, A, ipiv, jpiv, B, info, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        complex(c_float_complex), intent(inout), target, contiguous :: A(:,:,:), B(:,:,:)
+        integer(c_int32_t), intent(inout), target, contiguous :: ipiv(:,:), jpiv(:,:), info(:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        type(lu_plan) :: p
+        type(c_ptr) :: pa, pip, pjp, pb, pinfo
+        call plan_lu("numgpu_gesv_batched_fullpivot", shape(A, c_int64_t), shape(ipiv, c_int64_t), &
+            shape(jpiv, c_int64_t), shape(B, c_int64_t), "B", size(info, kind=c_int64_t), "info", size(A, 3, c_int64_t), &
+            .false., p, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        pa = c_null_ptr
+        pip = c_null_ptr
+        pjp = c_null_ptr
+        pb = c_null_ptr
+        pinfo = c_null_ptr
+        if (size(A) > 0) pa = c_loc(A)
+        if (size(ipiv) > 0) pip = c_loc(ipiv)
+        if (size(jpiv) > 0) pjp = c_loc(jpiv)
+        if (size(B) > 0) pb = c_loc(B)
+        if (size(info) > 0) pinfo = c_loc(info)
+        status = numgpu_cgesv_batched_fullpivot_strided(h, p%n, p%nrhs, pa, p%lda, p%sa, pip, pjp, pb, p%ldb, p%sb, &
+            pinfo, p%batch)
+        call report(status, errmsg)
+    end subroutine
+
+    subroutine numgpu_gesc2_batched_c(h, A, rhs, ipiv, jpiv, scale, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        complex(c_float_complex), intent(in), target, contiguous :: A(:,:,:)
+        complex(c_float_complex), intent(inout), target, contiguous :: rhs(:,:)
+        integer(c_int32_t), intent(in), target, contiguous :: ipiv(:,:), jpiv(:,:)
+        real(c_float), intent(inout), target, contiguous :: scale(:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        type(lu_plan) :: p
+        type(c_ptr) :: pa, pr, pip, pjp, ps
+        call plan_lu("numgpu_gesc2_batched", shape(A, c_int64_t), shape(ipiv, c_int64_t), shape(jpiv, c_int64_t), &
+            [size(rhs, 1, c_int64_t), 1_c_int64_t, size(rhs, 2, c_int64_t)], "rhs", size(scale, kind=c_int64_t), "scale", &
+            size(rhs, 2, c_int64_t), .true., p, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        pa = c_null_ptr
+        pr = c_null_ptr
+        pip = c_null_ptr
+        pjp = c_null_ptr
+        ps = c_null_ptr
+        if (size(A) > 0) pa = c_loc(A)
+        if (size(rhs) > 0) pr = c_loc(rhs)
+        if (size(ipiv) > 0) pip = c_loc(ipiv)
+        if (size(jpiv) > 0) pjp = c_loc(jpiv)
+        if (size(scale) > 0) ps = c_loc(scale)
+        status = numgpu_cgesc2_batched_strided(h, p%n, pa, p%lda, p%sa, pr, p%ldb, pip, pjp, ps, p%batch)
+        call report(status, errmsg)
+    end subroutine
+
+    subroutine numgpu_getrf_batched_fullpivot_z(h, A, ipiv, jpiv, info, mode, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        complex(c_double_complex), intent(inout), target, contiguous :: A(:,:,:)
+        integer(c_int32_t), intent(inout), target, contiguous :: ipiv(:,:), jpiv(:,:), info(:)
+        integer(c_int32_t), intent(in) :: mode
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        type(lu_plan) :: p
+        type(c_ptr) :: pa, pip, pjp, pinfo
+        call plan_lu("numgpu_getrf_batched_fullpivot", shape(A, c_int64_t), shape(ipiv, c_int64_t), &
+            shape(jpiv, c_int64_t), [0_c_int64_t, 0_c_int64_t, 0_c_int64_t], "", &
+            size(info, kind=c_int64_t), "info", size(A, 3, c_int64_t), .false., p, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        pa = c_null_ptr
+        pip = c_null_ptr
+        pjp = c_null_ptr
+        pinfo = c_null_ptr
+        if (size(A) > 0) pa = c_loc(A)
+        if (size(ipiv) > 0) pip = c_loc(ipiv)
+        if (size(jpiv) > 0) pjp = c_loc(jpiv)
+        if (size(info) > 0) pinfo = c_loc(info)
+        status = numgpu_zgetrf_batched_fullpivot_strided(h, p%n, pa, p%lda, p%sa, pip, pjp, pinfo, p%batch, mode)
+        call report(status, errmsg)
+    end subroutine
+
+    subroutine numgpu_getrs_batched_fullpivot_z(h, trans, A, ipiv, jpiv, B, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: trans
+        complex(c_double_complex), intent(in), target, contiguous :: A(:,:,:)
+        integer(c_int32_t), intent(in), target, contiguous :: ipiv(:,:), jpiv(:,:)
+        complex(c_double_complex), intent(inout), target, contiguous :: B(:,:,:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        type(lu_plan) :: p
+        type(c_ptr) :: pa, pip, pjp, pb
+        call plan_lu("numgpu_getrs_batched_fullpivot", shape(A, c_int64_t), shape(ipiv, c_int64_t), &
+            shape(jpiv, c_int64_t), shape(B, c_int64_t), "B", size(B, 3, c_int64_t), "", size(B, 3, c_int64_t), .true., &
+            p, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        pa = c_null_ptr
+        pip = c_null_ptr
+        pjp = c_null_ptr
+        pb = c_null_ptr
+        if (size(A) > 0) pa = c_loc(A)
+        if (size(ipiv) > 0) pip = c_loc(ipiv)
+        if (size(jpiv) > 0) pjp = c_loc(jpiv)
+        if (size(B) > 0) pb = c_loc(B)
+        status = numgpu_zgetrs_batched_fullpivot_strided(h, trans, p%n, p%nrhs, pa, p%lda, p%sa, pip, pjp, pb, &
+            p%ldb, p%sb, p%batch)
+        call report(status, errmsg)
+    end subroutine
+
+    subroutine numgpu_gesv_batched_fullpivot_z(h, A, ipiv, jpiv, B, info, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        complex(c_double_complex), intent(inout), target, contiguous :: A(:,:,:), B(:,:,:)
+        integer(c_int32_t), intent(inout), target, contiguous :: ipiv(:,:), jpiv(:,:), info(:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        type(lu_plan) :: p
+        type(c_ptr) :: pa, pip, pjp, pb, pinfo
+        call plan_lu("numgpu_gesv_batched_fullpivot", shape(A, c_int64_t), shape(ipiv, c_int64_t), &
+            shape(jpiv, c_int64_t), shape(B, c_int64_t), "B", size(info, kind=c_int64_t), "info", size(A, 3, c_int64_t), &
+            .false., p, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        pa = c_null_ptr
+        pip = c_null_ptr
+        pjp = c_null_ptr
+        pb = c_null_ptr
+        pinfo = c_null_ptr
+        if (size(A) > 0) pa = c_loc(A)
+        if (size(ipiv) > 0) pip = c_loc(ipiv)
+        if (size(jpiv) > 0) pjp = c_loc(jpiv)
+        if (size(B) > 0) pb = c_loc(B)
+        if (size(info) > 0) pinfo = c_loc(info)
+        status = numgpu_zgesv_batched_fullpivot_strided(h, p%n, p%nrhs, pa, p%lda, p%sa, pip, pjp, pb, p%ldb, p%sb, &
+            pinfo, p%batch)
+        call report(status, errmsg)
+    end subroutine
+
+    subroutine numgpu_gesc2_batched_z(h, A, rhs, ipiv, jpiv, scale, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        complex(c_double_complex), intent(in), target, contiguous :: A(:,:,:)
+        complex(c_double_complex), intent(inout), target, contiguous :: rhs(:,:)
+        integer(c_int32_t), intent(in), target, contiguous :: ipiv(:,:), jpiv(:,:)
+        real(c_double), intent(inout), target, contiguous :: scale(:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        type(lu_plan) :: p
+        type(c_ptr) :: pa, pr, pip, pjp, ps
+        call plan_lu("numgpu_gesc2_batched", shape(A, c_int64_t), shape(ipiv, c_int64_t), shape(jpiv, c_int64_t), &
+            [size(rhs, 1, c_int64_t), 1_c_int64_t, size(rhs, 2, c_int64_t)], "rhs", size(scale, kind=c_int64_t), "scale", &
+            size(rhs, 2, c_int64_t), .true., p, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        pa = c_null_ptr
+        pr = c_null_ptr
+        pip = c_null_ptr
+        pjp = c_null_ptr
+        ps = c_null_ptr
+        if (size(A) > 0) pa = c_loc(A)
+        if (size(rhs) > 0) pr = c_loc(rhs)
+        if (size(ipiv) > 0) pip = c_loc(ipiv)
+        if (size(jpiv) > 0) pjp = c_loc(jpiv)
+        if (size(scale) > 0) ps = c_loc(scale)
+        status = numgpu_zgesc2_batched_strided(h, p%n, pa, p%lda, p%sa, pr, p%ldb, pip, pjp, ps, p%batch)
         call report(status, errmsg)
     end subroutine
 

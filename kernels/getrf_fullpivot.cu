@@ -7,8 +7,9 @@
 //                    in registers (every lane, selects on the unrolled index); columns are
 //                    swapped logically (each lane tracks its column's position), so no column
 //                    moves until the final store. The argmax is a butterfly of warp shuffles
-//                    on the key (|a|, row, column position); the pivot lane's multipliers go
-//                    to the other lanes through shared memory.
+//                    on the key (|a|, row, column position); the pivot column goes through
+//                    shared memory, where lane i divides entry i by the pivot, and every lane
+//                    reads the multipliers back for its update.
 //   getrf_block_<T>  any n: one block per matrix, in shared memory when it fits (NG_SMEM=1,
 //                    odd leading dimension), else in place in global memory; the argmax is a
 //                    block reduction and the rank-1 update computes the next step's keys.
@@ -137,17 +138,17 @@ extern "C" __global__ void __launch_bounds__(MPB * W) NG_CAT(getrf_warp_, NG_SUF
                 if (lane == plane) {
                     if (perturbed) a[k] = piv;
 #pragma unroll
-                    for (int i = k + 1; i < N; ++i) {
-                        a[i] = ng_div(a[i], piv);
-                        lb[i] = a[i];
-                    }
+                    for (int i = k + 1; i < N; ++i) lb[i] = a[i];
                 }
             }
             __syncwarp();
-            if (!done && lane < N && pos > k) {
+            // The divisions in parallel: lane i forms multiplier i.
+            if (!done && lane > k && lane < N) lb[lane] = ng_div(lb[lane], piv);
+            __syncwarp();
+            if (!done && lane < N && pos >= k) {
                 const T u = a[k];
 #pragma unroll
-                for (int i = k + 1; i < N; ++i) a[i] = ng_fma(ng_neg(lb[i]), u, a[i]);
+                for (int i = k + 1; i < N; ++i) a[i] = pos == k ? lb[i] : ng_fma(ng_neg(lb[i]), u, a[i]);
             }
             __syncwarp();
         }

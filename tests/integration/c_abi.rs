@@ -209,6 +209,18 @@ fn c_test_errors_asan() {
     c_test_asan("test_errors");
 }
 
+/// test_getrf calls LAPACK's Fortran symbols (?getc2_, ?gesc2_) as its reference: OpenBLAS
+/// carries them, so the link line of the other tests (-lopenblas) serves it too.
+#[test]
+fn c_test_getrf() {
+    c_test("test_getrf");
+}
+
+#[test]
+fn c_test_getrf_asan() {
+    c_test_asan("test_getrf");
+}
+
 /// numgpu.h in the same translation unit as <complex.h>, <cblas.h> and <lapacke.h>, which a
 /// program replacing LAPACK calls already includes. numgpu.h must not declare the BLAS
 /// symbols the library itself imports: its own declarations (with `int` for the CBLAS enums)

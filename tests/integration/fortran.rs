@@ -31,8 +31,10 @@ fn build_module(fc: &str) -> (PathBuf, PathBuf) {
     .clone()
 }
 
-/// Builds fortran-tests/<name>.f90 (unless prebuilt) as `<exe>` in the bin dir and runs it.
-fn fortran_test(name: &str, exe: &str) {
+/// Builds fortran-tests/<name>.f90 (unless prebuilt) as `<exe>` in the bin dir, linked with
+/// the extra libraries `libs` (e.g. -lopenblas for a program that calls LAPACK itself), and
+/// runs it.
+fn fortran_test(name: &str, exe: &str, libs: &[&str]) {
     let path = bin_dir().join(exe);
     if !prebuilt() {
         let fc = tool("FC", "gfortran");
@@ -40,6 +42,7 @@ fn fortran_test(name: &str, exe: &str) {
         let mut args: Vec<OsString> = FFLAGS.iter().map(OsString::from).collect();
         args.extend(["-I".into(), moddir.into(), format!("fortran-tests/{name}.f90").into(), obj.into(), "-o".into(), path.clone().into()]);
         args.extend(link_args());
+        args.extend(libs.iter().map(OsString::from));
         compile(&fc, &args, &format!("fortran-tests/{name}.f90"));
     }
     run(&path, exe, &[]);
@@ -47,7 +50,14 @@ fn fortran_test(name: &str, exe: &str) {
 
 #[test]
 fn fortran_test_gemm() {
-    fortran_test("test_gemm", "test_gemm_f");
+    fortran_test("test_gemm", "test_gemm_f", &[]);
+}
+
+/// test_getrf_f calls LAPACK's ?getc2/?gesc2 as its reference, so it links OpenBLAS (which
+/// carries LAPACK) directly, as the C tests do.
+#[test]
+fn fortran_test_getrf() {
+    fortran_test("test_getrf", "test_getrf_f", &["-lopenblas"]);
 }
 
 // ---- the module against the header ---------------------------------------------------------

@@ -169,13 +169,27 @@ impl Gpu {
         ng(check(unsafe { cu::cuMemcpyDtoH_v2(dst.as_mut_ptr() as *mut c_void, src, std::mem::size_of_val(dst)) }, "cuMemcpyDtoH"))
     }
 
+    /// Enqueues a copy of `bytes` from device address `src` to `dst` on the stream.
+    pub fn copy_async(&self, dst: u64, src: u64, bytes: usize) -> Res<()> {
+        // SAFETY: the caller's buffers at `src` and `dst` hold at least `bytes`.
+        ng(check(unsafe { cu::cuMemcpyDtoDAsync_v2(dst, src, bytes, self.stream) }, "cuMemcpyDtoDAsync"))
+    }
+
     /// Times `call(i)` for i in 0..reps on the stream, each between two CUDA events, after
     /// `warmup` untimed calls; returns the milliseconds of each timed call. All calls are
     /// enqueued back to back and read after one synchronisation, so the host's launch
     /// overhead stays hidden when a call takes longer on the GPU than to enqueue.
     pub fn time(&self, warmup: usize, reps: usize, mut call: impl FnMut(usize) -> Res<()>) -> Res<Vec<f64>> {
-        for i in 0..warmup {
-            call(i)?;
+        self.time_setup(warmup, reps, |_| Ok(()), |j| call(if j < warmup { j } else { j - warmup }))
+    }
+
+    /// As `time`, for calls that need their inputs restored (in-place factorisations):
+    /// `setup(j)` is enqueued before call j's start event, so it is not timed; j counts the
+    /// warm-up and the timed calls together (0..warmup + reps), for `setup` and `call` alike.
+    pub fn time_setup(&self, warmup: usize, reps: usize, mut setup: impl FnMut(usize) -> Res<()>, mut call: impl FnMut(usize) -> Res<()>) -> Res<Vec<f64>> {
+        for j in 0..warmup {
+            setup(j)?;
+            call(j)?;
         }
         let mut events = Vec::with_capacity(2 * reps);
         let result = (|| {
@@ -186,9 +200,10 @@ impl Gpu {
                 events.push(e);
             }
             for i in 0..reps {
+                setup(warmup + i)?;
                 // SAFETY: events and stream are live.
                 ng(check(unsafe { cu::cuEventRecord(events[2 * i], self.stream) }, "cuEventRecord"))?;
-                call(i)?;
+                call(warmup + i)?;
                 ng(check(unsafe { cu::cuEventRecord(events[2 * i + 1], self.stream) }, "cuEventRecord"))?;
             }
             self.sync()?;

@@ -2,17 +2,21 @@
 //! (DESIGN §5; after MAGMA's testers). Built with `--features bench`, which alone links the
 //! peers (cuBLAS through cudarc's bindings).
 //!
-//! For each routine, precision and size it prints one row: batch, numgpu's time, GFLOP/s,
-//! GB/s and % of the roofline measured in the same run, cuBLAS's time and the ratio, the
-//! pointer-array ratio, OpenBLAS's rate on the host, and the error against cuBLAS. The exit
-//! status is the number of failed rows. It writes `<out>/<routine>-<device>-<date>` .json,
-//! .md and .svg.
+//! For each routine, precision and size it prints one row. gemm: batch, numgpu's time,
+//! GFLOP/s, GB/s and % of the roofline measured in the same run, cuBLAS's time and the ratio,
+//! the pointer-array ratio, OpenBLAS's rate on the host, and the error against cuBLAS. getrf
+//! (`getrf_fullpivot`, complete pivoting): batch, numgpu's time, GB/s and % of the copy
+//! bandwidth, cuBLAS `getrfBatched`'s (partial pivoting) time and the ratio, LAPACK `?getc2`'s
+//! time over all host cores and on one core and the ratios, and the checks against LAPACK
+//! (pivots, LU residual ratio). The exit status is the number of failed rows. It writes
+//! `<out>/<routine>-<device>-<date>` .json, .md and .svg (routine `gemm`, `getrf_fullpivot`).
 //!
 //! Modules: `gpu` (libraries, device, stream, events, buffers, cuBLAS handle), `prec` (the
-//! four precisions and their cuBLAS calls), `roofline` (bandwidth and FMA peak), `gemm` (the
-//! gemm rows), `report` (table, JSON, SVG).
+//! four precisions and their cuBLAS calls), `roofline` (bandwidth and FMA peak), `gemm` and
+//! `getrf` (their rows), `report` (tables, JSON, SVG).
 
 mod gemm;
+mod getrf;
 mod gpu;
 mod prec;
 mod report;
@@ -21,11 +25,12 @@ mod roofline;
 use clap::Parser;
 use indicatif::{ProgressBar, ProgressStyle};
 use numgpu::{BackendChoice, Complex32, Complex64, Handle};
-use std::path::PathBuf;
+use serde::Serialize;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Routines the bench knows.
-const ROUTINES: &[&str] = &["gemm"];
+const ROUTINES: &[&str] = &["gemm", "getrf"];
 /// Exit status when the bench cannot run at all (no CUDA device, no cuBLAS, a CUDA error
 /// outside a row, files not written) and for a bad command line; 101 stays Rust's panic.
 const EXIT_FATAL: u8 = 110;
@@ -37,22 +42,25 @@ const MAX_FAILURES_STATUS: usize = 100;
 #[command(
     name = "numgpu-bench",
     version,
-    about = "numgpu's routines against cuBLAS and OpenBLAS: time, GFLOP/s, GB/s, % of the measured roofline, ratio, error",
+    about = "numgpu's routines against cuBLAS and OpenBLAS/LAPACK: time, GFLOP/s, GB/s, % of the measured roofline, ratio, error",
     after_help = "Needs an NVIDIA GPU with its driver, cuBLAS (libcublas.so.13) and NVRTC (libnvrtc.so.13); the toolkit's lib64 is searched when they are not on LD_LIBRARY_PATH.\n\nExit status: the number of rows that failed their accuracy or reproducibility check or could not run (at most 100); 110 when the bench could not run at all (no CUDA device, no cuBLAS, ...); 111 for a bad command line; 101 is a panic (a bug)."
 )]
 struct Cli {
-    /// Routines to run, comma-separated: gemm, or all.
+    /// Routines to run, comma-separated: gemm, getrf (batched LU with complete pivoting), or all.
     #[arg(long, value_delimiter = ',', default_value = "all")]
     routine: Vec<String>,
-    /// Matrix sizes n (square), comma-separated [default: 4,8,16,32,64,128,256; --quick: 4,32,128].
+    /// Matrix sizes n (square), comma-separated, for every routine run [default: gemm 4,8,16,32,64,128,256, getrf 4,8,16,32,64,128; --quick: 4,32,128].
     #[arg(long, value_delimiter = ',')]
     sizes: Option<Vec<usize>>,
     /// Precisions, comma-separated, of s, d, c, z [default: all four].
     #[arg(long, value_delimiter = ',')]
     precisions: Option<Vec<char>>,
-    /// Bytes of A + B + C of one call; the batch is sized from it [default: 1e9; --quick: 6.4e7].
+    /// gemm: bytes of A + B + C of one call; the batch is sized from it [default: 1e9; --quick: 6.4e7].
     #[arg(long)]
     target_bytes: Option<f64>,
+    /// getrf: matrices per call, fewer where device memory holds fewer [default: 100000; --quick: 10000].
+    #[arg(long)]
+    batch: Option<usize>,
     /// Timed calls per measurement, median reported [default: 20; --quick: 5].
     #[arg(long)]
     reps: Option<usize>,
@@ -76,9 +84,11 @@ fn note(msg: impl std::fmt::Display) {
 /// The run's settings once the defaults are resolved.
 struct Settings {
     routines: Vec<&'static str>,
-    sizes: Vec<usize>,
+    /// The sizes asked for; None: each routine's default.
+    sizes: Option<Vec<usize>>,
     precisions: Vec<char>,
     cfg: gemm::Config,
+    getrf_cfg: getrf::Config,
     out: PathBuf,
     quick: bool,
     device: i32,
@@ -97,8 +107,8 @@ fn settings(cli: Cli) -> Result<Settings, String> {
         }
     }
     routines.dedup();
-    let sizes = cli.sizes.unwrap_or_else(|| if q { vec![4, 32, 128] } else { vec![4, 8, 16, 32, 64, 128, 256] });
-    if let Some(n) = sizes.iter().find(|n| **n == 0 || **n > 8192) {
+    let sizes = cli.sizes;
+    if let Some(n) = sizes.iter().flatten().find(|n| **n == 0 || **n > 8192) {
         return Err(format!("--sizes: {n} is outside 1..=8192"));
     }
     let precisions = cli.precisions.unwrap_or_else(|| vec!['s', 'd', 'c', 'z']);
@@ -112,6 +122,10 @@ fn settings(cli: Cli) -> Result<Settings, String> {
     let reps = cli.reps.unwrap_or(if q { 5 } else { 20 });
     if reps == 0 {
         return Err("--reps must be at least 1".into());
+    }
+    let batch = cli.batch.unwrap_or(if q { 10_000 } else { 100_000 });
+    if !(1..=i32::MAX as usize).contains(&batch) {
+        return Err(format!("--batch {batch}: must be between 1 and {}", i32::MAX));
     }
     if reps < 20 && !q {
         note(format!("note: --reps {reps} is below the 20 runs DESIGN §5 asks for published numbers"));
@@ -129,6 +143,17 @@ fn settings(cli: Cli) -> Result<Settings, String> {
             cpu_reps: if q { 1 } else { 3 },
             mem_budget: 0.0, // set once the device is known
             tol: 30.0,
+        },
+        getrf_cfg: getrf::Config {
+            batch,
+            reps,
+            warmup: 2,
+            cpu_secs_all: if q { 0.1 } else { 1.0 },
+            cpu_secs_one: if q { 0.05 } else { 0.3 },
+            cpu_reps: if q { 1 } else { 3 },
+            mem_budget: 0.0, // set once the device is known
+            tol: 30.0,
+            check_work: if q { 1e7 } else { 5e7 },
         },
         out: cli.out,
         quick: q,
@@ -230,64 +255,139 @@ fn run(mut s: Settings) -> Result<usize, String> {
 
     // At most 70 GB of the device, and never more than is free now less 2 GB of headroom.
     s.cfg.mem_budget = (70e9f64).min(g.free_mem() as f64 - 2e9).max(0.0);
+    s.getrf_cfg.mem_budget = s.cfg.mem_budget;
 
     std::fs::create_dir_all(&s.out).map_err(|e| format!("creating {}: {e}", s.out.display()))?;
     let mut failures = 0;
     for routine in &s.routines {
-        let total = (s.precisions.len() * s.sizes.len()) as u64;
-        let pb = ProgressBar::new(total).with_style(
-            ProgressStyle::with_template("{spinner} {prefix} [{bar:30}] {pos}/{len} {msg} ({elapsed})").unwrap().progress_chars("=> "),
-        );
-        pb.set_prefix(routine.to_string());
-        let mut rows = Vec::new();
-        for &p in &s.precisions {
-            for &n in &s.sizes {
-                pb.set_message(format!("{p} n = {n}"));
-                let row = match p {
+        let sizes = s.sizes.clone().unwrap_or_else(|| default_sizes(routine, s.quick));
+        failures += match *routine {
+            "gemm" => {
+                let rows = sweep(routine, &s.precisions, &sizes, |p, n| match p {
                     's' => gemm::run_row::<f32>(&g, &cublas, &mut h, &roof, &s.cfg, n),
                     'd' => gemm::run_row::<f64>(&g, &cublas, &mut h, &roof, &s.cfg, n),
                     'c' => gemm::run_row::<Complex32>(&g, &cublas, &mut h, &roof, &s.cfg, n),
                     _ => gemm::run_row::<Complex64>(&g, &cublas, &mut h, &roof, &s.cfg, n),
+                });
+                let rep = report::Report {
+                    routine: "gemm",
+                    description: "Batched GEMM, square n, C_i = 1·A_i·B_i + 0.5·C_i, nonzero random data: numgpu_?gemm_batched_strided against cublas?gemmStridedBatched, and the pointer-array forms (numgpu_?gemm_batched, cublas?gemmBatched), on the same device buffers and stream.",
+                    meta: &meta,
+                    roofline: &roof,
+                    tolerance: s.cfg.tol,
+                    failures: rows.iter().filter(|r| !r.ok).count(),
+                    batch: None,
+                    rows: &rows,
                 };
-                let line = if row.ok {
-                    format!("{routine} {p} n = {n}: ok, {} ms, x{} vs cuBLAS", row.ours_ms.map_or("-".into(), |t| format!("{t:.4}")), row.ratio_cublas.map_or("-".into(), |r| format!("{r:.2}")))
-                } else {
-                    format!("FAIL {routine} {p} n = {n}: {}", row.note)
-                };
-                // Without a terminal the bar is hidden: a line per row keeps logs readable.
-                if pb.is_hidden() {
-                    note(line);
-                } else if !row.ok {
-                    pb.println(line);
-                }
-                rows.push(row);
-                pb.inc(1);
+                write_report(&s.out, &rep, report::markdown, report::svg)?
             }
-        }
-        pb.finish_and_clear();
-        let failed = rows.iter().filter(|r| !r.ok).count();
-        failures += failed;
-        let rep = report::Report {
-            routine,
-            description: "Batched GEMM, square n, C_i = 1·A_i·B_i + 0.5·C_i, nonzero random data: numgpu_?gemm_batched_strided against cublas?gemmStridedBatched, and the pointer-array forms (numgpu_?gemm_batched, cublas?gemmBatched), on the same device buffers and stream.",
-            meta: &meta,
-            roofline: &roof,
-            tolerance: s.cfg.tol,
-            failures: failed,
-            rows: &rows,
+            _ => {
+                let c = &s.getrf_cfg;
+                let rows = sweep(routine, &s.precisions, &sizes, |p, n| match p {
+                    's' => getrf::run_row::<f32>(&g, &cublas, &mut h, &roof, c, n),
+                    'd' => getrf::run_row::<f64>(&g, &cublas, &mut h, &roof, c, n),
+                    'c' => getrf::run_row::<Complex32>(&g, &cublas, &mut h, &roof, c, n),
+                    _ => getrf::run_row::<Complex64>(&g, &cublas, &mut h, &roof, c, n),
+                });
+                let rep = report::Report {
+                    routine: "getrf_fullpivot",
+                    description: "Batched LU with complete pivoting (LAPACK ?getc2 semantics), square n, nonzero random data: numgpu_?getrf_batched_fullpivot_strided (mode GETC2) against cublas?getrfBatched (partial pivoting, pointer-array form) on the same device buffers and stream, and LAPACK ?getc2 on the host over all cores and on one core.",
+                    meta: &meta,
+                    roofline: &roof,
+                    tolerance: c.tol,
+                    failures: rows.iter().filter(|r| !r.ok).count(),
+                    batch: Some(c.batch),
+                    rows: &rows,
+                };
+                write_report(&s.out, &rep, report::markdown_getrf, report::svg_getrf)?
+            }
         };
-        // Files first, then stdout: a closed pipe on stdout loses no results.
-        let md = report::markdown(&rep);
-        let json = serde_json::to_string_pretty(&rep).map_err(|e| e.to_string())?;
-        let files = [report::path(&s.out, routine, &meta, "json"), report::path(&s.out, routine, &meta, "md"), report::path(&s.out, routine, &meta, "svg")];
-        std::fs::write(&files[0], json + "\n").map_err(|e| format!("writing {}: {e}", files[0].display()))?;
-        std::fs::write(&files[1], &md).map_err(|e| format!("writing {}: {e}", files[1].display()))?;
-        report::svg(&files[2], &rep)?;
-        for f in &files {
-            note(format!("wrote {}", f.display()));
-        }
-        use std::io::Write;
-        let _ = writeln!(std::io::stdout(), "{md}");
     }
     Ok(failures)
+}
+
+/// Each routine's sizes when --sizes is not given.
+fn default_sizes(routine: &str, quick: bool) -> Vec<usize> {
+    match (routine, quick) {
+        (_, true) => vec![4, 32, 128],
+        ("getrf", false) => vec![4, 8, 16, 32, 64, 128],
+        _ => vec![4, 8, 16, 32, 64, 128, 256],
+    }
+}
+
+/// What the sweep reads of a row, whatever the routine.
+trait SweptRow {
+    fn ok(&self) -> bool;
+    fn note(&self) -> &str;
+    fn ours_ms(&self) -> Option<f64>;
+    fn ratio_cublas(&self) -> Option<f64>;
+}
+
+macro_rules! swept_row {
+    ($t:ty) => {
+        impl SweptRow for $t {
+            fn ok(&self) -> bool {
+                self.ok
+            }
+            fn note(&self) -> &str {
+                &self.note
+            }
+            fn ours_ms(&self) -> Option<f64> {
+                self.ours_ms
+            }
+            fn ratio_cublas(&self) -> Option<f64> {
+                self.ratio_cublas
+            }
+        }
+    };
+}
+swept_row!(gemm::Row);
+swept_row!(getrf::Row);
+
+/// One row per precision and size, `run(precision, n)` each, with a progress bar.
+fn sweep<R: SweptRow>(routine: &str, precisions: &[char], sizes: &[usize], mut run: impl FnMut(char, usize) -> R) -> Vec<R> {
+    let total = (precisions.len() * sizes.len()) as u64;
+    let pb = ProgressBar::new(total).with_style(ProgressStyle::with_template("{spinner} {prefix} [{bar:30}] {pos}/{len} {msg} ({elapsed})").unwrap().progress_chars("=> "));
+    pb.set_prefix(routine.to_string());
+    let mut rows = Vec::new();
+    for &p in precisions {
+        for &n in sizes {
+            pb.set_message(format!("{p} n = {n}"));
+            let row = run(p, n);
+            let line = if row.ok() {
+                format!("{routine} {p} n = {n}: ok, {} ms, x{} vs cuBLAS", row.ours_ms().map_or("-".into(), |t| format!("{t:.4}")), row.ratio_cublas().map_or("-".into(), |r| format!("{r:.2}")))
+            } else {
+                format!("FAIL {routine} {p} n = {n}: {}", row.note())
+            };
+            // Without a terminal the bar is hidden: a line per row keeps logs readable.
+            if pb.is_hidden() {
+                note(line);
+            } else if !row.ok() {
+                pb.println(line);
+            }
+            rows.push(row);
+            pb.inc(1);
+        }
+    }
+    pb.finish_and_clear();
+    rows
+}
+
+/// Writes the report's .json, .md and .svg under `out`, then the markdown on stdout;
+/// returns its failed rows.
+fn write_report<R: Serialize>(out: &Path, rep: &report::Report<R>, markdown: fn(&report::Report<R>) -> String, svg: fn(&Path, &report::Report<R>) -> Result<(), String>) -> Result<usize, String> {
+    let meta = rep.meta;
+    // Files first, then stdout: a closed pipe on stdout loses no results.
+    let md = markdown(rep);
+    let json = serde_json::to_string_pretty(rep).map_err(|e| e.to_string())?;
+    let files = [report::path(out, rep.routine, meta, "json"), report::path(out, rep.routine, meta, "md"), report::path(out, rep.routine, meta, "svg")];
+    std::fs::write(&files[0], json + "\n").map_err(|e| format!("writing {}: {e}", files[0].display()))?;
+    std::fs::write(&files[1], &md).map_err(|e| format!("writing {}: {e}", files[1].display()))?;
+    svg(&files[2], rep)?;
+    for f in &files {
+        note(format!("wrote {}", f.display()));
+    }
+    use std::io::Write;
+    let _ = writeln!(std::io::stdout(), "{md}");
+    Ok(rep.failures)
 }

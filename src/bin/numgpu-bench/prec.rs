@@ -1,5 +1,5 @@
 //! The four precisions as the bench sees them: numgpu's element type, its cuBLAS routines
-//! (raw calls through cudarc's bindings) and the real type of kernel arguments.
+//! (raw calls through cudarc's bindings: gemm, getrf) and the real type of kernel arguments.
 
 use cudarc::cublas::sys as cb;
 use numgpu::lapack::Blas;
@@ -27,10 +27,19 @@ pub trait Prec: Blas {
     /// Each array holds `batch` device pointers to n×n matrices.
     #[allow(clippy::too_many_arguments)]
     unsafe fn cublas_array(h: cb::cublasHandle_t, n: i32, alpha: &Self, pa: u64, pb: u64, beta: &Self, pc: u64, batch: i32) -> cb::cublasStatus_t;
+
+    /// `cublas<t>getrfBatched`: LU with partial pivoting, in place, of the n×n matrices the
+    /// device pointer array `pa` names (leading dimension `lda`); pivots `piv` (n per
+    /// matrix) and `info` (one per matrix) in device memory.
+    ///
+    /// # Safety
+    /// `pa` holds `batch` device pointers to n×n matrices; `piv` has n·batch entries and
+    /// `info` batch.
+    unsafe fn cublas_getrf(h: cb::cublasHandle_t, n: i32, pa: u64, lda: i32, piv: u64, info: u64, batch: i32) -> cb::cublasStatus_t;
 }
 
 macro_rules! prec {
-    ($t:ty, $ct:ty, $r:ty, $strided:ident, $array:ident) => {
+    ($t:ty, $ct:ty, $r:ty, $strided:ident, $array:ident, $getrf:ident) => {
         #[allow(clippy::too_many_arguments)]
         impl Prec for $t {
             type R = $r;
@@ -81,14 +90,17 @@ macro_rules! prec {
                     batch,
                 )
             }
+            unsafe fn cublas_getrf(h: cb::cublasHandle_t, n: i32, pa: u64, lda: i32, piv: u64, info: u64, batch: i32) -> cb::cublasStatus_t {
+                cb::$getrf(h, n, pa as *const *mut $ct, lda, piv as *mut i32, info as *mut i32, batch)
+            }
         }
     };
 }
 
-prec!(f32, f32, f32, cublasSgemmStridedBatched, cublasSgemmBatched);
-prec!(f64, f64, f64, cublasDgemmStridedBatched, cublasDgemmBatched);
-prec!(Complex32, cb::cuComplex, f32, cublasCgemmStridedBatched, cublasCgemmBatched);
-prec!(Complex64, cb::cuDoubleComplex, f64, cublasZgemmStridedBatched, cublasZgemmBatched);
+prec!(f32, f32, f32, cublasSgemmStridedBatched, cublasSgemmBatched, cublasSgetrfBatched);
+prec!(f64, f64, f64, cublasDgemmStridedBatched, cublasDgemmBatched, cublasDgetrfBatched);
+prec!(Complex32, cb::cuComplex, f32, cublasCgemmStridedBatched, cublasCgemmBatched, cublasCgetrfBatched);
+prec!(Complex64, cb::cuDoubleComplex, f64, cublasZgemmStridedBatched, cublasZgemmBatched, cublasZgetrfBatched);
 
 /// splitmix64: a counter-based generator, so chunks of an array fill in parallel and the
 /// data depend only on the seed.

@@ -1,7 +1,10 @@
 //! What a run leaves behind: the markdown table (stdout and a .md file), the JSON record and
-//! the SVG plot, named after the routine, the device and the date.
+//! the SVG plot, named after the routine, the device and the date. gemm's rows and getrf's
+//! (`getrf_fullpivot`) each have their table and method notes; the page's head and the plot
+//! are shared.
 
 use crate::gemm::Row;
+use crate::getrf::Row as GetrfRow;
 use crate::roofline::Roofline;
 use plotters::prelude::*;
 use serde::Serialize;
@@ -31,15 +34,19 @@ pub struct Meta {
     pub preloaded: Vec<String>,
 }
 
+/// One routine's results; `R` is its row type (gemm's by default).
 #[derive(Serialize)]
-pub struct Report<'a> {
+pub struct Report<'a, R = Row> {
     pub routine: &'static str,
     pub description: &'static str,
     pub meta: &'a Meta,
     pub roofline: &'a Roofline,
     pub tolerance: f64,
     pub failures: usize,
-    pub rows: &'a [Row],
+    /// The batch a routine asks for when it does not size it from bytes (getrf), if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub batch: Option<usize>,
+    pub rows: &'a [R],
 }
 
 /// Today's date (UTC) as YYYY-MM-DD, from the system clock.
@@ -138,11 +145,10 @@ pub fn table(rows: &[Row]) -> String {
     s
 }
 
-/// The markdown page: circumstances, roofline, method, the table.
-pub fn markdown(rep: &Report) -> String {
+/// The head of a markdown page: title, description, device, software, roofline.
+fn preamble<R>(s: &mut String, rep: &Report<R>) {
     let m = rep.meta;
     let rf = rep.roofline;
-    let mut s = String::new();
     let _ = writeln!(s, "# numgpu-bench: {} on {} ({})\n", rep.routine, m.device, m.date);
     let _ = writeln!(s, "{}\n", rep.description);
     let _ = writeln!(
@@ -163,6 +169,13 @@ pub fn markdown(rep: &Report) -> String {
         rf.copy_bytes as f64 / 1e9,
         peaks.join(", ")
     );
+}
+
+/// The markdown page: circumstances, roofline, method, the table.
+pub fn markdown(rep: &Report) -> String {
+    let m = rep.meta;
+    let mut s = String::new();
+    preamble(&mut s, rep);
     let _ = writeln!(
         s,
         "- method: batch sized so that A + B + C ≈ {:.2} GB; inputs rotated among `sets` copies when one fits in 3× L2; {} warm-up calls, then the median of {} calls, each between CUDA events on one stream shared by numgpu and cuBLAS (default math mode: no TF32); OpenBLAS through numgpu's CPU backend on a smaller batch, host clock{}",
@@ -192,8 +205,22 @@ const COLORS: [RGBColor; 4] = [RGBColor(214, 39, 40), RGBColor(31, 119, 180), RG
 /// n (log2 axis) against GB/s, numgpu (solid) and cuBLAS (dashed) per precision, with the
 /// measured bandwidth as a horizontal line.
 pub fn svg(file: &Path, rep: &Report) -> Result<(), String> {
-    let rows: Vec<&Row> = rep.rows.iter().filter(|r| r.ours_gbs.is_some() || r.cublas_gbs.is_some()).collect();
-    let bw = rep.roofline.bandwidth_gbs;
+    let pts: Vec<Point> = rep.rows.iter().map(|r| Point { precision: r.precision, n: r.n, ours_gbs: r.ours_gbs, cublas_gbs: r.cublas_gbs }).collect();
+    let title = format!("numgpu {} vs cuBLAS: {} ({})", rep.routine, rep.meta.device, rep.meta.date);
+    plot(file, &title, "GB/s, (A + B + 2C)·elem / time", "cuBLAS", rep.roofline.bandwidth_gbs, &pts)
+}
+
+/// One point pair of the plot: a precision and n, numgpu's and cuBLAS's GB/s.
+struct Point {
+    precision: char,
+    n: usize,
+    ours_gbs: Option<f64>,
+    cublas_gbs: Option<f64>,
+}
+
+/// The plot of `svg` for any routine: `peer` names the dashed lines, `bw` the copy bandwidth.
+fn plot(file: &Path, title: &str, y_desc: &str, peer: &str, bw: f64, pts: &[Point]) -> Result<(), String> {
+    let rows: Vec<&Point> = pts.iter().filter(|r| r.ours_gbs.is_some() || r.cublas_gbs.is_some()).collect();
     let lg = |n: usize| (n as f64).log2();
     let (xmin, xmax) = rows.iter().fold((f64::MAX, f64::MIN), |(a, b), r| (a.min(lg(r.n)), b.max(lg(r.n))));
     let (xmin, xmax) = if rows.is_empty() { (2.0, 8.0) } else { (xmin - 0.25, xmax + 0.25) };
@@ -201,7 +228,6 @@ pub fn svg(file: &Path, rep: &Report) -> Result<(), String> {
     let err = |e: &dyn std::fmt::Display| format!("plotting {}: {e}", file.display());
     let root = SVGBackend::new(file, (1100, 680)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| err(&e))?;
-    let title = format!("numgpu {} vs cuBLAS: {} ({})", rep.routine, rep.meta.device, rep.meta.date);
     let mut chart = ChartBuilder::on(&root)
         .caption(title, ("sans-serif", 22))
         .margin(16)
@@ -213,7 +239,7 @@ pub fn svg(file: &Path, rep: &Report) -> Result<(), String> {
     chart
         .configure_mesh()
         .x_desc("n (square matrices, log2 scale)")
-        .y_desc("GB/s, (A + B + 2C)·elem / time")
+        .y_desc(y_desc)
         .x_labels(((xmax - xmin) * 4.0).ceil() as usize + 1)
         .x_label_formatter(&xfmt)
         .y_label_formatter(&|y| format!("{y:.0}"))
@@ -227,7 +253,7 @@ pub fn svg(file: &Path, rep: &Report) -> Result<(), String> {
         .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 24, y)], black));
     for (i, p) in ['s', 'd', 'c', 'z'].iter().enumerate() {
         let color = COLORS[i];
-        let pts = |f: fn(&Row) -> Option<f64>| -> Vec<(f64, f64)> { rows.iter().filter(|r| r.precision == *p).filter_map(|r| f(r).map(|y| (lg(r.n), y))).collect() };
+        let pts = |f: fn(&Point) -> Option<f64>| -> Vec<(f64, f64)> { rows.iter().filter(|r| r.precision == *p).filter_map(|r| f(r).map(|y| (lg(r.n), y))).collect() };
         let ours = pts(|r| r.ours_gbs);
         let theirs = pts(|r| r.cublas_gbs);
         if ours.is_empty() && theirs.is_empty() {
@@ -244,7 +270,7 @@ pub fn svg(file: &Path, rep: &Report) -> Result<(), String> {
         chart
             .draw_series(DashedLineSeries::new(theirs.clone(), 6, 4, thin))
             .map_err(|e| err(&e))?
-            .label(format!("{p}: cuBLAS"))
+            .label(format!("{p}: {peer}"))
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 24, y)], thin));
         chart.draw_series(theirs.iter().map(|&q| Circle::new(q, 3, thin))).map_err(|e| err(&e))?;
     }
@@ -259,6 +285,79 @@ pub fn svg(file: &Path, rep: &Report) -> Result<(), String> {
     Ok(())
 }
 
+/// getrf's plot: numgpu's complete pivoting against cuBLAS's partial pivoting.
+pub fn svg_getrf(file: &Path, rep: &Report<GetrfRow>) -> Result<(), String> {
+    let pts: Vec<Point> = rep.rows.iter().map(|r| Point { precision: r.precision, n: r.n, ours_gbs: r.ours_gbs, cublas_gbs: r.cublas_gbs }).collect();
+    let title = format!("numgpu {} (complete pivoting) vs cuBLAS getrfBatched (partial): {} ({})", rep.routine, rep.meta.device, rep.meta.date);
+    plot(file, &title, "GB/s, 2·n²·elem / time", "cuBLAS getrfBatched", rep.roofline.bandwidth_gbs, &pts)
+}
+
+/// getrf's table, one row per precision and size.
+pub fn table_getrf(rows: &[GetrfRow]) -> String {
+    let mut s = String::new();
+    s.push_str("| prec | n | batch | ours ms | GB/s | % roof | cuBLAS ms | cuBLAS GB/s | ×cuBLAS | LAPACK all ms | ×LAPACK all | LAPACK 1-core ms | ×LAPACK 1-core | checked | pivots ≠ | LU ratio | ok |\n");
+    s.push_str("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|\n");
+    for r in rows {
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            r.precision,
+            r.n,
+            r.batch,
+            opt(r.ours_ms, ms),
+            opt(r.ours_gbs, |x| format!("{x:.0}")),
+            opt(r.roof_pct, |x| format!("{x:.0}%")),
+            opt(r.cublas_ms, ms),
+            opt(r.cublas_gbs, |x| format!("{x:.0}")),
+            opt(r.ratio_cublas, |x| format!("{x:.2}")),
+            opt(r.lapack_all_ms, ms),
+            opt(r.ratio_lapack_all, rate),
+            opt(r.lapack_one_ms, ms),
+            opt(r.ratio_lapack_one, rate),
+            r.checked,
+            match (r.pivot_mismatches, r.pivot_near_ties) {
+                (Some(m), Some(t)) if t > 0 => format!("{m} ({t} near-tie)"),
+                (m, _) => m.map_or("—".into(), |m| m.to_string()),
+            },
+            opt(r.lu_ratio, |x| format!("{x:.2}")),
+            if r.ok { "ok" } else { "FAIL" },
+        );
+    }
+    let noted: Vec<&GetrfRow> = rows.iter().filter(|r| !r.note.is_empty()).collect();
+    if !noted.is_empty() {
+        s.push('\n');
+        for r in noted {
+            let _ = writeln!(s, "- {} {} n = {}: {}", if r.ok { "note:" } else { "FAIL" }, r.precision, r.n, r.note);
+        }
+    }
+    s
+}
+
+/// getrf's markdown page.
+pub fn markdown_getrf(rep: &Report<GetrfRow>) -> String {
+    let m = rep.meta;
+    let mut s = String::new();
+    preamble(&mut s, rep);
+    let _ = writeln!(
+        s,
+        "- method: strided form, mode GETC2, packed n×n matrices in device memory, batch {} (less where device memory holds less: see the column); every call factors fresh inputs (a device copy of the pristine batch restores the set the previous call used, enqueued before the next call's start event, so untimed), rotated among `sets` copies so a restored set leaves L2 before its next use; {} warm-up calls, then the median of {} calls, each between CUDA events on one stream shared by numgpu and cuBLAS; LAPACK `?getc2` (OpenBLAS's LAPACK, single-threaded) on the host, host clock, median of a few runs on the first matrices of the batch, over all {} threads (rayon; the whole batch when it takes about a second) and on one core, scaled to the whole batch by the time per matrix{}",
+        rep.batch.map_or("—".into(), |b| b.to_string()),
+        m.warmup,
+        m.reps,
+        m.host_threads,
+        if m.quick { "; --quick run" } else { "" }
+    );
+    s.push_str("- GB/s counts each matrix read and written once, 2·n²·elem per matrix (pivots and info not counted); % roof = GB/s / the copy bandwidth; ×cuBLAS = t_cuBLAS / t_numgpu (> 1: numgpu faster; cuBLAS `getrfBatched`, pointer-array form, pivots partially: no GPU library pivots completely); ×LAPACK all / 1-core = t_LAPACK / t_numgpu for the whole batch\n");
+    let _ = writeln!(
+        s,
+        "- checks on `checked` matrices spread over the batch (all of it for small n): ipiv, jpiv and info equal to LAPACK `?getc2`'s on the same matrix (`pivots ≠` counts the matrices that differ; a near-tie, where at the first differing step our pivot is within 4nε, relative, of LAPACK's in LAPACK's own trailing block, is rounding that either implementation may break either way — FMA, the complex modulus — and is counted apart without failing the row), LU ratio = max ‖P·L·U·Q − A‖₁ / (n·‖A‖₁·ε) < {}; a row also fails when two calls on the same inputs differ bitwise (pivots, info, sampled factors), when cuBLAS reports a singular random matrix, or when a call fails",
+        rep.tolerance
+    );
+    let _ = writeln!(s, "- failures: {}\n", rep.failures);
+    s.push_str(&table_getrf(rep.rows));
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -270,5 +369,44 @@ mod tests {
         assert_eq!(device_tag("NVIDIA H100 80GB HBM3"), "H100");
         assert_eq!(device_tag("NVIDIA GeForce RTX 4090"), "RTX-4090");
         assert_eq!(device_tag("NVIDIA A100-SXM4-80GB"), "A100-SXM4-80GB");
+    }
+
+    /// getrf's page, table and plot render from made-up rows (no GPU needed).
+    #[test]
+    fn getrf_report_renders() {
+        let meta = Meta {
+            device: "NVIDIA H100 80GB HBM3".into(),
+            arch: "sm_90".into(),
+            sm_count: 132,
+            l2_bytes: 50 << 20,
+            memory_bytes: 80 << 30,
+            date: "2026-11-22".into(),
+            numgpu_version: "0.1.0".into(),
+            cuda_driver: "13.0".into(),
+            nvrtc: "13.0".into(),
+            cublas: "13.0.0".into(),
+            host_threads: 16,
+            target_bytes: 1e9,
+            reps: 20,
+            warmup: 2,
+            quick: false,
+            preloaded: vec![],
+        };
+        let roof = Roofline { copy_bytes: 1 << 30, bandwidth_gbs: 3000.0, fma_peak_gflops: vec![('s', 6e4), ('d', 3e4), ('c', 6e4), ('z', 3e4)] };
+        let ok = GetrfRow { precision: 's', n: 4, batch: 100_000, sets: 25, ours_ms: Some(0.01), ours_gbs: Some(1280.0), roof_pct: Some(42.7), cublas_gbs: Some(126.0), ratio_cublas: Some(10.2), checked: 100_000, pivot_mismatches: Some(0), lu_ratio: Some(0.4), ok: true, ..Default::default() };
+        let bad = GetrfRow { precision: 'z', n: 128, note: "ipiv/jpiv differ".into(), ..Default::default() };
+        let rows = [ok, bad];
+        let rep = Report { routine: "getrf_fullpivot", description: "d", meta: &meta, roofline: &roof, tolerance: 30.0, failures: 1, batch: Some(100_000), rows: &rows };
+        let md = markdown_getrf(&rep);
+        assert!(md.contains("| s | 4 | 100000 | 0.0100 | 1280 | 43% |"), "{md}");
+        assert!(md.contains("- FAIL z n = 128: ipiv/jpiv differ"), "{md}");
+        let json = serde_json::to_string(&rep).unwrap();
+        assert!(json.contains("\"batch\":100000") && json.contains("\"pivot_mismatches\":0"));
+        let file = std::env::temp_dir().join(format!("numgpu-bench-test-{}.svg", std::process::id()));
+        svg_getrf(&file, &rep).unwrap();
+        let svg = std::fs::read_to_string(&file).unwrap();
+        let _ = std::fs::remove_file(&file);
+        assert!(svg.contains("cuBLAS getrfBatched"));
+        assert_eq!(path(Path::new("docs/bench"), rep.routine, &meta, "md"), PathBuf::from("docs/bench/getrf_fullpivot-H100-2026-11-22.md"));
     }
 }

@@ -733,14 +733,18 @@ static void run_case(numgpu_handle *h, const char *hname, const lu_case *c)
             if (!fail && b)
                 fail = b;
         }
+        /* Complex duprow: x / x need not round to exactly 1, so the last trailing block is
+         * rounding noise, and which noise element wins (and whether it is below SMIN) depends
+         * on the implementation's rounding: only P·L·U·Q = A is meaningful there. */
         for (i = 0; !fail && i < nb; i++) {
             size_t sl = slot_of(c, i);
-            if (info[i] != infor[sl]) {
+            const int noisy = c->cls == M_DUPROW && p->cplx;
+            if (!noisy && info[i] != infor[sl]) {
                 fail = "info differs from ?getc2";
                 snprintf(detail, sizeof detail, "matrix %lu (slot %lu): info %d, ?getc2 %d", (unsigned long)i,
                          (unsigned long)sl, (int)info[i], infor[sl]);
             }
-            for (k = 0; !fail && k < n; k++)
+            for (k = 0; !noisy && !fail && k < n; k++)
                 if (ip[i * n + k] != ipr[sl * n + k] || jp[i * n + k] != jpr[sl * n + k]) {
                     fail = "pivots differ from ?getc2";
                     snprintf(detail, sizeof detail,
@@ -753,7 +757,7 @@ static void run_case(numgpu_handle *h, const char *hname, const lu_case *c)
                 double q = factor_ratio(p, f, fr, n);
                 if (!(q <= worst_f))
                     worst_f = q;
-                if (!(q <= TOL)) {
+                if (!noisy && !(q <= TOL)) {
                     fail = "factors differ from ?getc2's";
                     snprintf(detail, sizeof detail, "matrix %lu: ||F - Fref||_F / (n eps ||Fref||_F) = %.3g",
                              (unsigned long)i, q);

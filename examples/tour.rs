@@ -22,7 +22,7 @@
 //! when any check fails.
 
 use numgpu::gemm_batched::{gemm_batched, gemm_batched_strided, Batch};
-use numgpu::getrf_fullpivot::{gesc2_strided, gesv_strided, getrf_strided, getrs_strided, Mode};
+use numgpu::getrf_fullpivot::{gesc2_strided, gesv_strided, getrf_strided, getrs_strided, pivot_gap, Mode};
 use numgpu::lapack::Blas;
 use numgpu::{Backend, BackendChoice, Complex32, Complex64, Handle, Op, Scalar};
 use rand::{Rng, SeedableRng};
@@ -327,37 +327,6 @@ impl<T: Scalar> Factors<T> {
         }
         (hard, near)
     }
-}
-
-/// Where ipiv/jpiv `oip`/`ojp` first differ from the reference's `rip`/`rjp` (with the
-/// reference's factors `rf`), that step k (0-based) and the relative gap
-/// (|U(k,k)| − |S_k(r, c)|) / |U(k,k)| between the reference's pivot and the element picked
-/// instead, in the reference's trailing block S_k = L₂₂·U₂₂ (rows and columns as the
-/// reference leaves them); None where they agree. An out-of-range pick has gap +∞.
-fn pivot_gap<T: Scalar>(rf: &[T], rip: &[i32], rjp: &[i32], oip: &[i32], ojp: &[i32], n: usize) -> Option<(usize, f64)> {
-    let k = (0..n).find(|&k| rip[k] != oip[k] || rjp[k] != ojp[k])?;
-    let pick = |v: i32| if v > k as i32 && v as usize <= n { Some(v as usize - 1) } else { None };
-    let (Some(r0), Some(c0)) = (pick(oip[k]), pick(ojp[k])) else { return Some((k, f64::INFINITY)) };
-    // Follow the pick (an index in step k's order) through the reference's interchanges.
-    let follow = |mut p: usize, piv: &[i32]| {
-        for (j, &q) in piv.iter().enumerate().skip(k) {
-            let q = q as usize - 1;
-            if p == j {
-                p = q;
-            } else if p == q {
-                p = j;
-            }
-        }
-        p
-    };
-    let (r, c) = (follow(r0, rip), follow(c0, rjp));
-    let at = |i: usize, j: usize| rf[i + j * n].to_c64();
-    let mut s = if r <= c { at(r, c) } else { Complex64::new(0.0, 0.0) };
-    for t in k..r.min(c + 1) {
-        s += at(r, t) * at(t, c);
-    }
-    let ukk = at(k, k).norm();
-    Some((k, (ukk - s.norm()) / ukk))
 }
 
 /// `getrf_strided` on a copy of `a` (batch of packed n×n matrices); the call's seconds.

@@ -1,7 +1,7 @@
 //! How a batch of matrices is passed (strided or pointer array) and the argument checks
 //! every batched family shares.
 
-use super::error::{Error, Result};
+use super::error::{checked_add, checked_mul, Error, Result};
 use std::ffi::c_void;
 
 /// Where the matrices of one operand live.
@@ -104,6 +104,18 @@ pub unsafe fn check_host_array<T>(arr: *const *const T, batch: usize, arg: i32, 
                 format!("({name}[0]) is memory of CUDA device {d} but the pointer array {name} is host memory: a pointer array must live in the space of its matrices"),
             ));
         }
+    }
+    Ok(())
+}
+
+/// Every element offset of `batch` matrices of `ld × cols` elements of `T`, `stride` elements
+/// apart, must fit `isize` bytes; `NOT_SUPPORTED` otherwise.
+pub fn check_extent<T>(ld: usize, cols: usize, stride: i64, batch: usize) -> Result<()> {
+    let one = checked_mul(ld, cols, "matrix extent")?;
+    let last = checked_mul(batch.saturating_sub(1), stride.max(0) as usize, "batch extent")?;
+    let total = checked_add(one, last, "batch extent")?;
+    if total > isize::MAX as usize / std::mem::size_of::<T>().max(1) {
+        return Err(Error::not_supported("batch extent exceeds the address space"));
     }
     Ok(())
 }

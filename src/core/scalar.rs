@@ -168,6 +168,47 @@ impl Scalar for f64 {
     }
 }
 
+/// The methods both complex types share (their real type is the only difference).
+macro_rules! complex_scalar_methods {
+    () => {
+        fn one() -> Self {
+            Self::new(1.0, 0.0)
+        }
+        fn conj(self) -> Self {
+            num_complex::Complex::conj(&self)
+        }
+        fn abs(self) -> Self::Real {
+            self.norm()
+        }
+        fn abs1(self) -> Self::Real {
+            self.re.abs() + self.im.abs()
+        }
+        fn from_real(r: Self::Real) -> Self {
+            Self::new(r, 0.0)
+        }
+        fn scale(self, r: Self::Real) -> Self {
+            Self::new(self.re * r, self.im * r)
+        }
+        fn is_finite(self) -> bool {
+            self.re.is_finite() && self.im.is_finite()
+        }
+        fn fma(a: Self, b: Self, c: Self) -> Self {
+            Self::new(a.re.mul_add(b.re, (-a.im).mul_add(b.im, c.re)), a.re.mul_add(b.im, a.im.mul_add(b.re, c.im)))
+        }
+        fn quot(self, d: Self) -> Self {
+            if d.re.abs() >= d.im.abs() {
+                let r = d.im / d.re;
+                let den = d.im.mul_add(r, d.re);
+                Self::new(self.im.mul_add(r, self.re) / den, (-self.re).mul_add(r, self.im) / den)
+            } else {
+                let r = d.re / d.im;
+                let den = d.re.mul_add(r, d.im);
+                Self::new(self.re.mul_add(r, self.im) / den, self.im.mul_add(r, -self.re) / den)
+            }
+        }
+    };
+}
+
 impl Scalar for Complex32 {
     type Real = f32;
     type Abi = numgpu_complex_float;
@@ -179,41 +220,7 @@ impl Scalar for Complex32 {
     fn from_abi(v: numgpu_complex_float) -> Self {
         Complex32::new(v.re, v.im)
     }
-    fn one() -> Self {
-        Complex32::new(1.0, 0.0)
-    }
-    fn conj(self) -> Self {
-        Complex32::conj(&self)
-    }
-    fn abs(self) -> Self::Real {
-        self.norm()
-    }
-    fn abs1(self) -> Self::Real {
-        self.re.abs() + self.im.abs()
-    }
-    fn from_real(r: Self::Real) -> Self {
-        Self::new(r, 0.0)
-    }
-    fn scale(self, r: Self::Real) -> Self {
-        Self::new(self.re * r, self.im * r)
-    }
-    fn is_finite(self) -> bool {
-        self.re.is_finite() && self.im.is_finite()
-    }
-    fn fma(a: Self, b: Self, c: Self) -> Self {
-        Self::new(a.re.mul_add(b.re, (-a.im).mul_add(b.im, c.re)), a.re.mul_add(b.im, a.im.mul_add(b.re, c.im)))
-    }
-    fn quot(self, d: Self) -> Self {
-        if d.re.abs() >= d.im.abs() {
-            let r = d.im / d.re;
-            let den = d.im.mul_add(r, d.re);
-            Self::new(self.im.mul_add(r, self.re) / den, (-self.re).mul_add(r, self.im) / den)
-        } else {
-            let r = d.re / d.im;
-            let den = d.re.mul_add(r, d.im);
-            Self::new(self.re.mul_add(r, self.im) / den, self.im.mul_add(r, -self.re) / den)
-        }
-    }
+    complex_scalar_methods!();
     fn to_c64(self) -> Complex64 {
         Complex64::new(self.re as f64, self.im as f64)
     }
@@ -233,41 +240,7 @@ impl Scalar for Complex64 {
     fn from_abi(v: numgpu_complex_double) -> Self {
         Complex64::new(v.re, v.im)
     }
-    fn one() -> Self {
-        Complex64::new(1.0, 0.0)
-    }
-    fn conj(self) -> Self {
-        Complex64::conj(&self)
-    }
-    fn abs(self) -> Self::Real {
-        self.norm()
-    }
-    fn abs1(self) -> Self::Real {
-        self.re.abs() + self.im.abs()
-    }
-    fn from_real(r: Self::Real) -> Self {
-        Self::new(r, 0.0)
-    }
-    fn scale(self, r: Self::Real) -> Self {
-        Self::new(self.re * r, self.im * r)
-    }
-    fn is_finite(self) -> bool {
-        self.re.is_finite() && self.im.is_finite()
-    }
-    fn fma(a: Self, b: Self, c: Self) -> Self {
-        Self::new(a.re.mul_add(b.re, (-a.im).mul_add(b.im, c.re)), a.re.mul_add(b.im, a.im.mul_add(b.re, c.im)))
-    }
-    fn quot(self, d: Self) -> Self {
-        if d.re.abs() >= d.im.abs() {
-            let r = d.im / d.re;
-            let den = d.im.mul_add(r, d.re);
-            Self::new(self.im.mul_add(r, self.re) / den, (-self.re).mul_add(r, self.im) / den)
-        } else {
-            let r = d.re / d.im;
-            let den = d.re.mul_add(r, d.im);
-            Self::new(self.re.mul_add(r, self.im) / den, self.im.mul_add(r, -self.re) / den)
-        }
-    }
+    complex_scalar_methods!();
     fn to_c64(self) -> Complex64 {
         self
     }

@@ -13,9 +13,9 @@ pub mod capi;
 pub mod cpu;
 pub mod cuda;
 
-use crate::core::error::{checked_add, checked_mul, nonneg, Error, Result};
+use crate::core::error::{checked_mul, nonneg, Error, Result};
 use crate::core::handle::{Handle, State};
-use crate::core::batch::{check_host_array, check_ld, check_stride};
+use crate::core::batch::{check_extent, check_host_array, check_ld, check_stride};
 pub use crate::core::batch::{Batch, RawPtr};
 use crate::core::memory::{common_space, ArgPtr};
 use crate::core::{Op, Scalar};
@@ -154,20 +154,9 @@ pub unsafe fn gemm_batched<T: Blas>(
 
 /// Every element offset the call may touch must fit in `isize`.
 fn check_extents<T: Scalar>(g: &Gemm<T>) -> Result<()> {
-    let extent = |ld: usize, cols: usize, stride: i64| -> Result<usize> {
-        let one = checked_mul(ld, cols, "matrix extent")?;
-        let last = checked_mul(g.batch - 1, stride.max(0) as usize, "batch extent")?;
-        let total = checked_add(one, last, "batch extent")?;
-        checked_mul(total, std::mem::size_of::<T>(), "batch extent in bytes")?;
-        if total > isize::MAX as usize / std::mem::size_of::<T>() {
-            return Err(Error::not_supported("batch extent exceeds the address space"));
-        }
-        Ok(total)
-    };
-    extent(g.lda, g.ta.stored(g.m, g.k).1, g.a.stride())?;
-    extent(g.ldb, g.tb.stored(g.k, g.n).1, g.b.stride())?;
-    extent(g.ldc, g.n, g.c.stride())?;
-    Ok(())
+    check_extent::<T>(g.lda, g.ta.stored(g.m, g.k).1, g.a.stride(), g.batch)?;
+    check_extent::<T>(g.ldb, g.tb.stored(g.k, g.n).1, g.b.stride(), g.batch)?;
+    check_extent::<T>(g.ldc, g.n, g.c.stride(), g.batch)
 }
 
 /// Host pointer arrays: no NULL entry among the matrices that will be read or written, and

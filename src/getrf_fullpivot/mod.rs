@@ -23,11 +23,12 @@ pub mod capi;
 pub mod cpu;
 pub mod cuda;
 
-use crate::core::batch::{check_host_array, check_ld, check_stride, Batch};
-use crate::core::error::{checked_add, checked_mul, nonneg, Error, Result};
+use crate::core::batch::{check_extent, check_host_array, check_ld, check_stride, Batch, RawPtr};
+use crate::core::error::{checked_mul, nonneg, Error, Result};
 use crate::core::handle::{Handle, State};
 use crate::core::memory::{common_space, ArgPtr, Space};
 use crate::core::{Op, Scalar};
+use num_complex::Complex64;
 use crate::lapack::Blas;
 use std::ffi::c_void;
 
@@ -121,17 +122,6 @@ unsafe impl<T: Sync> Sync for Getrs<T> {}
 unsafe impl<T: Scalar> Send for Gesc2<T> {}
 unsafe impl<T: Scalar> Sync for Gesc2<T> {}
 
-/// Every element offset of a batch of `ld × cols` matrices `stride` apart must fit `isize`.
-fn check_extent<T>(ld: usize, cols: usize, stride: i64, batch: usize) -> Result<()> {
-    let one = checked_mul(ld, cols, "matrix extent")?;
-    let last = checked_mul(batch.saturating_sub(1), stride.max(0) as usize, "batch extent")?;
-    let total = checked_add(one, last, "batch extent")?;
-    if total > isize::MAX as usize / std::mem::size_of::<T>().max(1) {
-        return Err(Error::not_supported("batch extent exceeds the address space"));
-    }
-    Ok(())
-}
-
 /// The pivot/info arrays: `n·batch` entries, non-NULL.
 fn check_index_array(p: *const i32, count: usize, arg: i32, name: &str) -> Result<()> {
     if p.is_null() {
@@ -142,7 +132,7 @@ fn check_index_array(p: *const i32, count: usize, arg: i32, name: &str) -> Resul
 
 /// A matrix operand of a batched call: NULL check, stride and extent, host pointer array.
 #[allow(clippy::too_many_arguments)]
-fn check_matrices<P: crate::core::batch::RawPtr>(b: &Batch<P>, ld: usize, cols: usize, batch: usize, arg: i32, name: &str, stride_arg: i32, zero_ok: bool) -> Result<()> {
+fn check_matrices<T, P: RawPtr>(b: &Batch<P>, ld: usize, cols: usize, batch: usize, arg: i32, name: &str, stride_arg: i32, zero_ok: bool) -> Result<()> {
     if b.raw().is_null() {
         return Err(Error::arg(arg, format!("({name}) must not be NULL")));
     }
@@ -150,7 +140,7 @@ fn check_matrices<P: crate::core::batch::RawPtr>(b: &Batch<P>, ld: usize, cols: 
         let sname = format!("stride{name}");
         check_stride(stride, checked_mul(ld, cols, "ld·cols")?, zero_ok, batch, stride_arg, &sname, &format!("ld{}·{}", name.to_lowercase(), if cols == 0 { "0" } else { "cols" }))?;
     }
-    check_extent::<u8>(ld, cols, b.stride(), batch)
+    check_extent::<T>(ld, cols, b.stride(), batch)
 }
 
 /// The common space of the arrays, and for host pointer arrays their entries.
@@ -167,7 +157,7 @@ unsafe fn space_of(h: &Handle, args: &[ArgPtr], arrays: &[(*const *const c_void,
 }
 
 /// The pointer-array argument of a batch (NULL for the strided form).
-fn array_of<P: crate::core::batch::RawPtr>(b: &Batch<P>) -> *const *const c_void {
+fn array_of<P: RawPtr>(b: &Batch<P>) -> *const *const c_void {
     match *b {
         Batch::Array(p) => p as *const *const c_void,
         Batch::Strided { .. } => std::ptr::null(),
@@ -205,7 +195,7 @@ pub unsafe fn getrf<T: Blas>(h: &mut Handle, n: i64, a: Batch<*mut T>, lda: i64,
     if nu == 0 || batchu == 0 {
         return Ok(());
     }
-    check_matrices(&a, ldau, nu, batchu, 3, "A", 5, false)?;
+    check_matrices::<T, _>(&a, ldau, nu, batchu, 3, "A", 5, false)?;
     let count = checked_mul(nu, batchu, "n·batch")?;
     check_index_array(ipiv, count, 5 + s, "ipiv")?;
     check_index_array(jpiv, count, 6 + s, "jpiv")?;
@@ -253,12 +243,12 @@ unsafe fn check_getrs<T: Scalar>(
     if nu == 0 || batchu == 0 {
         return Ok(None);
     }
-    check_matrices(&a, ldau, nu, batchu, a_pos, "A", a_pos + 2, true)?;
+    check_matrices::<T, _>(&a, ldau, nu, batchu, a_pos, "A", a_pos + 2, true)?;
     let count = checked_mul(nu, batchu, "n·batch")?;
     check_index_array(ipiv, count, p.ipiv, "ipiv")?;
     check_index_array(jpiv, count, p.ipiv + 1, "jpiv")?;
     if nrhsu > 0 {
-        check_matrices(&b, ldbu, nrhsu, batchu, p.b, "B", p.sb, false)?;
+        check_matrices::<T, _>(&b, ldbu, nrhsu, batchu, p.b, "B", p.sb, false)?;
     }
     Ok(Some(Getrs { trans, n: nu, nrhs: nrhsu, a, lda: ldau, ipiv, jpiv, b, ldb: ldbu, skip: std::ptr::null(), batch: batchu }))
 }
@@ -352,7 +342,7 @@ pub unsafe fn gesc2<T: Blas>(
         return Ok(());
     }
     let ab = Batch::Strided { ptr: a, stride: stride_a };
-    check_matrices(&ab, ldau, nu, batchu, 3, "A", 5, true)?;
+    check_matrices::<T, _>(&ab, ldau, nu, batchu, 3, "A", 5, true)?;
     if rhs.is_null() {
         return Err(Error::arg(6, "(rhs) must not be NULL"));
     }
@@ -454,4 +444,38 @@ pub fn gesc2_strided<T: Blas>(h: &mut Handle, n: i64, a: &[T], lda: i64, stride_
     check_len(scale.len(), batch.max(0) as usize, 10, "scale")?;
     // SAFETY: as above.
     unsafe { gesc2(h, n, a.as_ptr(), lda, stride_a, rhs.as_mut_ptr(), stride_rhs, ipiv.as_ptr(), jpiv.as_ptr(), scale.as_mut_ptr(), batch) }
+}
+
+/// Diagnostics for comparing pivots with a reference implementation (the tour and the
+/// bench use it): where ipiv/jpiv `oip`/`ojp` first differ from the reference's `rip`/`rjp` (with the
+/// reference's factors `rf`), that step k (0-based) and the relative gap
+/// (|U(k,k)| − |S_k(r, c)|) / |U(k,k)| between the reference's pivot and the element picked
+/// instead, in the reference's trailing block S_k = L₂₂·U₂₂ (rows and columns as the
+/// reference leaves them); None where they agree. An out-of-range pick has gap +∞.
+/// A gap within a few n·ε is a near-tie that rounding (FMA or not, the complex modulus) may
+/// break either way.
+pub fn pivot_gap<T: Scalar>(rf: &[T], rip: &[i32], rjp: &[i32], oip: &[i32], ojp: &[i32], n: usize) -> Option<(usize, f64)> {
+    let k = (0..n).find(|&k| rip[k] != oip[k] || rjp[k] != ojp[k])?;
+    let pick = |v: i32| if v > k as i32 && v as usize <= n { Some(v as usize - 1) } else { None };
+    let (Some(r0), Some(c0)) = (pick(oip[k]), pick(ojp[k])) else { return Some((k, f64::INFINITY)) };
+    // Follow the pick (an index in step k's order) through the reference's interchanges.
+    let follow = |mut p: usize, piv: &[i32]| {
+        for (j, &q) in piv.iter().enumerate().skip(k) {
+            let q = q as usize - 1;
+            if p == j {
+                p = q;
+            } else if p == q {
+                p = j;
+            }
+        }
+        p
+    };
+    let (r, c) = (follow(r0, rip), follow(c0, rjp));
+    let at = |i: usize, j: usize| rf[i + j * n].to_c64();
+    let mut s = if r <= c { at(r, c) } else { Complex64::new(0.0, 0.0) };
+    for t in k..r.min(c + 1) {
+        s += at(r, t) * at(t, c);
+    }
+    let ukk = at(k, k).norm();
+    Some((k, (ukk - s.norm()) / ukk))
 }

@@ -61,3 +61,17 @@ pub fn same<T: Scalar>(x: T, y: T) -> bool {
     let eq = |p: f64, q: f64| p.to_bits() == q.to_bits() || (p.is_nan() && q.is_nan());
     eq(a.re, b.re) && eq(a.im, b.im)
 }
+
+/// Expands `name => generic;` into `fn name(h: &mut Handle)` running `generic::<T>(h)` for
+/// the four precisions.
+#[macro_export]
+macro_rules! all_precisions {
+    ($($name:ident => $generic:ident;)*) => {
+        $(fn $name(h: &mut numgpu::Handle) {
+            $generic::<f32>(h);
+            $generic::<f64>(h);
+            $generic::<numgpu::Complex32>(h);
+            $generic::<numgpu::Complex64>(h);
+        })*
+    };
+}

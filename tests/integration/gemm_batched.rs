@@ -6,7 +6,7 @@
 use crate::common::{random, rng, same};
 use numgpu::gemm_batched::{gemm_batched, gemm_batched_strided, Batch};
 use numgpu::lapack::Blas;
-use numgpu::{Backend, Complex32, Complex64, Handle, Op, Scalar};
+use numgpu::{Backend, Complex64, Handle, Op, Scalar};
 
 const RATIO_LIMIT: f64 = 10.0;
 const OPS: [Op; 3] = [Op::N, Op::T, Op::C];
@@ -295,18 +295,7 @@ fn upload_u64(h: &mut Handle, v: &[u64]) -> *mut u64 {
     p
 }
 
-macro_rules! all_precisions {
-    ($($name:ident => $generic:ident;)*) => {
-        $(fn $name(h: &mut Handle) {
-            $generic::<f32>(h);
-            $generic::<f64>(h);
-            $generic::<Complex32>(h);
-            $generic::<Complex64>(h);
-        })*
-    };
-}
-
-all_precisions! {
+crate::all_precisions! {
     sizes => sizes_for;
     rectangular => rectangular_for;
     alpha_beta => alpha_beta_for;

@@ -7,7 +7,7 @@ use crate::common::{random, rng, same};
 use numgpu::core::batch::Batch;
 use numgpu::getrf_fullpivot::{gesc2_strided, gesv, gesv_strided, getrf, getrf_strided, getrs_strided, Mode};
 use numgpu::lapack::Blas;
-use numgpu::{Backend, Complex32, Complex64, Handle, Op, Scalar, Status};
+use numgpu::{Backend, Complex64, Handle, Op, Scalar, Status};
 use rand::Rng;
 
 const RATIO_LIMIT: f64 = 30.0;
@@ -509,18 +509,7 @@ fn argument_checks_for<T: Blas>(h: &mut Handle) {
     assert!(b.iter().all(|v| *v == T::one()));
 }
 
-macro_rules! all_precisions {
-    ($($name:ident => $generic:ident;)*) => {
-        $(fn $name(h: &mut Handle) {
-            $generic::<f32>(h);
-            $generic::<f64>(h);
-            $generic::<Complex32>(h);
-            $generic::<Complex64>(h);
-        })*
-    };
-}
-
-all_precisions! {
+crate::all_precisions! {
     random_matrices => random_for;
     classes => classes_for;
     strict_rank => strict_rank_for;

@@ -17,7 +17,7 @@ use crate::gpu::{cublas_check, median, ng, Cublas, DevBuf, Gpu, Res};
 use crate::prec::{fill_random, Prec};
 use crate::roofline::Roofline;
 use numgpu::core::batch::Batch;
-use numgpu::getrf_fullpivot::{getrf, Mode};
+use numgpu::getrf_fullpivot::{getrf, pivot_gap, Mode};
 use numgpu::{Complex64, Handle};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -275,37 +275,6 @@ fn lu_ratio<T: Prec>(a: &[T], f: &[T], ipiv: &[i32], jpiv: &[i32], n: usize) -> 
         return norm1(&diff, n);
     }
     norm1(&diff, n) / (n as f64 * na * T::EPS)
-}
-
-/// Where ipiv/jpiv `oip`/`ojp` first differ from LAPACK's `lip`/`ljp` (with LAPACK's factors
-/// `lf`), that step k (0-based) and the relative gap (|U(k,k)| − |S_k(r, c)|) / |U(k,k)|
-/// between LAPACK's pivot and the element we picked, in LAPACK's trailing block S_k
-/// (S_k = L₂₂·U₂₂ of the final factors, rows and columns as LAPACK leaves them); None where
-/// they agree. An out-of-range pick has gap +∞.
-fn pivot_gap<T: Prec>(lf: &[T], lip: &[i32], ljp: &[i32], oip: &[i32], ojp: &[i32], n: usize) -> Option<(usize, f64)> {
-    let k = (0..n).find(|&k| lip[k] != oip[k] || ljp[k] != ojp[k])?;
-    let pick = |v: i32| if v > k as i32 && v as usize <= n { Some(v as usize - 1) } else { None };
-    let (Some(r0), Some(c0)) = (pick(oip[k]), pick(ojp[k])) else { return Some((k, f64::INFINITY)) };
-    // Follow our pick (an index in step k's order) through LAPACK's interchanges k..n.
-    let follow = |mut p: usize, piv: &[i32]| {
-        for (j, &q) in piv.iter().enumerate().skip(k) {
-            let q = q as usize - 1;
-            if p == j {
-                p = q;
-            } else if p == q {
-                p = j;
-            }
-        }
-        p
-    };
-    let (r, c) = (follow(r0, lip), follow(c0, ljp));
-    let at = |i: usize, j: usize| lf[i + j * n].to_c64();
-    let mut s = if r <= c { at(r, c) } else { Complex64::new(0.0, 0.0) };
-    for t in k..r.min(c + 1) {
-        s += at(r, t) * at(t, c);
-    }
-    let ukk = at(k, k).norm();
-    Some((k, (ukk - s.norm()) / ukk))
 }
 
 /// One sampled matrix against LAPACK: info differs, the LU ratio of our factors (0 where

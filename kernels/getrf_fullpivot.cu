@@ -6,10 +6,10 @@
 //                    >= n), a lane per column with the column in registers. Rows are swapped
 //                    in registers (every lane, selects on the unrolled index); columns are
 //                    swapped logically (each lane tracks its column's position), so no column
-//                    moves until the final store. The argmax is a butterfly of warp shuffles
-//                    on the key (|a|, row, column position); the pivot column goes through
-//                    shared memory, where lane i divides entry i by the pivot, and every lane
-//                    reads the multipliers back for its update.
+//                    moves until the final store. The argmax is a tree in each lane, then a
+//                    butterfly of warp shuffles on the key (|a|, row, column position); the
+//                    pivot column goes through shared memory, where lane i divides entry i by
+//                    the pivot, and every lane reads the multipliers back for its update.
 //   getrf_block_<T>  any n: one block per matrix, in shared memory when it fits (NG_SMEM=1,
 //                    odd leading dimension), else in place in global memory; the argmax is a
 //                    block reduction and the rank-1 update computes the next step's keys.
@@ -94,16 +94,19 @@ extern "C" __global__ void __launch_bounds__(MPB * W) NG_CAT(getrf_warp_, NG_SUF
         R smin = ng_lamch<R>::smlnum;
 #pragma unroll
         for (int k = 0; k < N; ++k) {
-            R best = R(-1);
-            int bi = 0;
-            if (lane < N && pos >= k) {
+            // The lane's argmax as a tree (short dependency chains): the right half holds the
+            // larger row indices, so it wins ties, as in LAPACK's scan.
+            R kv[N];
+            int ki[N];
 #pragma unroll
-                for (int i = k; i < N; ++i) {
-                    const R v = ng_key(a[i]);
-                    if (v >= best) { best = v; bi = i; }
-                }
-            }
-            int idx = (bi << 10) | (pos << 5) | lane;
+            for (int i = k; i < N; ++i) { kv[i] = ng_key(a[i]); ki[i] = i; }
+#pragma unroll
+            for (int lv = 0; lv < 5; ++lv)
+#pragma unroll
+                for (int i = k; i + (1 << lv) < N; i += 2 << lv)
+                    if (kv[i + (1 << lv)] >= kv[i]) { kv[i] = kv[i + (1 << lv)]; ki[i] = ki[i + (1 << lv)]; }
+            R best = lane < N && pos >= k ? kv[k] : R(-1);
+            int idx = (ki[k] << 10) | (pos << 5) | lane;
 #pragma unroll
             for (int off = W / 2; off > 0; off >>= 1) {
                 const R ov = __shfl_xor_sync(0xffffffffu, best, off, W);
@@ -117,15 +120,17 @@ extern "C" __global__ void __launch_bounds__(MPB * W) NG_CAT(getrf_warp_, NG_SUF
                 if (!nonfinite) inf = k + 1;
             }
             if (!done) {
-                const T t = a[k];
-                T nk = t;
+                // a[q] through a multiplexer tree on the bits of q - k, then the swap.
+                T m[N];
 #pragma unroll
-                for (int i = k + 1; i < N; ++i) {
-                    const bool sw = i == q;
-                    nk = sw ? a[i] : nk;
-                    a[i] = sw ? t : a[i];
-                }
-                a[k] = nk;
+                for (int i = k; i < N; ++i) m[i] = a[i];
+#pragma unroll
+                for (int lv = 0; lv < 5; ++lv)
+#pragma unroll
+                    for (int i = k; i + (1 << lv) < N; i += 2 << lv) m[i] = ((q - k) >> lv) & 1 ? m[i + (1 << lv)] : m[i];
+#pragma unroll
+                for (int i = k + 1; i < N; ++i) a[i] = i == q ? a[k] : a[i];
+                a[k] = m[k];
                 if (pos == k) pos = p;
                 else if (pos == p) pos = k;
                 if (lane == k) { my_ip = q + 1; my_jp = p + 1; }

@@ -80,10 +80,18 @@ pub fn nvrtc_options(arch: &str, defines: &[String]) -> Vec<String> {
     o
 }
 
-/// Whether libnvrtc can be loaded.
+/// Whether libnvrtc can be loaded. A library found stays loaded (RTLD_NODELETE): cudarc's own
+/// probe unloads it again, losing what its static initialisers allocated (LeakSanitizer then
+/// reports a leak in an unknown module), and cudarc loads it anyway for the first compile.
 pub fn nvrtc_available() -> bool {
-    // SAFETY: probing for the library has no preconditions.
-    unsafe { nv::is_culib_present() }
+    static PRESENT: OnceLock<bool> = OnceLock::new();
+    *PRESENT.get_or_init(|| {
+        cudarc::get_lib_name_candidates("nvrtc").into_iter().any(|name| {
+            let Ok(c) = CString::new(name) else { return false };
+            // SAFETY: dlopen of a NUL-terminated name; the handle is kept for the process.
+            !unsafe { libc::dlopen(c.as_ptr(), libc::RTLD_NOW | libc::RTLD_NODELETE) }.is_null()
+        })
+    })
 }
 
 /// NVRTC's (major, minor) version.

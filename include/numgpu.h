@@ -96,6 +96,28 @@ typedef int32_t numgpu_op;
 #endif // __cplusplus
 
 /**
+ * The side of `C` that `Q` (or `Qᴴ`) multiplies in `?ormqr`-style routines, as an `int32_t`
+ * at the ABI (values as cuBLAS's `cublasSideMode_t`).
+ */
+enum numgpu_side
+#ifdef __cplusplus
+  : int32_t
+#endif // __cplusplus
+ {
+  /**
+   * op(Q)·C (LAPACK SIDE = 'L')
+   */
+  NUMGPU_SIDE_LEFT = 0,
+  /**
+   * C·op(Q) (LAPACK SIDE = 'R')
+   */
+  NUMGPU_SIDE_RIGHT = 1,
+};
+#ifndef __cplusplus
+typedef int32_t numgpu_side;
+#endif // __cplusplus
+
+/**
  * Status codes of every entry point. Values are part of the ABI: never reuse a retired one.
  */
 enum numgpu_status
@@ -481,6 +503,677 @@ numgpu_status numgpu_zgemm_batched_strided(numgpu_handle *h,
                                            int64_t ldc,
                                            int64_t strideC,
                                            int64_t batch);
+
+/**
+ * Batched QR factorisation by Givens rotations of single-precision matrices, pointer-array
+ * form: for each i, `A[i] = Q·R` with `Qᴴ = G(N) ⋯ G(1)`, G(i, j) (0-based, i > j) the
+ * rotation of the adjacent rows (i−1, i) that zeros A(i, j), applied column by column from
+ * the left, each column from the bottom row up (equivalently, Sameh–Kuck's parallel order).
+ * Rotations are LAPACK `slartg`'s (safe scaling): `[c s; −s c]·[f; g] = [r; 0]`, c >= 0.
+ *
+ * - `h` [in]: handle.
+ * - `m` [in]: rows of every matrix, >= 0.
+ * - `n` [in]: columns of every matrix, 0 <= n <= m (n > m is an error naming n).
+ * - `A` [in,out]: array of `batch` pointers to distinct m × n matrices (column-major). On
+ *   exit, R in the upper triangle (R(i, i) may be negative) and, below the diagonal, the
+ *   sine s of G(i, j) in A(i, j).
+ * - `lda` [in]: >= max(1, m).
+ * - `CS` [out]: array of `batch` pointers to distinct real m × n arrays: the cosine c of
+ *   G(i, j) in CS(i, j) for i > j; the entries with i <= j are not referenced. Store it
+ *   with A: the Q of `numgpu_sormqr_givens_batched` / `numgpu_sorgqr_givens_batched` needs
+ *   both.
+ * - `ldcs` [in]: >= max(1, m).
+ * - `batch` [in]: number of matrices, >= 0.
+ *
+ * Non-finite input is not an error: a NaN or Inf in column j makes R(j, j) non-finite and
+ * spreads through the rotations it meets; the columns left of column j are factored
+ * exactly as without it (their rotations depend on them alone). n = 0 or batch = 0 is
+ * success and touches nothing.
+ * All arrays (and the pointer arrays) are host memory, or all are device memory of the
+ * handle's device (then the call is enqueued on the handle's stream and returns at once).
+ * Results are bitwise reproducible on the same device.
+ *
+ * Errors: `INVALID_VALUE` naming the first bad argument (NULL handle, negative m, n or
+ * batch, n > m, lda or ldcs too small, NULL array or host pointer-array entry, device
+ * memory on the CPU backend, arrays in different spaces); nothing is written then.
+ * `NOT_SUPPORTED` (extents beyond the address space), `ALLOC_FAILED`, `COMPILE_FAILED`,
+ * `EXECUTION_FAILED`.
+ */
+numgpu_status numgpu_sgeqrf_givens_batched(numgpu_handle *h,
+                                           int64_t m,
+                                           int64_t n,
+                                           float *const *A,
+                                           int64_t lda,
+                                           float *const *CS,
+                                           int64_t ldcs,
+                                           int64_t batch);
+
+/**
+ * Batched Givens QR, strided form: A[i] at `A + i·strideA` (a Fortran `A(lda, n, batch)`
+ * array), CS[i] at `CS + i·strideCS`; otherwise as `numgpu_sgeqrf_givens_batched`.
+ *
+ * - `strideA` [in]: >= lda·n when batch > 1 (the matrices must not overlap), in elements.
+ * - `strideCS` [in]: >= ldcs·n when batch > 1, in elements.
+ *
+ * Errors as the pointer-array form, plus `INVALID_VALUE` for the strides.
+ */
+numgpu_status numgpu_sgeqrf_givens_batched_strided(numgpu_handle *h,
+                                                   int64_t m,
+                                                   int64_t n,
+                                                   float *A,
+                                                   int64_t lda,
+                                                   int64_t strideA,
+                                                   float *CS,
+                                                   int64_t ldcs,
+                                                   int64_t strideCS,
+                                                   int64_t batch);
+
+/**
+ * Applies the Q of `numgpu_sgeqrf_givens_batched` to single-precision matrices,
+ * pointer-array form, as LAPACK `sormqr`: for each i, `C[i] := op(Q)·C[i]` (side LEFT) or
+ * `C[i]·op(Q)` (side RIGHT), op(Q) = Q or Qᵀ, Q of order nq (m for LEFT, n for RIGHT) made
+ * of the rotations of the first k columns of the factorisation, replayed without forming Q.
+ *
+ * - `h` [in]: handle.
+ * - `side` [in]: `NUMGPU_SIDE_LEFT` or `NUMGPU_SIDE_RIGHT`.
+ * - `trans` [in]: `NUMGPU_OP_N` (Q) or `NUMGPU_OP_T` (Qᵀ); `NUMGPU_OP_C` is an error, as
+ *   in `sormqr`.
+ * - `m` [in]: rows of C, >= 0. `n` [in]: columns of C, >= 0.
+ * - `k` [in]: columns of the factorisation whose rotations make Q, 0 <= k <= nq.
+ * - `A` [in]: array of `batch` pointers to the factorisations (nq × k at least: the sines
+ *   below the diagonal are read). `lda` [in]: >= max(1, nq).
+ * - `CS` [in]: array of `batch` pointers to the cosines (nq × k). `ldcs` [in]: >= max(1, nq).
+ * - `C` [in,out]: array of `batch` pointers to distinct m × n matrices.
+ * - `ldc` [in]: >= max(1, m).
+ * - `batch` [in]: number of matrices, >= 0.
+ *
+ * m, n, k or batch = 0 is success and touches nothing.
+ * All arrays (and the pointer arrays) are host memory, or all are device memory of the
+ * handle's device (then the call is enqueued on the handle's stream and returns at once).
+ * Results are bitwise reproducible on the same device.
+ *
+ * Errors: `INVALID_VALUE` naming the first bad argument (NULL handle, side or trans out of
+ * range, negative sizes, k > nq, lda, ldcs or ldc too small, NULL array or host
+ * pointer-array entry, device memory on the CPU backend, arrays in different spaces);
+ * nothing is written then. `NOT_SUPPORTED`, `ALLOC_FAILED`, `COMPILE_FAILED`,
+ * `EXECUTION_FAILED` as for the factorisation.
+ */
+numgpu_status numgpu_sormqr_givens_batched(numgpu_handle *h,
+                                           int32_t side,
+                                           int32_t trans,
+                                           int64_t m,
+                                           int64_t n,
+                                           int64_t k,
+                                           const float *const *A,
+                                           int64_t lda,
+                                           const float *const *CS,
+                                           int64_t ldcs,
+                                           float *const *C,
+                                           int64_t ldc,
+                                           int64_t batch);
+
+/**
+ * Applies the Q of a Givens QR, strided form: A[i] at `A + i·strideA`, CS[i] at
+ * `CS + i·strideCS` (0 for either: one factorisation for the whole batch), C[i] at
+ * `C + i·strideC`; otherwise as `numgpu_sormqr_givens_batched`.
+ *
+ * - `strideA` [in]: 0 or >= lda·k when batch > 1. `strideCS` [in]: 0 or >= ldcs·k.
+ * - `strideC` [in]: >= ldc·n when batch > 1.
+ */
+numgpu_status numgpu_sormqr_givens_batched_strided(numgpu_handle *h,
+                                                   int32_t side,
+                                                   int32_t trans,
+                                                   int64_t m,
+                                                   int64_t n,
+                                                   int64_t k,
+                                                   const float *A,
+                                                   int64_t lda,
+                                                   int64_t strideA,
+                                                   const float *CS,
+                                                   int64_t ldcs,
+                                                   int64_t strideCS,
+                                                   float *C,
+                                                   int64_t ldc,
+                                                   int64_t strideC,
+                                                   int64_t batch);
+
+/**
+ * Generates the Q of `numgpu_sgeqrf_givens_batched` for single-precision matrices,
+ * pointer-array form, as LAPACK `sorgqr`: for each i, A[i] := the first n columns of the
+ * Q (order m) made of the rotations of the first k columns of the factorisation.
+ *
+ * - `h` [in]: handle.
+ * - `m` [in]: order of Q, >= 0. `n` [in]: columns wanted, 0 <= n <= m.
+ * - `k` [in]: columns of the factorisation whose rotations make Q, 0 <= k <= n.
+ * - `A` [in,out]: array of `batch` pointers to distinct m × n matrices: on entry the
+ *   factorisation in the first k columns (its sines below the diagonal), on exit Q(:, 1:n).
+ * - `lda` [in]: >= max(1, m).
+ * - `CS` [in]: array of `batch` pointers to the cosines (m × k); not referenced when k = 0
+ *   (then A[i] := the first n columns of the identity).
+ * - `ldcs` [in]: >= max(1, m).
+ * - `batch` [in]: number of matrices, >= 0.
+ *
+ * n = 0 or batch = 0 is success and touches nothing.
+ * All arrays (and the pointer arrays) are host memory, or all are device memory of the
+ * handle's device (then the call is enqueued on the handle's stream and returns at once).
+ * Results are bitwise reproducible on the same device.
+ *
+ * Errors: `INVALID_VALUE` naming the first bad argument (NULL handle, negative sizes,
+ * n > m, k > n, lda or ldcs too small, NULL array or host pointer-array entry, device
+ * memory on the CPU backend, arrays in different spaces); nothing is written then.
+ * `NOT_SUPPORTED`, `ALLOC_FAILED`, `COMPILE_FAILED`, `EXECUTION_FAILED` as for the
+ * factorisation.
+ */
+numgpu_status numgpu_sorgqr_givens_batched(numgpu_handle *h,
+                                           int64_t m,
+                                           int64_t n,
+                                           int64_t k,
+                                           float *const *A,
+                                           int64_t lda,
+                                           const float *const *CS,
+                                           int64_t ldcs,
+                                           int64_t batch);
+
+/**
+ * Generates the Q of a Givens QR, strided form: A[i] at `A + i·strideA`, CS[i] at
+ * `CS + i·strideCS`; otherwise as `numgpu_sorgqr_givens_batched`.
+ *
+ * - `strideA` [in]: >= lda·n when batch > 1.
+ * - `strideCS` [in]: >= ldcs·k when batch > 1.
+ */
+numgpu_status numgpu_sorgqr_givens_batched_strided(numgpu_handle *h,
+                                                   int64_t m,
+                                                   int64_t n,
+                                                   int64_t k,
+                                                   float *A,
+                                                   int64_t lda,
+                                                   int64_t strideA,
+                                                   const float *CS,
+                                                   int64_t ldcs,
+                                                   int64_t strideCS,
+                                                   int64_t batch);
+
+/**
+ * Batched full-rank least squares by Givens QR of single-precision matrices, pointer-array
+ * form, as LAPACK `sgels` with TRANS = N: for each i, X minimising ‖A[i]·X − B[i]‖₂
+ * (columnwise), m >= n: A[i] is factored as by `numgpu_sgeqrf_givens_batched` (the
+ * cosines are not kept), B[i] := Qᵀ·B[i], and R·X = B[i](1:n, :) is solved.
+ *
+ * - `h` [in]: handle.
+ * - `m` [in]: rows of A and B, >= 0. `n` [in]: columns of A, 0 <= n <= m.
+ * - `nrhs` [in]: columns of B, >= 0.
+ * - `A` [in,out]: array of `batch` pointers to distinct m × n matrices; on exit R and the
+ *   sines, as the factorisation writes them.
+ * - `lda` [in]: >= max(1, m).
+ * - `B` [in,out]: array of `batch` pointers to distinct m × nrhs matrices; on exit X in rows
+ *   1..n and, in rows n+1..m, the residual's coordinates (the 2-norm of rows n+1..m of a
+ *   column is that column's residual norm).
+ * - `ldb` [in]: >= max(1, m).
+ * - `info` [out]: `batch` entries: 0, or j > 0 when R(j, j) is exactly zero (the first such
+ *   j): A[i] is not of full rank, it is factored and B[i] is left unchanged. Non-finite
+ *   input is not an error: a NaN in A[i] makes all of X NaN with info 0 (unless a zero
+ *   R(j, j) comes first); an Inf usually does too, through 0·Inf in the rotations.
+ * - `batch` [in]: number of problems, >= 0.
+ *
+ * Unlike `sgels`, A is not scaled first (the rotations need no scaling) and an all-zero A
+ * has info = 1 rather than X = 0. m, n, nrhs or batch = 0 is success and touches nothing
+ * (A, B and info included).
+ * All arrays (and the pointer arrays) are host memory, or all are device memory of the
+ * handle's device (then the call is enqueued on the handle's stream and returns at once).
+ * Results are bitwise reproducible on the same device.
+ *
+ * Errors: `INVALID_VALUE` naming the first bad argument (NULL handle, negative sizes,
+ * n > m, lda or ldb too small, NULL array or host pointer-array entry, NULL info, device
+ * memory on the CPU backend, arrays in different spaces); nothing is written then.
+ * `NOT_SUPPORTED`, `ALLOC_FAILED`, `COMPILE_FAILED`, `EXECUTION_FAILED` as for the
+ * factorisation.
+ */
+numgpu_status numgpu_sgels_givens_batched(numgpu_handle *h,
+                                          int64_t m,
+                                          int64_t n,
+                                          int64_t nrhs,
+                                          float *const *A,
+                                          int64_t lda,
+                                          float *const *B,
+                                          int64_t ldb,
+                                          int32_t *info,
+                                          int64_t batch);
+
+/**
+ * Batched least squares by Givens QR, strided form: A[i] at `A + i·strideA`, B[i] at
+ * `B + i·strideB`; otherwise as `numgpu_sgels_givens_batched`.
+ *
+ * - `strideA` [in]: >= lda·n when batch > 1. `strideB` [in]: >= ldb·nrhs when batch > 1.
+ */
+numgpu_status numgpu_sgels_givens_batched_strided(numgpu_handle *h,
+                                                  int64_t m,
+                                                  int64_t n,
+                                                  int64_t nrhs,
+                                                  float *A,
+                                                  int64_t lda,
+                                                  int64_t strideA,
+                                                  float *B,
+                                                  int64_t ldb,
+                                                  int64_t strideB,
+                                                  int32_t *info,
+                                                  int64_t batch);
+
+/**
+ * Batched Givens QR of double matrices, pointer-array form: `numgpu_sgeqrf_givens_batched`
+ * with `double` elements; the same arguments, semantics and errors.
+ */
+numgpu_status numgpu_dgeqrf_givens_batched(numgpu_handle *h,
+                                           int64_t m,
+                                           int64_t n,
+                                           double *const *A,
+                                           int64_t lda,
+                                           double *const *CS,
+                                           int64_t ldcs,
+                                           int64_t batch);
+
+/**
+ * Batched Givens QR of double matrices, strided form: `numgpu_sgeqrf_givens_batched_strided`
+ * with `double` elements; the same arguments, semantics and errors.
+ */
+numgpu_status numgpu_dgeqrf_givens_batched_strided(numgpu_handle *h,
+                                                   int64_t m,
+                                                   int64_t n,
+                                                   double *A,
+                                                   int64_t lda,
+                                                   int64_t strideA,
+                                                   double *CS,
+                                                   int64_t ldcs,
+                                                   int64_t strideCS,
+                                                   int64_t batch);
+
+/**
+ * Applies the Q of a Givens QR of double matrices, pointer-array form:
+ * `numgpu_sormqr_givens_batched` with `double` elements (as LAPACK `dormqr`); the same
+ * arguments, semantics and errors.
+ */
+numgpu_status numgpu_dormqr_givens_batched(numgpu_handle *h,
+                                           int32_t side,
+                                           int32_t trans,
+                                           int64_t m,
+                                           int64_t n,
+                                           int64_t k,
+                                           const double *const *A,
+                                           int64_t lda,
+                                           const double *const *CS,
+                                           int64_t ldcs,
+                                           double *const *C,
+                                           int64_t ldc,
+                                           int64_t batch);
+
+/**
+ * Applies the Q of a Givens QR of double matrices, strided form:
+ * `numgpu_sormqr_givens_batched_strided` with `double` elements (as LAPACK `dormqr`); the
+ * same arguments, semantics and errors.
+ */
+numgpu_status numgpu_dormqr_givens_batched_strided(numgpu_handle *h,
+                                                   int32_t side,
+                                                   int32_t trans,
+                                                   int64_t m,
+                                                   int64_t n,
+                                                   int64_t k,
+                                                   const double *A,
+                                                   int64_t lda,
+                                                   int64_t strideA,
+                                                   const double *CS,
+                                                   int64_t ldcs,
+                                                   int64_t strideCS,
+                                                   double *C,
+                                                   int64_t ldc,
+                                                   int64_t strideC,
+                                                   int64_t batch);
+
+/**
+ * Generates the Q of a Givens QR of double matrices, pointer-array form:
+ * `numgpu_sorgqr_givens_batched` with `double` elements (as LAPACK `dorgqr`); the same
+ * arguments, semantics and errors.
+ */
+numgpu_status numgpu_dorgqr_givens_batched(numgpu_handle *h,
+                                           int64_t m,
+                                           int64_t n,
+                                           int64_t k,
+                                           double *const *A,
+                                           int64_t lda,
+                                           const double *const *CS,
+                                           int64_t ldcs,
+                                           int64_t batch);
+
+/**
+ * Generates the Q of a Givens QR of double matrices, strided form:
+ * `numgpu_sorgqr_givens_batched_strided` with `double` elements (as LAPACK `dorgqr`); the
+ * same arguments, semantics and errors.
+ */
+numgpu_status numgpu_dorgqr_givens_batched_strided(numgpu_handle *h,
+                                                   int64_t m,
+                                                   int64_t n,
+                                                   int64_t k,
+                                                   double *A,
+                                                   int64_t lda,
+                                                   int64_t strideA,
+                                                   const double *CS,
+                                                   int64_t ldcs,
+                                                   int64_t strideCS,
+                                                   int64_t batch);
+
+/**
+ * Batched least squares by Givens QR of double matrices, pointer-array form:
+ * `numgpu_sgels_givens_batched` with `double` elements (as LAPACK `dgels`); the same
+ * arguments, semantics and errors.
+ */
+numgpu_status numgpu_dgels_givens_batched(numgpu_handle *h,
+                                          int64_t m,
+                                          int64_t n,
+                                          int64_t nrhs,
+                                          double *const *A,
+                                          int64_t lda,
+                                          double *const *B,
+                                          int64_t ldb,
+                                          int32_t *info,
+                                          int64_t batch);
+
+/**
+ * Batched least squares by Givens QR of double matrices, strided form:
+ * `numgpu_sgels_givens_batched_strided` with `double` elements (as LAPACK `dgels`); the same
+ * arguments, semantics and errors.
+ */
+numgpu_status numgpu_dgels_givens_batched_strided(numgpu_handle *h,
+                                                  int64_t m,
+                                                  int64_t n,
+                                                  int64_t nrhs,
+                                                  double *A,
+                                                  int64_t lda,
+                                                  int64_t strideA,
+                                                  double *B,
+                                                  int64_t ldb,
+                                                  int64_t strideB,
+                                                  int32_t *info,
+                                                  int64_t batch);
+
+/**
+ * Batched Givens QR of complex single-precision matrices, pointer-array form:
+ * `numgpu_sgeqrf_givens_batched` with `numgpu_complex_float` elements and `float` cosines;
+ * the same arguments, semantics and errors. Rotations as LAPACK `clartg`:
+ * `[c s; −conj(s) c]`, c real >= 0, s complex.
+ */
+numgpu_status numgpu_cgeqrf_givens_batched(numgpu_handle *h,
+                                           int64_t m,
+                                           int64_t n,
+                                           numgpu_complex_float *const *A,
+                                           int64_t lda,
+                                           float *const *CS,
+                                           int64_t ldcs,
+                                           int64_t batch);
+
+/**
+ * Batched Givens QR of complex single-precision matrices, strided form:
+ * `numgpu_sgeqrf_givens_batched_strided` with `numgpu_complex_float` elements and `float`
+ * cosines; the same arguments, semantics and errors. Rotations as LAPACK `clartg`:
+ * `[c s; −conj(s) c]`, c real >= 0, s complex.
+ */
+numgpu_status numgpu_cgeqrf_givens_batched_strided(numgpu_handle *h,
+                                                   int64_t m,
+                                                   int64_t n,
+                                                   numgpu_complex_float *A,
+                                                   int64_t lda,
+                                                   int64_t strideA,
+                                                   float *CS,
+                                                   int64_t ldcs,
+                                                   int64_t strideCS,
+                                                   int64_t batch);
+
+/**
+ * Applies the Q of a Givens QR of complex single-precision matrices, pointer-array form:
+ * `numgpu_sormqr_givens_batched` with `numgpu_complex_float` elements and `float` cosines (as
+ * LAPACK `cunmqr`); the same arguments, semantics and errors. trans is `NUMGPU_OP_N` (Q) or
+ * `NUMGPU_OP_C` (Qᴴ); `NUMGPU_OP_T` is an error, as in LAPACK.
+ */
+numgpu_status numgpu_cunmqr_givens_batched(numgpu_handle *h,
+                                           int32_t side,
+                                           int32_t trans,
+                                           int64_t m,
+                                           int64_t n,
+                                           int64_t k,
+                                           const numgpu_complex_float *const *A,
+                                           int64_t lda,
+                                           const float *const *CS,
+                                           int64_t ldcs,
+                                           numgpu_complex_float *const *C,
+                                           int64_t ldc,
+                                           int64_t batch);
+
+/**
+ * Applies the Q of a Givens QR of complex single-precision matrices, strided form:
+ * `numgpu_sormqr_givens_batched_strided` with `numgpu_complex_float` elements and `float`
+ * cosines (as LAPACK `cunmqr`); the same arguments, semantics and errors. trans is
+ * `NUMGPU_OP_N` (Q) or `NUMGPU_OP_C` (Qᴴ); `NUMGPU_OP_T` is an error, as in LAPACK.
+ */
+numgpu_status numgpu_cunmqr_givens_batched_strided(numgpu_handle *h,
+                                                   int32_t side,
+                                                   int32_t trans,
+                                                   int64_t m,
+                                                   int64_t n,
+                                                   int64_t k,
+                                                   const numgpu_complex_float *A,
+                                                   int64_t lda,
+                                                   int64_t strideA,
+                                                   const float *CS,
+                                                   int64_t ldcs,
+                                                   int64_t strideCS,
+                                                   numgpu_complex_float *C,
+                                                   int64_t ldc,
+                                                   int64_t strideC,
+                                                   int64_t batch);
+
+/**
+ * Generates the Q of a Givens QR of complex single-precision matrices, pointer-array form:
+ * `numgpu_sorgqr_givens_batched` with `numgpu_complex_float` elements and `float` cosines (as
+ * LAPACK `cungqr`); the same arguments, semantics and errors.
+ */
+numgpu_status numgpu_cungqr_givens_batched(numgpu_handle *h,
+                                           int64_t m,
+                                           int64_t n,
+                                           int64_t k,
+                                           numgpu_complex_float *const *A,
+                                           int64_t lda,
+                                           const float *const *CS,
+                                           int64_t ldcs,
+                                           int64_t batch);
+
+/**
+ * Generates the Q of a Givens QR of complex single-precision matrices, strided form:
+ * `numgpu_sorgqr_givens_batched_strided` with `numgpu_complex_float` elements and `float`
+ * cosines (as LAPACK `cungqr`); the same arguments, semantics and errors.
+ */
+numgpu_status numgpu_cungqr_givens_batched_strided(numgpu_handle *h,
+                                                   int64_t m,
+                                                   int64_t n,
+                                                   int64_t k,
+                                                   numgpu_complex_float *A,
+                                                   int64_t lda,
+                                                   int64_t strideA,
+                                                   const float *CS,
+                                                   int64_t ldcs,
+                                                   int64_t strideCS,
+                                                   int64_t batch);
+
+/**
+ * Batched least squares by Givens QR of complex single-precision matrices, pointer-array
+ * form: `numgpu_sgels_givens_batched` with `numgpu_complex_float` elements (as LAPACK
+ * `cgels`); the same arguments, semantics and errors. B := Qᴴ·B.
+ */
+numgpu_status numgpu_cgels_givens_batched(numgpu_handle *h,
+                                          int64_t m,
+                                          int64_t n,
+                                          int64_t nrhs,
+                                          numgpu_complex_float *const *A,
+                                          int64_t lda,
+                                          numgpu_complex_float *const *B,
+                                          int64_t ldb,
+                                          int32_t *info,
+                                          int64_t batch);
+
+/**
+ * Batched least squares by Givens QR of complex single-precision matrices, strided form:
+ * `numgpu_sgels_givens_batched_strided` with `numgpu_complex_float` elements (as LAPACK
+ * `cgels`); the same arguments, semantics and errors. B := Qᴴ·B.
+ */
+numgpu_status numgpu_cgels_givens_batched_strided(numgpu_handle *h,
+                                                  int64_t m,
+                                                  int64_t n,
+                                                  int64_t nrhs,
+                                                  numgpu_complex_float *A,
+                                                  int64_t lda,
+                                                  int64_t strideA,
+                                                  numgpu_complex_float *B,
+                                                  int64_t ldb,
+                                                  int64_t strideB,
+                                                  int32_t *info,
+                                                  int64_t batch);
+
+/**
+ * Batched Givens QR of complex double matrices, pointer-array form:
+ * `numgpu_sgeqrf_givens_batched` with `numgpu_complex_double` elements and `double` cosines;
+ * the same arguments, semantics and errors. Rotations as LAPACK `zlartg`:
+ * `[c s; −conj(s) c]`, c real >= 0, s complex.
+ */
+numgpu_status numgpu_zgeqrf_givens_batched(numgpu_handle *h,
+                                           int64_t m,
+                                           int64_t n,
+                                           numgpu_complex_double *const *A,
+                                           int64_t lda,
+                                           double *const *CS,
+                                           int64_t ldcs,
+                                           int64_t batch);
+
+/**
+ * Batched Givens QR of complex double matrices, strided form:
+ * `numgpu_sgeqrf_givens_batched_strided` with `numgpu_complex_double` elements and `double`
+ * cosines; the same arguments, semantics and errors. Rotations as LAPACK `zlartg`:
+ * `[c s; −conj(s) c]`, c real >= 0, s complex.
+ */
+numgpu_status numgpu_zgeqrf_givens_batched_strided(numgpu_handle *h,
+                                                   int64_t m,
+                                                   int64_t n,
+                                                   numgpu_complex_double *A,
+                                                   int64_t lda,
+                                                   int64_t strideA,
+                                                   double *CS,
+                                                   int64_t ldcs,
+                                                   int64_t strideCS,
+                                                   int64_t batch);
+
+/**
+ * Applies the Q of a Givens QR of complex double matrices, pointer-array form:
+ * `numgpu_sormqr_givens_batched` with `numgpu_complex_double` elements and `double` cosines
+ * (as LAPACK `zunmqr`); the same arguments, semantics and errors. trans is `NUMGPU_OP_N` (Q)
+ * or `NUMGPU_OP_C` (Qᴴ); `NUMGPU_OP_T` is an error, as in LAPACK.
+ */
+numgpu_status numgpu_zunmqr_givens_batched(numgpu_handle *h,
+                                           int32_t side,
+                                           int32_t trans,
+                                           int64_t m,
+                                           int64_t n,
+                                           int64_t k,
+                                           const numgpu_complex_double *const *A,
+                                           int64_t lda,
+                                           const double *const *CS,
+                                           int64_t ldcs,
+                                           numgpu_complex_double *const *C,
+                                           int64_t ldc,
+                                           int64_t batch);
+
+/**
+ * Applies the Q of a Givens QR of complex double matrices, strided form:
+ * `numgpu_sormqr_givens_batched_strided` with `numgpu_complex_double` elements and `double`
+ * cosines (as LAPACK `zunmqr`); the same arguments, semantics and errors. trans is
+ * `NUMGPU_OP_N` (Q) or `NUMGPU_OP_C` (Qᴴ); `NUMGPU_OP_T` is an error, as in LAPACK.
+ */
+numgpu_status numgpu_zunmqr_givens_batched_strided(numgpu_handle *h,
+                                                   int32_t side,
+                                                   int32_t trans,
+                                                   int64_t m,
+                                                   int64_t n,
+                                                   int64_t k,
+                                                   const numgpu_complex_double *A,
+                                                   int64_t lda,
+                                                   int64_t strideA,
+                                                   const double *CS,
+                                                   int64_t ldcs,
+                                                   int64_t strideCS,
+                                                   numgpu_complex_double *C,
+                                                   int64_t ldc,
+                                                   int64_t strideC,
+                                                   int64_t batch);
+
+/**
+ * Generates the Q of a Givens QR of complex double matrices, pointer-array form:
+ * `numgpu_sorgqr_givens_batched` with `numgpu_complex_double` elements and `double` cosines
+ * (as LAPACK `zungqr`); the same arguments, semantics and errors.
+ */
+numgpu_status numgpu_zungqr_givens_batched(numgpu_handle *h,
+                                           int64_t m,
+                                           int64_t n,
+                                           int64_t k,
+                                           numgpu_complex_double *const *A,
+                                           int64_t lda,
+                                           const double *const *CS,
+                                           int64_t ldcs,
+                                           int64_t batch);
+
+/**
+ * Generates the Q of a Givens QR of complex double matrices, strided form:
+ * `numgpu_sorgqr_givens_batched_strided` with `numgpu_complex_double` elements and `double`
+ * cosines (as LAPACK `zungqr`); the same arguments, semantics and errors.
+ */
+numgpu_status numgpu_zungqr_givens_batched_strided(numgpu_handle *h,
+                                                   int64_t m,
+                                                   int64_t n,
+                                                   int64_t k,
+                                                   numgpu_complex_double *A,
+                                                   int64_t lda,
+                                                   int64_t strideA,
+                                                   const double *CS,
+                                                   int64_t ldcs,
+                                                   int64_t strideCS,
+                                                   int64_t batch);
+
+/**
+ * Batched least squares by Givens QR of complex double matrices, pointer-array form:
+ * `numgpu_sgels_givens_batched` with `numgpu_complex_double` elements (as LAPACK `zgels`);
+ * the same arguments, semantics and errors. B := Qᴴ·B.
+ */
+numgpu_status numgpu_zgels_givens_batched(numgpu_handle *h,
+                                          int64_t m,
+                                          int64_t n,
+                                          int64_t nrhs,
+                                          numgpu_complex_double *const *A,
+                                          int64_t lda,
+                                          numgpu_complex_double *const *B,
+                                          int64_t ldb,
+                                          int32_t *info,
+                                          int64_t batch);
+
+/**
+ * Batched least squares by Givens QR of complex double matrices, strided form:
+ * `numgpu_sgels_givens_batched_strided` with `numgpu_complex_double` elements (as LAPACK
+ * `zgels`); the same arguments, semantics and errors. B := Qᴴ·B.
+ */
+numgpu_status numgpu_zgels_givens_batched_strided(numgpu_handle *h,
+                                                  int64_t m,
+                                                  int64_t n,
+                                                  int64_t nrhs,
+                                                  numgpu_complex_double *A,
+                                                  int64_t lda,
+                                                  int64_t strideA,
+                                                  numgpu_complex_double *B,
+                                                  int64_t ldb,
+                                                  int64_t strideB,
+                                                  int32_t *info,
+                                                  int64_t batch);
 
 /**
  * Batched LU factorisation with complete pivoting of single-precision matrices,

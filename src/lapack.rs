@@ -3,7 +3,7 @@
 
 use crate::core::scalar::Scalar;
 use num_complex::{Complex32, Complex64};
-use std::ffi::{c_int, c_void};
+use std::ffi::{c_char, c_int, c_void};
 
 pub(crate) const CBLAS_COL_MAJOR: c_int = 102;
 pub(crate) const CBLAS_NO_TRANS: c_int = 111;
@@ -26,6 +26,21 @@ extern "C" {
     pub fn dgesc2_(n: *const c_int, a: *const f64, lda: *const c_int, rhs: *mut f64, ipiv: *const c_int, jpiv: *const c_int, scale: *mut f64);
     pub fn cgesc2_(n: *const c_int, a: *const c_void, lda: *const c_int, rhs: *mut c_void, ipiv: *const c_int, jpiv: *const c_int, scale: *mut f32);
     pub fn zgesc2_(n: *const c_int, a: *const c_void, lda: *const c_int, rhs: *mut c_void, ipiv: *const c_int, jpiv: *const c_int, scale: *mut f64);
+
+    // Householder QR, least squares and plane rotations: the references of the Givens QR
+    // tests (Fortran symbols; `?gels_` takes TRANS's hidden length last).
+    pub fn sgeqrf_(m: *const c_int, n: *const c_int, a: *mut f32, lda: *const c_int, tau: *mut f32, work: *mut f32, lwork: *const c_int, info: *mut c_int);
+    pub fn dgeqrf_(m: *const c_int, n: *const c_int, a: *mut f64, lda: *const c_int, tau: *mut f64, work: *mut f64, lwork: *const c_int, info: *mut c_int);
+    pub fn cgeqrf_(m: *const c_int, n: *const c_int, a: *mut c_void, lda: *const c_int, tau: *mut c_void, work: *mut c_void, lwork: *const c_int, info: *mut c_int);
+    pub fn zgeqrf_(m: *const c_int, n: *const c_int, a: *mut c_void, lda: *const c_int, tau: *mut c_void, work: *mut c_void, lwork: *const c_int, info: *mut c_int);
+    pub fn sgels_(trans: *const c_char, m: *const c_int, n: *const c_int, nrhs: *const c_int, a: *mut f32, lda: *const c_int, b: *mut f32, ldb: *const c_int, work: *mut f32, lwork: *const c_int, info: *mut c_int, trans_len: usize);
+    pub fn dgels_(trans: *const c_char, m: *const c_int, n: *const c_int, nrhs: *const c_int, a: *mut f64, lda: *const c_int, b: *mut f64, ldb: *const c_int, work: *mut f64, lwork: *const c_int, info: *mut c_int, trans_len: usize);
+    pub fn cgels_(trans: *const c_char, m: *const c_int, n: *const c_int, nrhs: *const c_int, a: *mut c_void, lda: *const c_int, b: *mut c_void, ldb: *const c_int, work: *mut c_void, lwork: *const c_int, info: *mut c_int, trans_len: usize);
+    pub fn zgels_(trans: *const c_char, m: *const c_int, n: *const c_int, nrhs: *const c_int, a: *mut c_void, lda: *const c_int, b: *mut c_void, ldb: *const c_int, work: *mut c_void, lwork: *const c_int, info: *mut c_int, trans_len: usize);
+    pub fn slartg_(f: *const f32, g: *const f32, c: *mut f32, s: *mut f32, r: *mut f32);
+    pub fn dlartg_(f: *const f64, g: *const f64, c: *mut f64, s: *mut f64, r: *mut f64);
+    pub fn clartg_(f: *const c_void, g: *const c_void, c: *mut f32, s: *mut c_void, r: *mut c_void);
+    pub fn zlartg_(f: *const c_void, g: *const c_void, c: *mut f64, s: *mut c_void, r: *mut c_void);
 }
 
 /// BLAS and LAPACK routines of one precision.
@@ -37,10 +52,24 @@ pub trait Blas: Scalar {
     unsafe fn getc2(n: c_int, a: *mut Self, lda: c_int, ipiv: *mut c_int, jpiv: *mut c_int) -> c_int;
     /// `?gesc2`: solves with `?getc2`'s factors, one right-hand side; returns `scale`.
     unsafe fn gesc2(n: c_int, a: *const Self, lda: c_int, rhs: *mut Self, ipiv: *const c_int, jpiv: *const c_int) -> Self::Real;
+    /// `?geqrf`: Householder QR of the `m × n` matrix at `a` (R above the diagonal, the
+    /// reflectors below), `tau` of `min(m, n)`; returns `info`. Allocates its workspace.
+    unsafe fn geqrf(m: c_int, n: c_int, a: *mut Self, lda: c_int, tau: *mut Self) -> c_int;
+    /// `?gels` with TRANS = 'N': least squares `min ‖A·X − B‖` (m >= n), X in `B(1:n, :)`;
+    /// returns `info`. Allocates its workspace.
+    unsafe fn gels(m: c_int, n: c_int, nrhs: c_int, a: *mut Self, lda: c_int, b: *mut Self, ldb: c_int) -> c_int;
+    /// `?lartg`: the plane rotation `(c, s, r)` with `[c s; −conj(s) c]·[f; g] = [r; 0]`.
+    fn lartg(f: Self, g: Self) -> (Self::Real, Self, Self);
 }
 
-macro_rules! lapack_getc2 {
-    ($getc2:ident, $gesc2:ident) => {
+/// The length a LAPACK workspace query (`lwork = -1`) returned in `work[0]`.
+fn workspace_len<T: Scalar>(size: T) -> c_int {
+    let len: f64 = size.re().into();
+    (len as c_int).max(1)
+}
+
+macro_rules! lapack_routines {
+    ($getc2:ident, $gesc2:ident, $geqrf:ident, $gels:ident, $lartg:ident) => {
         unsafe fn getc2(n: c_int, a: *mut Self, lda: c_int, ipiv: *mut c_int, jpiv: *mut c_int) -> c_int {
             let mut info = 0;
             $getc2(&n, a as _, &lda, ipiv, jpiv, &mut info);
@@ -51,29 +80,51 @@ macro_rules! lapack_getc2 {
             $gesc2(&n, a as _, &lda, rhs as _, ipiv, jpiv, &mut scale);
             scale
         }
+        unsafe fn geqrf(m: c_int, n: c_int, a: *mut Self, lda: c_int, tau: *mut Self) -> c_int {
+            let (mut info, mut size) = (0, Self::zero());
+            $geqrf(&m, &n, a as _, &lda, tau as _, &mut size as *mut Self as _, &-1, &mut info);
+            let lwork = workspace_len(size);
+            let mut work = vec![Self::zero(); lwork as usize];
+            $geqrf(&m, &n, a as _, &lda, tau as _, work.as_mut_ptr() as _, &lwork, &mut info);
+            info
+        }
+        unsafe fn gels(m: c_int, n: c_int, nrhs: c_int, a: *mut Self, lda: c_int, b: *mut Self, ldb: c_int) -> c_int {
+            let (mut info, mut size, trans) = (0, Self::zero(), b'N' as c_char);
+            $gels(&trans, &m, &n, &nrhs, a as _, &lda, b as _, &ldb, &mut size as *mut Self as _, &-1, &mut info, 1);
+            let lwork = workspace_len(size);
+            let mut work = vec![Self::zero(); lwork as usize];
+            $gels(&trans, &m, &n, &nrhs, a as _, &lda, b as _, &ldb, work.as_mut_ptr() as _, &lwork, &mut info, 1);
+            info
+        }
+        fn lartg(f: Self, g: Self) -> (Self::Real, Self, Self) {
+            let (mut c, mut s, mut r) = (Default::default(), Self::zero(), Self::zero());
+            // SAFETY: scalars by reference, as the Fortran interface takes them.
+            unsafe { $lartg(&f as *const Self as _, &g as *const Self as _, &mut c, &mut s as *mut Self as _, &mut r as *mut Self as _) };
+            (c, s, r)
+        }
     };
 }
 
 impl Blas for f32 {
-    lapack_getc2!(sgetc2_, sgesc2_);
+    lapack_routines!(sgetc2_, sgesc2_, sgeqrf_, sgels_, slartg_);
     unsafe fn gemm(ta: c_int, tb: c_int, m: c_int, n: c_int, k: c_int, alpha: f32, a: *const f32, lda: c_int, b: *const f32, ldb: c_int, beta: f32, c: *mut f32, ldc: c_int) {
         cblas_sgemm(CBLAS_COL_MAJOR, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
     }
 }
 impl Blas for f64 {
-    lapack_getc2!(dgetc2_, dgesc2_);
+    lapack_routines!(dgetc2_, dgesc2_, dgeqrf_, dgels_, dlartg_);
     unsafe fn gemm(ta: c_int, tb: c_int, m: c_int, n: c_int, k: c_int, alpha: f64, a: *const f64, lda: c_int, b: *const f64, ldb: c_int, beta: f64, c: *mut f64, ldc: c_int) {
         cblas_dgemm(CBLAS_COL_MAJOR, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
     }
 }
 impl Blas for Complex32 {
-    lapack_getc2!(cgetc2_, cgesc2_);
+    lapack_routines!(cgetc2_, cgesc2_, cgeqrf_, cgels_, clartg_);
     unsafe fn gemm(ta: c_int, tb: c_int, m: c_int, n: c_int, k: c_int, alpha: Self, a: *const Self, lda: c_int, b: *const Self, ldb: c_int, beta: Self, c: *mut Self, ldc: c_int) {
         cblas_cgemm(CBLAS_COL_MAJOR, ta, tb, m, n, k, &alpha as *const _ as _, a as _, lda, b as _, ldb, &beta as *const _ as _, c as _, ldc)
     }
 }
 impl Blas for Complex64 {
-    lapack_getc2!(zgetc2_, zgesc2_);
+    lapack_routines!(zgetc2_, zgesc2_, zgeqrf_, zgels_, zlartg_);
     unsafe fn gemm(ta: c_int, tb: c_int, m: c_int, n: c_int, k: c_int, alpha: Self, a: *const Self, lda: c_int, b: *const Self, ldb: c_int, beta: Self, c: *mut Self, ldc: c_int) {
         cblas_zgemm(CBLAS_COL_MAJOR, ta, tb, m, n, k, &alpha as *const _ as _, a as _, lda, b as _, ldb, &beta as *const _ as _, c as _, ldc)
     }

@@ -11,10 +11,11 @@ pub mod core;
 pub mod cuda;
 pub mod ffi;
 pub mod gemm_batched;
+pub mod geqrf_givens;
 pub mod getrf_fullpivot;
 pub mod lapack;
 
-pub use crate::core::{Backend, BackendChoice, Error, Handle, Op, Result, Scalar, Status};
+pub use crate::core::{Backend, BackendChoice, Error, Handle, Op, Result, Scalar, Side, Status};
 pub use num_complex::{Complex32, Complex64};
 
 // Links OpenBLAS (BLAS + LAPACK) into every artifact.

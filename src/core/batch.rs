@@ -2,6 +2,8 @@
 //! every batched family shares.
 
 use super::error::{checked_add, checked_mul, Error, Result};
+use super::handle::Handle;
+use super::memory::{common_space, ArgPtr, Space};
 use std::ffi::c_void;
 
 /// Where the matrices of one operand live.
@@ -116,6 +118,62 @@ pub fn check_extent<T>(ld: usize, cols: usize, stride: i64, batch: usize) -> Res
     let total = checked_add(one, last, "batch extent")?;
     if total > isize::MAX as usize / std::mem::size_of::<T>().max(1) {
         return Err(Error::not_supported("batch extent exceeds the address space"));
+    }
+    Ok(())
+}
+
+/// A matrix operand of a batched call (elements of type `E`, `ld × cols`): NULL check,
+/// stride (strided form; `zero_ok` for read-only operands) and extent. `arg` and
+/// `stride_arg` are the 1-based C positions of the operand and its stride.
+#[allow(clippy::too_many_arguments)]
+pub fn check_operand<E, P: RawPtr>(b: &Batch<P>, ld: usize, cols: usize, batch: usize, arg: i32, name: &str, stride_arg: i32, zero_ok: bool) -> Result<()> {
+    if b.raw().is_null() {
+        return Err(Error::arg(arg, format!("({name}) must not be NULL")));
+    }
+    if let Batch::Strided { stride, .. } = *b {
+        let extent = checked_mul(ld, cols, "ld·cols")?;
+        check_stride(stride, extent, zero_ok, batch, stride_arg, &format!("stride{name}"), &format!("ld{}·{}", name.to_lowercase(), if cols == 0 { "0" } else { "cols" }))?;
+    }
+    check_extent::<E>(ld, cols, b.stride(), batch)
+}
+
+/// The pointer-array argument of a batch (NULL for the strided form).
+pub fn array_of<P: RawPtr>(b: &Batch<P>) -> *const *const c_void {
+    match *b {
+        Batch::Array(p) => p as *const *const c_void,
+        Batch::Strided { .. } => std::ptr::null(),
+    }
+}
+
+/// The common space of the arrays `args`, and for host pointer arrays (`arrays`: pointer,
+/// C position, name; NULL for strided operands) their entries.
+///
+/// # Safety
+/// Each non-NULL pointer array is valid for `batch` reads when it is host memory.
+pub unsafe fn space_of(h: &Handle, args: &[ArgPtr], arrays: &[(*const *const c_void, i32, &str)], batch: usize) -> Result<Space> {
+    let space = common_space(h, args)?;
+    if space == Space::Host {
+        for &(arr, arg, name) in arrays {
+            if !arr.is_null() {
+                check_host_array(arr, batch, arg, name)?;
+            }
+        }
+    }
+    Ok(space)
+}
+
+/// Elements a strided slice must hold: `(batch − 1)·stride + ld·cols` (0 for empty sizes).
+pub fn needed(ld: i64, cols: i64, stride: i64, batch: i64) -> usize {
+    if ld <= 0 || cols <= 0 || batch <= 0 {
+        return 0;
+    }
+    ((batch - 1) as usize).saturating_mul(stride.max(0) as usize).saturating_add((ld as usize).saturating_mul(cols as usize))
+}
+
+/// A safe wrapper's slice of `len` elements against the `need` its sizes imply.
+pub fn check_len(len: usize, need: usize, arg: i32, name: &str) -> Result<()> {
+    if len < need {
+        return Err(Error::arg(arg, format!("({name}) has {len} elements but the sizes need {need}")));
     }
     Ok(())
 }

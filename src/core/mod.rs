@@ -6,8 +6,10 @@ pub mod handle;
 pub mod memory;
 pub mod op;
 pub mod scalar;
+pub mod side;
 
 pub use error::{Error, Result, Status};
 pub use handle::{Backend, BackendChoice, Handle};
 pub use op::Op;
 pub use scalar::Scalar;
+pub use side::Side;

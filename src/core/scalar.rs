@@ -71,6 +71,13 @@ pub trait Scalar:
     /// `self / d`; complex by Smith's algorithm (no overflow of |d|², as gfortran and the
     /// kernels divide).
     fn quot(self, d: Self) -> Self;
+    /// The real part (the value itself for real types).
+    fn re(self) -> Self::Real;
+    /// The imaginary part (0 for real types).
+    fn im(self) -> Self::Real;
+    /// `re + i·im` in the element's own precision (real types drop `im`), for algorithms
+    /// that work on the parts, such as the safe-scaling `?lartg`.
+    fn from_parts(re: Self::Real, im: Self::Real) -> Self;
     /// (re, im) as f64, for references and norms.
     fn to_c64(self) -> Complex64;
     fn from_c64(v: Complex64) -> Self;
@@ -113,6 +120,15 @@ impl Scalar for f32 {
     }
     fn quot(self, d: Self) -> Self {
         self / d
+    }
+    fn re(self) -> Self {
+        self
+    }
+    fn im(self) -> Self {
+        0.0
+    }
+    fn from_parts(re: Self, _im: Self) -> Self {
+        re
     }
     fn to_c64(self) -> Complex64 {
         Complex64::new(self as f64, 0.0)
@@ -160,6 +176,15 @@ impl Scalar for f64 {
     fn quot(self, d: Self) -> Self {
         self / d
     }
+    fn re(self) -> Self {
+        self
+    }
+    fn im(self) -> Self {
+        0.0
+    }
+    fn from_parts(re: Self, _im: Self) -> Self {
+        re
+    }
     fn to_c64(self) -> Complex64 {
         Complex64::new(self, 0.0)
     }
@@ -194,6 +219,15 @@ macro_rules! complex_scalar_methods {
         }
         fn fma(a: Self, b: Self, c: Self) -> Self {
             Self::new(a.re.mul_add(b.re, (-a.im).mul_add(b.im, c.re)), a.re.mul_add(b.im, a.im.mul_add(b.re, c.im)))
+        }
+        fn re(self) -> Self::Real {
+            self.re
+        }
+        fn im(self) -> Self::Real {
+            self.im
+        }
+        fn from_parts(re: Self::Real, im: Self::Real) -> Self {
+            Self::new(re, im)
         }
         fn quot(self, d: Self) -> Self {
             if d.re.abs() >= d.im.abs() {

@@ -23,14 +23,13 @@ pub mod capi;
 pub mod cpu;
 pub mod cuda;
 
-use crate::core::batch::{check_extent, check_host_array, check_ld, check_stride, Batch, RawPtr};
+use crate::core::batch::{array_of, check_extent, check_len, check_ld, check_operand, check_stride, needed, space_of, Batch};
 use crate::core::error::{checked_mul, nonneg, Error, Result};
 use crate::core::handle::{Handle, State};
 use crate::core::memory::{common_space, ArgPtr, Space};
 use crate::core::{Op, Scalar};
 use num_complex::Complex64;
 use crate::lapack::Blas;
-use std::ffi::c_void;
 
 /// How `getrf_batched_fullpivot` treats small and zero pivots, as an `int32_t` at the ABI.
 #[repr(i32)]
@@ -130,40 +129,6 @@ fn check_index_array(p: *const i32, count: usize, arg: i32, name: &str) -> Resul
     checked_mul(count, 4, name).map(|_| ())
 }
 
-/// A matrix operand of a batched call: NULL check, stride and extent, host pointer array.
-#[allow(clippy::too_many_arguments)]
-fn check_matrices<T, P: RawPtr>(b: &Batch<P>, ld: usize, cols: usize, batch: usize, arg: i32, name: &str, stride_arg: i32, zero_ok: bool) -> Result<()> {
-    if b.raw().is_null() {
-        return Err(Error::arg(arg, format!("({name}) must not be NULL")));
-    }
-    if let Batch::Strided { stride, .. } = *b {
-        let sname = format!("stride{name}");
-        check_stride(stride, checked_mul(ld, cols, "ld·cols")?, zero_ok, batch, stride_arg, &sname, &format!("ld{}·{}", name.to_lowercase(), if cols == 0 { "0" } else { "cols" }))?;
-    }
-    check_extent::<T>(ld, cols, b.stride(), batch)
-}
-
-/// The common space of the arrays, and for host pointer arrays their entries.
-unsafe fn space_of(h: &Handle, args: &[ArgPtr], arrays: &[(*const *const c_void, i32, &str)], batch: usize) -> Result<Space> {
-    let space = common_space(h, args)?;
-    if space == Space::Host {
-        for &(arr, arg, name) in arrays {
-            if !arr.is_null() {
-                check_host_array(arr, batch, arg, name)?;
-            }
-        }
-    }
-    Ok(space)
-}
-
-/// The pointer-array argument of a batch (NULL for the strided form).
-fn array_of<P: RawPtr>(b: &Batch<P>) -> *const *const c_void {
-    match *b {
-        Batch::Array(p) => p as *const *const c_void,
-        Batch::Strided { .. } => std::ptr::null(),
-    }
-}
-
 /// Host-side check of user pivots for `getrs`/`gesc2` on host arrays: entry k of matrix i
 /// in [k, n] (1-based), as `?getc2` produces them. (Device pivots are not read on the host:
 /// the kernels treat an out-of-range entry as no interchange and never access outside the
@@ -195,7 +160,7 @@ pub unsafe fn getrf<T: Blas>(h: &mut Handle, n: i64, a: Batch<*mut T>, lda: i64,
     if nu == 0 || batchu == 0 {
         return Ok(());
     }
-    check_matrices::<T, _>(&a, ldau, nu, batchu, 3, "A", 5, false)?;
+    check_operand::<T, _>(&a, ldau, nu, batchu, 3, "A", 5, false)?;
     let count = checked_mul(nu, batchu, "n·batch")?;
     check_index_array(ipiv, count, 5 + s, "ipiv")?;
     check_index_array(jpiv, count, 6 + s, "jpiv")?;
@@ -243,12 +208,12 @@ unsafe fn check_getrs<T: Scalar>(
     if nu == 0 || batchu == 0 {
         return Ok(None);
     }
-    check_matrices::<T, _>(&a, ldau, nu, batchu, a_pos, "A", a_pos + 2, true)?;
+    check_operand::<T, _>(&a, ldau, nu, batchu, a_pos, "A", a_pos + 2, true)?;
     let count = checked_mul(nu, batchu, "n·batch")?;
     check_index_array(ipiv, count, p.ipiv, "ipiv")?;
     check_index_array(jpiv, count, p.ipiv + 1, "jpiv")?;
     if nrhsu > 0 {
-        check_matrices::<T, _>(&b, ldbu, nrhsu, batchu, p.b, "B", p.sb, false)?;
+        check_operand::<T, _>(&b, ldbu, nrhsu, batchu, p.b, "B", p.sb, false)?;
     }
     Ok(Some(Getrs { trans, n: nu, nrhs: nrhsu, a, lda: ldau, ipiv, jpiv, b, ldb: ldbu, skip: std::ptr::null(), batch: batchu }))
 }
@@ -342,7 +307,7 @@ pub unsafe fn gesc2<T: Blas>(
         return Ok(());
     }
     let ab = Batch::Strided { ptr: a, stride: stride_a };
-    check_matrices::<T, _>(&ab, ldau, nu, batchu, 3, "A", 5, true)?;
+    check_operand::<T, _>(&ab, ldau, nu, batchu, 3, "A", 5, true)?;
     if rhs.is_null() {
         return Err(Error::arg(6, "(rhs) must not be NULL"));
     }
@@ -365,21 +330,6 @@ pub unsafe fn gesc2<T: Blas>(
         State::Cpu => cpu::gesc2(&g),
         State::Cuda(ch) => cuda::gesc2(ch, &g, space),
     }
-}
-
-/// Elements a strided slice must hold: `(batch − 1)·stride + ld·cols`.
-fn needed(ld: i64, cols: i64, stride: i64, batch: i64) -> usize {
-    if ld <= 0 || cols <= 0 || batch <= 0 {
-        return 0;
-    }
-    ((batch - 1) as usize).saturating_mul(stride.max(0) as usize).saturating_add((ld as usize).saturating_mul(cols as usize))
-}
-
-fn check_len(len: usize, need: usize, arg: i32, name: &str) -> Result<()> {
-    if len < need {
-        return Err(Error::arg(arg, format!("({name}) has {len} elements but the sizes need {need}")));
-    }
-    Ok(())
 }
 
 /// Safe strided [`getrf`] on host slices (each checked to cover its extent).

@@ -4,6 +4,7 @@
 
 use numgpu::cuda::module::{compile, nvrtc_available, nvrtc_options};
 use numgpu::gemm_batched::cuda::{plan, source, specialise};
+use numgpu::geqrf_givens::cuda as qr;
 use numgpu::getrf_fullpivot::cuda as lu;
 use numgpu::{Complex32, Complex64, Scalar};
 
@@ -89,5 +90,35 @@ fn getrf_fullpivot_kernels_compile_for_sm80_and_sm90() {
     report.extend(getrf_cases::<f64>());
     report.extend(getrf_cases::<Complex32>());
     report.extend(getrf_cases::<Complex64>());
+    eprintln!("kernel compile report (NVRTC, ptxas -v):\n{}", report.join("\n"));
+}
+
+fn geqrf_cases<T: Scalar>() -> Vec<String> {
+    let mut out = Vec::new();
+    // The factorisation's plans (lanes per matrix, a block per matrix, in shared memory or
+    // not) and the three replay kernels.
+    let mut plans: Vec<qr::Plan> = [(4, 4), (64, 32)].iter().map(|&(m, n)| qr::plan::<T>(m, n, 227 << 10)).collect();
+    plans.push(qr::Plan { g: 128, mpb: 1, smem: true });
+    plans.push(qr::Plan { g: 128, mpb: 1, smem: false });
+    for p in plans {
+        let (d, e) = qr::specialise::<T>(p);
+        out.extend(check(qr::source(), &d, &e).into_iter().map(|l| format!("{p:?} {l}")));
+    }
+    for kind in ["ormqr", "orgqr", "gels_solve"] {
+        let (d, e) = qr::specialise_kernel::<T>(kind);
+        out.extend(check(qr::source(), &d, &e));
+    }
+    out
+}
+
+#[test]
+fn geqrf_givens_kernels_compile_for_sm80_and_sm90() {
+    if !nvrtc_or_skip() {
+        return;
+    }
+    let mut report = geqrf_cases::<f32>();
+    report.extend(geqrf_cases::<f64>());
+    report.extend(geqrf_cases::<Complex32>());
+    report.extend(geqrf_cases::<Complex64>());
     eprintln!("kernel compile report (NVRTC, ptxas -v):\n{}", report.join("\n"));
 }

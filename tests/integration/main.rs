@@ -5,6 +5,7 @@ mod common;
 mod header;
 mod kernels;
 mod gemm_batched;
+mod geqrf_givens;
 mod getrf_fullpivot;
 mod handle;
 mod c_abi;

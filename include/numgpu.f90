@@ -2,8 +2,8 @@
 !
 !   use numgpu
 !
-! 1. Named constants for every value of numgpu.h (version, backends, ops, status codes), all
-!    integer(c_int32_t) like the C enums.
+! 1. Named constants for every value of numgpu.h (version, backends, ops, sides, status codes),
+!    all integer(c_int32_t) like the C enums.
 ! 2. A bind(C) interface for every function of numgpu.h, with the exact C kinds: int64_t
 !    sizes are integer(c_int64_t), int32_t enums integer(c_int32_t), size_t integer(c_size_t),
 !    complex scalars complex(c_float_complex) / complex(c_double_complex) by value (the C
@@ -21,6 +21,12 @@
 !      call numgpu_getrs_batched_fullpivot(h, trans, A, ipiv, jpiv, B, status [, errmsg])
 !      call numgpu_gesv_batched_fullpivot(h, A, ipiv, jpiv, B, info, status [, errmsg])
 !      call numgpu_gesc2_batched(h, A, rhs, ipiv, jpiv, scale, status [, errmsg])
+!    and for QR by Givens rotations (LAPACK ?geqrf, ?ormqr/?unmqr, ?orgqr/?ungqr, ?gels roles,
+!    one generic name over the real and the complex kinds):
+!      call numgpu_geqrf_givens_batched(h, A, CS, status [, errmsg])
+!      call numgpu_ormqr_givens_batched(h, side, trans, A, CS, C, status [, errmsg])
+!      call numgpu_orgqr_givens_batched(h, A, CS, status [, errmsg])
+!      call numgpu_gels_givens_batched(h, A, B, info, status [, errmsg])
 ! 4. Strings: numgpu_last_error_string(), numgpu_status_message(s), numgpu_version_string().
 !
 ! One name differs from C: numgpu_version() is numgpu_version_c(), because Fortran names are
@@ -46,6 +52,13 @@ module numgpu
         numgpu_getrs_batched_fullpivot_c, numgpu_getrs_batched_fullpivot_z, numgpu_gesv_batched_fullpivot_s, &
         numgpu_gesv_batched_fullpivot_d, numgpu_gesv_batched_fullpivot_c, numgpu_gesv_batched_fullpivot_z, &
         numgpu_gesc2_batched_s, numgpu_gesc2_batched_d, numgpu_gesc2_batched_c, numgpu_gesc2_batched_z
+    private :: qr_plan, plan_qr
+    private :: numgpu_geqrf_givens_batched_s, numgpu_geqrf_givens_batched_d, numgpu_geqrf_givens_batched_c, &
+        numgpu_geqrf_givens_batched_z, numgpu_ormqr_givens_batched_s, numgpu_ormqr_givens_batched_d, &
+        numgpu_ormqr_givens_batched_c, numgpu_ormqr_givens_batched_z, numgpu_orgqr_givens_batched_s, &
+        numgpu_orgqr_givens_batched_d, numgpu_orgqr_givens_batched_c, numgpu_orgqr_givens_batched_z, &
+        numgpu_gels_givens_batched_s, numgpu_gels_givens_batched_d, numgpu_gels_givens_batched_c, &
+        numgpu_gels_givens_batched_z
 
     ! ---- numgpu.h's constants ------------------------------------------------------------
     character(len=*), parameter :: NUMGPU_VERSION = "0.1.0"
@@ -62,6 +75,10 @@ module numgpu
     integer(c_int32_t), parameter :: NUMGPU_OP_N = 0_c_int32_t
     integer(c_int32_t), parameter :: NUMGPU_OP_T = 1_c_int32_t
     integer(c_int32_t), parameter :: NUMGPU_OP_C = 2_c_int32_t
+
+    ! numgpu_side
+    integer(c_int32_t), parameter :: NUMGPU_SIDE_LEFT = 0_c_int32_t
+    integer(c_int32_t), parameter :: NUMGPU_SIDE_RIGHT = 1_c_int32_t
 
     ! numgpu_fullpivot_mode
     integer(c_int32_t), parameter :: NUMGPU_FULLPIVOT_GETC2 = 0_c_int32_t
@@ -545,6 +562,310 @@ module numgpu
             type(c_ptr), value :: A, rhs, ipiv, jpiv, scale
             integer(c_int32_t) :: numgpu_zgesc2_batched_strided
         end function
+
+        ! ---- geqrf_givens: batched QR by Givens rotations (LAPACK ?geqrf / ?ormqr / ?unmqr /
+        ! ?orgqr / ?ungqr / ?gels roles) ----
+        ! A, C, B: matrices of the element kind; CS: the real cosines (real(c_float) for s and c,
+        ! real(c_double) for d and z); info: batch int32 entries; side: NUMGPU_SIDE_LEFT or
+        ! NUMGPU_SIDE_RIGHT; trans: NUMGPU_OP_N, or NUMGPU_OP_T (s, d) / NUMGPU_OP_C (c, z).
+        ! Pointer-array forms take the address of an array of `batch` matrix pointers in the
+        ! space of the matrices, as for gemm.
+
+        function numgpu_sgeqrf_givens_batched(h, m, n, A, lda, CS, ldcs, batch) &
+                bind(C, name="numgpu_sgeqrf_givens_batched")
+            import
+            type(c_ptr), value :: h
+            integer(c_int64_t), value :: m, n, lda, ldcs, batch
+            type(c_ptr), value :: A, CS
+            integer(c_int32_t) :: numgpu_sgeqrf_givens_batched
+        end function
+
+        function numgpu_sgeqrf_givens_batched_strided(h, m, n, A, lda, strideA, CS, ldcs, strideCS, batch) &
+                bind(C, name="numgpu_sgeqrf_givens_batched_strided")
+            import
+            type(c_ptr), value :: h
+            integer(c_int64_t), value :: m, n, lda, strideA, ldcs, strideCS, batch
+            type(c_ptr), value :: A, CS
+            integer(c_int32_t) :: numgpu_sgeqrf_givens_batched_strided
+        end function
+
+        function numgpu_sormqr_givens_batched(h, side, trans, m, n, k, A, lda, CS, ldcs, C, ldc, batch) &
+                bind(C, name="numgpu_sormqr_givens_batched")
+            import
+            type(c_ptr), value :: h
+            integer(c_int32_t), value :: side, trans
+            integer(c_int64_t), value :: m, n, k, lda, ldcs, ldc, batch
+            type(c_ptr), value :: A, CS, C
+            integer(c_int32_t) :: numgpu_sormqr_givens_batched
+        end function
+
+        function numgpu_sormqr_givens_batched_strided(h, side, trans, m, n, k, A, lda, strideA, CS, ldcs, &
+                strideCS, C, ldc, strideC, batch) bind(C, name="numgpu_sormqr_givens_batched_strided")
+            import
+            type(c_ptr), value :: h
+            integer(c_int32_t), value :: side, trans
+            integer(c_int64_t), value :: m, n, k, lda, strideA, ldcs, strideCS, ldc, strideC, batch
+            type(c_ptr), value :: A, CS, C
+            integer(c_int32_t) :: numgpu_sormqr_givens_batched_strided
+        end function
+
+        function numgpu_sorgqr_givens_batched(h, m, n, k, A, lda, CS, ldcs, batch) &
+                bind(C, name="numgpu_sorgqr_givens_batched")
+            import
+            type(c_ptr), value :: h
+            integer(c_int64_t), value :: m, n, k, lda, ldcs, batch
+            type(c_ptr), value :: A, CS
+            integer(c_int32_t) :: numgpu_sorgqr_givens_batched
+        end function
+
+        function numgpu_sorgqr_givens_batched_strided(h, m, n, k, A, lda, strideA, CS, ldcs, strideCS, batch) &
+                bind(C, name="numgpu_sorgqr_givens_batched_strided")
+            import
+            type(c_ptr), value :: h
+            integer(c_int64_t), value :: m, n, k, lda, strideA, ldcs, strideCS, batch
+            type(c_ptr), value :: A, CS
+            integer(c_int32_t) :: numgpu_sorgqr_givens_batched_strided
+        end function
+
+        function numgpu_sgels_givens_batched(h, m, n, nrhs, A, lda, B, ldb, info, batch) &
+                bind(C, name="numgpu_sgels_givens_batched")
+            import
+            type(c_ptr), value :: h
+            integer(c_int64_t), value :: m, n, nrhs, lda, ldb, batch
+            type(c_ptr), value :: A, B, info
+            integer(c_int32_t) :: numgpu_sgels_givens_batched
+        end function
+
+        function numgpu_sgels_givens_batched_strided(h, m, n, nrhs, A, lda, strideA, B, ldb, strideB, info, batch) &
+                bind(C, name="numgpu_sgels_givens_batched_strided")
+            import
+            type(c_ptr), value :: h
+            integer(c_int64_t), value :: m, n, nrhs, lda, strideA, ldb, strideB, batch
+            type(c_ptr), value :: A, B, info
+            integer(c_int32_t) :: numgpu_sgels_givens_batched_strided
+        end function
+
+        function numgpu_dgeqrf_givens_batched(h, m, n, A, lda, CS, ldcs, batch) &
+                bind(C, name="numgpu_dgeqrf_givens_batched")
+            import
+            type(c_ptr), value :: h
+            integer(c_int64_t), value :: m, n, lda, ldcs, batch
+            type(c_ptr), value :: A, CS
+            integer(c_int32_t) :: numgpu_dgeqrf_givens_batched
+        end function
+
+        function numgpu_dgeqrf_givens_batched_strided(h, m, n, A, lda, strideA, CS, ldcs, strideCS, batch) &
+                bind(C, name="numgpu_dgeqrf_givens_batched_strided")
+            import
+            type(c_ptr), value :: h
+            integer(c_int64_t), value :: m, n, lda, strideA, ldcs, strideCS, batch
+            type(c_ptr), value :: A, CS
+            integer(c_int32_t) :: numgpu_dgeqrf_givens_batched_strided
+        end function
+
+        function numgpu_dormqr_givens_batched(h, side, trans, m, n, k, A, lda, CS, ldcs, C, ldc, batch) &
+                bind(C, name="numgpu_dormqr_givens_batched")
+            import
+            type(c_ptr), value :: h
+            integer(c_int32_t), value :: side, trans
+            integer(c_int64_t), value :: m, n, k, lda, ldcs, ldc, batch
+            type(c_ptr), value :: A, CS, C
+            integer(c_int32_t) :: numgpu_dormqr_givens_batched
+        end function
+
+        function numgpu_dormqr_givens_batched_strided(h, side, trans, m, n, k, A, lda, strideA, CS, ldcs, &
+                strideCS, C, ldc, strideC, batch) bind(C, name="numgpu_dormqr_givens_batched_strided")
+            import
+            type(c_ptr), value :: h
+            integer(c_int32_t), value :: side, trans
+            integer(c_int64_t), value :: m, n, k, lda, strideA, ldcs, strideCS, ldc, strideC, batch
+            type(c_ptr), value :: A, CS, C
+            integer(c_int32_t) :: numgpu_dormqr_givens_batched_strided
+        end function
+
+        function numgpu_dorgqr_givens_batched(h, m, n, k, A, lda, CS, ldcs, batch) &
+                bind(C, name="numgpu_dorgqr_givens_batched")
+            import
+            type(c_ptr), value :: h
+            integer(c_int64_t), value :: m, n, k, lda, ldcs, batch
+            type(c_ptr), value :: A, CS
+            integer(c_int32_t) :: numgpu_dorgqr_givens_batched
+        end function
+
+        function numgpu_dorgqr_givens_batched_strided(h, m, n, k, A, lda, strideA, CS, ldcs, strideCS, batch) &
+                bind(C, name="numgpu_dorgqr_givens_batched_strided")
+            import
+            type(c_ptr), value :: h
+            integer(c_int64_t), value :: m, n, k, lda, strideA, ldcs, strideCS, batch
+            type(c_ptr), value :: A, CS
+            integer(c_int32_t) :: numgpu_dorgqr_givens_batched_strided
+        end function
+
+        function numgpu_dgels_givens_batched(h, m, n, nrhs, A, lda, B, ldb, info, batch) &
+                bind(C, name="numgpu_dgels_givens_batched")
+            import
+            type(c_ptr), value :: h
+            integer(c_int64_t), value :: m, n, nrhs, lda, ldb, batch
+            type(c_ptr), value :: A, B, info
+            integer(c_int32_t) :: numgpu_dgels_givens_batched
+        end function
+
+        function numgpu_dgels_givens_batched_strided(h, m, n, nrhs, A, lda, strideA, B, ldb, strideB, info, batch) &
+                bind(C, name="numgpu_dgels_givens_batched_strided")
+            import
+            type(c_ptr), value :: h
+            integer(c_int64_t), value :: m, n, nrhs, lda, strideA, ldb, strideB, batch
+            type(c_ptr), value :: A, B, info
+            integer(c_int32_t) :: numgpu_dgels_givens_batched_strided
+        end function
+
+        function numgpu_cgeqrf_givens_batched(h, m, n, A, lda, CS, ldcs, batch) &
+                bind(C, name="numgpu_cgeqrf_givens_batched")
+            import
+            type(c_ptr), value :: h
+            integer(c_int64_t), value :: m, n, lda, ldcs, batch
+            type(c_ptr), value :: A, CS
+            integer(c_int32_t) :: numgpu_cgeqrf_givens_batched
+        end function
+
+        function numgpu_cgeqrf_givens_batched_strided(h, m, n, A, lda, strideA, CS, ldcs, strideCS, batch) &
+                bind(C, name="numgpu_cgeqrf_givens_batched_strided")
+            import
+            type(c_ptr), value :: h
+            integer(c_int64_t), value :: m, n, lda, strideA, ldcs, strideCS, batch
+            type(c_ptr), value :: A, CS
+            integer(c_int32_t) :: numgpu_cgeqrf_givens_batched_strided
+        end function
+
+        function numgpu_cunmqr_givens_batched(h, side, trans, m, n, k, A, lda, CS, ldcs, C, ldc, batch) &
+                bind(C, name="numgpu_cunmqr_givens_batched")
+            import
+            type(c_ptr), value :: h
+            integer(c_int32_t), value :: side, trans
+            integer(c_int64_t), value :: m, n, k, lda, ldcs, ldc, batch
+            type(c_ptr), value :: A, CS, C
+            integer(c_int32_t) :: numgpu_cunmqr_givens_batched
+        end function
+
+        function numgpu_cunmqr_givens_batched_strided(h, side, trans, m, n, k, A, lda, strideA, CS, ldcs, &
+                strideCS, C, ldc, strideC, batch) bind(C, name="numgpu_cunmqr_givens_batched_strided")
+            import
+            type(c_ptr), value :: h
+            integer(c_int32_t), value :: side, trans
+            integer(c_int64_t), value :: m, n, k, lda, strideA, ldcs, strideCS, ldc, strideC, batch
+            type(c_ptr), value :: A, CS, C
+            integer(c_int32_t) :: numgpu_cunmqr_givens_batched_strided
+        end function
+
+        function numgpu_cungqr_givens_batched(h, m, n, k, A, lda, CS, ldcs, batch) &
+                bind(C, name="numgpu_cungqr_givens_batched")
+            import
+            type(c_ptr), value :: h
+            integer(c_int64_t), value :: m, n, k, lda, ldcs, batch
+            type(c_ptr), value :: A, CS
+            integer(c_int32_t) :: numgpu_cungqr_givens_batched
+        end function
+
+        function numgpu_cungqr_givens_batched_strided(h, m, n, k, A, lda, strideA, CS, ldcs, strideCS, batch) &
+                bind(C, name="numgpu_cungqr_givens_batched_strided")
+            import
+            type(c_ptr), value :: h
+            integer(c_int64_t), value :: m, n, k, lda, strideA, ldcs, strideCS, batch
+            type(c_ptr), value :: A, CS
+            integer(c_int32_t) :: numgpu_cungqr_givens_batched_strided
+        end function
+
+        function numgpu_cgels_givens_batched(h, m, n, nrhs, A, lda, B, ldb, info, batch) &
+                bind(C, name="numgpu_cgels_givens_batched")
+            import
+            type(c_ptr), value :: h
+            integer(c_int64_t), value :: m, n, nrhs, lda, ldb, batch
+            type(c_ptr), value :: A, B, info
+            integer(c_int32_t) :: numgpu_cgels_givens_batched
+        end function
+
+        function numgpu_cgels_givens_batched_strided(h, m, n, nrhs, A, lda, strideA, B, ldb, strideB, info, batch) &
+                bind(C, name="numgpu_cgels_givens_batched_strided")
+            import
+            type(c_ptr), value :: h
+            integer(c_int64_t), value :: m, n, nrhs, lda, strideA, ldb, strideB, batch
+            type(c_ptr), value :: A, B, info
+            integer(c_int32_t) :: numgpu_cgels_givens_batched_strided
+        end function
+
+        function numgpu_zgeqrf_givens_batched(h, m, n, A, lda, CS, ldcs, batch) &
+                bind(C, name="numgpu_zgeqrf_givens_batched")
+            import
+            type(c_ptr), value :: h
+            integer(c_int64_t), value :: m, n, lda, ldcs, batch
+            type(c_ptr), value :: A, CS
+            integer(c_int32_t) :: numgpu_zgeqrf_givens_batched
+        end function
+
+        function numgpu_zgeqrf_givens_batched_strided(h, m, n, A, lda, strideA, CS, ldcs, strideCS, batch) &
+                bind(C, name="numgpu_zgeqrf_givens_batched_strided")
+            import
+            type(c_ptr), value :: h
+            integer(c_int64_t), value :: m, n, lda, strideA, ldcs, strideCS, batch
+            type(c_ptr), value :: A, CS
+            integer(c_int32_t) :: numgpu_zgeqrf_givens_batched_strided
+        end function
+
+        function numgpu_zunmqr_givens_batched(h, side, trans, m, n, k, A, lda, CS, ldcs, C, ldc, batch) &
+                bind(C, name="numgpu_zunmqr_givens_batched")
+            import
+            type(c_ptr), value :: h
+            integer(c_int32_t), value :: side, trans
+            integer(c_int64_t), value :: m, n, k, lda, ldcs, ldc, batch
+            type(c_ptr), value :: A, CS, C
+            integer(c_int32_t) :: numgpu_zunmqr_givens_batched
+        end function
+
+        function numgpu_zunmqr_givens_batched_strided(h, side, trans, m, n, k, A, lda, strideA, CS, ldcs, &
+                strideCS, C, ldc, strideC, batch) bind(C, name="numgpu_zunmqr_givens_batched_strided")
+            import
+            type(c_ptr), value :: h
+            integer(c_int32_t), value :: side, trans
+            integer(c_int64_t), value :: m, n, k, lda, strideA, ldcs, strideCS, ldc, strideC, batch
+            type(c_ptr), value :: A, CS, C
+            integer(c_int32_t) :: numgpu_zunmqr_givens_batched_strided
+        end function
+
+        function numgpu_zungqr_givens_batched(h, m, n, k, A, lda, CS, ldcs, batch) &
+                bind(C, name="numgpu_zungqr_givens_batched")
+            import
+            type(c_ptr), value :: h
+            integer(c_int64_t), value :: m, n, k, lda, ldcs, batch
+            type(c_ptr), value :: A, CS
+            integer(c_int32_t) :: numgpu_zungqr_givens_batched
+        end function
+
+        function numgpu_zungqr_givens_batched_strided(h, m, n, k, A, lda, strideA, CS, ldcs, strideCS, batch) &
+                bind(C, name="numgpu_zungqr_givens_batched_strided")
+            import
+            type(c_ptr), value :: h
+            integer(c_int64_t), value :: m, n, k, lda, strideA, ldcs, strideCS, batch
+            type(c_ptr), value :: A, CS
+            integer(c_int32_t) :: numgpu_zungqr_givens_batched_strided
+        end function
+
+        function numgpu_zgels_givens_batched(h, m, n, nrhs, A, lda, B, ldb, info, batch) &
+                bind(C, name="numgpu_zgels_givens_batched")
+            import
+            type(c_ptr), value :: h
+            integer(c_int64_t), value :: m, n, nrhs, lda, ldb, batch
+            type(c_ptr), value :: A, B, info
+            integer(c_int32_t) :: numgpu_zgels_givens_batched
+        end function
+
+        function numgpu_zgels_givens_batched_strided(h, m, n, nrhs, A, lda, strideA, B, ldb, strideB, info, batch) &
+                bind(C, name="numgpu_zgels_givens_batched_strided")
+            import
+            type(c_ptr), value :: h
+            integer(c_int64_t), value :: m, n, nrhs, lda, strideA, ldb, strideB, batch
+            type(c_ptr), value :: A, B, info
+            integer(c_int32_t) :: numgpu_zgels_givens_batched_strided
+        end function
     end interface
 
     ! ---- generic wrappers ----------------------------------------------------------------
@@ -646,6 +967,82 @@ module numgpu
     type :: lu_plan
         integer(c_int64_t) :: n = 0, nrhs = 0, batch = 0
         integer(c_int64_t) :: lda = 1, sa = 0, ldb = 1, sb = 0
+    end type
+
+    ! call numgpu_geqrf_givens_batched(h, A, CS, status [, errmsg])
+    !
+    ! For i = 1 .. size(A, 3): A(:,:,i) = Q R by Givens rotations (numgpu.h has the storage and
+    ! the rotation convention), numgpu_?geqrf_givens_batched_strided, in real(c_float),
+    ! real(c_double), complex(c_float_complex) or complex(c_double_complex).
+    !
+    ! - A(:,:,:) [in,out]: m = size(A, 1) (= lda), n = size(A, 2) (n <= m, else numgpu refuses
+    !   n), batch = size(A, 3); R in the upper triangle, the sines below it.
+    ! - CS(:,:,:) [out]: the real kind of A (real(c_float) for c, real(c_double) for z);
+    !   ldcs = size(CS, 1) (>= m, else numgpu refuses ldcs), size(CS, 2) = n,
+    !   size(CS, 3) = batch: the cosines below the diagonal (the rest is not written).
+    ! - status, errmsg: as numgpu_gemm_batched; non-conforming shapes are NUMGPU_INVALID_VALUE
+    !   before any call (nothing written).
+    interface numgpu_geqrf_givens_batched
+        module procedure numgpu_geqrf_givens_batched_s, numgpu_geqrf_givens_batched_d, &
+            numgpu_geqrf_givens_batched_c, numgpu_geqrf_givens_batched_z
+    end interface
+
+    ! call numgpu_ormqr_givens_batched(h, side, trans, A, CS, C, status [, errmsg])
+    !
+    ! LAPACK ?ormqr (real kinds) / ?unmqr (complex kinds) for each i = 1 .. size(C, 3):
+    ! C(:,:,i) := op(Q_i) C(:,:,i) (side NUMGPU_SIDE_LEFT) or C(:,:,i) op(Q_i)
+    ! (NUMGPU_SIDE_RIGHT), Q_i of order nq (m for LEFT, n for RIGHT) from the rotations of the
+    ! first k columns of a numgpu_geqrf_givens_batched factorisation, never formed
+    ! (numgpu_?ormqr_givens_batched_strided / numgpu_?unmqr_givens_batched_strided).
+    !
+    ! - trans [in]: NUMGPU_OP_N (Q), NUMGPU_OP_T (Q^T, real kinds) or NUMGPU_OP_C (Q^H, complex
+    !   kinds); the other one is refused by numgpu (argument 3), as by LAPACK.
+    ! - A(:,:,:) [in]: the factorisations, lda = size(A, 1) (>= nq), k = size(A, 2) (<= nq);
+    !   size(A, 3) is the batch, or 1 to apply one Q to the whole batch (strides 0).
+    ! - CS(:,:,:) [in]: their cosines, ldcs = size(CS, 1) (>= nq), size(CS, 2) = k,
+    !   size(CS, 3) = size(A, 3).
+    ! - C(:,:,:) [in,out]: m = size(C, 1) (= ldc), n = size(C, 2), batch = size(C, 3).
+    interface numgpu_ormqr_givens_batched
+        module procedure numgpu_ormqr_givens_batched_s, numgpu_ormqr_givens_batched_d, &
+            numgpu_ormqr_givens_batched_c, numgpu_ormqr_givens_batched_z
+    end interface
+
+    ! call numgpu_orgqr_givens_batched(h, A, CS, status [, errmsg])
+    !
+    ! LAPACK ?orgqr (real kinds) / ?ungqr (complex kinds) for each i = 1 .. size(A, 3): A(:,:,i)
+    ! := the first n columns of the Q_i made of the rotations of its first k columns
+    ! (numgpu_?orgqr_givens_batched_strided / numgpu_?ungqr_givens_batched_strided).
+    !
+    ! - A(:,:,:) [in,out]: m = size(A, 1) (= lda), n = size(A, 2) (<= m), batch = size(A, 3); on
+    !   entry the factorisation in its first k columns (e.g. A(:, 1:k, :) of
+    !   numgpu_geqrf_givens_batched, with m x m for the whole Q).
+    ! - CS(:,:,:) [in]: the cosines, ldcs = size(CS, 1) (>= m), k = size(CS, 2) (<= n, else
+    !   numgpu refuses k), size(CS, 3) = batch; k = 0 (an empty CS) gives I(m, n).
+    interface numgpu_orgqr_givens_batched
+        module procedure numgpu_orgqr_givens_batched_s, numgpu_orgqr_givens_batched_d, &
+            numgpu_orgqr_givens_batched_c, numgpu_orgqr_givens_batched_z
+    end interface
+
+    ! call numgpu_gels_givens_batched(h, A, B, info, status [, errmsg])
+    !
+    ! LAPACK ?gels (TRANS = 'N', full rank, m >= n) for each i = 1 .. size(A, 3): minimises
+    ! ||A(:,:,i) x - B(:,j,i)|| for every column j, X overwriting B(1:n, :, i) and the
+    ! residual's coordinates B(n+1:m, :, i); A(:,:,i) is factored as by
+    ! numgpu_geqrf_givens_batched (numgpu_?gels_givens_batched_strided).
+    !
+    ! - A(:,:,:) [in,out]: m = size(A, 1) (= lda), n = size(A, 2) (<= m), batch = size(A, 3).
+    ! - B(:,:,:) [in,out]: ldb = size(B, 1) (>= m, else numgpu refuses ldb), nrhs = size(B, 2),
+    !   size(B, 3) = batch.
+    ! - info(:) [out]: size batch; 0, or j when R(j, j) is exactly zero (B(:,:,i) unchanged).
+    interface numgpu_gels_givens_batched
+        module procedure numgpu_gels_givens_batched_s, numgpu_gels_givens_batched_d, &
+            numgpu_gels_givens_batched_c, numgpu_gels_givens_batched_z
+    end interface
+
+    ! Sizes of one call of the geqrf_givens family derived from the array shapes.
+    type :: qr_plan
+        integer(c_int64_t) :: m = 0, n = 0, k = 0, nrhs = 0, batch = 0
+        integer(c_int64_t) :: lda = 1, sa = 0, ldcs = 1, scs = 0, ldb = 1, sb = 0
     end type
 
 contains
@@ -1346,6 +1743,413 @@ contains
         if (size(jpiv) > 0) pjp = c_loc(jpiv)
         if (size(scale) > 0) ps = c_loc(scale)
         status = numgpu_zgesc2_batched_strided(h, p%n, pa, p%lda, p%sa, pr, p%ldb, pip, pjp, ps, p%batch)
+        call report(status, errmsg)
+    end subroutine
+
+    ! Derives the sizes of one geqrf_givens call from the shapes and checks that they conform;
+    ! status NUMGPU_INVALID_VALUE (and errmsg) when they do not. routine: "geqrf" (sa: A, scs:
+    ! CS), "ormqr" (sa: A, scs: CS, sb: C), "orgqr" (sa: A, scs: CS) or "gels" (sa: A, sb: B,
+    ! ninfo: size(info)); unused shapes are ignored. The leading dimensions against m (or nq),
+    ! n <= m and k are left to numgpu, which refuses them naming the argument.
+    subroutine plan_qr(fname, routine, sa, scs, sb, ninfo, p, status, errmsg)
+        character(len=*), intent(in) :: fname, routine
+        integer(c_int64_t), intent(in) :: sa(3), scs(3), sb(3), ninfo
+        type(qr_plan), intent(out) :: p
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        character(len=256) :: why
+        logical :: share
+
+        p%lda = max(1_c_int64_t, sa(1))
+        p%ldcs = max(1_c_int64_t, scs(1))
+        p%ldb = max(1_c_int64_t, sb(1))
+        p%sb = p%ldb * sb(2)
+        p%nrhs = sb(2)
+        if (routine == "ormqr") then
+            ! C gives m, n and the batch; A gives k, and may be shared (size(A, 3) = 1).
+            p%m = sb(1)
+            p%n = sb(2)
+            p%batch = sb(3)
+            p%k = sa(2)
+            share = sa(3) == 1
+        else
+            p%m = sa(1)
+            p%n = sa(2)
+            p%batch = sa(3)
+            p%k = scs(2)
+            share = .false.
+        end if
+        p%sa = merge(0_c_int64_t, p%lda * sa(2), share)
+        p%scs = merge(0_c_int64_t, p%ldcs * scs(2), share)
+
+        status = NUMGPU_SUCCESS
+        why = ""
+        select case (routine)
+        case ("geqrf")
+            if (scs(2) /= p%n .or. scs(3) /= p%batch) then
+                write(why, '(a,i0,a,i0,a,i0,a,i0,a,i0)') "CS is ", scs(1), " x ", scs(2), " x ", scs(3), &
+                    " but must be ldcs x n x batch with n = ", p%n, ", batch = ", p%batch
+            end if
+        case ("ormqr")
+            if (sa(3) /= p%batch .and. sa(3) /= 1) then
+                write(why, '(a,i0,a,i0)') "size(A, 3) must be 1 or the batch size size(C, 3) = ", p%batch, ", not ", sa(3)
+            else if (scs(2) /= p%k .or. scs(3) /= sa(3)) then
+                write(why, '(a,i0,a,i0,a,i0,a,i0,a,i0)') "CS is ", scs(1), " x ", scs(2), " x ", scs(3), &
+                    " but must be ldcs x k x size(A, 3) with k = size(A, 2) = ", p%k, ", size(A, 3) = ", sa(3)
+            end if
+        case ("orgqr")
+            if (scs(3) /= p%batch) then
+                write(why, '(a,i0,a,i0)') "size(CS, 3) must be the batch size ", p%batch, ", not ", scs(3)
+            end if
+        case default
+            if (sb(3) /= p%batch) then
+                write(why, '(a,i0,a,i0)') "size(B, 3) must be the batch size ", p%batch, ", not ", sb(3)
+            else if (ninfo /= p%batch) then
+                write(why, '(a,i0,a,i0)') "size(info) must be the batch size ", p%batch, ", not ", ninfo
+            end if
+        end select
+        if (len_trim(why) > 0) then
+            status = NUMGPU_INVALID_VALUE
+            if (present(errmsg)) errmsg = fname // ": shapes do not conform: " // trim(why)
+        end if
+    end subroutine
+
+    ! The specific procedures of the geqrf_givens generics, one per kind as for gemm: plan,
+    ! take the addresses (NULL for empty arrays), call the strided C entry point.
+
+    subroutine numgpu_geqrf_givens_batched_s(h, A, CS, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        real(c_float), intent(inout), target, contiguous :: A(:,:,:)
+        real(c_float), intent(inout), target, contiguous :: CS(:,:,:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        type(qr_plan) :: p
+        type(c_ptr) :: pa, pcs
+        call plan_qr("numgpu_geqrf_givens_batched", "geqrf", shape(A, c_int64_t), shape(CS, c_int64_t), &
+            [0_c_int64_t, 0_c_int64_t, 0_c_int64_t], 0_c_int64_t, p, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        pa = c_null_ptr
+        pcs = c_null_ptr
+        if (size(A) > 0) pa = c_loc(A)
+        if (size(CS) > 0) pcs = c_loc(CS)
+        status = numgpu_sgeqrf_givens_batched_strided(h, p%m, p%n, pa, p%lda, p%sa, pcs, p%ldcs, p%scs, p%batch)
+        call report(status, errmsg)
+    end subroutine
+
+    subroutine numgpu_ormqr_givens_batched_s(h, side, trans, A, CS, C, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: side, trans
+        real(c_float), intent(in), target, contiguous :: A(:,:,:)
+        real(c_float), intent(in), target, contiguous :: CS(:,:,:)
+        real(c_float), intent(inout), target, contiguous :: C(:,:,:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        type(qr_plan) :: p
+        type(c_ptr) :: pa, pcs, pc
+        call plan_qr("numgpu_ormqr_givens_batched", "ormqr", shape(A, c_int64_t), shape(CS, c_int64_t), &
+            shape(C, c_int64_t), 0_c_int64_t, p, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        pa = c_null_ptr
+        pcs = c_null_ptr
+        pc = c_null_ptr
+        if (size(A) > 0) pa = c_loc(A)
+        if (size(CS) > 0) pcs = c_loc(CS)
+        if (size(C) > 0) pc = c_loc(C)
+        status = numgpu_sormqr_givens_batched_strided(h, side, trans, p%m, p%n, p%k, pa, p%lda, p%sa, pcs, p%ldcs, &
+            p%scs, pc, p%ldb, p%sb, p%batch)
+        call report(status, errmsg)
+    end subroutine
+
+    subroutine numgpu_orgqr_givens_batched_s(h, A, CS, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        real(c_float), intent(inout), target, contiguous :: A(:,:,:)
+        real(c_float), intent(in), target, contiguous :: CS(:,:,:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        type(qr_plan) :: p
+        type(c_ptr) :: pa, pcs
+        call plan_qr("numgpu_orgqr_givens_batched", "orgqr", shape(A, c_int64_t), shape(CS, c_int64_t), &
+            [0_c_int64_t, 0_c_int64_t, 0_c_int64_t], 0_c_int64_t, p, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        pa = c_null_ptr
+        pcs = c_null_ptr
+        if (size(A) > 0) pa = c_loc(A)
+        if (size(CS) > 0) pcs = c_loc(CS)
+        status = numgpu_sorgqr_givens_batched_strided(h, p%m, p%n, p%k, pa, p%lda, p%sa, pcs, p%ldcs, p%scs, p%batch)
+        call report(status, errmsg)
+    end subroutine
+
+    subroutine numgpu_gels_givens_batched_s(h, A, B, info, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        real(c_float), intent(inout), target, contiguous :: A(:,:,:), B(:,:,:)
+        integer(c_int32_t), intent(inout), target, contiguous :: info(:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        type(qr_plan) :: p
+        type(c_ptr) :: pa, pb, pinfo
+        call plan_qr("numgpu_gels_givens_batched", "gels", shape(A, c_int64_t), [0_c_int64_t, 0_c_int64_t, 0_c_int64_t], &
+            shape(B, c_int64_t), size(info, kind=c_int64_t), p, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        pa = c_null_ptr
+        pb = c_null_ptr
+        pinfo = c_null_ptr
+        if (size(A) > 0) pa = c_loc(A)
+        if (size(B) > 0) pb = c_loc(B)
+        if (size(info) > 0) pinfo = c_loc(info)
+        status = numgpu_sgels_givens_batched_strided(h, p%m, p%n, p%nrhs, pa, p%lda, p%sa, pb, p%ldb, p%sb, pinfo, &
+            p%batch)
+        call report(status, errmsg)
+    end subroutine
+
+    subroutine numgpu_geqrf_givens_batched_d(h, A, CS, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        real(c_double), intent(inout), target, contiguous :: A(:,:,:)
+        real(c_double), intent(inout), target, contiguous :: CS(:,:,:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        type(qr_plan) :: p
+        type(c_ptr) :: pa, pcs
+        call plan_qr("numgpu_geqrf_givens_batched", "geqrf", shape(A, c_int64_t), shape(CS, c_int64_t), &
+            [0_c_int64_t, 0_c_int64_t, 0_c_int64_t], 0_c_int64_t, p, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        pa = c_null_ptr
+        pcs = c_null_ptr
+        if (size(A) > 0) pa = c_loc(A)
+        if (size(CS) > 0) pcs = c_loc(CS)
+        status = numgpu_dgeqrf_givens_batched_strided(h, p%m, p%n, pa, p%lda, p%sa, pcs, p%ldcs, p%scs, p%batch)
+        call report(status, errmsg)
+    end subroutine
+
+    subroutine numgpu_ormqr_givens_batched_d(h, side, trans, A, CS, C, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: side, trans
+        real(c_double), intent(in), target, contiguous :: A(:,:,:)
+        real(c_double), intent(in), target, contiguous :: CS(:,:,:)
+        real(c_double), intent(inout), target, contiguous :: C(:,:,:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        type(qr_plan) :: p
+        type(c_ptr) :: pa, pcs, pc
+        call plan_qr("numgpu_ormqr_givens_batched", "ormqr", shape(A, c_int64_t), shape(CS, c_int64_t), &
+            shape(C, c_int64_t), 0_c_int64_t, p, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        pa = c_null_ptr
+        pcs = c_null_ptr
+        pc = c_null_ptr
+        if (size(A) > 0) pa = c_loc(A)
+        if (size(CS) > 0) pcs = c_loc(CS)
+        if (size(C) > 0) pc = c_loc(C)
+        status = numgpu_dormqr_givens_batched_strided(h, side, trans, p%m, p%n, p%k, pa, p%lda, p%sa, pcs, p%ldcs, &
+            p%scs, pc, p%ldb, p%sb, p%batch)
+        call report(status, errmsg)
+    end subroutine
+
+    subroutine numgpu_orgqr_givens_batched_d(h, A, CS, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        real(c_double), intent(inout), target, contiguous :: A(:,:,:)
+        real(c_double), intent(in), target, contiguous :: CS(:,:,:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        type(qr_plan) :: p
+        type(c_ptr) :: pa, pcs
+        call plan_qr("numgpu_orgqr_givens_batched", "orgqr", shape(A, c_int64_t), shape(CS, c_int64_t), &
+            [0_c_int64_t, 0_c_int64_t, 0_c_int64_t], 0_c_int64_t, p, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        pa = c_null_ptr
+        pcs = c_null_ptr
+        if (size(A) > 0) pa = c_loc(A)
+        if (size(CS) > 0) pcs = c_loc(CS)
+        status = numgpu_dorgqr_givens_batched_strided(h, p%m, p%n, p%k, pa, p%lda, p%sa, pcs, p%ldcs, p%scs, p%batch)
+        call report(status, errmsg)
+    end subroutine
+
+    subroutine numgpu_gels_givens_batched_d(h, A, B, info, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        real(c_double), intent(inout), target, contiguous :: A(:,:,:), B(:,:,:)
+        integer(c_int32_t), intent(inout), target, contiguous :: info(:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        type(qr_plan) :: p
+        type(c_ptr) :: pa, pb, pinfo
+        call plan_qr("numgpu_gels_givens_batched", "gels", shape(A, c_int64_t), [0_c_int64_t, 0_c_int64_t, 0_c_int64_t], &
+            shape(B, c_int64_t), size(info, kind=c_int64_t), p, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        pa = c_null_ptr
+        pb = c_null_ptr
+        pinfo = c_null_ptr
+        if (size(A) > 0) pa = c_loc(A)
+        if (size(B) > 0) pb = c_loc(B)
+        if (size(info) > 0) pinfo = c_loc(info)
+        status = numgpu_dgels_givens_batched_strided(h, p%m, p%n, p%nrhs, pa, p%lda, p%sa, pb, p%ldb, p%sb, pinfo, &
+            p%batch)
+        call report(status, errmsg)
+    end subroutine
+
+    subroutine numgpu_geqrf_givens_batched_c(h, A, CS, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        complex(c_float_complex), intent(inout), target, contiguous :: A(:,:,:)
+        real(c_float), intent(inout), target, contiguous :: CS(:,:,:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        type(qr_plan) :: p
+        type(c_ptr) :: pa, pcs
+        call plan_qr("numgpu_geqrf_givens_batched", "geqrf", shape(A, c_int64_t), shape(CS, c_int64_t), &
+            [0_c_int64_t, 0_c_int64_t, 0_c_int64_t], 0_c_int64_t, p, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        pa = c_null_ptr
+        pcs = c_null_ptr
+        if (size(A) > 0) pa = c_loc(A)
+        if (size(CS) > 0) pcs = c_loc(CS)
+        status = numgpu_cgeqrf_givens_batched_strided(h, p%m, p%n, pa, p%lda, p%sa, pcs, p%ldcs, p%scs, p%batch)
+        call report(status, errmsg)
+    end subroutine
+
+    subroutine numgpu_ormqr_givens_batched_c(h, side, trans, A, CS, C, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: side, trans
+        complex(c_float_complex), intent(in), target, contiguous :: A(:,:,:)
+        real(c_float), intent(in), target, contiguous :: CS(:,:,:)
+        complex(c_float_complex), intent(inout), target, contiguous :: C(:,:,:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        type(qr_plan) :: p
+        type(c_ptr) :: pa, pcs, pc
+        call plan_qr("numgpu_ormqr_givens_batched", "ormqr", shape(A, c_int64_t), shape(CS, c_int64_t), &
+            shape(C, c_int64_t), 0_c_int64_t, p, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        pa = c_null_ptr
+        pcs = c_null_ptr
+        pc = c_null_ptr
+        if (size(A) > 0) pa = c_loc(A)
+        if (size(CS) > 0) pcs = c_loc(CS)
+        if (size(C) > 0) pc = c_loc(C)
+        status = numgpu_cunmqr_givens_batched_strided(h, side, trans, p%m, p%n, p%k, pa, p%lda, p%sa, pcs, p%ldcs, &
+            p%scs, pc, p%ldb, p%sb, p%batch)
+        call report(status, errmsg)
+    end subroutine
+
+    subroutine numgpu_orgqr_givens_batched_c(h, A, CS, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        complex(c_float_complex), intent(inout), target, contiguous :: A(:,:,:)
+        real(c_float), intent(in), target, contiguous :: CS(:,:,:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        type(qr_plan) :: p
+        type(c_ptr) :: pa, pcs
+        call plan_qr("numgpu_orgqr_givens_batched", "orgqr", shape(A, c_int64_t), shape(CS, c_int64_t), &
+            [0_c_int64_t, 0_c_int64_t, 0_c_int64_t], 0_c_int64_t, p, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        pa = c_null_ptr
+        pcs = c_null_ptr
+        if (size(A) > 0) pa = c_loc(A)
+        if (size(CS) > 0) pcs = c_loc(CS)
+        status = numgpu_cungqr_givens_batched_strided(h, p%m, p%n, p%k, pa, p%lda, p%sa, pcs, p%ldcs, p%scs, p%batch)
+        call report(status, errmsg)
+    end subroutine
+
+    subroutine numgpu_gels_givens_batched_c(h, A, B, info, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        complex(c_float_complex), intent(inout), target, contiguous :: A(:,:,:), B(:,:,:)
+        integer(c_int32_t), intent(inout), target, contiguous :: info(:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        type(qr_plan) :: p
+        type(c_ptr) :: pa, pb, pinfo
+        call plan_qr("numgpu_gels_givens_batched", "gels", shape(A, c_int64_t), [0_c_int64_t, 0_c_int64_t, 0_c_int64_t], &
+            shape(B, c_int64_t), size(info, kind=c_int64_t), p, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        pa = c_null_ptr
+        pb = c_null_ptr
+        pinfo = c_null_ptr
+        if (size(A) > 0) pa = c_loc(A)
+        if (size(B) > 0) pb = c_loc(B)
+        if (size(info) > 0) pinfo = c_loc(info)
+        status = numgpu_cgels_givens_batched_strided(h, p%m, p%n, p%nrhs, pa, p%lda, p%sa, pb, p%ldb, p%sb, pinfo, &
+            p%batch)
+        call report(status, errmsg)
+    end subroutine
+
+    subroutine numgpu_geqrf_givens_batched_z(h, A, CS, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        complex(c_double_complex), intent(inout), target, contiguous :: A(:,:,:)
+        real(c_double), intent(inout), target, contiguous :: CS(:,:,:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        type(qr_plan) :: p
+        type(c_ptr) :: pa, pcs
+        call plan_qr("numgpu_geqrf_givens_batched", "geqrf", shape(A, c_int64_t), shape(CS, c_int64_t), &
+            [0_c_int64_t, 0_c_int64_t, 0_c_int64_t], 0_c_int64_t, p, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        pa = c_null_ptr
+        pcs = c_null_ptr
+        if (size(A) > 0) pa = c_loc(A)
+        if (size(CS) > 0) pcs = c_loc(CS)
+        status = numgpu_zgeqrf_givens_batched_strided(h, p%m, p%n, pa, p%lda, p%sa, pcs, p%ldcs, p%scs, p%batch)
+        call report(status, errmsg)
+    end subroutine
+
+    subroutine numgpu_ormqr_givens_batched_z(h, side, trans, A, CS, C, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: side, trans
+        complex(c_double_complex), intent(in), target, contiguous :: A(:,:,:)
+        real(c_double), intent(in), target, contiguous :: CS(:,:,:)
+        complex(c_double_complex), intent(inout), target, contiguous :: C(:,:,:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        type(qr_plan) :: p
+        type(c_ptr) :: pa, pcs, pc
+        call plan_qr("numgpu_ormqr_givens_batched", "ormqr", shape(A, c_int64_t), shape(CS, c_int64_t), &
+            shape(C, c_int64_t), 0_c_int64_t, p, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        pa = c_null_ptr
+        pcs = c_null_ptr
+        pc = c_null_ptr
+        if (size(A) > 0) pa = c_loc(A)
+        if (size(CS) > 0) pcs = c_loc(CS)
+        if (size(C) > 0) pc = c_loc(C)
+        status = numgpu_zunmqr_givens_batched_strided(h, side, trans, p%m, p%n, p%k, pa, p%lda, p%sa, pcs, p%ldcs, &
+            p%scs, pc, p%ldb, p%sb, p%batch)
+        call report(status, errmsg)
+    end subroutine
+
+    subroutine numgpu_orgqr_givens_batched_z(h, A, CS, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        complex(c_double_complex), intent(inout), target, contiguous :: A(:,:,:)
+        real(c_double), intent(in), target, contiguous :: CS(:,:,:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        type(qr_plan) :: p
+        type(c_ptr) :: pa, pcs
+        call plan_qr("numgpu_orgqr_givens_batched", "orgqr", shape(A, c_int64_t), shape(CS, c_int64_t), &
+            [0_c_int64_t, 0_c_int64_t, 0_c_int64_t], 0_c_int64_t, p, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        pa = c_null_ptr
+        pcs = c_null_ptr
+        if (size(A) > 0) pa = c_loc(A)
+        if (size(CS) > 0) pcs = c_loc(CS)
+        status = numgpu_zungqr_givens_batched_strided(h, p%m, p%n, p%k, pa, p%lda, p%sa, pcs, p%ldcs, p%scs, p%batch)
+        call report(status, errmsg)
+    end subroutine
+
+    subroutine numgpu_gels_givens_batched_z(h, A, B, info, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        complex(c_double_complex), intent(inout), target, contiguous :: A(:,:,:), B(:,:,:)
+        integer(c_int32_t), intent(inout), target, contiguous :: info(:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        type(qr_plan) :: p
+        type(c_ptr) :: pa, pb, pinfo
+        call plan_qr("numgpu_gels_givens_batched", "gels", shape(A, c_int64_t), [0_c_int64_t, 0_c_int64_t, 0_c_int64_t], &
+            shape(B, c_int64_t), size(info, kind=c_int64_t), p, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        pa = c_null_ptr
+        pb = c_null_ptr
+        pinfo = c_null_ptr
+        if (size(A) > 0) pa = c_loc(A)
+        if (size(B) > 0) pb = c_loc(B)
+        if (size(info) > 0) pinfo = c_loc(info)
+        status = numgpu_zgels_givens_batched_strided(h, p%m, p%n, p%nrhs, pa, p%lda, p%sa, pb, p%ldb, p%sb, pinfo, &
+            p%batch)
         call report(status, errmsg)
     end subroutine
 

@@ -140,9 +140,10 @@ pub fn run(exe: &Path, name: &str, env: &[(&str, &str)]) {
     }
 }
 
-/// Builds c-tests/<name>.c (unless prebuilt) into the bin dir as `<name><suffix>` and returns
-/// the executable's path.
-fn build_c(name: &str, suffix: &str, extra: &[&str]) -> PathBuf {
+/// Builds c-tests/<name>.c (unless prebuilt) into the bin dir as `<name><suffix>`, linked with
+/// the extra libraries `libs` (before OpenBLAS, e.g. -llapacke), and returns the executable's
+/// path.
+fn build_c(name: &str, suffix: &str, extra: &[&str], libs: &[&str]) -> PathBuf {
     let exe = bin_dir().join(format!("{name}{suffix}"));
     if prebuilt() {
         return exe;
@@ -154,13 +155,19 @@ fn build_c(name: &str, suffix: &str, extra: &[&str]) -> PathBuf {
     args.push("-o".into());
     args.push(exe.clone().into());
     args.extend(link_args());
+    args.extend(libs.iter().map(OsString::from));
     args.extend(["-lopenblas", "-lm"].map(OsString::from));
     compile(&cc, &args, &format!("c-tests/{name}.c"));
     exe
 }
 
 fn c_test(name: &str) {
-    let exe = build_c(name, "", &[]);
+    c_test_with(name, &[]);
+}
+
+/// A C test that links more libraries than libnumgpu and OpenBLAS (`libs`, e.g. -llapacke).
+fn c_test_with(name: &str, libs: &[&str]) {
+    let exe = build_c(name, "", &[], libs);
     run(&exe, name, &[]);
 }
 
@@ -176,7 +183,12 @@ fn c_test(name: &str) {
 ///   on GPU hosts (seen on an H100 with CUDA 13). Leaks from numgpu itself are still reported.
 /// A caller's ASAN_OPTIONS / LSAN_OPTIONS are kept and come last, so they win.
 fn c_test_asan(name: &str) {
-    let exe = build_c(name, "_asan", &["-fsanitize=address", "-fno-omit-frame-pointer"]);
+    c_test_asan_with(name, &[]);
+}
+
+/// c_test_asan for a test that links more libraries (`libs`, as c_test_with).
+fn c_test_asan_with(name: &str, libs: &[&str]) {
+    let exe = build_c(name, "_asan", &["-fsanitize=address", "-fno-omit-frame-pointer"], libs);
     let supp = bin_dir().join(format!("lsan-{name}.supp"));
     std::fs::write(&supp, "# third-party allocations made once at load time (see tests/integration/c_abi.rs)\nleak:libnvrtc.so\n")
         .unwrap_or_else(|e| panic!("cannot write {}: {e}", supp.display()));
@@ -219,6 +231,18 @@ fn c_test_getrf() {
 #[test]
 fn c_test_getrf_asan() {
     c_test_asan("test_getrf");
+}
+
+/// test_geqrf compares with LAPACKE ?geqrf, ?gels and ?trtri (LAPACK's C interface, a library
+/// of its own: -llapacke) and multiplies with cblas_?gemm from OpenBLAS.
+#[test]
+fn c_test_geqrf() {
+    c_test_with("test_geqrf", &["-llapacke"]);
+}
+
+#[test]
+fn c_test_geqrf_asan() {
+    c_test_asan_with("test_geqrf", &["-llapacke"]);
 }
 
 /// numgpu.h in the same translation unit as <complex.h>, <cblas.h> and <lapacke.h>, which a

@@ -60,6 +60,13 @@ fn fortran_test_getrf() {
     fortran_test("test_getrf", "test_getrf_f", &["-lopenblas"]);
 }
 
+/// test_geqrf_f calls LAPACK's ?gels as its reference, so it links OpenBLAS (which carries
+/// LAPACK) directly, as test_getrf_f does.
+#[test]
+fn fortran_test_geqrf() {
+    fortran_test("test_geqrf", "test_geqrf_f", &["-lopenblas"]);
+}
+
 // ---- the module against the header ---------------------------------------------------------
 
 /// A C type as written in the header: base name (without `const`) and pointer depth.

@@ -15,16 +15,27 @@
 //! - getrs, gesv, gesc2: the residual ratio ‖s·b − op(A)·x‖₁ / (‖op(A)‖₁·‖x‖₁·n·ε) of every
 //!   right-hand side (s: gesc2's scale, else 1), and the same measure of the difference from
 //!   the CPU backend's solution, ‖op(A)·(x − xcpu)‖₁ / (‖op(A)‖₁·‖x‖₁·n·ε); gesv's pivots
-//!   and info, and gesc2's scale, identical to the CPU backend's.
+//!   and info, and gesc2's scale, identical to the CPU backend's;
+//! - geqrf_givens (tall m×n): geqrf's R and Q(:, 1:n) (rebuilt in double from the stored
+//!   rotations) against the CPU backend's, up to the unit diagonal that may tell them apart,
+//!   max |ΔR(i, j)| / (m·κ̂·‖a_j‖₂·ε) and |ΔQ| / (m·κ̂·ε), κ̂ = max / min |R(j, j)| / ‖a_j‖₂;
+//!   on a sample ‖A − Q·R‖₁ / (m·‖A‖₁·ε) with Q rebuilt in double from the stored rotations and
+//!   ||R| − |R_LAPACK|| / (m·κ̂·‖a_j‖₂·ε) against LAPACK `?geqrf` (R up to a unit diagonal);
+//!   ormqr/unmqr (every side and trans) ‖ΔC‖_F / (m·‖C0‖_F·ε) against the CPU backend and
+//!   against op(Q)·C0 in double; orgqr/ungqr max |ΔQ| / (m·ε) against the CPU backend, the
+//!   rebuilt Q and ‖I − QᴴQ‖₁ / (m·ε); gels ‖A·(x − x_cpu)‖₂ / (m·‖A‖_F·‖x‖₂·ε) and the
+//!   optimality ratio ‖Aᴴ(b − Ax)‖₂ / (m·‖A‖_F·(‖A‖_F·‖x‖₂ + 2‖b‖₂)·ε), info identical to the
+//!   CPU backend's and the expected one (a zero column j gives info = j, B unchanged).
 //!
 //! Times are host-clock times of one call after a warm-up call (which compiles the kernel on
 //! CUDA), host arrays in and out: a tour, not a benchmark (see numgpu-bench). Exits non-zero
 //! when any check fails.
 
 use numgpu::gemm_batched::{gemm_batched, gemm_batched_strided, Batch};
+use numgpu::geqrf_givens::{gels, gels_strided, geqrf as geqrf_givens, geqrf_strided, orgqr_strided, ormqr_strided};
 use numgpu::getrf_fullpivot::{gesc2_strided, gesv_strided, getrf_strided, getrs_strided, pivot_gap, Mode};
 use numgpu::lapack::Blas;
-use numgpu::{Backend, BackendChoice, Complex32, Complex64, Handle, Op, Scalar};
+use numgpu::{Backend, BackendChoice, Complex32, Complex64, Handle, Op, Scalar, Side};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::process::ExitCode;
@@ -49,6 +60,8 @@ struct Row {
     differ: Option<usize>,
     /// Matrices whose pivots differ from the CPU backend's at a near-tie (not a failure).
     near: usize,
+    /// What the row shows besides its checks (gels: the info of its singular problems).
+    note: String,
 }
 
 impl Row {
@@ -179,6 +192,7 @@ fn gemm_case<T: Blas>(h: &mut Handle, backend: &'static str, form: Form, ta: Op,
         err_ref,
         differ: None,
         near: 0,
+        note: String::new(),
     })
 }
 
@@ -372,6 +386,7 @@ fn getrf_case<T: Blas>(h: &mut Handle, backend: &'static str, mode: Mode, n: usi
         err_ref,
         differ: Some(differ),
         near,
+        note: String::new(),
     };
     Ok((row, ours))
 }
@@ -436,6 +451,7 @@ fn getrs_case<T: Blas>(h: &mut Handle, backend: &'static str, trans: Op, n: usiz
         err_ref,
         differ: None,
         near: 0,
+        note: String::new(),
     })
 }
 
@@ -472,6 +488,7 @@ fn gesv_case<T: Blas>(h: &mut Handle, backend: &'static str, n: usize, batch: us
         err_ref,
         differ: Some(differ),
         near,
+        note: String::new(),
     })
 }
 
@@ -507,6 +524,7 @@ fn gesc2_case<T: Blas>(h: &mut Handle, backend: &'static str, n: usize, batch: u
         err_ref,
         differ: Some(scale.iter().zip(&scalec).filter(|(p, q)| p != q).count()),
         near: 0,
+        note: String::new(),
     })
 }
 
@@ -530,6 +548,402 @@ fn fullpivot_all<T: Blas>(h: &mut Handle, backend: &'static str, rows: &mut Vec<
         rows.push(getrf_case::<T>(h, backend, Mode::Strict, n, batch, &a).map(|r| r.0));
         rows.push(gesv_case::<T>(h, backend, n, batch, &a, seed + 4));
     }
+}
+
+/// Real flops of the Householder count LAPACK's testers use, complex ×4: the QR rows report
+/// these equivalent rates (Givens rotations do about 1.5× as many).
+fn cflops<T: Scalar>(real: f64) -> f64 {
+    real * if T::IS_COMPLEX { 4.0 } else { 1.0 }
+}
+
+/// `?geqrf`'s count for m×n, m >= n: 2mn² − 2n³/3.
+fn qr_flops<T: Scalar>(m: usize, n: usize) -> f64 {
+    let (m, n) = (m as f64, n as f64);
+    cflops::<T>(2.0 * m * n * n - 2.0 * n * n * n / 3.0)
+}
+
+/// Givens QR factors of a batch, packed m×n each: A (R and the sines) and CS (the cosines).
+struct GivensQr<T: Scalar> {
+    f: Vec<T>,
+    cs: Vec<T::Real>,
+}
+
+/// `?geqrf_givens_batched_strided`, or the pointer-array form (matrix i of the call is matrix
+/// batch−1−i of the arrays), on a copy of `a`; the call's seconds.
+fn givens_factor<T: Blas>(h: &mut Handle, form: Form, a: &[T], m: usize, n: usize, batch: usize) -> Result<(GivensQr<T>, f64), String> {
+    let e = m * n;
+    let mut r = GivensQr { f: a.to_vec(), cs: vec![T::Real::default(); batch * e] };
+    let (ml, nl) = (m as i64, n as i64);
+    let t = Instant::now();
+    match form {
+        Form::Strided => geqrf_strided(h, ml, nl, &mut r.f, ml, e as i64, &mut r.cs, ml, e as i64, batch as i64),
+        Form::PointerArray => {
+            let (pf, pc) = (r.f.as_mut_ptr(), r.cs.as_mut_ptr());
+            // SAFETY: distinct m×n matrices inside f and cs.
+            let pa: Vec<*mut T> = (0..batch).rev().map(|i| unsafe { pf.add(i * e) }).collect();
+            let pcs: Vec<*mut T::Real> = (0..batch).rev().map(|i| unsafe { pc.add(i * e) }).collect();
+            // SAFETY: the arrays hold `batch` pointers to m×n matrices (ld = m) in host memory.
+            unsafe { geqrf_givens(h, ml, nl, Batch::Array(pa.as_ptr()), ml, Batch::Array(pcs.as_ptr()), ml, batch as i64) }
+        }
+    }
+    .map_err(|e| e.msg)?;
+    h.synchronize().map_err(|e| e.msg)?;
+    Ok((r, t.elapsed().as_secs_f64()))
+}
+
+/// The first `cols` columns of the unitary Q (m×m) of the rotations stored in the first k
+/// columns of one matrix's factors (`f`, `cs`: m×n, ld = m), rebuilt in double precision:
+/// G(i, j) acts on rows (i−1, i) as `[c s; −conj(s) c]`, applied in the serial order (columns
+/// left to right, each from the bottom row up), so Q = G(1)ᴴ·G(2)ᴴ ⋯ G(N)ᴴ is I with the Gᴴ
+/// applied in reverse order.
+fn givens_q<T: Scalar>(f: &[T], cs: &[T::Real], m: usize, k: usize, cols: usize) -> Vec<Complex64> {
+    let mut q: Vec<Complex64> = (0..m * cols).map(|e| Complex64::new(if e % m == e / m { 1.0 } else { 0.0 }, 0.0)).collect();
+    for j in (0..k).rev() {
+        for i in j + 1..m {
+            let (c, s): (f64, Complex64) = (cs[i + j * m].into(), f[i + j * m].to_c64());
+            for col in 0..cols {
+                let (x, y) = (q[i - 1 + col * m], q[i + col * m]);
+                q[i - 1 + col * m] = c * x - s * y;
+                q[i + col * m] = s.conj() * x + c * y;
+            }
+        }
+    }
+    q
+}
+
+/// The geqrf_givens checks of one matrix (`a` input, `f`/`cs` ours, `fc`/`csc` the CPU
+/// backend's factors, m×n). Against the CPU backend: R and Q(:, 1:n) (rebuilt in double)
+/// after removing the unit diagonal D that tells them apart (D = 1 unless a rounding flips
+/// the sign of a nearly-zero rotation input), |R(i, j) − d_i·Rc(i, j)| / (m·κ̂·‖a_j‖₂·ε) and
+/// |Q(i, j) − Qc(i, j)·conj(d_j)| / (m·κ̂·ε), κ̂ = max / min |Rc(j, j)| / ‖a_j‖₂ (the
+/// sensitivity of R and Q: the individual sines and cosines are not compared, a rotation whose
+/// inputs are both tiny has an ill-determined angle); against the references, when
+/// `reference`: the max of ‖A − Q·R‖₁ / (m·‖A‖₁·ε) with Q rebuilt in double, and
+/// ||R| − |R_LAPACK|| / (m·κ̂·‖a_j‖₂·ε) against LAPACK ?geqrf (κ̂ of LAPACK's R).
+#[allow(clippy::too_many_arguments)]
+fn givens_errors<T: Blas>(a: &[T], f: &[T], cs: &[T::Real], fc: &[T], csc: &[T::Real], m: usize, n: usize, reference: bool) -> (f64, f64) {
+    let norms: Vec<f64> = (0..n).map(|j| fro(&a[j * m..(j + 1) * m])).collect();
+    // max / min of |R(j, j)| / ‖a_j‖₂, at least 1.
+    let kappa_of = |r: &[T]| {
+        let diag: Vec<f64> = (0..n).map(|j| r[j + j * m].to_c64().norm() / norms[j]).collect();
+        (diag.iter().cloned().fold(0.0, f64::max) / diag.iter().cloned().fold(f64::INFINITY, f64::min)).max(1.0)
+    };
+    let unit = m as f64 * kappa_of(fc) * T::EPS;
+    let d: Vec<Complex64> = (0..n)
+        .map(|j| {
+            let (o, c) = (f[j + j * m].to_c64(), fc[j + j * m].to_c64());
+            if o.norm() == 0.0 || c.norm() == 0.0 {
+                Complex64::new(1.0, 0.0)
+            } else {
+                (o / o.norm()) / (c / c.norm())
+            }
+        })
+        .collect();
+    let mut err_cpu = 0f64;
+    for j in 0..n {
+        for i in 0..=j {
+            err_cpu = nan_max(err_cpu, (f[i + j * m].to_c64() - d[i] * fc[i + j * m].to_c64()).norm() / (unit * norms[j]));
+        }
+    }
+    let (q, qc) = (givens_q(f, cs, m, n, n), givens_q(fc, csc, m, n, n));
+    for j in 0..n {
+        for i in 0..m {
+            err_cpu = nan_max(err_cpu, (q[i + j * m] - qc[i + j * m] * d[j].conj()).norm() / unit);
+        }
+    }
+    if !reference {
+        return (err_cpu, 0.0);
+    }
+    let ac = c64s(a);
+    let mut diff = ac.clone();
+    for j in 0..n {
+        for k in 0..=j {
+            let r = f[k + j * m].to_c64();
+            for i in 0..m {
+                diff[i + j * m] -= q[i + k * m] * r;
+            }
+        }
+    }
+    let norm1 = |x: &[Complex64]| (0..n).map(|j| norm1v(&x[j * m..(j + 1) * m])).fold(0.0, f64::max);
+    let mut err_ref = norm1(&diff) / (m as f64 * norm1(&ac) * T::EPS);
+    let mut l = a.to_vec();
+    let mut tau = vec![T::zero(); n];
+    // SAFETY: one m×n matrix (lda = m) and n entries of tau.
+    if unsafe { T::geqrf(m as i32, n as i32, l.as_mut_ptr(), m as i32, tau.as_mut_ptr()) } != 0 {
+        return (err_cpu, f64::INFINITY);
+    }
+    let kappa = kappa_of(&l);
+    for j in 0..n {
+        for i in 0..=j {
+            let dr = (f[i + j * m].to_c64().norm() - l[i + j * m].to_c64().norm()).abs();
+            err_ref = nan_max(err_ref, dr / (m as f64 * kappa * norms[j] * T::EPS));
+        }
+    }
+    (err_cpu, err_ref)
+}
+
+/// `?geqrf_givens_batched[_strided]` against the CPU backend (the whole batch) and the
+/// references (a sample); returns the row and the factors, which the rows below reuse.
+fn givens_geqrf_case<T: Blas>(h: &mut Handle, backend: &'static str, form: Form, a: &[T], m: usize, n: usize, batch: usize) -> Result<(Row, GivensQr<T>), String> {
+    if h.backend() == Backend::Cuda {
+        givens_factor(h, form, a, m, n, batch)?; // warm-up: compiles the kernel
+    }
+    let (ours, secs) = givens_factor(h, form, a, m, n, batch)?;
+    let (cpu, _) = givens_factor(&mut Handle::cpu(), Form::Strided, a, m, n, batch)?;
+    let e = m * n;
+    let (mut err_cpu, mut err_ref) = (0f64, 0f64);
+    let sampled: Vec<usize> = sample(batch).collect();
+    for i in 0..batch {
+        let s = i * e..(i + 1) * e;
+        let (c, r) = givens_errors(&a[s.clone()], &ours.f[s.clone()], &ours.cs[s.clone()], &cpu.f[s.clone()], &cpu.cs[s], m, n, sampled.contains(&i));
+        (err_cpu, err_ref) = (nan_max(err_cpu, c), nan_max(err_ref, r));
+    }
+    let name = if form == Form::Strided { "geqrf_givens_batched_strided" } else { "geqrf_givens_batched" };
+    let row = Row {
+        routine: format!("{}{name}", T::LETTER),
+        backend,
+        size: format!("{m}x{n}"),
+        batch,
+        secs,
+        flops: batch as f64 * qr_flops::<T>(m, n),
+        err_cpu,
+        err_ref,
+        differ: None,
+        near: 0,
+        note: String::new(),
+    };
+    Ok((row, ours))
+}
+
+/// `?ormqr_givens_batched_strided` (real) / `?unmqr_…` (complex), one side and trans, with
+/// the factors `qr` (m×n, k = n): C (m×nc for Left, nc×m for Right) against the CPU backend
+/// and against op(Q) rebuilt in double times C0 (a sample).
+#[allow(clippy::too_many_arguments)]
+fn givens_ormqr_case<T: Blas>(h: &mut Handle, backend: &'static str, side: Side, trans: Op, qr: &GivensQr<T>, m: usize, n: usize, batch: usize, seed: u64) -> Result<Row, String> {
+    let nc = 8;
+    let (cm, cn) = if side == Side::Left { (m, nc) } else { (nc, m) };
+    let ec = cm * cn;
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let c0: Vec<T> = random(&mut rng, batch * ec);
+    let (ml, e) = (m as i64, (m * n) as i64);
+    let call = |h: &mut Handle, c: &mut [T]| -> numgpu::Result<()> {
+        ormqr_strided(h, side, trans, cm as i64, cn as i64, n as i64, &qr.f, ml, e, &qr.cs, ml, e, c, cm as i64, ec as i64, batch as i64)?;
+        h.synchronize()
+    };
+    let fail = |e: numgpu::Error| e.msg;
+    if h.backend() == Backend::Cuda {
+        call(h, &mut c0.clone()).map_err(fail)?;
+    }
+    let mut c = c0.clone();
+    let t = Instant::now();
+    call(h, &mut c).map_err(fail)?;
+    let secs = t.elapsed().as_secs_f64();
+    let mut cc = c0.clone();
+    call(&mut Handle::cpu(), &mut cc).map_err(fail)?;
+    let scale = |i: usize| m as f64 * fro(&c0[i * ec..(i + 1) * ec]) * T::EPS;
+    let mut err_cpu = 0f64;
+    for i in 0..batch {
+        let s = i * ec..(i + 1) * ec;
+        err_cpu = nan_max(err_cpu, fro_diff(&c[s.clone()], &cc[s]) / scale(i));
+    }
+    let mut err_ref = 0f64;
+    for i in sample(batch) {
+        let q = givens_q(&qr.f[i * m * n..(i + 1) * m * n], &qr.cs[i * m * n..(i + 1) * m * n], m, n, m);
+        // op(Q)(r, l) in double.
+        let opq = |r: usize, l: usize| match trans {
+            Op::N => q[r + l * m],
+            Op::T => q[l + r * m],
+            Op::C => q[l + r * m].conj(),
+        };
+        let (ci, c0i) = (&c[i * ec..(i + 1) * ec], c64s(&c0[i * ec..(i + 1) * ec]));
+        let mut d = 0f64;
+        for col in 0..cn {
+            for row in 0..cm {
+                let want: Complex64 = if side == Side::Left { (0..m).map(|l| opq(row, l) * c0i[l + col * cm]).sum() } else { (0..m).map(|l| c0i[row + l * cm] * opq(l, col)).sum() };
+                d += (ci[row + col * cm].to_c64() - want).norm_sqr();
+            }
+        }
+        err_ref = nan_max(err_ref, d.sqrt() / scale(i));
+    }
+    let (k, real) = (n as f64, (cm * cn) as f64);
+    // LAPACK's ?ormqr count: 4·m·n·k − 2·(n for Left, m for Right)·k².
+    let other = if side == Side::Left { cn } else { cm } as f64;
+    let (routine, t) = if T::IS_COMPLEX { ("unmqr", 'C') } else { ("ormqr", 'T') };
+    Ok(Row {
+        routine: format!("{}{routine}_givens_batched_strided {}{}", T::LETTER, if side == Side::Left { 'L' } else { 'R' }, if trans == Op::N { 'N' } else { t }),
+        backend,
+        size: format!("{cm}x{cn}, k={n}"),
+        batch,
+        secs,
+        flops: batch as f64 * cflops::<T>(4.0 * real * k - 2.0 * other * k * k),
+        err_cpu,
+        err_ref,
+        differ: None,
+        near: 0,
+        note: String::new(),
+    })
+}
+
+/// `?orgqr_givens_batched_strided` / `?ungqr_…`: the first n columns of Q from the factors
+/// `qr` (k = n), against the CPU backend (max |ΔQ| / (m·ε)) and against Q rebuilt in double
+/// and the orthogonality ‖I − QᴴQ‖₁ / (m·ε) (a sample).
+fn givens_orgqr_case<T: Blas>(h: &mut Handle, backend: &'static str, qr: &GivensQr<T>, m: usize, n: usize, batch: usize) -> Result<Row, String> {
+    let (ml, nl, e) = (m as i64, n as i64, m * n);
+    let call = |h: &mut Handle| -> numgpu::Result<(Vec<T>, f64)> {
+        let mut q = qr.f.clone();
+        let t = Instant::now();
+        orgqr_strided(h, ml, nl, nl, &mut q, ml, e as i64, &qr.cs, ml, e as i64, batch as i64)?;
+        h.synchronize()?;
+        Ok((q, t.elapsed().as_secs_f64()))
+    };
+    let fail = |e: numgpu::Error| e.msg;
+    if h.backend() == Backend::Cuda {
+        call(h).map_err(fail)?;
+    }
+    let (q, secs) = call(h).map_err(fail)?;
+    let (qc, _) = call(&mut Handle::cpu()).map_err(fail)?;
+    let unit = m as f64 * T::EPS;
+    let err_cpu = q.iter().zip(&qc).map(|(x, y)| (x.to_c64() - y.to_c64()).norm() / unit).fold(0.0, nan_max);
+    let mut err_ref = 0f64;
+    for i in sample(batch) {
+        let s = i * e..(i + 1) * e;
+        let (qi, want) = (c64s(&q[s.clone()]), givens_q(&qr.f[s.clone()], &qr.cs[s], m, n, n));
+        err_ref = qi.iter().zip(&want).map(|(x, y)| (x - y).norm() / unit).fold(err_ref, nan_max);
+        for j in 0..n {
+            let col: f64 = (0..n).map(|l| ((0..m).map(|r| qi[r + l * m].conj() * qi[r + j * m]).sum::<Complex64>() - if l == j { 1.0 } else { 0.0 }).norm()).sum();
+            err_ref = nan_max(err_ref, col / unit);
+        }
+    }
+    let (mf, nf) = (m as f64, n as f64);
+    Ok(Row {
+        routine: format!("{}{}_givens_batched_strided", T::LETTER, if T::IS_COMPLEX { "ungqr" } else { "orgqr" }),
+        backend,
+        size: format!("{m}x{n}, k={n}"),
+        batch,
+        secs,
+        // LAPACK's ?orgqr count with k = n: 4mn² − 2(m + n)n² + 4n³/3.
+        flops: batch as f64 * cflops::<T>(4.0 * mf * nf * nf - 2.0 * (mf + nf) * nf * nf + 4.0 * nf * nf * nf / 3.0),
+        err_cpu,
+        err_ref,
+        differ: None,
+        near: 0,
+        note: String::new(),
+    })
+}
+
+/// `?gels_givens_batched_strided`, or with `singular` the pointer-array form where every
+/// fourth problem has column 3 exactly zero (info = 3, B left unchanged): min ‖A·x − b‖ for
+/// nrhs right-hand sides. err/cpu: ‖A·(x − x_cpu)‖₂ / (m·‖A‖_F·‖x‖₂·ε); err/ref: LAPACK's
+/// optimality ratio ‖Aᴴ·(b − A·x)‖₂ / (m·‖A‖_F·(‖A‖_F·‖x‖₂ + 2‖b‖₂)·ε), every right-hand
+/// side of every full-rank problem; ≠cpu: problems whose info differs from the CPU backend's
+/// or the expected one, or whose B changed although info ≠ 0.
+#[allow(clippy::too_many_arguments)]
+fn givens_gels_case<T: Blas>(h: &mut Handle, backend: &'static str, singular: bool, a0: &[T], m: usize, n: usize, batch: usize, seed: u64) -> Result<Row, String> {
+    let (nrhs, e, zero_col) = (2, m * n, 2);
+    let mut a = a0.to_vec();
+    let expect = |i: usize| if singular && i % 4 == 1 { zero_col as i32 + 1 } else { 0 };
+    for i in (0..batch).filter(|&i| expect(i) != 0) {
+        a[i * e + zero_col * m..i * e + (zero_col + 1) * m].fill(T::zero());
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let eb = m * nrhs;
+    let b: Vec<T> = random(&mut rng, batch * eb);
+    let (ml, nl) = (m as i64, n as i64);
+    let call = |h: &mut Handle, form: Form| -> numgpu::Result<(Vec<T>, Vec<i32>, f64)> {
+        let (mut f, mut x, mut info) = (a.clone(), b.clone(), vec![-7; batch]);
+        let t = Instant::now();
+        match form {
+            Form::Strided => gels_strided(h, ml, nl, nrhs as i64, &mut f, ml, e as i64, &mut x, ml, eb as i64, &mut info, batch as i64)?,
+            Form::PointerArray => {
+                // Matrix i of the call is problem batch−1−i of the arrays.
+                let (pf, px) = (f.as_mut_ptr(), x.as_mut_ptr());
+                // SAFETY: distinct matrices inside f and x.
+                let pa: Vec<*mut T> = (0..batch).rev().map(|i| unsafe { pf.add(i * e) }).collect();
+                let pb: Vec<*mut T> = (0..batch).rev().map(|i| unsafe { px.add(i * eb) }).collect();
+                let mut rev = vec![-7; batch];
+                // SAFETY: `batch` pointers to m×n and m×nrhs matrices (ld = m) in host memory.
+                unsafe { gels(h, ml, nl, nrhs as i64, Batch::Array(pa.as_ptr()), ml, Batch::Array(pb.as_ptr()), ml, rev.as_mut_ptr(), batch as i64)? };
+                rev.reverse();
+                info = rev;
+            }
+        }
+        h.synchronize()?;
+        Ok((x, info, t.elapsed().as_secs_f64()))
+    };
+    let form = if singular { Form::PointerArray } else { Form::Strided };
+    let fail = |e: numgpu::Error| e.msg;
+    if h.backend() == Backend::Cuda {
+        call(h, form).map_err(fail)?;
+    }
+    let (x, info, secs) = call(h, form).map_err(fail)?;
+    let (xc, infoc, _) = call(&mut Handle::cpu(), Form::Strided).map_err(fail)?;
+    let (mut err_cpu, mut err_ref, mut differ) = (0f64, 0f64, 0);
+    for i in 0..batch {
+        let sb = i * eb..(i + 1) * eb;
+        if info[i] != infoc[i] || info[i] != expect(i) {
+            differ += 1;
+            continue;
+        }
+        if info[i] != 0 {
+            differ += (x[sb.clone()] != b[sb]) as usize;
+            continue;
+        }
+        let ai = c64s(&a[i * e..(i + 1) * e]);
+        let na = fro(&a[i * e..(i + 1) * e]);
+        let times_a = |v: &[Complex64]| -> Vec<Complex64> { (0..m).map(|r| (0..n).map(|j| ai[r + j * m] * v[j]).sum()).collect() };
+        for r in 0..nrhs {
+            let col = i * eb + r * m;
+            let (xs, bs) = (c64s(&x[col..col + n]), c64s(&b[col..col + m]));
+            let dx: Vec<Complex64> = x[col..col + n].iter().zip(&xc[col..col + n]).map(|(p, q)| p.to_c64() - q.to_c64()).collect();
+            let nx = xs.iter().map(|v| v.norm_sqr()).sum::<f64>().sqrt();
+            let nb = bs.iter().map(|v| v.norm_sqr()).sum::<f64>().sqrt();
+            let dax = times_a(&dx).iter().map(|v| v.norm_sqr()).sum::<f64>().sqrt();
+            err_cpu = nan_max(err_cpu, dax / (m as f64 * na * nx * T::EPS));
+            let res: Vec<Complex64> = times_a(&xs).iter().zip(&bs).map(|(p, q)| q - p).collect();
+            let g = (0..n).map(|j| (0..m).map(|l| ai[l + j * m].conj() * res[l]).sum::<Complex64>().norm_sqr()).sum::<f64>().sqrt();
+            err_ref = nan_max(err_ref, g / (m as f64 * na * (na * nx + 2.0 * nb) * T::EPS));
+        }
+    }
+    let zeros = info.iter().filter(|&&v| v != 0).count();
+    let (mf, nf, rf) = (m as f64, n as f64, nrhs as f64);
+    Ok(Row {
+        routine: format!("{}gels_givens_batched{}", T::LETTER, if singular { "" } else { "_strided" }),
+        backend,
+        size: format!("{m}x{n}, {nrhs} rhs"),
+        batch,
+        secs,
+        // geqrf + ?ormqr (Left, nrhs columns, k = n) + the triangular solve.
+        flops: batch as f64 * (qr_flops::<T>(m, n) + cflops::<T>(4.0 * mf * rf * nf - 2.0 * rf * nf * nf + rf * nf * nf)),
+        err_cpu,
+        err_ref,
+        differ: Some(differ),
+        near: 0,
+        note: if singular { format!("info = {} on {zeros} of {batch} (column {} zero; B unchanged)", zero_col + 1, zero_col + 1) } else { String::new() },
+    })
+}
+
+/// Every geqrf_givens case of one precision on tall m×n matrices: geqrf in both forms; with
+/// its factors ormqr/unmqr (side L and R, trans N and T or C) and orgqr/ungqr; gels full
+/// rank (strided) and with singular problems (pointer arrays).
+fn givens_all<T: Blas>(h: &mut Handle, backend: &'static str, rows: &mut Vec<Result<Row, String>>) {
+    let (m, n, batch) = (40, 32, 500);
+    let seed = (T::LETTER as u64) << 24 | 0x20_0000;
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let a: Vec<T> = random(&mut rng, batch * m * n);
+    match givens_geqrf_case::<T>(h, backend, Form::Strided, &a, m, n, batch) {
+        Ok((row, qr)) => {
+            rows.push(Ok(row));
+            let t = if T::IS_COMPLEX { Op::C } else { Op::T };
+            for (k, (side, trans)) in [(Side::Left, Op::N), (Side::Left, t), (Side::Right, Op::N), (Side::Right, t)].into_iter().enumerate() {
+                rows.push(givens_ormqr_case::<T>(h, backend, side, trans, &qr, m, n, batch, seed + 1 + k as u64));
+            }
+            rows.push(givens_orgqr_case::<T>(h, backend, &qr, m, n, batch));
+        }
+        Err(e) => rows.push(Err(e)),
+    }
+    rows.push(givens_geqrf_case::<T>(h, backend, Form::PointerArray, &a, m, n, batch).map(|r| r.0));
+    rows.push(givens_gels_case::<T>(h, backend, false, &a, m, n, batch, seed + 8));
+    rows.push(givens_gels_case::<T>(h, backend, true, &a, m, n, batch, seed + 9));
 }
 
 fn main() -> ExitCode {
@@ -563,6 +977,7 @@ fn main() -> ExitCode {
     println!("  gemm: ‖ΔC‖ vs the CPU backend, and vs a triple loop ({SAMPLE} matrices)");
     println!("  getrf_fullpivot: factors vs the CPU backend ‖ΔF‖₁/(n‖A‖₁ε), and ‖PLUQ − A‖₁/(n‖A‖₁ε) ({SAMPLE} matrices); ≠cpu: matrices whose pivots or info differ from the CPU backend's (LAPACK ?getc2 in mode GETC2), must be 0; +k~: k near-ties besides (pivot within 4nε of the CPU's, relative: rounding), not failures");
     println!("  getrs, gesv, gesc2: ‖op(A)(x − x_cpu)‖₁ and ‖s·b − op(A)x‖₁ over ‖op(A)‖₁‖x‖₁nε (every rhs); ≠cpu: gesv's pivots or info, gesc2's scale, must be 0");
+    println!("  geqrf_givens: R and Q(:, 1:n) vs the CPU backend's (up to a unit diagonal, over mκ̂ε), and ‖A − QR‖₁/(m‖A‖₁ε) (Q rebuilt in double) and |R| vs LAPACK ?geqrf ({SAMPLE} matrices); ormqr/unmqr, orgqr/ungqr: vs the CPU backend and Q rebuilt in double (+ ‖I − QᴴQ‖); gels: ‖A(x − x_cpu)‖ and ‖Aᴴ(b − Ax)‖ ratios; ≠cpu: problems whose info differs from the CPU backend's or the expected one, or whose B changed with info ≠ 0; GFLOP/s at LAPACK's Householder counts");
     println!("times: one call, host clock, host arrays in and out (on CUDA after a warm-up call, which compiles the kernel)\n");
 
     let mut rows = Vec::new();
@@ -574,6 +989,10 @@ fn main() -> ExitCode {
     fullpivot_all::<f64>(&mut h, backend, &mut rows);
     fullpivot_all::<Complex32>(&mut h, backend, &mut rows);
     fullpivot_all::<Complex64>(&mut h, backend, &mut rows);
+    givens_all::<f32>(&mut h, backend, &mut rows);
+    givens_all::<f64>(&mut h, backend, &mut rows);
+    givens_all::<Complex32>(&mut h, backend, &mut rows);
+    givens_all::<Complex64>(&mut h, backend, &mut rows);
 
     println!(
         "{:<32} {:<7} {:<14} {:>7} {:>10} {:>9} {:>9} {:>9} {:>6}  check",
@@ -587,7 +1006,7 @@ fn main() -> ExitCode {
                     failed += 1;
                 }
                 println!(
-                    "{:<32} {:<7} {:<14} {:>7} {:>10.3} {:>9.1} {:>9.3} {:>9.3} {:>6}  {}",
+                    "{:<32} {:<7} {:<14} {:>7} {:>10.3} {:>9.1} {:>9.3} {:>9.3} {:>6}  {}{}",
                     r.routine,
                     r.backend,
                     r.size,
@@ -597,7 +1016,8 @@ fn main() -> ExitCode {
                     r.err_cpu,
                     r.err_ref,
                     r.differ.map_or("-".to_string(), |d| if r.near > 0 { format!("{d}+{}~", r.near) } else { d.to_string() }),
-                    if r.ok() { "ok" } else { "FAIL" }
+                    if r.ok() { "ok" } else { "FAIL" },
+                    if r.note.is_empty() { String::new() } else { format!("  ({})", r.note) }
                 );
             }
             Err(e) => {

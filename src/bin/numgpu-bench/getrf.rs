@@ -23,7 +23,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 use std::time::Instant;
 
-/// What every row shares.
+/// What every row shares (geqrf's rows too).
 pub struct Config {
     /// Matrices per call, unless device memory holds fewer.
     pub batch: usize,
@@ -113,16 +113,16 @@ fn index_bytes(n: usize) -> usize {
 }
 
 /// `x < tol`, false for a missing value or NaN.
-fn below(x: Option<f64>, tol: f64) -> bool {
+pub(crate) fn below(x: Option<f64>, tol: f64) -> bool {
     x.is_some_and(|x| x < tol)
 }
 
-fn bits<T>(v: &[T]) -> &[u8] {
+pub(crate) fn bits<T>(v: &[T]) -> &[u8] {
     // SAFETY: plain-old-data element types; reading their bytes is sound.
     unsafe { std::slice::from_raw_parts(v.as_ptr() as *const u8, std::mem::size_of_val(v)) }
 }
 
-fn nan_max(x: f64, y: f64) -> f64 {
+pub(crate) fn nan_max(x: f64, y: f64) -> f64 {
     if x.is_nan() || y.is_nan() {
         f64::NAN
     } else {
@@ -210,7 +210,7 @@ pub fn run_row<T: Prec>(gpu: &Gpu, cublas: &Cublas, h: &mut Handle, roof: &Roofl
 }
 
 /// Evenly spread indices of the sample the check covers.
-fn sample_of(cfg: &Config, n: usize, batch: usize) -> Vec<usize> {
+pub(crate) fn sample_of(cfg: &Config, n: usize, batch: usize) -> Vec<usize> {
     let s = ((cfg.check_work / (n * n * n) as f64) as usize).max(64).min(batch);
     if s == batch {
         return (0..batch).collect();
@@ -219,12 +219,12 @@ fn sample_of(cfg: &Config, n: usize, batch: usize) -> Vec<usize> {
 }
 
 /// The sampled matrices of device buffer `a` (packed n×n, `batch` of them), in sample order.
-fn fetch_sample<T: Prec>(gpu: &Gpu, a: u64, n: usize, batch: usize, sample: &[usize]) -> Res<Vec<T>> {
+pub(crate) fn fetch_sample<T: Copy + Default>(gpu: &Gpu, a: u64, n: usize, batch: usize, sample: &[usize]) -> Res<Vec<T>> {
     let (e, size) = (n * n, std::mem::size_of::<T>());
-    let mut out = vec![T::zero(); sample.len() * e];
+    let mut out = vec![T::default(); sample.len() * e];
     // A dense sample comes in one copy (when that copy stays below 1 GB), else matrix by matrix.
     if sample.len() * 16 >= batch && batch * e * size <= 1 << 30 {
-        let mut all = vec![T::zero(); batch * e];
+        let mut all = vec![T::default(); batch * e];
         gpu.dtoh(&mut all, a)?;
         for (k, &i) in sample.iter().enumerate() {
             out[k * e..(k + 1) * e].copy_from_slice(&all[i * e..(i + 1) * e]);

@@ -175,6 +175,13 @@ impl Gpu {
         ng(check(unsafe { cu::cuMemcpyDtoDAsync_v2(dst, src, bytes, self.stream) }, "cuMemcpyDtoDAsync"))
     }
 
+    /// Enqueues setting `bytes` bytes at device address `dst` to `byte` on the stream (0xFF
+    /// fills float outputs with NaN, so that an element a call leaves unwritten shows).
+    pub fn memset_async(&self, dst: u64, byte: u8, bytes: usize) -> Res<()> {
+        // SAFETY: the caller's buffer at `dst` holds at least `bytes`.
+        ng(check(unsafe { cu::cuMemsetD8Async(dst, byte, bytes, self.stream) }, "cuMemsetD8Async"))
+    }
+
     /// Times `call(i)` for i in 0..reps on the stream, each between two CUDA events, after
     /// `warmup` untimed calls; returns the milliseconds of each timed call. All calls are
     /// enqueued back to back and read after one synchronisation, so the host's launch

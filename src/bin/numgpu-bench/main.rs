@@ -8,14 +8,18 @@
 //! (`getrf_fullpivot`, complete pivoting): batch, numgpu's time, GB/s and % of the copy
 //! bandwidth, cuBLAS `getrfBatched`'s (partial pivoting) time and the ratio, LAPACK `?getc2`'s
 //! time over all host cores and on one core and the ratios, and the checks against LAPACK
-//! (pivots, LU residual ratio). The exit status is the number of failed rows. It writes
-//! `<out>/<routine>-<device>-<date>` .json, .md and .svg (routine `gemm`, `getrf_fullpivot`).
+//! (pivots, LU residual ratio). geqrf (`geqrf_givens`, QR by Givens rotations): the same
+//! columns against cuBLAS `geqrfBatched` (Householder) and LAPACK `?geqrf`, and the checks
+//! ‖A − Q·R‖, ‖I − Qᴴ·Q‖ and |R| against LAPACK's. The exit status is the number of failed
+//! rows. It writes `<out>/<routine>-<device>-<date>` .json, .md and .svg (routine `gemm`,
+//! `getrf_fullpivot`, `geqrf_givens`).
 //!
 //! Modules: `gpu` (libraries, device, stream, events, buffers, cuBLAS handle), `prec` (the
-//! four precisions and their cuBLAS calls), `roofline` (bandwidth and FMA peak), `gemm` and
-//! `getrf` (their rows), `report` (tables, JSON, SVG).
+//! four precisions, their cuBLAS calls and LAPACK `?geqrf`), `roofline` (bandwidth and FMA
+//! peak), `gemm`, `getrf` and `geqrf` (their rows), `report` (tables, JSON, SVG).
 
 mod gemm;
+mod geqrf;
 mod getrf;
 mod gpu;
 mod prec;
@@ -30,7 +34,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Routines the bench knows.
-const ROUTINES: &[&str] = &["gemm", "getrf"];
+const ROUTINES: &[&str] = &["gemm", "getrf", "geqrf"];
 /// Exit status when the bench cannot run at all (no CUDA device, no cuBLAS, a CUDA error
 /// outside a row, files not written) and for a bad command line; 101 stays Rust's panic.
 const EXIT_FATAL: u8 = 110;
@@ -46,10 +50,10 @@ const MAX_FAILURES_STATUS: usize = 100;
     after_help = "Needs an NVIDIA GPU with its driver, cuBLAS (libcublas.so.13) and NVRTC (libnvrtc.so.13); the toolkit's lib64 is searched when they are not on LD_LIBRARY_PATH.\n\nExit status: the number of rows that failed their accuracy or reproducibility check or could not run (at most 100); 110 when the bench could not run at all (no CUDA device, no cuBLAS, ...); 111 for a bad command line; 101 is a panic (a bug)."
 )]
 struct Cli {
-    /// Routines to run, comma-separated: gemm, getrf (batched LU with complete pivoting), or all.
+    /// Routines to run, comma-separated: gemm, getrf (batched LU with complete pivoting), geqrf (batched QR by Givens rotations), or all.
     #[arg(long, value_delimiter = ',', default_value = "all")]
     routine: Vec<String>,
-    /// Matrix sizes n (square), comma-separated, for every routine run [default: gemm 4,8,16,32,64,128,256, getrf 4,8,16,32,64,128; --quick: 4,32,128].
+    /// Matrix sizes n (square), comma-separated, for every routine run [default: gemm 4,8,16,32,64,128,256, getrf and geqrf 4,8,16,32,64,128; --quick: 4,32,128].
     #[arg(long, value_delimiter = ',')]
     sizes: Option<Vec<usize>>,
     /// Precisions, comma-separated, of s, d, c, z [default: all four].
@@ -58,7 +62,7 @@ struct Cli {
     /// gemm: bytes of A + B + C of one call; the batch is sized from it [default: 1e9; --quick: 6.4e7].
     #[arg(long)]
     target_bytes: Option<f64>,
-    /// getrf: matrices per call, fewer where device memory holds fewer [default: 100000; --quick: 10000].
+    /// getrf, geqrf: matrices per call, fewer where device memory holds fewer [default: 100000; --quick: 10000].
     #[arg(long)]
     batch: Option<usize>,
     /// Timed calls per measurement, median reported [default: 20; --quick: 5].
@@ -88,6 +92,7 @@ struct Settings {
     sizes: Option<Vec<usize>>,
     precisions: Vec<char>,
     cfg: gemm::Config,
+    /// The batched factorisations' settings (getrf and geqrf).
     getrf_cfg: getrf::Config,
     out: PathBuf,
     quick: bool,
@@ -281,6 +286,26 @@ fn run(mut s: Settings) -> Result<usize, String> {
                 };
                 write_report(&s.out, &rep, report::markdown, report::svg)?
             }
+            "geqrf" => {
+                let c = &s.getrf_cfg;
+                let rows = sweep(routine, &s.precisions, &sizes, |p, n| match p {
+                    's' => geqrf::run_row::<f32>(&g, &cublas, &mut h, &roof, c, n),
+                    'd' => geqrf::run_row::<f64>(&g, &cublas, &mut h, &roof, c, n),
+                    'c' => geqrf::run_row::<Complex32>(&g, &cublas, &mut h, &roof, c, n),
+                    _ => geqrf::run_row::<Complex64>(&g, &cublas, &mut h, &roof, c, n),
+                });
+                let rep = report::Report {
+                    routine: "geqrf_givens",
+                    description: "Batched QR by Givens rotations (Sameh–Kuck order; R and the sines in A, the cosines in CS), square n, nonzero random data: numgpu_?geqrf_givens_batched_strided against cublas?geqrfBatched (Householder, pointer-array form) on the same device buffers and stream, and LAPACK ?geqrf on the host over all cores and on one core.",
+                    meta: &meta,
+                    roofline: &roof,
+                    tolerance: c.tol,
+                    failures: rows.iter().filter(|r| !r.ok).count(),
+                    batch: Some(c.batch),
+                    rows: &rows,
+                };
+                write_report(&s.out, &rep, report::markdown_geqrf, report::svg_geqrf)?
+            }
             _ => {
                 let c = &s.getrf_cfg;
                 let rows = sweep(routine, &s.precisions, &sizes, |p, n| match p {
@@ -310,7 +335,7 @@ fn run(mut s: Settings) -> Result<usize, String> {
 fn default_sizes(routine: &str, quick: bool) -> Vec<usize> {
     match (routine, quick) {
         (_, true) => vec![4, 32, 128],
-        ("getrf", false) => vec![4, 8, 16, 32, 64, 128],
+        ("getrf" | "geqrf", false) => vec![4, 8, 16, 32, 64, 128],
         _ => vec![4, 8, 16, 32, 64, 128, 256],
     }
 }
@@ -343,6 +368,7 @@ macro_rules! swept_row {
 }
 swept_row!(gemm::Row);
 swept_row!(getrf::Row);
+swept_row!(geqrf::Row);
 
 /// One row per precision and size, `run(precision, n)` each, with a progress bar.
 fn sweep<R: SweptRow>(routine: &str, precisions: &[char], sizes: &[usize], mut run: impl FnMut(char, usize) -> R) -> Vec<R> {

@@ -1,5 +1,6 @@
 //! The four precisions as the bench sees them: numgpu's element type, its cuBLAS routines
-//! (raw calls through cudarc's bindings: gemm, getrf) and the real type of kernel arguments.
+//! (raw calls through cudarc's bindings: gemm, getrf, geqrf), LAPACK `?geqrf` with a
+//! caller's workspace, and the real type of kernel arguments.
 
 use cudarc::cublas::sys as cb;
 use numgpu::lapack::Blas;
@@ -36,10 +37,31 @@ pub trait Prec: Blas {
     /// `pa` holds `batch` device pointers to n×n matrices; `piv` has n·batch entries and
     /// `info` batch.
     unsafe fn cublas_getrf(h: cb::cublasHandle_t, n: i32, pa: u64, lda: i32, piv: u64, info: u64, batch: i32) -> cb::cublasStatus_t;
+
+    /// `cublas<t>geqrfBatched`: Householder QR, in place, of the m×n matrices the device
+    /// pointer array `pa` names (leading dimension `lda`), the scalar factors in the vectors
+    /// the device pointer array `ptau` names (min(m, n) each). `info` is host memory: the
+    /// argument check's result (0, or −i for a bad argument i), not a per-matrix status.
+    ///
+    /// # Safety
+    /// `pa` and `ptau` hold `batch` device pointers to m×n matrices and to min(m, n) entries.
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn cublas_geqrf(h: cb::cublasHandle_t, m: i32, n: i32, pa: u64, lda: i32, ptau: u64, info: &mut i32, batch: i32) -> cb::cublasStatus_t;
+
+    /// LAPACK `?geqrf` on the m×n matrix at `a` with the caller's workspace `work` (at least
+    /// `geqrf_lwork(m, n)` entries; the bench's timed runs allocate it once per thread, not
+    /// once per matrix as `Blas::geqrf` does); returns `info`.
+    ///
+    /// # Safety
+    /// `a` holds lda×n elements (lda >= m), `tau` min(m, n).
+    unsafe fn lapack_geqrf(m: i32, n: i32, a: *mut Self, lda: i32, tau: *mut Self, work: &mut [Self]) -> i32;
+
+    /// The optimal workspace length of `lapack_geqrf` for m×n (LAPACK's query, lwork = −1).
+    fn geqrf_lwork(m: i32, n: i32) -> usize;
 }
 
 macro_rules! prec {
-    ($t:ty, $ct:ty, $r:ty, $strided:ident, $array:ident, $getrf:ident) => {
+    ($t:ty, $ct:ty, $r:ty, $strided:ident, $array:ident, $getrf:ident, $geqrf:ident, $lgeqrf:ident) => {
         #[allow(clippy::too_many_arguments)]
         impl Prec for $t {
             type R = $r;
@@ -93,14 +115,29 @@ macro_rules! prec {
             unsafe fn cublas_getrf(h: cb::cublasHandle_t, n: i32, pa: u64, lda: i32, piv: u64, info: u64, batch: i32) -> cb::cublasStatus_t {
                 cb::$getrf(h, n, pa as *const *mut $ct, lda, piv as *mut i32, info as *mut i32, batch)
             }
+            unsafe fn cublas_geqrf(h: cb::cublasHandle_t, m: i32, n: i32, pa: u64, lda: i32, ptau: u64, info: &mut i32, batch: i32) -> cb::cublasStatus_t {
+                cb::$geqrf(h, m, n, pa as *const *mut $ct, lda, ptau as *const *mut $ct, info, batch)
+            }
+            unsafe fn lapack_geqrf(m: i32, n: i32, a: *mut Self, lda: i32, tau: *mut Self, work: &mut [Self]) -> i32 {
+                let (lwork, mut info) = (work.len() as i32, 0);
+                numgpu::lapack::$lgeqrf(&m, &n, a as _, &lda, tau as _, work.as_mut_ptr() as _, &lwork, &mut info);
+                info
+            }
+            fn geqrf_lwork(m: i32, n: i32) -> usize {
+                let (mut size, mut info, mut a, mut tau) = (<$t>::zero(), 0, <$t>::zero(), <$t>::zero());
+                let lda = m.max(1);
+                // SAFETY: a workspace query (lwork = −1) reads no matrix and writes work[0].
+                unsafe { numgpu::lapack::$lgeqrf(&m, &n, &mut a as *mut $t as _, &lda, &mut tau as *mut $t as _, &mut size as *mut $t as _, &-1, &mut info) };
+                (size.re() as usize).max(n.max(1) as usize)
+            }
         }
     };
 }
 
-prec!(f32, f32, f32, cublasSgemmStridedBatched, cublasSgemmBatched, cublasSgetrfBatched);
-prec!(f64, f64, f64, cublasDgemmStridedBatched, cublasDgemmBatched, cublasDgetrfBatched);
-prec!(Complex32, cb::cuComplex, f32, cublasCgemmStridedBatched, cublasCgemmBatched, cublasCgetrfBatched);
-prec!(Complex64, cb::cuDoubleComplex, f64, cublasZgemmStridedBatched, cublasZgemmBatched, cublasZgetrfBatched);
+prec!(f32, f32, f32, cublasSgemmStridedBatched, cublasSgemmBatched, cublasSgetrfBatched, cublasSgeqrfBatched, sgeqrf_);
+prec!(f64, f64, f64, cublasDgemmStridedBatched, cublasDgemmBatched, cublasDgetrfBatched, cublasDgeqrfBatched, dgeqrf_);
+prec!(Complex32, cb::cuComplex, f32, cublasCgemmStridedBatched, cublasCgemmBatched, cublasCgetrfBatched, cublasCgeqrfBatched, cgeqrf_);
+prec!(Complex64, cb::cuDoubleComplex, f64, cublasZgemmStridedBatched, cublasZgemmBatched, cublasZgetrfBatched, cublasZgeqrfBatched, zgeqrf_);
 
 /// splitmix64: a counter-based generator, so chunks of an array fill in parallel and the
 /// data depend only on the seed.

@@ -1,9 +1,10 @@
 //! What a run leaves behind: the markdown table (stdout and a .md file), the JSON record and
-//! the SVG plot, named after the routine, the device and the date. gemm's rows and getrf's
-//! (`getrf_fullpivot`) each have their table and method notes; the page's head and the plot
-//! are shared.
+//! the SVG plot, named after the routine, the device and the date. gemm's rows, getrf's
+//! (`getrf_fullpivot`) and geqrf's (`geqrf_givens`) each have their table and method notes;
+//! the page's head and the plot are shared.
 
 use crate::gemm::Row;
+use crate::geqrf::Row as GeqrfRow;
 use crate::getrf::Row as GetrfRow;
 use crate::roofline::Roofline;
 use plotters::prelude::*;
@@ -358,6 +359,77 @@ pub fn markdown_getrf(rep: &Report<GetrfRow>) -> String {
     s
 }
 
+/// geqrf's plot: numgpu's Givens QR against cuBLAS's Householder QR, each at its own bytes.
+pub fn svg_geqrf(file: &Path, rep: &Report<GeqrfRow>) -> Result<(), String> {
+    let pts: Vec<Point> = rep.rows.iter().map(|r| Point { precision: r.precision, n: r.n, ours_gbs: r.ours_gbs, cublas_gbs: r.cublas_gbs }).collect();
+    let title = format!("numgpu {} vs cuBLAS geqrfBatched (Householder): {} ({})", rep.routine, rep.meta.device, rep.meta.date);
+    plot(file, &title, "GB/s: numgpu (2n²·elem + n²·real) / time, cuBLAS (2n² + n)·elem / time", "cuBLAS geqrfBatched", rep.roofline.bandwidth_gbs, &pts)
+}
+
+/// geqrf's table, one row per precision and size.
+pub fn table_geqrf(rows: &[GeqrfRow]) -> String {
+    let mut s = String::new();
+    s.push_str("| prec | n | batch | ours ms | GB/s | % roof | cuBLAS ms | cuBLAS GB/s | ×cuBLAS | LAPACK all ms | ×LAPACK all | LAPACK 1-core ms | ×LAPACK 1-core | checked | QR ratio | orth ratio | \\|R\\| ratio | ok |\n");
+    s.push_str("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|\n");
+    for r in rows {
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            r.precision,
+            r.n,
+            r.batch,
+            opt(r.ours_ms, ms),
+            opt(r.ours_gbs, |x| format!("{x:.0}")),
+            opt(r.roof_pct, |x| format!("{x:.0}%")),
+            opt(r.cublas_ms, ms),
+            opt(r.cublas_gbs, |x| format!("{x:.0}")),
+            opt(r.ratio_cublas, |x| format!("{x:.2}")),
+            opt(r.lapack_all_ms, ms),
+            opt(r.ratio_lapack_all, rate),
+            opt(r.lapack_one_ms, ms),
+            opt(r.ratio_lapack_one, rate),
+            r.checked,
+            opt(r.qr_ratio, |x| format!("{x:.2}")),
+            opt(r.orth_ratio, |x| format!("{x:.2}")),
+            opt(r.r_ratio, |x| format!("{x:.2}")),
+            if r.ok { "ok" } else { "FAIL" },
+        );
+    }
+    let noted: Vec<&GeqrfRow> = rows.iter().filter(|r| !r.note.is_empty()).collect();
+    if !noted.is_empty() {
+        s.push('\n');
+        for r in noted {
+            let _ = writeln!(s, "- {} {} n = {}: {}", if r.ok { "note:" } else { "FAIL" }, r.precision, r.n, r.note);
+        }
+    }
+    s
+}
+
+/// geqrf's markdown page.
+pub fn markdown_geqrf(rep: &Report<GeqrfRow>) -> String {
+    let m = rep.meta;
+    let mut s = String::new();
+    preamble(&mut s, rep);
+    let _ = writeln!(
+        s,
+        "- method: strided form, packed n×n matrices (lda = ldcs = n) in device memory, batch {} (less where device memory holds less: see the column); every call factors fresh inputs (a device copy of the pristine batch restores the set the previous call used, enqueued before the next call's start event, so untimed), rotated among `sets` copies so a restored set leaves L2 before its next use; {} warm-up calls, then the median of {} calls, each between CUDA events on one stream shared by numgpu and cuBLAS (`geqrfBatched`, pointer-array form: it has no strided form); LAPACK `?geqrf` (OpenBLAS's LAPACK, single-threaded, workspace allocated once per thread) on the host, host clock, median of a few runs on the first matrices of the batch, over all {} threads (rayon; the whole batch when it takes about a second) and on one core, scaled to the whole batch by the time per matrix{}",
+        rep.batch.map_or("—".into(), |b| b.to_string()),
+        m.warmup,
+        m.reps,
+        m.host_threads,
+        if m.quick { "; --quick run" } else { "" }
+    );
+    s.push_str("- bytes: numgpu's GB/s count what its call must move per matrix, n²·elem (A read) + n²·elem (R and the sines written over A) + n²·real (the cosines written to CS; the spec's measure: A read, A and CS written); cuBLAS's GB/s count its own outputs the same way, n²·elem (A read) + n²·elem (R and the reflectors written) + n·elem (tau written), so each rate is its own routine's traffic (cuBLAS moves less: tau is n per matrix where CS is n²); % roof = numgpu's GB/s / the copy bandwidth; ×cuBLAS = t_cuBLAS / t_numgpu (> 1: numgpu faster), a time ratio, independent of the byte counts; ×LAPACK all / 1-core = t_LAPACK / t_numgpu for the whole batch\n");
+    let _ = writeln!(
+        s,
+        "- checks on `checked` matrices spread over the batch (all of it for small n), in double precision: Q formed from our factors by numgpu's `orgqr` on the device, QR ratio = max ‖A − Q·R‖₁ / (n·‖A‖₁·ε), orth ratio = max ‖I − Qᴴ·Q‖₁ / (n·ε); |R| ratio = max over i ≤ j of ||R(i, j)| − |R_LAPACK(i, j)|| / (n·κ̂·‖a_j‖₂·ε) against LAPACK `?geqrf` on the same matrix (R is unique up to a unit diagonal factor: ±1 real, a phase complex, so moduli are compared; κ̂ = max / min of |R_LAPACK(i, i)| / ‖a_i‖₂, R's sensitivity); each must stay below {}; a row also fails when two calls on the same inputs differ bitwise (sampled A and CS, CS poisoned with NaN before each call), or when a call fails (cuBLAS's host `info` is its argument check only)",
+        rep.tolerance
+    );
+    let _ = writeln!(s, "- failures: {}\n", rep.failures);
+    s.push_str(&table_geqrf(rep.rows));
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -408,5 +480,21 @@ mod tests {
         let _ = std::fs::remove_file(&file);
         assert!(svg.contains("cuBLAS getrfBatched"));
         assert_eq!(path(Path::new("docs/bench"), rep.routine, &meta, "md"), PathBuf::from("docs/bench/getrf_fullpivot-H100-2026-11-22.md"));
+
+        // geqrf's page, table and plot.
+        let ok = GeqrfRow { precision: 'd', n: 16, batch: 100_000, sets: 9, ours_ms: Some(0.5), ours_gbs: Some(1228.8), roof_pct: Some(41.0), cublas_gbs: Some(300.0), ratio_cublas: Some(3.1), checked: 12_207, qr_ratio: Some(0.3), orth_ratio: Some(0.4), r_ratio: Some(0.02), reproducible: Some(true), ok: true, ..Default::default() };
+        let bad = GeqrfRow { precision: 'c', n: 128, note: "‖A − QR‖ ratio 1e3 >= 30".into(), ..Default::default() };
+        let rows = [ok, bad];
+        let rep = Report { routine: "geqrf_givens", description: "d", meta: &meta, roofline: &roof, tolerance: 30.0, failures: 1, batch: Some(100_000), rows: &rows };
+        let md = markdown_geqrf(&rep);
+        assert!(md.contains("| d | 16 | 100000 | 0.5000 | 1229 | 41% |"), "{md}");
+        assert!(md.contains("| 12207 | 0.30 | 0.40 | 0.02 | ok |"), "{md}");
+        assert!(md.contains("- FAIL c n = 128: ‖A − QR‖ ratio 1e3 >= 30"), "{md}");
+        let json = serde_json::to_string(&rep).unwrap();
+        assert!(json.contains("\"qr_ratio\":0.3") && json.contains("\"reproducible\":true"));
+        svg_geqrf(&file, &rep).unwrap();
+        let svg = std::fs::read_to_string(&file).unwrap();
+        let _ = std::fs::remove_file(&file);
+        assert!(svg.contains("cuBLAS geqrfBatched"));
     }
 }

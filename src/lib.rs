@@ -14,6 +14,7 @@ pub mod gemm_batched;
 pub mod geqrf_givens;
 pub mod getrf_fullpivot;
 pub mod lapack;
+pub mod spmv;
 
 pub use crate::core::{Backend, BackendChoice, Error, Handle, Op, Result, Scalar, Side, Status};
 pub use num_complex::{Complex32, Complex64};

@@ -8,5 +8,7 @@ mod gemm_batched;
 mod geqrf_givens;
 mod getrf_fullpivot;
 mod handle;
+mod mtx;
+mod spmv;
 mod c_abi;
 mod fortran;

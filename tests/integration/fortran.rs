@@ -67,6 +67,12 @@ fn fortran_test_geqrf() {
     fortran_test("test_geqrf", "test_geqrf_f", &["-lopenblas"]);
 }
 
+/// test_spmv_f compares with a reference written in the test (LAPACK has no SpMV).
+#[test]
+fn fortran_test_spmv() {
+    fortran_test("test_spmv", "test_spmv_f", &[]);
+}
+
 // ---- the module against the header ---------------------------------------------------------
 
 /// A C type as written in the header: base name (without `const`) and pointer depth.

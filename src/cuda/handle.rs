@@ -23,8 +23,12 @@ pub struct CudaHandle {
     check_word: cu::CUdeviceptr,
     /// The routine whose asynchronous calls may have written `check_word` since the last
     /// synchronisation, and how to turn its code into an error.
-    armed: Cell<Option<(&'static str, fn(u64) -> Error)>>,
+    armed: Cell<Option<Deferred>>,
 }
+
+/// A routine that may have reported bad input to the check word, and how to turn its code
+/// into an error.
+type Deferred = (&'static str, fn(u64) -> Error);
 
 /// The value of a clean check word.
 pub const CHECK_CLEAN: u64 = u64::MAX;

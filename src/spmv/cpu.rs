@@ -58,8 +58,8 @@ pub fn csrmv<T: Scalar>(c: &Csrmv<T>) -> Result<()> {
         // added).
         scale(y, c.beta);
         let conj = c.trans == Op::C;
-        for i in 0..c.a.m {
-            let ax = c.alpha * x[i];
+        for (i, &xi) in x.iter().enumerate() {
+            let ax = c.alpha * xi;
             for k in range(i) {
                 let a = if conj { val[k].conj() } else { val[k] };
                 let j = (ci[k] - base) as usize;
@@ -98,29 +98,26 @@ fn host_values<T: CmrsScalar>(a: &CmrsMatrix) -> &[T] {
     }
 }
 
-/// `y := alpha·A·x + beta·y` for a CPU CMRS matrix (x and y host memory of n and m
-/// elements, checked by the caller), in the kernel's order: per strip, slot
-/// `(lane % M)·height + r` accumulates its products with one rounding per multiply-add, then
-/// row r's sum is the M copies added in order.
-pub fn cmrsmv<T: CmrsScalar>(alpha: T, a: &CmrsMatrix, x: *const T, beta: T, y: *mut T) {
-    // SAFETY: the caller checked the extents and the space.
-    let y = unsafe { std::slice::from_raw_parts_mut(y, a.m) };
+/// `y := alpha·A·x + beta·y` for a CPU CMRS matrix (x of n elements, not read when alpha =
+/// 0; y of m), in the kernel's order: per strip, slot `(lane % M)·height + r` accumulates its
+/// products with one rounding per multiply-add, then row r's sum is the M copies added in
+/// order.
+pub fn cmrsmv<T: CmrsScalar>(alpha: T, a: &CmrsMatrix, x: &[T], beta: T, y: &mut [T]) {
     if alpha.is_zero() {
         scale(y, beta);
         return;
     }
-    // SAFETY: as above.
-    let x = unsafe { std::slice::from_raw_parts(x, a.n) };
     let val = host_values::<T>(a);
     let l = &a.layout;
     let (h, lanes) = (l.height, l.lanes);
     y.par_chunks_mut(h).enumerate().with_min_len(64).for_each(|(s, ys)| {
         let mut acc = [T::zero(); MAX_LANES * MAX_HEIGHT];
-        for j in l.strip_ptr[s] as usize..l.strip_ptr[s + 1] as usize {
-            let w = l.packed[j];
+        let (lo, hi) = (l.strip_ptr[s] as usize, l.strip_ptr[s + 1] as usize);
+        // lo is a multiple of 32, so element j of the strip is lane j % 32.
+        for (j, (&w, &v)) in l.packed[lo..hi].iter().zip(&val[lo..hi]).enumerate() {
             if w != PAD {
                 let slot = (j % WARP % lanes) * h + (w & 15) as usize;
-                acc[slot] = T::fma(val[j], x[(w >> 4) as usize], acc[slot]);
+                acc[slot] = T::fma(v, x[(w >> 4) as usize], acc[slot]);
             }
         }
         for (r, yr) in ys.iter_mut().enumerate() {

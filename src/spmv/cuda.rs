@@ -347,21 +347,25 @@ fn device_of(a: &CmrsMatrix) -> &CmrsDevice {
     }
 }
 
-pub fn cmrs_update_values<T: CmrsScalar>(ch: &mut CudaHandle, a: &mut CmrsMatrix, val: *const T, space: Space) -> Result<()> {
+/// New values for a CUDA CMRS matrix, from host values (gathered here) or device values
+/// (gathered by a kernel).
+///
+/// # Safety
+/// `val` is valid for nnz reads in `space`.
+pub unsafe fn cmrs_update_values<T: CmrsScalar>(ch: &mut CudaHandle, a: &mut CmrsMatrix, val: *const T, space: Space) -> Result<()> {
     ch.bind()?;
     let d = device_of(a);
     let stored = a.layout.packed.len();
     if space == Space::Host {
-        // SAFETY: the caller checked val covers nnz host elements.
-        let values = a.layout.gather(unsafe { std::slice::from_raw_parts(val, a.nnz) });
-        // SAFETY: d.val holds `stored` elements; memcpy returns when the copy is done.
-        return unsafe { ch.memcpy(d.val as *mut c_void, values.as_ptr() as *const c_void, stored * size_of::<T>()) };
+        let values = a.layout.gather(std::slice::from_raw_parts(val, a.nnz));
+        // d.val holds `stored` elements; memcpy returns when the copy is done.
+        return ch.memcpy(d.val as *mut c_void, values.as_ptr() as *const c_void, stored * size_of::<T>());
     }
     let (mut len, mut src, mut from, mut out) = (stored as i64, d.src, val as u64, d.val);
     let mut params = [arg(&mut len), arg(&mut src), arg(&mut from), arg(&mut out)];
-    // SAFETY: matches cmrs_gather_<T>(ng_i64 len, const int *src, const T *val, T *out): src and
-    // out hold `stored` elements, every src entry indexes val's nnz.
-    unsafe { launch::<T>(ch, Kernel::Gather, stored, &mut params) }
+    // Matches cmrs_gather_<T>(ng_i64 len, const int *src, const T *val, T *out): src and out
+    // hold `stored` elements, every src entry indexes val's nnz.
+    launch::<T>(ch, Kernel::Gather, stored, &mut params)
 }
 
 /// Enqueues the CMRS product on device x and y.
@@ -379,8 +383,13 @@ fn launch_cmrs<T: CmrsScalar>(ch: &CudaHandle, alpha: T, a: &CmrsMatrix, x: u64,
     unsafe { launch::<T>(ch, Kernel::Cmrs { height: l.height, lanes: l.lanes }, l.strips() * 32, &mut params) }
 }
 
+/// `y := alpha·A·x + beta·y` for a CUDA CMRS matrix: enqueued on device x and y, staged
+/// through the workspace for host ones.
+///
+/// # Safety
+/// x (not read when alpha = 0) and y are valid for n and m elements in `space`.
 #[allow(clippy::too_many_arguments)]
-pub fn cmrsmv<T: CmrsScalar>(ch: &mut CudaHandle, alpha: T, a: &CmrsMatrix, x: *const T, beta: T, y: *mut T, space: Space) -> Result<()> {
+pub unsafe fn cmrsmv<T: CmrsScalar>(ch: &mut CudaHandle, alpha: T, a: &CmrsMatrix, x: *const T, beta: T, y: *mut T, space: Space) -> Result<()> {
     ch.bind()?;
     if space == Space::Device {
         return launch_cmrs(ch, alpha, a, x as u64, beta, y as u64);
@@ -390,16 +399,13 @@ pub fn cmrsmv<T: CmrsScalar>(ch: &mut CudaHandle, alpha: T, a: &CmrsMatrix, x: *
     let (ox, oy) = (lay.take(xlen * size_of::<T>()), lay.take(a.m * size_of::<T>()));
     let ws = ch.workspace(lay.bytes)?;
     let (dx, dy) = (ws + ox as u64, ws + oy as u64);
-    // SAFETY: x and y cover n and m host elements; y is back before the synchronisation
-    // returns.
-    unsafe {
-        put(ch, dx, x, xlen)?;
-        if !beta.is_zero() {
-            put(ch, dy, y as *const T, a.m)?;
-        }
-        launch_cmrs(ch, alpha, a, dx, beta, dy)?;
-        ch.dtoh(y as *mut c_void, dy, a.m * size_of::<T>())?;
+    // x and y cover n and m host elements; y is back before the synchronisation returns.
+    put(ch, dx, x, xlen)?;
+    if !beta.is_zero() {
+        put(ch, dy, y as *const T, a.m)?;
     }
+    launch_cmrs(ch, alpha, a, dx, beta, dy)?;
+    ch.dtoh(y as *mut c_void, dy, a.m * size_of::<T>())?;
     ch.synchronize()
 }
 

@@ -422,7 +422,8 @@ pub unsafe fn cmrsmv<T: CmrsScalar>(h: &mut Handle, alpha: T, a: &CmrsMatrix, x:
     let space = common_space(h, &args)?;
     match &mut h.state {
         State::Cpu => {
-            cpu::cmrsmv(alpha, a, x, beta, y);
+            let x = if reads_a { std::slice::from_raw_parts(x, a.n()) } else { &[][..] };
+            cpu::cmrsmv(alpha, a, x, beta, std::slice::from_raw_parts_mut(y, a.m()));
             Ok(())
         }
         State::Cuda(ch) => cuda::cmrsmv(ch, alpha, a, x, beta, y, space),

@@ -74,6 +74,7 @@ fn reference<T: Scalar>(trans: Op, alpha: T, a: &Csr<T>, x: &[T], beta: T, y0: &
 
 /// `got` against the reference: within tolerance where the reference is finite, non-finite
 /// where it is not.
+#[allow(clippy::too_many_arguments)]
 fn check<T: Scalar>(what: &str, trans: Op, alpha: T, a: &Csr<T>, x: &[T], beta: T, y0: &[T], got: &[T]) {
     let (want, tol) = reference(trans, alpha, a, x, beta, y0);
     assert_eq!(got.len(), want.len(), "{what}");

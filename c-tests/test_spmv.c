@@ -337,14 +337,9 @@ int main(void)
     const char *aname;
     int pi;
 
-    st = numgpu_create(&autoh);
-    check(st == NUMGPU_SUCCESS, "numgpu_create: status %d (%s)", (int)st, last_error());
+    autoh = auto_handle("test_spmv", &be);
     if (autoh == NULL) return finish("test_spmv");
-    numgpu_get_backend(autoh, &be);
     aname = be == NUMGPU_BACKEND_CUDA ? "AUTO(CUDA)" : "AUTO(CPU)";
-    printf("test_spmv: numgpu %s, AUTO handle runs on %s\n", numgpu_version(), backend_name(be));
-    if (env_is_1("NUMGPU_REQUIRE_CUDA"))
-        check(be == NUMGPU_BACKEND_CUDA, "NUMGPU_REQUIRE_CUDA=1 but the AUTO handle runs on %s", backend_name(be));
     error_checks(autoh, aname);
     for (pi = 0; pi < 4; pi++) {
         csrmv_cases(autoh, aname, 0, &SP[pi]);

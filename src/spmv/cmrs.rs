@@ -153,29 +153,25 @@ pub trait CmrsScalar: Scalar {
     fn wrap(v: Vec<Self>) -> HostValues;
 }
 
-impl CmrsScalar for f32 {
-    fn values(v: &HostValues) -> Option<&[f32]> {
-        match v {
-            HostValues::F32(x) => Some(x),
-            HostValues::F64(_) => None,
+/// The `CmrsScalar` impl of a real type and the `HostValues` variant that holds it.
+macro_rules! cmrs_scalar {
+    ($t:ty, $variant:ident) => {
+        impl CmrsScalar for $t {
+            fn values(v: &HostValues) -> Option<&[$t]> {
+                match v {
+                    HostValues::$variant(x) => Some(x),
+                    _ => None,
+                }
+            }
+            fn wrap(v: Vec<$t>) -> HostValues {
+                HostValues::$variant(v)
+            }
         }
-    }
-    fn wrap(v: Vec<f32>) -> HostValues {
-        HostValues::F32(v)
-    }
+    };
 }
 
-impl CmrsScalar for f64 {
-    fn values(v: &HostValues) -> Option<&[f64]> {
-        match v {
-            HostValues::F64(x) => Some(x),
-            HostValues::F32(_) => None,
-        }
-    }
-    fn wrap(v: Vec<f64>) -> HostValues {
-        HostValues::F64(v)
-    }
-}
+cmrs_scalar!(f32, F32);
+cmrs_scalar!(f64, F64);
 
 /// Where a CMRS matrix's stored data lives.
 pub(crate) enum Store {

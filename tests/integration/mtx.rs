@@ -1,6 +1,7 @@
 //! Matrix Market files as numgpu CSR matrices, read by sprs (a maintained reader: general,
 //! symmetric and skew-symmetric storage expanded to every entry). Shared by the integration
-//! tests and the tour (`#[path]`), as sprs is a dev-dependency, not one of the library.
+//! tests, the tour and numgpu-bench (`#[path]`), as sprs is a dev-dependency and a dependency
+//! of the `bench` feature, not one of the library.
 
 use numgpu::spmv::Csr;
 use std::path::{Path, PathBuf};

@@ -1,6 +1,6 @@
 //! numgpu-bench: numgpu's routines against their peers, accuracy and speed in one run
 //! (DESIGN §5; after MAGMA's testers). Built with `--features bench`, which alone links the
-//! peers (cuBLAS through cudarc's bindings).
+//! peers (cuBLAS and cuSPARSE through cudarc's bindings).
 //!
 //! For each routine, precision and size it prints one row. gemm: batch, numgpu's time,
 //! GFLOP/s, GB/s and % of the roofline measured in the same run, cuBLAS's time and the ratio,
@@ -10,21 +10,29 @@
 //! time over all host cores and on one core and the ratios, and the checks against LAPACK
 //! (pivots, LU residual ratio). geqrf (`geqrf_givens`, QR by Givens rotations): the same
 //! columns against cuBLAS `geqrfBatched` (Householder) and LAPACK `?geqrf`, and the checks
-//! ‖A − Q·R‖, ‖I − Qᴴ·Q‖ and |R| against LAPACK's. The exit status is the number of failed
-//! rows. It writes `<out>/<routine>-<device>-<date>` .json, .md and .svg (routine `gemm`,
-//! `getrf_fullpivot`, `geqrf_givens`).
+//! ‖A − Q·R‖, ‖I − Qᴴ·Q‖ and |R| against LAPACK's. spmv (`csrmv` and `cmrsmv`): one row
+//! per matrix of the spec's suite and of shared/matrices and precision, with GB/s and % of
+//! the copy bandwidth of both products and of cuSPARSE `cusparseSpMV` (default algorithm and
+//! CSR_ALG2), the ratios, and each result's error against a reference; then the geometric
+//! means over the suite. The exit status is the number of failed rows. It writes
+//! `<out>/<routine>-<device>-<date>` .json, .md and .svg (routine `gemm`, `getrf_fullpivot`,
+//! `geqrf_givens`, `spmv`).
 //!
-//! Modules: `gpu` (libraries, device, stream, events, buffers, cuBLAS handle), `prec` (the
-//! four precisions, their cuBLAS calls and LAPACK `?geqrf`), `roofline` (bandwidth and FMA
-//! peak), `gemm`, `getrf` and `geqrf` (their rows), `report` (tables, JSON, SVG).
+//! Modules: `gpu` (libraries, device, stream, events, buffers, cuBLAS and cuSPARSE handles),
+//! `prec` (the four precisions, their cuBLAS calls and LAPACK `?geqrf`), `roofline`
+//! (bandwidth and FMA peak), `gemm`, `getrf`, `geqrf` and `spmv` (their rows), `report`
+//! (tables, JSON, SVG); `mtx` (Matrix Market files, shared with the integration tests).
 
 mod gemm;
 mod geqrf;
 mod getrf;
 mod gpu;
+#[path = "../../../tests/integration/mtx.rs"]
+mod mtx;
 mod prec;
 mod report;
 mod roofline;
+mod spmv;
 
 use clap::Parser;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -34,8 +42,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Routines the bench knows.
-const ROUTINES: &[&str] = &["gemm", "getrf", "geqrf"];
-/// Exit status when the bench cannot run at all (no CUDA device, no cuBLAS, a CUDA error
+const ROUTINES: &[&str] = &["gemm", "getrf", "geqrf", "spmv"];
+/// Exit status when the bench cannot run at all (no CUDA device, no cuBLAS or cuSPARSE, a CUDA error
 /// outside a row, files not written) and for a bad command line; 101 stays Rust's panic.
 const EXIT_FATAL: u8 = 110;
 const EXIT_USAGE: u8 = 111;
@@ -46,19 +54,25 @@ const MAX_FAILURES_STATUS: usize = 100;
 #[command(
     name = "numgpu-bench",
     version,
-    about = "numgpu's routines against cuBLAS and OpenBLAS/LAPACK: time, GFLOP/s, GB/s, % of the measured roofline, ratio, error",
-    after_help = "Needs an NVIDIA GPU with its driver, cuBLAS (libcublas.so.13) and NVRTC (libnvrtc.so.13); the toolkit's lib64 is searched when they are not on LD_LIBRARY_PATH.\n\nExit status: the number of rows that failed their accuracy or reproducibility check or could not run (at most 100); 110 when the bench could not run at all (no CUDA device, no cuBLAS, ...); 111 for a bad command line; 101 is a panic (a bug)."
+    about = "numgpu's routines against cuBLAS, cuSPARSE and OpenBLAS/LAPACK: time, GFLOP/s, GB/s, % of the measured roofline, ratio, error",
+    after_help = "Needs an NVIDIA GPU with its driver, cuBLAS (libcublas.so.13), NVRTC (libnvrtc.so.13) and, for spmv, cuSPARSE (libcusparse.so.12); the toolkit's lib64 is searched when they are not on LD_LIBRARY_PATH.\n\nThe spmv sweep on its own: --routine spmv; --nnz sizes its generated matrices, --matrices picks some, the Matrix Market files are read from $NUMGPU_MATRICES (else shared/matrices beside the source tree).\n\nExit status: the number of rows that failed their accuracy or reproducibility check or could not run (at most 100); 110 when the bench could not run at all (no CUDA device, no cuBLAS, ...); 111 for a bad command line; 101 is a panic (a bug)."
 )]
 struct Cli {
-    /// Routines to run, comma-separated: gemm, getrf (batched LU with complete pivoting), geqrf (batched QR by Givens rotations), or all.
+    /// Routines to run, comma-separated: gemm, getrf (batched LU with complete pivoting), geqrf (batched QR by Givens rotations), spmv (sparse matrix–vector products, CSR and CMRS), or all.
     #[arg(long, value_delimiter = ',', default_value = "all")]
     routine: Vec<String>,
-    /// Matrix sizes n (square), comma-separated, for every routine run [default: gemm 4,8,16,32,64,128,256, getrf and geqrf 4,8,16,32,64,128; --quick: 4,32,128].
+    /// Matrix sizes n (square), comma-separated, for every routine run but spmv (see --nnz) [default: gemm 4,8,16,32,64,128,256, getrf and geqrf 4,8,16,32,64,128; --quick: 4,32,128].
     #[arg(long, value_delimiter = ',')]
     sizes: Option<Vec<usize>>,
-    /// Precisions, comma-separated, of s, d, c, z [default: all four].
+    /// Precisions, comma-separated, of s, d, c, z [default: all four; spmv s, d (its only ones)].
     #[arg(long, value_delimiter = ',')]
     precisions: Option<Vec<char>>,
+    /// spmv: entries of every generated matrix of the suite [default: the spec's sizes, 28672000 for the 7-point stencil (160³), 27000000 for the 27-point one (100³), 20000000 for the others; --quick: 2000000].
+    #[arg(long)]
+    nnz: Option<usize>,
+    /// spmv: the matrices to run, comma-separated, by name: the suite's (stencil2d-5pt, stencil3d-7pt, stencil3d-27pt, fem-like, short-rows, power-law, dense-rows, each also with -perm) and the files of shared/matrices without .mtx [default: all].
+    #[arg(long, value_delimiter = ',')]
+    matrices: Option<Vec<String>>,
     /// gemm: bytes of A + B + C of one call; the batch is sized from it [default: 1e9; --quick: 6.4e7].
     #[arg(long)]
     target_bytes: Option<f64>,
@@ -90,10 +104,12 @@ struct Settings {
     routines: Vec<&'static str>,
     /// The sizes asked for; None: each routine's default.
     sizes: Option<Vec<usize>>,
-    precisions: Vec<char>,
+    /// The precisions asked for; None: each routine's default.
+    precisions: Option<Vec<char>>,
     cfg: gemm::Config,
     /// The batched factorisations' settings (getrf and geqrf).
     getrf_cfg: getrf::Config,
+    spmv_cfg: spmv::Config,
     out: PathBuf,
     quick: bool,
     device: i32,
@@ -116,9 +132,21 @@ fn settings(cli: Cli) -> Result<Settings, String> {
     if let Some(n) = sizes.iter().flatten().find(|n| **n == 0 || **n > 8192) {
         return Err(format!("--sizes: {n} is outside 1..=8192"));
     }
-    let precisions = cli.precisions.unwrap_or_else(|| vec!['s', 'd', 'c', 'z']);
-    if let Some(p) = precisions.iter().find(|p| !"sdcz".contains(**p)) {
+    let precisions = cli.precisions;
+    if let Some(p) = precisions.iter().flatten().find(|p| !"sdcz".contains(**p)) {
         return Err(format!("--precisions: {p:?} is not one of s, d, c, z"));
+    }
+    // Enough for every class's generator; few enough for int32 offsets with CMRS's padding.
+    if let Some(nnz) = cli.nnz.filter(|n| !(1000..=1 << 28).contains(n)) {
+        return Err(format!("--nnz {nnz}: must be between 1000 and 2^28"));
+    }
+    let only = cli.matrices.unwrap_or_default().iter().map(|m| m.trim().to_string()).collect::<Vec<_>>();
+    if !only.is_empty() {
+        let mut known = spmv::suite_names();
+        known.extend(mtx::shared_matrices().unwrap_or_default().iter().map(|f| spmv::file_name(f)));
+        if let Some(m) = only.iter().find(|m| !known.contains(m)) {
+            return Err(format!("--matrices {m}: unknown; known: {}", known.join(", ")));
+        }
     }
     let target_bytes = cli.target_bytes.unwrap_or(if q { 64e6 } else { 1e9 });
     if !(1e3..=32e9).contains(&target_bytes) {
@@ -159,6 +187,14 @@ fn settings(cli: Cli) -> Result<Settings, String> {
             mem_budget: 0.0, // set once the device is known
             tol: 30.0,
             check_work: if q { 1e7 } else { 5e7 },
+        },
+        spmv_cfg: spmv::Config {
+            reps,
+            warmup: 2,
+            nnz: cli.nnz,
+            quick: q,
+            only,
+            mem_budget: 0.0, // set once the device is known
         },
         out: cli.out,
         quick: q,
@@ -221,6 +257,15 @@ fn run(mut s: Settings) -> Result<usize, String> {
     let mut h = gpu::ng(Handle::new(BackendChoice::Cuda, s.device))?;
     gpu::ng(h.set_stream(g.stream as *mut std::ffi::c_void))?;
     let cublas = gpu::Cublas::new(&g)?;
+    // cuSPARSE only where a routine compares with it.
+    let cusparse = if s.routines.contains(&"spmv") {
+        if !gpu::cusparse_present() {
+            return Err("cuSPARSE (libcusparse.so.12) was not found: put the CUDA toolkit's lib64 on LD_LIBRARY_PATH or set CUDA_HOME".into());
+        }
+        Some(gpu::Cusparse::new(&g)?)
+    } else {
+        None
+    };
     let meta = report::Meta {
         device: g.dev.name.clone(),
         arch: g.dev.arch_name(),
@@ -232,6 +277,7 @@ fn run(mut s: Settings) -> Result<usize, String> {
         cuda_driver: format!("{}.{}", g.driver_version.0, g.driver_version.1),
         nvrtc: format!("{}.{}", nvrtc.0, nvrtc.1),
         cublas: cublas.version.clone(),
+        cusparse: cusparse.as_ref().map(|c| c.version.clone()),
         host_threads: rayon::current_num_threads(),
         target_bytes: s.cfg.target_bytes,
         reps: s.cfg.reps,
@@ -240,14 +286,15 @@ fn run(mut s: Settings) -> Result<usize, String> {
         preloaded,
     };
     note(format!(
-        "{} ({}, {} SMs, {:.1} GiB), CUDA driver {}, NVRTC {}, cuBLAS {}",
+        "{} ({}, {} SMs, {:.1} GiB), CUDA driver {}, NVRTC {}, cuBLAS {}{}",
         meta.device,
         meta.arch,
         meta.sm_count,
         meta.memory_bytes as f64 / (1u64 << 30) as f64,
         meta.cuda_driver,
         meta.nvrtc,
-        meta.cublas
+        meta.cublas,
+        meta.cusparse.as_ref().map_or(String::new(), |v| format!(", cuSPARSE {v}"))
     ));
     for p in &meta.preloaded {
         note(format!("loaded {p}"));
@@ -261,14 +308,16 @@ fn run(mut s: Settings) -> Result<usize, String> {
     // At most 70 GB of the device, and never more than is free now less 2 GB of headroom.
     s.cfg.mem_budget = (70e9f64).min(g.free_mem() as f64 - 2e9).max(0.0);
     s.getrf_cfg.mem_budget = s.cfg.mem_budget;
+    s.spmv_cfg.mem_budget = s.cfg.mem_budget;
 
     std::fs::create_dir_all(&s.out).map_err(|e| format!("creating {}: {e}", s.out.display()))?;
     let mut failures = 0;
     for routine in &s.routines {
         let sizes = s.sizes.clone().unwrap_or_else(|| default_sizes(routine, s.quick));
+        let precisions = s.precisions.clone().unwrap_or_else(|| default_precisions(routine));
         failures += match *routine {
             "gemm" => {
-                let rows = sweep(routine, &s.precisions, &sizes, |p, n| match p {
+                let rows = sweep(routine, &precisions, &sizes, |p, n| match p {
                     's' => gemm::run_row::<f32>(&g, &cublas, &mut h, &roof, &s.cfg, n),
                     'd' => gemm::run_row::<f64>(&g, &cublas, &mut h, &roof, &s.cfg, n),
                     'c' => gemm::run_row::<Complex32>(&g, &cublas, &mut h, &roof, &s.cfg, n),
@@ -288,7 +337,7 @@ fn run(mut s: Settings) -> Result<usize, String> {
             }
             "geqrf" => {
                 let c = &s.getrf_cfg;
-                let rows = sweep(routine, &s.precisions, &sizes, |p, n| match p {
+                let rows = sweep(routine, &precisions, &sizes, |p, n| match p {
                     's' => geqrf::run_row::<f32>(&g, &cublas, &mut h, &roof, c, n),
                     'd' => geqrf::run_row::<f64>(&g, &cublas, &mut h, &roof, c, n),
                     'c' => geqrf::run_row::<Complex32>(&g, &cublas, &mut h, &roof, c, n),
@@ -306,9 +355,27 @@ fn run(mut s: Settings) -> Result<usize, String> {
                 };
                 write_report(&s.out, &rep, report::markdown_geqrf, report::svg_geqrf)?
             }
+            "spmv" => {
+                let sp = cusparse.as_ref().expect("created above when spmv runs");
+                let ctx = spmv::Ctx { gpu: &g, sp, roof: &roof, cfg: &s.spmv_cfg };
+                let rows = spmv_sweep(&ctx, &mut h, &precisions);
+                let summary = spmv::summarise(&rows);
+                let rep = report::Report {
+                    routine: "spmv",
+                    description: "Sparse matrix–vector products y = A·x (beta = 0) over the spec's suite (stencils, FEM-like, short random, power-law and dense-ish rows, natural and permuted order) and the files of shared/matrices: numgpu_?csrmv (op N) on the CSR arrays and numgpu_?cmrsmv on the CMRS matrix numgpu_?cmrs_create builds from them, against cusparseSpMV on the same CSR arrays, x and y (CUSPARSE_SPMV_ALG_DEFAULT, which is CSR_ALG1 for CSR, and CUSPARSE_SPMV_CSR_ALG2), on one stream.",
+                    meta: &meta,
+                    roofline: &roof,
+                    tolerance: 1.0,
+                    failures: rows.iter().filter(|r| !r.ok).count(),
+                    batch: None,
+                    rows: &rows,
+                };
+                let json = report::SpmvJson { report: &rep, summary: &summary };
+                write_report_json(&s.out, &rep, &json, |r| report::markdown_spmv(r, &summary), report::svg_spmv)?
+            }
             _ => {
                 let c = &s.getrf_cfg;
-                let rows = sweep(routine, &s.precisions, &sizes, |p, n| match p {
+                let rows = sweep(routine, &precisions, &sizes, |p, n| match p {
                     's' => getrf::run_row::<f32>(&g, &cublas, &mut h, &roof, c, n),
                     'd' => getrf::run_row::<f64>(&g, &cublas, &mut h, &roof, c, n),
                     'c' => getrf::run_row::<Complex32>(&g, &cublas, &mut h, &roof, c, n),
@@ -338,6 +405,60 @@ fn default_sizes(routine: &str, quick: bool) -> Vec<usize> {
         ("getrf" | "geqrf", false) => vec![4, 8, 16, 32, 64, 128],
         _ => vec![4, 8, 16, 32, 64, 128, 256],
     }
+}
+
+/// Each routine's precisions when --precisions is not given.
+fn default_precisions(routine: &str) -> Vec<char> {
+    match routine {
+        "spmv" => vec!['s', 'd'],
+        _ => vec!['s', 'd', 'c', 'z'],
+    }
+}
+
+/// A progress bar of `total` steps named `prefix`, in the bench's style.
+fn progress_bar(prefix: &str, total: u64) -> ProgressBar {
+    let pb = ProgressBar::new(total).with_style(ProgressStyle::with_template("{spinner} {prefix} [{bar:30}] {pos}/{len} {msg} ({elapsed})").unwrap().progress_chars("=> "));
+    pb.set_prefix(prefix.to_string());
+    pb
+}
+
+/// The spmv sweep in `precisions` (its real ones: CMRS has no complex form) with a progress
+/// bar and a line per row.
+fn spmv_sweep(ctx: &spmv::Ctx, h: &mut Handle, precisions: &[char]) -> Vec<spmv::Row> {
+    let real: Vec<char> = precisions.iter().copied().filter(|p| "sd".contains(*p)).collect();
+    if real.len() < precisions.len() {
+        note("spmv: only precisions s and d are measured (CMRS is real); the others are skipped");
+    }
+    let files = mtx::shared_matrices().unwrap_or_default();
+    let pb = progress_bar("spmv", spmv::planned(ctx.cfg, &files, real.len()) as u64);
+    let rows = spmv::sweep(ctx, h, &real, |msg| pb.set_message(msg.to_string()), |r| {
+        let line = if r.ok {
+            let x = |v: Option<f64>| v.map_or("-".into(), |r| format!("{r:.2}"));
+            let gbs = |m: &spmv::Measure| m.gbs.map_or("-".into(), |g| format!("{g:.0}"));
+            format!(
+                "spmv {} {}: ok, csrmv {} GB/s x{} default x{} ALG2, cmrsmv {} GB/s x{} default x{} ALG2",
+                r.precision,
+                r.matrix,
+                gbs(&r.csrmv),
+                x(r.csrmv_x_default),
+                x(r.csrmv_x_alg2),
+                gbs(&r.cmrsmv),
+                x(r.cmrsmv_x_default),
+                x(r.cmrsmv_x_alg2)
+            )
+        } else {
+            format!("FAIL spmv {} {}: {}", r.precision, r.matrix, r.note)
+        };
+        // Without a terminal the bar is hidden: a line per row keeps logs readable.
+        if pb.is_hidden() {
+            note(line);
+        } else if !r.ok {
+            pb.println(line);
+        }
+        pb.inc(1);
+    });
+    pb.finish_and_clear();
+    rows
 }
 
 /// What the sweep reads of a row, whatever the routine.
@@ -373,8 +494,7 @@ swept_row!(geqrf::Row);
 /// One row per precision and size, `run(precision, n)` each, with a progress bar.
 fn sweep<R: SweptRow>(routine: &str, precisions: &[char], sizes: &[usize], mut run: impl FnMut(char, usize) -> R) -> Vec<R> {
     let total = (precisions.len() * sizes.len()) as u64;
-    let pb = ProgressBar::new(total).with_style(ProgressStyle::with_template("{spinner} {prefix} [{bar:30}] {pos}/{len} {msg} ({elapsed})").unwrap().progress_chars("=> "));
-    pb.set_prefix(routine.to_string());
+    let pb = progress_bar(routine, total);
     let mut rows = Vec::new();
     for &p in precisions {
         for &n in sizes {
@@ -402,10 +522,15 @@ fn sweep<R: SweptRow>(routine: &str, precisions: &[char], sizes: &[usize], mut r
 /// Writes the report's .json, .md and .svg under `out`, then the markdown on stdout;
 /// returns its failed rows.
 fn write_report<R: Serialize>(out: &Path, rep: &report::Report<R>, markdown: fn(&report::Report<R>) -> String, svg: fn(&Path, &report::Report<R>) -> Result<(), String>) -> Result<usize, String> {
+    write_report_json(out, rep, rep, markdown, svg)
+}
+
+/// `write_report` with `json` as the JSON record (the report and what a routine adds to it).
+fn write_report_json<R, J: Serialize>(out: &Path, rep: &report::Report<R>, json: &J, markdown: impl Fn(&report::Report<R>) -> String, svg: fn(&Path, &report::Report<R>) -> Result<(), String>) -> Result<usize, String> {
     let meta = rep.meta;
     // Files first, then stdout: a closed pipe on stdout loses no results.
     let md = markdown(rep);
-    let json = serde_json::to_string_pretty(rep).map_err(|e| e.to_string())?;
+    let json = serde_json::to_string_pretty(json).map_err(|e| e.to_string())?;
     let files = [report::path(out, rep.routine, meta, "json"), report::path(out, rep.routine, meta, "md"), report::path(out, rep.routine, meta, "svg")];
     std::fs::write(&files[0], json + "\n").map_err(|e| format!("writing {}: {e}", files[0].display()))?;
     std::fs::write(&files[1], &md).map_err(|e| format!("writing {}: {e}", files[1].display()))?;
@@ -416,4 +541,33 @@ fn write_report<R: Serialize>(out: &Path, rep: &report::Report<R>, markdown: fn(
     use std::io::Write;
     let _ = writeln!(std::io::stdout(), "{md}");
     Ok(rep.failures)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use numgpu::spmv::suite::Kind;
+
+    fn parse(args: &[&str]) -> Result<Settings, String> {
+        let cli = Cli::try_parse_from(std::iter::once("numgpu-bench").chain(args.iter().copied())).map_err(|e| e.to_string())?;
+        settings(cli)
+    }
+
+    /// spmv's defaults (precisions, sizes) and its options' checks.
+    #[test]
+    fn spmv_settings() {
+        let s = parse(&["--routine", "spmv"]).unwrap();
+        assert_eq!((s.routines.as_slice(), s.precisions), (&["spmv"][..], None));
+        assert_eq!(default_precisions("spmv"), ['s', 'd']);
+        assert_eq!(default_precisions("gemm"), ['s', 'd', 'c', 'z']);
+        let c = &s.spmv_cfg;
+        assert_eq!((c.nnz, c.quick, c.reps, c.only.len()), (None, false, 20, 0));
+        assert_eq!((c.nnz_of(Kind::Stencil27), c.nnz_of(Kind::PowerLaw)), (27_000_000, 20_000_000));
+        let q = parse(&["--routine", "spmv", "--quick", "--matrices", "short-rows, nos4", "--nnz", "5000"]).unwrap();
+        assert_eq!((q.spmv_cfg.nnz, q.spmv_cfg.reps, q.spmv_cfg.only.clone()), (Some(5000), 5, vec!["short-rows".to_string(), "nos4".to_string()]));
+        assert!(parse(&["--routine", "all"]).unwrap().routines.contains(&"spmv"));
+        for bad in [&["--nnz", "10"][..], &["--nnz", "1000000000"], &["--matrices", "dense"]] {
+            assert!(parse(bad).is_err(), "{bad:?} accepted");
+        }
+    }
 }

@@ -1,12 +1,15 @@
 //! What a run leaves behind: the markdown table (stdout and a .md file), the JSON record and
 //! the SVG plot, named after the routine, the device and the date. gemm's rows, getrf's
 //! (`getrf_fullpivot`) and geqrf's (`geqrf_givens`) each have their table and method notes;
-//! the page's head and the plot are shared.
+//! the page's head and the plot are shared. spmv's rows are matrices, not sizes: its table
+//! adds the geometric means over the suite, its plot a panel per precision with a line per
+//! matrix.
 
 use crate::gemm::Row;
 use crate::geqrf::Row as GeqrfRow;
 use crate::getrf::Row as GetrfRow;
 use crate::roofline::Roofline;
+use crate::spmv::{Measure, Row as SpmvRow, Summary};
 use plotters::prelude::*;
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -26,6 +29,9 @@ pub struct Meta {
     pub cuda_driver: String,
     pub nvrtc: String,
     pub cublas: String,
+    /// cuSPARSE's version, when a routine compared with it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cusparse: Option<String>,
     pub host_threads: usize,
     pub target_bytes: f64,
     pub reps: usize,
@@ -161,7 +167,8 @@ fn preamble<R>(s: &mut String, rep: &Report<R>) {
         m.l2_bytes as f64 / (1u64 << 20) as f64,
         m.memory_bytes as f64 / (1u64 << 30) as f64
     );
-    let _ = writeln!(s, "- software: numgpu {}, CUDA driver {}, NVRTC {}, cuBLAS {}; host: {} threads", m.numgpu_version, m.cuda_driver, m.nvrtc, m.cublas, m.host_threads);
+    let sparse = m.cusparse.as_ref().map_or(String::new(), |v| format!(", cuSPARSE {v}"));
+    let _ = writeln!(s, "- software: numgpu {}, CUDA driver {}, NVRTC {}, cuBLAS {}{sparse}; host: {} threads", m.numgpu_version, m.cuda_driver, m.nvrtc, m.cublas, m.host_threads);
     let peaks: Vec<String> = rf.fma_peak_gflops.iter().map(|(p, g)| format!("{p} {g:.0}")).collect();
     let _ = writeln!(
         s,
@@ -293,6 +300,18 @@ pub fn svg_getrf(file: &Path, rep: &Report<GetrfRow>) -> Result<(), String> {
     plot(file, &title, "GB/s, 2·n²·elem / time", "cuBLAS getrfBatched", rep.roofline.bandwidth_gbs, &pts)
 }
 
+/// The lines under a table: one per row with a note, `(ok, which row, note)`, marked FAIL
+/// where the row failed.
+fn notes<'a>(s: &mut String, rows: impl Iterator<Item = (bool, String, &'a str)>) {
+    let mut first = true;
+    for (ok, which, note) in rows.filter(|r| !r.2.is_empty()) {
+        if std::mem::take(&mut first) {
+            s.push('\n');
+        }
+        let _ = writeln!(s, "- {} {which}: {note}", if ok { "note:" } else { "FAIL" });
+    }
+}
+
 /// getrf's table, one row per precision and size.
 pub fn table_getrf(rows: &[GetrfRow]) -> String {
     let mut s = String::new();
@@ -324,13 +343,7 @@ pub fn table_getrf(rows: &[GetrfRow]) -> String {
             if r.ok { "ok" } else { "FAIL" },
         );
     }
-    let noted: Vec<&GetrfRow> = rows.iter().filter(|r| !r.note.is_empty()).collect();
-    if !noted.is_empty() {
-        s.push('\n');
-        for r in noted {
-            let _ = writeln!(s, "- {} {} n = {}: {}", if r.ok { "note:" } else { "FAIL" }, r.precision, r.n, r.note);
-        }
-    }
+    notes(&mut s, rows.iter().map(|r| (r.ok, format!("{} n = {}", r.precision, r.n), r.note.as_str())));
     s
 }
 
@@ -395,13 +408,7 @@ pub fn table_geqrf(rows: &[GeqrfRow]) -> String {
             if r.ok { "ok" } else { "FAIL" },
         );
     }
-    let noted: Vec<&GeqrfRow> = rows.iter().filter(|r| !r.note.is_empty()).collect();
-    if !noted.is_empty() {
-        s.push('\n');
-        for r in noted {
-            let _ = writeln!(s, "- {} {} n = {}: {}", if r.ok { "note:" } else { "FAIL" }, r.precision, r.n, r.note);
-        }
-    }
+    notes(&mut s, rows.iter().map(|r| (r.ok, format!("{} n = {}", r.precision, r.n), r.note.as_str())));
     s
 }
 
@@ -428,6 +435,190 @@ pub fn markdown_geqrf(rep: &Report<GeqrfRow>) -> String {
     let _ = writeln!(s, "- failures: {}\n", rep.failures);
     s.push_str(&table_geqrf(rep.rows));
     s
+}
+
+/// spmv's JSON record: the report and the geometric means over the suite.
+#[derive(Serialize)]
+pub struct SpmvJson<'a> {
+    #[serde(flatten)]
+    pub report: &'a Report<'a, SpmvRow>,
+    pub summary: &'a [Summary],
+}
+
+/// A ratio with two decimals, "—" where missing.
+fn times(v: Option<f64>) -> String {
+    opt(v, |x| format!("{x:.2}"))
+}
+
+/// spmv's table, one row per matrix and precision.
+pub fn table_spmv(rows: &[SpmvRow]) -> String {
+    let mut s = String::new();
+    s.push_str("| matrix | prec | m | nnz | mean row | csrmv ms | csrmv GB/s | % roof | cmrsmv GB/s | % roof | M | padding | cuSPARSE default GB/s | cuSPARSE ALG2 GB/s | csrmv ×default | csrmv ×ALG2 | cmrsmv ×default | cmrsmv ×ALG2 | error csrmv | error cmrsmv | ok |\n");
+    s.push_str("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|\n");
+    let gbs = |m: &Measure| opt(m.gbs, |x| format!("{x:.0}"));
+    let pct = |m: &Measure| opt(m.roof_pct, |x| format!("{x:.0}%"));
+    for r in rows {
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {:.1} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            r.matrix,
+            r.precision,
+            r.m,
+            r.nnz,
+            r.mean_row,
+            opt(r.csrmv.ms, ms),
+            gbs(&r.csrmv),
+            pct(&r.csrmv),
+            gbs(&r.cmrsmv),
+            pct(&r.cmrsmv),
+            r.cmrs_lanes.map_or("—".into(), |l| l.to_string()),
+            opt(r.cmrs_padding, |x| format!("{x:.2}")),
+            gbs(&r.cusparse_default),
+            gbs(&r.cusparse_alg2),
+            times(r.csrmv_x_default),
+            times(r.csrmv_x_alg2),
+            times(r.cmrsmv_x_default),
+            times(r.cmrsmv_x_alg2),
+            opt(r.csrmv.error, |x| format!("{x:.2}")),
+            opt(r.cmrsmv.error, |x| format!("{x:.2}")),
+            if r.ok { "ok" } else { "FAIL" },
+        );
+    }
+    notes(&mut s, rows.iter().map(|r| (r.ok, format!("{} {}", r.matrix, r.precision), r.note.as_str())));
+    s
+}
+
+/// The geometric means over the suite, a line per precision, with the spec's targets.
+pub fn table_spmv_summary(summary: &[Summary]) -> String {
+    let mut s = String::new();
+    s.push_str("Geometric means of t_cuSPARSE / t_numgpu over the suite's generated matrices (rows that passed; best: the faster cuSPARSE algorithm of each matrix). Spec targets on the H100: csrmv ≥ 1.15× cuSPARSE and ≥ 75% of the roofline on stencils; cmrsmv ≥ 1.3× cuSPARSE on mean row lengths 4–30.\n\n");
+    s.push_str("| prec | matrices | csrmv ×default | csrmv ×ALG2 | csrmv ×best | cmrsmv ×default | cmrsmv ×ALG2 | cmrsmv ×best | mean row 4–30: matrices | cmrsmv ×best | csrmv % roof on stencils, lowest |\n");
+    s.push_str("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
+    for m in summary {
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            m.precision,
+            m.matrices,
+            times(m.csrmv_x_default),
+            times(m.csrmv_x_alg2),
+            times(m.csrmv_x_best),
+            times(m.cmrsmv_x_default),
+            times(m.cmrsmv_x_alg2),
+            times(m.cmrsmv_x_best),
+            m.short_matrices,
+            times(m.cmrsmv_x_best_short),
+            opt(m.csrmv_stencil_roof_pct_min, |x| format!("{x:.0}%")),
+        );
+    }
+    s
+}
+
+/// spmv's markdown page.
+pub fn markdown_spmv(rep: &Report<SpmvRow>, summary: &[Summary]) -> String {
+    let m = rep.meta;
+    let mut s = String::new();
+    preamble(&mut s, rep);
+    let _ = writeln!(
+        s,
+        "- method: y = 1·A·x + 0·y (y written, not read), 0-based CSR with 32-bit indices in device memory, x random in [-1, 1); the suite generated by `numgpu::spmv::suite` with `benchmark_suite`'s seeds, then the Matrix Market files of shared/matrices (symmetric ones expanded); every method on the same CSR arrays, x and y, on one stream; `cmrsmv` on the CMRS matrix `cmrs_create` builds from those device arrays (height 16, M chosen; its host-clock time in the JSON, `cmrs_create_ms`); cuSPARSE `cusparseSpMV` with its own descriptors and `bufferSize` workspace per algorithm, `cusparseSpMV_preprocess`d before it is timed, compute type the value type; inputs rotated among `sets` copies when one fits in 3× L2; {} warm-up calls, then the median of {} calls, each between CUDA events{}",
+        m.warmup,
+        m.reps,
+        if m.quick { "; --quick run (smaller matrices)" } else { "" }
+    );
+    s.push_str("- bytes of one product, as the spec counts them, for every method alike: nnz·(elem + 4) (values and column indices once) + (m + 1)·4 (row pointers) + n·elem (x once) + m·elem (y written); CMRS's padding is not counted; % roof = GB/s / the copy bandwidth; ×default and ×ALG2 = t_cuSPARSE / t_numgpu (> 1: numgpu faster), `CUSPARSE_SPMV_ALG_DEFAULT` (CSR_ALG1 for CSR) and `CUSPARSE_SPMV_CSR_ALG2`; M and padding: the CMRS matrix's M and (stored − nnz) / nnz\n");
+    s.push_str("- checks before timing, on y poisoned with NaN: error = max_i |y_i − y_ref,i| / ((len_i + 4)·ε·(|A|·|x|)_i) ≤ 1, y_ref computed on the host from the same A and x as accurately as in twice double precision (Dot2); numgpu's products bitwise equal on a second call; bad structure reported by the handle's synchronisation (none expected); a row also fails when a call fails or when a cuSPARSE result fails the same check (a check of the bench)\n");
+    let _ = writeln!(s, "- failures: {}\n", rep.failures);
+    s.push_str(&table_spmv_summary(summary));
+    s.push('\n');
+    s.push_str(&table_spmv(rep.rows));
+    s
+}
+
+/// spmv's plot: a panel per precision, a line per matrix (in the table's order, top to
+/// bottom), each method's GB/s a mark on it, the copy bandwidth a vertical line.
+pub fn svg_spmv(file: &Path, rep: &Report<SpmvRow>) -> Result<(), String> {
+    let err = |e: &dyn std::fmt::Display| format!("plotting {}: {e}", file.display());
+    let (mut precisions, mut names): (Vec<char>, Vec<&str>) = (Vec::new(), Vec::new());
+    for r in rep.rows {
+        if !precisions.contains(&r.precision) {
+            precisions.push(r.precision);
+        }
+        if !names.contains(&r.matrix.as_str()) {
+            names.push(&r.matrix);
+        }
+    }
+    let (k, panels) = (names.len().max(1), precisions.len().max(1));
+    let root = SVGBackend::new(file, (1100, (140 + 24 * k * panels) as u32)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| err(&e))?;
+    let bw = rep.roofline.bandwidth_gbs;
+    // The first matrix on top.
+    let y_of = |name: &str| (k - 1 - names.iter().position(|n| *n == name).unwrap_or(0)) as f64;
+    type Get = fn(&SpmvRow) -> Option<f64>;
+    let methods: [(&str, Get, RGBColor); 4] = [
+        ("numgpu csrmv", |r| r.csrmv.gbs, COLORS[0]),
+        ("numgpu cmrsmv", |r| r.cmrsmv.gbs, COLORS[1]),
+        ("cuSPARSE SpMV default", |r| r.cusparse_default.gbs, COLORS[2]),
+        ("cuSPARSE SpMV CSR_ALG2", |r| r.cusparse_alg2.gbs, COLORS[3]),
+    ];
+    for (p, area) in precisions.iter().zip(root.split_evenly((panels, 1))) {
+        let rows: Vec<&SpmvRow> = rep.rows.iter().filter(|r| r.precision == *p).collect();
+        let xmax = rows.iter().flat_map(|r| methods.iter().map(|m| (m.1)(r))).flatten().fold(bw, f64::max) * 1.05;
+        let title = format!("numgpu spmv ({p}) vs cuSPARSE SpMV: {} ({})", rep.meta.device, rep.meta.date);
+        let mut chart = ChartBuilder::on(&area)
+            .caption(title, ("sans-serif", 20))
+            .margin(16)
+            .x_label_area_size(44)
+            .y_label_area_size(170)
+            .build_cartesian_2d(0.0..xmax, -0.5..(k as f64 - 0.5))
+            .map_err(|e| err(&e))?;
+        let yfmt = |y: &f64| {
+            let i = y.round();
+            if (y - i).abs() < 1e-6 && (0.0..k as f64).contains(&i) {
+                names[k - 1 - i as usize].to_string()
+            } else {
+                String::new()
+            }
+        };
+        chart
+            .configure_mesh()
+            .x_desc("GB/s, (nnz·(elem + 4) + (m + 1)·4 + (n + m)·elem) / time")
+            .y_labels(k + 1)
+            .y_label_formatter(&yfmt)
+            .x_label_formatter(&|x| format!("{x:.0}"))
+            .draw()
+            .map_err(|e| err(&e))?;
+        let black = BLACK.stroke_width(2);
+        chart
+            .draw_series(DashedLineSeries::new([(bw, -0.5), (bw, k as f64 - 0.5)], 10, 6, black))
+            .map_err(|e| err(&e))?
+            .label(format!("copy bandwidth {bw:.0} GB/s"))
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 24, y)], black));
+        // Method i's mark at c: numgpu's filled, cuSPARSE's hollow (a macro: the chart's
+        // coordinates and the legend's pixels are different types).
+        macro_rules! mark {
+            ($i:expr, $c:expr, $color:expr) => {
+                match $i {
+                    0 => Circle::new($c, 5, $color.filled()).into_dyn(),
+                    1 => TriangleMarker::new($c, 6, $color.filled()).into_dyn(),
+                    2 => Circle::new($c, 5, $color.stroke_width(2)).into_dyn(),
+                    _ => Cross::new($c, 5, $color.stroke_width(2)).into_dyn(),
+                }
+            };
+        }
+        for (i, &(label, get, color)) in methods.iter().enumerate() {
+            let pts: Vec<(f64, f64)> = rows.iter().filter_map(|r| get(r).map(|g| (g, y_of(&r.matrix)))).collect();
+            chart.draw_series(pts.into_iter().map(|c| mark!(i, c, color))).map_err(|e| err(&e))?.label(label).legend(move |(x, y)| mark!(i, (x + 12, y), color));
+        }
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperLeft)
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK)
+            .draw()
+            .map_err(|e| err(&e))?;
+    }
+    root.present().map_err(|e| err(&e))
 }
 
 #[cfg(test)]
@@ -457,6 +648,7 @@ mod tests {
             cuda_driver: "13.0".into(),
             nvrtc: "13.0".into(),
             cublas: "13.0.0".into(),
+            cusparse: Some("12.6.3".into()),
             host_threads: 16,
             target_bytes: 1e9,
             reps: 20,
@@ -496,5 +688,23 @@ mod tests {
         let svg = std::fs::read_to_string(&file).unwrap();
         let _ = std::fs::remove_file(&file);
         assert!(svg.contains("cuBLAS geqrfBatched"));
+
+        // spmv's page, tables, JSON with the summary, and plot (a panel per precision).
+        let m = |ms: f64, gbs: f64| Measure { ms: Some(ms), gbs: Some(gbs), roof_pct: Some(gbs / 30.0), error: Some(0.25) };
+        let ok = SpmvRow { matrix: "stencil3d-7pt".into(), source: "suite", precision: 's', m: 4_096_000, nnz: 28_518_400, mean_row: 6.96, csrmv: m(0.1, 2400.0), cmrsmv: m(0.09, 2650.0), cusparse_default: m(0.12, 2000.0), cusparse_alg2: m(0.15, 1600.0), csrmv_x_default: Some(1.2), csrmv_x_alg2: Some(1.5), cmrsmv_x_default: Some(1.33), cmrsmv_x_alg2: Some(1.67), cmrs_lanes: Some(4), cmrs_padding: Some(0.07), reproducible: Some(true), ok: true, ..Default::default() };
+        let bad = SpmvRow { matrix: "nos4".into(), source: "shared", precision: 'd', note: "csrmv: error ratio 3e0 > 1".into(), ..Default::default() };
+        let rows = [ok, bad];
+        let summary = crate::spmv::summarise(&rows);
+        let rep = Report { routine: "spmv", description: "d", meta: &meta, roofline: &roof, tolerance: 1.0, failures: 1, batch: None, rows: &rows };
+        let md = markdown_spmv(&rep, &summary);
+        assert!(md.contains("| stencil3d-7pt | s | 4096000 | 28518400 | 7.0 | 0.1000 | 2400 | 80% | 2650 | 88% | 4 | 0.07 | 2000 | 1600 | 1.20 | 1.50 | 1.33 | 1.67 | 0.25 | 0.25 | ok |"), "{md}");
+        assert!(md.contains("| s | 1 | 1.20 | 1.50 | 1.20 | 1.33 | 1.67 | 1.33 | 1 | 1.33 | 80% |"), "{md}");
+        assert!(md.contains("| d | 0 | — |") && md.contains("- FAIL nos4 d: csrmv: error ratio 3e0 > 1"), "{md}");
+        let json = serde_json::to_string(&SpmvJson { report: &rep, summary: &summary }).unwrap();
+        assert!(json.contains("\"routine\":\"spmv\"") && json.contains("\"summary\":[{\"precision\":\"s\",\"matrices\":1,") && json.contains("\"cusparse_alg2\":{\"ms\":0.15"), "{json}");
+        svg_spmv(&file, &rep).unwrap();
+        let svg = std::fs::read_to_string(&file).unwrap();
+        let _ = std::fs::remove_file(&file);
+        assert!(svg.contains("numgpu spmv (s)") && svg.contains("numgpu spmv (d)") && svg.contains("cuSPARSE SpMV CSR_ALG2") && svg.contains("stencil3d-7pt"), "{svg}");
     }
 }

@@ -10,5 +10,6 @@ mod getrf_fullpivot;
 mod handle;
 mod mtx;
 mod spmv;
+mod spmv_reference;
 mod c_abi;
 mod fortran;

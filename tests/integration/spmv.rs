@@ -9,6 +9,7 @@
 
 use crate::common::{random, rng, same};
 use crate::mtx;
+use crate::spmv_reference::{abs1, reference};
 use numgpu::spmv::suite::{benchmark_suite, generate, Kind};
 use numgpu::spmv::{cmrs_create, cmrs_from_csr, cmrs_update_host, cmrsmv, cmrsmv_host, csrmv, csrmv_csr, CmrsMatrix, CmrsScalar, Csr};
 use numgpu::{Backend, Complex64, Handle, Op, Scalar, Status};
@@ -24,10 +25,6 @@ fn nan<T: Scalar>() -> T {
     c(f64::NAN, f64::NAN)
 }
 
-fn abs1(z: Complex64) -> f64 {
-    z.re.abs() + z.im.abs()
-}
-
 /// `a`'s pattern with values of T: the f64 values themselves (imaginary part v/2 for complex
 /// types).
 fn cast<T: Scalar>(a: &Csr<f64>) -> Csr<T> {
@@ -40,36 +37,6 @@ fn revalue<T: Scalar>(a: &Csr<f64>, seed: u64) -> Csr<T> {
     let mut out = cast::<T>(a);
     out.val = v;
     out
-}
-
-/// `alpha·op(A)·x + beta·y0` in f64 and each entry's tolerance.
-fn reference<T: Scalar>(trans: Op, alpha: T, a: &Csr<T>, x: &[T], beta: T, y0: &[T]) -> (Vec<Complex64>, Vec<f64>) {
-    let ylen = if trans == Op::N { a.m } else { a.n };
-    let (mut s, mut mag, mut len) = (vec![Complex64::new(0.0, 0.0); ylen], vec![0.0; ylen], vec![0usize; ylen]);
-    for i in 0..a.m {
-        for k in a.row(i) {
-            let j = (a.col_ind[k] - a.base) as usize;
-            let v = a.val[k].to_c64();
-            let (v, xi, out) = match trans {
-                Op::N => (v, x[j].to_c64(), i),
-                Op::T => (v, x[i].to_c64(), j),
-                Op::C => (v.conj(), x[i].to_c64(), j),
-            };
-            s[out] += v * xi;
-            mag[out] += abs1(v) * abs1(xi);
-            len[out] += 1;
-        }
-    }
-    let (al, be) = (alpha.to_c64(), beta.to_c64());
-    let factor = if T::IS_COMPLEX { 2.0 } else { 1.0 };
-    let want = (0..ylen).map(|i| if beta.is_zero() { al * s[i] } else { al * s[i] + be * y0[i].to_c64() }).collect();
-    let tol = (0..ylen)
-        .map(|i| {
-            let yb = if beta.is_zero() { 0.0 } else { abs1(be) * abs1(y0[i].to_c64()) };
-            factor * (len[i] + 4) as f64 * T::EPS * (abs1(al) * mag[i] + yb)
-        })
-        .collect();
-    (want, tol)
 }
 
 /// `got` against the reference: within tolerance where the reference is finite, non-finite

@@ -429,6 +429,9 @@ fn spmv_sweep(ctx: &spmv::Ctx, h: &mut Handle, precisions: &[char]) -> Vec<spmv:
     if real.len() < precisions.len() {
         note("spmv: only precisions s and d are measured (CMRS is real); the others are skipped");
     }
+    if real.is_empty() {
+        return Vec::new();
+    }
     let files = mtx::shared_matrices().unwrap_or_default();
     let pb = progress_bar("spmv", spmv::planned(ctx.cfg, &files, real.len()) as u64);
     let rows = spmv::sweep(ctx, h, &real, |msg| pb.set_message(msg.to_string()), |r| {

@@ -103,11 +103,15 @@ __device__ int ng_gtsv_dp(int n, const T *dl1, const T *d, const T *du, const T 
 }
 
 #if defined(NG_INTERLEAVED)
-// System i, thread i; the workspace (bt, y, kind) interleaved like the data.
+// Systems first .. first + count - 1, thread i solving system first + i; the data's stride is
+// batch, the workspace's (bt, y, kind, interleaved like the data) count.
 extern "C" __global__ void NG_CAT(gtsv_interleaved_, NG_SUFFIX)(
-    int n, const T *dl, const T *d, const T *du, T *B, int *info, ng_i64 batch, int pivot, T *bt, T *y, signed char *kind) {
-    for (ng_i64 i = (ng_i64)blockIdx.x * blockDim.x + threadIdx.x; i < batch; i += (ng_i64)gridDim.x * blockDim.x)
-        info[i] = ng_gtsv_dp(n, dl + batch + i, d + i, du + i, B + i, batch, bt + i, y + i, kind + i, batch, B + i, batch, pivot != 0);
+    int n, const T *dl, const T *d, const T *du, T *B, int *info, ng_i64 batch, ng_i64 first, ng_i64 count, int pivot, T *bt, T *y,
+    signed char *kind) {
+    for (ng_i64 i = (ng_i64)blockIdx.x * blockDim.x + threadIdx.x; i < count; i += (ng_i64)gridDim.x * blockDim.x) {
+        const ng_i64 o = first + i;
+        info[o] = ng_gtsv_dp(n, dl + batch + o, d + o, du + o, B + o, batch, bt + i, y + i, kind + i, count, B + o, batch, pivot != 0);
+    }
 }
 #endif
 

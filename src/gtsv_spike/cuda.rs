@@ -1,30 +1,262 @@
-//! CUDA backend of the tridiagonal solvers: not built yet on this branch. These are the three
-//! entry points `mod.rs` dispatches to, each called with a validated problem whose arrays are
-//! all host memory or all device memory of the handle's device (`space`); until the kernels
-//! exist each refuses with `NOT_SUPPORTED`, and a CUDA handle cannot solve tridiagonal systems.
+//! CUDA backend of the tridiagonal solvers: launches the kernels of `kernels/gtsv_spike.cu`
+//! (diagonal pivoting or Thomas per system: a thread per system for the interleaved batch, a
+//! thread per system and right-hand side for the strided batch), in chunks whose elimination
+//! workspace fits the handle's workspace, staging host arrays through it.
+//!
+//! WIP on this branch: the single system runs the strided kernel (one thread per right-hand
+//! side) until the SPIKE kernels exist; correct, but nowhere near the bandwidth target.
 
-use super::{Gtsv, GtsvInterleaved, GtsvStrided};
-use crate::core::error::{Error, Result};
+use super::{Gtsv, GtsvInterleaved, GtsvStrided, Pivoting};
+use crate::core::error::Result;
 use crate::core::memory::Space;
 use crate::core::Scalar;
+use crate::cuda::params::{arg, grid};
+use crate::cuda::staging::{chunk_len, Layout};
 use crate::cuda::CudaHandle;
+use std::ffi::c_void;
+use std::mem::size_of;
 
-/// The refusal of every entry point until the kernels exist.
-fn not_built() -> Error {
-    Error::not_supported("gtsv_spike: CUDA backend not yet built")
+const SOURCE: &str = include_str!("../../kernels/gtsv_spike.cu");
+
+/// The source the kernels are compiled from (for the compile check).
+pub fn source() -> &'static str {
+    SOURCE
 }
 
-/// One system (SPIKE with diagonal pivoting, or without pivoting).
-pub fn gtsv<T: Scalar>(_ch: &mut CudaHandle, _g: &Gtsv<T>, _space: Space) -> Result<()> {
-    Err(not_built())
+const THREADS: usize = 128;
+
+/// The defines and entry point of a kernel: `interleaved` or `strided`.
+pub fn specialise<T: Scalar>(kind: &str) -> (Vec<String>, String) {
+    (vec![format!("NG_T={}", T::CUDA_TYPE), format!("NG_SUFFIX={}", T::SUFFIX), format!("NG_{}=1", kind.to_uppercase())], format!("gtsv_{kind}_{}", T::SUFFIX))
 }
 
-/// A strided batch of systems.
-pub fn gtsv_strided<T: Scalar>(_ch: &mut CudaHandle, _g: &GtsvStrided<T>, _space: Space) -> Result<()> {
-    Err(not_built())
+/// Bytes of elimination workspace per solving thread: the pivots (bt) and the eliminated
+/// right-hand side (y), n each, and n pivot kinds.
+fn ws_per_thread<T>(n: usize) -> usize {
+    n * (2 * size_of::<T>() + 1)
 }
 
-/// An interleaved batch of systems.
-pub fn gtsv_interleaved<T: Scalar>(_ch: &mut CudaHandle, _g: &GtsvInterleaved<T>, _space: Space) -> Result<()> {
-    Err(not_built())
+/// The three workspace arrays for `threads` solving threads, from `base`.
+fn ws_arrays<T>(base: u64, n: usize, threads: usize) -> (u64, u64, u64) {
+    let mut lay = Layout::default();
+    let (bt, y, kind) = (lay.take(n * threads * size_of::<T>()), lay.take(n * threads * size_of::<T>()), lay.take(n * threads));
+    (base + bt as u64, base + y as u64, base + kind as u64)
+}
+
+fn ws_bytes<T>(n: usize, threads: usize) -> usize {
+    let mut lay = Layout::default();
+    lay.take(n * threads * size_of::<T>());
+    lay.take(n * threads * size_of::<T>());
+    lay.take(n * threads);
+    lay.bytes
+}
+
+/// Device arrays of a strided batch, from system `first` on.
+#[derive(Clone, Copy)]
+struct StridedArgs {
+    dl: u64,
+    d: u64,
+    du: u64,
+    b: u64,
+    info: u64,
+}
+
+#[allow(clippy::too_many_arguments)]
+fn launch_strided<T: Scalar>(ch: &CudaHandle, g: &GtsvStrided<T>, a: StridedArgs, stride_diag: usize, ldb: usize, stride_b: usize, count: usize, ws: u64) -> Result<()> {
+    let (defines, entry) = specialise::<T>("strided");
+    let module = ch.dev.modules.get(&ch.dev, SOURCE, &defines, &entry)?;
+    let threads = count * g.nrhs;
+    let (mut bt, mut y, mut kind) = ws_arrays::<T>(ws, g.n, threads);
+    let (mut n, mut nrhs, mut dl, mut d, mut du, mut sd) = (g.n as i32, g.nrhs as i64, a.dl, a.d, a.du, stride_diag as i64);
+    let (mut b, mut ldb, mut sb, mut info, mut batch, mut pivot) = (a.b, ldb as i64, stride_b as i64, a.info, count as i64, (g.pivoting == Pivoting::Diagonal) as i32);
+    let mut params = [arg(&mut n), arg(&mut nrhs), arg(&mut dl), arg(&mut d), arg(&mut du), arg(&mut sd), arg(&mut b), arg(&mut ldb), arg(&mut sb), arg(&mut info), arg(&mut batch), arg(&mut pivot), arg(&mut bt), arg(&mut y), arg(&mut kind)];
+    // SAFETY: matches gtsv_strided_<T>(int n, ng_i64 nrhs, const T *dl, const T *d, const T *du,
+    // ng_i64 stride_diag, T *B, ng_i64 ldb, ng_i64 stride_b, int *info, ng_i64 batch, int pivot,
+    // T *bt, T *y, signed char *kind); the workspace holds `threads` threads' arrays.
+    unsafe { ch.launch(&module, grid(threads.div_ceil(THREADS) as i64), THREADS as u32, 0, &mut params) }
+}
+
+/// The strided batch in device memory, in chunks of systems whose workspace fits.
+fn strided_on_device<T: Scalar>(ch: &mut CudaHandle, g: &GtsvStrided<T>) -> Result<()> {
+    let chunk = chunk_len(g.nrhs * ws_per_thread::<T>(g.n), g.batch);
+    let ws = ch.workspace(ws_bytes::<T>(g.n, chunk * g.nrhs))?;
+    let elem = size_of::<T>() as u64;
+    let mut first = 0;
+    while first < g.batch {
+        let count = chunk.min(g.batch - first);
+        let od = (first * g.stride_diag) as u64 * elem;
+        let a = StridedArgs {
+            dl: (g.dl as u64).wrapping_add(od),
+            d: g.d as u64 + od,
+            du: (g.du as u64).wrapping_add(od),
+            b: g.b as u64 + (first * g.stride_b) as u64 * elem,
+            info: g.info as u64 + (first * 4) as u64,
+        };
+        launch_strided(ch, g, a, g.stride_diag, g.ldb, g.stride_b, count, ws)?;
+        first += count;
+    }
+    Ok(())
+}
+
+/// Copies `count` systems' first `len` elements (stride `stride` between systems; 0: one
+/// shared copy) from host `src` to device `dst`, each in a slot of n elements (dl and du
+/// have n - 1: the last slot entry is padding the kernel never reads).
+///
+/// # Safety
+/// `src` covers the systems' elements; `dst` holds `count·n` elements.
+#[allow(clippy::too_many_arguments)]
+unsafe fn upload_systems<T: Scalar>(ch: &CudaHandle, host: &mut Vec<T>, dst: u64, src: *const T, stride: usize, len: usize, n: usize, count: usize) -> Result<()> {
+    if src.is_null() || len == 0 {
+        return Ok(());
+    }
+    let copies = if stride == 0 { 1 } else { count };
+    ch.synchronize()?;
+    host.clear();
+    for i in 0..copies {
+        host.extend_from_slice(std::slice::from_raw_parts(src.add(i * stride), len));
+        host.resize((i + 1) * n, T::zero());
+    }
+    ch.htod(dst, host.as_ptr() as *const c_void, host.len() * size_of::<T>())?;
+    ch.synchronize()
+}
+
+/// The strided batch on host arrays: chunks of systems through the workspace (diagonals, B,
+/// info and the elimination workspace), solved, B and info copied back.
+fn strided_on_host<T: Scalar>(ch: &mut CudaHandle, g: &GtsvStrided<T>) -> Result<()> {
+    let (n, nrhs, elem) = (g.n, g.nrhs, size_of::<T>());
+    let per = 3 * n * elem + n * nrhs * elem + 4 + nrhs * ws_per_thread::<T>(n);
+    let chunk = chunk_len(per, g.batch);
+    let mut lay = Layout::default();
+    let (odl, od, odu) = (lay.take(chunk * n * elem), lay.take(chunk * n * elem), lay.take(chunk * n * elem));
+    let (ob, oinfo, ows) = (lay.take(chunk * n * nrhs * elem), lay.take(chunk * 4), lay.take(ws_bytes::<T>(n, chunk * nrhs)));
+    let ws = ch.workspace(lay.bytes)?;
+    let mut host: Vec<T> = Vec::new();
+    let mut first = 0;
+    while first < g.batch {
+        let count = chunk.min(g.batch - first);
+        let o = first * g.stride_diag;
+        // SAFETY: the host arrays cover the validated batch; the device regions were sized for
+        // `chunk` systems; every copy back is synchronised.
+        unsafe {
+            upload_systems(ch, &mut host, ws + odl as u64, g.dl.wrapping_add(o), g.stride_diag, n - 1, n, count)?;
+            upload_systems(ch, &mut host, ws + od as u64, g.d.add(o), g.stride_diag, n, n, count)?;
+            upload_systems(ch, &mut host, ws + odu as u64, g.du.wrapping_add(o), g.stride_diag, n - 1, n, count)?;
+            // B: each system's n × nrhs block, compact with leading dimension n.
+            ch.synchronize()?;
+            host.clear();
+            for i in 0..count {
+                for r in 0..nrhs {
+                    host.extend_from_slice(std::slice::from_raw_parts(g.b.add((first + i) * g.stride_b + r * g.ldb), n));
+                }
+            }
+            ch.htod(ws + ob as u64, host.as_ptr() as *const c_void, host.len() * elem)?;
+            ch.synchronize()?;
+            let a = StridedArgs { dl: ws + odl as u64, d: ws + od as u64, du: ws + odu as u64, b: ws + ob as u64, info: ws + oinfo as u64 };
+            let stride = if g.stride_diag == 0 { 0 } else { n };
+            launch_strided(ch, g, a, stride, n, n * nrhs, count, ws + ows as u64)?;
+            ch.synchronize()?;
+            host.resize(count * n * nrhs, T::zero());
+            ch.dtoh(host.as_mut_ptr() as *mut c_void, ws + ob as u64, count * n * nrhs * elem)?;
+            ch.dtoh(g.info.add(first) as *mut c_void, ws + oinfo as u64, count * 4)?;
+            ch.synchronize()?;
+            for i in 0..count {
+                for r in 0..nrhs {
+                    let src = &host[(i * nrhs + r) * n..(i * nrhs + r + 1) * n];
+                    std::ptr::copy_nonoverlapping(src.as_ptr(), g.b.add((first + i) * g.stride_b + r * g.ldb), n);
+                }
+            }
+        }
+        first += count;
+    }
+    Ok(())
+}
+
+pub fn gtsv_strided<T: Scalar>(ch: &mut CudaHandle, g: &GtsvStrided<T>, space: Space) -> Result<()> {
+    ch.bind()?;
+    match space {
+        Space::Device => strided_on_device(ch, g),
+        Space::Host => strided_on_host(ch, g),
+    }
+}
+
+/// One system: the strided path with a batch of one (WIP: SPIKE to come).
+pub fn gtsv<T: Scalar>(ch: &mut CudaHandle, g: &Gtsv<T>, space: Space) -> Result<()> {
+    let s = GtsvStrided { n: g.n, nrhs: g.nrhs, dl: g.dl, d: g.d, du: g.du, stride_diag: 0, b: g.b, ldb: g.ldb, stride_b: 0, info: g.info, batch: 1, pivoting: g.pivoting };
+    gtsv_strided(ch, &s, space)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn launch_interleaved<T: Scalar>(ch: &CudaHandle, g: &GtsvInterleaved<T>, dl: u64, d: u64, du: u64, b: u64, info: u64, stride: usize, first: usize, count: usize, ws: u64) -> Result<()> {
+    let (defines, entry) = specialise::<T>("interleaved");
+    let module = ch.dev.modules.get(&ch.dev, SOURCE, &defines, &entry)?;
+    let (mut bt, mut y, mut kind) = ws_arrays::<T>(ws, g.n, count);
+    let (mut n, mut dl, mut d, mut du, mut b, mut info) = (g.n as i32, dl, d, du, b, info);
+    let (mut batch, mut first, mut count_, mut pivot) = (stride as i64, first as i64, count as i64, (g.pivoting == Pivoting::Diagonal) as i32);
+    let mut params = [arg(&mut n), arg(&mut dl), arg(&mut d), arg(&mut du), arg(&mut b), arg(&mut info), arg(&mut batch), arg(&mut first), arg(&mut count_), arg(&mut pivot), arg(&mut bt), arg(&mut y), arg(&mut kind)];
+    // SAFETY: matches gtsv_interleaved_<T>(int n, const T *dl, const T *d, const T *du, T *B,
+    // int *info, ng_i64 batch, ng_i64 first, ng_i64 count, int pivot, T *bt, T *y,
+    // signed char *kind); the workspace holds `count` threads' arrays.
+    unsafe { ch.launch(&module, grid(count.div_ceil(THREADS) as i64), THREADS as u32, 0, &mut params) }
+}
+
+/// Copies the `count` systems from `first` of an interleaved host array (n rows of `batch`)
+/// into `host`, as an interleaved array of `count` systems.
+///
+/// # Safety
+/// `src` holds `n·batch` elements.
+unsafe fn gather<T: Copy>(host: &mut Vec<T>, src: *const T, n: usize, batch: usize, first: usize, count: usize) {
+    host.clear();
+    for k in 0..n {
+        host.extend_from_slice(std::slice::from_raw_parts(src.add(k * batch + first), count));
+    }
+}
+
+pub fn gtsv_interleaved<T: Scalar>(ch: &mut CudaHandle, g: &GtsvInterleaved<T>, space: Space) -> Result<()> {
+    ch.bind()?;
+    let (n, elem) = (g.n, size_of::<T>());
+    if space == Space::Device {
+        let chunk = chunk_len(ws_per_thread::<T>(n), g.batch);
+        let ws = ch.workspace(ws_bytes::<T>(n, chunk))?;
+        let mut first = 0;
+        while first < g.batch {
+            let count = chunk.min(g.batch - first);
+            launch_interleaved(ch, g, g.dl as u64, g.d as u64, g.du as u64, g.b as u64, g.info as u64, g.batch, first, count, ws)?;
+            first += count;
+        }
+        return Ok(());
+    }
+    let chunk = chunk_len(4 * n * elem + 4 + ws_per_thread::<T>(n), g.batch);
+    let mut lay = Layout::default();
+    let offs: Vec<usize> = (0..4).map(|_| lay.take(chunk * n * elem)).collect();
+    let (oinfo, ows) = (lay.take(chunk * 4), lay.take(ws_bytes::<T>(n, chunk)));
+    let ws = ch.workspace(lay.bytes)?;
+    let mut host: Vec<T> = Vec::new();
+    let mut first = 0;
+    while first < g.batch {
+        let count = chunk.min(g.batch - first);
+        // SAFETY: the host arrays hold n·batch elements (dl and du padded); the device regions
+        // were sized for `chunk` systems; every copy back is synchronised.
+        unsafe {
+            for (src, &off) in [g.dl, g.d, g.du, g.b as *const T].iter().zip(&offs) {
+                if src.is_null() {
+                    continue;
+                }
+                ch.synchronize()?;
+                gather(&mut host, *src, n, g.batch, first, count);
+                ch.htod(ws + off as u64, host.as_ptr() as *const c_void, host.len() * elem)?;
+            }
+            ch.synchronize()?;
+            let at = |i: usize| ws + offs[i] as u64;
+            launch_interleaved(ch, g, at(0), at(1), at(2), at(3), ws + oinfo as u64, count, 0, count, ws + ows as u64)?;
+            host.resize(n * count, T::zero());
+            ch.dtoh(host.as_mut_ptr() as *mut c_void, at(3), n * count * elem)?;
+            ch.dtoh(g.info.add(first) as *mut c_void, ws + oinfo as u64, count * 4)?;
+            ch.synchronize()?;
+            for k in 0..n {
+                std::ptr::copy_nonoverlapping(host.as_ptr().add(k * count), g.b.add(k * g.batch + first), count);
+            }
+        }
+        first += count;
+    }
+    Ok(())
 }

@@ -252,13 +252,6 @@ static double kappa1(const sys_t *s)
     return rcond > 0.0 ? anorm / rcond : INFINITY;
 }
 
-static double ratio_of(double a, double b)
-{
-    if (b > 0.0)
-        return a / b;
-    return a == 0.0 ? 0.0 : INFINITY;
-}
-
 static double worst_res, worst_fwd;
 
 static void worsen(double *worst, double q)
@@ -332,49 +325,6 @@ static void check_system(const char *what, const prec_t *p, const gt_t *g, int e
     free(rb);
 }
 
-/* Buffers handed to numgpu in one space: the host buffer itself, or (SPACE_MALLOC) a copy in
- * numgpu_malloc memory that back() copies into the host buffer and frees. */
-typedef struct {
-    numgpu_handle *h;
-    int dev;
-    int count;
-    struct {
-        void *host, *dev;
-        size_t bytes;
-    } s[8];
-} stage_t;
-
-static void *stage(stage_t *st, void *host, size_t bytes)
-{
-    void *d;
-    if (!st->dev || host == NULL || bytes == 0)
-        return host;
-    d = stage_in(st->h, host, bytes);
-    st->s[st->count].host = host;
-    st->s[st->count].dev = d;
-    st->s[st->count].bytes = bytes;
-    st->count++;
-    return d;
-}
-
-/* Waits for the handle, copies everything back and frees the copies; NULL or what failed. */
-static const char *back(stage_t *st)
-{
-    const char *fail = NULL;
-    int k;
-    if (!st->dev)
-        return NULL;
-    if (numgpu_synchronize(st->h) != NUMGPU_SUCCESS)
-        fail = "numgpu_synchronize failed";
-    for (k = 0; k < st->count; k++) {
-        if (numgpu_memcpy(st->h, st->s[k].host, st->s[k].dev, st->s[k].bytes) != NUMGPU_SUCCESS && !fail)
-            fail = "copy back failed";
-        numgpu_free(st->h, st->s[k].dev);
-    }
-    st->count = 0;
-    return fail;
-}
-
 static int same_buffers(const void *a, const void *b, size_t bytes)
 {
     return memcmp(a, b, bytes) == 0;
@@ -425,9 +375,9 @@ static void run_case(numgpu_handle *h, const char *hname, int exact, const gt_t 
                  (unsigned long)nrhs, (int)piv);
         {
             /* n = 1: dl and du have no entries; NULL (not a host pointer among device ones). */
-            void *pdl = m ? stage(&st, dl, m * es) : NULL, *pd = stage(&st, d, n * es);
-            void *pdu = m ? stage(&st, du, m * es) : NULL;
-            void *pB = stage(&st, B, ldb * nrhs * es), *pinfo = stage(&st, &info, sizeof info);
+            void *pdl = m ? put(&st, dl, m * es) : NULL, *pd = put(&st, d, n * es);
+            void *pdu = m ? put(&st, du, m * es) : NULL;
+            void *pB = put(&st, B, ldb * nrhs * es), *pinfo = put(&st, &info, sizeof info);
             s = g->spike(h, (int64_t)n, (int64_t)nrhs, pdl, pd, pdu, pB, (int64_t)ldb, pinfo, piv);
         }
         fail = back(&st);
@@ -476,9 +426,9 @@ static void run_case(numgpu_handle *h, const char *hname, int exact, const gt_t 
                  hname, sp == SPACE_HOST ? "host" : "numgpu_malloc", p->letter, CLASS_NAME[cls], (unsigned long)n,
                  (unsigned long)nrhs, (int)piv);
         {
-            void *pdl = stage(&st, dl, NB * sd * es), *pd = stage(&st, d, NB * sd * es);
-            void *pdu = stage(&st, du, NB * sd * es), *pB = stage(&st, B, NB * sb * es);
-            void *pinfo = stage(&st, info, sizeof info);
+            void *pdl = put(&st, dl, NB * sd * es), *pd = put(&st, d, NB * sd * es);
+            void *pdu = put(&st, du, NB * sd * es), *pB = put(&st, B, NB * sb * es);
+            void *pinfo = put(&st, info, sizeof info);
             s = g->strided(h, (int64_t)n, (int64_t)nrhs, pdl, pd, pdu, (int64_t)sd, pB, (int64_t)ldb, (int64_t)sb, pinfo,
                            NB, piv);
         }
@@ -531,9 +481,9 @@ static void run_case(numgpu_handle *h, const char *hname, int exact, const gt_t 
         snprintf(what, sizeof what, "%s handle, %s: numgpu_%sgtsv_batched_interleaved %s n=%lu pivoting=%d", hname,
                  sp == SPACE_HOST ? "host" : "numgpu_malloc", p->letter, CLASS_NAME[cls], (unsigned long)n, (int)piv);
         {
-            void *pdl = stage(&st, dl, n * NB * es), *pd = stage(&st, d, n * NB * es);
-            void *pdu = stage(&st, du, n * NB * es), *pB = stage(&st, B, n * NB * es);
-            void *pinfo = stage(&st, info, sizeof info);
+            void *pdl = put(&st, dl, n * NB * es), *pd = put(&st, d, n * NB * es);
+            void *pdu = put(&st, du, n * NB * es), *pB = put(&st, B, n * NB * es);
+            void *pinfo = put(&st, info, sizeof info);
             s = g->inter(h, (int64_t)n, pdl, pd, pdu, pB, pinfo, NB, piv);
         }
         fail = back(&st);
@@ -582,22 +532,6 @@ static void sweep(numgpu_handle *h, const char *hname, int cpu, enum space sp, i
 }
 
 /* ---- argument checks ------------------------------------------------------------------ */
-
-/* The last call failed with INVALID_VALUE naming argument `arg`, in a message that starts
- * with "<fname>: argument <arg> " and contains `needle`, and wrote nothing (`same`). */
-static void expect_invalid(numgpu_status s, const char *fname, int arg, const char *needle, int same, const char *hname,
-                           const char *what)
-{
-    const char *msg = last_error();
-    char prefix[160];
-    int got = numgpu_last_error_arg();
-    snprintf(prefix, sizeof prefix, "%s: argument %d ", fname, arg);
-    check(s == NUMGPU_INVALID_VALUE && got == arg && strncmp(msg, prefix, strlen(prefix)) == 0 &&
-              strstr(msg, needle) != NULL && same,
-          "%s handle: %s (%s): want INVALID_VALUE naming argument %d (\"%s...\" with \"%s\") and nothing "
-          "written; got status %d, argument %d, \"%s\", outputs %s",
-          hname, fname, what, arg, prefix, needle, (int)s, got, msg, same ? "untouched" : "MODIFIED");
-}
 
 static void error_checks(numgpu_handle *h, const char *hname, const gt_t *g)
 {

@@ -44,6 +44,12 @@ extern "C" {
 }
 
 /// BLAS and LAPACK routines of one precision.
+///
+/// # Safety
+/// Every `unsafe` method calls the library routine on the caller's pointers: each must be
+/// valid for the extent its sizes and leading dimensions imply, as the routine's
+/// documentation states, and the sizes must be valid for the routine.
+#[allow(clippy::missing_safety_doc)]
 pub trait Blas: Scalar {
     /// `cblas_?gemm`, column-major; ops are CBLAS codes; sizes fit `c_int` (checked by caller).
     #[allow(clippy::too_many_arguments)]

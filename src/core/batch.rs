@@ -19,6 +19,9 @@ pub enum Batch<P> {
 pub trait RawPtr: Copy {
     fn addr(self) -> *const c_void;
     /// `self + elems` elements.
+    ///
+    /// # Safety
+    /// The result stays inside the allocation `self` points into, as for `pointer::add`.
     unsafe fn at(self, elems: usize) -> Self;
 }
 impl<T> RawPtr for *const T {

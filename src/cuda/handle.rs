@@ -77,8 +77,11 @@ impl CudaHandle {
         Ok(())
     }
 
-    /// Launches `m.func` on the handle's stream. `params` are pointers to the kernel's
-    /// arguments, in the kernel's order and with its types: the caller's `unsafe`.
+    /// Launches `m.func` on the handle's stream.
+    ///
+    /// # Safety
+    /// `params` are pointers to the kernel's arguments, in the kernel's order and with its
+    /// types, and every device address among them is valid for what the kernel touches.
     pub unsafe fn launch(&self, m: &Module, grid: (u32, u32, u32), block: u32, smem: u32, params: &mut [*mut c_void]) -> Result<()> {
         if smem > 48 * 1024 {
             check(
@@ -94,13 +97,19 @@ impl CudaHandle {
         Ok(())
     }
 
-    /// Enqueues a host-to-device copy of `bytes` from `src`; `src` must stay valid until the
-    /// stream reaches it (pageable memory is copied before this returns).
+    /// Enqueues a host-to-device copy of `bytes` from `src`.
+    ///
+    /// # Safety
+    /// `dst` holds `bytes` of device memory; `src` is valid for `bytes` reads until the
+    /// stream reaches the copy (pageable memory is copied before this returns).
     pub unsafe fn htod(&self, dst: cu::CUdeviceptr, src: *const c_void, bytes: usize) -> Result<()> {
         check(cu::cuMemcpyHtoDAsync_v2(dst, src, bytes, self.stream), "cuMemcpyHtoDAsync")
     }
 
     /// Enqueues a device-to-host copy; the data is there after `synchronize`.
+    ///
+    /// # Safety
+    /// `src` holds `bytes` of device memory; `dst` is valid for `bytes` writes until then.
     pub unsafe fn dtoh(&self, dst: *mut c_void, src: cu::CUdeviceptr, bytes: usize) -> Result<()> {
         check(cu::cuMemcpyDtoHAsync_v2(dst, src, bytes, self.stream), "cuMemcpyDtoHAsync")
     }
@@ -118,6 +127,9 @@ impl CudaHandle {
     }
 
     /// Frees memory from `malloc`; waits for the handle's stream first, as cudaFree does.
+    ///
+    /// # Safety
+    /// `p` came from this handle's `malloc` and is not used afterwards.
     pub unsafe fn free(&self, p: *mut c_void) -> Result<()> {
         self.synchronize()?;
         check(cu::cuMemFree_v2(p as cu::CUdeviceptr), "cuMemFree")
@@ -125,6 +137,9 @@ impl CudaHandle {
 
     /// Copies `bytes` between any two of host and device memory (unified addressing), ordered
     /// on the handle's stream, and returns when it is done.
+    ///
+    /// # Safety
+    /// `src` is valid for `bytes` reads and `dst` for `bytes` writes, in their memories.
     pub unsafe fn memcpy(&self, dst: *mut c_void, src: *const c_void, bytes: usize) -> Result<()> {
         self.bind()?;
         check(cu::cuMemcpyAsync(dst as cu::CUdeviceptr, src as cu::CUdeviceptr, bytes, self.stream), "cuMemcpyAsync")?;

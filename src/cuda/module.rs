@@ -185,7 +185,7 @@ fn cached_cubin(source: &str, opts: &[String]) -> Result<Vec<u8>> {
     h.update(format!("nvrtc {}.{}", version.0, version.1).as_bytes());
     let key: String = h.finalize().iter().map(|b| format!("{b:02x}")).collect();
     let path = cache_dir().map(|d| d.join(format!("{key}.cubin")));
-    if let Some(cubin) = path.as_ref().and_then(|p| read_entry(p)) {
+    if let Some(cubin) = path.as_ref().and_then(read_entry) {
         return Ok(cubin);
     }
     let (cubin, _log) = compile(source, opts)?;

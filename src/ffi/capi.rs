@@ -1,3 +1,6 @@
+// The C entry points: each one's doc comment (its header text) states what its pointers must
+// cover, which is its safety contract.
+#![allow(clippy::missing_safety_doc)]
 //! Core entry points: status strings, last error, version, the handle and memory.
 
 use super::boundary::{boundary, deref, deref_mut, last_error};

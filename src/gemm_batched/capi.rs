@@ -1,4 +1,8 @@
 #![allow(non_snake_case)]
+// The C entry points: each one's doc comment (its header text) states what its pointers must
+// cover, which is its safety contract; the real-precision forms keep the casts that the
+// complex forms need, so the four read alike.
+#![allow(clippy::missing_safety_doc, clippy::unnecessary_cast)]
 //! `numgpu_{s,d,c,z}gemm_batched` and `..._strided`: convert the C arguments and call
 //! [`super::gemm_batched`].
 

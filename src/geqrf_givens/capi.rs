@@ -1,4 +1,8 @@
 #![allow(non_snake_case)]
+// The C entry points: each one's doc comment (its header text) states what its pointers must
+// cover, which is its safety contract; the real-precision forms keep the casts that the
+// complex forms need, so the four read alike.
+#![allow(clippy::missing_safety_doc, clippy::unnecessary_cast)]
 //! `numgpu_{s,d,c,z}geqrf_givens_batched`, `numgpu_{s,d}ormqr_givens_batched` /
 //! `numgpu_{c,z}unmqr_givens_batched`, `numgpu_{s,d}orgqr_givens_batched` /
 //! `numgpu_{c,z}ungqr_givens_batched` and `numgpu_{s,d,c,z}gels_givens_batched`, each in

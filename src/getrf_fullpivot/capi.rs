@@ -1,4 +1,8 @@
 #![allow(non_snake_case)]
+// The C entry points: each one's doc comment (its header text) states what its pointers must
+// cover, which is its safety contract; the real-precision forms keep the casts that the
+// complex forms need, so the four read alike.
+#![allow(clippy::missing_safety_doc, clippy::unnecessary_cast)]
 //! `numgpu_{s,d,c,z}getrf_batched_fullpivot`, `getrs_batched_fullpivot`,
 //! `gesv_batched_fullpivot` (pointer-array and `_strided` forms) and
 //! `numgpu_{s,d,c,z}gesc2_batched_strided`: convert the C arguments and call the family's
@@ -13,6 +17,7 @@ use crate::ffi::{boundary, deref_mut};
 use crate::lapack::Blas;
 use num_complex::{Complex32, Complex64};
 
+#[allow(clippy::too_many_arguments)]
 unsafe fn getrf_form<T: Blas>(name: &str, h: *mut Handle, n: i64, a: Batch<*mut T>, lda: i64, ipiv: *mut i32, jpiv: *mut i32, info: *mut i32, batch: i64, mode: i32) -> numgpu_status {
     let s = matches!(a, Batch::Strided { .. }) as i32;
     boundary(name, || {

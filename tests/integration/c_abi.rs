@@ -181,6 +181,7 @@ fn c_test_with(name: &str, libs: &[&str]) {
 /// - a LeakSanitizer suppression for libnvrtc: when it is loaded it allocates libstdc++'s
 ///   emergency exception pool (72704 bytes) and never frees it, which LSan reports as a leak
 ///   on GPU hosts (seen on an H100 with CUDA 13). Leaks from numgpu itself are still reported.
+///
 /// A caller's ASAN_OPTIONS / LSAN_OPTIONS are kept and come last, so they win.
 fn c_test_asan(name: &str) {
     c_test_asan_with(name, &[]);

@@ -260,8 +260,8 @@ fn device_arrays_for<T: Blas>(h: &mut Handle) {
     let case = Case::<T>::new(Op::N, Op::C, 20, 12, 9, s(1.0, 0.0), s(-1.0, 0.5), 5, 1, 1200, 1.0);
     let size = std::mem::size_of::<T>();
     let upload = |h: &mut Handle, v: &[T]| -> *mut T {
-        let p = h.malloc(v.len() * size).unwrap() as *mut T;
-        unsafe { h.memcpy(p as _, v.as_ptr() as _, v.len() * size).unwrap() };
+        let p = h.malloc(std::mem::size_of_val(v)).unwrap() as *mut T;
+        unsafe { h.memcpy(p as _, v.as_ptr() as _, std::mem::size_of_val(v)).unwrap() };
         p
     };
     let (da, db, dc) = (upload(h, &case.a), upload(h, &case.b), upload(h, &case.c0));

@@ -144,6 +144,75 @@ static inline void *stage_in(numgpu_handle *h, const void *src, size_t bytes)
     return d;
 }
 
+/* Buffers handed to numgpu in one space: the host buffer itself, or (dev) a copy in
+ * numgpu_malloc memory that back() copies into the host buffer and frees. */
+typedef struct {
+    numgpu_handle *h;
+    int dev;
+    int count;
+    struct {
+        void *host, *dev;
+        size_t bytes;
+    } s[8];
+} stage_t;
+
+/* The buffer to pass for `host`: itself, or its staged copy. */
+static inline void *put(stage_t *st, void *host, size_t bytes)
+{
+    void *d;
+    if (!st->dev || host == NULL || bytes == 0)
+        return host;
+    d = stage_in(st->h, host, bytes);
+    st->s[st->count].host = host;
+    st->s[st->count].dev = d;
+    st->s[st->count].bytes = bytes;
+    st->count++;
+    return d;
+}
+
+/* Waits for the handle (device arrays: the calls were asynchronous), copies everything back
+ * and frees the copies; returns NULL or what failed. */
+static inline const char *back(stage_t *st)
+{
+    const char *fail = NULL;
+    int k;
+    if (!st->dev)
+        return NULL;
+    if (numgpu_synchronize(st->h) != NUMGPU_SUCCESS)
+        fail = "numgpu_synchronize failed";
+    for (k = 0; k < st->count; k++) {
+        if (numgpu_memcpy(st->h, st->s[k].host, st->s[k].dev, st->s[k].bytes) != NUMGPU_SUCCESS && !fail)
+            fail = "copy back failed";
+        numgpu_free(st->h, st->s[k].dev);
+    }
+    st->count = 0;
+    return fail;
+}
+
+/* Checks that a call failed with INVALID_VALUE naming argument `arg` (a message starting
+ * "<fname>: argument <arg> " and containing `needle`) and, per `same`, wrote nothing. */
+static inline void expect_invalid(numgpu_status s, const char *fname, int arg, const char *needle, int same,
+                                  const char *hname, const char *what)
+{
+    const char *msg = last_error();
+    char prefix[160];
+    int got = numgpu_last_error_arg();
+    snprintf(prefix, sizeof prefix, "%s: argument %d ", fname, arg);
+    check(s == NUMGPU_INVALID_VALUE && got == arg && strncmp(msg, prefix, strlen(prefix)) == 0 &&
+              strstr(msg, needle) != NULL && same,
+          "%s handle: %s (%s): want INVALID_VALUE naming argument %d (\"%s...\" with \"%s\") and nothing "
+          "written; got status %d, argument %d, \"%s\", outputs %s",
+          hname, fname, what, arg, prefix, needle, (int)s, got, msg, same ? "untouched" : "MODIFIED");
+}
+
+/* a / b for error ratios: 0 / 0 is 0, anything else over 0 is infinite. */
+static inline double ratio_of(double a, double b)
+{
+    if (b > 0.0)
+        return a / b;
+    return a == 0.0 ? 0.0 : INFINITY;
+}
+
 /* Stamps out the three wrappers of one precision. SCALAR(x) turns a double[2] into the
  * precision's scalar; REF_CALL calls cblas_?gemm with `al`, `be` prepared by REF_SCALARS. */
 #define NUMGPU_TEST_PRECISION(P, T, SCALAR, REF_SCALARS, REF_CALL)                                \

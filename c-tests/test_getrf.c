@@ -288,14 +288,6 @@ static double norm_inf(const dcx *a, size_t rows, size_t cols)
     return best;
 }
 
-/* a / b for a ratio of a test, where b = 0 means "only 0 is exact". */
-static double ratio_of(double a, double b)
-{
-    if (b > 0.0)
-        return a / b;
-    return a == 0.0 ? 0.0 : INFINITY;
-}
-
 /* Uniform integer in [lo, hi]. */
 static int rnd_int(int lo, int hi)
 {
@@ -377,50 +369,6 @@ static double factor_ratio(const prec_t *p, const dcx *f, const dcx *fref, size_
         s += y * y;
     }
     return ratio_of(sqrt(d), (double)n * p->eps * sqrt(s));
-}
-
-/* Buffers handed to numgpu in one space: the host buffer itself, or (SPACE_MALLOC) a copy in
- * numgpu_malloc memory that back() copies into the host buffer and frees. */
-typedef struct {
-    numgpu_handle *h;
-    int dev;
-    int count;
-    struct {
-        void *host, *dev;
-        size_t bytes;
-    } s[8];
-} stage_t;
-
-static void *put(stage_t *st, void *host, size_t bytes)
-{
-    void *d;
-    if (!st->dev || host == NULL || bytes == 0)
-        return host;
-    d = stage_in(st->h, host, bytes);
-    st->s[st->count].host = host;
-    st->s[st->count].dev = d;
-    st->s[st->count].bytes = bytes;
-    st->count++;
-    return d;
-}
-
-/* Waits for the handle (device arrays: the calls were asynchronous), copies everything back
- * and frees the copies; returns NULL or what failed. */
-static const char *back(stage_t *st)
-{
-    const char *fail = NULL;
-    int k;
-    if (!st->dev)
-        return NULL;
-    if (numgpu_synchronize(st->h) != NUMGPU_SUCCESS)
-        fail = "numgpu_synchronize failed";
-    for (k = 0; k < st->count; k++) {
-        if (numgpu_memcpy(st->h, st->s[k].host, st->s[k].dev, st->s[k].bytes) != NUMGPU_SUCCESS && !fail)
-            fail = "copy back failed";
-        numgpu_free(st->h, st->s[k].dev);
-    }
-    st->count = 0;
-    return fail;
 }
 
 /* ---- the sweep ------------------------------------------------------------------------- */
@@ -1136,22 +1084,6 @@ static void sweep(numgpu_handle *h, const char *hname, enum space sp)
 }
 
 /* ---- argument checks ------------------------------------------------------------------ */
-
-/* The last call failed with INVALID_VALUE naming argument `arg`, in a message that starts
- * with "<fname>: argument <arg> " and contains `needle`, and wrote nothing (`same`). */
-static void expect_invalid(numgpu_status s, const char *fname, int arg, const char *needle, int same,
-                           const char *hname, const char *what)
-{
-    const char *msg = last_error();
-    char prefix[160];
-    int got = numgpu_last_error_arg();
-    snprintf(prefix, sizeof prefix, "%s: argument %d ", fname, arg);
-    check(s == NUMGPU_INVALID_VALUE && got == arg && strncmp(msg, prefix, strlen(prefix)) == 0 &&
-              strstr(msg, needle) != NULL && same,
-          "%s handle: %s (%s): want INVALID_VALUE naming argument %d (\"%s...\" with \"%s\") and nothing "
-          "written; got status %d, argument %d, \"%s\", outputs %s",
-          hname, fname, what, arg, prefix, needle, (int)s, got, msg, same ? "untouched" : "MODIFIED");
-}
 
 static void error_checks(numgpu_handle *h, const char *hname, const lu_t *lu)
 {

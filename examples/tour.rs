@@ -33,7 +33,7 @@
 
 use numgpu::gemm_batched::{gemm_batched, gemm_batched_strided, Batch};
 use numgpu::geqrf_givens::{gels, gels_strided, geqrf as geqrf_givens, geqrf_strided, orgqr_strided, ormqr_strided};
-use numgpu::getrf_fullpivot::{gesc2_strided, gesv_strided, getrf_strided, getrs_strided, pivot_gap, Mode};
+use numgpu::getrf_fullpivot::{gesc2_strided, gesv_strided, getrf_strided, getrs_strided, lu_ratio, pivot_gap, Mode};
 use numgpu::lapack::Blas;
 use numgpu::{Backend, BackendChoice, Complex32, Complex64, Handle, Op, Scalar, Side};
 use rand::{Rng, SeedableRng};
@@ -265,43 +265,6 @@ fn solve_ratio<T: Scalar>(m: &[Complex64], nm: f64, n: usize, x: &[Complex64], r
         0.0
     } else {
         f64::INFINITY
-    }
-}
-
-/// LAPACK's ratio ‖P·L·U·Q − A‖₁ / (n·‖A‖₁·ε) of one matrix's factors `f`, in double.
-fn lu_ratio<T: Scalar>(a: &[T], f: &[T], ipiv: &[i32], jpiv: &[i32], n: usize) -> f64 {
-    let m = c64s(f);
-    let mut prod = vec![Complex64::new(0.0, 0.0); n * n];
-    for j in 0..n {
-        for r in 0..n {
-            // (L·U)(r, j) with L's unit diagonal.
-            let mut s = if r <= j { m[r + j * n] } else { Complex64::new(0.0, 0.0) };
-            for k in 0..r.min(j + 1) {
-                s += m[r + k * n] * m[k + j * n];
-            }
-            prod[r + j * n] = s;
-        }
-    }
-    // Undo the interchanges in reverse: step k swapped rows k, ipiv(k) and columns k, jpiv(k).
-    for k in (0..n).rev() {
-        let (p, q) = ((ipiv[k] as usize).wrapping_sub(1), (jpiv[k] as usize).wrapping_sub(1));
-        if p >= n || q >= n {
-            return f64::INFINITY;
-        }
-        for j in 0..n {
-            prod.swap(k + j * n, p + j * n);
-        }
-        for r in 0..n {
-            prod.swap(r + k * n, r + q * n);
-        }
-    }
-    let a = c64s(a);
-    let diff: Vec<Complex64> = prod.iter().zip(&a).map(|(p, q)| p - q).collect();
-    let na = norm1(&a, n);
-    if na == 0.0 {
-        norm1(&diff, n)
-    } else {
-        norm1(&diff, n) / (n as f64 * na * T::EPS)
     }
 }
 

@@ -83,115 +83,68 @@ pub trait Scalar:
     fn from_c64(v: Complex64) -> Self;
 }
 
-impl Scalar for f32 {
-    type Real = f32;
-    type Abi = f32;
-    const LETTER: char = 's';
-    const SUFFIX: &'static str = "f32";
-    const CUDA_TYPE: &'static str = "float";
-    const IS_COMPLEX: bool = false;
-    const EPS: f64 = f32::EPSILON as f64;
-    fn from_abi(v: f32) -> Self {
-        v
-    }
-    fn one() -> Self {
-        1.0
-    }
-    fn conj(self) -> Self {
-        self
-    }
-    fn abs(self) -> Self {
-        num_traits::Float::abs(self)
-    }
-    fn abs1(self) -> Self {
-        num_traits::Float::abs(self)
-    }
-    fn from_real(r: Self) -> Self {
-        r
-    }
-    fn scale(self, r: Self) -> Self {
-        self * r
-    }
-    fn is_finite(self) -> bool {
-        num_traits::Float::is_finite(self)
-    }
-    fn fma(a: Self, b: Self, c: Self) -> Self {
-        a.mul_add(b, c)
-    }
-    fn quot(self, d: Self) -> Self {
-        self / d
-    }
-    fn re(self) -> Self {
-        self
-    }
-    fn im(self) -> Self {
-        0.0
-    }
-    fn from_parts(re: Self, _im: Self) -> Self {
-        re
-    }
-    fn to_c64(self) -> Complex64 {
-        Complex64::new(self as f64, 0.0)
-    }
-    fn from_c64(v: Complex64) -> Self {
-        v.re as f32
-    }
+/// The `Scalar` impl of a real type: its own real part, no conjugation.
+macro_rules! real_scalar {
+    ($t:ty, $letter:expr, $suffix:expr, $cuda:expr) => {
+        impl Scalar for $t {
+            type Real = $t;
+            type Abi = $t;
+            const LETTER: char = $letter;
+            const SUFFIX: &'static str = $suffix;
+            const CUDA_TYPE: &'static str = $cuda;
+            const IS_COMPLEX: bool = false;
+            const EPS: f64 = <$t>::EPSILON as f64;
+            fn from_abi(v: $t) -> Self {
+                v
+            }
+            fn one() -> Self {
+                1.0
+            }
+            fn conj(self) -> Self {
+                self
+            }
+            fn abs(self) -> Self {
+                num_traits::Float::abs(self)
+            }
+            fn abs1(self) -> Self {
+                num_traits::Float::abs(self)
+            }
+            fn from_real(r: Self) -> Self {
+                r
+            }
+            fn scale(self, r: Self) -> Self {
+                self * r
+            }
+            fn is_finite(self) -> bool {
+                num_traits::Float::is_finite(self)
+            }
+            fn fma(a: Self, b: Self, c: Self) -> Self {
+                a.mul_add(b, c)
+            }
+            fn quot(self, d: Self) -> Self {
+                self / d
+            }
+            fn re(self) -> Self {
+                self
+            }
+            fn im(self) -> Self {
+                0.0
+            }
+            fn from_parts(re: Self, _im: Self) -> Self {
+                re
+            }
+            fn to_c64(self) -> Complex64 {
+                Complex64::new(self as f64, 0.0)
+            }
+            fn from_c64(v: Complex64) -> Self {
+                v.re as $t
+            }
+        }
+    };
 }
 
-impl Scalar for f64 {
-    type Real = f64;
-    type Abi = f64;
-    const LETTER: char = 'd';
-    const SUFFIX: &'static str = "f64";
-    const CUDA_TYPE: &'static str = "double";
-    const IS_COMPLEX: bool = false;
-    const EPS: f64 = f64::EPSILON;
-    fn from_abi(v: f64) -> Self {
-        v
-    }
-    fn one() -> Self {
-        1.0
-    }
-    fn conj(self) -> Self {
-        self
-    }
-    fn abs(self) -> Self {
-        num_traits::Float::abs(self)
-    }
-    fn abs1(self) -> Self {
-        num_traits::Float::abs(self)
-    }
-    fn from_real(r: Self) -> Self {
-        r
-    }
-    fn scale(self, r: Self) -> Self {
-        self * r
-    }
-    fn is_finite(self) -> bool {
-        num_traits::Float::is_finite(self)
-    }
-    fn fma(a: Self, b: Self, c: Self) -> Self {
-        a.mul_add(b, c)
-    }
-    fn quot(self, d: Self) -> Self {
-        self / d
-    }
-    fn re(self) -> Self {
-        self
-    }
-    fn im(self) -> Self {
-        0.0
-    }
-    fn from_parts(re: Self, _im: Self) -> Self {
-        re
-    }
-    fn to_c64(self) -> Complex64 {
-        Complex64::new(self, 0.0)
-    }
-    fn from_c64(v: Complex64) -> Self {
-        v.re
-    }
-}
+real_scalar!(f32, 's', "f32", "float");
+real_scalar!(f64, 'd', "f64", "double");
 
 /// The methods both complex types share (their real type is the only difference).
 macro_rules! complex_scalar_methods {

@@ -17,8 +17,8 @@ use crate::gpu::{cublas_check, median, ng, Cublas, DevBuf, Gpu, Res};
 use crate::prec::{fill_random, Prec};
 use crate::roofline::Roofline;
 use numgpu::core::batch::Batch;
-use numgpu::getrf_fullpivot::{getrf, pivot_gap, Mode};
-use numgpu::{Complex64, Handle};
+use numgpu::getrf_fullpivot::{getrf, lu_ratio, pivot_gap, Mode};
+use numgpu::Handle;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::time::Instant;
@@ -237,46 +237,6 @@ pub(crate) fn fetch_sample<T: Copy + Default>(gpu: &Gpu, a: u64, n: usize, batch
     Ok(out)
 }
 
-fn norm1(a: &[Complex64], n: usize) -> f64 {
-    (0..n).map(|j| a[j * n..(j + 1) * n].iter().map(|x| x.norm()).sum::<f64>()).fold(0.0, f64::max)
-}
-
-/// ‖P·L·U·Q − A‖₁ / (n·‖A‖₁·ε) of one matrix: `f` its factors, `a` the input, both n×n.
-fn lu_ratio<T: Prec>(a: &[T], f: &[T], ipiv: &[i32], jpiv: &[i32], n: usize) -> f64 {
-    let m: Vec<Complex64> = f.iter().map(|x| x.to_c64()).collect();
-    let mut prod = vec![Complex64::new(0.0, 0.0); n * n];
-    for j in 0..n {
-        for r in 0..n {
-            let mut s = if r <= j { m[r + j * n] } else { Complex64::new(0.0, 0.0) };
-            for k in 0..r.min(j + 1) {
-                s += m[r + k * n] * m[k + j * n];
-            }
-            prod[r + j * n] = s;
-        }
-    }
-    // Undo the interchanges: step k swapped rows k, ipiv(k) and columns k, jpiv(k).
-    for k in (0..n).rev() {
-        let p = (ipiv[k] as usize).wrapping_sub(1);
-        let q = (jpiv[k] as usize).wrapping_sub(1);
-        if p >= n || q >= n {
-            return f64::INFINITY;
-        }
-        for j in 0..n {
-            prod.swap(k + j * n, p + j * n);
-        }
-        for r in 0..n {
-            prod.swap(r + k * n, r + q * n);
-        }
-    }
-    let a: Vec<Complex64> = a.iter().map(|x| x.to_c64()).collect();
-    let diff: Vec<Complex64> = prod.iter().zip(&a).map(|(p, q)| p - q).collect();
-    let na = norm1(&a, n);
-    if na == 0.0 {
-        return norm1(&diff, n);
-    }
-    norm1(&diff, n) / (n as f64 * na * T::EPS)
-}
-
 /// One sampled matrix against LAPACK: info differs, the LU ratio of our factors (0 where
 /// LAPACK's info ≠ 0), and where the pivots differ, `pivot_gap`'s step and gap.
 struct Checked {
@@ -484,7 +444,7 @@ fn row_body<T: Prec>(gpu: &Gpu, cublas: &Cublas, h: &mut Handle, roof: &Roofline
 #[cfg(test)]
 mod tests {
     use super::*;
-    use numgpu::Complex32;
+    use numgpu::{Complex32, Complex64};
 
     /// The check's own pieces, on the host: LAPACK's factors pass `lu_ratio`, a perturbed
     /// factor or a wrong pivot does not, and the parallel LAPACK run equals the serial one.

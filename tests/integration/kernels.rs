@@ -99,8 +99,9 @@ fn geqrf_cases<T: Scalar>() -> Vec<String> {
     // The factorisation's plans (lanes per matrix, a block per matrix, in shared memory or
     // not) and the three replay kernels.
     let mut plans: Vec<qr::Plan> = [(4, 4), (64, 32)].iter().map(|&(m, n)| qr::plan::<T>(m, n, 227 << 10)).collect();
-    plans.push(qr::Plan { g: 128, mpb: 1, smem: true });
-    plans.push(qr::Plan { g: 128, mpb: 1, smem: false });
+    for staging in [qr::Staging::MatrixAndCosines, qr::Staging::Matrix, qr::Staging::Global] {
+        plans.push(qr::Plan { g: 256, mpb: 1, staging });
+    }
     for p in plans {
         let (d, e) = qr::specialise::<T>(p);
         out.extend(check(qr::source(), &d, &e).into_iter().map(|l| format!("{p:?} {l}")));

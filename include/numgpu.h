@@ -23,6 +23,25 @@
 #define MAX_N 46340
 
 /**
+ * Rows per SPIKE partition: odd, so that a partition's interior has even order (tridiagonal
+ * matrices with a vanishing diagonal are singular in odd orders) and the threads' rows fall
+ * in distinct shared-memory banks.
+ */
+#define SPIKE_L 17
+
+/**
+ * Partitions (threads) per SPIKE block.
+ */
+#define SPIKE_NT 128
+
+/**
+ * Largest order solved by one thread per right-hand side (diagonal pivoting over the whole
+ * system) instead of SPIKE: below one block's worth of partitions, SPIKE gains nothing and its
+ * fixed partition boundaries would cost stability.
+ */
+#define SPIKE_MIN (SPIKE_L * SPIKE_NT)
+
+/**
  * Backend selector of `numgpu_create_with` and `numgpu_get_backend`.
  */
 enum numgpu_backend
@@ -85,7 +104,7 @@ enum numgpu_gtsv_pivoting
    */
   NUMGPU_GTSV_DIAG_PIVOT = 0,
   /**
-   * No pivoting (cyclic reduction): for diagonally dominant systems only.
+   * No pivoting (1×1 pivots only): for diagonally dominant systems only.
    */
   NUMGPU_GTSV_NOPIVOT = 1,
 };
@@ -1733,7 +1752,8 @@ numgpu_status numgpu_zgesc2_batched_strided(numgpu_handle *h,
  * Solves one tridiagonal system `T·X = B` of single-precision numbers, as LAPACK `sgtsv`
  * but with the diagonals left unchanged: T is n × n with sub-diagonal `dl`, diagonal `d` and
  * super-diagonal `du` (T(k+1, k) = dl[k−1], T(k, k) = d[k−1], T(k, k+1) = du[k−1], 1-based k);
- * X overwrites B. Made for large n: on CUDA, SPIKE partitions solved in parallel.
+ * X overwrites B. Made for large n: on CUDA, SPIKE (partitions solved in parallel, then the
+ * separators' system, recursively).
  *
  * - `h` [in]: handle.
  * - `n` [in]: order of T, >= 0.
@@ -1743,8 +1763,8 @@ numgpu_status numgpu_zgesc2_batched_strided(numgpu_handle *h,
  * - `du` [in]: n − 1 entries, the super-diagonal; not referenced (may be NULL) when n = 1.
  * - `B` [in,out]: n × nrhs (column-major); on exit X when `*info = 0`, else unchanged.
  * - `ldb` [in]: leading dimension of B, >= max(1, n).
- * - `info` [out]: one entry: 0, or i > 0 when a pivot was exactly zero: T is singular, or (CUDA
- *   backend) a part of T that the algorithm factors on its own is; B is then left unchanged.
+ * - `info` [out]: one entry: 0, or i > 0 when a pivot was exactly zero (T is singular); B is
+ *   then left unchanged.
  *   On the CPU backend i is `sgtsv`'s (U(i, i) exactly zero).
  * - `pivoting` [in]: `NUMGPU_GTSV_DIAG_PIVOT` (diagonal pivoting with 1×1 and 2×2 pivots,
  *   stable for non-dominant and indefinite T) or `NUMGPU_GTSV_NOPIVOT` (no pivoting, for

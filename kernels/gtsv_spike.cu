@@ -15,6 +15,9 @@
 //                         every array, so every access is coalesced.
 //   gtsv_strided_<T>      a thread per (system, right-hand side), the system's diagonals
 //                         contiguous at i * stride_diag; the workspace interleaved by thread.
+//   gtsv_spike_reduce_<T>, gtsv_spike_top_<T>, gtsv_spike_recover_<T>
+//                         one large system by SPIKE (below), NG_L rows per partition and
+//                         NG_NT partitions per block.
 #include "common.cuh"
 
 #define NG_CAT2(a, b) a##b
@@ -130,4 +133,280 @@ extern "C" __global__ void NG_CAT(gtsv_strided_, NG_SUFFIX)(
         if (r == 0) info[i] = res;
     }
 }
+#endif
+
+#if defined(NG_SPIKE_REDUCE) || defined(NG_SPIKE_TOP) || defined(NG_SPIKE_RECOVER)
+// One large system by SPIKE in substructured form. The rows split into partitions of NG_L
+// (odd) rows; a partition's first row is its separator, the others its interior. Eliminating
+// every interior (diagonal pivoting inside it) leaves a tridiagonal system in the separators
+// alone, the Schur complement S, which is solved the same way, level by level, until one
+// unknown is left; then each level's interiors are solved again with their separators known.
+// Per level, the input is read twice (reduce, recover) and X written once; S is NG_L times
+// smaller. A block stages NG_NT partitions' rows in shared memory, coalesced; each thread
+// works on its partition there (NG_L odd: the threads' rows fall in distinct banks).
+//
+// Failure: *flag (initially ~0ull) takes the smallest 1-based original row whose pivot block
+// was exactly singular; every kernel of the solve returns early once it is set, so a failed
+// solve writes nothing to X.
+
+#define NG_ROWS (NG_NT * NG_L)
+
+// Interior rows 0 .. m-1 of a partition in shared memory: sub-diagonal a (a[0] couples to the
+// separator, not used), diagonal b, super-diagonal c (c[m-1] couples to the next separator,
+// not used: its solution term vanishes), right-hand side f. Eliminates in place so that
+// x_i = f[i] - b[i]·x_{i+K[i]} (K = 2 for the first row of a 2x2 pivot block, else 1; x_m =
+// x_{m+1} = 0). With U, also the right-hand sides e_0 (its p into a) and e_{m-1} (nonzero p
+// on the last pivot block only: pz0 for row m-1, pz1 for row m-2). Returns -1, or the first
+// row of an exactly singular pivot block.
+template <bool U>
+__device__ int ng_seg_forward(int m, T *a, T *b, const T *c, T *f, signed char *K, bool pivot, T &pz0, T &pz1) {
+    const R kappa = R(0.6180339887498948482);
+    const T one = ng_from_real_t<T>::of(R(1)), zero = ng_zero<T>();
+    T bk = b[0], yk = f[0], yu = one, yz = m == 1 ? one : zero;
+    for (int k = 0; k < m;) {
+        const T ck = c[k];
+        bool single = true;
+        if (pivot && k + 1 < m) {
+            const T a1 = a[k + 1], b1 = b[k + 1];
+            R sigma = ng_max(ng_max(ng_abs(ck), ng_abs(a1)), ng_abs(b1));
+            if (k + 2 < m) sigma = ng_max(sigma, ng_max(ng_abs(c[k + 1]), ng_abs(a[k + 2])));
+            single = ng_abs(bk) * sigma >= kappa * ng_abs(ck) * ng_abs(a1);
+        }
+        if (single) {
+            if (ng_is_zero(bk)) return k;
+            const T inv = ng_div(one, bk);
+            const T q = ng_mul(ck, inv), p = ng_mul(yk, inv), pu = ng_mul(yu, inv), pz = ng_mul(yz, inv);
+            b[k] = q;
+            f[k] = p;
+            K[k] = 1;
+            if (U) a[k] = pu;
+            if (k == m - 1) {
+                pz0 = pz;
+                break;
+            }
+            const T a1 = ng_neg(a[k + 1]);
+            bk = ng_fma(a1, q, b[k + 1]);
+            yk = ng_fma(a1, p, f[k + 1]);
+            yu = ng_mul(a1, pu);
+            yz = ng_fma(a1, pz, k + 1 == m - 1 ? one : zero);
+            k += 1;
+        } else {
+            // 2x2 pivot [bk ck; a1 b1] on rows k, k + 1, coupled to row k + 2 by c1.
+            const T a1 = a[k + 1], b1 = b[k + 1], c1 = c[k + 1], y1 = f[k + 1], yz1 = k + 1 == m - 1 ? one : zero;
+            const T delta = ng_fma(bk, b1, ng_neg(ng_mul(a1, ck)));
+            if (ng_is_zero(delta)) return k;
+            const T inv = ng_div(one, delta);
+            // x_k = (b1·r_k - ck·r_{k+1})/delta, x_{k+1} = (bk·r_{k+1} - a1·r_k)/delta with
+            // r_{k+1} = y1 - c1·x_{k+2}.
+            const T q0 = ng_neg(ng_mul(ng_mul(ck, c1), inv)), q1 = ng_mul(ng_mul(bk, c1), inv);
+            const T p0 = ng_mul(ng_fma(b1, yk, ng_neg(ng_mul(ck, y1))), inv), p1 = ng_mul(ng_fma(bk, y1, ng_neg(ng_mul(a1, yk))), inv);
+            const T pu0 = ng_mul(ng_mul(b1, yu), inv), pu1 = ng_neg(ng_mul(ng_mul(a1, yu), inv));
+            const T pz0v = ng_mul(ng_fma(b1, yz, ng_neg(ng_mul(ck, yz1))), inv), pz1v = ng_mul(ng_fma(bk, yz1, ng_neg(ng_mul(a1, yz))), inv);
+            b[k] = q0;
+            b[k + 1] = q1;
+            f[k] = p0;
+            f[k + 1] = p1;
+            K[k] = 2;
+            K[k + 1] = 1;
+            if (U) {
+                a[k] = pu0;
+                a[k + 1] = pu1;
+            }
+            if (k + 2 >= m) {
+                pz0 = pz1v;
+                pz1 = pz0v;
+                break;
+            }
+            const T a2 = ng_neg(a[k + 2]);
+            bk = ng_fma(a2, q1, b[k + 2]);
+            yk = ng_fma(a2, p1, f[k + 2]);
+            yu = ng_mul(a2, pu1);
+            yz = ng_fma(a2, pz1v, k + 2 == m - 1 ? one : zero);
+            k += 2;
+        }
+    }
+    return -1;
+}
+
+// The first and last entries of the interior's solutions g (right-hand side f), u (e_0) and
+// z (e_{m-1}).
+struct ng_ends {
+    T g0, gm, u0, um, z0, zm;
+};
+
+// Back substitution after ng_seg_forward: x overwrites f; with U, also u and z (see there).
+template <bool U>
+__device__ ng_ends ng_seg_backward(int m, const T *a, const T *b, T *f, const signed char *K, T pz0, T pz1) {
+    const T zero = ng_zero<T>();
+    T g1 = zero, g2 = zero, u1 = zero, u2 = zero, z1 = zero, z2 = zero;  // x_{k+1}, x_{k+2}
+    ng_ends e;
+    for (int k = m - 1; k >= 0; --k) {
+        const bool far = K[k] == 2;
+        const T q = ng_neg(b[k]);
+        const T g = ng_fma(q, far ? g2 : g1, f[k]);
+        f[k] = g;
+        g2 = g1;
+        g1 = g;
+        if (U) {
+            const T u = ng_fma(q, far ? u2 : u1, a[k]);
+            const T z = ng_fma(q, far ? z2 : z1, k == m - 1 ? pz0 : (k == m - 2 ? pz1 : zero));
+            u2 = u1;
+            u1 = u;
+            z2 = z1;
+            z1 = z;
+            if (k == m - 1) {
+                e.gm = g;
+                e.um = u;
+                e.zm = z;
+            }
+        }
+    }
+    e.g0 = g1;
+    e.u0 = u1;
+    e.z0 = z1;
+    return e;
+}
+
+// Shared memory of a block: rows' a, b, c, f (T), then three T per thread, then K (bytes).
+struct ng_spike_smem {
+    T *a, *b, *c, *f, *x3;
+    signed char *K;
+    __device__ ng_spike_smem() {
+        extern __shared__ __align__(16) unsigned char ng_smem_raw[];
+        a = reinterpret_cast<T *>(ng_smem_raw);
+        b = a + NG_ROWS;
+        c = b + NG_ROWS;
+        f = c + NG_ROWS;
+        x3 = f + NG_ROWS;
+        K = reinterpret_cast<signed char *>(x3 + 3 * NG_NT);
+    }
+};
+
+// Stages rows row0 .. row0 + NG_ROWS - 1 (those inside 0 .. N-1) of the system and of
+// right-hand side F: row g's sub-diagonal is dl[g - 1] (LAPACK's layout).
+__device__ void ng_spike_stage(const ng_spike_smem &s, ng_i64 N, ng_i64 row0, const T *dl, const T *d, const T *du, const T *F) {
+    const T zero = ng_zero<T>();
+    for (int l = threadIdx.x; l < NG_ROWS; l += NG_NT) {
+        const ng_i64 g = row0 + l;
+        if (g >= 0 && g < N) {
+            s.a[l] = g > 0 ? dl[g - 1] : zero;
+            s.b[l] = d[g];
+            s.c[l] = g + 1 < N ? du[g] : zero;
+            s.f[l] = F[g];
+        }
+    }
+}
+
+#if defined(NG_SPIKE_REDUCE)
+// Reduce: S (order p = ceil(N / NG_L)) from the system (order N) and right-hand side
+// blockIdx.y. Block i stages partitions i·(NG_NT - 1) - 1 onwards: its thread 0 only
+// supplies the bottom values of the partition before its first (the halo). Writes S's dl, d,
+// du (right-hand side 0's blocks only) and column blockIdx.y of sf. A failure at interior
+// row r of this level is original row (r·scale) (scale = NG_L^level).
+extern "C" __global__ void __launch_bounds__(NG_NT) NG_CAT(gtsv_spike_reduce_, NG_SUFFIX)(
+    ng_i64 N, const T *dl, const T *d, const T *du, const T *F, ng_i64 ldf, int pivot, T *sdl, T *sd, T *sdu, T *sf, ng_i64 ldsf,
+    unsigned long long *flag, ng_i64 scale) {
+    if (__syncthreads_or(*(volatile unsigned long long *)flag != ~0ull)) return;
+    const ng_spike_smem s;
+    const int t = threadIdx.x;
+    const ng_i64 r = blockIdx.y, p = (N + NG_L - 1) / NG_L, k = (ng_i64)blockIdx.x * (NG_NT - 1) - 1 + t, row = k * NG_L;
+    ng_spike_stage(s, N, row - (ng_i64)t * NG_L, dl, d, du, F + r * ldf);
+    __syncthreads();
+    const T zero = ng_zero<T>();
+    T *a = s.a + t * NG_L, *b = s.b + t * NG_L, *c = s.c + t * NG_L, *f = s.f + t * NG_L;
+    const bool active = k >= 0 && k < p;
+    T as = zero, ownb = zero, ownc = zero, ownf = zero, bu = zero, bz = zero, bg = zero;
+    if (active) {
+        const int m = (int)min((ng_i64)NG_L, N - row) - 1;
+        const T cs = c[0];
+        as = a[0];
+        ownb = b[0];
+        ownf = f[0];
+        if (m > 0) {
+            const T af = a[1], cl = c[m];
+            T pz0 = zero, pz1 = zero;
+            const int bad = ng_seg_forward<true>(m, a + 1, b + 1, c + 1, f + 1, s.K + t * NG_L + 1, pivot != 0, pz0, pz1);
+            if (bad >= 0) {
+                atomicMin(flag, (unsigned long long)((row + 1 + bad) * scale + 1));
+            } else {
+                const ng_ends e = ng_seg_backward<true>(m, a + 1, b + 1, f + 1, s.K + t * NG_L + 1, pz0, pz1);
+                const T ncs = ng_neg(cs);
+                ownb = ng_fma(ncs, ng_mul(af, e.u0), ownb);
+                ownc = ng_mul(ncs, ng_mul(cl, e.z0));
+                ownf = ng_fma(ncs, e.g0, ownf);
+                bu = ng_mul(af, e.um);
+                bz = ng_mul(cl, e.zm);
+                bg = e.gm;
+            }
+        }
+    }
+    s.x3[t] = bu;
+    s.x3[NG_NT + t] = bz;
+    s.x3[2 * NG_NT + t] = bg;
+    __syncthreads();
+    if (active && t > 0) {
+        const T nas = ng_neg(as);
+        if (r == 0) {
+            if (k > 0) sdl[k - 1] = ng_mul(nas, s.x3[t - 1]);
+            sd[k] = ng_fma(nas, s.x3[NG_NT + t - 1], ownb);
+            if (k + 1 < p) sdu[k] = ownc;
+        }
+        sf[k + r * ldsf] = ng_fma(nas, s.x3[2 * NG_NT + t - 1], ownf);
+    }
+}
+
+#endif
+
+#if defined(NG_SPIKE_TOP)
+// The last level, one unknown: x = f / d for every right-hand side (thread r).
+extern "C" __global__ void NG_CAT(gtsv_spike_top_, NG_SUFFIX)(const T *d, T *f, ng_i64 nrhs, ng_i64 ldf, unsigned long long *flag) {
+    const ng_i64 r = (ng_i64)blockIdx.x * blockDim.x + threadIdx.x;
+    if (r >= nrhs || *(volatile unsigned long long *)flag != ~0ull) return;
+    if (ng_is_zero(d[0])) {
+        atomicMin(flag, 1ull);
+        return;
+    }
+    f[r * ldf] = ng_div(f[r * ldf], d[0]);
+}
+
+#endif
+
+#if defined(NG_SPIKE_RECOVER)
+// Recover: with the separators' solution xs (S's, column blockIdx.y at xs + r·ldxs), solves
+// every interior again and writes the level's solution over X (its right-hand side on entry).
+extern "C" __global__ void __launch_bounds__(NG_NT) NG_CAT(gtsv_spike_recover_, NG_SUFFIX)(
+    ng_i64 N, const T *dl, const T *d, const T *du, T *X, ng_i64 ldx, int pivot, const T *xs, ng_i64 ldxs, unsigned long long *flag) {
+    if (__syncthreads_or(*(volatile unsigned long long *)flag != ~0ull)) return;
+    const ng_spike_smem s;
+    const int t = threadIdx.x;
+    const ng_i64 r = blockIdx.y, p = (N + NG_L - 1) / NG_L, row0 = (ng_i64)blockIdx.x * NG_ROWS, k = (ng_i64)blockIdx.x * NG_NT + t, row = k * NG_L;
+    T *x = X + r * ldx;
+    const T *xr = xs + r * ldxs;
+    ng_spike_stage(s, N, row0, dl, d, du, x);
+    __syncthreads();
+    bool bad = false;
+    if (k < p) {
+        T *a = s.a + t * NG_L, *b = s.b + t * NG_L, *c = s.c + t * NG_L, *f = s.f + t * NG_L;
+        const int m = (int)min((ng_i64)NG_L, N - row) - 1;
+        const T xk = xr[k];
+        if (m > 0) {
+            f[1] = ng_fma(ng_neg(a[1]), xk, f[1]);
+            if (k + 1 < p) f[m] = ng_fma(ng_neg(c[m]), xr[k + 1], f[m]);
+            T pz0 = ng_zero<T>(), pz1 = pz0;
+            bad = ng_seg_forward<false>(m, a + 1, b + 1, c + 1, f + 1, s.K + t * NG_L + 1, pivot != 0, pz0, pz1) >= 0;
+            if (!bad) ng_seg_backward<false>(m, a + 1, b + 1, f + 1, s.K + t * NG_L + 1, pz0, pz1);
+        }
+        f[0] = xk;
+    }
+    // The reduce met the same pivots; a failure here would be rounding's, and is reported.
+    if (__syncthreads_or(bad)) {
+        if (bad) atomicMin(flag, (unsigned long long)(row + 2));
+        return;
+    }
+    for (int l = t; l < NG_ROWS; l += NG_NT) {
+        const ng_i64 g = row0 + l;
+        if (g < N) x[g] = s.f[l];
+    }
+}
+#endif
 #endif

@@ -59,7 +59,8 @@ unsafe fn interleaved_form<T: Blas>(name: &str, h: *mut Handle, n: i64, dl: *con
 /// Solves one tridiagonal system `T·X = B` of single-precision numbers, as LAPACK `sgtsv`
 /// but with the diagonals left unchanged: T is n × n with sub-diagonal `dl`, diagonal `d` and
 /// super-diagonal `du` (T(k+1, k) = dl[k−1], T(k, k) = d[k−1], T(k, k+1) = du[k−1], 1-based k);
-/// X overwrites B. Made for large n: on CUDA, SPIKE partitions solved in parallel.
+/// X overwrites B. Made for large n: on CUDA, SPIKE (partitions solved in parallel, then the
+/// separators' system, recursively).
 ///
 /// - `h` [in]: handle.
 /// - `n` [in]: order of T, >= 0.
@@ -69,8 +70,8 @@ unsafe fn interleaved_form<T: Blas>(name: &str, h: *mut Handle, n: i64, dl: *con
 /// - `du` [in]: n − 1 entries, the super-diagonal; not referenced (may be NULL) when n = 1.
 /// - `B` [in,out]: n × nrhs (column-major); on exit X when `*info = 0`, else unchanged.
 /// - `ldb` [in]: leading dimension of B, >= max(1, n).
-/// - `info` [out]: one entry: 0, or i > 0 when a pivot was exactly zero: T is singular, or (CUDA
-///   backend) a part of T that the algorithm factors on its own is; B is then left unchanged.
+/// - `info` [out]: one entry: 0, or i > 0 when a pivot was exactly zero (T is singular); B is
+///   then left unchanged.
 ///   On the CPU backend i is `sgtsv`'s (U(i, i) exactly zero).
 /// - `pivoting` [in]: `NUMGPU_GTSV_DIAG_PIVOT` (diagonal pivoting with 1×1 and 2×2 pivots,
 ///   stable for non-dominant and indefinite T) or `NUMGPU_GTSV_NOPIVOT` (no pivoting, for

@@ -2,16 +2,15 @@
 //! (diagonal pivoting or Thomas per system: a thread per system for the interleaved batch, a
 //! thread per system and right-hand side for the strided batch), in chunks whose elimination
 //! workspace fits the handle's workspace, staging host arrays through it.
-//!
-//! WIP on this branch: the single system runs the strided kernel (one thread per right-hand
-//! side) until the SPIKE kernels exist; correct, but nowhere near the bandwidth target.
+//! - one large system by SPIKE (`spike`, see the kernel file), with the single-thread solver
+//!   for small orders and as the fallback when a partition is singular.
 
 use super::{Gtsv, GtsvInterleaved, GtsvStrided, Pivoting};
 use crate::core::error::Result;
 use crate::core::memory::Space;
 use crate::core::Scalar;
 use crate::cuda::params::{arg, grid};
-use crate::cuda::staging::{chunk_len, Layout};
+use crate::cuda::staging::{chunk_len, pack, unpack, Layout};
 use crate::cuda::CudaHandle;
 use std::ffi::c_void;
 use std::mem::size_of;
@@ -25,9 +24,17 @@ pub fn source() -> &'static str {
 
 const THREADS: usize = 128;
 
-/// The defines and entry point of a kernel: `interleaved` or `strided`.
+/// The defines and entry point of a kernel: `interleaved`, `strided`, `spike_reduce`,
+/// `spike_top` or `spike_recover`.
 pub fn specialise<T: Scalar>(kind: &str) -> (Vec<String>, String) {
-    (vec![format!("NG_T={}", T::CUDA_TYPE), format!("NG_SUFFIX={}", T::SUFFIX), format!("NG_{}=1", kind.to_uppercase())], format!("gtsv_{kind}_{}", T::SUFFIX))
+    let defines = vec![
+        format!("NG_T={}", T::CUDA_TYPE),
+        format!("NG_SUFFIX={}", T::SUFFIX),
+        format!("NG_{}=1", kind.to_uppercase()),
+        format!("NG_L={SPIKE_L}"),
+        format!("NG_NT={SPIKE_NT}"),
+    ];
+    (defines, format!("gtsv_{kind}_{}", T::SUFFIX))
 }
 
 /// Bytes of elimination workspace per solving thread: the pivots (bt) and the eliminated
@@ -179,8 +186,163 @@ pub fn gtsv_strided<T: Scalar>(ch: &mut CudaHandle, g: &GtsvStrided<T>, space: S
     }
 }
 
-/// One system: the strided path with a batch of one (WIP: SPIKE to come).
+/// Rows per SPIKE partition: odd, so that a partition's interior has even order (tridiagonal
+/// matrices with a vanishing diagonal are singular in odd orders) and the threads' rows fall
+/// in distinct shared-memory banks.
+pub const SPIKE_L: usize = 17;
+
+/// Partitions (threads) per SPIKE block.
+pub const SPIKE_NT: usize = 128;
+
+/// Largest order solved by one thread per right-hand side (diagonal pivoting over the whole
+/// system) instead of SPIKE: below one block's worth of partitions, SPIKE gains nothing and its
+/// fixed partition boundaries would cost stability.
+pub const SPIKE_MIN: usize = SPIKE_L * SPIKE_NT;
+
+/// The orders of SPIKE's levels: n, then each level's Schur complement in the separators
+/// (one per partition), down to 1.
+pub fn spike_levels(n: usize) -> Vec<usize> {
+    let mut sizes = vec![n];
+    while let Some(&m) = sizes.last().filter(|&&m| m > 1) {
+        sizes.push(m.div_ceil(SPIKE_L));
+    }
+    sizes
+}
+
+/// Dynamic shared memory of a SPIKE block: rows' a, b, c, f, three values per thread, and a
+/// pivot kind per row.
+fn spike_smem<T>() -> u32 {
+    let rows = SPIKE_L * SPIKE_NT;
+    ((4 * rows + 3 * SPIKE_NT) * size_of::<T>() + rows) as u32
+}
+
+/// A tridiagonal system in device memory: dl (n − 1), d, du (n − 1), and right-hand sides f
+/// with leading dimension ld.
+#[derive(Clone, Copy)]
+struct Level {
+    n: usize,
+    dl: u64,
+    d: u64,
+    du: u64,
+    f: u64,
+    ld: usize,
+}
+
+fn spike_module<T: Scalar>(ch: &CudaHandle, step: &str) -> Result<std::sync::Arc<crate::cuda::module::Module>> {
+    let (defines, entry) = specialise::<T>(&format!("spike_{step}"));
+    ch.dev.modules.get(&ch.dev, SOURCE, &defines, &entry)
+}
+
+/// Reduce: `next` (its diagonals and right-hand sides) from `lv`; `scale` maps `lv`'s rows to
+/// the original system's.
+fn spike_reduce<T: Scalar>(ch: &CudaHandle, lv: Level, next: Level, nrhs: usize, pivot: i32, flag: u64, scale: usize) -> Result<()> {
+    let module = spike_module::<T>(ch, "reduce")?;
+    let (mut n, mut dl, mut d, mut du, mut f, mut ld, mut pivot) = (lv.n as i64, lv.dl, lv.d, lv.du, lv.f, lv.ld as i64, pivot);
+    let (mut sdl, mut sd, mut sdu, mut sf, mut lds, mut flag, mut scale) = (next.dl, next.d, next.du, next.f, next.ld as i64, flag, scale as i64);
+    let mut params = [arg(&mut n), arg(&mut dl), arg(&mut d), arg(&mut du), arg(&mut f), arg(&mut ld), arg(&mut pivot), arg(&mut sdl), arg(&mut sd), arg(&mut sdu), arg(&mut sf), arg(&mut lds), arg(&mut flag), arg(&mut scale)];
+    let blocks = next.n.div_ceil(SPIKE_NT - 1) as u32;
+    // SAFETY: matches gtsv_spike_reduce_<T>(ng_i64 N, const T *dl, const T *d, const T *du,
+    // const T *F, ng_i64 ldf, int pivot, T *sdl, T *sd, T *sdu, T *sf, ng_i64 ldsf,
+    // unsigned long long *flag, ng_i64 scale); `next` holds order ceil(n / SPIKE_L).
+    unsafe { ch.launch(&module, (blocks, nrhs as u32, 1), SPIKE_NT as u32, spike_smem::<T>(), &mut params) }
+}
+
+/// The last level's single unknown, in place.
+fn spike_top<T: Scalar>(ch: &CudaHandle, lv: Level, nrhs: usize, flag: u64) -> Result<()> {
+    let module = spike_module::<T>(ch, "top")?;
+    let (mut d, mut f, mut nrhs_, mut ld, mut flag) = (lv.d, lv.f, nrhs as i64, lv.ld as i64, flag);
+    let mut params = [arg(&mut d), arg(&mut f), arg(&mut nrhs_), arg(&mut ld), arg(&mut flag)];
+    // SAFETY: matches gtsv_spike_top_<T>(const T *d, T *f, ng_i64 nrhs, ng_i64 ldf,
+    // unsigned long long *flag) on an order-1 level.
+    unsafe { ch.launch(&module, grid(nrhs.div_ceil(THREADS) as i64), THREADS as u32, 0, &mut params) }
+}
+
+/// Recover: `lv`'s solution over its right-hand sides, from `next`'s (the separators').
+fn spike_recover<T: Scalar>(ch: &CudaHandle, lv: Level, next: Level, nrhs: usize, pivot: i32, flag: u64) -> Result<()> {
+    let module = spike_module::<T>(ch, "recover")?;
+    let (mut n, mut dl, mut d, mut du, mut x, mut ld, mut pivot) = (lv.n as i64, lv.dl, lv.d, lv.du, lv.f, lv.ld as i64, pivot);
+    let (mut xs, mut lds, mut flag) = (next.f, next.ld as i64, flag);
+    let mut params = [arg(&mut n), arg(&mut dl), arg(&mut d), arg(&mut du), arg(&mut x), arg(&mut ld), arg(&mut pivot), arg(&mut xs), arg(&mut lds), arg(&mut flag)];
+    let blocks = next.n.div_ceil(SPIKE_NT) as u32;
+    // SAFETY: matches gtsv_spike_recover_<T>(ng_i64 N, const T *dl, const T *d, const T *du,
+    // T *X, ng_i64 ldx, int pivot, const T *xs, ng_i64 ldxs, unsigned long long *flag).
+    unsafe { ch.launch(&module, (blocks, nrhs as u32, 1), SPIKE_NT as u32, spike_smem::<T>(), &mut params) }
+}
+
+/// One system by SPIKE (n > SPIKE_MIN). Returns false, having written nothing, when a pivot
+/// block of a partition or of a reduced system was exactly singular.
+fn spike<T: Scalar>(ch: &mut CudaHandle, g: &Gtsv<T>, space: Space) -> Result<bool> {
+    let (n, nrhs, elem) = (g.n, g.nrhs, size_of::<T>());
+    let sizes = spike_levels(n);
+    let mut lay = Layout::default();
+    let staged = (space == Space::Host).then(|| [lay.take((n - 1) * elem), lay.take(n * elem), lay.take((n - 1) * elem), lay.take(n * nrhs * elem)]);
+    let offs: Vec<[usize; 4]> = sizes[1..].iter().map(|&m| [lay.take((m - 1) * elem), lay.take(m * elem), lay.take((m - 1) * elem), lay.take(m * nrhs * elem)]).collect();
+    let oflag = lay.take(size_of::<u64>());
+    let ws = ch.workspace(lay.bytes)?;
+    let at = |o: usize| ws + o as u64;
+    let top = match staged {
+        None => Level { n, dl: g.dl as u64, d: g.d as u64, du: g.du as u64, f: g.b as u64, ld: g.ldb },
+        Some(o) => {
+            let mut host = vec![T::zero(); n * nrhs];
+            // SAFETY: the validated host arrays hold n − 1, n, n − 1 and ldb·(nrhs − 1) + n
+            // elements; the regions were sized for them; pageable copies complete on return.
+            unsafe {
+                ch.htod(at(o[0]), g.dl as *const c_void, (n - 1) * elem)?;
+                ch.htod(at(o[1]), g.d as *const c_void, n * elem)?;
+                ch.htod(at(o[2]), g.du as *const c_void, (n - 1) * elem)?;
+                pack(g.b, g.ldb, n, nrhs, &mut host);
+                ch.htod(at(o[3]), host.as_ptr() as *const c_void, n * nrhs * elem)?;
+            }
+            Level { n, dl: at(o[0]), d: at(o[1]), du: at(o[2]), f: at(o[3]), ld: n }
+        }
+    };
+    let mut levels = vec![top];
+    levels.extend(sizes[1..].iter().zip(&offs).map(|(&m, o)| Level { n: m, dl: at(o[0]), d: at(o[1]), du: at(o[2]), f: at(o[3]), ld: m }));
+    let (flag, pivot) = (at(oflag), (g.pivoting == Pivoting::Diagonal) as i32);
+    let mut status = u64::MAX;
+    // SAFETY: the flag's region holds a u64; pageable copies complete on return.
+    unsafe { ch.htod(flag, &status as *const u64 as *const c_void, size_of::<u64>())? };
+    let mut scale = 1;
+    for w in levels.windows(2) {
+        spike_reduce::<T>(ch, w[0], w[1], nrhs, pivot, flag, scale)?;
+        scale *= SPIKE_L;
+    }
+    spike_top::<T>(ch, levels[levels.len() - 1], nrhs, flag)?;
+    for w in levels.windows(2).rev() {
+        spike_recover::<T>(ch, w[0], w[1], nrhs, pivot, flag)?;
+    }
+    // SAFETY: reads the flag back into a local, synchronised before use.
+    unsafe { ch.dtoh(&mut status as *mut u64 as *mut c_void, flag, size_of::<u64>())? };
+    ch.synchronize()?;
+    if status != u64::MAX {
+        return Ok(false);
+    }
+    let zero = 0i32;
+    // SAFETY: info is one entry in the call's space; on the host, B is written from the
+    // staged solution (n × nrhs, compact), synchronised.
+    unsafe {
+        match space {
+            Space::Device => ch.htod(g.info as u64, &zero as *const i32 as *const c_void, size_of::<i32>())?,
+            Space::Host => {
+                let mut host = vec![T::zero(); n * nrhs];
+                ch.dtoh(host.as_mut_ptr() as *mut c_void, top.f, n * nrhs * elem)?;
+                ch.synchronize()?;
+                unpack(&host, n, nrhs, g.b, g.ldb);
+                *g.info = 0;
+            }
+        }
+    }
+    Ok(true)
+}
+
+/// One system: SPIKE above SPIKE_MIN rows; when SPIKE meets an exactly singular pivot block
+/// (the system, or a partition of it, is singular), or for smaller orders, one thread per
+/// right-hand side solves the whole system by diagonal pivoting, which decides info.
 pub fn gtsv<T: Scalar>(ch: &mut CudaHandle, g: &Gtsv<T>, space: Space) -> Result<()> {
+    ch.bind()?;
+    if g.n > SPIKE_MIN && spike(ch, g, space)? {
+        return Ok(());
+    }
     let s = GtsvStrided { n: g.n, nrhs: g.nrhs, dl: g.dl, d: g.d, du: g.du, stride_diag: 0, b: g.b, ldb: g.ldb, stride_b: 0, info: g.info, batch: 1, pivoting: g.pivoting };
     gtsv_strided(ch, &s, space)
 }

@@ -25,9 +25,9 @@
 //!   (k = 0 … n−2), so dl's first row and du's last row are not referenced (any value, NaN
 //!   included, is ignored).
 //!
-//! `info` per system: 0, or i > 0 when a pivot was exactly zero: the system is singular, or
-//! (CUDA) a part of it that the algorithm factors on its own is; that system's B is then left
-//! unchanged. On the CPU backend i is LAPACK `?gtsv`'s (U(i, i) exactly zero). Non-finite
+//! `info` per system: 0, or i > 0 when a pivot was exactly zero: the system is singular (on
+//! CUDA, a singular SPIKE partition of a nonsingular system sends it to the whole-system
+//! solver, which decides); that system's B is then left unchanged. On the CPU backend i is LAPACK `?gtsv`'s (U(i, i) exactly zero). Non-finite
 //! input is not an error: `info` reports only exactly zero pivots (a NaN pivot is not zero),
 //! and a NaN or Inf propagates into that system's X (LAPACK's pivot comparison is false for
 //! NaN, so it takes the row interchange and carries the NaN on); the other systems of a batch
@@ -35,9 +35,9 @@
 //!
 //! [`Pivoting`] selects the CUDA algorithm: diagonal pivoting (1×1 and 2×2 pivots chosen as
 //! Bunch–Kaufman / Erway et al., inside SPIKE partitions), stable for non-dominant and
-//! indefinite systems; or no pivoting (cyclic reduction), for diagonally dominant systems. The
-//! CPU backend solves with LAPACK `?gtsv` (partial pivoting) in both modes, so NOPIVOT there
-//! still solves systems that need pivoting.
+//! indefinite systems; or no pivoting (1×1 pivots only, the Thomas algorithm inside the same
+//! partitions), for diagonally dominant systems. The CPU backend solves with LAPACK `?gtsv`
+//! (partial pivoting) in both modes, so NOPIVOT there still solves systems that need pivoting.
 
 pub mod capi;
 pub mod cpu;
@@ -58,7 +58,7 @@ pub enum numgpu_gtsv_pivoting {
     /// Diagonal pivoting (1×1 and 2×2 pivots): stable for non-dominant and indefinite systems.
     /// The default.
     NUMGPU_GTSV_DIAG_PIVOT = 0,
-    /// No pivoting (cyclic reduction): for diagonally dominant systems only.
+    /// No pivoting (1×1 pivots only): for diagonally dominant systems only.
     NUMGPU_GTSV_NOPIVOT = 1,
 }
 

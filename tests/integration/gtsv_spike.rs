@@ -468,6 +468,60 @@ fn large_for<T: Blas>(h: &mut Handle) {
     verify::<T>(h.backend(), &s.what::<T>("spike", 0, mode), &s, &x, info);
 }
 
+/// Orders past the CUDA backend's single-thread limit (SPIKE: one block of partitions and
+/// one more row, several levels, an order whose last partition is a lone row and one more),
+/// every kind, both modes, nrhs 1 and 3; singular ones (B unchanged); a NaN; and one system in
+/// device memory.
+fn partitioned_for<T: Blas>(h: &mut Handle) {
+    let mut seed = 1500;
+    for n in [2177, 5000, 40003] {
+        for mode in MODES {
+            for kind in kinds_for(mode) {
+                for nrhs in [1, 3] {
+                    seed += 1;
+                    let s = Sys::new::<T>(kind, n, nrhs, seed);
+                    let (x, info) = run_single::<T>(h, &s, mode);
+                    verify::<T>(h.backend(), &s.what::<T>("spike", 0, mode), &s, &x, info);
+                }
+            }
+            for kind in [Kind::Zero, Kind::ZeroColumn] {
+                seed += 1;
+                let s = Sys::new::<T>(kind, n, 2, seed);
+                let (x, info) = run_single::<T>(h, &s, mode);
+                verify::<T>(h.backend(), &s.what::<T>("spike", 0, mode), &s, &x, info);
+            }
+            let mut dirty = Sys::new::<T>(Kind::Dominant, n, 1, seed);
+            let k = n / 3;
+            dirty.d[k] = c64(f64::NAN, 0.0);
+            let (x, info) = run_single::<T>(h, &dirty, mode);
+            assert!(info == 0 && x[k].to_c64().re.is_nan(), "{}: info {info}, x({k}) = {:?}", dirty.what::<T>("spike", 0, mode), x[k]);
+        }
+    }
+    let s = Sys::new::<T>(Kind::Random, 5000, 2, 1999);
+    let size = std::mem::size_of::<T>();
+    unsafe {
+        let up = |h: &mut Handle, v: &[T]| -> *mut T {
+            let p = h.malloc(std::mem::size_of_val(v).max(1)).unwrap();
+            h.memcpy(p, v.as_ptr() as _, std::mem::size_of_val(v)).unwrap();
+            p as *mut T
+        };
+        let (pdl, pd, pdu, pb) = (up(h, &to_t::<T>(&s.dl)), up(h, &to_t::<T>(&s.d)), up(h, &to_t::<T>(&s.du)), up(h, &to_t::<T>(&s.b)));
+        let dinfo = h.malloc(4).unwrap() as *mut i32;
+        h.memcpy(dinfo as _, [POISON].as_ptr() as _, 4).unwrap();
+        gtsv_spike::<T>(h, s.n as i64, s.nrhs as i64, pdl, pd, pdu, pb, s.n as i64, dinfo, Pivoting::Diagonal).unwrap();
+        h.synchronize().unwrap();
+        let mut x = vec![T::zero(); s.n * s.nrhs];
+        let mut info = [0i32];
+        h.memcpy(x.as_mut_ptr() as _, pb as _, x.len() * size).unwrap();
+        h.memcpy(info.as_mut_ptr() as _, dinfo as _, 4).unwrap();
+        verify::<T>(h.backend(), &s.what::<T>("spike, device arrays,", 0, Pivoting::Diagonal), &s, &x, info[0]);
+        for p in [pdl, pd, pdu, pb] {
+            h.free(p as _).unwrap();
+        }
+        h.free(dinfo as _).unwrap();
+    }
+}
+
 /// Strided batches of 1, 37 and 1001 systems of mixed kinds (singular ones included), orders
 /// 1 … 64, nrhs 1, 2, 5, both modes; one matrix shared by the batch (stride 0); the same call
 /// twice gives the same bits.
@@ -910,6 +964,7 @@ fn gtsv_c_abi_checks() {
 crate::all_precisions! {
     single => single_for;
     large => large_for;
+    partitioned => partitioned_for;
     strided => strided_for;
     interleaved => interleaved_for;
     singular => singular_for;
@@ -923,6 +978,7 @@ crate::all_precisions! {
 crate::on_every_backend! {
     gtsv_spike_every_order_kind_and_mode => super::single;
     gtsv_spike_large_system => super::large;
+    gtsv_spike_partitioned_orders => super::partitioned;
     gtsv_batched_strided_matches_lapack => super::strided;
     gtsv_batched_interleaved_matches_lapack => super::interleaved;
     gtsv_singular_systems_leave_b_unchanged => super::singular;

@@ -11,8 +11,8 @@
 //! (pivots, LU residual ratio). geqrf (`geqrf_givens`, QR by Givens rotations): the same
 //! columns against cuBLAS `geqrfBatched` (Householder) and LAPACK `?geqrf`, and the checks
 //! ‖A − Q·R‖, ‖I − Qᴴ·Q‖ and |R| against LAPACK's. gtsv (`gtsv_spike`, tridiagonal
-//! solvers): one row per form (single system, strided batch, interleaved batch), size and
-//! pivoting mode, with GB/s and % of the copy bandwidth, the cuSPARSE peer's time and the
+//! solvers): one row per form (single system, strided batch, interleaved batch), size,
+//! pivoting mode and class of inputs, with GB/s and % of the copy bandwidth, the cuSPARSE peer's time and the
 //! ratio, LAPACK `?gtsv`'s and the ratio, and the backward error of every system. The exit
 //! status is the number of failed rows. It writes `<out>/<routine>-<device>-<date>` .json,
 //! .md and .svg (routine `gemm`, `getrf_fullpivot`, `geqrf_givens`, `gtsv_spike`).
@@ -70,6 +70,9 @@ struct Cli {
     /// gtsv: pivoting modes, comma-separated, of diag, nopivot [default: both].
     #[arg(long, value_delimiter = ',')]
     modes: Option<Vec<String>>,
+    /// gtsv: classes of inputs, comma-separated, of dominant (random, strictly diagonally dominant: every mode and peer), random (needs pivoting: diag rows and pivoting peers only) [default: both].
+    #[arg(long, value_delimiter = ',')]
+    inputs: Option<Vec<String>>,
     /// gtsv: bytes one batched call moves (5·n·elem per system); the batch is sized from it [default: 268435456 (256 MiB); --quick: 33554432].
     #[arg(long)]
     batch_bytes: Option<f64>,
@@ -150,19 +153,9 @@ fn settings(cli: Cli) -> Result<Settings, String> {
     if let Some(n) = single_sizes.iter().find(|n| !(3..=1 << 30).contains(*n)) {
         return Err(format!("--single-sizes: {n} is outside 3..=2^30"));
     }
-    let mut forms = Vec::new();
-    for f in cli.forms.unwrap_or_else(|| vec!["single".into(), "strided".into(), "interleaved".into()]) {
-        forms.push(gtsv::Form::parse(f.trim()).ok_or_else(|| format!("--forms {f}: unknown; known: single, strided, interleaved"))?);
-    }
-    let mut modes = Vec::new();
-    for m in cli.modes.unwrap_or_else(|| vec!["diag".into(), "nopivot".into()]) {
-        modes.push(gtsv::parse_mode(m.trim()).ok_or_else(|| format!("--modes {m}: unknown; known: diag, nopivot"))?);
-    }
-    forms.dedup();
-    modes.dedup();
-    if forms.is_empty() || modes.is_empty() {
-        return Err("--forms and --modes need at least one value each".into());
-    }
+    let forms = gtsv::parse_list("--forms", cli.forms)?;
+    let modes = gtsv::parse_list("--modes", cli.modes)?;
+    let inputs = gtsv::parse_list("--inputs", cli.inputs)?;
     let batch_bytes = cli.batch_bytes.unwrap_or(if q { (32u64 << 20) as f64 } else { (256u64 << 20) as f64 });
     if !(1e3..=32e9).contains(&batch_bytes) {
         return Err(format!("--batch-bytes {batch_bytes:e}: must be between 1e3 and 3.2e10"));
@@ -220,6 +213,7 @@ fn settings(cli: Cli) -> Result<Settings, String> {
             mem_budget: 0.0, // set once the device is known
             tol: 30.0,
             modes,
+            inputs,
         },
         single_sizes,
         forms,
@@ -387,7 +381,7 @@ fn run(mut s: Settings) -> Result<usize, String> {
                 let mut rows = Vec::new();
                 for &form in &s.forms {
                     let sizes = if form == gtsv::Form::Single { &s.single_sizes } else { &sizes };
-                    rows.extend(sweep(&format!("gtsv {}", form.name()), &precisions, sizes, |p, n| match p {
+                    rows.extend(sweep(&format!("gtsv {}", gtsv::Named::name(form)), &precisions, sizes, |p, n| match p {
                         's' => gtsv::run_case::<f32>(&g, sp, &mut h, &roof, c, form, n),
                         'd' => gtsv::run_case::<f64>(&g, sp, &mut h, &roof, c, form, n),
                         'c' => gtsv::run_case::<Complex32>(&g, sp, &mut h, &roof, c, form, n),
@@ -396,7 +390,7 @@ fn run(mut s: Settings) -> Result<usize, String> {
                 }
                 let rep = report::Report {
                     routine: "gtsv_spike",
-                    description: "Tridiagonal solvers, one right-hand side per system, random strictly diagonally dominant systems: numgpu_?gtsv_spike (one system) against cusparse?gtsv2 (diagonal-pivoting rows) and cusparse?gtsv2_nopivot (no-pivot rows); numgpu_?gtsv_batched_strided against cusparse?gtsv2StridedBatch (which does not pivot); numgpu_?gtsv_batched_interleaved against the fastest of cusparse?gtsvInterleavedBatch's three algorithms; all on the same device buffers and stream; and LAPACK ?gtsv on the host (one core for one system, all cores over a batch).",
+                    description: "Tridiagonal solvers, one right-hand side per system, random systems (strictly diagonally dominant, and for the diagonal-pivoting rows also ones that need pivoting): numgpu_?gtsv_spike (one system) against cusparse?gtsv2 (diagonal-pivoting rows) and cusparse?gtsv2_nopivot (no-pivot rows); numgpu_?gtsv_batched_strided against cusparse?gtsv2StridedBatch (which does not pivot); numgpu_?gtsv_batched_interleaved against the fastest of cusparse?gtsvInterleavedBatch's three algorithms; all on the same device buffers and stream; and LAPACK ?gtsv on the host (one core for one system, all cores over a batch).",
                     meta: &meta,
                     roofline: &roof,
                     tolerance: c.tol,
@@ -493,7 +487,7 @@ macro_rules! swept_row {
 swept_row!(gemm::Row, ratio_cublas, "cuBLAS");
 swept_row!(getrf::Row, ratio_cublas, "cuBLAS");
 swept_row!(geqrf::Row, ratio_cublas, "cuBLAS");
-swept_row!(gtsv::Row, ratio_cusparse, "cuSPARSE", |r: &gtsv::Row| format!(" {}", r.mode));
+swept_row!(gtsv::Row, ratio_cusparse, "cuSPARSE", |r: &gtsv::Row| format!(" {} {}", r.mode, r.inputs));
 
 /// The rows of each precision and size, `run(precision, n)` each, with a progress bar.
 fn sweep<R: SweptRow>(routine: &str, precisions: &[char], sizes: &[usize], mut run: impl FnMut(char, usize) -> Vec<R>) -> Vec<R> {
@@ -569,14 +563,15 @@ mod tests {
         assert_eq!(default_sizes("gtsv", false), [64, 128, 256, 512, 1024]);
         assert_eq!(default_precisions("gtsv"), ['s', 'd']);
         assert_eq!(default_precisions("gemm"), ['s', 'd', 'c', 'z']);
-        assert_eq!(s.forms, gtsv::Form::ALL);
+        assert_eq!(s.forms, <gtsv::Form as gtsv::Named>::ALL);
         assert_eq!(s.gtsv_cfg.modes, [Pivoting::Diagonal, Pivoting::NoPivot]);
+        assert_eq!(s.gtsv_cfg.inputs, <gtsv::Inputs as gtsv::Named>::ALL);
         assert_eq!((s.gtsv_cfg.batch_bytes, s.gtsv_cfg.max_secs, s.gtsv_cfg.reps), ((256u64 << 20) as f64, 2.0, 20));
         let q = parse(&["--routine", "gtsv", "--quick", "--forms", "interleaved", "--modes", "nopivot", "--precisions", "z"]).unwrap();
         assert_eq!((q.single_sizes.len(), q.forms.as_slice(), q.gtsv_cfg.modes.as_slice()), (3, &[gtsv::Form::Interleaved][..], &[Pivoting::NoPivot][..]));
         assert_eq!((q.precisions, q.gtsv_cfg.reps, default_sizes("gtsv", true)), (Some(vec!['z']), 5, vec![64, 256, 1024]));
         assert!(parse(&["--routine", "all"]).unwrap().routines.contains(&"gtsv"));
-        for bad in [&["--forms", "banded"][..], &["--modes", "full"], &["--single-sizes", "2"], &["--max-secs", "0"], &["--batch-bytes", "10"]] {
+        for bad in [&["--forms", "banded"][..], &["--modes", "full"], &["--inputs", "dense"], &["--single-sizes", "2"], &["--max-secs", "0"], &["--batch-bytes", "10"]] {
             assert!(parse(bad).is_err(), "{bad:?} accepted");
         }
     }

@@ -6,7 +6,7 @@
 use crate::gemm::Row;
 use crate::geqrf::Row as GeqrfRow;
 use crate::getrf::Row as GetrfRow;
-use crate::gtsv::{Form, Row as GtsvRow};
+use crate::gtsv::{Form, Named, Row as GtsvRow};
 use crate::roofline::Roofline;
 use plotters::prelude::*;
 use serde::Serialize;
@@ -470,7 +470,7 @@ pub fn markdown_geqrf(rep: &Report<GeqrfRow>) -> String {
 /// gtsv's plot: a panel per form run, numgpu per precision and mode against the form's
 /// cuSPARSE peer (drawn once per precision where both modes share it).
 pub fn svg_gtsv(file: &Path, rep: &Report<GtsvRow>) -> Result<(), String> {
-    let forms: Vec<Form> = Form::ALL.into_iter().filter(|f| rep.rows.iter().any(|r| r.form == f.name())).collect();
+    let forms: Vec<Form> = Form::ALL.iter().copied().filter(|f| rep.rows.iter().any(|r| r.form == f.name())).collect();
     let root = SVGBackend::new(file, (1100, 520 * forms.len().max(1) as u32)).into_drawing_area();
     let err = |e: &dyn std::fmt::Display| format!("plotting {}: {e}", file.display());
     root.fill(&WHITE).map_err(|e| err(&e))?;
@@ -480,10 +480,10 @@ pub fn svg_gtsv(file: &Path, rep: &Report<GtsvRow>) -> Result<(), String> {
         let pts: Vec<Point> = rows
             .iter()
             .map(|r| Point {
-                series: format!("{} {}", r.precision, r.mode),
+                series: if r.inputs == "dominant" { format!("{} {}", r.precision, r.mode) } else { format!("{} {} {}", r.precision, r.mode, r.inputs) },
                 n: r.n,
                 ours_gbs: r.ours_gbs,
-                peer_gbs: r.cusparse_gbs.filter(|_| *form == Form::Single || r.mode == first_mode),
+                peer_gbs: r.cusparse_gbs.filter(|_| *form == Form::Single || r.mode == first_mode || r.inputs != "dominant"),
             })
             .collect();
         let (what, peer) = match form {
@@ -502,14 +502,15 @@ pub fn svg_gtsv(file: &Path, rep: &Report<GtsvRow>) -> Result<(), String> {
 /// algorithms.
 pub fn table_gtsv(rows: &[GtsvRow]) -> String {
     let mut s = String::new();
-    s.push_str("| form | mode | prec | n | batch | ours ms | GB/s | % roof | cuSPARSE | cuSPARSE ms | cuSPARSE GB/s | ×cuSPARSE | LAPACK ms | LAPACK GB/s | ×LAPACK | backward error | cuSPARSE backward error | ok |\n");
-    s.push_str("|---|---|---|--:|--:|--:|--:|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|---|\n");
+    s.push_str("| form | mode | inputs | prec | n | batch | ours ms | GB/s | % roof | cuSPARSE | cuSPARSE ms | cuSPARSE GB/s | ×cuSPARSE | LAPACK ms | LAPACK GB/s | ×LAPACK | backward error | cuSPARSE backward error | ok |\n");
+    s.push_str("|---|---|---|---|--:|--:|--:|--:|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|---|\n");
     for r in rows {
         let _ = writeln!(
             s,
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             r.form,
             r.mode,
+            r.inputs,
             r.precision,
             r.n,
             r.batch,
@@ -528,20 +529,20 @@ pub fn table_gtsv(rows: &[GtsvRow]) -> String {
             if r.ok { "ok" } else { "FAIL" },
         );
     }
-    // The algorithms' times are the same in every mode's row of a precision and n.
+    // The algorithms' times are the same in every mode's row of a class, precision and n.
     let mut seen = Vec::new();
     for r in rows.iter().filter(|r| !r.cusparse_algo_ms.is_empty()) {
-        if seen.contains(&(r.precision, r.n)) {
+        if seen.contains(&(r.inputs, r.precision, r.n)) {
             continue;
         }
         if seen.is_empty() {
-            s.push_str("\ncuSPARSE `gtsvInterleavedBatch` by algorithm (ms; — where it failed):\n\n| prec | n | batch | 0 Thomas | 1 LU | 2 QR | fastest that solved |\n|---|--:|--:|--:|--:|--:|---|\n");
+            s.push_str("\ncuSPARSE `gtsvInterleavedBatch` by algorithm (ms; — where it failed, or was not run: Thomas on inputs that need pivoting):\n\n| inputs | prec | n | batch | 0 Thomas | 1 LU | 2 QR | fastest that solved |\n|---|---|--:|--:|--:|--:|--:|---|\n");
         }
-        seen.push((r.precision, r.n));
+        seen.push((r.inputs, r.precision, r.n));
         let t: Vec<String> = r.cusparse_algo_ms.iter().map(|t| opt(*t, ms)).collect();
-        let _ = writeln!(s, "| {} | {} | {} | {} | {} |", r.precision, r.n, r.batch, t.join(" | "), r.cusparse);
+        let _ = writeln!(s, "| {} | {} | {} | {} | {} | {} |", r.inputs, r.precision, r.n, r.batch, t.join(" | "), r.cusparse);
     }
-    notes(&mut s, rows.iter().map(|r| (r.ok, format!("{} {} {} n = {}", r.form, r.mode, r.precision, r.n), r.note.as_str())));
+    notes(&mut s, rows.iter().map(|r| (r.ok, format!("{} {} {} {} n = {}", r.form, r.mode, r.inputs, r.precision, r.n), r.note.as_str())));
     s
 }
 
@@ -558,11 +559,11 @@ pub fn markdown_gtsv(rep: &Report<GtsvRow>) -> String {
         m.host_threads,
         if m.quick { "; --quick run" } else { "" }
     );
-    s.push_str("- peers: `single` diag rows against `gtsv2` (partial pivoting), nopivot rows against `gtsv2_nopivot`; `strided` rows, both modes, against `gtsv2StridedBatch`, which does not pivot (cuSPARSE has no pivoting strided batch); `interleaved` rows against the fastest of `gtsvInterleavedBatch`'s algorithms (0 Thomas, no pivoting; 1 LU with partial pivoting; 2 QR) that solved the systems, named in the column, all three in the table below; `gtsvInterleavedBatch` overwrites the diagonals too, which are restored with B\n");
+    s.push_str("- peers: `single` diag rows against `gtsv2` (partial pivoting), nopivot rows against `gtsv2_nopivot`; `strided` rows against `gtsv2StridedBatch`, which does not pivot (cuSPARSE has no pivoting strided batch: none for the `random` inputs); `interleaved` rows against the fastest of `gtsvInterleavedBatch`'s algorithms (0 Thomas, no pivoting, not run on the `random` inputs; 1 LU with partial pivoting; 2 QR) that solved the systems, named in the column, all in the table below; `gtsvInterleavedBatch` overwrites the diagonals too, which are restored with B\n");
     s.push_str("- GB/s count 5·n·elem per system, as the spec does (dl, d, du and b read, x written), for every library alike; % roof = numgpu's GB/s / the copy bandwidth; ×cuSPARSE = t_cuSPARSE / t_numgpu and ×LAPACK = t_LAPACK / t_numgpu (> 1: numgpu faster)\n");
     let _ = writeln!(
         s,
-        "- inputs: random, strictly diagonally dominant by rows and columns (off-diagonals with parts uniform in [-1, 1), |d(k)| > 4), so the pivoting and the non-pivoting solvers are all stable on them; checks, in double precision over every system of the call: backward error = max ‖b − T·x‖∞ / ((‖T‖∞·‖x‖∞ + ‖b‖∞)·ε) < {} (no factor n: a tridiagonal solve's backward error does not grow with n, and n·ε reaches 4 in single precision at n = 2^25), info = 0 for every system (info poisoned before the call), two calls on the same inputs bitwise equal; a row also fails when a call fails, or when its cuSPARSE routine's backward error fails the same bound (a check of the bench)",
+        "- inputs: `dominant`, random and strictly diagonally dominant by rows and columns (off-diagonals with parts uniform in [-1, 1), |d(k)| > 4), on which the pivoting and the non-pivoting solvers are all stable: every mode and peer; `random`, every entry with parts uniform in [-1, 1), which needs pivoting (and 2×2 pivots in numgpu's diagonal pivoting, which dominant inputs never take): the diag rows and the pivoting peers only; checks, in double precision over every system of the call: backward error = max ‖b − T·x‖∞ / ((‖T‖∞·‖x‖∞ + ‖b‖∞)·ε) < {} (no factor n: a tridiagonal solve's backward error does not grow with n, and n·ε reaches 4 in single precision at n = 2^25), info = 0 for every system (info poisoned before the call), two calls on the same inputs bitwise equal; a row also fails when a call fails, or when its cuSPARSE routine's backward error fails the same bound (a check of the bench)",
         rep.tolerance
     );
     let _ = writeln!(s, "- failures: {}\n", rep.failures);
@@ -639,14 +640,14 @@ mod tests {
         assert!(svg.contains("cuBLAS geqrfBatched"));
 
         // gtsv's page, tables and plot (a panel per form).
-        let single = GtsvRow { form: "single", mode: "diag", precision: 's', n: 1 << 20, batch: 1, sets: 8, bytes: 20_971_520.0, reps: 20, ours_ms: Some(0.02), ours_gbs: Some(1048.6), roof_pct: Some(35.0), cusparse: "gtsv2".into(), cusparse_ms: Some(0.1), cusparse_gbs: Some(209.7), ratio_cusparse: Some(5.0), lapack_ms: Some(9.0), lapack_gbs: Some(2.3), ratio_lapack: Some(450.0), backward_error: Some(0.5), cusparse_backward_error: Some(0.7), info_nonzero: Some(0), reproducible: Some(true), ok: true, ..Default::default() };
-        let inter = GtsvRow { form: "interleaved", mode: "nopivot", precision: 'd', n: 64, batch: 104_858, bytes: 268_435_456.0, cusparse: "gtsvInterleavedBatch Thomas".into(), cusparse_algo_ms: vec![Some(0.2), None, Some(0.5)], note: "backward error 1e3 >= 30".into(), ..Default::default() };
+        let single = GtsvRow { form: "single", mode: "diag", inputs: "dominant", precision: 's', n: 1 << 20, batch: 1, sets: 8, bytes: 20_971_520.0, reps: 20, ours_ms: Some(0.02), ours_gbs: Some(1048.6), roof_pct: Some(35.0), cusparse: "gtsv2".into(), cusparse_ms: Some(0.1), cusparse_gbs: Some(209.7), ratio_cusparse: Some(5.0), lapack_ms: Some(9.0), lapack_gbs: Some(2.3), ratio_lapack: Some(450.0), backward_error: Some(0.5), cusparse_backward_error: Some(0.7), info_nonzero: Some(0), reproducible: Some(true), ok: true, ..Default::default() };
+        let inter = GtsvRow { form: "interleaved", mode: "nopivot", inputs: "dominant", precision: 'd', n: 64, batch: 104_858, bytes: 268_435_456.0, cusparse: "gtsvInterleavedBatch Thomas".into(), cusparse_algo_ms: vec![Some(0.2), None, Some(0.5)], note: "backward error 1e3 >= 30".into(), ..Default::default() };
         let rows = [single, inter];
         let rep = Report { routine: "gtsv_spike", description: "d", meta: &meta, roofline: &roof, tolerance: 30.0, failures: 1, batch: None, rows: &rows };
         let md = markdown_gtsv(&rep);
-        assert!(md.contains("| single | diag | s | 1048576 | 1 | 0.0200 | 1049 | 35% | gtsv2 | 0.1000 | 210 | 5.00 | 9.000 | 2.3 | 450 | 0.50 | 0.70 | ok |"), "{md}");
-        assert!(md.contains("| d | 64 | 104858 | 0.2000 | — | 0.5000 | gtsvInterleavedBatch Thomas |"), "{md}");
-        assert!(md.contains("- FAIL interleaved nopivot d n = 64: backward error 1e3 >= 30"), "{md}");
+        assert!(md.contains("| single | diag | dominant | s | 1048576 | 1 | 0.0200 | 1049 | 35% | gtsv2 | 0.1000 | 210 | 5.00 | 9.000 | 2.3 | 450 | 0.50 | 0.70 | ok |"), "{md}");
+        assert!(md.contains("| dominant | d | 64 | 104858 | 0.2000 | — | 0.5000 | gtsvInterleavedBatch Thomas |"), "{md}");
+        assert!(md.contains("- FAIL interleaved nopivot dominant d n = 64: backward error 1e3 >= 30"), "{md}");
         assert!(md.contains("cuSPARSE 12.6.3") && md.contains("at least 256 MiB"), "{md}");
         let json = serde_json::to_string(&rep).unwrap();
         assert!(json.contains("\"cusparse_algo_ms\":[0.2,null,0.5]") && json.contains("\"cusparse\":\"12.6.3\""), "{json}");

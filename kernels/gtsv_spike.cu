@@ -18,6 +18,8 @@
 //   gtsv_spike_reduce_<T>, gtsv_spike_top_<T>, gtsv_spike_recover_<T>
 //                         one large system by SPIKE (below), NG_L rows per partition and
 //                         NG_NT partitions per block.
+//   gtsv_block_<T>        a block per system and right-hand side, in shared memory, SPIKE
+//                         with one level of partitions (up to NG_NT·NG_L rows).
 #include "common.cuh"
 
 #define NG_CAT2(a, b) a##b
@@ -135,7 +137,7 @@ extern "C" __global__ void NG_CAT(gtsv_strided_, NG_SUFFIX)(
 }
 #endif
 
-#if defined(NG_SPIKE_REDUCE) || defined(NG_SPIKE_TOP) || defined(NG_SPIKE_RECOVER)
+#if defined(NG_SPIKE_REDUCE) || defined(NG_SPIKE_TOP) || defined(NG_SPIKE_RECOVER) || defined(NG_BLOCK)
 // One large system by SPIKE in substructured form. The rows split into partitions of NG_L
 // (odd) rows; a partition's first row is its separator, the others its interior. Eliminating
 // every interior (diagonal pivoting inside it) leaves a tridiagonal system in the separators
@@ -267,26 +269,92 @@ __device__ ng_ends ng_seg_backward(int m, const T *a, const T *b, T *f, const si
     return e;
 }
 
-// Shared memory of a block: rows' a, b, c, f (T), then three T per thread, then K (bytes).
+// A partition's contribution to the separators' system S: its separator's row of S without
+// the previous partition's part (b, c, f), and the part it gives the next separator's row
+// (bu, bz, bg: the next row's sub-diagonal entry a' makes those -a'·bu, -a'·bz, -a'·bg in
+// its a, b, f). bad: the interior's failing row, or -1.
+struct ng_part {
+    T as, b, c, f, bu, bz, bg;
+    int bad;
+};
+
+// Eliminates the interior (rows 1 .. m of the partition at a, b, c, f; m may be 0) and
+// returns the partition's part of S. Coupling entries that are exactly zero contribute
+// exactly zero, whatever the values they multiply.
+__device__ ng_part ng_partition_reduce(int m, T *a, T *b, T *c, T *f, signed char *K, bool pivot) {
+    const T zero = ng_zero<T>();
+    ng_part r = {a[0], b[0], zero, f[0], zero, zero, zero, -1};
+    if (m == 0) return r;
+    const T cs = c[0], af = a[1], cl = c[m];
+    T pz0 = zero, pz1 = zero;
+    r.bad = ng_seg_forward<true>(m, a + 1, b + 1, c + 1, f + 1, K + 1, pivot, pz0, pz1);
+    if (r.bad >= 0) return r;
+    const ng_ends e = ng_seg_backward<true>(m, a + 1, b + 1, f + 1, K + 1, pz0, pz1);
+    if (!ng_is_zero(cs)) {
+        const T ncs = ng_neg(cs);
+        r.b = ng_fma(ncs, ng_mul(af, e.u0), r.b);
+        r.c = ng_mul(ncs, ng_mul(cl, e.z0));
+        r.f = ng_fma(ncs, e.g0, r.f);
+    }
+    r.bu = ng_mul(af, e.um);
+    r.bz = ng_mul(cl, e.zm);
+    r.bg = e.gm;
+    return r;
+}
+
+// S's row from a partition's part and the previous partition's bottom values (pu, pz, pg).
+__device__ void ng_s_row(const ng_part &q, T pu, T pz, T pg, T &sa, T &sb, T &sf) {
+    sa = ng_zero<T>();
+    sb = q.b;
+    sf = q.f;
+    if (ng_is_zero(q.as)) return;
+    const T nas = ng_neg(q.as);
+    sa = ng_mul(nas, pu);
+    sb = ng_fma(nas, pz, sb);
+    sf = ng_fma(nas, pg, sf);
+}
+
+// Solves the interior of the partition at a, b, c, f (m rows after the separator) once its
+// separator's solution xk and the next one's, xk1, are known; writes x over f (xk included).
+// Returns the failing row or -1 (the reduce met the same pivots, so -1 unless rounding
+// differed).
+__device__ int ng_partition_recover(int m, T *a, T *b, T *c, T *f, signed char *K, bool pivot, T xk, T xk1) {
+    f[0] = xk;
+    if (m == 0) return -1;
+    if (!ng_is_zero(a[1])) f[1] = ng_fma(ng_neg(a[1]), xk, f[1]);
+    if (!ng_is_zero(c[m])) f[m] = ng_fma(ng_neg(c[m]), xk1, f[m]);
+    T pz0 = ng_zero<T>(), pz1 = pz0;
+    const int bad = ng_seg_forward<false>(m, a + 1, b + 1, c + 1, f + 1, K + 1, pivot, pz0, pz1);
+    if (bad < 0) ng_seg_backward<false>(m, a + 1, b + 1, f + 1, K + 1, pz0, pz1);
+    return bad;
+}
+
+// Shared memory of a block: `rows` rows' a, b, c, f (T), three T per thread, then (NG_BLOCK)
+// S's a, b, c, f for NG_NT rows, then the pivot kinds of the rows (and of S's).
 struct ng_spike_smem {
-    T *a, *b, *c, *f, *x3;
-    signed char *K;
-    __device__ ng_spike_smem() {
+    T *a, *b, *c, *f, *x3, *sa, *sb, *sc, *sf;
+    signed char *K, *SK;
+    __device__ ng_spike_smem(int rows) {
         extern __shared__ __align__(16) unsigned char ng_smem_raw[];
         a = reinterpret_cast<T *>(ng_smem_raw);
-        b = a + NG_ROWS;
-        c = b + NG_ROWS;
-        f = c + NG_ROWS;
-        x3 = f + NG_ROWS;
-        K = reinterpret_cast<signed char *>(x3 + 3 * NG_NT);
+        b = a + rows;
+        c = b + rows;
+        f = c + rows;
+        x3 = f + rows;
+        sa = x3 + 3 * NG_NT;
+        sb = sa + NG_NT;
+        sc = sb + NG_NT;
+        sf = sc + NG_NT;
+        K = reinterpret_cast<signed char *>(sf + NG_NT);
+        SK = K + rows;
     }
 };
 
-// Stages rows row0 .. row0 + NG_ROWS - 1 (those inside 0 .. N-1) of the system and of
+// Stages rows row0 .. row0 + rows - 1 (those inside 0 .. N-1) of the system and of
 // right-hand side F: row g's sub-diagonal is dl[g - 1] (LAPACK's layout).
-__device__ void ng_spike_stage(const ng_spike_smem &s, ng_i64 N, ng_i64 row0, const T *dl, const T *d, const T *du, const T *F) {
+__device__ void ng_spike_stage(const ng_spike_smem &s, int rows, ng_i64 N, ng_i64 row0, const T *dl, const T *d, const T *du, const T *F) {
     const T zero = ng_zero<T>();
-    for (int l = threadIdx.x; l < NG_ROWS; l += NG_NT) {
+    for (int l = threadIdx.x; l < rows; l += blockDim.x) {
         const ng_i64 g = row0 + l;
         if (g >= 0 && g < N) {
             s.a[l] = g > 0 ? dl[g - 1] : zero;
@@ -307,54 +375,37 @@ extern "C" __global__ void __launch_bounds__(NG_NT) NG_CAT(gtsv_spike_reduce_, N
     ng_i64 N, const T *dl, const T *d, const T *du, const T *F, ng_i64 ldf, int pivot, T *sdl, T *sd, T *sdu, T *sf, ng_i64 ldsf,
     unsigned long long *flag, ng_i64 scale) {
     if (__syncthreads_or(*(volatile unsigned long long *)flag != ~0ull)) return;
-    const ng_spike_smem s;
+    const ng_spike_smem s(NG_ROWS);
     const int t = threadIdx.x;
     const ng_i64 r = blockIdx.y, p = (N + NG_L - 1) / NG_L, k = (ng_i64)blockIdx.x * (NG_NT - 1) - 1 + t, row = k * NG_L;
-    ng_spike_stage(s, N, row - (ng_i64)t * NG_L, dl, d, du, F + r * ldf);
+    ng_spike_stage(s, NG_ROWS, N, row - (ng_i64)t * NG_L, dl, d, du, F + r * ldf);
     __syncthreads();
     const T zero = ng_zero<T>();
-    T *a = s.a + t * NG_L, *b = s.b + t * NG_L, *c = s.c + t * NG_L, *f = s.f + t * NG_L;
     const bool active = k >= 0 && k < p;
-    T as = zero, ownb = zero, ownc = zero, ownf = zero, bu = zero, bz = zero, bg = zero;
+    ng_part q = {zero, zero, zero, zero, zero, zero, zero, -1};
     if (active) {
-        const int m = (int)min((ng_i64)NG_L, N - row) - 1;
-        const T cs = c[0];
-        as = a[0];
-        ownb = b[0];
-        ownf = f[0];
-        if (m > 0) {
-            const T af = a[1], cl = c[m];
-            T pz0 = zero, pz1 = zero;
-            const int bad = ng_seg_forward<true>(m, a + 1, b + 1, c + 1, f + 1, s.K + t * NG_L + 1, pivot != 0, pz0, pz1);
-            if (bad >= 0) {
-                atomicMin(flag, (unsigned long long)((row + 1 + bad) * scale + 1));
-            } else {
-                const ng_ends e = ng_seg_backward<true>(m, a + 1, b + 1, f + 1, s.K + t * NG_L + 1, pz0, pz1);
-                const T ncs = ng_neg(cs);
-                ownb = ng_fma(ncs, ng_mul(af, e.u0), ownb);
-                ownc = ng_mul(ncs, ng_mul(cl, e.z0));
-                ownf = ng_fma(ncs, e.g0, ownf);
-                bu = ng_mul(af, e.um);
-                bz = ng_mul(cl, e.zm);
-                bg = e.gm;
-            }
+        const int m = (int)min((ng_i64)NG_L, N - row) - 1, o = t * NG_L;
+        q = ng_partition_reduce(m, s.a + o, s.b + o, s.c + o, s.f + o, s.K + o, pivot != 0);
+        if (q.bad >= 0) {
+            atomicMin(flag, (unsigned long long)((row + 1 + q.bad) * scale + 1));
+            q.bu = q.bz = q.bg = zero;
         }
     }
-    s.x3[t] = bu;
-    s.x3[NG_NT + t] = bz;
-    s.x3[2 * NG_NT + t] = bg;
+    s.x3[t] = q.bu;
+    s.x3[NG_NT + t] = q.bz;
+    s.x3[2 * NG_NT + t] = q.bg;
     __syncthreads();
     if (active && t > 0) {
-        const T nas = ng_neg(as);
+        T a, b, f;
+        ng_s_row(q, s.x3[t - 1], s.x3[NG_NT + t - 1], s.x3[2 * NG_NT + t - 1], a, b, f);
         if (r == 0) {
-            if (k > 0) sdl[k - 1] = ng_mul(nas, s.x3[t - 1]);
-            sd[k] = ng_fma(nas, s.x3[NG_NT + t - 1], ownb);
-            if (k + 1 < p) sdu[k] = ownc;
+            if (k > 0) sdl[k - 1] = a;
+            sd[k] = b;
+            if (k + 1 < p) sdu[k] = q.c;
         }
-        sf[k + r * ldsf] = ng_fma(nas, s.x3[2 * NG_NT + t - 1], ownf);
+        sf[k + r * ldsf] = f;
     }
 }
-
 #endif
 
 #if defined(NG_SPIKE_TOP)
@@ -368,7 +419,6 @@ extern "C" __global__ void NG_CAT(gtsv_spike_top_, NG_SUFFIX)(const T *d, T *f, 
     }
     f[r * ldf] = ng_div(f[r * ldf], d[0]);
 }
-
 #endif
 
 #if defined(NG_SPIKE_RECOVER)
@@ -377,28 +427,19 @@ extern "C" __global__ void NG_CAT(gtsv_spike_top_, NG_SUFFIX)(const T *d, T *f, 
 extern "C" __global__ void __launch_bounds__(NG_NT) NG_CAT(gtsv_spike_recover_, NG_SUFFIX)(
     ng_i64 N, const T *dl, const T *d, const T *du, T *X, ng_i64 ldx, int pivot, const T *xs, ng_i64 ldxs, unsigned long long *flag) {
     if (__syncthreads_or(*(volatile unsigned long long *)flag != ~0ull)) return;
-    const ng_spike_smem s;
+    const ng_spike_smem s(NG_ROWS);
     const int t = threadIdx.x;
     const ng_i64 r = blockIdx.y, p = (N + NG_L - 1) / NG_L, row0 = (ng_i64)blockIdx.x * NG_ROWS, k = (ng_i64)blockIdx.x * NG_NT + t, row = k * NG_L;
     T *x = X + r * ldx;
     const T *xr = xs + r * ldxs;
-    ng_spike_stage(s, N, row0, dl, d, du, x);
+    ng_spike_stage(s, NG_ROWS, N, row0, dl, d, du, x);
     __syncthreads();
     bool bad = false;
     if (k < p) {
-        T *a = s.a + t * NG_L, *b = s.b + t * NG_L, *c = s.c + t * NG_L, *f = s.f + t * NG_L;
-        const int m = (int)min((ng_i64)NG_L, N - row) - 1;
-        const T xk = xr[k];
-        if (m > 0) {
-            f[1] = ng_fma(ng_neg(a[1]), xk, f[1]);
-            if (k + 1 < p) f[m] = ng_fma(ng_neg(c[m]), xr[k + 1], f[m]);
-            T pz0 = ng_zero<T>(), pz1 = pz0;
-            bad = ng_seg_forward<false>(m, a + 1, b + 1, c + 1, f + 1, s.K + t * NG_L + 1, pivot != 0, pz0, pz1) >= 0;
-            if (!bad) ng_seg_backward<false>(m, a + 1, b + 1, f + 1, s.K + t * NG_L + 1, pz0, pz1);
-        }
-        f[0] = xk;
+        const int m = (int)min((ng_i64)NG_L, N - row) - 1, o = t * NG_L;
+        bad = ng_partition_recover(m, s.a + o, s.b + o, s.c + o, s.f + o, s.K + o, pivot != 0, xr[k], k + 1 < p ? xr[k + 1] : ng_zero<T>()) >= 0;
     }
-    // The reduce met the same pivots; a failure here would be rounding's, and is reported.
+    // A failure here would be rounding's; it is reported and this block writes nothing.
     if (__syncthreads_or(bad)) {
         if (bad) atomicMin(flag, (unsigned long long)(row + 2));
         return;
@@ -406,6 +447,71 @@ extern "C" __global__ void __launch_bounds__(NG_NT) NG_CAT(gtsv_spike_recover_, 
     for (int l = t; l < NG_ROWS; l += NG_NT) {
         const ng_i64 g = row0 + l;
         if (g < N) x[g] = s.f[l];
+    }
+}
+#endif
+
+#if defined(NG_BLOCK)
+// Block per system (strided batch, and one system of up to NG_NT·NG_L rows): system first +
+// blockIdx.x, right-hand sides blockIdx.y, +gridDim.y, ... The system is read once into
+// shared memory. Orders above NG_SEQ: its partitions (a thread each) give S (order p <= NG_NT),
+// which thread 0 solves, then the interiors; otherwise, or when a pivot block of a partition
+// or of S is exactly singular, thread 0 solves the whole system by diagonal pivoting, which
+// decides info. X is written only on success.
+extern "C" __global__ void __launch_bounds__(NG_NT) NG_CAT(gtsv_block_, NG_SUFFIX)(
+    int n, ng_i64 nrhs, const T *dl, const T *d, const T *du, ng_i64 stride_diag, T *B, ng_i64 ldb, ng_i64 stride_b, int *info,
+    ng_i64 first, int pivot) {
+    const int p = (n + NG_L - 1) / NG_L, rows = p * NG_L, t = threadIdx.x;
+    const ng_spike_smem s(rows);
+    const ng_i64 sys = first + blockIdx.x, o = sys * stride_diag;
+    const T *dls = n > 1 ? dl + o : nullptr, *ds = d + o, *dus = n > 1 ? du + o : nullptr;
+    const bool piv = pivot != 0;
+    const T zero = ng_zero<T>();
+    for (ng_i64 r = blockIdx.y; r < nrhs; r += gridDim.y) {
+        T *x = B + sys * stride_b + r * ldb;
+        ng_spike_stage(s, rows, n, 0, dls, ds, dus, x);
+        __syncthreads();
+        bool failed = n <= NG_SEQ;
+        if (!failed) {
+            ng_part q = {zero, zero, zero, zero, zero, zero, zero, -1};
+            const int m = t < p ? min(NG_L, n - t * NG_L) - 1 : 0;
+            if (t < p) q = ng_partition_reduce(m, s.a + t * NG_L, s.b + t * NG_L, s.c + t * NG_L, s.f + t * NG_L, s.K + t * NG_L, piv);
+            s.x3[t] = q.bu;
+            s.x3[NG_NT + t] = q.bz;
+            s.x3[2 * NG_NT + t] = q.bg;
+            failed = __syncthreads_or(q.bad >= 0);
+            if (!failed && t < p) {
+                const T z = ng_zero<T>();
+                ng_s_row(q, t > 0 ? s.x3[t - 1] : z, t > 0 ? s.x3[NG_NT + t - 1] : z, t > 0 ? s.x3[2 * NG_NT + t - 1] : z, s.sa[t], s.sb[t], s.sf[t]);
+                s.sc[t] = q.c;
+            }
+            __syncthreads();
+            if (!failed && t == 0) {
+                T pz0 = zero, pz1 = zero;
+                failed = ng_seg_forward<false>(p, s.sa, s.sb, s.sc, s.sf, s.SK, piv, pz0, pz1) >= 0;
+                if (!failed) ng_seg_backward<false>(p, s.sa, s.sb, s.sf, s.SK, pz0, pz1);
+            }
+            failed = __syncthreads_or(failed);
+            if (!failed && t < p) failed = ng_partition_recover(m, s.a + t * NG_L, s.b + t * NG_L, s.c + t * NG_L, s.f + t * NG_L, s.K + t * NG_L, piv, s.sf[t], t + 1 < p ? s.sf[t + 1] : zero) >= 0;
+            failed = __syncthreads_or(failed);
+            if (failed) {
+                ng_spike_stage(s, rows, n, 0, dls, ds, dus, x);
+                __syncthreads();
+            }
+        }
+        int bad = -1;
+        if (failed && t == 0) {
+            T pz0 = zero, pz1 = zero;
+            bad = ng_seg_forward<false>(n, s.a, s.b, s.c, s.f, s.K, piv, pz0, pz1);
+            if (bad < 0) ng_seg_backward<false>(n, s.a, s.b, s.f, s.K, pz0, pz1);
+        }
+        if (t == 0) s.x3[0] = ng_from_real_t<T>::of(R(bad + 1));
+        __syncthreads();
+        const bool singular = !ng_is_zero(s.x3[0]);
+        if (r == blockIdx.y && blockIdx.y == 0 && t == 0) info[sys] = bad + 1;
+        if (!singular)
+            for (int l = t; l < n; l += blockDim.x) x[l] = s.f[l];
+        __syncthreads();
     }
 }
 #endif

@@ -1,7 +1,8 @@
 //! CUDA backend of the tridiagonal solvers: launches the kernels of `kernels/gtsv_spike.cu`
-//! (diagonal pivoting or Thomas per system: a thread per system for the interleaved batch, a
-//! thread per system and right-hand side for the strided batch), in chunks whose elimination
-//! workspace fits the handle's workspace, staging host arrays through it.
+//! (diagonal pivoting or Thomas: a thread per system for the interleaved batch; for the
+//! strided batch a block per system and right-hand side in shared memory up to SPIKE_MIN rows,
+//! else a thread per system and right-hand side), in chunks whose elimination workspace fits
+//! the handle's workspace, staging host arrays through it;
 //! - one large system by SPIKE (`spike`, see the kernel file), with the single-thread solver
 //!   for small orders and as the fallback when a partition is singular.
 
@@ -24,8 +25,8 @@ pub fn source() -> &'static str {
 
 const THREADS: usize = 128;
 
-/// The defines and entry point of a kernel: `interleaved`, `strided`, `spike_reduce`,
-/// `spike_top` or `spike_recover`.
+/// The defines and entry point of a kernel: `interleaved`, `strided`, `block`,
+/// `spike_reduce`, `spike_top` or `spike_recover`.
 pub fn specialise<T: Scalar>(kind: &str) -> (Vec<String>, String) {
     let defines = vec![
         format!("NG_T={}", T::CUDA_TYPE),
@@ -33,14 +34,29 @@ pub fn specialise<T: Scalar>(kind: &str) -> (Vec<String>, String) {
         format!("NG_{}=1", kind.to_uppercase()),
         format!("NG_L={SPIKE_L}"),
         format!("NG_NT={SPIKE_NT}"),
+        format!("NG_SEQ={BLOCK_SEQ}"),
     ];
     (defines, format!("gtsv_{kind}_{}", T::SUFFIX))
 }
 
+/// Whether systems of order n go a block per system (`gtsv_block`), all in shared memory;
+/// above, a thread per system and right-hand side with its elimination in the workspace.
+fn by_block(n: usize) -> bool {
+    n <= SPIKE_MIN
+}
+
+/// Orders up to which the block kernel solves by one thread, without partitions: small
+/// systems gain nothing from them, and would lose stability to their fixed boundaries.
+const BLOCK_SEQ: usize = 4 * SPIKE_L;
+
 /// Bytes of elimination workspace per solving thread: the pivots (bt) and the eliminated
-/// right-hand side (y), n each, and n pivot kinds.
+/// right-hand side (y), n each, and n pivot kinds; none for the block kernel.
 fn ws_per_thread<T>(n: usize) -> usize {
-    n * (2 * size_of::<T>() + 1)
+    if by_block(n) {
+        0
+    } else {
+        n * (2 * size_of::<T>() + 1)
+    }
 }
 
 /// The three workspace arrays for `threads` solving threads, from `base`.
@@ -51,6 +67,9 @@ fn ws_arrays<T>(base: u64, n: usize, threads: usize) -> (u64, u64, u64) {
 }
 
 fn ws_bytes<T>(n: usize, threads: usize) -> usize {
+    if by_block(n) {
+        return 0;
+    }
     let mut lay = Layout::default();
     lay.take(n * threads * size_of::<T>());
     lay.take(n * threads * size_of::<T>());
@@ -68,8 +87,29 @@ struct StridedArgs {
     info: u64,
 }
 
+/// Largest grid y: right-hand sides beyond it are looped over in the block kernel.
+const GRID_Y: usize = 65535;
+
+#[allow(clippy::too_many_arguments)]
+fn launch_block<T: Scalar>(ch: &CudaHandle, g: &GtsvStrided<T>, a: StridedArgs, stride_diag: usize, ldb: usize, stride_b: usize, count: usize) -> Result<()> {
+    let (defines, entry) = specialise::<T>("block");
+    let module = ch.dev.modules.get(&ch.dev, SOURCE, &defines, &entry)?;
+    let p = g.n.div_ceil(SPIKE_L);
+    let (mut n, mut nrhs, mut dl, mut d, mut du, mut sd) = (g.n as i32, g.nrhs as i64, a.dl, a.d, a.du, stride_diag as i64);
+    let (mut b, mut ldb, mut sb, mut info, mut first, mut pivot) = (a.b, ldb as i64, stride_b as i64, a.info, 0i64, (g.pivoting == Pivoting::Diagonal) as i32);
+    let mut params = [arg(&mut n), arg(&mut nrhs), arg(&mut dl), arg(&mut d), arg(&mut du), arg(&mut sd), arg(&mut b), arg(&mut ldb), arg(&mut sb), arg(&mut info), arg(&mut first), arg(&mut pivot)];
+    let grid = (count as u32, g.nrhs.min(GRID_Y) as u32, 1);
+    // SAFETY: matches gtsv_block_<T>(int n, ng_i64 nrhs, const T *dl, const T *d, const T *du,
+    // ng_i64 stride_diag, T *B, ng_i64 ldb, ng_i64 stride_b, int *info, ng_i64 first,
+    // int pivot); n <= SPIKE_MIN, so p <= SPIKE_NT partitions fit the block.
+    unsafe { ch.launch(&module, grid, (32 * p.div_ceil(32)) as u32, spike_smem::<T>(p * SPIKE_L), &mut params) }
+}
+
 #[allow(clippy::too_many_arguments)]
 fn launch_strided<T: Scalar>(ch: &CudaHandle, g: &GtsvStrided<T>, a: StridedArgs, stride_diag: usize, ldb: usize, stride_b: usize, count: usize, ws: u64) -> Result<()> {
+    if by_block(g.n) {
+        return launch_block(ch, g, a, stride_diag, ldb, stride_b, count);
+    }
     let (defines, entry) = specialise::<T>("strided");
     let module = ch.dev.modules.get(&ch.dev, SOURCE, &defines, &entry)?;
     let threads = count * g.nrhs;
@@ -85,7 +125,7 @@ fn launch_strided<T: Scalar>(ch: &CudaHandle, g: &GtsvStrided<T>, a: StridedArgs
 
 /// The strided batch in device memory, in chunks of systems whose workspace fits.
 fn strided_on_device<T: Scalar>(ch: &mut CudaHandle, g: &GtsvStrided<T>) -> Result<()> {
-    let chunk = chunk_len(g.nrhs * ws_per_thread::<T>(g.n), g.batch);
+    let chunk = chunk_len(g.nrhs * ws_per_thread::<T>(g.n), g.batch).min(i32::MAX as usize);
     let ws = ch.workspace(ws_bytes::<T>(g.n, chunk * g.nrhs))?;
     let elem = size_of::<T>() as u64;
     let mut first = 0;
@@ -209,11 +249,10 @@ pub fn spike_levels(n: usize) -> Vec<usize> {
     sizes
 }
 
-/// Dynamic shared memory of a SPIKE block: rows' a, b, c, f, three values per thread, and a
-/// pivot kind per row.
-fn spike_smem<T>() -> u32 {
-    let rows = SPIKE_L * SPIKE_NT;
-    ((4 * rows + 3 * SPIKE_NT) * size_of::<T>() + rows) as u32
+/// Dynamic shared memory of a SPIKE block staging `rows` rows: their a, b, c, f and pivot
+/// kinds, three values per thread, and S's a, b, c, f and pivot kinds (block kernel).
+fn spike_smem<T>(rows: usize) -> u32 {
+    ((4 * rows + 7 * SPIKE_NT) * size_of::<T>() + rows + SPIKE_NT) as u32
 }
 
 /// A tridiagonal system in device memory: dl (n − 1), d, du (n − 1), and right-hand sides f
@@ -244,7 +283,7 @@ fn spike_reduce<T: Scalar>(ch: &CudaHandle, lv: Level, next: Level, nrhs: usize,
     // SAFETY: matches gtsv_spike_reduce_<T>(ng_i64 N, const T *dl, const T *d, const T *du,
     // const T *F, ng_i64 ldf, int pivot, T *sdl, T *sd, T *sdu, T *sf, ng_i64 ldsf,
     // unsigned long long *flag, ng_i64 scale); `next` holds order ceil(n / SPIKE_L).
-    unsafe { ch.launch(&module, (blocks, nrhs as u32, 1), SPIKE_NT as u32, spike_smem::<T>(), &mut params) }
+    unsafe { ch.launch(&module, (blocks, nrhs as u32, 1), SPIKE_NT as u32, spike_smem::<T>(SPIKE_L * SPIKE_NT), &mut params) }
 }
 
 /// The last level's single unknown, in place.
@@ -266,7 +305,7 @@ fn spike_recover<T: Scalar>(ch: &CudaHandle, lv: Level, next: Level, nrhs: usize
     let blocks = next.n.div_ceil(SPIKE_NT) as u32;
     // SAFETY: matches gtsv_spike_recover_<T>(ng_i64 N, const T *dl, const T *d, const T *du,
     // T *X, ng_i64 ldx, int pivot, const T *xs, ng_i64 ldxs, unsigned long long *flag).
-    unsafe { ch.launch(&module, (blocks, nrhs as u32, 1), SPIKE_NT as u32, spike_smem::<T>(), &mut params) }
+    unsafe { ch.launch(&module, (blocks, nrhs as u32, 1), SPIKE_NT as u32, spike_smem::<T>(SPIKE_L * SPIKE_NT), &mut params) }
 }
 
 /// One system by SPIKE (n > SPIKE_MIN). Returns false, having written nothing, when a pivot
@@ -335,8 +374,8 @@ fn spike<T: Scalar>(ch: &mut CudaHandle, g: &Gtsv<T>, space: Space) -> Result<bo
     Ok(true)
 }
 
-/// One system: SPIKE above SPIKE_MIN rows; when SPIKE meets an exactly singular pivot block
-/// (the system, or a partition of it, is singular), or for smaller orders, one thread per
+/// One system: SPIKE above SPIKE_MIN rows, the block kernel below; when SPIKE meets an exactly
+/// singular pivot block (the system, or a partition of it, is singular), one thread per
 /// right-hand side solves the whole system by diagonal pivoting, which decides info.
 pub fn gtsv<T: Scalar>(ch: &mut CudaHandle, g: &Gtsv<T>, space: Space) -> Result<()> {
     ch.bind()?;

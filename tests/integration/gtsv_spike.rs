@@ -523,11 +523,12 @@ fn partitioned_for<T: Blas>(h: &mut Handle) {
 }
 
 /// Strided batches of 1, 37 and 1001 systems of mixed kinds (singular ones included), orders
-/// 1 … 64, nrhs 1, 2, 5, both modes; one matrix shared by the batch (stride 0); the same call
+/// 1 … 64 and past the CUDA block kernel's partitioning threshold and order limit (69, 300,
+/// 2176, 2177), nrhs 1, 2, 3, 5, both modes; one matrix shared by the batch (stride 0); the same call
 /// twice gives the same bits.
 fn strided_for<T: Blas>(h: &mut Handle) {
     let mut seed = 300;
-    for (n, nrhs, batch) in [(1, 1, 37), (2, 2, 37), (3, 5, 1), (5, 1, 1001), (31, 2, 37), (33, 5, 37), (64, 1, 37), (17, 1, 1001)] {
+    for (n, nrhs, batch) in [(1, 1, 37), (2, 2, 37), (3, 5, 1), (5, 1, 1001), (31, 2, 37), (33, 5, 37), (64, 1, 37), (17, 1, 1001), (69, 2, 37), (300, 3, 37), (2176, 1, 5), (2177, 2, 3)] {
         for mode in MODES {
             let mut kinds = kinds_for(mode);
             kinds.extend([Kind::Zero, Kind::ZeroColumn]);

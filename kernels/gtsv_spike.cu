@@ -236,9 +236,10 @@ struct ng_ends {
     T g0, gm, u0, um, z0, zm;
 };
 
-// Back substitution after ng_seg_forward: x overwrites f; with U, also u and z (see there).
+// Back substitution after ng_seg_forward: x overwrites f; with U, also u and z (see there),
+// which overwrite a and c.
 template <bool U>
-__device__ ng_ends ng_seg_backward(int m, const T *a, const T *b, T *f, const signed char *K, T pz0, T pz1) {
+__device__ ng_ends ng_seg_backward(int m, T *a, const T *b, T *c, T *f, const signed char *K, T pz0, T pz1) {
     const T zero = ng_zero<T>();
     T g1 = zero, g2 = zero, u1 = zero, u2 = zero, z1 = zero, z2 = zero;  // x_{k+1}, x_{k+2}
     ng_ends e;
@@ -252,6 +253,8 @@ __device__ ng_ends ng_seg_backward(int m, const T *a, const T *b, T *f, const si
         if (U) {
             const T u = ng_fma(q, far ? u2 : u1, a[k]);
             const T z = ng_fma(q, far ? z2 : z1, k == m - 1 ? pz0 : (k == m - 2 ? pz1 : zero));
+            a[k] = u;
+            c[k] = z;
             u2 = u1;
             u1 = u;
             z2 = z1;
@@ -274,22 +277,25 @@ __device__ ng_ends ng_seg_backward(int m, const T *a, const T *b, T *f, const si
 // (bu, bz, bg: the next row's sub-diagonal entry a' makes those -a'·bu, -a'·bz, -a'·bg in
 // its a, b, f). bad: the interior's failing row, or -1.
 struct ng_part {
-    T as, b, c, f, bu, bz, bg;
+    T as, b, c, f, bu, bz, bg, af, cl;
     int bad;
 };
 
 // Eliminates the interior (rows 1 .. m of the partition at a, b, c, f; m may be 0) and
-// returns the partition's part of S. Coupling entries that are exactly zero contribute
-// exactly zero, whatever the values they multiply.
+// returns the partition's part of S; leaves the interior's g, u, z in f, a, c (rows 1 .. m).
+// Coupling entries that are exactly zero contribute exactly zero, whatever the values they
+// multiply.
 __device__ ng_part ng_partition_reduce(int m, T *a, T *b, T *c, T *f, signed char *K, bool pivot) {
     const T zero = ng_zero<T>();
-    ng_part r = {a[0], b[0], zero, f[0], zero, zero, zero, -1};
+    ng_part r = {a[0], b[0], zero, f[0], zero, zero, zero, zero, zero, -1};
     if (m == 0) return r;
     const T cs = c[0], af = a[1], cl = c[m];
+    r.af = af;
+    r.cl = cl;
     T pz0 = zero, pz1 = zero;
     r.bad = ng_seg_forward<true>(m, a + 1, b + 1, c + 1, f + 1, K + 1, pivot, pz0, pz1);
     if (r.bad >= 0) return r;
-    const ng_ends e = ng_seg_backward<true>(m, a + 1, b + 1, f + 1, K + 1, pz0, pz1);
+    const ng_ends e = ng_seg_backward<true>(m, a + 1, b + 1, c + 1, f + 1, K + 1, pz0, pz1);
     if (!ng_is_zero(cs)) {
         const T ncs = ng_neg(cs);
         r.b = ng_fma(ncs, ng_mul(af, e.u0), r.b);
@@ -325,8 +331,22 @@ __device__ int ng_partition_recover(int m, T *a, T *b, T *c, T *f, signed char *
     if (!ng_is_zero(c[m])) f[m] = ng_fma(ng_neg(c[m]), xk1, f[m]);
     T pz0 = ng_zero<T>(), pz1 = pz0;
     const int bad = ng_seg_forward<false>(m, a + 1, b + 1, c + 1, f + 1, K + 1, pivot, pz0, pz1);
-    if (bad < 0) ng_seg_backward<false>(m, a + 1, b + 1, f + 1, K + 1, pz0, pz1);
+    if (bad < 0) ng_seg_backward<false>(m, a + 1, b + 1, c + 1, f + 1, K + 1, pz0, pz1);
     return bad;
+}
+
+// After ng_partition_reduce on the same rows: x = g - (af·xk)·u - (cl·xk1)·z over f, xk
+// included.
+__device__ void ng_partition_apply(int m, const T *a, const T *c, T *f, const ng_part &q, T xk, T xk1) {
+    f[0] = xk;
+    const bool left = !ng_is_zero(q.af), right = !ng_is_zero(q.cl);
+    const T wl = ng_neg(ng_mul(q.af, xk)), wr = ng_neg(ng_mul(q.cl, xk1));
+    for (int i = 1; i <= m; ++i) {
+        T x = f[i];
+        if (left) x = ng_fma(wl, a[i], x);
+        if (right) x = ng_fma(wr, c[i], x);
+        f[i] = x;
+    }
 }
 
 // Shared memory of a block: `rows` rows' a, b, c, f (T), three T per thread, then (NG_BLOCK)
@@ -382,7 +402,7 @@ extern "C" __global__ void __launch_bounds__(NG_NT) NG_CAT(gtsv_spike_reduce_, N
     __syncthreads();
     const T zero = ng_zero<T>();
     const bool active = k >= 0 && k < p;
-    ng_part q = {zero, zero, zero, zero, zero, zero, zero, -1};
+    ng_part q = {zero, zero, zero, zero, zero, zero, zero, zero, zero, -1};
     if (active) {
         const int m = (int)min((ng_i64)NG_L, N - row) - 1, o = t * NG_L;
         q = ng_partition_reduce(m, s.a + o, s.b + o, s.c + o, s.f + o, s.K + o, pivot != 0);
@@ -454,10 +474,11 @@ extern "C" __global__ void __launch_bounds__(NG_NT) NG_CAT(gtsv_spike_recover_, 
 #if defined(NG_BLOCK)
 // Block per system (strided batch, and one system of up to NG_NT·NG_L rows): system first +
 // blockIdx.x, right-hand sides blockIdx.y, +gridDim.y, ... The system is read once into
-// shared memory. Orders above NG_SEQ: its partitions (a thread each) give S (order p <= NG_NT),
-// which thread 0 solves, then the interiors; otherwise, or when a pivot block of a partition
-// or of S is exactly singular, thread 0 solves the whole system by diagonal pivoting, which
-// decides info. X is written only on success.
+// shared memory. Orders above NG_SEQ: its partitions (a thread each) give S (order
+// p <= NG_NT), which thread 0 solves, then the interiors follow from the partitions' g, u, z;
+// otherwise, or when a pivot block of a partition or of S is exactly singular, thread 0
+// solves the whole system by diagonal pivoting, which decides info. X is written only on
+// success.
 extern "C" __global__ void __launch_bounds__(NG_NT) NG_CAT(gtsv_block_, NG_SUFFIX)(
     int n, ng_i64 nrhs, const T *dl, const T *d, const T *du, ng_i64 stride_diag, T *B, ng_i64 ldb, ng_i64 stride_b, int *info,
     ng_i64 first, int pivot) {
@@ -473,7 +494,7 @@ extern "C" __global__ void __launch_bounds__(NG_NT) NG_CAT(gtsv_block_, NG_SUFFI
         __syncthreads();
         bool failed = n <= NG_SEQ;
         if (!failed) {
-            ng_part q = {zero, zero, zero, zero, zero, zero, zero, -1};
+            ng_part q = {zero, zero, zero, zero, zero, zero, zero, zero, zero, -1};
             const int m = t < p ? min(NG_L, n - t * NG_L) - 1 : 0;
             if (t < p) q = ng_partition_reduce(m, s.a + t * NG_L, s.b + t * NG_L, s.c + t * NG_L, s.f + t * NG_L, s.K + t * NG_L, piv);
             s.x3[t] = q.bu;
@@ -489,11 +510,10 @@ extern "C" __global__ void __launch_bounds__(NG_NT) NG_CAT(gtsv_block_, NG_SUFFI
             if (!failed && t == 0) {
                 T pz0 = zero, pz1 = zero;
                 failed = ng_seg_forward<false>(p, s.sa, s.sb, s.sc, s.sf, s.SK, piv, pz0, pz1) >= 0;
-                if (!failed) ng_seg_backward<false>(p, s.sa, s.sb, s.sf, s.SK, pz0, pz1);
+                if (!failed) ng_seg_backward<false>(p, s.sa, s.sb, s.sc, s.sf, s.SK, pz0, pz1);
             }
             failed = __syncthreads_or(failed);
-            if (!failed && t < p) failed = ng_partition_recover(m, s.a + t * NG_L, s.b + t * NG_L, s.c + t * NG_L, s.f + t * NG_L, s.K + t * NG_L, piv, s.sf[t], t + 1 < p ? s.sf[t + 1] : zero) >= 0;
-            failed = __syncthreads_or(failed);
+            if (!failed && t < p) ng_partition_apply(m, s.a + t * NG_L, s.c + t * NG_L, s.f + t * NG_L, q, s.sf[t], t + 1 < p ? s.sf[t + 1] : zero);
             if (failed) {
                 ng_spike_stage(s, rows, n, 0, dls, ds, dus, x);
                 __syncthreads();
@@ -503,7 +523,7 @@ extern "C" __global__ void __launch_bounds__(NG_NT) NG_CAT(gtsv_block_, NG_SUFFI
         if (failed && t == 0) {
             T pz0 = zero, pz1 = zero;
             bad = ng_seg_forward<false>(n, s.a, s.b, s.c, s.f, s.K, piv, pz0, pz1);
-            if (bad < 0) ng_seg_backward<false>(n, s.a, s.b, s.f, s.K, pz0, pz1);
+            if (bad < 0) ng_seg_backward<false>(n, s.a, s.b, s.c, s.f, s.K, pz0, pz1);
         }
         if (t == 0) s.x3[0] = ng_from_real_t<T>::of(R(bad + 1));
         __syncthreads();

@@ -50,12 +50,26 @@ fn by_block(n: usize) -> bool {
 const BLOCK_SEQ: usize = 4 * SPIKE_L;
 
 /// Bytes of elimination workspace per solving thread: the pivots (bt) and the eliminated
-/// right-hand side (y), n each, and n pivot kinds; none for the block kernel.
+/// right-hand side (y), n each, and n pivot kinds.
 fn ws_per_thread<T>(n: usize) -> usize {
+    n * (2 * size_of::<T>() + 1)
+}
+
+/// Workspace bytes per system and right-hand side of a strided batch, and for `threads` of
+/// them: none for the block kernel.
+fn strided_ws_per_thread<T>(n: usize) -> usize {
     if by_block(n) {
         0
     } else {
-        n * (2 * size_of::<T>() + 1)
+        ws_per_thread::<T>(n)
+    }
+}
+
+fn strided_ws_bytes<T>(n: usize, threads: usize) -> usize {
+    if by_block(n) {
+        0
+    } else {
+        ws_bytes::<T>(n, threads)
     }
 }
 
@@ -67,9 +81,6 @@ fn ws_arrays<T>(base: u64, n: usize, threads: usize) -> (u64, u64, u64) {
 }
 
 fn ws_bytes<T>(n: usize, threads: usize) -> usize {
-    if by_block(n) {
-        return 0;
-    }
     let mut lay = Layout::default();
     lay.take(n * threads * size_of::<T>());
     lay.take(n * threads * size_of::<T>());
@@ -125,8 +136,8 @@ fn launch_strided<T: Scalar>(ch: &CudaHandle, g: &GtsvStrided<T>, a: StridedArgs
 
 /// The strided batch in device memory, in chunks of systems whose workspace fits.
 fn strided_on_device<T: Scalar>(ch: &mut CudaHandle, g: &GtsvStrided<T>) -> Result<()> {
-    let chunk = chunk_len(g.nrhs * ws_per_thread::<T>(g.n), g.batch).min(i32::MAX as usize);
-    let ws = ch.workspace(ws_bytes::<T>(g.n, chunk * g.nrhs))?;
+    let chunk = chunk_len(g.nrhs * strided_ws_per_thread::<T>(g.n), g.batch).min(i32::MAX as usize);
+    let ws = ch.workspace(strided_ws_bytes::<T>(g.n, chunk * g.nrhs))?;
     let elem = size_of::<T>() as u64;
     let mut first = 0;
     while first < g.batch {
@@ -171,11 +182,11 @@ unsafe fn upload_systems<T: Scalar>(ch: &CudaHandle, host: &mut Vec<T>, dst: u64
 /// info and the elimination workspace), solved, B and info copied back.
 fn strided_on_host<T: Scalar>(ch: &mut CudaHandle, g: &GtsvStrided<T>) -> Result<()> {
     let (n, nrhs, elem) = (g.n, g.nrhs, size_of::<T>());
-    let per = 3 * n * elem + n * nrhs * elem + 4 + nrhs * ws_per_thread::<T>(n);
+    let per = 3 * n * elem + n * nrhs * elem + 4 + nrhs * strided_ws_per_thread::<T>(n);
     let chunk = chunk_len(per, g.batch);
     let mut lay = Layout::default();
     let (odl, od, odu) = (lay.take(chunk * n * elem), lay.take(chunk * n * elem), lay.take(chunk * n * elem));
-    let (ob, oinfo, ows) = (lay.take(chunk * n * nrhs * elem), lay.take(chunk * 4), lay.take(ws_bytes::<T>(n, chunk * nrhs)));
+    let (ob, oinfo, ows) = (lay.take(chunk * n * nrhs * elem), lay.take(chunk * 4), lay.take(strided_ws_bytes::<T>(n, chunk * nrhs)));
     let ws = ch.workspace(lay.bytes)?;
     let mut host: Vec<T> = Vec::new();
     let mut first = 0;

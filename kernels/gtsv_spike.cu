@@ -5,10 +5,11 @@
 // (strided) and dl[k] in the interleaved one (dl[0] padding). The diagonals are never
 // written.
 //
-// ng_gtsv_dp: one system by diagonal pivoting (Bunch-Kaufman-style choice of 1x1 and 2x2
+// ng_gtsv_rows: one system by diagonal pivoting (Bunch-Kaufman-style choice of 1x1 and 2x2
 // pivots, kappa = (sqrt(5) - 1) / 2; the book's ch. 2, Erway et al.) or, without pivoting, by
 // the Thomas algorithm; the elimination goes into a workspace and the solution is written
 // only once every pivot is known to be nonzero, so a singular system leaves x untouched.
+// ng_seg_forward/backward below are the same elimination on rows in shared memory.
 //
 // Kernels:
 //   gtsv_interleaved_<T>  a thread per system; element k of system i at k * batch + i in
@@ -28,81 +29,80 @@
 typedef NG_T T;
 typedef typename ng_real_of<T>::type R;
 
-// One system of order n: row k's sub-diagonal at dl1[(k - 1) * s] (dl1 points at row 1's),
-// its diagonal, super-diagonal and right-hand side at d, du, b [k * s]; workspace bt, y (T) and kind at
-// k * sw; x (may alias b) written at k * sx on success. Returns 0, or k + 1 when the pivot
-// block starting at row k is exactly singular.
-__device__ int ng_gtsv_dp(int n, const T *dl1, const T *d, const T *du, const T *b, ng_i64 s, T *bt, T *y, signed char *kind, ng_i64 sw,
-                          T *x, ng_i64 sx, bool pivot) {
+// One system of order n, one row per step (so that threads of a warp solving interleaved
+// systems always touch the same rows: coalesced): row k's sub-diagonal at dl1[(k - 1)·s]
+// (dl1 points at row 1's), its diagonal, super-diagonal and right-hand side at d, du, b
+// [k·s] (du's row n - 1 is never read). The elimination leaves x_k = P_k - Q_k·x_{k+K_k}
+// (K = 2 on the first row of a 2x2 pivot block, else 1) in the workspace P, Q, K at k·sw;
+// x (may alias b) is written at k·sx only when every pivot block was nonsingular. Returns 0,
+// or k + 1 when the pivot block starting at row k is exactly singular.
+__device__ int ng_gtsv_rows(int n, const T *dl1, const T *d, const T *du, const T *b, ng_i64 s, T *P, T *Q, signed char *K, ng_i64 sw,
+                            T *x, ng_i64 sx, bool pivot) {
     const R kappa = R(0.6180339887498948482);
-    T bk = d[0], yk = b[0];
-    int k = 0;
-    while (k < n) {
-        if (k == n - 1) {
-            if (ng_is_zero(bk)) return k + 1;
-            bt[k * sw] = bk;
-            y[k * sw] = yk;
-            kind[k * sw] = 1;
-            break;
-        }
-        const T ck = du[k * s], a1 = dl1[k * s], b1 = d[(k + 1) * s];
-        bool one = true;
-        if (pivot) {
-            R sigma = ng_max(ng_max(ng_abs(ck), ng_abs(a1)), ng_abs(b1));
-            if (k + 2 < n) sigma = ng_max(sigma, ng_max(ng_abs(du[(k + 1) * s]), ng_abs(dl1[(k + 1) * s])));
-            one = ng_abs(bk) * sigma >= kappa * ng_abs(ck) * ng_abs(a1);
-        }
-        if (one) {
-            if (ng_is_zero(bk)) return k + 1;
-            bt[k * sw] = bk;
-            y[k * sw] = yk;
-            kind[k * sw] = 1;
-            const T l = ng_div(a1, bk);
-            bk = ng_fma(ng_neg(l), ck, b1);
-            yk = ng_fma(ng_neg(l), yk, b[(k + 1) * s]);
-            k += 1;
-        } else {
-            // 2x2 pivot [bk ck; a1 b1]: row k + 2 loses its coupling to column k + 1.
-            const T delta = ng_fma(bk, b1, ng_neg(ng_mul(a1, ck)));
-            if (ng_is_zero(delta)) return k + 1;
-            const T y1 = b[(k + 1) * s];
-            bt[k * sw] = bk;
-            y[k * sw] = yk;
-            kind[k * sw] = 2;
-            bt[(k + 1) * sw] = delta;
-            y[(k + 1) * sw] = y1;
-            kind[(k + 1) * sw] = 0;
-            if (k + 2 < n) {
-                const T f = ng_div(dl1[(k + 1) * s], delta), c1 = du[(k + 1) * s];
-                const T nb = ng_fma(ng_neg(f), ng_mul(bk, c1), d[(k + 2) * s]);
-                const T ny = ng_fma(ng_neg(f), ng_fma(bk, y1, ng_neg(ng_mul(a1, yk))), b[(k + 2) * s]);
-                bk = nb;
-                yk = ny;
-            }
-            k += 2;
-        }
+    const T zero = ng_zero<T>(), one = ng_from_real_t<T>::of(R(1));
+    // Raw entries: c_k of row k; row k + 1's a, b, c, f; row k + 2's a.
+    T ck = n > 1 ? du[0] : zero, a1 = zero, b1 = zero, c1 = zero, f1 = zero, a2 = zero;
+    if (n > 1) {
+        a1 = dl1[0];
+        b1 = d[s];
+        c1 = n > 2 ? du[s] : zero;
+        f1 = b[s];
     }
-    T next = ng_zero<T>();
-    for (k = n - 1; k >= 0;) {
-        if (kind[k * sw] == 1) {
-            T r = y[k * sw];
-            if (k + 1 < n) r = ng_fma(ng_neg(du[k * s]), next, r);
-            next = ng_div(r, bt[k * sw]);
-            x[k * sx] = next;
-            k -= 1;
+    if (n > 2) a2 = dl1[s];
+    T bk = d[0], yk = b[0], qs = zero, ps = zero;  // the modified row k; a finished 2x2's Q, P
+    bool pending = false;
+    for (int k = 0; k < n; ++k) {
+        if (pending) {
+            bk = ng_fma(ng_neg(a1), qs, b1);
+            yk = ng_fma(ng_neg(a1), ps, f1);
+            pending = false;
         } else {
-            // The second row of a 2x2 block (k - 1, k).
-            const T delta = bt[k * sw], b0 = bt[(k - 1) * sw], c0 = du[(k - 1) * s], a1 = dl1[(k - 1) * s], b1 = d[k * s];
-            const T r0 = y[(k - 1) * sw];
-            T r1 = y[k * sw];
-            if (k + 1 < n) r1 = ng_fma(ng_neg(du[k * s]), next, r1);
-            const T x0 = ng_div(ng_fma(b1, r0, ng_neg(ng_mul(c0, r1))), delta);
-            const T x1 = ng_div(ng_fma(b0, r1, ng_neg(ng_mul(a1, r0))), delta);
-            x[(k - 1) * sx] = x0;
-            x[k * sx] = x1;
-            next = x0;
-            k -= 2;
+            bool single = true;
+            if (pivot && k + 1 < n) {
+                R sigma = ng_max(ng_max(ng_abs(ck), ng_abs(a1)), ng_abs(b1));
+                if (k + 2 < n) sigma = ng_max(sigma, ng_max(ng_abs(c1), ng_abs(a2)));
+                single = ng_abs(bk) * sigma >= kappa * ng_abs(ck) * ng_abs(a1);
+            }
+            if (single) {
+                if (ng_is_zero(bk)) return k + 1;
+                const T inv = ng_div(one, bk), q = ng_mul(ck, inv), p = ng_mul(yk, inv);
+                Q[k * sw] = q;
+                P[k * sw] = p;
+                K[k * sw] = 1;
+                bk = ng_fma(ng_neg(a1), q, b1);
+                yk = ng_fma(ng_neg(a1), p, f1);
+            } else {
+                // 2x2 pivot [bk ck; a1 b1] on rows k, k + 1, coupled to row k + 2 by c1.
+                const T delta = ng_fma(bk, b1, ng_neg(ng_mul(a1, ck)));
+                if (ng_is_zero(delta)) return k + 1;
+                const T inv = ng_div(one, delta);
+                Q[k * sw] = ng_neg(ng_mul(ng_mul(ck, c1), inv));
+                P[k * sw] = ng_mul(ng_fma(b1, yk, ng_neg(ng_mul(ck, f1))), inv);
+                K[k * sw] = 2;
+                qs = ng_mul(ng_mul(bk, c1), inv);
+                ps = ng_mul(ng_fma(bk, f1, ng_neg(ng_mul(a1, yk))), inv);
+                Q[(k + 1) * sw] = qs;
+                P[(k + 1) * sw] = ps;
+                K[(k + 1) * sw] = 1;
+                pending = true;
+            }
         }
+        // Shift the window one row down.
+        ck = c1;
+        a1 = a2;
+        if (k + 2 < n) {
+            b1 = d[(k + 2) * s];
+            f1 = b[(k + 2) * s];
+            c1 = k + 3 < n ? du[(k + 2) * s] : zero;
+        }
+        a2 = k + 3 < n ? dl1[(k + 2) * s] : zero;
+    }
+    T x1 = zero, x2 = zero;  // x_{k+1}, x_{k+2}
+    for (int k = n - 1; k >= 0; --k) {
+        const T xk = ng_fma(ng_neg(Q[k * sw]), K[k * sw] == 2 ? x2 : x1, P[k * sw]);
+        x[k * sx] = xk;
+        x2 = x1;
+        x1 = xk;
     }
     return 0;
 }
@@ -115,7 +115,7 @@ extern "C" __global__ void NG_CAT(gtsv_interleaved_, NG_SUFFIX)(
     signed char *kind) {
     for (ng_i64 i = (ng_i64)blockIdx.x * blockDim.x + threadIdx.x; i < count; i += (ng_i64)gridDim.x * blockDim.x) {
         const ng_i64 o = first + i;
-        info[o] = ng_gtsv_dp(n, dl + batch + o, d + o, du + o, B + o, batch, bt + i, y + i, kind + i, count, B + o, batch, pivot != 0);
+        info[o] = ng_gtsv_rows(n, dl + batch + o, d + o, du + o, B + o, batch, bt + i, y + i, kind + i, count, B + o, batch, pivot != 0);
     }
 }
 #endif
@@ -131,7 +131,7 @@ extern "C" __global__ void NG_CAT(gtsv_strided_, NG_SUFFIX)(
     for (ng_i64 t = (ng_i64)blockIdx.x * blockDim.x + threadIdx.x; t < threads; t += (ng_i64)gridDim.x * blockDim.x) {
         const ng_i64 i = t / nrhs, r = t % nrhs, o = i * stride_diag;
         T *b = B + i * stride_b + r * ldb;
-        const int res = ng_gtsv_dp(n, dl + o, d + o, du + o, b, 1, bt + t, y + t, kind + t, threads, b, 1, pivot != 0);
+        const int res = ng_gtsv_rows(n, dl + o, d + o, du + o, b, 1, bt + t, y + t, kind + t, threads, b, 1, pivot != 0);
         if (r == 0) info[i] = res;
     }
 }
@@ -236,10 +236,9 @@ struct ng_ends {
     T g0, gm, u0, um, z0, zm;
 };
 
-// Back substitution after ng_seg_forward: x overwrites f; with U, also u and z (see there),
-// which overwrite a and c.
+// Back substitution after ng_seg_forward: x overwrites f; with U, also u and z (see there).
 template <bool U>
-__device__ ng_ends ng_seg_backward(int m, T *a, const T *b, T *c, T *f, const signed char *K, T pz0, T pz1) {
+__device__ ng_ends ng_seg_backward(int m, const T *a, const T *b, T *f, const signed char *K, T pz0, T pz1) {
     const T zero = ng_zero<T>();
     T g1 = zero, g2 = zero, u1 = zero, u2 = zero, z1 = zero, z2 = zero;  // x_{k+1}, x_{k+2}
     ng_ends e;
@@ -253,8 +252,6 @@ __device__ ng_ends ng_seg_backward(int m, T *a, const T *b, T *c, T *f, const si
         if (U) {
             const T u = ng_fma(q, far ? u2 : u1, a[k]);
             const T z = ng_fma(q, far ? z2 : z1, k == m - 1 ? pz0 : (k == m - 2 ? pz1 : zero));
-            a[k] = u;
-            c[k] = z;
             u2 = u1;
             u1 = u;
             z2 = z1;
@@ -277,25 +274,22 @@ __device__ ng_ends ng_seg_backward(int m, T *a, const T *b, T *c, T *f, const si
 // (bu, bz, bg: the next row's sub-diagonal entry a' makes those -a'·bu, -a'·bz, -a'·bg in
 // its a, b, f). bad: the interior's failing row, or -1.
 struct ng_part {
-    T as, b, c, f, bu, bz, bg, af, cl;
+    T as, b, c, f, bu, bz, bg;
     int bad;
 };
 
 // Eliminates the interior (rows 1 .. m of the partition at a, b, c, f; m may be 0) and
-// returns the partition's part of S; leaves the interior's g, u, z in f, a, c (rows 1 .. m).
-// Coupling entries that are exactly zero contribute exactly zero, whatever the values they
+// returns the partition's part of S (the rows are overwritten). Coupling entries that are exactly zero contribute exactly zero, whatever the values they
 // multiply.
 __device__ ng_part ng_partition_reduce(int m, T *a, T *b, T *c, T *f, signed char *K, bool pivot) {
     const T zero = ng_zero<T>();
-    ng_part r = {a[0], b[0], zero, f[0], zero, zero, zero, zero, zero, -1};
+    ng_part r = {a[0], b[0], zero, f[0], zero, zero, zero, -1};
     if (m == 0) return r;
     const T cs = c[0], af = a[1], cl = c[m];
-    r.af = af;
-    r.cl = cl;
     T pz0 = zero, pz1 = zero;
     r.bad = ng_seg_forward<true>(m, a + 1, b + 1, c + 1, f + 1, K + 1, pivot, pz0, pz1);
     if (r.bad >= 0) return r;
-    const ng_ends e = ng_seg_backward<true>(m, a + 1, b + 1, c + 1, f + 1, K + 1, pz0, pz1);
+    const ng_ends e = ng_seg_backward<true>(m, a + 1, b + 1, f + 1, K + 1, pz0, pz1);
     if (!ng_is_zero(cs)) {
         const T ncs = ng_neg(cs);
         r.b = ng_fma(ncs, ng_mul(af, e.u0), r.b);
@@ -331,30 +325,17 @@ __device__ int ng_partition_recover(int m, T *a, T *b, T *c, T *f, signed char *
     if (!ng_is_zero(c[m])) f[m] = ng_fma(ng_neg(c[m]), xk1, f[m]);
     T pz0 = ng_zero<T>(), pz1 = pz0;
     const int bad = ng_seg_forward<false>(m, a + 1, b + 1, c + 1, f + 1, K + 1, pivot, pz0, pz1);
-    if (bad < 0) ng_seg_backward<false>(m, a + 1, b + 1, c + 1, f + 1, K + 1, pz0, pz1);
+    if (bad < 0) ng_seg_backward<false>(m, a + 1, b + 1, f + 1, K + 1, pz0, pz1);
     return bad;
 }
 
-// After ng_partition_reduce on the same rows: x = g - (af·xk)·u - (cl·xk1)·z over f, xk
-// included.
-__device__ void ng_partition_apply(int m, const T *a, const T *c, T *f, const ng_part &q, T xk, T xk1) {
-    f[0] = xk;
-    const bool left = !ng_is_zero(q.af), right = !ng_is_zero(q.cl);
-    const T wl = ng_neg(ng_mul(q.af, xk)), wr = ng_neg(ng_mul(q.cl, xk1));
-    for (int i = 1; i <= m; ++i) {
-        T x = f[i];
-        if (left) x = ng_fma(wl, a[i], x);
-        if (right) x = ng_fma(wr, c[i], x);
-        f[i] = x;
-    }
-}
-
-// Shared memory of a block: `rows` rows' a, b, c, f (T), three T per thread, then (NG_BLOCK)
-// S's a, b, c, f for NG_NT rows, then the pivot kinds of the rows (and of S's).
+// Shared memory of a block: `rows` rows' a, b, c, f (T), three T per thread, then (`with_s`:
+// the block kernel) S's a, b, c, f for NG_NT rows, then the pivot kinds of the rows (and of
+// S's).
 struct ng_spike_smem {
     T *a, *b, *c, *f, *x3, *sa, *sb, *sc, *sf;
     signed char *K, *SK;
-    __device__ ng_spike_smem(int rows) {
+    __device__ ng_spike_smem(int rows, bool with_s) {
         extern __shared__ __align__(16) unsigned char ng_smem_raw[];
         a = reinterpret_cast<T *>(ng_smem_raw);
         b = a + rows;
@@ -365,7 +346,7 @@ struct ng_spike_smem {
         sb = sa + NG_NT;
         sc = sb + NG_NT;
         sf = sc + NG_NT;
-        K = reinterpret_cast<signed char *>(sf + NG_NT);
+        K = reinterpret_cast<signed char *>(with_s ? sf + NG_NT : sa);
         SK = K + rows;
     }
 };
@@ -395,14 +376,14 @@ extern "C" __global__ void __launch_bounds__(NG_NT) NG_CAT(gtsv_spike_reduce_, N
     ng_i64 N, const T *dl, const T *d, const T *du, const T *F, ng_i64 ldf, int pivot, T *sdl, T *sd, T *sdu, T *sf, ng_i64 ldsf,
     unsigned long long *flag, ng_i64 scale) {
     if (__syncthreads_or(*(volatile unsigned long long *)flag != ~0ull)) return;
-    const ng_spike_smem s(NG_ROWS);
+    const ng_spike_smem s(NG_ROWS, false);
     const int t = threadIdx.x;
     const ng_i64 r = blockIdx.y, p = (N + NG_L - 1) / NG_L, k = (ng_i64)blockIdx.x * (NG_NT - 1) - 1 + t, row = k * NG_L;
     ng_spike_stage(s, NG_ROWS, N, row - (ng_i64)t * NG_L, dl, d, du, F + r * ldf);
     __syncthreads();
     const T zero = ng_zero<T>();
     const bool active = k >= 0 && k < p;
-    ng_part q = {zero, zero, zero, zero, zero, zero, zero, zero, zero, -1};
+    ng_part q = {zero, zero, zero, zero, zero, zero, zero, -1};
     if (active) {
         const int m = (int)min((ng_i64)NG_L, N - row) - 1, o = t * NG_L;
         q = ng_partition_reduce(m, s.a + o, s.b + o, s.c + o, s.f + o, s.K + o, pivot != 0);
@@ -447,7 +428,7 @@ extern "C" __global__ void NG_CAT(gtsv_spike_top_, NG_SUFFIX)(const T *d, T *f, 
 extern "C" __global__ void __launch_bounds__(NG_NT) NG_CAT(gtsv_spike_recover_, NG_SUFFIX)(
     ng_i64 N, const T *dl, const T *d, const T *du, T *X, ng_i64 ldx, int pivot, const T *xs, ng_i64 ldxs, unsigned long long *flag) {
     if (__syncthreads_or(*(volatile unsigned long long *)flag != ~0ull)) return;
-    const ng_spike_smem s(NG_ROWS);
+    const ng_spike_smem s(NG_ROWS, false);
     const int t = threadIdx.x;
     const ng_i64 r = blockIdx.y, p = (N + NG_L - 1) / NG_L, row0 = (ng_i64)blockIdx.x * NG_ROWS, k = (ng_i64)blockIdx.x * NG_NT + t, row = k * NG_L;
     T *x = X + r * ldx;
@@ -475,7 +456,7 @@ extern "C" __global__ void __launch_bounds__(NG_NT) NG_CAT(gtsv_spike_recover_, 
 // Block per system (strided batch, and one system of up to NG_NT·NG_L rows): system first +
 // blockIdx.x, right-hand sides blockIdx.y, +gridDim.y, ... The system is read once into
 // shared memory. Orders above NG_SEQ: its partitions (a thread each) give S (order
-// p <= NG_NT), which thread 0 solves, then the interiors follow from the partitions' g, u, z;
+// p <= NG_NT), which thread 0 solves, then the interiors again with their separators known;
 // otherwise, or when a pivot block of a partition or of S is exactly singular, thread 0
 // solves the whole system by diagonal pivoting, which decides info. X is written only on
 // success.
@@ -483,7 +464,7 @@ extern "C" __global__ void __launch_bounds__(NG_NT) NG_CAT(gtsv_block_, NG_SUFFI
     int n, ng_i64 nrhs, const T *dl, const T *d, const T *du, ng_i64 stride_diag, T *B, ng_i64 ldb, ng_i64 stride_b, int *info,
     ng_i64 first, int pivot) {
     const int p = (n + NG_L - 1) / NG_L, rows = p * NG_L, t = threadIdx.x;
-    const ng_spike_smem s(rows);
+    const ng_spike_smem s(rows, true);
     const ng_i64 sys = first + blockIdx.x, o = sys * stride_diag;
     const T *dls = n > 1 ? dl + o : nullptr, *ds = d + o, *dus = n > 1 ? du + o : nullptr;
     const bool piv = pivot != 0;
@@ -494,7 +475,7 @@ extern "C" __global__ void __launch_bounds__(NG_NT) NG_CAT(gtsv_block_, NG_SUFFI
         __syncthreads();
         bool failed = n <= NG_SEQ;
         if (!failed) {
-            ng_part q = {zero, zero, zero, zero, zero, zero, zero, zero, zero, -1};
+            ng_part q = {zero, zero, zero, zero, zero, zero, zero, -1};
             const int m = t < p ? min(NG_L, n - t * NG_L) - 1 : 0;
             if (t < p) q = ng_partition_reduce(m, s.a + t * NG_L, s.b + t * NG_L, s.c + t * NG_L, s.f + t * NG_L, s.K + t * NG_L, piv);
             s.x3[t] = q.bu;
@@ -510,20 +491,28 @@ extern "C" __global__ void __launch_bounds__(NG_NT) NG_CAT(gtsv_block_, NG_SUFFI
             if (!failed && t == 0) {
                 T pz0 = zero, pz1 = zero;
                 failed = ng_seg_forward<false>(p, s.sa, s.sb, s.sc, s.sf, s.SK, piv, pz0, pz1) >= 0;
-                if (!failed) ng_seg_backward<false>(p, s.sa, s.sb, s.sc, s.sf, s.SK, pz0, pz1);
+                if (!failed) ng_seg_backward<false>(p, s.sa, s.sb, s.sf, s.SK, pz0, pz1);
             }
             failed = __syncthreads_or(failed);
-            if (!failed && t < p) ng_partition_apply(m, s.a + t * NG_L, s.c + t * NG_L, s.f + t * NG_L, q, s.sf[t], t + 1 < p ? s.sf[t + 1] : zero);
-            if (failed) {
-                ng_spike_stage(s, rows, n, 0, dls, ds, dus, x);
-                __syncthreads();
+            // The reduce overwrote the rows: read them again (from L2, most likely) and solve
+            // each interior with its separators known, as the recover kernel does.
+            ng_spike_stage(s, rows, n, 0, dls, ds, dus, x);
+            __syncthreads();
+            if (!failed) {
+                if (t < p) failed = ng_partition_recover(m, s.a + t * NG_L, s.b + t * NG_L, s.c + t * NG_L, s.f + t * NG_L, s.K + t * NG_L, piv, s.sf[t], t + 1 < p ? s.sf[t + 1] : zero) >= 0;
+                // Rounding only: the reduce met the same pivots.
+                if (__syncthreads_or(failed)) {
+                    failed = true;
+                    ng_spike_stage(s, rows, n, 0, dls, ds, dus, x);
+                    __syncthreads();
+                }
             }
         }
         int bad = -1;
         if (failed && t == 0) {
             T pz0 = zero, pz1 = zero;
             bad = ng_seg_forward<false>(n, s.a, s.b, s.c, s.f, s.K, piv, pz0, pz1);
-            if (bad < 0) ng_seg_backward<false>(n, s.a, s.b, s.c, s.f, s.K, pz0, pz1);
+            if (bad < 0) ng_seg_backward<false>(n, s.a, s.b, s.f, s.K, pz0, pz1);
         }
         if (t == 0) s.x3[0] = ng_from_real_t<T>::of(R(bad + 1));
         __syncthreads();

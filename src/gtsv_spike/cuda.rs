@@ -113,7 +113,7 @@ fn launch_block<T: Scalar>(ch: &CudaHandle, g: &GtsvStrided<T>, a: StridedArgs, 
     // SAFETY: matches gtsv_block_<T>(int n, ng_i64 nrhs, const T *dl, const T *d, const T *du,
     // ng_i64 stride_diag, T *B, ng_i64 ldb, ng_i64 stride_b, int *info, ng_i64 first,
     // int pivot); n <= SPIKE_MIN, so p <= SPIKE_NT partitions fit the block.
-    unsafe { ch.launch(&module, grid, (32 * p.div_ceil(32)) as u32, spike_smem::<T>(p * SPIKE_L), &mut params) }
+    unsafe { ch.launch(&module, grid, (32 * p.div_ceil(32)) as u32, spike_smem::<T>(p * SPIKE_L, true), &mut params) }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -261,9 +261,12 @@ pub fn spike_levels(n: usize) -> Vec<usize> {
 }
 
 /// Dynamic shared memory of a SPIKE block staging `rows` rows: their a, b, c, f and pivot
-/// kinds, three values per thread, and S's a, b, c, f and pivot kinds (block kernel).
-fn spike_smem<T>(rows: usize) -> u32 {
-    ((4 * rows + 7 * SPIKE_NT) * size_of::<T>() + rows + SPIKE_NT) as u32
+/// kinds, three values per thread, and (`with_s`: the block kernel) S's a, b, c, f and pivot
+/// kinds. Without S, a double-precision block of SPIKE_NT partitions fits three times in an
+/// SM.
+fn spike_smem<T>(rows: usize, with_s: bool) -> u32 {
+    let s = if with_s { 4 * SPIKE_NT * size_of::<T>() + SPIKE_NT } else { 0 };
+    ((4 * rows + 3 * SPIKE_NT) * size_of::<T>() + rows + s) as u32
 }
 
 /// A tridiagonal system in device memory: dl (n − 1), d, du (n − 1), and right-hand sides f
@@ -294,7 +297,7 @@ fn spike_reduce<T: Scalar>(ch: &CudaHandle, lv: Level, next: Level, nrhs: usize,
     // SAFETY: matches gtsv_spike_reduce_<T>(ng_i64 N, const T *dl, const T *d, const T *du,
     // const T *F, ng_i64 ldf, int pivot, T *sdl, T *sd, T *sdu, T *sf, ng_i64 ldsf,
     // unsigned long long *flag, ng_i64 scale); `next` holds order ceil(n / SPIKE_L).
-    unsafe { ch.launch(&module, (blocks, nrhs as u32, 1), SPIKE_NT as u32, spike_smem::<T>(SPIKE_L * SPIKE_NT), &mut params) }
+    unsafe { ch.launch(&module, (blocks, nrhs as u32, 1), SPIKE_NT as u32, spike_smem::<T>(SPIKE_L * SPIKE_NT, false), &mut params) }
 }
 
 /// The last level's single unknown, in place.
@@ -316,7 +319,7 @@ fn spike_recover<T: Scalar>(ch: &CudaHandle, lv: Level, next: Level, nrhs: usize
     let blocks = next.n.div_ceil(SPIKE_NT) as u32;
     // SAFETY: matches gtsv_spike_recover_<T>(ng_i64 N, const T *dl, const T *d, const T *du,
     // T *X, ng_i64 ldx, int pivot, const T *xs, ng_i64 ldxs, unsigned long long *flag).
-    unsafe { ch.launch(&module, (blocks, nrhs as u32, 1), SPIKE_NT as u32, spike_smem::<T>(SPIKE_L * SPIKE_NT), &mut params) }
+    unsafe { ch.launch(&module, (blocks, nrhs as u32, 1), SPIKE_NT as u32, spike_smem::<T>(SPIKE_L * SPIKE_NT, false), &mut params) }
 }
 
 /// One system by SPIKE (n > SPIKE_MIN). Returns false, having written nothing, when a pivot
@@ -390,7 +393,9 @@ fn spike<T: Scalar>(ch: &mut CudaHandle, g: &Gtsv<T>, space: Space) -> Result<bo
 /// right-hand side solves the whole system by diagonal pivoting, which decides info.
 pub fn gtsv<T: Scalar>(ch: &mut CudaHandle, g: &Gtsv<T>, space: Space) -> Result<()> {
     ch.bind()?;
-    if g.n > SPIKE_MIN && spike(ch, g, space)? {
+    // SPIKE's grid spans the right-hand sides in y; beyond its limit, a thread per right-hand
+    // side has parallelism enough.
+    if g.n > SPIKE_MIN && g.nrhs <= GRID_Y && spike(ch, g, space)? {
         return Ok(());
     }
     let s = GtsvStrided { n: g.n, nrhs: g.nrhs, dl: g.dl, d: g.d, du: g.du, stride_diag: 0, b: g.b, ldb: g.ldb, stride_b: 0, info: g.info, batch: 1, pivoting: g.pivoting };

@@ -455,9 +455,9 @@ extern "C" __global__ void __launch_bounds__(NG_NT) NG_CAT(gtsv_spike_recover_, 
 #if defined(NG_BLOCK)
 // Block per system (strided batch, and one system of up to NG_NT·NG_L rows): system first +
 // blockIdx.x, right-hand sides blockIdx.y, +gridDim.y, ... The system is read once into
-// shared memory. Orders above NG_SEQ: its partitions (a thread each) give S (order
-// p <= NG_NT), which thread 0 solves, then the interiors again with their separators known;
-// otherwise, or when a pivot block of a partition or of S is exactly singular, thread 0
+// shared memory. Orders above NG_SEQ, without pivoting or diagonally dominant by rows: its
+// partitions (a thread each) give S (order p <= NG_NT), which thread 0 solves, then the
+// interiors again with their separators known; otherwise, or when a pivot block of a partition or of S is exactly singular, thread 0
 // solves the whole system by diagonal pivoting, which decides info. X is written only on
 // success.
 extern "C" __global__ void __launch_bounds__(NG_NT) NG_CAT(gtsv_block_, NG_SUFFIX)(
@@ -472,8 +472,12 @@ extern "C" __global__ void __launch_bounds__(NG_NT) NG_CAT(gtsv_block_, NG_SUFFI
     for (ng_i64 r = blockIdx.y; r < nrhs; r += gridDim.y) {
         T *x = B + sys * stride_b + r * ldb;
         ng_spike_stage(s, rows, n, 0, dls, ds, dus, x);
+        bool dominant = true;
+        for (int l = t; l < n; l += blockDim.x) dominant = dominant && ng_abs(s.b[l]) >= ng_abs(s.a[l]) + ng_abs(s.c[l]);
+        // Partitions lose backward stability on systems that need pivoting (their separators
+        // are never pivoted on): those go to the whole-system solver.
+        bool failed = n <= NG_SEQ || (piv && !__syncthreads_and(dominant));
         __syncthreads();
-        bool failed = n <= NG_SEQ;
         if (!failed) {
             ng_part q = {zero, zero, zero, zero, zero, zero, zero, -1};
             const int m = t < p ? min(NG_L, n - t * NG_L) - 1 : 0;

@@ -27,17 +27,26 @@
 //!
 //! `info` per system: 0, or i > 0 when a pivot was exactly zero: the system is singular (on
 //! CUDA, a singular SPIKE partition of a nonsingular system sends it to the whole-system
-//! solver, which decides); that system's B is then left unchanged. On the CPU backend i is LAPACK `?gtsv`'s (U(i, i) exactly zero). Non-finite
-//! input is not an error: `info` reports only exactly zero pivots (a NaN pivot is not zero),
-//! and a NaN or Inf propagates into that system's X (LAPACK's pivot comparison is false for
-//! NaN, so it takes the row interchange and carries the NaN on); the other systems of a batch
-//! are solved as without it.
+//! solver, which decides); that system's B is then left unchanged. On the CPU backend i is
+//! LAPACK `?gtsv`'s (U(i, i) exactly zero). Non-finite input is not an error: `info` reports
+//! only exactly zero pivots (a NaN pivot is not zero), and a NaN or Inf propagates into that
+//! system's X (LAPACK's pivot comparison is false for NaN, so it takes the row interchange and
+//! carries the NaN on); the other systems of a batch are solved as without it.
 //!
 //! [`Pivoting`] selects the CUDA algorithm: diagonal pivoting (1×1 and 2×2 pivots chosen as
-//! Bunch–Kaufman / Erway et al., inside SPIKE partitions), stable for non-dominant and
-//! indefinite systems; or no pivoting (1×1 pivots only, the Thomas algorithm inside the same
-//! partitions), for diagonally dominant systems. The CPU backend solves with LAPACK `?gtsv`
-//! (partial pivoting) in both modes, so NOPIVOT there still solves systems that need pivoting.
+//! Bunch–Kaufman / Erway et al.), stable for non-dominant and indefinite systems; or no
+//! pivoting (1×1 pivots only: the Thomas algorithm), for diagonally dominant systems. On CUDA:
+//! - one system above 2176 rows: SPIKE, partitions of 17 rows eliminated in parallel (with
+//!   the mode's pivoting inside each), then the separators' system, recursively. A partition
+//!   never pivots across its separator, so for systems that need pivoting the backward error
+//!   is bounded by the partitions' conditioning, not LAPACK's: as for cuSPARSE `gtsv2`;
+//! - the strided batch, and one system up to 2176 rows: a block per system in shared memory,
+//!   SPIKE with one level of partitions when there is no pivoting or the system is diagonally
+//!   dominant by rows, else the whole system by diagonal pivoting;
+//! - the interleaved batch: a thread per system, the whole system.
+//!
+//! The CPU backend solves with LAPACK `?gtsv` (partial pivoting) in both modes, so NOPIVOT
+//! there still solves systems that need pivoting.
 
 pub mod capi;
 pub mod cpu;

@@ -111,7 +111,7 @@ else
     optional_failed "examples/tour.rs does not exist: no tour in the bundle"
 fi
 
-# Last: the bench feature builds the library again with other features (cuBLAS bindings);
+# Last: the bench feature builds the library again with other features (cuBLAS and cuSPARSE bindings);
 # everything above was taken from the plain build first.
 bench=0
 say "numgpu-bench (release, --features bench)"

@@ -83,8 +83,9 @@ if [[ -f "$BUNDLE/lib/syslibs.tar.xz" ]]; then
     fi
 fi
 
-# libnvrtc.so.13 and libcublas.so.13 (and what they load beside them), wherever the CUDA
-# toolkit or pip's nvidia packages put them; the first folder that has each one wins.
+# libnvrtc.so.13, libcublas.so.13 and libcusparse.so.12 (CUDA 13's cuSPARSE; and what they
+# load beside them), wherever the CUDA toolkit or pip's nvidia packages put them; the first
+# folder that has each one wins.
 cuda_dirs=()
 add_dir() { local d; for d in "${cuda_dirs[@]}"; do [[ "$d" == "$1" ]] && return; done; cuda_dirs+=("$1"); }
 candidates=()
@@ -106,7 +107,7 @@ for p in nvidia.__path__:
 EOF
 )
 done
-for lib in libnvrtc.so.13 libcublas.so.13 libcublasLt.so.13; do
+for lib in libnvrtc.so.13 libcublas.so.13 libcublasLt.so.13 libcusparse.so.12 libnvJitLink.so.13; do
     for d in "${candidates[@]}"; do
         if [[ -e "$d/$lib" ]]; then add_dir "$d"; break; fi
     done

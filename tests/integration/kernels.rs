@@ -6,6 +6,7 @@ use numgpu::cuda::module::{compile, nvrtc_available, nvrtc_options};
 use numgpu::gemm_batched::cuda::{plan, source, specialise};
 use numgpu::geqrf_givens::cuda as qr;
 use numgpu::getrf_fullpivot::cuda as lu;
+use numgpu::gtsv_spike::cuda as tri;
 use numgpu::{Complex32, Complex64, Scalar};
 
 fn nvrtc_or_skip() -> bool {
@@ -121,5 +122,23 @@ fn geqrf_givens_kernels_compile_for_sm80_and_sm90() {
     report.extend(geqrf_cases::<f64>());
     report.extend(geqrf_cases::<Complex32>());
     report.extend(geqrf_cases::<Complex64>());
+    eprintln!("kernel compile report (NVRTC, ptxas -v):\n{}", report.join("\n"));
+}
+
+#[test]
+fn gtsv_spike_kernels_compile_for_sm80_and_sm90() {
+    if !nvrtc_or_skip() {
+        return;
+    }
+    fn cases<T: Scalar>() -> Vec<String> {
+        ["interleaved", "strided", "block", "spike_reduce", "spike_top", "spike_recover"].iter().flat_map(|k| {
+            let (d, e) = tri::specialise::<T>(k);
+            check(tri::source(), &d, &e)
+        }).collect()
+    }
+    let mut report = cases::<f32>();
+    report.extend(cases::<f64>());
+    report.extend(cases::<Complex32>());
+    report.extend(cases::<Complex64>());
     eprintln!("kernel compile report (NVRTC, ptxas -v):\n{}", report.join("\n"));
 }

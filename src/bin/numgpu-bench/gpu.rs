@@ -1,7 +1,9 @@
 //! GPU plumbing of the bench: finding the toolkit's libraries, the device, the one stream
-//! everything is timed on, CUDA events, device buffers, checked copies and the cuBLAS handle.
+//! everything is timed on, CUDA events, device buffers, checked copies and the cuBLAS and
+//! cuSPARSE handles.
 
 use cudarc::cublas::sys as cb;
+use cudarc::cusparse::sys as cs;
 use cudarc::driver::sys as cu;
 use numgpu::cuda::driver::{check, Device};
 use std::ffi::c_void;
@@ -28,29 +30,36 @@ fn toolkit_lib_dirs() -> Vec<std::path::PathBuf> {
     dirs
 }
 
-/// When cuBLAS or NVRTC cannot be found by name (the toolkit's lib64 is not on the loader
-/// path), loads them by absolute path from the usual toolkit folders. The loader then
+/// When cuBLAS, cuSPARSE or NVRTC cannot be found by name (the toolkit's lib64 is not on the
+/// loader path), loads them by absolute path from the usual toolkit folders. The loader then
 /// answers cudarc's later `dlopen("libcublas.so.13")` with the copy already loaded (it
 /// matches the soname). Returns the paths it loaded, for the report.
 pub fn preload_toolkit_libs() -> Vec<String> {
     // SAFETY: probing for a library has no preconditions.
     let need_blas = !unsafe { cb::is_culib_present() };
+    // SAFETY: as above.
+    let need_sparse = !unsafe { cs::is_culib_present() };
     let need_nvrtc = !numgpu::cuda::module::nvrtc_available();
-    let mut wanted: Vec<&str> = Vec::new();
+    // Each entry: the names one library may have, the first found wins. Dependencies first.
+    let mut wanted: Vec<&[&str]> = Vec::new();
     if need_nvrtc {
-        wanted.extend(["libnvrtc-builtins.so.13", "libnvrtc.so.13"]);
+        wanted.extend([&["libnvrtc-builtins.so.13"][..], &["libnvrtc.so.13"]]);
     }
     if need_blas {
-        wanted.extend(["libcublasLt.so.13", "libcublas.so.13"]);
+        wanted.extend([&["libcublasLt.so.13"][..], &["libcublas.so.13"]]);
+    }
+    if need_sparse {
+        // CUDA 13's cuSPARSE is libcusparse.so.12 (its own major version), linked to nvJitLink.
+        wanted.extend([&["libnvJitLink.so.13"][..], &["libcusparse.so.12", "libcusparse.so.13"]]);
     }
     let mut loaded = Vec::new();
-    for name in wanted {
-        'dirs: for dir in toolkit_lib_dirs() {
-            let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+    for names in wanted {
+        'dirs: for (dir, name) in toolkit_lib_dirs().iter().flat_map(|d| names.iter().map(move |n| (d, n))) {
+            let Ok(entries) = std::fs::read_dir(dir) else { continue };
             let mut files: Vec<_> = entries.filter_map(|e| e.ok()).map(|e| e.path()).collect();
             files.sort();
             // Exact name first, else a versioned one (libnvrtc-builtins.so.13.0).
-            let hit = files.iter().find(|p| p.file_name().is_some_and(|f| f == name)).or_else(|| {
+            let hit = files.iter().find(|p| p.file_name().is_some_and(|f| f == *name)).or_else(|| {
                 files.iter().find(|p| p.file_name().and_then(|f| f.to_str()).is_some_and(|f| f.starts_with(&format!("{name}."))))
             });
             if let Some(path) = hit {
@@ -256,6 +265,56 @@ pub fn cublas_check(s: cb::cublasStatus_t, what: &str) -> Res<()> {
         Ok(())
     } else {
         Err(format!("{what}: {s:?}"))
+    }
+}
+
+/// Whether libcusparse can be loaded (after `preload_toolkit_libs`).
+pub fn cusparse_present() -> bool {
+    // SAFETY: probing for the library has no preconditions.
+    unsafe { cs::is_culib_present() }
+}
+
+pub fn cusparse_check(s: cs::cusparseStatus_t, what: &str) -> Res<()> {
+    if s == cs::cusparseStatus_t::CUSPARSE_STATUS_SUCCESS {
+        Ok(())
+    } else {
+        Err(format!("{what}: {s:?}"))
+    }
+}
+
+/// A cuSPARSE handle on the bench's stream.
+pub struct Cusparse {
+    pub h: cs::cusparseHandle_t,
+    /// cuSPARSE's version as major.minor.patch.
+    pub version: String,
+}
+
+impl Cusparse {
+    pub fn new(gpu: &Gpu) -> Res<Cusparse> {
+        ng(gpu.dev.bind())?;
+        let mut h: cs::cusparseHandle_t = std::ptr::null_mut();
+        let mut v = 0;
+        // SAFETY: plain cuSPARSE set-up calls with local out-pointers; the device's primary
+        // context is current, which the runtime under cuSPARSE adopts.
+        unsafe {
+            cusparse_check(cs::cusparseCreate(&mut h), "cusparseCreate")?;
+            let setup = (|| {
+                cusparse_check(cs::cusparseSetStream(h, gpu.stream as cs::cudaStream_t), "cusparseSetStream")?;
+                cusparse_check(cs::cusparseGetVersion(h, &mut v), "cusparseGetVersion")
+            })();
+            if let Err(e) = setup {
+                cs::cusparseDestroy(h);
+                return Err(e);
+            }
+        }
+        Ok(Cusparse { h, version: format!("{}.{}.{}", v / 1000, (v / 100) % 10, v % 100) })
+    }
+}
+
+impl Drop for Cusparse {
+    fn drop(&mut self) {
+        // SAFETY: created in new; no call is in flight once the stream was synchronised.
+        unsafe { cs::cusparseDestroy(self.h) };
     }
 }
 

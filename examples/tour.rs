@@ -26,6 +26,13 @@
 //!   rebuilt Q and ‖I − QᴴQ‖₁ / (m·ε); gels ‖A·(x − x_cpu)‖₂ / (m·‖A‖_F·‖x‖₂·ε) and the
 //!   optimality ratio ‖Aᴴ(b − Ax)‖₂ / (m·‖A‖_F·(‖A‖_F·‖x‖₂ + 2‖b‖₂)·ε), info identical to the
 //!   CPU backend's and the expected one (a zero column j gives info = j, B unchanged);
+//! - gtsv_spike (one system, strided batch, interleaved batch; both pivoting modes, the
+//!   diagonal-pivoting rows on random systems that need pivoting, the no-pivot rows on
+//!   diagonally dominant ones): every right-hand side of every system, the backward error
+//!   ‖b − T·x‖∞ / ((‖T‖∞·‖x‖∞ + ‖b‖∞)·ε) and the same measure of the difference from the CPU
+//!   backend's solution (LAPACK `?gtsv`), ‖T·(x − x_cpu)‖∞ / ((‖T‖∞·‖x‖∞ + ‖b‖∞)·ε) (no factor
+//!   n: a tridiagonal solve's backward error does not grow with n); info identical to the CPU
+//!   backend's (0: every system is nonsingular).
 //! - csrmv (ops N, T and C, 0- and 1-based; a power-law graph and a matrix of
 //!   shared/matrices) and the CMRS object (create with the default and with a given height
 //!   and M, info, cmrsmv, update_values, destroy; short random rows and a matrix of
@@ -42,6 +49,7 @@
 use numgpu::gemm_batched::{gemm_batched, gemm_batched_strided, Batch};
 use numgpu::geqrf_givens::{gels, gels_strided, geqrf as geqrf_givens, geqrf_strided, orgqr_strided, ormqr_strided};
 use numgpu::getrf_fullpivot::{gesc2_strided, gesv_strided, getrf_strided, getrs_strided, lu_ratio, pivot_gap, Mode};
+use numgpu::gtsv_spike::{gtsv_batched_interleaved_slices, gtsv_batched_strided_slices, gtsv_spike_slices, Pivoting};
 use numgpu::lapack::Blas;
 use numgpu::spmv::suite::{generate, Kind};
 use numgpu::spmv::{cmrs_from_csr, cmrs_update_host, cmrsmv_host, csrmv_csr, CmrsMatrix, CmrsScalar, Csr};
@@ -927,6 +935,187 @@ fn givens_all<T: Blas>(h: &mut Handle, backend: &'static str, rows: &mut Vec<Res
     rows.push(givens_gels_case::<T>(h, backend, true, &a, m, n, batch, seed + 9));
 }
 
+/// The three forms of the tridiagonal solvers.
+#[derive(Clone, Copy, PartialEq)]
+enum TriForm {
+    Single,
+    Strided,
+    Interleaved,
+}
+
+/// One tridiagonal system in LAPACK's layout (dl and du with n − 1 entries) and its
+/// right-hand sides (n × nrhs, compact).
+struct Tri<T> {
+    dl: Vec<T>,
+    d: Vec<T>,
+    du: Vec<T>,
+    b: Vec<T>,
+}
+
+impl<T: Scalar> Tri<T> {
+    /// Entries uniform in [-1, 1) (both parts, complex); `dominant`: the diagonal pushed out to
+    /// |d(k)| > 4, strictly diagonally dominant; else left so, which needs pivoting.
+    fn random(rng: &mut ChaCha8Rng, n: usize, nrhs: usize, dominant: bool) -> Tri<T> {
+        let (dl, du, mut d, b) = (random(rng, n - 1), random(rng, n - 1), random::<T>(rng, n), random(rng, n * nrhs));
+        if dominant {
+            for x in &mut d {
+                let z = x.to_c64();
+                *x = T::from_c64(if z.norm() > 0.0 { z * (1.0 + 4.0 / z.norm()) } else { Complex64::new(4.0, 0.0) });
+            }
+        }
+        Tri { dl, d, du, b }
+    }
+
+    /// T·v in double precision.
+    fn apply(&self, v: &[Complex64]) -> Vec<Complex64> {
+        let n = self.d.len();
+        (0..n)
+            .map(|k| {
+                let mut s = self.d[k].to_c64() * v[k];
+                if k > 0 {
+                    s += self.dl[k - 1].to_c64() * v[k - 1];
+                }
+                if k + 1 < n {
+                    s += self.du[k].to_c64() * v[k + 1];
+                }
+                s
+            })
+            .collect()
+    }
+
+    /// ‖T‖∞ (largest row sum).
+    fn norm_inf(&self) -> f64 {
+        let n = self.d.len();
+        let at = |v: &[T], k: usize| v.get(k).map_or(0.0, |x| x.to_c64().norm());
+        (0..n).map(|k| self.d[k].to_c64().norm() + if k > 0 { at(&self.dl, k - 1) } else { 0.0 } + at(&self.du, k)).fold(0.0, f64::max)
+    }
+}
+
+fn norm_inf(v: &[Complex64]) -> f64 {
+    v.iter().map(|z| z.norm()).fold(0.0, nan_max)
+}
+
+/// (err/cpu, err/ref) of our solutions `x` and the CPU backend's `xc` (n × nrhs per system,
+/// compact, one system after the other): the max over systems and right-hand sides of
+/// ‖T·(x − xc)‖∞ and of ‖b − T·x‖∞, each over (‖T‖∞·‖x‖∞ + ‖b‖∞)·ε.
+fn tri_errors<T: Scalar>(systems: &[Tri<T>], n: usize, nrhs: usize, x: &[T], xc: &[T]) -> (f64, f64) {
+    let (mut err_cpu, mut err_ref) = (0f64, 0f64);
+    for (i, s) in systems.iter().enumerate() {
+        let nt = s.norm_inf();
+        for r in 0..nrhs {
+            let col = (i * nrhs + r) * n..(i * nrhs + r + 1) * n;
+            let (xs, b) = (c64s(&x[col.clone()]), c64s(&s.b[r * n..(r + 1) * n]));
+            let d: Vec<Complex64> = x[col.clone()].iter().zip(&xc[col]).map(|(p, q)| p.to_c64() - q.to_c64()).collect();
+            let scale = (nt * norm_inf(&xs) + norm_inf(&b)) * T::EPS;
+            let res: Vec<Complex64> = s.apply(&xs).iter().zip(&b).map(|(p, q)| q - p).collect();
+            err_ref = nan_max(err_ref, norm_inf(&res) / scale);
+            err_cpu = nan_max(err_cpu, norm_inf(&s.apply(&d)) / scale);
+        }
+    }
+    (err_cpu, err_ref)
+}
+
+/// One form of `?gtsv_*` in one pivoting mode: `batch` systems of order n (one for the single
+/// form) with nrhs right-hand sides (1 for the interleaved form), laid out as the form takes
+/// them (the strided batch with gaps between the systems' diagonals and between the B_i, the
+/// interleaved one with NaN in dl's first and du's last row, which are not referenced),
+/// against the CPU backend (LAPACK `?gtsv`).
+#[allow(clippy::too_many_arguments)]
+fn gtsv_case<T: Blas>(h: &mut Handle, backend: &'static str, form: TriForm, mode: Pivoting, n: usize, nrhs: usize, batch: usize, seed: u64) -> Result<Row, String> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let dominant = mode == Pivoting::NoPivot;
+    let systems: Vec<Tri<T>> = (0..batch).map(|_| Tri::random(&mut rng, n, nrhs, dominant)).collect();
+    let nan = T::from_c64(Complex64::new(f64::NAN, f64::NAN));
+    let (nl, rl, bl) = (n as i64, nrhs as i64, batch as i64);
+    // The call on the form's layout; returns X (n × nrhs per system, compact), info, seconds.
+    let call = |h: &mut Handle| -> numgpu::Result<(Vec<T>, Vec<i32>, f64)> {
+        let mut info = vec![-7; batch];
+        let (x, secs) = match form {
+            TriForm::Single => {
+                let s = &systems[0];
+                let mut b = s.b.clone();
+                let t = Instant::now();
+                gtsv_spike_slices(h, nl, rl, &s.dl, &s.d, &s.du, &mut b, nl, &mut info[0], mode)?;
+                h.synchronize()?;
+                (b, t.elapsed().as_secs_f64())
+            }
+            TriForm::Strided => {
+                let (sd, sb) = (n + 3, n * nrhs + 5);
+                let (mut dl, mut d, mut du, mut b) = (vec![nan; sd * batch], vec![nan; sd * batch], vec![nan; sd * batch], vec![nan; sb * batch]);
+                for (i, s) in systems.iter().enumerate() {
+                    dl[i * sd..i * sd + n - 1].copy_from_slice(&s.dl);
+                    d[i * sd..i * sd + n].copy_from_slice(&s.d);
+                    du[i * sd..i * sd + n - 1].copy_from_slice(&s.du);
+                    b[i * sb..i * sb + n * nrhs].copy_from_slice(&s.b);
+                }
+                let t = Instant::now();
+                gtsv_batched_strided_slices(h, nl, rl, &dl, &d, &du, sd as i64, &mut b, nl, sb as i64, &mut info, bl, mode)?;
+                h.synchronize()?;
+                let secs = t.elapsed().as_secs_f64();
+                ((0..batch).flat_map(|i| b[i * sb..i * sb + n * nrhs].to_vec()).collect(), secs)
+            }
+            TriForm::Interleaved => {
+                let (mut dl, mut d, mut du, mut b) = (vec![nan; n * batch], vec![nan; n * batch], vec![nan; n * batch], vec![nan; n * batch]);
+                for (i, s) in systems.iter().enumerate() {
+                    for k in 0..n {
+                        let e = k * batch + i;
+                        (d[e], b[e]) = (s.d[k], s.b[k]);
+                        if k > 0 {
+                            dl[e] = s.dl[k - 1];
+                        }
+                        if k + 1 < n {
+                            du[e] = s.du[k];
+                        }
+                    }
+                }
+                let t = Instant::now();
+                gtsv_batched_interleaved_slices(h, nl, &dl, &d, &du, &mut b, &mut info, bl, mode)?;
+                h.synchronize()?;
+                let secs = t.elapsed().as_secs_f64();
+                ((0..batch).flat_map(|i| (0..n).map(move |k| k * batch + i)).map(|e| b[e]).collect(), secs)
+            }
+        };
+        Ok((x, info, secs))
+    };
+    let fail = |e: numgpu::Error| e.msg;
+    if h.backend() == Backend::Cuda {
+        call(h).map_err(fail)?; // warm-up: compiles the kernel
+    }
+    let (x, info, secs) = call(h).map_err(fail)?;
+    let (xc, infoc, _) = call(&mut Handle::cpu()).map_err(fail)?;
+    let (err_cpu, err_ref) = tri_errors(&systems, n, nrhs, &x, &xc);
+    let name = match form {
+        TriForm::Single => "gtsv_spike",
+        TriForm::Strided => "gtsv_batched_strided",
+        TriForm::Interleaved => "gtsv_batched_interleaved",
+    };
+    Ok(Row {
+        routine: format!("{}{name} {}", T::LETTER, if mode == Pivoting::Diagonal { "DIAG" } else { "NOPIVOT" }),
+        backend,
+        size: format!("n={n}, {nrhs} rhs"),
+        batch,
+        secs,
+        // About 8n flops per system and right-hand side (elimination and substitution).
+        flops: (batch * nrhs) as f64 * cflops::<T>(8.0 * n as f64),
+        err_cpu,
+        err_ref,
+        differ: Some(info.iter().zip(&infoc).filter(|(p, q)| p != q || **p != 0).count()),
+        near: 0,
+        note: (if dominant { "diagonally dominant" } else { "random: needs pivoting" }).into(),
+    })
+}
+
+/// Every gtsv_spike case of one precision: the three forms, both modes.
+fn gtsv_all<T: Blas>(h: &mut Handle, backend: &'static str, rows: &mut Vec<Result<Row, String>>) {
+    let seed = (T::LETTER as u64) << 24 | 0x30_0000;
+    for (k, mode) in [Pivoting::Diagonal, Pivoting::NoPivot].into_iter().enumerate() {
+        let s = seed + 4 * k as u64;
+        rows.push(gtsv_case::<T>(h, backend, TriForm::Single, mode, 200_003, 2, 1, s));
+        rows.push(gtsv_case::<T>(h, backend, TriForm::Strided, mode, 100, 2, 2_000, s + 1));
+        rows.push(gtsv_case::<T>(h, backend, TriForm::Interleaved, mode, 64, 1, 10_000, s + 2));
+    }
+}
+
 /// `a`'s pattern with values of T: real parts `a`'s own, for complex types imaginary parts
 /// random in [-1, 1) (so that op C differs from op T).
 fn sparse_values<T: Scalar>(a: &Csr<f64>, rng: &mut ChaCha8Rng) -> Csr<T> {
@@ -1137,6 +1326,7 @@ fn main() -> ExitCode {
     println!("  getrf_fullpivot: factors vs the CPU backend ‖ΔF‖₁/(n‖A‖₁ε), and ‖PLUQ − A‖₁/(n‖A‖₁ε) ({SAMPLE} matrices); ≠cpu: matrices whose pivots or info differ from the CPU backend's (LAPACK ?getc2 in mode GETC2), must be 0; +k~: k near-ties besides (pivot within 4nε of the CPU's, relative: rounding), not failures");
     println!("  getrs, gesv, gesc2: ‖op(A)(x − x_cpu)‖₁ and ‖s·b − op(A)x‖₁ over ‖op(A)‖₁‖x‖₁nε (every rhs); ≠cpu: gesv's pivots or info, gesc2's scale, must be 0");
     println!("  geqrf_givens: R and Q(:, 1:n) vs the CPU backend's (up to a unit diagonal, over mκ̂ε), and ‖A − QR‖₁/(m‖A‖₁ε) (Q rebuilt in double) and |R| vs LAPACK ?geqrf ({SAMPLE} matrices); ormqr/unmqr, orgqr/ungqr: vs the CPU backend and Q rebuilt in double (+ ‖I − QᴴQ‖); gels: ‖A(x − x_cpu)‖ and ‖Aᴴ(b − Ax)‖ ratios; ≠cpu: problems whose info differs from the CPU backend's or the expected one, or whose B changed with info ≠ 0; GFLOP/s at LAPACK's Householder counts");
+    println!("  gtsv_spike: ‖T(x − x_cpu)‖∞ and ‖b − Tx‖∞ over (‖T‖∞‖x‖∞ + ‖b‖∞)ε (every rhs of every system; the CPU backend is LAPACK ?gtsv); ≠cpu: systems whose info differs from the CPU backend's or is not 0, must be 0; GFLOP/s at 8n flops per system and rhs");
     println!("  csrmv, cmrsmv: |y − y_cpu| and |y − y_ref| of each entry over the spec's tolerance unit (len_i + 4)ε(|α|(|op(A)||x|)_i + |β||y0_i|) (the tests hold it below 1); ≠cpu (CMRS): info (height, M, stored entries, padding) other than asked or than the CPU backend's, must be 0; GFLOP/s at 2·nnz (8·nnz complex)");
     println!("times: one call, host clock, host arrays in and out (on CUDA after a warm-up call, which compiles the kernel)\n");
 
@@ -1153,10 +1343,14 @@ fn main() -> ExitCode {
     givens_all::<f64>(&mut h, backend, &mut rows);
     givens_all::<Complex32>(&mut h, backend, &mut rows);
     givens_all::<Complex64>(&mut h, backend, &mut rows);
+    gtsv_all::<f32>(&mut h, backend, &mut rows);
+    gtsv_all::<f64>(&mut h, backend, &mut rows);
+    gtsv_all::<Complex32>(&mut h, backend, &mut rows);
+    gtsv_all::<Complex64>(&mut h, backend, &mut rows);
     spmv_all(&mut h, backend, &mut rows);
 
     println!(
-        "{:<32} {:<7} {:<14} {:>7} {:>10} {:>9} {:>9} {:>9} {:>6}  check",
+        "{:<34} {:<7} {:<14} {:>7} {:>10} {:>9} {:>9} {:>9} {:>6}  check",
         "routine", "backend", "size", "batch", "time ms", "GFLOP/s", "err/cpu", "err/ref", "≠cpu"
     );
     let mut failed = 0;
@@ -1167,7 +1361,7 @@ fn main() -> ExitCode {
                     failed += 1;
                 }
                 println!(
-                    "{:<32} {:<7} {:<14} {:>7} {:>10.3} {:>9.1} {:>9.3} {:>9.3} {:>6}  {}{}",
+                    "{:<34} {:<7} {:<14} {:>7} {:>10.3} {:>9.1} {:>9.3} {:>9.3} {:>6}  {}{}",
                     r.routine,
                     r.backend,
                     r.size,

@@ -32,6 +32,10 @@
 !      call numgpu_cmrs_create(h, n, val, row_ptr, col_ind, index_base, height, M, A, status [, errmsg])
 !      call numgpu_cmrs_update_values(h, A, val, status [, errmsg])
 !      call numgpu_cmrsmv(h, alpha, A, x, beta, y, status [, errmsg])
+!    and for tridiagonal systems (LAPACK ?gtsv semantics, the diagonals not written):
+!      call numgpu_gtsv_spike(h, dl, d, du, B, info, pivoting, status [, errmsg])
+!      call numgpu_gtsv_batched_strided(h, dl, d, du, B, info, pivoting, status [, errmsg])
+!      call numgpu_gtsv_batched_interleaved(h, dl, d, du, B, info, pivoting, status [, errmsg])
 ! 4. Strings: numgpu_last_error_string(), numgpu_status_message(s), numgpu_version_string().
 !
 ! One name differs from C: numgpu_version() is numgpu_version_c(), because Fortran names are
@@ -64,6 +68,11 @@ module numgpu
         numgpu_orgqr_givens_batched_d, numgpu_orgqr_givens_batched_c, numgpu_orgqr_givens_batched_z, &
         numgpu_gels_givens_batched_s, numgpu_gels_givens_batched_d, numgpu_gels_givens_batched_c, &
         numgpu_gels_givens_batched_z
+    private :: gtsv_plan, plan_gtsv
+    private :: numgpu_gtsv_spike_s, numgpu_gtsv_spike_d, numgpu_gtsv_spike_c, numgpu_gtsv_spike_z, &
+        numgpu_gtsv_batched_strided_s, numgpu_gtsv_batched_strided_d, numgpu_gtsv_batched_strided_c, &
+        numgpu_gtsv_batched_strided_z, numgpu_gtsv_batched_interleaved_s, numgpu_gtsv_batched_interleaved_d, &
+        numgpu_gtsv_batched_interleaved_c, numgpu_gtsv_batched_interleaved_z
     private :: loc_or_null_s, loc_or_null_d, loc_or_null_c, loc_or_null_z, loc_or_null_i
     private :: plan_csr, numgpu_csrmv_s, numgpu_csrmv_d, numgpu_csrmv_c, numgpu_csrmv_z, numgpu_cmrs_create_s, &
         numgpu_cmrs_create_d, numgpu_cmrs_update_values_s, numgpu_cmrs_update_values_d, numgpu_cmrsmv_s, numgpu_cmrsmv_d
@@ -91,6 +100,10 @@ module numgpu
     ! numgpu_fullpivot_mode
     integer(c_int32_t), parameter :: NUMGPU_FULLPIVOT_GETC2 = 0_c_int32_t
     integer(c_int32_t), parameter :: NUMGPU_FULLPIVOT_STRICT = 1_c_int32_t
+
+    ! numgpu_gtsv_pivoting
+    integer(c_int32_t), parameter :: NUMGPU_GTSV_DIAG_PIVOT = 0_c_int32_t
+    integer(c_int32_t), parameter :: NUMGPU_GTSV_NOPIVOT = 1_c_int32_t
 
     ! numgpu_status
     integer(c_int32_t), parameter :: NUMGPU_SUCCESS = 0_c_int32_t
@@ -875,6 +888,133 @@ module numgpu
             integer(c_int32_t) :: numgpu_zgels_givens_batched_strided
         end function
 
+        ! ---- gtsv_spike: tridiagonal solvers (LAPACK ?gtsv roles; the diagonals are not written) ----
+        ! dl, d, du: the sub-diagonal, diagonal and super-diagonal (n - 1, n, n - 1 entries, per
+        ! system at + i*stride_diag in the strided form; n*batch entries each in the interleaved
+        ! form, element k of system i at k*batch + i, dl's first and du's last row unused); B: the
+        ! right-hand sides, X on exit; info: one int32 entry (gtsv_spike) or batch entries;
+        ! pivoting: NUMGPU_GTSV_DIAG_PIVOT or NUMGPU_GTSV_NOPIVOT.
+
+        function numgpu_sgtsv_spike(h, n, nrhs, dl, d, du, B, ldb, info, pivoting) &
+                bind(C, name="numgpu_sgtsv_spike")
+            import
+            type(c_ptr), value :: h
+            integer(c_int64_t), value :: n, nrhs, ldb
+            type(c_ptr), value :: dl, d, du, B, info
+            integer(c_int32_t), value :: pivoting
+            integer(c_int32_t) :: numgpu_sgtsv_spike
+        end function
+
+        function numgpu_sgtsv_batched_strided(h, n, nrhs, dl, d, du, stride_diag, B, ldb, strideB, info, batch, &
+                pivoting) bind(C, name="numgpu_sgtsv_batched_strided")
+            import
+            type(c_ptr), value :: h
+            integer(c_int64_t), value :: n, nrhs, stride_diag, ldb, strideB, batch
+            type(c_ptr), value :: dl, d, du, B, info
+            integer(c_int32_t), value :: pivoting
+            integer(c_int32_t) :: numgpu_sgtsv_batched_strided
+        end function
+
+        function numgpu_sgtsv_batched_interleaved(h, n, dl, d, du, B, info, batch, pivoting) &
+                bind(C, name="numgpu_sgtsv_batched_interleaved")
+            import
+            type(c_ptr), value :: h
+            integer(c_int64_t), value :: n, batch
+            type(c_ptr), value :: dl, d, du, B, info
+            integer(c_int32_t), value :: pivoting
+            integer(c_int32_t) :: numgpu_sgtsv_batched_interleaved
+        end function
+
+        function numgpu_dgtsv_spike(h, n, nrhs, dl, d, du, B, ldb, info, pivoting) &
+                bind(C, name="numgpu_dgtsv_spike")
+            import
+            type(c_ptr), value :: h
+            integer(c_int64_t), value :: n, nrhs, ldb
+            type(c_ptr), value :: dl, d, du, B, info
+            integer(c_int32_t), value :: pivoting
+            integer(c_int32_t) :: numgpu_dgtsv_spike
+        end function
+
+        function numgpu_dgtsv_batched_strided(h, n, nrhs, dl, d, du, stride_diag, B, ldb, strideB, info, batch, &
+                pivoting) bind(C, name="numgpu_dgtsv_batched_strided")
+            import
+            type(c_ptr), value :: h
+            integer(c_int64_t), value :: n, nrhs, stride_diag, ldb, strideB, batch
+            type(c_ptr), value :: dl, d, du, B, info
+            integer(c_int32_t), value :: pivoting
+            integer(c_int32_t) :: numgpu_dgtsv_batched_strided
+        end function
+
+        function numgpu_dgtsv_batched_interleaved(h, n, dl, d, du, B, info, batch, pivoting) &
+                bind(C, name="numgpu_dgtsv_batched_interleaved")
+            import
+            type(c_ptr), value :: h
+            integer(c_int64_t), value :: n, batch
+            type(c_ptr), value :: dl, d, du, B, info
+            integer(c_int32_t), value :: pivoting
+            integer(c_int32_t) :: numgpu_dgtsv_batched_interleaved
+        end function
+
+        function numgpu_cgtsv_spike(h, n, nrhs, dl, d, du, B, ldb, info, pivoting) &
+                bind(C, name="numgpu_cgtsv_spike")
+            import
+            type(c_ptr), value :: h
+            integer(c_int64_t), value :: n, nrhs, ldb
+            type(c_ptr), value :: dl, d, du, B, info
+            integer(c_int32_t), value :: pivoting
+            integer(c_int32_t) :: numgpu_cgtsv_spike
+        end function
+
+        function numgpu_cgtsv_batched_strided(h, n, nrhs, dl, d, du, stride_diag, B, ldb, strideB, info, batch, &
+                pivoting) bind(C, name="numgpu_cgtsv_batched_strided")
+            import
+            type(c_ptr), value :: h
+            integer(c_int64_t), value :: n, nrhs, stride_diag, ldb, strideB, batch
+            type(c_ptr), value :: dl, d, du, B, info
+            integer(c_int32_t), value :: pivoting
+            integer(c_int32_t) :: numgpu_cgtsv_batched_strided
+        end function
+
+        function numgpu_cgtsv_batched_interleaved(h, n, dl, d, du, B, info, batch, pivoting) &
+                bind(C, name="numgpu_cgtsv_batched_interleaved")
+            import
+            type(c_ptr), value :: h
+            integer(c_int64_t), value :: n, batch
+            type(c_ptr), value :: dl, d, du, B, info
+            integer(c_int32_t), value :: pivoting
+            integer(c_int32_t) :: numgpu_cgtsv_batched_interleaved
+        end function
+
+        function numgpu_zgtsv_spike(h, n, nrhs, dl, d, du, B, ldb, info, pivoting) &
+                bind(C, name="numgpu_zgtsv_spike")
+            import
+            type(c_ptr), value :: h
+            integer(c_int64_t), value :: n, nrhs, ldb
+            type(c_ptr), value :: dl, d, du, B, info
+            integer(c_int32_t), value :: pivoting
+            integer(c_int32_t) :: numgpu_zgtsv_spike
+        end function
+
+        function numgpu_zgtsv_batched_strided(h, n, nrhs, dl, d, du, stride_diag, B, ldb, strideB, info, batch, &
+                pivoting) bind(C, name="numgpu_zgtsv_batched_strided")
+            import
+            type(c_ptr), value :: h
+            integer(c_int64_t), value :: n, nrhs, stride_diag, ldb, strideB, batch
+            type(c_ptr), value :: dl, d, du, B, info
+            integer(c_int32_t), value :: pivoting
+            integer(c_int32_t) :: numgpu_zgtsv_batched_strided
+        end function
+
+        function numgpu_zgtsv_batched_interleaved(h, n, dl, d, du, B, info, batch, pivoting) &
+                bind(C, name="numgpu_zgtsv_batched_interleaved")
+            import
+            type(c_ptr), value :: h
+            integer(c_int64_t), value :: n, batch
+            type(c_ptr), value :: dl, d, du, B, info
+            integer(c_int32_t), value :: pivoting
+            integer(c_int32_t) :: numgpu_zgtsv_batched_interleaved
+        end function
+
         ! ---- spmv: sparse matrix-vector products (CSR, CMRS) ----------------------------------
         ! numgpu_status numgpu_scsrmv(numgpu_handle *h, int32_t trans, int64_t m, int64_t n,
         !     int64_t nnz, T alpha, const T *val, const int32_t *row_ptr, const int32_t *col_ind,
@@ -1179,6 +1319,64 @@ module numgpu
     type :: qr_plan
         integer(c_int64_t) :: m = 0, n = 0, k = 0, nrhs = 0, batch = 0
         integer(c_int64_t) :: lda = 1, sa = 0, ldcs = 1, scs = 0, ldb = 1, sb = 0
+    end type
+
+    ! call numgpu_gtsv_spike(h, dl, d, du, B, info, pivoting, status [, errmsg])
+    !
+    ! Solves T X = B for one tridiagonal T, as LAPACK ?gtsv but with the diagonals left
+    ! unchanged (numgpu_?gtsv_spike), in real(c_float), real(c_double), complex(c_float_complex)
+    ! or complex(c_double_complex).
+    !
+    ! - dl(:), d(:), du(:) [in]: n = size(d); the sub-diagonal dl and super-diagonal du have
+    !   max(n - 1, 0) entries, T(k+1, k) = dl(k), T(k, k) = d(k), T(k, k+1) = du(k).
+    ! - B(:,:) [in,out]: ldb = size(B, 1) (>= n, else numgpu refuses ldb), nrhs = size(B, 2);
+    !   X on exit when info = 0, else unchanged.
+    ! - info [out]: integer(c_int32_t); 0, or i > 0 when a pivot was exactly zero (T singular;
+    !   numgpu.h says more).
+    ! - pivoting [in]: NUMGPU_GTSV_DIAG_PIVOT or NUMGPU_GTSV_NOPIVOT (the CUDA algorithm; the
+    !   CPU backend always pivots, as LAPACK).
+    ! - status, errmsg: as numgpu_gemm_batched; non-conforming shapes are NUMGPU_INVALID_VALUE
+    !   before any call (nothing written).
+    interface numgpu_gtsv_spike
+        module procedure numgpu_gtsv_spike_s, numgpu_gtsv_spike_d, numgpu_gtsv_spike_c, numgpu_gtsv_spike_z
+    end interface
+
+    ! call numgpu_gtsv_batched_strided(h, dl, d, du, B, info, pivoting, status [, errmsg])
+    !
+    ! For i = 1 .. size(B, 3): solves T_i X = B(:,:,i) as numgpu_gtsv_spike
+    ! (numgpu_?gtsv_batched_strided).
+    !
+    ! - dl(:,:), d(:,:), du(:,:) [in]: all of one shape (n, size(d, 2)), n = size(d, 1): column
+    !   i holds T_i's diagonals, dl(1:n-1, i) and du(1:n-1, i) the off-diagonals (dl(n, i) and
+    !   du(n, i) are not referenced: one stride serves the three arrays); size(d, 2) is the
+    !   batch, or 1 to use one T for the whole batch (stride 0).
+    ! - B(:,:,:) [in,out]: ldb = size(B, 1) (>= n), nrhs = size(B, 2), batch = size(B, 3).
+    ! - info(:) [out]: size batch.
+    interface numgpu_gtsv_batched_strided
+        module procedure numgpu_gtsv_batched_strided_s, numgpu_gtsv_batched_strided_d, &
+            numgpu_gtsv_batched_strided_c, numgpu_gtsv_batched_strided_z
+    end interface
+
+    ! call numgpu_gtsv_batched_interleaved(h, dl, d, du, B, info, pivoting, status [, errmsg])
+    !
+    ! For i = 1 .. size(d, 1): solves T_i x_i = b_i, one right-hand side per system, interleaved
+    ! layout (numgpu_?gtsv_batched_interleaved): element k of system i is X(i, k) of arrays of
+    ! shape (batch, n), so the systems are contiguous in the first index.
+    !
+    ! - dl(:,:), d(:,:), du(:,:) [in]: shape (batch, n) each, batch = size(d, 1), n = size(d, 2);
+    !   T_i(k, k-1) = dl(i, k) (k >= 2), T_i(k, k) = d(i, k), T_i(k, k+1) = du(i, k) (k <= n-1);
+    !   dl(:, 1) and du(:, n) are not referenced.
+    ! - B(:,:) [in,out]: shape (batch, n); x_i in B(i, :) on exit where info(i) = 0.
+    ! - info(:) [out]: size batch.
+    interface numgpu_gtsv_batched_interleaved
+        module procedure numgpu_gtsv_batched_interleaved_s, numgpu_gtsv_batched_interleaved_d, &
+            numgpu_gtsv_batched_interleaved_c, numgpu_gtsv_batched_interleaved_z
+    end interface
+
+    ! Sizes of one call of the gtsv_spike family derived from the array shapes.
+    type :: gtsv_plan
+        integer(c_int64_t) :: n = 0, nrhs = 0, batch = 0
+        integer(c_int64_t) :: sdiag = 0, ldb = 1, sb = 0
     end type
 
     ! call numgpu_csrmv(h, trans, alpha, val, row_ptr, col_ind, index_base, x, beta, y, status [, errmsg])
@@ -2323,6 +2521,390 @@ contains
         if (size(info) > 0) pinfo = c_loc(info)
         status = numgpu_zgels_givens_batched_strided(h, p%m, p%n, p%nrhs, pa, p%lda, p%sa, pb, p%ldb, p%sb, pinfo, &
             p%batch)
+        call report(status, errmsg)
+    end subroutine
+
+    ! Derives the sizes of one gtsv_spike call from the shapes and checks that they conform;
+    ! status NUMGPU_INVALID_VALUE (and errmsg) when they do not. form: "spike" (sdl, sd, sdu:
+    ! (size, 1); sb: shape of B, (ldb, nrhs, 1)), "strided" (the diagonals' shapes (n, nb), sb:
+    ! shape of B, ninfo: size(info)) or "interleaved" (the shapes (batch, n) of dl, d, du and B
+    ! in sdl, sd, sdu, sb(1:2), ninfo: size(info)). ldb against n is left to numgpu, which
+    ! refuses it naming the argument.
+    subroutine plan_gtsv(fname, form, sdl, sd, sdu, sb, ninfo, p, status, errmsg)
+        character(len=*), intent(in) :: fname, form
+        integer(c_int64_t), intent(in) :: sdl(2), sd(2), sdu(2), sb(3), ninfo
+        type(gtsv_plan), intent(out) :: p
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        character(len=256) :: why
+
+        status = NUMGPU_SUCCESS
+        why = ""
+        select case (form)
+        case ("spike")
+            p%n = sd(1)
+            p%batch = 1
+            p%ldb = max(1_c_int64_t, sb(1))
+            p%nrhs = sb(2)
+            if (sdl(1) /= max(p%n - 1, 0_c_int64_t) .or. sdu(1) /= max(p%n - 1, 0_c_int64_t)) then
+                write(why, '(a,i0,a,i0,a,i0)') "size(dl) = ", sdl(1), " and size(du) = ", sdu(1), &
+                    " must be n - 1 with n = size(d) = ", p%n
+            end if
+        case ("strided")
+            p%n = sd(1)
+            p%batch = sb(3)
+            p%sdiag = merge(0_c_int64_t, p%n, sd(2) == 1)
+            p%ldb = max(1_c_int64_t, sb(1))
+            p%nrhs = sb(2)
+            p%sb = p%ldb * sb(2)
+            if (any(sdl /= sd) .or. any(sdu /= sd)) then
+                write(why, '(a,i0,a,i0,a,i0,a,i0,a,i0,a,i0)') "dl is ", sdl(1), " x ", sdl(2), ", du ", sdu(1), " x ", &
+                    sdu(2), ", but both must have the shape of d, ", sd(1), " x ", sd(2)
+            else if (sd(2) /= p%batch .and. sd(2) /= 1) then
+                write(why, '(a,i0,a,i0)') "size(d, 2) must be 1 or the batch size size(B, 3) = ", p%batch, ", not ", sd(2)
+            else if (ninfo /= p%batch) then
+                write(why, '(a,i0,a,i0)') "size(info) must be the batch size ", p%batch, ", not ", ninfo
+            end if
+        case default
+            p%batch = sd(1)
+            p%n = sd(2)
+            if (any(sdl /= sd) .or. any(sdu /= sd) .or. any(sb(1:2) /= sd)) then
+                write(why, '(a,i0,a,i0,a)') "dl, du and B must have the shape of d, ", sd(1), " x ", sd(2), &
+                    " (batch x n)"
+            else if (ninfo /= p%batch) then
+                write(why, '(a,i0,a,i0)') "size(info) must be the batch size ", p%batch, ", not ", ninfo
+            end if
+        end select
+        if (len_trim(why) > 0) then
+            status = NUMGPU_INVALID_VALUE
+            if (present(errmsg)) errmsg = fname // ": shapes do not conform: " // trim(why)
+        end if
+    end subroutine
+
+    ! The specific procedures of the gtsv_spike generics, one per kind as for gemm: plan, take
+    ! the addresses (NULL for empty arrays), call the C entry point.
+
+    subroutine numgpu_gtsv_spike_s(h, dl, d, du, B, info, pivoting, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        real(c_float), intent(in), target, contiguous :: dl(:), d(:), du(:)
+        real(c_float), intent(inout), target, contiguous :: B(:,:)
+        integer(c_int32_t), intent(inout), target :: info
+        integer(c_int32_t), intent(in) :: pivoting
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        type(gtsv_plan) :: p
+        type(c_ptr) :: pdl, pd, pdu, pb
+        call plan_gtsv("numgpu_gtsv_spike", "spike", [size(dl, kind=c_int64_t), 1_c_int64_t], &
+            [size(d, kind=c_int64_t), 1_c_int64_t], [size(du, kind=c_int64_t), 1_c_int64_t], &
+            [shape(B, c_int64_t), 1_c_int64_t], 1_c_int64_t, p, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        pdl = c_null_ptr
+        pd = c_null_ptr
+        pdu = c_null_ptr
+        pb = c_null_ptr
+        if (size(dl) > 0) pdl = c_loc(dl)
+        if (size(d) > 0) pd = c_loc(d)
+        if (size(du) > 0) pdu = c_loc(du)
+        if (size(B) > 0) pb = c_loc(B)
+        status = numgpu_sgtsv_spike(h, p%n, p%nrhs, pdl, pd, pdu, pb, p%ldb, c_loc(info), pivoting)
+        call report(status, errmsg)
+    end subroutine
+
+    subroutine numgpu_gtsv_batched_strided_s(h, dl, d, du, B, info, pivoting, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        real(c_float), intent(in), target, contiguous :: dl(:,:), d(:,:), du(:,:)
+        real(c_float), intent(inout), target, contiguous :: B(:,:,:)
+        integer(c_int32_t), intent(inout), target, contiguous :: info(:)
+        integer(c_int32_t), intent(in) :: pivoting
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        type(gtsv_plan) :: p
+        type(c_ptr) :: pdl, pd, pdu, pb, pinfo
+        call plan_gtsv("numgpu_gtsv_batched_strided", "strided", shape(dl, c_int64_t), shape(d, c_int64_t), &
+            shape(du, c_int64_t), shape(B, c_int64_t), size(info, kind=c_int64_t), p, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        pdl = c_null_ptr
+        pd = c_null_ptr
+        pdu = c_null_ptr
+        pb = c_null_ptr
+        pinfo = c_null_ptr
+        if (size(dl) > 0) pdl = c_loc(dl)
+        if (size(d) > 0) pd = c_loc(d)
+        if (size(du) > 0) pdu = c_loc(du)
+        if (size(B) > 0) pb = c_loc(B)
+        if (size(info) > 0) pinfo = c_loc(info)
+        status = numgpu_sgtsv_batched_strided(h, p%n, p%nrhs, pdl, pd, pdu, p%sdiag, pb, p%ldb, p%sb, pinfo, &
+            p%batch, pivoting)
+        call report(status, errmsg)
+    end subroutine
+
+    subroutine numgpu_gtsv_batched_interleaved_s(h, dl, d, du, B, info, pivoting, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        real(c_float), intent(in), target, contiguous :: dl(:,:), d(:,:), du(:,:)
+        real(c_float), intent(inout), target, contiguous :: B(:,:)
+        integer(c_int32_t), intent(inout), target, contiguous :: info(:)
+        integer(c_int32_t), intent(in) :: pivoting
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        type(gtsv_plan) :: p
+        type(c_ptr) :: pdl, pd, pdu, pb, pinfo
+        call plan_gtsv("numgpu_gtsv_batched_interleaved", "interleaved", shape(dl, c_int64_t), shape(d, c_int64_t), &
+            shape(du, c_int64_t), [shape(B, c_int64_t), 1_c_int64_t], size(info, kind=c_int64_t), p, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        pdl = c_null_ptr
+        pd = c_null_ptr
+        pdu = c_null_ptr
+        pb = c_null_ptr
+        pinfo = c_null_ptr
+        if (size(dl) > 0) pdl = c_loc(dl)
+        if (size(d) > 0) pd = c_loc(d)
+        if (size(du) > 0) pdu = c_loc(du)
+        if (size(B) > 0) pb = c_loc(B)
+        if (size(info) > 0) pinfo = c_loc(info)
+        status = numgpu_sgtsv_batched_interleaved(h, p%n, pdl, pd, pdu, pb, pinfo, p%batch, pivoting)
+        call report(status, errmsg)
+    end subroutine
+
+    subroutine numgpu_gtsv_spike_d(h, dl, d, du, B, info, pivoting, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        real(c_double), intent(in), target, contiguous :: dl(:), d(:), du(:)
+        real(c_double), intent(inout), target, contiguous :: B(:,:)
+        integer(c_int32_t), intent(inout), target :: info
+        integer(c_int32_t), intent(in) :: pivoting
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        type(gtsv_plan) :: p
+        type(c_ptr) :: pdl, pd, pdu, pb
+        call plan_gtsv("numgpu_gtsv_spike", "spike", [size(dl, kind=c_int64_t), 1_c_int64_t], &
+            [size(d, kind=c_int64_t), 1_c_int64_t], [size(du, kind=c_int64_t), 1_c_int64_t], &
+            [shape(B, c_int64_t), 1_c_int64_t], 1_c_int64_t, p, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        pdl = c_null_ptr
+        pd = c_null_ptr
+        pdu = c_null_ptr
+        pb = c_null_ptr
+        if (size(dl) > 0) pdl = c_loc(dl)
+        if (size(d) > 0) pd = c_loc(d)
+        if (size(du) > 0) pdu = c_loc(du)
+        if (size(B) > 0) pb = c_loc(B)
+        status = numgpu_dgtsv_spike(h, p%n, p%nrhs, pdl, pd, pdu, pb, p%ldb, c_loc(info), pivoting)
+        call report(status, errmsg)
+    end subroutine
+
+    subroutine numgpu_gtsv_batched_strided_d(h, dl, d, du, B, info, pivoting, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        real(c_double), intent(in), target, contiguous :: dl(:,:), d(:,:), du(:,:)
+        real(c_double), intent(inout), target, contiguous :: B(:,:,:)
+        integer(c_int32_t), intent(inout), target, contiguous :: info(:)
+        integer(c_int32_t), intent(in) :: pivoting
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        type(gtsv_plan) :: p
+        type(c_ptr) :: pdl, pd, pdu, pb, pinfo
+        call plan_gtsv("numgpu_gtsv_batched_strided", "strided", shape(dl, c_int64_t), shape(d, c_int64_t), &
+            shape(du, c_int64_t), shape(B, c_int64_t), size(info, kind=c_int64_t), p, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        pdl = c_null_ptr
+        pd = c_null_ptr
+        pdu = c_null_ptr
+        pb = c_null_ptr
+        pinfo = c_null_ptr
+        if (size(dl) > 0) pdl = c_loc(dl)
+        if (size(d) > 0) pd = c_loc(d)
+        if (size(du) > 0) pdu = c_loc(du)
+        if (size(B) > 0) pb = c_loc(B)
+        if (size(info) > 0) pinfo = c_loc(info)
+        status = numgpu_dgtsv_batched_strided(h, p%n, p%nrhs, pdl, pd, pdu, p%sdiag, pb, p%ldb, p%sb, pinfo, &
+            p%batch, pivoting)
+        call report(status, errmsg)
+    end subroutine
+
+    subroutine numgpu_gtsv_batched_interleaved_d(h, dl, d, du, B, info, pivoting, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        real(c_double), intent(in), target, contiguous :: dl(:,:), d(:,:), du(:,:)
+        real(c_double), intent(inout), target, contiguous :: B(:,:)
+        integer(c_int32_t), intent(inout), target, contiguous :: info(:)
+        integer(c_int32_t), intent(in) :: pivoting
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        type(gtsv_plan) :: p
+        type(c_ptr) :: pdl, pd, pdu, pb, pinfo
+        call plan_gtsv("numgpu_gtsv_batched_interleaved", "interleaved", shape(dl, c_int64_t), shape(d, c_int64_t), &
+            shape(du, c_int64_t), [shape(B, c_int64_t), 1_c_int64_t], size(info, kind=c_int64_t), p, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        pdl = c_null_ptr
+        pd = c_null_ptr
+        pdu = c_null_ptr
+        pb = c_null_ptr
+        pinfo = c_null_ptr
+        if (size(dl) > 0) pdl = c_loc(dl)
+        if (size(d) > 0) pd = c_loc(d)
+        if (size(du) > 0) pdu = c_loc(du)
+        if (size(B) > 0) pb = c_loc(B)
+        if (size(info) > 0) pinfo = c_loc(info)
+        status = numgpu_dgtsv_batched_interleaved(h, p%n, pdl, pd, pdu, pb, pinfo, p%batch, pivoting)
+        call report(status, errmsg)
+    end subroutine
+
+    subroutine numgpu_gtsv_spike_c(h, dl, d, du, B, info, pivoting, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        complex(c_float_complex), intent(in), target, contiguous :: dl(:), d(:), du(:)
+        complex(c_float_complex), intent(inout), target, contiguous :: B(:,:)
+        integer(c_int32_t), intent(inout), target :: info
+        integer(c_int32_t), intent(in) :: pivoting
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        type(gtsv_plan) :: p
+        type(c_ptr) :: pdl, pd, pdu, pb
+        call plan_gtsv("numgpu_gtsv_spike", "spike", [size(dl, kind=c_int64_t), 1_c_int64_t], &
+            [size(d, kind=c_int64_t), 1_c_int64_t], [size(du, kind=c_int64_t), 1_c_int64_t], &
+            [shape(B, c_int64_t), 1_c_int64_t], 1_c_int64_t, p, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        pdl = c_null_ptr
+        pd = c_null_ptr
+        pdu = c_null_ptr
+        pb = c_null_ptr
+        if (size(dl) > 0) pdl = c_loc(dl)
+        if (size(d) > 0) pd = c_loc(d)
+        if (size(du) > 0) pdu = c_loc(du)
+        if (size(B) > 0) pb = c_loc(B)
+        status = numgpu_cgtsv_spike(h, p%n, p%nrhs, pdl, pd, pdu, pb, p%ldb, c_loc(info), pivoting)
+        call report(status, errmsg)
+    end subroutine
+
+    subroutine numgpu_gtsv_batched_strided_c(h, dl, d, du, B, info, pivoting, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        complex(c_float_complex), intent(in), target, contiguous :: dl(:,:), d(:,:), du(:,:)
+        complex(c_float_complex), intent(inout), target, contiguous :: B(:,:,:)
+        integer(c_int32_t), intent(inout), target, contiguous :: info(:)
+        integer(c_int32_t), intent(in) :: pivoting
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        type(gtsv_plan) :: p
+        type(c_ptr) :: pdl, pd, pdu, pb, pinfo
+        call plan_gtsv("numgpu_gtsv_batched_strided", "strided", shape(dl, c_int64_t), shape(d, c_int64_t), &
+            shape(du, c_int64_t), shape(B, c_int64_t), size(info, kind=c_int64_t), p, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        pdl = c_null_ptr
+        pd = c_null_ptr
+        pdu = c_null_ptr
+        pb = c_null_ptr
+        pinfo = c_null_ptr
+        if (size(dl) > 0) pdl = c_loc(dl)
+        if (size(d) > 0) pd = c_loc(d)
+        if (size(du) > 0) pdu = c_loc(du)
+        if (size(B) > 0) pb = c_loc(B)
+        if (size(info) > 0) pinfo = c_loc(info)
+        status = numgpu_cgtsv_batched_strided(h, p%n, p%nrhs, pdl, pd, pdu, p%sdiag, pb, p%ldb, p%sb, pinfo, &
+            p%batch, pivoting)
+        call report(status, errmsg)
+    end subroutine
+
+    subroutine numgpu_gtsv_batched_interleaved_c(h, dl, d, du, B, info, pivoting, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        complex(c_float_complex), intent(in), target, contiguous :: dl(:,:), d(:,:), du(:,:)
+        complex(c_float_complex), intent(inout), target, contiguous :: B(:,:)
+        integer(c_int32_t), intent(inout), target, contiguous :: info(:)
+        integer(c_int32_t), intent(in) :: pivoting
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        type(gtsv_plan) :: p
+        type(c_ptr) :: pdl, pd, pdu, pb, pinfo
+        call plan_gtsv("numgpu_gtsv_batched_interleaved", "interleaved", shape(dl, c_int64_t), shape(d, c_int64_t), &
+            shape(du, c_int64_t), [shape(B, c_int64_t), 1_c_int64_t], size(info, kind=c_int64_t), p, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        pdl = c_null_ptr
+        pd = c_null_ptr
+        pdu = c_null_ptr
+        pb = c_null_ptr
+        pinfo = c_null_ptr
+        if (size(dl) > 0) pdl = c_loc(dl)
+        if (size(d) > 0) pd = c_loc(d)
+        if (size(du) > 0) pdu = c_loc(du)
+        if (size(B) > 0) pb = c_loc(B)
+        if (size(info) > 0) pinfo = c_loc(info)
+        status = numgpu_cgtsv_batched_interleaved(h, p%n, pdl, pd, pdu, pb, pinfo, p%batch, pivoting)
+        call report(status, errmsg)
+    end subroutine
+
+    subroutine numgpu_gtsv_spike_z(h, dl, d, du, B, info, pivoting, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        complex(c_double_complex), intent(in), target, contiguous :: dl(:), d(:), du(:)
+        complex(c_double_complex), intent(inout), target, contiguous :: B(:,:)
+        integer(c_int32_t), intent(inout), target :: info
+        integer(c_int32_t), intent(in) :: pivoting
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        type(gtsv_plan) :: p
+        type(c_ptr) :: pdl, pd, pdu, pb
+        call plan_gtsv("numgpu_gtsv_spike", "spike", [size(dl, kind=c_int64_t), 1_c_int64_t], &
+            [size(d, kind=c_int64_t), 1_c_int64_t], [size(du, kind=c_int64_t), 1_c_int64_t], &
+            [shape(B, c_int64_t), 1_c_int64_t], 1_c_int64_t, p, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        pdl = c_null_ptr
+        pd = c_null_ptr
+        pdu = c_null_ptr
+        pb = c_null_ptr
+        if (size(dl) > 0) pdl = c_loc(dl)
+        if (size(d) > 0) pd = c_loc(d)
+        if (size(du) > 0) pdu = c_loc(du)
+        if (size(B) > 0) pb = c_loc(B)
+        status = numgpu_zgtsv_spike(h, p%n, p%nrhs, pdl, pd, pdu, pb, p%ldb, c_loc(info), pivoting)
+        call report(status, errmsg)
+    end subroutine
+
+    subroutine numgpu_gtsv_batched_strided_z(h, dl, d, du, B, info, pivoting, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        complex(c_double_complex), intent(in), target, contiguous :: dl(:,:), d(:,:), du(:,:)
+        complex(c_double_complex), intent(inout), target, contiguous :: B(:,:,:)
+        integer(c_int32_t), intent(inout), target, contiguous :: info(:)
+        integer(c_int32_t), intent(in) :: pivoting
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        type(gtsv_plan) :: p
+        type(c_ptr) :: pdl, pd, pdu, pb, pinfo
+        call plan_gtsv("numgpu_gtsv_batched_strided", "strided", shape(dl, c_int64_t), shape(d, c_int64_t), &
+            shape(du, c_int64_t), shape(B, c_int64_t), size(info, kind=c_int64_t), p, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        pdl = c_null_ptr
+        pd = c_null_ptr
+        pdu = c_null_ptr
+        pb = c_null_ptr
+        pinfo = c_null_ptr
+        if (size(dl) > 0) pdl = c_loc(dl)
+        if (size(d) > 0) pd = c_loc(d)
+        if (size(du) > 0) pdu = c_loc(du)
+        if (size(B) > 0) pb = c_loc(B)
+        if (size(info) > 0) pinfo = c_loc(info)
+        status = numgpu_zgtsv_batched_strided(h, p%n, p%nrhs, pdl, pd, pdu, p%sdiag, pb, p%ldb, p%sb, pinfo, &
+            p%batch, pivoting)
+        call report(status, errmsg)
+    end subroutine
+
+    subroutine numgpu_gtsv_batched_interleaved_z(h, dl, d, du, B, info, pivoting, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        complex(c_double_complex), intent(in), target, contiguous :: dl(:,:), d(:,:), du(:,:)
+        complex(c_double_complex), intent(inout), target, contiguous :: B(:,:)
+        integer(c_int32_t), intent(inout), target, contiguous :: info(:)
+        integer(c_int32_t), intent(in) :: pivoting
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        type(gtsv_plan) :: p
+        type(c_ptr) :: pdl, pd, pdu, pb, pinfo
+        call plan_gtsv("numgpu_gtsv_batched_interleaved", "interleaved", shape(dl, c_int64_t), shape(d, c_int64_t), &
+            shape(du, c_int64_t), [shape(B, c_int64_t), 1_c_int64_t], size(info, kind=c_int64_t), p, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        pdl = c_null_ptr
+        pd = c_null_ptr
+        pdu = c_null_ptr
+        pb = c_null_ptr
+        pinfo = c_null_ptr
+        if (size(dl) > 0) pdl = c_loc(dl)
+        if (size(d) > 0) pd = c_loc(d)
+        if (size(du) > 0) pdu = c_loc(du)
+        if (size(B) > 0) pb = c_loc(B)
+        if (size(info) > 0) pinfo = c_loc(info)
+        status = numgpu_zgtsv_batched_interleaved(h, p%n, pdl, pd, pdu, pb, pinfo, p%batch, pivoting)
         call report(status, errmsg)
     end subroutine
 

@@ -28,6 +28,25 @@
 #define MAX_N 46340
 
 /**
+ * Rows per SPIKE partition: odd, so that a partition's interior has even order (tridiagonal
+ * matrices with a vanishing diagonal are singular in odd orders) and the threads' rows fall
+ * in distinct shared-memory banks.
+ */
+#define SPIKE_L 17
+
+/**
+ * Partitions (threads) per SPIKE block.
+ */
+#define SPIKE_NT 128
+
+/**
+ * Largest order solved by one thread per right-hand side (diagonal pivoting over the whole
+ * system) instead of SPIKE: below one block's worth of partitions, SPIKE gains nothing and its
+ * fixed partition boundaries would cost stability.
+ */
+#define SPIKE_MIN (SPIKE_L * SPIKE_NT)
+
+/**
  * The kinds of bad structure entries, in the order the first one is named: a bad row
  * pointer pair before any bad column index.
  */
@@ -106,6 +125,29 @@ enum numgpu_fullpivot_mode
 };
 #ifndef __cplusplus
 typedef int32_t numgpu_fullpivot_mode;
+#endif // __cplusplus
+
+/**
+ * The algorithm of the CUDA backend, as an `int32_t` at the ABI. The CPU backend always
+ * solves with LAPACK `?gtsv`'s partial pivoting, whatever the mode.
+ */
+enum numgpu_gtsv_pivoting
+#ifdef __cplusplus
+  : int32_t
+#endif // __cplusplus
+ {
+  /**
+   * Diagonal pivoting (1×1 and 2×2 pivots): stable for non-dominant and indefinite systems.
+   * The default.
+   */
+  NUMGPU_GTSV_DIAG_PIVOT = 0,
+  /**
+   * No pivoting (1×1 pivots only): for diagonally dominant systems only.
+   */
+  NUMGPU_GTSV_NOPIVOT = 1,
+};
+#ifndef __cplusplus
+typedef int32_t numgpu_gtsv_pivoting;
 #endif // __cplusplus
 
 /**
@@ -1751,6 +1793,274 @@ numgpu_status numgpu_zgesc2_batched_strided(numgpu_handle *h,
                                             const int32_t *jpiv,
                                             double *scale,
                                             int64_t batch);
+
+/**
+ * Solves one tridiagonal system `T·X = B` of single-precision numbers, as LAPACK `sgtsv`
+ * but with the diagonals left unchanged: T is n × n with sub-diagonal `dl`, diagonal `d` and
+ * super-diagonal `du` (T(k+1, k) = dl[k−1], T(k, k) = d[k−1], T(k, k+1) = du[k−1], 1-based k);
+ * X overwrites B. Made for large n: on CUDA, SPIKE (partitions solved in parallel, then the
+ * separators' system, recursively).
+ *
+ * - `h` [in]: handle.
+ * - `n` [in]: order of T, >= 0.
+ * - `nrhs` [in]: columns of B, >= 0.
+ * - `dl` [in]: n − 1 entries, the sub-diagonal; not referenced (may be NULL) when n = 1.
+ * - `d` [in]: n entries, the diagonal.
+ * - `du` [in]: n − 1 entries, the super-diagonal; not referenced (may be NULL) when n = 1.
+ * - `B` [in,out]: n × nrhs (column-major); on exit X when `*info = 0`, else unchanged.
+ * - `ldb` [in]: leading dimension of B, >= max(1, n).
+ * - `info` [out]: one entry: 0, or i > 0 when a pivot was exactly zero (T is singular); B is
+ *   then left unchanged.
+ *   On the CPU backend i is `sgtsv`'s (U(i, i) exactly zero).
+ * - `pivoting` [in]: `NUMGPU_GTSV_DIAG_PIVOT` (diagonal pivoting with 1×1 and 2×2 pivots,
+ *   stable for non-dominant and indefinite T) or `NUMGPU_GTSV_NOPIVOT` (no pivoting, for
+ *   diagonally dominant T). The mode selects the CUDA algorithm; the CPU backend always solves
+ *   with `sgtsv`'s partial pivoting, so there NOPIVOT also solves systems that need pivoting.
+ *
+ * NaN or Inf in the input is not an error: `info` reports only exactly zero pivots (a NaN
+ * pivot is not zero), and the NaN or Inf propagates into X (on the CPU, `sgtsv`'s pivot
+ * comparison is false for NaN, so it takes the row interchange and carries the NaN on). n = 0 or nrhs = 0 is success and touches
+ * nothing (`info` included). All arrays are host memory, or all are device memory of the
+ * handle's device (then the call is enqueued on the handle's stream and returns at once).
+ * Results are bitwise reproducible on the same device.
+ *
+ * Errors: `INVALID_VALUE` naming the first bad argument (NULL handle, negative n or nrhs, ldb
+ * too small, NULL array, pivoting out of range, device memory on the CPU backend, arrays in
+ * different spaces); nothing is written then. `NOT_SUPPORTED` (extents beyond the address
+ * space; on the CPU backend n or nrhs above 2^31 − 1, LAPACK's integers), `ALLOC_FAILED`,
+ * `COMPILE_FAILED`, `EXECUTION_FAILED`.
+ */
+numgpu_status numgpu_sgtsv_spike(numgpu_handle *h,
+                                 int64_t n,
+                                 int64_t nrhs,
+                                 const float *dl,
+                                 const float *d,
+                                 const float *du,
+                                 float *B,
+                                 int64_t ldb,
+                                 int32_t *info,
+                                 int32_t pivoting);
+
+/**
+ * Solves a batch of tridiagonal systems `T_i·X_i = B_i` of single-precision numbers, strided
+ * form: for i = 0 … batch − 1, T_i's diagonals are `dl + i·stride_diag` (n − 1 entries),
+ * `d + i·stride_diag` (n) and `du + i·stride_diag` (n − 1), B_i is `B + i·strideB`; each
+ * system as `numgpu_sgtsv_spike` (LAPACK `sgtsv` semantics, diagonals unchanged).
+ *
+ * - `h` [in]: handle.
+ * - `n` [in]: order of every T_i, >= 0. `nrhs` [in]: columns of every B_i, >= 0.
+ * - `dl`, `d`, `du` [in]: the diagonals; dl and du are not referenced (may be NULL) when n = 1.
+ * - `stride_diag` [in]: elements between the diagonals of consecutive systems, the same for
+ *   dl, d and du: 0 (one matrix T for the whole batch) or >= n, when batch > 1.
+ * - `B` [in,out]: the n × nrhs right-hand sides, on exit X_i where `info[i] = 0` (B_i
+ *   unchanged elsewhere).
+ * - `ldb` [in]: >= max(1, n).
+ * - `strideB` [in]: elements between consecutive B_i, >= ldb·nrhs when batch > 1 (they must
+ *   not overlap).
+ * - `info` [out]: `batch` entries, each as the `info` of `numgpu_sgtsv_spike`.
+ * - `batch` [in]: number of systems, >= 0.
+ * - `pivoting` [in]: as for `numgpu_sgtsv_spike`.
+ *
+ * A singular or non-finite system affects only its own B_i and info[i]. n, nrhs or batch = 0
+ * is success and touches nothing. Spaces, reproducibility and errors as `numgpu_sgtsv_spike`,
+ * plus `INVALID_VALUE` for the strides and a negative batch.
+ */
+numgpu_status numgpu_sgtsv_batched_strided(numgpu_handle *h,
+                                           int64_t n,
+                                           int64_t nrhs,
+                                           const float *dl,
+                                           const float *d,
+                                           const float *du,
+                                           int64_t stride_diag,
+                                           float *B,
+                                           int64_t ldb,
+                                           int64_t strideB,
+                                           int32_t *info,
+                                           int64_t batch,
+                                           int32_t pivoting);
+
+/**
+ * Solves a batch of tridiagonal systems `T_i·x_i = b_i` of single-precision numbers with one
+ * right-hand side each, interleaved layout (one system per GPU thread, coalesced, as in ADI
+ * codes): element k (0-based) of system i is at index `k·batch + i` of every array, which is
+ * a row-major `n × batch` array, or a Fortran `X(batch, n)`. The layout is cuSPARSE's
+ * `gtsvInterleavedBatch`'s: dl and du are padded to n entries per system,
+ * T_i(k, k−1) = dl[k·batch + i] for k = 1 … n−1 and T_i(k, k+1) = du[k·batch + i] for
+ * k = 0 … n−2, so the first row of dl (k = 0) and the last row of du (k = n−1) are not
+ * referenced (cuSPARSE asks for zeros there; numgpu ignores any value, NaN included).
+ *
+ * - `h` [in]: handle.
+ * - `n` [in]: order of every T_i, >= 0.
+ * - `dl`, `du` [in]: n·batch entries each, as above; not referenced (may be NULL) when n = 1.
+ * - `d` [in]: n·batch entries, T_i(k, k) = d[k·batch + i].
+ * - `B` [in,out]: n·batch entries, b_i(k) = B[k·batch + i]; on exit x_i where `info[i] = 0`
+ *   (b_i unchanged elsewhere).
+ * - `info` [out]: `batch` entries, each as the `info` of `numgpu_sgtsv_spike`.
+ * - `batch` [in]: number of systems, >= 0.
+ * - `pivoting` [in]: as for `numgpu_sgtsv_spike`.
+ *
+ * n or batch = 0 is success and touches nothing. Spaces, reproducibility and errors as
+ * `numgpu_sgtsv_spike`, plus `INVALID_VALUE` for a negative batch.
+ */
+numgpu_status numgpu_sgtsv_batched_interleaved(numgpu_handle *h,
+                                               int64_t n,
+                                               const float *dl,
+                                               const float *d,
+                                               const float *du,
+                                               float *B,
+                                               int32_t *info,
+                                               int64_t batch,
+                                               int32_t pivoting);
+
+/**
+ * Solves one tridiagonal system of double-precision numbers: `numgpu_sgtsv_spike` with
+ * `double` elements (as LAPACK `dgtsv`, diagonals unchanged); the same arguments, semantics
+ * and errors.
+ */
+numgpu_status numgpu_dgtsv_spike(numgpu_handle *h,
+                                 int64_t n,
+                                 int64_t nrhs,
+                                 const double *dl,
+                                 const double *d,
+                                 const double *du,
+                                 double *B,
+                                 int64_t ldb,
+                                 int32_t *info,
+                                 int32_t pivoting);
+
+/**
+ * Solves a strided batch of tridiagonal systems of double-precision numbers:
+ * `numgpu_sgtsv_batched_strided` with `double` elements; the same arguments, semantics and
+ * errors.
+ */
+numgpu_status numgpu_dgtsv_batched_strided(numgpu_handle *h,
+                                           int64_t n,
+                                           int64_t nrhs,
+                                           const double *dl,
+                                           const double *d,
+                                           const double *du,
+                                           int64_t stride_diag,
+                                           double *B,
+                                           int64_t ldb,
+                                           int64_t strideB,
+                                           int32_t *info,
+                                           int64_t batch,
+                                           int32_t pivoting);
+
+/**
+ * Solves an interleaved batch of tridiagonal systems of double-precision numbers:
+ * `numgpu_sgtsv_batched_interleaved` with `double` elements; the same layout, arguments,
+ * semantics and errors.
+ */
+numgpu_status numgpu_dgtsv_batched_interleaved(numgpu_handle *h,
+                                               int64_t n,
+                                               const double *dl,
+                                               const double *d,
+                                               const double *du,
+                                               double *B,
+                                               int32_t *info,
+                                               int64_t batch,
+                                               int32_t pivoting);
+
+/**
+ * Solves one tridiagonal system of complex float numbers: `numgpu_sgtsv_spike` with
+ * `numgpu_complex_float` elements (as LAPACK `cgtsv`, diagonals unchanged; pivots compared by
+ * |re| + |im| on the CPU, as `cgtsv`); the same arguments, semantics and errors.
+ */
+numgpu_status numgpu_cgtsv_spike(numgpu_handle *h,
+                                 int64_t n,
+                                 int64_t nrhs,
+                                 const numgpu_complex_float *dl,
+                                 const numgpu_complex_float *d,
+                                 const numgpu_complex_float *du,
+                                 numgpu_complex_float *B,
+                                 int64_t ldb,
+                                 int32_t *info,
+                                 int32_t pivoting);
+
+/**
+ * Solves a strided batch of tridiagonal systems of complex float numbers:
+ * `numgpu_sgtsv_batched_strided` with `numgpu_complex_float` elements; the same arguments,
+ * semantics and errors.
+ */
+numgpu_status numgpu_cgtsv_batched_strided(numgpu_handle *h,
+                                           int64_t n,
+                                           int64_t nrhs,
+                                           const numgpu_complex_float *dl,
+                                           const numgpu_complex_float *d,
+                                           const numgpu_complex_float *du,
+                                           int64_t stride_diag,
+                                           numgpu_complex_float *B,
+                                           int64_t ldb,
+                                           int64_t strideB,
+                                           int32_t *info,
+                                           int64_t batch,
+                                           int32_t pivoting);
+
+/**
+ * Solves an interleaved batch of tridiagonal systems of complex float numbers:
+ * `numgpu_sgtsv_batched_interleaved` with `numgpu_complex_float` elements; the same layout,
+ * arguments, semantics and errors.
+ */
+numgpu_status numgpu_cgtsv_batched_interleaved(numgpu_handle *h,
+                                               int64_t n,
+                                               const numgpu_complex_float *dl,
+                                               const numgpu_complex_float *d,
+                                               const numgpu_complex_float *du,
+                                               numgpu_complex_float *B,
+                                               int32_t *info,
+                                               int64_t batch,
+                                               int32_t pivoting);
+
+/**
+ * Solves one tridiagonal system of complex double numbers: `numgpu_sgtsv_spike` with
+ * `numgpu_complex_double` elements (as LAPACK `zgtsv`, diagonals unchanged; pivots compared by
+ * |re| + |im| on the CPU, as `zgtsv`); the same arguments, semantics and errors.
+ */
+numgpu_status numgpu_zgtsv_spike(numgpu_handle *h,
+                                 int64_t n,
+                                 int64_t nrhs,
+                                 const numgpu_complex_double *dl,
+                                 const numgpu_complex_double *d,
+                                 const numgpu_complex_double *du,
+                                 numgpu_complex_double *B,
+                                 int64_t ldb,
+                                 int32_t *info,
+                                 int32_t pivoting);
+
+/**
+ * Solves a strided batch of tridiagonal systems of complex double numbers:
+ * `numgpu_sgtsv_batched_strided` with `numgpu_complex_double` elements; the same arguments,
+ * semantics and errors.
+ */
+numgpu_status numgpu_zgtsv_batched_strided(numgpu_handle *h,
+                                           int64_t n,
+                                           int64_t nrhs,
+                                           const numgpu_complex_double *dl,
+                                           const numgpu_complex_double *d,
+                                           const numgpu_complex_double *du,
+                                           int64_t stride_diag,
+                                           numgpu_complex_double *B,
+                                           int64_t ldb,
+                                           int64_t strideB,
+                                           int32_t *info,
+                                           int64_t batch,
+                                           int32_t pivoting);
+
+/**
+ * Solves an interleaved batch of tridiagonal systems of complex double numbers:
+ * `numgpu_sgtsv_batched_interleaved` with `numgpu_complex_double` elements; the same layout,
+ * arguments, semantics and errors.
+ */
+numgpu_status numgpu_zgtsv_batched_interleaved(numgpu_handle *h,
+                                               int64_t n,
+                                               const numgpu_complex_double *dl,
+                                               const numgpu_complex_double *d,
+                                               const numgpu_complex_double *du,
+                                               numgpu_complex_double *B,
+                                               int32_t *info,
+                                               int64_t batch,
+                                               int32_t pivoting);
 
 /**
  * Sparse matrix–vector product, single precision: `y := alpha·op(A)·x + beta·y` with A an

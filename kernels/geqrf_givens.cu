@@ -3,8 +3,8 @@
 // Kernels, specialised by NVRTC at run time through -D defines:
 //   geqrf_<T>        NG_G threads per matrix (a power of two <= 32: NG_MPB matrices per block,
 //                    synchronised per warp; or a whole block: NG_MPB = 1), m and n at run time.
-//                    The matrix and its cosines sit in shared memory (NG_SMEM=1) or are worked
-//                    on in place in global memory. Sameh–Kuck schedule: at step t every column j generates
+//                    The matrix sits in shared memory (NG_SMEM >= 1) and its cosines too
+//                    (NG_SMEM = 2), or they are worked on in place in global memory. Sameh–Kuck schedule: at step t every column j generates
 //                    its rotation G(i, j), i = m - t + 2j, in parallel (one thread per j), then
 //                    the threads apply the step's rotations column by column (one thread per
 //                    column). The step's rotations touch disjoint row pairs, and the schedule
@@ -168,16 +168,19 @@ __device__ __forceinline__ void ng_group_sync() {
 }
 
 // Shared memory per matrix: the step's sines (n) and cosines (n, in T slots), then
-// (NG_SMEM) the matrix and its cosines, both with leading dimension ldm (odd: the lanes of
-// a step, one per column, hit distinct banks). In shared memory, A and CS go out coalesced
-// at the end; otherwise the cosines are written as they come.
+// (NG_SMEM >= 1) the matrix and (NG_SMEM = 2) its cosines, with leading dimension ldm (odd:
+// the lanes of a step, one per column, hit distinct banks). What sits in shared memory goes
+// out coalesced at the end; cosines in global memory are written as they come.
 extern "C" __global__ void __launch_bounds__(G * MPB) NG_CAT(geqrf_, NG_SUFFIX)(
     int m, int n, ng_batch<T> A, ng_i64 lda, ng_batch<R> CS, ng_i64 ldcs, ng_i64 batch, int ldm) {
     extern __shared__ __align__(16) unsigned char ng_smem_raw[];
     const int seg = threadIdx.x / G, g = threadIdx.x % G;
-    const ng_i64 per = (ng_i64)2 * n * sizeof(T) + (NG_SMEM ? (ng_i64)ldm * n * (sizeof(T) + sizeof(R)) : 0);
+    const ng_i64 per = (ng_i64)2 * n * sizeof(T) + (ng_i64)ldm * n * ((NG_SMEM >= 1 ? sizeof(T) : 0) + (NG_SMEM == 2 ? sizeof(R) : 0));
     T *ss = reinterpret_cast<T *>(ng_smem_raw + seg * per);
     R *sc = reinterpret_cast<R *>(ss + n);
+    // Threads per column in the application phase (a block with more threads than columns
+    // splits each column's rotations, which touch disjoint rows).
+    const int P = max(1, G / n);
     // Rotations exist for j < min(n, m - 1); step t holds j in [t - m + 1, (t - 1) / 2], the
     // last one (j = jend - 1, i = jend) at t = m + jend - 2.
     const int jend = min(n, m - 1), tend = jend > 0 ? m + jend - 2 : 0;
@@ -185,18 +188,23 @@ extern "C" __global__ void __launch_bounds__(G * MPB) NG_CAT(geqrf_, NG_SUFFIX)(
         const bool has = mat < batch;
         T *a = has ? A.matrix(mat) : nullptr;
         R *cs = has ? CS.matrix(mat) : nullptr;
-#if NG_SMEM
+#if NG_SMEM >= 1
         T *M = ss + 2 * n;
-        R *MC = reinterpret_cast<R *>(M + (ng_i64)ldm * n);
-        const ng_i64 ld = ldm, ldc = ldm;
+        const ng_i64 ld = ldm;
         if (has)
             for (int j = 0; j < n; ++j)
                 for (int i = g; i < m; i += G) M[i + j * ld] = a[i + j * lda];
         ng_group_sync();
 #else
         T *M = a;
+        const ng_i64 ld = lda;
+#endif
+#if NG_SMEM == 2
+        R *MC = reinterpret_cast<R *>(M + (ng_i64)ldm * n);
+        const ng_i64 ldc = ldm;
+#else
         R *MC = cs;
-        const ng_i64 ld = lda, ldc = ldcs;
+        const ng_i64 ldc = ldcs;
 #endif
         for (int t = 1; t <= tend; ++t) {
             const int jlo = max(0, t - m + 1), jhi = min(jend - 1, (t - 1) / 2);
@@ -214,9 +222,9 @@ extern "C" __global__ void __launch_bounds__(G * MPB) NG_CAT(geqrf_, NG_SUFFIX)(
                 }
             ng_group_sync();
             if (has)
-                for (int col = jlo + 1 + g; col < n; col += G) {
-                    const int last = min(jhi, col - 1);
-                    for (int j = jlo; j <= last; ++j) {
+                for (int w = g; w < (n - jlo - 1) * P; w += G) {
+                    const int col = jlo + 1 + w / P, last = min(jhi, col - 1);
+                    for (int j = jlo + w % P; j <= last; j += P) {
                         const int i = m - t + 2 * j;
                         T x = M[i - 1 + col * ld], y = M[i + col * ld];
                         ng_rot(x, y, sc[j], ss[j]);
@@ -226,12 +234,14 @@ extern "C" __global__ void __launch_bounds__(G * MPB) NG_CAT(geqrf_, NG_SUFFIX)(
                 }
             ng_group_sync();
         }
-#if NG_SMEM
+#if NG_SMEM >= 1
         if (has)
             for (int j = 0; j < n; ++j)
                 for (int i = g; i < m; i += G) {
                     a[i + j * lda] = M[i + j * ld];
+#if NG_SMEM == 2
                     if (i > j) cs[i + j * ldcs] = MC[i + j * ldc];
+#endif
                 }
         ng_group_sync();
 #endif

@@ -41,6 +41,13 @@ extern "C" {
     pub fn dlartg_(f: *const f64, g: *const f64, c: *mut f64, s: *mut f64, r: *mut f64);
     pub fn clartg_(f: *const c_void, g: *const c_void, c: *mut f32, s: *mut c_void, r: *mut c_void);
     pub fn zlartg_(f: *const c_void, g: *const c_void, c: *mut f64, s: *mut c_void, r: *mut c_void);
+
+    // Tridiagonal solve by Gaussian elimination with partial pivoting: the CPU backend of the
+    // gtsv_spike family (Fortran symbols; the diagonals are overwritten with the factors).
+    pub fn sgtsv_(n: *const c_int, nrhs: *const c_int, dl: *mut f32, d: *mut f32, du: *mut f32, b: *mut f32, ldb: *const c_int, info: *mut c_int);
+    pub fn dgtsv_(n: *const c_int, nrhs: *const c_int, dl: *mut f64, d: *mut f64, du: *mut f64, b: *mut f64, ldb: *const c_int, info: *mut c_int);
+    pub fn cgtsv_(n: *const c_int, nrhs: *const c_int, dl: *mut c_void, d: *mut c_void, du: *mut c_void, b: *mut c_void, ldb: *const c_int, info: *mut c_int);
+    pub fn zgtsv_(n: *const c_int, nrhs: *const c_int, dl: *mut c_void, d: *mut c_void, du: *mut c_void, b: *mut c_void, ldb: *const c_int, info: *mut c_int);
 }
 
 /// BLAS and LAPACK routines of one precision.
@@ -66,6 +73,12 @@ pub trait Blas: Scalar {
     unsafe fn gels(m: c_int, n: c_int, nrhs: c_int, a: *mut Self, lda: c_int, b: *mut Self, ldb: c_int) -> c_int;
     /// `?lartg`: the plane rotation `(c, s, r)` with `[c s; −conj(s) c]·[f; g] = [r; 0]`.
     fn lartg(f: Self, g: Self) -> (Self::Real, Self, Self);
+    /// `?gtsv`: solves `T·X = B` for the `n × n` tridiagonal T with sub-diagonal `dl` (n − 1
+    /// entries), diagonal `d` (n) and super-diagonal `du` (n − 1) by Gaussian elimination with
+    /// partial pivoting; X overwrites the `n × nrhs` B when info = 0. The three diagonals are
+    /// overwritten (with U and the multipliers), and so is B, partly, when info > 0; returns
+    /// `info` (i > 0: U(i, i) is exactly zero).
+    unsafe fn gtsv(n: c_int, nrhs: c_int, dl: *mut Self, d: *mut Self, du: *mut Self, b: *mut Self, ldb: c_int) -> c_int;
 }
 
 /// The length a LAPACK workspace query (`lwork = -1`) returned in `work[0]`.
@@ -75,7 +88,7 @@ fn workspace_len<T: Scalar>(size: T) -> c_int {
 }
 
 macro_rules! lapack_routines {
-    ($getc2:ident, $gesc2:ident, $geqrf:ident, $gels:ident, $lartg:ident) => {
+    ($getc2:ident, $gesc2:ident, $geqrf:ident, $gels:ident, $lartg:ident, $gtsv:ident) => {
         unsafe fn getc2(n: c_int, a: *mut Self, lda: c_int, ipiv: *mut c_int, jpiv: *mut c_int) -> c_int {
             let mut info = 0;
             $getc2(&n, a as _, &lda, ipiv, jpiv, &mut info);
@@ -108,29 +121,34 @@ macro_rules! lapack_routines {
             unsafe { $lartg(&f as *const Self as _, &g as *const Self as _, &mut c, &mut s as *mut Self as _, &mut r as *mut Self as _) };
             (c, s, r)
         }
+        unsafe fn gtsv(n: c_int, nrhs: c_int, dl: *mut Self, d: *mut Self, du: *mut Self, b: *mut Self, ldb: c_int) -> c_int {
+            let mut info = 0;
+            $gtsv(&n, &nrhs, dl as _, d as _, du as _, b as _, &ldb, &mut info);
+            info
+        }
     };
 }
 
 impl Blas for f32 {
-    lapack_routines!(sgetc2_, sgesc2_, sgeqrf_, sgels_, slartg_);
+    lapack_routines!(sgetc2_, sgesc2_, sgeqrf_, sgels_, slartg_, sgtsv_);
     unsafe fn gemm(ta: c_int, tb: c_int, m: c_int, n: c_int, k: c_int, alpha: f32, a: *const f32, lda: c_int, b: *const f32, ldb: c_int, beta: f32, c: *mut f32, ldc: c_int) {
         cblas_sgemm(CBLAS_COL_MAJOR, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
     }
 }
 impl Blas for f64 {
-    lapack_routines!(dgetc2_, dgesc2_, dgeqrf_, dgels_, dlartg_);
+    lapack_routines!(dgetc2_, dgesc2_, dgeqrf_, dgels_, dlartg_, dgtsv_);
     unsafe fn gemm(ta: c_int, tb: c_int, m: c_int, n: c_int, k: c_int, alpha: f64, a: *const f64, lda: c_int, b: *const f64, ldb: c_int, beta: f64, c: *mut f64, ldc: c_int) {
         cblas_dgemm(CBLAS_COL_MAJOR, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
     }
 }
 impl Blas for Complex32 {
-    lapack_routines!(cgetc2_, cgesc2_, cgeqrf_, cgels_, clartg_);
+    lapack_routines!(cgetc2_, cgesc2_, cgeqrf_, cgels_, clartg_, cgtsv_);
     unsafe fn gemm(ta: c_int, tb: c_int, m: c_int, n: c_int, k: c_int, alpha: Self, a: *const Self, lda: c_int, b: *const Self, ldb: c_int, beta: Self, c: *mut Self, ldc: c_int) {
         cblas_cgemm(CBLAS_COL_MAJOR, ta, tb, m, n, k, &alpha as *const _ as _, a as _, lda, b as _, ldb, &beta as *const _ as _, c as _, ldc)
     }
 }
 impl Blas for Complex64 {
-    lapack_routines!(zgetc2_, zgesc2_, zgeqrf_, zgels_, zlartg_);
+    lapack_routines!(zgetc2_, zgesc2_, zgeqrf_, zgels_, zlartg_, zgtsv_);
     unsafe fn gemm(ta: c_int, tb: c_int, m: c_int, n: c_int, k: c_int, alpha: Self, a: *const Self, lda: c_int, b: *const Self, ldb: c_int, beta: Self, c: *mut Self, ldc: c_int) {
         cblas_zgemm(CBLAS_COL_MAJOR, ta, tb, m, n, k, &alpha as *const _ as _, a as _, lda, b as _, ldb, &beta as *const _ as _, c as _, ldc)
     }

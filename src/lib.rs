@@ -13,6 +13,7 @@ pub mod ffi;
 pub mod gemm_batched;
 pub mod geqrf_givens;
 pub mod getrf_fullpivot;
+pub mod gtsv_spike;
 pub mod lapack;
 pub mod spmv;
 

@@ -1,6 +1,6 @@
 //! CUDA backend: launches the kernels of `kernels/geqrf_givens.cu` (the factorisation with a
 //! warp, or part of one, per matrix up to n = 32 and a block per matrix beyond, in shared
-//! memory while the matrix fits; a thread per vector for ormqr and gels' solve; a block per
+//! memory as far as the matrix and its cosines fit; a thread per vector for ormqr and gels' solve; a block per
 //! matrix for orgqr), staging host arrays through the workspace in chunks.
 
 use super::{Gels, Geqrf, Orgqr, Ormqr};
@@ -21,43 +21,58 @@ pub fn source() -> &'static str {
     SOURCE
 }
 
-/// Threads of a block: the factorisation's block per matrix, and every other kernel.
+/// Threads of a block of the replay kernels (ormqr, orgqr, gels' solve).
 const BLOCK_THREADS: usize = 128;
 
+/// Threads of the factorisation's block per matrix (n > 32): beyond one per column, the
+/// spare threads share the columns' rotations.
+const FACTOR_BLOCK_THREADS: usize = 256;
+
+/// What the factorisation keeps in shared memory (the rest is worked on in global memory).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Staging {
+    Global = 0,
+    Matrix = 1,
+    MatrixAndCosines = 2,
+}
+
 /// How a factorisation of `m × n` matrices runs: `g` threads per matrix (a power of two up
-/// to 32, or a whole block), `mpb` matrices per block, the matrix in shared memory or not.
+/// to 32, or a whole block), `mpb` matrices per block, and what sits in shared memory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Plan {
     pub g: usize,
     pub mpb: usize,
-    pub smem: bool,
+    pub staging: Staging,
 }
 
 impl Plan {
     /// Dynamic shared memory per block, in bytes: per matrix, the step's sines and cosines,
-    /// then the matrix and its cosines with an odd leading dimension.
+    /// then the matrix and its cosines as staged, with an odd leading dimension.
     fn smem_bytes<T: Scalar>(&self, m: usize, n: usize) -> usize {
-        let tile = if self.smem { (m | 1) * n * (size_of::<T>() + size_of::<T::Real>()) } else { 0 };
-        self.mpb * (2 * n * size_of::<T>() + tile)
+        let elem = match self.staging {
+            Staging::Global => 0,
+            Staging::Matrix => size_of::<T>(),
+            Staging::MatrixAndCosines => size_of::<T>() + size_of::<T::Real>(),
+        };
+        self.mpb * (2 * n * size_of::<T>() + (m | 1) * n * elem)
     }
 }
 
+/// The first plan that fits `max_smem`: everything in shared memory with several matrices
+/// per block, then one matrix per block, then the matrix alone, then nothing.
 pub fn plan<T: Scalar>(m: usize, n: usize, max_smem: usize) -> Plan {
     let (g, mpb) = if n <= 32 {
         let g = n.next_power_of_two();
         (g, BLOCK_THREADS / g)
     } else {
-        (BLOCK_THREADS, 1)
+        (FACTOR_BLOCK_THREADS, 1)
     };
-    let shared = Plan { g, mpb, smem: true };
-    if shared.smem_bytes::<T>(m, n) <= max_smem {
-        return shared;
-    }
-    let single = Plan { g, mpb: 1, smem: true };
-    if single.smem_bytes::<T>(m, n) <= max_smem {
-        return single;
-    }
-    Plan { g, mpb, smem: false }
+    let candidates = [(mpb, Staging::MatrixAndCosines), (1, Staging::MatrixAndCosines), (mpb, Staging::Matrix), (1, Staging::Matrix)];
+    candidates
+        .iter()
+        .map(|&(mpb, staging)| Plan { g, mpb, staging })
+        .find(|p| p.smem_bytes::<T>(m, n) <= max_smem)
+        .unwrap_or(Plan { g, mpb, staging: Staging::Global })
 }
 
 fn base_defines<T: Scalar>(kind: &str) -> Vec<String> {
@@ -67,7 +82,7 @@ fn base_defines<T: Scalar>(kind: &str) -> Vec<String> {
 /// The defines and entry point of a factorisation plan.
 pub fn specialise<T: Scalar>(p: Plan) -> (Vec<String>, String) {
     let mut d = base_defines::<T>("geqrf");
-    d.extend([format!("NG_G={}", p.g), format!("NG_MPB={}", p.mpb), format!("NG_SMEM={}", p.smem as i32)]);
+    d.extend([format!("NG_G={}", p.g), format!("NG_MPB={}", p.mpb), format!("NG_SMEM={}", p.staging as i32)]);
     (d, format!("geqrf_{}", T::SUFFIX))
 }
 
@@ -297,11 +312,13 @@ mod tests {
     #[test]
     fn plans_by_shape() {
         let big = 227 << 10;
-        assert_eq!(plan::<f32>(4, 4, big), Plan { g: 4, mpb: 32, smem: true });
-        assert_eq!(plan::<f64>(64, 32, big), Plan { g: 32, mpb: 4, smem: true });
-        assert_eq!(plan::<f32>(128, 128, big), Plan { g: 128, mpb: 1, smem: true });
-        assert_eq!(plan::<Complex64>(256, 128, big), Plan { g: 128, mpb: 1, smem: false });
-        assert_eq!(plan::<Complex64>(64, 32, 64 << 10), Plan { g: 32, mpb: 1, smem: true });
+        let plan_of = |g, mpb, staging| Plan { g, mpb, staging };
+        assert_eq!(plan::<f32>(4, 4, big), plan_of(4, 32, Staging::MatrixAndCosines));
+        assert_eq!(plan::<f64>(64, 32, big), plan_of(32, 4, Staging::MatrixAndCosines));
+        assert_eq!(plan::<f32>(128, 128, big), plan_of(256, 1, Staging::MatrixAndCosines));
+        assert_eq!(plan::<f64>(128, 128, big), plan_of(256, 1, Staging::Matrix));
+        assert_eq!(plan::<Complex64>(128, 128, big), plan_of(256, 1, Staging::Global));
+        assert_eq!(plan::<Complex64>(64, 32, 64 << 10), plan_of(32, 1, Staging::MatrixAndCosines));
         assert_eq!(specialise::<f32>(plan::<f32>(8, 8, big)).1, "geqrf_f32");
     }
 }

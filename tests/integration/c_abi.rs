@@ -246,6 +246,18 @@ fn c_test_geqrf_asan() {
     c_test_asan_with("test_geqrf", &["-llapacke"]);
 }
 
+/// test_gtsv compares with LAPACKE ?gtsv and takes the condition number from LAPACKE
+/// zgttrf/zgtcon (-llapacke, as test_geqrf).
+#[test]
+fn c_test_gtsv() {
+    c_test_with("test_gtsv", &["-llapacke"]);
+}
+
+#[test]
+fn c_test_gtsv_asan() {
+    c_test_asan_with("test_gtsv", &["-llapacke"]);
+}
+
 /// numgpu.h in the same translation unit as <complex.h>, <cblas.h> and <lapacke.h>, which a
 /// program replacing LAPACK calls already includes. numgpu.h must not declare the BLAS
 /// symbols the library itself imports: its own declarations (with `int` for the CBLAS enums)

@@ -73,6 +73,13 @@ fn fortran_test_spmv() {
     fortran_test("test_spmv", "test_spmv_f", &[]);
 }
 
+/// test_gtsv_f calls LAPACK's ?gtsv (the reference) and zgttrf/zgtcon (the condition number),
+/// so it links OpenBLAS (which carries LAPACK) directly, as test_getrf_f does.
+#[test]
+fn fortran_test_gtsv() {
+    fortran_test("test_gtsv", "test_gtsv_f", &["-lopenblas"]);
+}
+
 // ---- the module against the header ---------------------------------------------------------
 
 /// A C type as written in the header: base name (without `const`) and pointer depth.

@@ -6,6 +6,7 @@ use numgpu::cuda::module::{compile, nvrtc_available, nvrtc_options};
 use numgpu::gemm_batched::cuda::{plan, source, specialise};
 use numgpu::geqrf_givens::cuda as qr;
 use numgpu::getrf_fullpivot::cuda as lu;
+use numgpu::gtsv_spike::cuda as tri;
 use numgpu::{Complex32, Complex64, Scalar};
 
 fn nvrtc_or_skip() -> bool {
@@ -98,8 +99,9 @@ fn geqrf_cases<T: Scalar>() -> Vec<String> {
     // The factorisation's plans (lanes per matrix, a block per matrix, in shared memory or
     // not) and the three replay kernels.
     let mut plans: Vec<qr::Plan> = [(4, 4), (64, 32)].iter().map(|&(m, n)| qr::plan::<T>(m, n, 227 << 10)).collect();
-    plans.push(qr::Plan { g: 128, mpb: 1, smem: true });
-    plans.push(qr::Plan { g: 128, mpb: 1, smem: false });
+    for staging in [qr::Staging::MatrixAndCosines, qr::Staging::Matrix, qr::Staging::Global] {
+        plans.push(qr::Plan { g: 256, mpb: 1, staging });
+    }
     for p in plans {
         let (d, e) = qr::specialise::<T>(p);
         out.extend(check(qr::source(), &d, &e).into_iter().map(|l| format!("{p:?} {l}")));
@@ -147,5 +149,23 @@ fn spmv_kernels_compile_for_sm80_and_sm90() {
     report.extend(spmv_cases::<f64>());
     report.extend(spmv_cases::<Complex32>());
     report.extend(spmv_cases::<Complex64>());
+    eprintln!("kernel compile report (NVRTC, ptxas -v):\n{}", report.join("\n"));
+}
+
+#[test]
+fn gtsv_spike_kernels_compile_for_sm80_and_sm90() {
+    if !nvrtc_or_skip() {
+        return;
+    }
+    fn cases<T: Scalar>() -> Vec<String> {
+        ["interleaved", "strided", "block", "spike_reduce", "spike_top", "spike_recover"].iter().flat_map(|k| {
+            let (d, e) = tri::specialise::<T>(k);
+            check(tri::source(), &d, &e)
+        }).collect()
+    }
+    let mut report = cases::<f32>();
+    report.extend(cases::<f64>());
+    report.extend(cases::<Complex32>());
+    report.extend(cases::<Complex64>());
     eprintln!("kernel compile report (NVRTC, ptxas -v):\n{}", report.join("\n"));
 }

@@ -7,6 +7,7 @@ mod kernels;
 mod gemm_batched;
 mod geqrf_givens;
 mod getrf_fullpivot;
+mod gtsv_spike;
 mod handle;
 mod mtx;
 mod spmv;

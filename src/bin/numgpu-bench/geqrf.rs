@@ -16,7 +16,7 @@
 //! factor: ±1 real, a phase complex); two calls on the same inputs give bitwise the same A and
 //! CS.
 
-use crate::getrf::{below, bits, fetch_sample, nan_max, sample_of, Config};
+use crate::getrf::{below, bits, fetch_sample, nan_max, rotation_sets, sample_of, Config};
 use crate::gpu::{cublas_check, median, ng, Cublas, DevBuf, Gpu, Res};
 use crate::prec::{fill_random, Prec};
 use crate::roofline::Roofline;
@@ -100,10 +100,7 @@ fn sizing<T: Prec>(gpu: &Gpu, cfg: &Config, n: usize) -> (usize, usize) {
     if need(batch, 2) > cfg.mem_budget {
         batch = (cfg.mem_budget / need(1, 2)) as usize;
     }
-    // Enough sets that the traffic between a set's restore and its next use is ≥ 3× L2.
-    let set_bytes = batch as f64 * (a_per + extra_bytes::<T>(n) as f64);
-    let mut sets = if set_bytes < 3.0 * l2 { (3.0 * l2 / set_bytes).ceil() as usize + 1 } else { 2 };
-    sets = sets.clamp(2, 64);
+    let mut sets = rotation_sets(batch as f64 * (a_per + extra_bytes::<T>(n) as f64), l2);
     while sets > 2 && need(batch, sets) > cfg.mem_budget {
         sets -= 1;
     }

@@ -130,6 +130,14 @@ pub(crate) fn nan_max(x: f64, y: f64) -> f64 {
     }
 }
 
+/// Input sets for timed calls that each use one set of `set_bytes` and restore the one the
+/// previous call used: enough that the traffic between a set's restore and its next use is
+/// at least 3× L2 (`l2` bytes), between 2 and 64.
+pub(crate) fn rotation_sets(set_bytes: f64, l2: f64) -> usize {
+    let sets = if set_bytes < 3.0 * l2 { ((3.0 * l2 / set_bytes).ceil() as usize).saturating_add(1) } else { 2 };
+    sets.clamp(2, 64)
+}
+
 /// The batch (capped by device memory) and the number of input sets for order n.
 fn sizing<T: Prec>(gpu: &Gpu, cfg: &Config, n: usize) -> (usize, usize) {
     let a_per = (n * n * std::mem::size_of::<T>()) as f64;
@@ -140,10 +148,7 @@ fn sizing<T: Prec>(gpu: &Gpu, cfg: &Config, n: usize) -> (usize, usize) {
     if need(batch, 2) > cfg.mem_budget {
         batch = (cfg.mem_budget / need(1, 2)) as usize;
     }
-    let a_bytes = batch as f64 * a_per;
-    // Enough sets that the traffic between a set's restore and its next use is ≥ 3× L2.
-    let mut sets = if a_bytes < 3.0 * l2 { (3.0 * l2 / a_bytes).ceil() as usize + 1 } else { 2 };
-    sets = sets.clamp(2, 64);
+    let mut sets = rotation_sets(batch as f64 * a_per, l2);
     while sets > 2 && need(batch, sets) > cfg.mem_budget {
         sets -= 1;
     }

@@ -10,18 +10,22 @@
 //! time over all host cores and on one core and the ratios, and the checks against LAPACK
 //! (pivots, LU residual ratio). geqrf (`geqrf_givens`, QR by Givens rotations): the same
 //! columns against cuBLAS `geqrfBatched` (Householder) and LAPACK `?geqrf`, and the checks
-//! ‖A − Q·R‖, ‖I − Qᴴ·Q‖ and |R| against LAPACK's. spmv (`csrmv` and `cmrsmv`): one row
-//! per matrix of the spec's suite and of shared/matrices and precision, with GB/s and % of
-//! the copy bandwidth of both products and of cuSPARSE `cusparseSpMV` (default algorithm and
-//! CSR_ALG2), the ratios, and each result's error against a reference; then the geometric
-//! means over the suite. The exit status is the number of failed rows. It writes
-//! `<out>/<routine>-<device>-<date>` .json, .md and .svg (routine `gemm`, `getrf_fullpivot`,
-//! `geqrf_givens`, `spmv`).
+//! ‖A − Q·R‖, ‖I − Qᴴ·Q‖ and |R| against LAPACK's. gtsv (`gtsv_spike`, tridiagonal
+//! solvers): one row per form (single system, strided batch, interleaved batch), size,
+//! pivoting mode and class of inputs, with GB/s and % of the copy bandwidth, the cuSPARSE
+//! peer's time and the ratio, LAPACK `?gtsv`'s and the ratio, and the backward error of every
+//! system. spmv (`csrmv` and `cmrsmv`): one row per matrix of the spec's suite and of
+//! shared/matrices and precision, with GB/s and % of the copy bandwidth of both products and
+//! of cuSPARSE `cusparseSpMV` (default algorithm and CSR_ALG2), the ratios, and each result's
+//! error against a reference; then the geometric means over the suite. The exit status is the
+//! number of failed rows. It writes `<out>/<routine>-<device>-<date>` .json, .md and .svg
+//! (routine `gemm`, `getrf_fullpivot`, `geqrf_givens`, `gtsv_spike`, `spmv`).
 //!
 //! Modules: `gpu` (libraries, device, stream, events, buffers, cuBLAS and cuSPARSE handles),
-//! `prec` (the four precisions, their cuBLAS calls and LAPACK `?geqrf`), `roofline`
-//! (bandwidth and FMA peak), `gemm`, `getrf`, `geqrf` and `spmv` (their rows), `report`
-//! (tables, JSON, SVG); `mtx` (Matrix Market files, shared with the integration tests).
+//! `prec` (the four precisions, their cuBLAS and cuSPARSE calls and LAPACK `?geqrf`),
+//! `roofline` (bandwidth and FMA peak), `gemm`, `getrf`, `geqrf`, `gtsv` and `spmv` (their
+//! rows), `report` (tables, JSON, SVG); `mtx` (Matrix Market files, shared with the
+//! integration tests).
 
 mod gemm;
 mod geqrf;
@@ -29,6 +33,7 @@ mod getrf;
 mod gpu;
 #[path = "../../../tests/integration/mtx.rs"]
 mod mtx;
+mod gtsv;
 mod prec;
 mod report;
 mod roofline;
@@ -42,7 +47,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Routines the bench knows.
-const ROUTINES: &[&str] = &["gemm", "getrf", "geqrf", "spmv"];
+const ROUTINES: &[&str] = &["gemm", "getrf", "geqrf", "gtsv", "spmv"];
 /// Exit status when the bench cannot run at all (no CUDA device, no cuBLAS or cuSPARSE, a CUDA error
 /// outside a row, files not written) and for a bad command line; 101 stays Rust's panic.
 const EXIT_FATAL: u8 = 110;
@@ -55,16 +60,34 @@ const MAX_FAILURES_STATUS: usize = 100;
     name = "numgpu-bench",
     version,
     about = "numgpu's routines against cuBLAS, cuSPARSE and OpenBLAS/LAPACK: time, GFLOP/s, GB/s, % of the measured roofline, ratio, error",
-    after_help = "Needs an NVIDIA GPU with its driver, cuBLAS (libcublas.so.13), NVRTC (libnvrtc.so.13) and, for spmv, cuSPARSE (libcusparse.so.12); the toolkit's lib64 is searched when they are not on LD_LIBRARY_PATH.\n\nThe spmv sweep on its own: --routine spmv; --nnz sizes its generated matrices, --matrices picks some, the Matrix Market files are read from $NUMGPU_MATRICES (else shared/matrices beside the source tree).\n\nExit status: the number of rows that failed their accuracy or reproducibility check or could not run (at most 100); 110 when the bench could not run at all (no CUDA device, no cuBLAS, ...); 111 for a bad command line; 101 is a panic (a bug)."
+    after_help = "Needs an NVIDIA GPU with its driver, cuBLAS (libcublas.so.13), NVRTC (libnvrtc.so.13) and, for gtsv and spmv, cuSPARSE (libcusparse.so.12); the toolkit's lib64 is searched when they are not on LD_LIBRARY_PATH.\n\nThe gtsv sweep on its own: --routine gtsv; its batched forms take their n from --sizes, the single system its orders from --single-sizes, and --max-secs bounds the time spent timing a slow kernel.\n\nThe spmv sweep on its own: --routine spmv; --nnz sizes its generated matrices, --matrices picks some, the Matrix Market files are read from $NUMGPU_MATRICES (else shared/matrices beside the source tree).\n\nExit status: the number of rows that failed their accuracy or reproducibility check or could not run (at most 100); 110 when the bench could not run at all (no CUDA device, no cuBLAS, ...); 111 for a bad command line; 101 is a panic (a bug)."
 )]
 struct Cli {
-    /// Routines to run, comma-separated: gemm, getrf (batched LU with complete pivoting), geqrf (batched QR by Givens rotations), spmv (sparse matrix–vector products, CSR and CMRS), or all.
+    /// Routines to run, comma-separated: gemm, getrf (batched LU with complete pivoting), geqrf (batched QR by Givens rotations), gtsv (tridiagonal solvers), or all.
     #[arg(long, value_delimiter = ',', default_value = "all")]
     routine: Vec<String>,
-    /// Matrix sizes n (square), comma-separated, for every routine run but spmv (see --nnz) [default: gemm 4,8,16,32,64,128,256, getrf and geqrf 4,8,16,32,64,128; --quick: 4,32,128].
+    /// Matrix sizes n (square; gtsv: the order of the batched systems), comma-separated, for every routine run [default: gemm 4,8,16,32,64,128,256, getrf and geqrf 4,8,16,32,64,128, gtsv 64,128,256,512,1024; --quick: 4,32,128, gtsv 64,256,1024].
     #[arg(long, value_delimiter = ',')]
     sizes: Option<Vec<usize>>,
-    /// Precisions, comma-separated, of s, d, c, z [default: all four; spmv s, d (its only ones)].
+    /// gtsv: orders of the single system, comma-separated [default: 65536,131072,…,33554432 (2^16 … 2^25); --quick: 65536,262144,1048576].
+    #[arg(long, value_delimiter = ',')]
+    single_sizes: Option<Vec<usize>>,
+    /// gtsv: forms, comma-separated, of single, strided, interleaved [default: all three].
+    #[arg(long, value_delimiter = ',')]
+    forms: Option<Vec<String>>,
+    /// gtsv: pivoting modes, comma-separated, of diag, nopivot [default: both].
+    #[arg(long, value_delimiter = ',')]
+    modes: Option<Vec<String>>,
+    /// gtsv: classes of inputs, comma-separated, of dominant (random, strictly diagonally dominant: every mode and peer), random (needs pivoting: diag rows and pivoting peers only) [default: both].
+    #[arg(long, value_delimiter = ',')]
+    inputs: Option<Vec<String>>,
+    /// gtsv: bytes one batched call moves (5·n·elem per system); the batch is sized from it [default: 268435456 (256 MiB); --quick: 33554432].
+    #[arg(long)]
+    batch_bytes: Option<f64>,
+    /// gtsv: seconds the timed calls of one measurement may take; fewer than --reps calls (at least one) are timed where one call is slower [default: 2; --quick: 0.5].
+    #[arg(long)]
+    max_secs: Option<f64>,
+    /// Precisions, comma-separated, of s, d, c, z [default: all four; gtsv s, d].
     #[arg(long, value_delimiter = ',')]
     precisions: Option<Vec<char>>,
     /// spmv: entries of every generated matrix of the suite [default: the spec's sizes, 28672000 for the 7-point stencil (160³), 27000000 for the 27-point one (100³), 20000000 for the others; --quick: 2000000].
@@ -109,6 +132,10 @@ struct Settings {
     cfg: gemm::Config,
     /// The batched factorisations' settings (getrf and geqrf).
     getrf_cfg: getrf::Config,
+    gtsv_cfg: gtsv::Config,
+    /// gtsv: the single system's orders, and the forms run.
+    single_sizes: Vec<usize>,
+    forms: Vec<gtsv::Form>,
     spmv_cfg: spmv::Config,
     out: PathBuf,
     quick: bool,
@@ -135,6 +162,22 @@ fn settings(cli: Cli) -> Result<Settings, String> {
     let precisions = cli.precisions;
     if let Some(p) = precisions.iter().flatten().find(|p| !"sdcz".contains(**p)) {
         return Err(format!("--precisions: {p:?} is not one of s, d, c, z"));
+    }
+    // cuSPARSE needs n >= 3; LAPACK and cuSPARSE take 32-bit sizes.
+    let single_sizes = cli.single_sizes.unwrap_or_else(|| if q { vec![1 << 16, 1 << 18, 1 << 20] } else { (16..=25).map(|k| 1 << k).collect() });
+    if let Some(n) = single_sizes.iter().find(|n| !(3..=1 << 30).contains(*n)) {
+        return Err(format!("--single-sizes: {n} is outside 3..=2^30"));
+    }
+    let forms = gtsv::parse_list("--forms", cli.forms)?;
+    let modes = gtsv::parse_list("--modes", cli.modes)?;
+    let inputs = gtsv::parse_list("--inputs", cli.inputs)?;
+    let batch_bytes = cli.batch_bytes.unwrap_or(if q { (32u64 << 20) as f64 } else { (256u64 << 20) as f64 });
+    if !(1e3..=32e9).contains(&batch_bytes) {
+        return Err(format!("--batch-bytes {batch_bytes:e}: must be between 1e3 and 3.2e10"));
+    }
+    let max_secs = cli.max_secs.unwrap_or(if q { 0.5 } else { 2.0 });
+    if !(1e-3..=3600.0).contains(&max_secs) {
+        return Err(format!("--max-secs {max_secs}: must be between 0.001 and 3600"));
     }
     // Enough for every class's generator; few enough for int32 offsets with CMRS's padding.
     if let Some(nnz) = cli.nnz.filter(|n| !(1000..=1 << 28).contains(n)) {
@@ -188,6 +231,19 @@ fn settings(cli: Cli) -> Result<Settings, String> {
             tol: 30.0,
             check_work: if q { 1e7 } else { 5e7 },
         },
+        gtsv_cfg: gtsv::Config {
+            reps,
+            batch_bytes,
+            max_secs,
+            cpu_secs: if q { 0.05 } else { 0.2 },
+            cpu_reps: if q { 1 } else { 3 },
+            mem_budget: 0.0, // set once the device is known
+            tol: 30.0,
+            modes,
+            inputs,
+        },
+        single_sizes,
+        forms,
         spmv_cfg: spmv::Config {
             reps,
             warmup: 2,
@@ -258,7 +314,7 @@ fn run(mut s: Settings) -> Result<usize, String> {
     gpu::ng(h.set_stream(g.stream as *mut std::ffi::c_void))?;
     let cublas = gpu::Cublas::new(&g)?;
     // cuSPARSE only where a routine compares with it.
-    let cusparse = if s.routines.contains(&"spmv") {
+    let cusparse = if s.routines.contains(&"gtsv") || s.routines.contains(&"spmv") {
         if !gpu::cusparse_present() {
             return Err("cuSPARSE (libcusparse.so.12) was not found: put the CUDA toolkit's lib64 on LD_LIBRARY_PATH or set CUDA_HOME".into());
         }
@@ -309,6 +365,7 @@ fn run(mut s: Settings) -> Result<usize, String> {
     s.cfg.mem_budget = (70e9f64).min(g.free_mem() as f64 - 2e9).max(0.0);
     s.getrf_cfg.mem_budget = s.cfg.mem_budget;
     s.spmv_cfg.mem_budget = s.cfg.mem_budget;
+    s.gtsv_cfg.mem_budget = s.cfg.mem_budget;
 
     std::fs::create_dir_all(&s.out).map_err(|e| format!("creating {}: {e}", s.out.display()))?;
     let mut failures = 0;
@@ -318,10 +375,10 @@ fn run(mut s: Settings) -> Result<usize, String> {
         failures += match *routine {
             "gemm" => {
                 let rows = sweep(routine, &precisions, &sizes, |p, n| match p {
-                    's' => gemm::run_row::<f32>(&g, &cublas, &mut h, &roof, &s.cfg, n),
-                    'd' => gemm::run_row::<f64>(&g, &cublas, &mut h, &roof, &s.cfg, n),
-                    'c' => gemm::run_row::<Complex32>(&g, &cublas, &mut h, &roof, &s.cfg, n),
-                    _ => gemm::run_row::<Complex64>(&g, &cublas, &mut h, &roof, &s.cfg, n),
+                    's' => vec![gemm::run_row::<f32>(&g, &cublas, &mut h, &roof, &s.cfg, n)],
+                    'd' => vec![gemm::run_row::<f64>(&g, &cublas, &mut h, &roof, &s.cfg, n)],
+                    'c' => vec![gemm::run_row::<Complex32>(&g, &cublas, &mut h, &roof, &s.cfg, n)],
+                    _ => vec![gemm::run_row::<Complex64>(&g, &cublas, &mut h, &roof, &s.cfg, n)],
                 });
                 let rep = report::Report {
                     routine: "gemm",
@@ -338,10 +395,10 @@ fn run(mut s: Settings) -> Result<usize, String> {
             "geqrf" => {
                 let c = &s.getrf_cfg;
                 let rows = sweep(routine, &precisions, &sizes, |p, n| match p {
-                    's' => geqrf::run_row::<f32>(&g, &cublas, &mut h, &roof, c, n),
-                    'd' => geqrf::run_row::<f64>(&g, &cublas, &mut h, &roof, c, n),
-                    'c' => geqrf::run_row::<Complex32>(&g, &cublas, &mut h, &roof, c, n),
-                    _ => geqrf::run_row::<Complex64>(&g, &cublas, &mut h, &roof, c, n),
+                    's' => vec![geqrf::run_row::<f32>(&g, &cublas, &mut h, &roof, c, n)],
+                    'd' => vec![geqrf::run_row::<f64>(&g, &cublas, &mut h, &roof, c, n)],
+                    'c' => vec![geqrf::run_row::<Complex32>(&g, &cublas, &mut h, &roof, c, n)],
+                    _ => vec![geqrf::run_row::<Complex64>(&g, &cublas, &mut h, &roof, c, n)],
                 });
                 let rep = report::Report {
                     routine: "geqrf_givens",
@@ -354,6 +411,30 @@ fn run(mut s: Settings) -> Result<usize, String> {
                     rows: &rows,
                 };
                 write_report(&s.out, &rep, report::markdown_geqrf, report::svg_geqrf)?
+            }
+            "gtsv" => {
+                let (c, sp) = (&s.gtsv_cfg, cusparse.as_ref().expect("created above when gtsv runs"));
+                let mut rows = Vec::new();
+                for &form in &s.forms {
+                    let sizes = if form == gtsv::Form::Single { &s.single_sizes } else { &sizes };
+                    rows.extend(sweep(&format!("gtsv {}", gtsv::Named::name(form)), &precisions, sizes, |p, n| match p {
+                        's' => gtsv::run_case::<f32>(&g, sp, &mut h, &roof, c, form, n),
+                        'd' => gtsv::run_case::<f64>(&g, sp, &mut h, &roof, c, form, n),
+                        'c' => gtsv::run_case::<Complex32>(&g, sp, &mut h, &roof, c, form, n),
+                        _ => gtsv::run_case::<Complex64>(&g, sp, &mut h, &roof, c, form, n),
+                    }));
+                }
+                let rep = report::Report {
+                    routine: "gtsv_spike",
+                    description: "Tridiagonal solvers, one right-hand side per system, random systems (strictly diagonally dominant, and for the diagonal-pivoting rows also ones that need pivoting): numgpu_?gtsv_spike (one system) against cusparse?gtsv2 (diagonal-pivoting rows) and cusparse?gtsv2_nopivot (no-pivot rows); numgpu_?gtsv_batched_strided against cusparse?gtsv2StridedBatch (which does not pivot); numgpu_?gtsv_batched_interleaved against the fastest of cusparse?gtsvInterleavedBatch's three algorithms; all on the same device buffers and stream; and LAPACK ?gtsv on the host (one core for one system, all cores over a batch).",
+                    meta: &meta,
+                    roofline: &roof,
+                    tolerance: c.tol,
+                    failures: rows.iter().filter(|r| !r.ok).count(),
+                    batch: None,
+                    rows: &rows,
+                };
+                write_report(&s.out, &rep, report::markdown_gtsv, report::svg_gtsv)?
             }
             "spmv" => {
                 let sp = cusparse.as_ref().expect("created above when spmv runs");
@@ -376,10 +457,10 @@ fn run(mut s: Settings) -> Result<usize, String> {
             _ => {
                 let c = &s.getrf_cfg;
                 let rows = sweep(routine, &precisions, &sizes, |p, n| match p {
-                    's' => getrf::run_row::<f32>(&g, &cublas, &mut h, &roof, c, n),
-                    'd' => getrf::run_row::<f64>(&g, &cublas, &mut h, &roof, c, n),
-                    'c' => getrf::run_row::<Complex32>(&g, &cublas, &mut h, &roof, c, n),
-                    _ => getrf::run_row::<Complex64>(&g, &cublas, &mut h, &roof, c, n),
+                    's' => vec![getrf::run_row::<f32>(&g, &cublas, &mut h, &roof, c, n)],
+                    'd' => vec![getrf::run_row::<f64>(&g, &cublas, &mut h, &roof, c, n)],
+                    'c' => vec![getrf::run_row::<Complex32>(&g, &cublas, &mut h, &roof, c, n)],
+                    _ => vec![getrf::run_row::<Complex64>(&g, &cublas, &mut h, &roof, c, n)],
                 });
                 let rep = report::Report {
                     routine: "getrf_fullpivot",
@@ -398,9 +479,11 @@ fn run(mut s: Settings) -> Result<usize, String> {
     Ok(failures)
 }
 
-/// Each routine's sizes when --sizes is not given.
+/// Each routine's sizes when --sizes is not given (gtsv: the batched forms' orders).
 fn default_sizes(routine: &str, quick: bool) -> Vec<usize> {
     match (routine, quick) {
+        ("gtsv", true) => vec![64, 256, 1024],
+        ("gtsv", false) => vec![64, 128, 256, 512, 1024],
         (_, true) => vec![4, 32, 128],
         ("getrf" | "geqrf", false) => vec![4, 8, 16, 32, 64, 128],
         _ => vec![4, 8, 16, 32, 64, 128, 256],
@@ -410,6 +493,7 @@ fn default_sizes(routine: &str, quick: bool) -> Vec<usize> {
 /// Each routine's precisions when --precisions is not given.
 fn default_precisions(routine: &str) -> Vec<char> {
     match routine {
+        "gtsv" => vec!['s', 'd'],
         "spmv" => vec!['s', 'd'],
         _ => vec!['s', 'd', 'c', 'z'],
     }
@@ -469,11 +553,19 @@ trait SweptRow {
     fn ok(&self) -> bool;
     fn note(&self) -> &str;
     fn ours_ms(&self) -> Option<f64>;
-    fn ratio_cublas(&self) -> Option<f64>;
+    /// t_peer / t_numgpu, and the peer's library.
+    fn ratio_peer(&self) -> Option<f64>;
+    fn peer(&self) -> &'static str;
+    /// What tells the row apart from the others of its precision and n, if anything.
+    fn tag(&self) -> String {
+        String::new()
+    }
 }
 
+/// `SweptRow` for a row type: its ratio field, the peer's library and, for rows that share a
+/// precision and n, what tells them apart.
 macro_rules! swept_row {
-    ($t:ty) => {
+    ($t:ty, $ratio:ident, $peer:literal $(, $tag:expr)?) => {
         impl SweptRow for $t {
             fn ok(&self) -> bool {
                 self.ok
@@ -484,37 +576,51 @@ macro_rules! swept_row {
             fn ours_ms(&self) -> Option<f64> {
                 self.ours_ms
             }
-            fn ratio_cublas(&self) -> Option<f64> {
-                self.ratio_cublas
+            fn ratio_peer(&self) -> Option<f64> {
+                self.$ratio
             }
+            fn peer(&self) -> &'static str {
+                $peer
+            }
+            $(fn tag(&self) -> String {
+                ($tag)(self)
+            })?
         }
     };
 }
-swept_row!(gemm::Row);
-swept_row!(getrf::Row);
-swept_row!(geqrf::Row);
+swept_row!(gemm::Row, ratio_cublas, "cuBLAS");
+swept_row!(getrf::Row, ratio_cublas, "cuBLAS");
+swept_row!(geqrf::Row, ratio_cublas, "cuBLAS");
+swept_row!(gtsv::Row, ratio_cusparse, "cuSPARSE", |r: &gtsv::Row| format!(" {} {}", r.mode, r.inputs));
 
-/// One row per precision and size, `run(precision, n)` each, with a progress bar.
-fn sweep<R: SweptRow>(routine: &str, precisions: &[char], sizes: &[usize], mut run: impl FnMut(char, usize) -> R) -> Vec<R> {
+/// The rows of each precision and size, `run(precision, n)` each, with a progress bar.
+fn sweep<R: SweptRow>(routine: &str, precisions: &[char], sizes: &[usize], mut run: impl FnMut(char, usize) -> Vec<R>) -> Vec<R> {
     let total = (precisions.len() * sizes.len()) as u64;
     let pb = progress_bar(routine, total);
     let mut rows = Vec::new();
     for &p in precisions {
         for &n in sizes {
             pb.set_message(format!("{p} n = {n}"));
-            let row = run(p, n);
-            let line = if row.ok() {
-                format!("{routine} {p} n = {n}: ok, {} ms, x{} vs cuBLAS", row.ours_ms().map_or("-".into(), |t| format!("{t:.4}")), row.ratio_cublas().map_or("-".into(), |r| format!("{r:.2}")))
-            } else {
-                format!("FAIL {routine} {p} n = {n}: {}", row.note())
-            };
-            // Without a terminal the bar is hidden: a line per row keeps logs readable.
-            if pb.is_hidden() {
-                note(line);
-            } else if !row.ok() {
-                pb.println(line);
+            for row in run(p, n) {
+                let tag = row.tag();
+                let line = if row.ok() {
+                    format!(
+                        "{routine} {p} n = {n}{tag}: ok, {} ms, x{} vs {}",
+                        row.ours_ms().map_or("-".into(), |t| format!("{t:.4}")),
+                        row.ratio_peer().map_or("-".into(), |r| format!("{r:.2}")),
+                        row.peer()
+                    )
+                } else {
+                    format!("FAIL {routine} {p} n = {n}{tag}: {}", row.note())
+                };
+                // Without a terminal the bar is hidden: a line per row keeps logs readable.
+                if pb.is_hidden() {
+                    note(line);
+                } else if !row.ok() {
+                    pb.println(line);
+                }
+                rows.push(row);
             }
-            rows.push(row);
             pb.inc(1);
         }
     }
@@ -550,10 +656,33 @@ fn write_report_json<R, J: Serialize>(out: &Path, rep: &report::Report<R>, json:
 mod tests {
     use super::*;
     use numgpu::spmv::suite::Kind;
+    use numgpu::gtsv_spike::Pivoting;
 
     fn parse(args: &[&str]) -> Result<Settings, String> {
         let cli = Cli::try_parse_from(std::iter::once("numgpu-bench").chain(args.iter().copied())).map_err(|e| e.to_string())?;
         settings(cli)
+    }
+
+    /// gtsv's defaults (sizes, precisions, forms, modes, batch bytes) and its options' checks.
+    #[test]
+    fn gtsv_settings() {
+        let s = parse(&["--routine", "gtsv"]).unwrap();
+        assert_eq!(s.routines, ["gtsv"]);
+        assert_eq!(s.single_sizes, (16..=25).map(|k| 1usize << k).collect::<Vec<_>>());
+        assert_eq!(default_sizes("gtsv", false), [64, 128, 256, 512, 1024]);
+        assert_eq!(default_precisions("gtsv"), ['s', 'd']);
+        assert_eq!(default_precisions("gemm"), ['s', 'd', 'c', 'z']);
+        assert_eq!(s.forms, <gtsv::Form as gtsv::Named>::ALL);
+        assert_eq!(s.gtsv_cfg.modes, [Pivoting::Diagonal, Pivoting::NoPivot]);
+        assert_eq!(s.gtsv_cfg.inputs, <gtsv::Inputs as gtsv::Named>::ALL);
+        assert_eq!((s.gtsv_cfg.batch_bytes, s.gtsv_cfg.max_secs, s.gtsv_cfg.reps), ((256u64 << 20) as f64, 2.0, 20));
+        let q = parse(&["--routine", "gtsv", "--quick", "--forms", "interleaved", "--modes", "nopivot", "--precisions", "z"]).unwrap();
+        assert_eq!((q.single_sizes.len(), q.forms.as_slice(), q.gtsv_cfg.modes.as_slice()), (3, &[gtsv::Form::Interleaved][..], &[Pivoting::NoPivot][..]));
+        assert_eq!((q.precisions, q.gtsv_cfg.reps, default_sizes("gtsv", true)), (Some(vec!['z']), 5, vec![64, 256, 1024]));
+        assert!(parse(&["--routine", "all"]).unwrap().routines.contains(&"gtsv"));
+        for bad in [&["--forms", "banded"][..], &["--modes", "full"], &["--inputs", "dense"], &["--single-sizes", "2"], &["--max-secs", "0"], &["--batch-bytes", "10"]] {
+            assert!(parse(bad).is_err(), "{bad:?} accepted");
+        }
     }
 
     /// spmv's defaults (precisions, sizes) and its options' checks.

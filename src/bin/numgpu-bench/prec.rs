@@ -1,10 +1,13 @@
 //! The four precisions as the bench sees them: numgpu's element type, its cuBLAS routines
-//! (raw calls through cudarc's bindings: gemm, getrf, geqrf), LAPACK `?geqrf` with a
-//! caller's workspace, and the real type of kernel arguments.
+//! (raw calls through cudarc's bindings: gemm, getrf, geqrf), its cuSPARSE tridiagonal
+//! solvers (`Tridiag`: gtsv2, gtsv2_nopivot, gtsv2StridedBatch, gtsvInterleavedBatch), LAPACK
+//! `?geqrf` with a caller's workspace, and the real type of kernel arguments.
 
 use cudarc::cublas::sys as cb;
+use cudarc::cusparse::sys as cs;
 use numgpu::lapack::Blas;
 use numgpu::{Complex32, Complex64, Scalar};
+use std::ffi::c_void;
 
 /// An element type numgpu and cuBLAS both serve.
 pub trait Prec: Blas {
@@ -138,6 +141,136 @@ prec!(f32, f32, f32, cublasSgemmStridedBatched, cublasSgemmBatched, cublasSgetrf
 prec!(f64, f64, f64, cublasDgemmStridedBatched, cublasDgemmBatched, cublasDgetrfBatched, cublasDgeqrfBatched, dgeqrf_);
 prec!(Complex32, cb::cuComplex, f32, cublasCgemmStridedBatched, cublasCgemmBatched, cublasCgetrfBatched, cublasCgeqrfBatched, cgeqrf_);
 prec!(Complex64, cb::cuDoubleComplex, f64, cublasZgemmStridedBatched, cublasZgemmBatched, cublasZgetrfBatched, cublasZgeqrfBatched, zgeqrf_);
+
+/// cuSPARSE's tridiagonal solvers of one precision (raw calls through cudarc's bindings),
+/// on device arrays in cuSPARSE's layout: each system's dl and du hold n entries, dl's first
+/// and du's last being zero (numgpu's dl starts one element later: see `gtsv.rs`). Each
+/// `*_buffer` call writes the bytes of workspace its solver needs, which the bench allocates
+/// once, outside the timed calls.
+pub trait Tridiag: Prec {
+    /// `cusparse<t>gtsv2_bufferSizeExt` (`pivot`) or `cusparse<t>gtsv2_nopivot_bufferSizeExt`.
+    ///
+    /// # Safety
+    /// `dl`, `d`, `du` hold m device elements, `b` ldb·n.
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn gtsv2_buffer(h: cs::cusparseHandle_t, pivot: bool, m: i32, n: i32, dl: u64, d: u64, du: u64, b: u64, ldb: i32, bytes: &mut usize) -> cs::cusparseStatus_t;
+
+    /// `cusparse<t>gtsv2` (`pivot`: partial pivoting) or `cusparse<t>gtsv2_nopivot`: one system
+    /// of order m, n right-hand sides in B (overwritten by X), workspace `buf`.
+    ///
+    /// # Safety
+    /// As `gtsv2_buffer`; `buf` holds the bytes it reported.
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn gtsv2(h: cs::cusparseHandle_t, pivot: bool, m: i32, n: i32, dl: u64, d: u64, du: u64, b: u64, ldb: i32, buf: u64) -> cs::cusparseStatus_t;
+
+    /// `cusparse<t>gtsv2StridedBatch_bufferSizeExt`.
+    ///
+    /// # Safety
+    /// `dl`, `d`, `du`, `x` hold `stride·batch` device elements.
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn strided_buffer(h: cs::cusparseHandle_t, m: i32, dl: u64, d: u64, du: u64, x: u64, batch: i32, stride: i32, bytes: &mut usize) -> cs::cusparseStatus_t;
+
+    /// `cusparse<t>gtsv2StridedBatch` (no pivoting): system i's arrays at `i·stride`, x
+    /// overwritten by the solution.
+    ///
+    /// # Safety
+    /// As `strided_buffer`; `buf` holds the bytes it reported.
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn strided(h: cs::cusparseHandle_t, m: i32, dl: u64, d: u64, du: u64, x: u64, batch: i32, stride: i32, buf: u64) -> cs::cusparseStatus_t;
+
+    /// `cusparse<t>gtsvInterleavedBatch_bufferSizeExt` for algorithm `algo` (0 Thomas, 1 LU
+    /// with partial pivoting, 2 QR).
+    ///
+    /// # Safety
+    /// `dl`, `d`, `du`, `x` hold `m·batch` device elements.
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn interleaved_buffer(h: cs::cusparseHandle_t, algo: i32, m: i32, dl: u64, d: u64, du: u64, x: u64, batch: i32, bytes: &mut usize) -> cs::cusparseStatus_t;
+
+    /// `cusparse<t>gtsvInterleavedBatch`: element k of system i at `k·batch + i`; overwrites
+    /// x with the solution and dl, d, du with its factors.
+    ///
+    /// # Safety
+    /// As `interleaved_buffer`; `buf` holds the bytes it reported.
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn interleaved(h: cs::cusparseHandle_t, algo: i32, m: i32, dl: u64, d: u64, du: u64, x: u64, batch: i32, buf: u64) -> cs::cusparseStatus_t;
+}
+
+macro_rules! tridiag {
+    ($t:ty, $ct:ty, $gtsv2:ident, $nopivot:ident, $gtsv2_buf:ident, $nopivot_buf:ident, $strided:ident, $strided_buf:ident, $inter:ident, $inter_buf:ident) => {
+        #[allow(clippy::too_many_arguments)]
+        impl Tridiag for $t {
+            unsafe fn gtsv2_buffer(h: cs::cusparseHandle_t, pivot: bool, m: i32, n: i32, dl: u64, d: u64, du: u64, b: u64, ldb: i32, bytes: &mut usize) -> cs::cusparseStatus_t {
+                let f = if pivot { cs::$gtsv2_buf } else { cs::$nopivot_buf };
+                f(h, m, n, dl as *const $ct, d as *const $ct, du as *const $ct, b as *const $ct, ldb, bytes)
+            }
+            unsafe fn gtsv2(h: cs::cusparseHandle_t, pivot: bool, m: i32, n: i32, dl: u64, d: u64, du: u64, b: u64, ldb: i32, buf: u64) -> cs::cusparseStatus_t {
+                let f = if pivot { cs::$gtsv2 } else { cs::$nopivot };
+                f(h, m, n, dl as *const $ct, d as *const $ct, du as *const $ct, b as *mut $ct, ldb, buf as *mut c_void)
+            }
+            unsafe fn strided_buffer(h: cs::cusparseHandle_t, m: i32, dl: u64, d: u64, du: u64, x: u64, batch: i32, stride: i32, bytes: &mut usize) -> cs::cusparseStatus_t {
+                cs::$strided_buf(h, m, dl as *const $ct, d as *const $ct, du as *const $ct, x as *const $ct, batch, stride, bytes)
+            }
+            unsafe fn strided(h: cs::cusparseHandle_t, m: i32, dl: u64, d: u64, du: u64, x: u64, batch: i32, stride: i32, buf: u64) -> cs::cusparseStatus_t {
+                cs::$strided(h, m, dl as *const $ct, d as *const $ct, du as *const $ct, x as *mut $ct, batch, stride, buf as *mut c_void)
+            }
+            unsafe fn interleaved_buffer(h: cs::cusparseHandle_t, algo: i32, m: i32, dl: u64, d: u64, du: u64, x: u64, batch: i32, bytes: &mut usize) -> cs::cusparseStatus_t {
+                cs::$inter_buf(h, algo, m, dl as *const $ct, d as *const $ct, du as *const $ct, x as *const $ct, batch, bytes)
+            }
+            unsafe fn interleaved(h: cs::cusparseHandle_t, algo: i32, m: i32, dl: u64, d: u64, du: u64, x: u64, batch: i32, buf: u64) -> cs::cusparseStatus_t {
+                cs::$inter(h, algo, m, dl as *mut $ct, d as *mut $ct, du as *mut $ct, x as *mut $ct, batch, buf as *mut c_void)
+            }
+        }
+    };
+}
+
+tridiag!(
+    f32,
+    f32,
+    cusparseSgtsv2,
+    cusparseSgtsv2_nopivot,
+    cusparseSgtsv2_bufferSizeExt,
+    cusparseSgtsv2_nopivot_bufferSizeExt,
+    cusparseSgtsv2StridedBatch,
+    cusparseSgtsv2StridedBatch_bufferSizeExt,
+    cusparseSgtsvInterleavedBatch,
+    cusparseSgtsvInterleavedBatch_bufferSizeExt
+);
+tridiag!(
+    f64,
+    f64,
+    cusparseDgtsv2,
+    cusparseDgtsv2_nopivot,
+    cusparseDgtsv2_bufferSizeExt,
+    cusparseDgtsv2_nopivot_bufferSizeExt,
+    cusparseDgtsv2StridedBatch,
+    cusparseDgtsv2StridedBatch_bufferSizeExt,
+    cusparseDgtsvInterleavedBatch,
+    cusparseDgtsvInterleavedBatch_bufferSizeExt
+);
+tridiag!(
+    Complex32,
+    cs::cuComplex,
+    cusparseCgtsv2,
+    cusparseCgtsv2_nopivot,
+    cusparseCgtsv2_bufferSizeExt,
+    cusparseCgtsv2_nopivot_bufferSizeExt,
+    cusparseCgtsv2StridedBatch,
+    cusparseCgtsv2StridedBatch_bufferSizeExt,
+    cusparseCgtsvInterleavedBatch,
+    cusparseCgtsvInterleavedBatch_bufferSizeExt
+);
+tridiag!(
+    Complex64,
+    cs::cuDoubleComplex,
+    cusparseZgtsv2,
+    cusparseZgtsv2_nopivot,
+    cusparseZgtsv2_bufferSizeExt,
+    cusparseZgtsv2_nopivot_bufferSizeExt,
+    cusparseZgtsv2StridedBatch,
+    cusparseZgtsv2StridedBatch_bufferSizeExt,
+    cusparseZgtsvInterleavedBatch,
+    cusparseZgtsvInterleavedBatch_bufferSizeExt
+);
 
 /// splitmix64: a counter-based generator, so chunks of an array fill in parallel and the
 /// data depend only on the seed.

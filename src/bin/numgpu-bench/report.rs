@@ -1,13 +1,14 @@
 //! What a run leaves behind: the markdown table (stdout and a .md file), the JSON record and
 //! the SVG plot, named after the routine, the device and the date. gemm's rows, getrf's
-//! (`getrf_fullpivot`) and geqrf's (`geqrf_givens`) each have their table and method notes;
-//! the page's head and the plot are shared. spmv's rows are matrices, not sizes: its table
-//! adds the geometric means over the suite, its plot a panel per precision with a line per
-//! matrix.
+//! (`getrf_fullpivot`), geqrf's (`geqrf_givens`) and gtsv's (`gtsv_spike`) each have their
+//! table and method notes; the page's head and the plot are shared. spmv's rows are matrices,
+//! not sizes: its table adds the geometric means over the suite, its plot a panel per
+//! precision with a line per matrix.
 
 use crate::gemm::Row;
 use crate::geqrf::Row as GeqrfRow;
 use crate::getrf::Row as GetrfRow;
+use crate::gtsv::{Form, Named, Row as GtsvRow};
 use crate::roofline::Roofline;
 use crate::spmv::{Measure, Row as SpmvRow, Summary};
 use plotters::prelude::*;
@@ -208,36 +209,63 @@ pub fn path(out: &Path, routine: &str, meta: &Meta, ext: &str) -> PathBuf {
     out.join(format!("{routine}-{}-{}.{ext}", device_tag(&meta.device), meta.date))
 }
 
-const COLORS: [RGBColor; 4] = [RGBColor(214, 39, 40), RGBColor(31, 119, 180), RGBColor(44, 160, 44), RGBColor(255, 127, 14)];
+const COLORS: [RGBColor; 8] = [
+    RGBColor(214, 39, 40),
+    RGBColor(31, 119, 180),
+    RGBColor(44, 160, 44),
+    RGBColor(255, 127, 14),
+    RGBColor(148, 103, 189),
+    RGBColor(140, 86, 75),
+    RGBColor(227, 119, 194),
+    RGBColor(127, 127, 127),
+];
 
 /// n (log2 axis) against GB/s, numgpu (solid) and cuBLAS (dashed) per precision, with the
 /// measured bandwidth as a horizontal line.
 pub fn svg(file: &Path, rep: &Report) -> Result<(), String> {
-    let pts: Vec<Point> = rep.rows.iter().map(|r| Point { precision: r.precision, n: r.n, ours_gbs: r.ours_gbs, cublas_gbs: r.cublas_gbs }).collect();
+    let pts: Vec<Point> = rep.rows.iter().map(|r| Point { series: r.precision.to_string(), n: r.n, ours_gbs: r.ours_gbs, peer_gbs: r.cublas_gbs }).collect();
     let title = format!("numgpu {} vs cuBLAS: {} ({})", rep.routine, rep.meta.device, rep.meta.date);
     plot(file, &title, "GB/s, (A + B + 2C)·elem / time", "cuBLAS", rep.roofline.bandwidth_gbs, &pts)
 }
 
-/// One point pair of the plot: a precision and n, numgpu's and cuBLAS's GB/s.
+/// One point pair of the plot: a series (a precision, or a precision and a mode) and n,
+/// numgpu's and the peer's GB/s.
 struct Point {
-    precision: char,
+    series: String,
     n: usize,
     ours_gbs: Option<f64>,
-    cublas_gbs: Option<f64>,
+    peer_gbs: Option<f64>,
 }
 
-/// The plot of `svg` for any routine: `peer` names the dashed lines, `bw` the copy bandwidth.
+/// The plot of `svg` for any routine of square matrices: `peer` names the dashed lines, `bw`
+/// the copy bandwidth.
 fn plot(file: &Path, title: &str, y_desc: &str, peer: &str, bw: f64, pts: &[Point]) -> Result<(), String> {
-    let rows: Vec<&Point> = pts.iter().filter(|r| r.ours_gbs.is_some() || r.cublas_gbs.is_some()).collect();
+    let root = SVGBackend::new(file, (1100, 680)).into_drawing_area();
+    let x_desc = "n (square matrices, log2 scale)";
+    plot_on(&root, file, &Axes { title, x_desc, y_desc }, peer, bw, pts)?;
+    root.present().map_err(|e| format!("plotting {}: {e}", file.display()))
+}
+
+/// A plot's title and axis descriptions.
+struct Axes<'a> {
+    title: &'a str,
+    x_desc: &'a str,
+    y_desc: &'a str,
+}
+
+/// n (log2 axis) against GB/s on `area` (part of the SVG `file`), numgpu (solid) and `peer`
+/// (dashed) per series, in the order the series first appear, with the copy bandwidth `bw` as
+/// a horizontal line.
+fn plot_on(area: &DrawingArea<SVGBackend<'_>, plotters::coord::Shift>, file: &Path, axes: &Axes, peer: &str, bw: f64, pts: &[Point]) -> Result<(), String> {
+    let rows: Vec<&Point> = pts.iter().filter(|r| r.ours_gbs.is_some() || r.peer_gbs.is_some()).collect();
     let lg = |n: usize| (n as f64).log2();
     let (xmin, xmax) = rows.iter().fold((f64::MAX, f64::MIN), |(a, b), r| (a.min(lg(r.n)), b.max(lg(r.n))));
     let (xmin, xmax) = if rows.is_empty() { (2.0, 8.0) } else { (xmin - 0.25, xmax + 0.25) };
-    let ymax = rows.iter().flat_map(|r| [r.ours_gbs, r.cublas_gbs]).flatten().fold(bw, f64::max) * 1.4; // room for the legend above the lines
+    let ymax = rows.iter().flat_map(|r| [r.ours_gbs, r.peer_gbs]).flatten().fold(bw, f64::max) * 1.4; // room for the legend above the lines
     let err = |e: &dyn std::fmt::Display| format!("plotting {}: {e}", file.display());
-    let root = SVGBackend::new(file, (1100, 680)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| err(&e))?;
-    let mut chart = ChartBuilder::on(&root)
-        .caption(title, ("sans-serif", 22))
+    area.fill(&WHITE).map_err(|e| err(&e))?;
+    let mut chart = ChartBuilder::on(area)
+        .caption(axes.title, ("sans-serif", 22))
         .margin(16)
         .x_label_area_size(48)
         .y_label_area_size(70)
@@ -246,8 +274,8 @@ fn plot(file: &Path, title: &str, y_desc: &str, peer: &str, bw: f64, pts: &[Poin
     let xfmt = |x: &f64| if (x - x.round()).abs() < 1e-6 { format!("{}", 2f64.powi(x.round() as i32)) } else { String::new() };
     chart
         .configure_mesh()
-        .x_desc("n (square matrices, log2 scale)")
-        .y_desc(y_desc)
+        .x_desc(axes.x_desc)
+        .y_desc(axes.y_desc)
         .x_labels(((xmax - xmin) * 4.0).ceil() as usize + 1)
         .x_label_formatter(&xfmt)
         .y_label_formatter(&|y| format!("{y:.0}"))
@@ -259,11 +287,17 @@ fn plot(file: &Path, title: &str, y_desc: &str, peer: &str, bw: f64, pts: &[Poin
         .map_err(|e| err(&e))?
         .label(format!("copy bandwidth {bw:.0} GB/s"))
         .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 24, y)], black));
-    for (i, p) in ['s', 'd', 'c', 'z'].iter().enumerate() {
-        let color = COLORS[i];
-        let pts = |f: fn(&Point) -> Option<f64>| -> Vec<(f64, f64)> { rows.iter().filter(|r| r.precision == *p).filter_map(|r| f(r).map(|y| (lg(r.n), y))).collect() };
+    let mut series: Vec<&str> = Vec::new();
+    for r in &rows {
+        if !series.contains(&r.series.as_str()) {
+            series.push(&r.series);
+        }
+    }
+    for (i, p) in series.iter().enumerate() {
+        let color = COLORS[i % COLORS.len()];
+        let pts = |f: fn(&Point) -> Option<f64>| -> Vec<(f64, f64)> { rows.iter().filter(|r| r.series == *p).filter_map(|r| f(r).map(|y| (lg(r.n), y))).collect() };
         let ours = pts(|r| r.ours_gbs);
-        let theirs = pts(|r| r.cublas_gbs);
+        let theirs = pts(|r| r.peer_gbs);
         if ours.is_empty() && theirs.is_empty() {
             continue;
         }
@@ -289,13 +323,12 @@ fn plot(file: &Path, title: &str, y_desc: &str, peer: &str, bw: f64, pts: &[Poin
         .border_style(BLACK)
         .draw()
         .map_err(|e| err(&e))?;
-    root.present().map_err(|e| err(&e))?;
     Ok(())
 }
 
 /// getrf's plot: numgpu's complete pivoting against cuBLAS's partial pivoting.
 pub fn svg_getrf(file: &Path, rep: &Report<GetrfRow>) -> Result<(), String> {
-    let pts: Vec<Point> = rep.rows.iter().map(|r| Point { precision: r.precision, n: r.n, ours_gbs: r.ours_gbs, cublas_gbs: r.cublas_gbs }).collect();
+    let pts: Vec<Point> = rep.rows.iter().map(|r| Point { series: r.precision.to_string(), n: r.n, ours_gbs: r.ours_gbs, peer_gbs: r.cublas_gbs }).collect();
     let title = format!("numgpu {} (complete pivoting) vs cuBLAS getrfBatched (partial): {} ({})", rep.routine, rep.meta.device, rep.meta.date);
     plot(file, &title, "GB/s, 2·n²·elem / time", "cuBLAS getrfBatched", rep.roofline.bandwidth_gbs, &pts)
 }
@@ -374,7 +407,7 @@ pub fn markdown_getrf(rep: &Report<GetrfRow>) -> String {
 
 /// geqrf's plot: numgpu's Givens QR against cuBLAS's Householder QR, each at its own bytes.
 pub fn svg_geqrf(file: &Path, rep: &Report<GeqrfRow>) -> Result<(), String> {
-    let pts: Vec<Point> = rep.rows.iter().map(|r| Point { precision: r.precision, n: r.n, ours_gbs: r.ours_gbs, cublas_gbs: r.cublas_gbs }).collect();
+    let pts: Vec<Point> = rep.rows.iter().map(|r| Point { series: r.precision.to_string(), n: r.n, ours_gbs: r.ours_gbs, peer_gbs: r.cublas_gbs }).collect();
     let title = format!("numgpu {} vs cuBLAS geqrfBatched (Householder): {} ({})", rep.routine, rep.meta.device, rep.meta.date);
     plot(file, &title, "GB/s: numgpu (2n²·elem + n²·real) / time, cuBLAS (2n² + n)·elem / time", "cuBLAS geqrfBatched", rep.roofline.bandwidth_gbs, &pts)
 }
@@ -434,6 +467,110 @@ pub fn markdown_geqrf(rep: &Report<GeqrfRow>) -> String {
     );
     let _ = writeln!(s, "- failures: {}\n", rep.failures);
     s.push_str(&table_geqrf(rep.rows));
+    s
+}
+
+/// gtsv's plot: a panel per form run, numgpu per precision and mode against the form's
+/// cuSPARSE peer (drawn once per precision where both modes share it).
+pub fn svg_gtsv(file: &Path, rep: &Report<GtsvRow>) -> Result<(), String> {
+    let forms: Vec<Form> = Form::ALL.iter().copied().filter(|f| rep.rows.iter().any(|r| r.form == f.name())).collect();
+    let root = SVGBackend::new(file, (1100, 520 * forms.len().max(1) as u32)).into_drawing_area();
+    let err = |e: &dyn std::fmt::Display| format!("plotting {}: {e}", file.display());
+    root.fill(&WHITE).map_err(|e| err(&e))?;
+    for (form, area) in forms.iter().zip(root.split_evenly((forms.len().max(1), 1))) {
+        let rows: Vec<&GtsvRow> = rep.rows.iter().filter(|r| r.form == form.name()).collect();
+        let first_mode = rows.first().map_or("", |r| r.mode);
+        let pts: Vec<Point> = rows
+            .iter()
+            .map(|r| Point {
+                series: if r.inputs == "dominant" { format!("{} {}", r.precision, r.mode) } else { format!("{} {} {}", r.precision, r.mode, r.inputs) },
+                n: r.n,
+                ours_gbs: r.ours_gbs,
+                peer_gbs: r.cusparse_gbs.filter(|_| *form == Form::Single || r.mode == first_mode || r.inputs != "dominant"),
+            })
+            .collect();
+        let (what, peer) = match form {
+            Form::Single => ("one system", "cuSPARSE gtsv2 (diag) / gtsv2_nopivot (nopivot)"),
+            Form::Strided => ("strided batch", "cuSPARSE gtsv2StridedBatch"),
+            Form::Interleaved => ("interleaved batch", "cuSPARSE gtsvInterleavedBatch, fastest algorithm"),
+        };
+        let title = format!("numgpu {} ({what}) vs {peer}: {} ({})", rep.routine, rep.meta.device, rep.meta.date);
+        let axes = Axes { title: &title, x_desc: "n, order of each system (log2 scale)", y_desc: "GB/s, 5·n·elem per system / time" };
+        plot_on(&area, file, &axes, "cuSPARSE", rep.roofline.bandwidth_gbs, &pts)?;
+    }
+    root.present().map_err(|e| err(&e))
+}
+
+/// gtsv's tables: one row per form, precision, n and mode; then the interleaved form's peer
+/// algorithms.
+pub fn table_gtsv(rows: &[GtsvRow]) -> String {
+    let mut s = String::new();
+    s.push_str("| form | mode | inputs | prec | n | batch | ours ms | GB/s | % roof | cuSPARSE | cuSPARSE ms | cuSPARSE GB/s | ×cuSPARSE | LAPACK ms | LAPACK GB/s | ×LAPACK | backward error | cuSPARSE backward error | ok |\n");
+    s.push_str("|---|---|---|---|--:|--:|--:|--:|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|---|\n");
+    for r in rows {
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            r.form,
+            r.mode,
+            r.inputs,
+            r.precision,
+            r.n,
+            r.batch,
+            opt(r.ours_ms, ms),
+            opt(r.ours_gbs, |x| format!("{x:.0}")),
+            opt(r.roof_pct, |x| format!("{x:.0}%")),
+            r.cusparse,
+            opt(r.cusparse_ms, ms),
+            opt(r.cusparse_gbs, |x| format!("{x:.0}")),
+            opt(r.ratio_cusparse, |x| format!("{x:.2}")),
+            opt(r.lapack_ms, ms),
+            opt(r.lapack_gbs, rate),
+            opt(r.ratio_lapack, rate),
+            opt(r.backward_error, |x| format!("{x:.2}")),
+            opt(r.cusparse_backward_error, |x| format!("{x:.2}")),
+            if r.ok { "ok" } else { "FAIL" },
+        );
+    }
+    // The algorithms' times are the same in every mode's row of a class, precision and n.
+    let mut seen = Vec::new();
+    for r in rows.iter().filter(|r| !r.cusparse_algo_ms.is_empty()) {
+        if seen.contains(&(r.inputs, r.precision, r.n)) {
+            continue;
+        }
+        if seen.is_empty() {
+            s.push_str("\ncuSPARSE `gtsvInterleavedBatch` by algorithm (ms; — where it failed, or was not run: Thomas on inputs that need pivoting):\n\n| inputs | prec | n | batch | 0 Thomas | 1 LU | 2 QR | fastest that solved |\n|---|---|--:|--:|--:|--:|--:|---|\n");
+        }
+        seen.push((r.inputs, r.precision, r.n));
+        let t: Vec<String> = r.cusparse_algo_ms.iter().map(|t| opt(*t, ms)).collect();
+        let _ = writeln!(s, "| {} | {} | {} | {} | {} | {} |", r.inputs, r.precision, r.n, r.batch, t.join(" | "), r.cusparse);
+    }
+    notes(&mut s, rows.iter().map(|r| (r.ok, format!("{} {} {} {} n = {}", r.form, r.mode, r.inputs, r.precision, r.n), r.note.as_str())));
+    s
+}
+
+/// gtsv's markdown page.
+pub fn markdown_gtsv(rep: &Report<GtsvRow>) -> String {
+    let m = rep.meta;
+    let mut s = String::new();
+    preamble(&mut s, rep);
+    let _ = writeln!(
+        s,
+        "- method: one right-hand side per system; `single` one system of order n; `strided` and `interleaved` a batch of systems of order n, as many as make one call move the bytes counted below (at least {}), the same batch in both layouts; device memory, one set of arrays in cuSPARSE's layout serving both libraries (numgpu's dl starts one element into cuSPARSE's zero-padded one); every call solves fresh inputs (a device copy of the pristine arrays restores the set the previous call used, enqueued before the next call's start event, so untimed), rotated among `sets` copies so a restored set leaves L2 before its next use; per method, two calls for the check (the warm-up), then the median of {} calls (fewer where one call takes long: see the notes), each between CUDA events on one stream shared by numgpu and cuSPARSE, whose workspace (`bufferSizeExt`) is allocated before; LAPACK `?gtsv` (OpenBLAS's LAPACK) on the host, host clock, on copies made before the clock starts, one system on one core (it cannot be split), a batch over all {} threads (rayon, single-threaded BLAS; the interleaved batch in the strided layout, the only one LAPACK reads){}",
+        rep.rows.iter().find(|r| r.form != "single").map_or("—".into(), |r| format!("{:.0} MiB", r.bytes / (1u64 << 20) as f64)),
+        m.reps,
+        m.host_threads,
+        if m.quick { "; --quick run" } else { "" }
+    );
+    s.push_str("- peers: `single` diag rows against `gtsv2` (partial pivoting), nopivot rows against `gtsv2_nopivot`; `strided` rows against `gtsv2StridedBatch`, which does not pivot (cuSPARSE has no pivoting strided batch: none for the `random` inputs); `interleaved` rows against the fastest of `gtsvInterleavedBatch`'s algorithms (0 Thomas, no pivoting, not run on the `random` inputs; 1 LU with partial pivoting; 2 QR) that solved the systems, named in the column, all in the table below; `gtsvInterleavedBatch` overwrites the diagonals too, which are restored with B\n");
+    s.push_str("- GB/s count 5·n·elem per system, as the spec does (dl, d, du and b read, x written), for every library alike; % roof = numgpu's GB/s / the copy bandwidth; ×cuSPARSE = t_cuSPARSE / t_numgpu and ×LAPACK = t_LAPACK / t_numgpu (> 1: numgpu faster)\n");
+    let _ = writeln!(
+        s,
+        "- inputs: `dominant`, random and strictly diagonally dominant by rows and columns (off-diagonals with parts uniform in [-1, 1), |d(k)| > 4), on which the pivoting and the non-pivoting solvers are all stable: every mode and peer; `random`, every entry with parts uniform in [-1, 1), which needs pivoting (and 2×2 pivots in numgpu's diagonal pivoting, which dominant inputs never take): the diag rows and the pivoting peers only; checks, in double precision over every system of the call: backward error = max ‖b − T·x‖∞ / ((‖T‖∞·‖x‖∞ + ‖b‖∞)·ε) < {} (no factor n: a tridiagonal solve's backward error does not grow with n, and n·ε reaches 4 in single precision at n = 2^25), info = 0 for every system (info poisoned before the call), two calls on the same inputs bitwise equal; a row also fails when a call fails, or when its cuSPARSE routine's backward error fails the same bound (a check of the bench)",
+        rep.tolerance
+    );
+    let _ = writeln!(s, "- failures: {}\n", rep.failures);
+    s.push_str(&table_gtsv(rep.rows));
     s
 }
 
@@ -688,6 +825,23 @@ mod tests {
         let svg = std::fs::read_to_string(&file).unwrap();
         let _ = std::fs::remove_file(&file);
         assert!(svg.contains("cuBLAS geqrfBatched"));
+
+        // gtsv's page, tables and plot (a panel per form).
+        let single = GtsvRow { form: "single", mode: "diag", inputs: "dominant", precision: 's', n: 1 << 20, batch: 1, sets: 8, bytes: 20_971_520.0, reps: 20, ours_ms: Some(0.02), ours_gbs: Some(1048.6), roof_pct: Some(35.0), cusparse: "gtsv2".into(), cusparse_ms: Some(0.1), cusparse_gbs: Some(209.7), ratio_cusparse: Some(5.0), lapack_ms: Some(9.0), lapack_gbs: Some(2.3), ratio_lapack: Some(450.0), backward_error: Some(0.5), cusparse_backward_error: Some(0.7), info_nonzero: Some(0), reproducible: Some(true), ok: true, ..Default::default() };
+        let inter = GtsvRow { form: "interleaved", mode: "nopivot", inputs: "dominant", precision: 'd', n: 64, batch: 104_858, bytes: 268_435_456.0, cusparse: "gtsvInterleavedBatch Thomas".into(), cusparse_algo_ms: vec![Some(0.2), None, Some(0.5)], note: "backward error 1e3 >= 30".into(), ..Default::default() };
+        let rows = [single, inter];
+        let rep = Report { routine: "gtsv_spike", description: "d", meta: &meta, roofline: &roof, tolerance: 30.0, failures: 1, batch: None, rows: &rows };
+        let md = markdown_gtsv(&rep);
+        assert!(md.contains("| single | diag | dominant | s | 1048576 | 1 | 0.0200 | 1049 | 35% | gtsv2 | 0.1000 | 210 | 5.00 | 9.000 | 2.3 | 450 | 0.50 | 0.70 | ok |"), "{md}");
+        assert!(md.contains("| dominant | d | 64 | 104858 | 0.2000 | — | 0.5000 | gtsvInterleavedBatch Thomas |"), "{md}");
+        assert!(md.contains("- FAIL interleaved nopivot dominant d n = 64: backward error 1e3 >= 30"), "{md}");
+        assert!(md.contains("cuSPARSE 12.6.3") && md.contains("at least 256 MiB"), "{md}");
+        let json = serde_json::to_string(&rep).unwrap();
+        assert!(json.contains("\"cusparse_algo_ms\":[0.2,null,0.5]") && json.contains("\"cusparse\":\"12.6.3\""), "{json}");
+        svg_gtsv(&file, &rep).unwrap();
+        let svg = std::fs::read_to_string(&file).unwrap();
+        let _ = std::fs::remove_file(&file);
+        assert!(!svg.contains("gtsv2StridedBatch") && svg.contains("gtsvInterleavedBatch, fastest algorithm") && svg.contains("s diag: numgpu"));
 
         // spmv's page, tables, JSON with the summary, and plot (a panel per precision).
         let m = |ms: f64, gbs: f64| Measure { ms: Some(ms), gbs: Some(gbs), roof_pct: Some(gbs / 30.0), error: Some(0.25) };

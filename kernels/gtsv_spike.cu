@@ -1,0 +1,531 @@
+// Tridiagonal solvers (the host side is src/gtsv_spike/cuda.rs).
+//
+// Diagonals: row k holds d[k] and du[k] (column k + 1; du[n-1] is padding in the interleaved
+// layout), and its sub-diagonal entry (column k - 1) is dl[k - 1] in LAPACK xGTSV's layout
+// (strided) and dl[k] in the interleaved one (dl[0] padding). The diagonals are never
+// written.
+//
+// ng_gtsv_rows: one system by diagonal pivoting (Bunch-Kaufman-style choice of 1x1 and 2x2
+// pivots, kappa = (sqrt(5) - 1) / 2; the book's ch. 2, Erway et al.) or, without pivoting, by
+// the Thomas algorithm; the elimination goes into a workspace and the solution is written
+// only once every pivot is known to be nonzero, so a singular system leaves x untouched.
+// ng_seg_forward/backward below are the same elimination on rows in shared memory.
+//
+// Kernels:
+//   gtsv_interleaved_<T>  a thread per system; element k of system i at k * batch + i in
+//                         every array, so every access is coalesced.
+//   gtsv_strided_<T>      a thread per (system, right-hand side), the system's diagonals
+//                         contiguous at i * stride_diag; the workspace interleaved by thread.
+//   gtsv_spike_reduce_<T>, gtsv_spike_top_<T>, gtsv_spike_recover_<T>
+//                         one large system by SPIKE (below), NG_L rows per partition and
+//                         NG_NT partitions per block.
+//   gtsv_block_<T>        a block per system and right-hand side, in shared memory, SPIKE
+//                         with one level of partitions (up to NG_NT·NG_L rows).
+#include "common.cuh"
+
+#define NG_CAT2(a, b) a##b
+#define NG_CAT(a, b) NG_CAT2(a, b)
+
+typedef NG_T T;
+typedef typename ng_real_of<T>::type R;
+
+// One system of order n, one row per step (so that threads of a warp solving interleaved
+// systems always touch the same rows: coalesced): row k's sub-diagonal at dl1[(k - 1)·s]
+// (dl1 points at row 1's), its diagonal, super-diagonal and right-hand side at d, du, b
+// [k·s] (du's row n - 1 is never read). The elimination leaves x_k = P_k - Q_k·x_{k+K_k}
+// (K = 2 on the first row of a 2x2 pivot block, else 1) in the workspace P, Q, K at k·sw;
+// x (may alias b) is written at k·sx only when every pivot block was nonsingular. Returns 0,
+// or k + 1 when the pivot block starting at row k is exactly singular.
+__device__ int ng_gtsv_rows(int n, const T *dl1, const T *d, const T *du, const T *b, ng_i64 s, T *P, T *Q, signed char *K, ng_i64 sw,
+                            T *x, ng_i64 sx, bool pivot) {
+    const R kappa = R(0.6180339887498948482);
+    const T zero = ng_zero<T>(), one = ng_from_real_t<T>::of(R(1));
+    // Raw entries: c_k of row k; row k + 1's a, b, c, f; row k + 2's a.
+    T ck = n > 1 ? du[0] : zero, a1 = zero, b1 = zero, c1 = zero, f1 = zero, a2 = zero;
+    if (n > 1) {
+        a1 = dl1[0];
+        b1 = d[s];
+        c1 = n > 2 ? du[s] : zero;
+        f1 = b[s];
+    }
+    if (n > 2) a2 = dl1[s];
+    T bk = d[0], yk = b[0], qs = zero, ps = zero;  // the modified row k; a finished 2x2's Q, P
+    bool pending = false;
+    for (int k = 0; k < n; ++k) {
+        if (pending) {
+            bk = ng_fma(ng_neg(a1), qs, b1);
+            yk = ng_fma(ng_neg(a1), ps, f1);
+            pending = false;
+        } else {
+            bool single = true;
+            if (pivot && k + 1 < n) {
+                R sigma = ng_max(ng_max(ng_abs(ck), ng_abs(a1)), ng_abs(b1));
+                if (k + 2 < n) sigma = ng_max(sigma, ng_max(ng_abs(c1), ng_abs(a2)));
+                single = ng_abs(bk) * sigma >= kappa * ng_abs(ck) * ng_abs(a1);
+            }
+            if (single) {
+                if (ng_is_zero(bk)) return k + 1;
+                const T inv = ng_div(one, bk), q = ng_mul(ck, inv), p = ng_mul(yk, inv);
+                Q[k * sw] = q;
+                P[k * sw] = p;
+                K[k * sw] = 1;
+                bk = ng_fma(ng_neg(a1), q, b1);
+                yk = ng_fma(ng_neg(a1), p, f1);
+            } else {
+                // 2x2 pivot [bk ck; a1 b1] on rows k, k + 1, coupled to row k + 2 by c1.
+                const T delta = ng_fma(bk, b1, ng_neg(ng_mul(a1, ck)));
+                if (ng_is_zero(delta)) return k + 1;
+                const T inv = ng_div(one, delta);
+                Q[k * sw] = ng_neg(ng_mul(ng_mul(ck, c1), inv));
+                P[k * sw] = ng_mul(ng_fma(b1, yk, ng_neg(ng_mul(ck, f1))), inv);
+                K[k * sw] = 2;
+                qs = ng_mul(ng_mul(bk, c1), inv);
+                ps = ng_mul(ng_fma(bk, f1, ng_neg(ng_mul(a1, yk))), inv);
+                Q[(k + 1) * sw] = qs;
+                P[(k + 1) * sw] = ps;
+                K[(k + 1) * sw] = 1;
+                pending = true;
+            }
+        }
+        // Shift the window one row down.
+        ck = c1;
+        a1 = a2;
+        if (k + 2 < n) {
+            b1 = d[(k + 2) * s];
+            f1 = b[(k + 2) * s];
+            c1 = k + 3 < n ? du[(k + 2) * s] : zero;
+        }
+        a2 = k + 3 < n ? dl1[(k + 2) * s] : zero;
+    }
+    T x1 = zero, x2 = zero;  // x_{k+1}, x_{k+2}
+    for (int k = n - 1; k >= 0; --k) {
+        const T xk = ng_fma(ng_neg(Q[k * sw]), K[k * sw] == 2 ? x2 : x1, P[k * sw]);
+        x[k * sx] = xk;
+        x2 = x1;
+        x1 = xk;
+    }
+    return 0;
+}
+
+#if defined(NG_INTERLEAVED)
+// Systems first .. first + count - 1, thread i solving system first + i; the data's stride is
+// batch, the workspace's (bt, y, kind, interleaved like the data) count.
+extern "C" __global__ void NG_CAT(gtsv_interleaved_, NG_SUFFIX)(
+    int n, const T *dl, const T *d, const T *du, T *B, int *info, ng_i64 batch, ng_i64 first, ng_i64 count, int pivot, T *bt, T *y,
+    signed char *kind) {
+    for (ng_i64 i = (ng_i64)blockIdx.x * blockDim.x + threadIdx.x; i < count; i += (ng_i64)gridDim.x * blockDim.x) {
+        const ng_i64 o = first + i;
+        info[o] = ng_gtsv_rows(n, dl + batch + o, d + o, du + o, B + o, batch, bt + i, y + i, kind + i, count, B + o, batch, pivot != 0);
+    }
+}
+#endif
+
+#if defined(NG_STRIDED)
+// Thread t = i * nrhs + r: system i, right-hand side r. Every thread of a system meets the
+// same pivots, so a singular system leaves all its right-hand sides untouched; r = 0 writes
+// info.
+extern "C" __global__ void NG_CAT(gtsv_strided_, NG_SUFFIX)(
+    int n, ng_i64 nrhs, const T *dl, const T *d, const T *du, ng_i64 stride_diag, T *B, ng_i64 ldb, ng_i64 stride_b, int *info,
+    ng_i64 batch, int pivot, T *bt, T *y, signed char *kind) {
+    const ng_i64 threads = batch * nrhs;
+    for (ng_i64 t = (ng_i64)blockIdx.x * blockDim.x + threadIdx.x; t < threads; t += (ng_i64)gridDim.x * blockDim.x) {
+        const ng_i64 i = t / nrhs, r = t % nrhs, o = i * stride_diag;
+        T *b = B + i * stride_b + r * ldb;
+        const int res = ng_gtsv_rows(n, dl + o, d + o, du + o, b, 1, bt + t, y + t, kind + t, threads, b, 1, pivot != 0);
+        if (r == 0) info[i] = res;
+    }
+}
+#endif
+
+#if defined(NG_SPIKE_REDUCE) || defined(NG_SPIKE_TOP) || defined(NG_SPIKE_RECOVER) || defined(NG_BLOCK)
+// One large system by SPIKE in substructured form. The rows split into partitions of NG_L
+// (odd) rows; a partition's first row is its separator, the others its interior. Eliminating
+// every interior (diagonal pivoting inside it) leaves a tridiagonal system in the separators
+// alone, the Schur complement S, which is solved the same way, level by level, until one
+// unknown is left; then each level's interiors are solved again with their separators known.
+// Per level, the input is read twice (reduce, recover) and X written once; S is NG_L times
+// smaller. A block stages NG_NT partitions' rows in shared memory, coalesced; each thread
+// works on its partition there (NG_L odd: the threads' rows fall in distinct banks).
+//
+// Failure: *flag (initially ~0ull) takes the smallest 1-based original row whose pivot block
+// was exactly singular; every kernel of the solve returns early once it is set, so a failed
+// solve writes nothing to X.
+
+#define NG_ROWS (NG_NT * NG_L)
+
+// Interior rows 0 .. m-1 of a partition in shared memory: sub-diagonal a (a[0] couples to the
+// separator, not used), diagonal b, super-diagonal c (c[m-1] couples to the next separator,
+// not used: its solution term vanishes), right-hand side f. Eliminates in place so that
+// x_i = f[i] - b[i]·x_{i+K[i]} (K = 2 for the first row of a 2x2 pivot block, else 1; x_m =
+// x_{m+1} = 0). With U, also the right-hand sides e_0 (its p into a) and e_{m-1} (nonzero p
+// on the last pivot block only: pz0 for row m-1, pz1 for row m-2). Returns -1, or the first
+// row of an exactly singular pivot block.
+template <bool U>
+__device__ int ng_seg_forward(int m, T *a, T *b, const T *c, T *f, signed char *K, bool pivot, T &pz0, T &pz1) {
+    const R kappa = R(0.6180339887498948482);
+    const T one = ng_from_real_t<T>::of(R(1)), zero = ng_zero<T>();
+    T bk = b[0], yk = f[0], yu = one, yz = m == 1 ? one : zero;
+    for (int k = 0; k < m;) {
+        const T ck = c[k];
+        bool single = true;
+        if (pivot && k + 1 < m) {
+            const T a1 = a[k + 1], b1 = b[k + 1];
+            R sigma = ng_max(ng_max(ng_abs(ck), ng_abs(a1)), ng_abs(b1));
+            if (k + 2 < m) sigma = ng_max(sigma, ng_max(ng_abs(c[k + 1]), ng_abs(a[k + 2])));
+            single = ng_abs(bk) * sigma >= kappa * ng_abs(ck) * ng_abs(a1);
+        }
+        if (single) {
+            if (ng_is_zero(bk)) return k;
+            const T inv = ng_div(one, bk);
+            const T q = ng_mul(ck, inv), p = ng_mul(yk, inv), pu = ng_mul(yu, inv), pz = ng_mul(yz, inv);
+            b[k] = q;
+            f[k] = p;
+            K[k] = 1;
+            if (U) a[k] = pu;
+            if (k == m - 1) {
+                pz0 = pz;
+                break;
+            }
+            const T a1 = ng_neg(a[k + 1]);
+            bk = ng_fma(a1, q, b[k + 1]);
+            yk = ng_fma(a1, p, f[k + 1]);
+            yu = ng_mul(a1, pu);
+            yz = ng_fma(a1, pz, k + 1 == m - 1 ? one : zero);
+            k += 1;
+        } else {
+            // 2x2 pivot [bk ck; a1 b1] on rows k, k + 1, coupled to row k + 2 by c1.
+            const T a1 = a[k + 1], b1 = b[k + 1], c1 = c[k + 1], y1 = f[k + 1], yz1 = k + 1 == m - 1 ? one : zero;
+            const T delta = ng_fma(bk, b1, ng_neg(ng_mul(a1, ck)));
+            if (ng_is_zero(delta)) return k;
+            const T inv = ng_div(one, delta);
+            // x_k = (b1·r_k - ck·r_{k+1})/delta, x_{k+1} = (bk·r_{k+1} - a1·r_k)/delta with
+            // r_{k+1} = y1 - c1·x_{k+2}.
+            const T q0 = ng_neg(ng_mul(ng_mul(ck, c1), inv)), q1 = ng_mul(ng_mul(bk, c1), inv);
+            const T p0 = ng_mul(ng_fma(b1, yk, ng_neg(ng_mul(ck, y1))), inv), p1 = ng_mul(ng_fma(bk, y1, ng_neg(ng_mul(a1, yk))), inv);
+            const T pu0 = ng_mul(ng_mul(b1, yu), inv), pu1 = ng_neg(ng_mul(ng_mul(a1, yu), inv));
+            const T pz0v = ng_mul(ng_fma(b1, yz, ng_neg(ng_mul(ck, yz1))), inv), pz1v = ng_mul(ng_fma(bk, yz1, ng_neg(ng_mul(a1, yz))), inv);
+            b[k] = q0;
+            b[k + 1] = q1;
+            f[k] = p0;
+            f[k + 1] = p1;
+            K[k] = 2;
+            K[k + 1] = 1;
+            if (U) {
+                a[k] = pu0;
+                a[k + 1] = pu1;
+            }
+            if (k + 2 >= m) {
+                pz0 = pz1v;
+                pz1 = pz0v;
+                break;
+            }
+            const T a2 = ng_neg(a[k + 2]);
+            bk = ng_fma(a2, q1, b[k + 2]);
+            yk = ng_fma(a2, p1, f[k + 2]);
+            yu = ng_mul(a2, pu1);
+            yz = ng_fma(a2, pz1v, k + 2 == m - 1 ? one : zero);
+            k += 2;
+        }
+    }
+    return -1;
+}
+
+// The first and last entries of the interior's solutions g (right-hand side f), u (e_0) and
+// z (e_{m-1}).
+struct ng_ends {
+    T g0, gm, u0, um, z0, zm;
+};
+
+// Back substitution after ng_seg_forward: x overwrites f; with U, also u and z (see there).
+template <bool U>
+__device__ ng_ends ng_seg_backward(int m, const T *a, const T *b, T *f, const signed char *K, T pz0, T pz1) {
+    const T zero = ng_zero<T>();
+    T g1 = zero, g2 = zero, u1 = zero, u2 = zero, z1 = zero, z2 = zero;  // x_{k+1}, x_{k+2}
+    ng_ends e;
+    for (int k = m - 1; k >= 0; --k) {
+        const bool far = K[k] == 2;
+        const T q = ng_neg(b[k]);
+        const T g = ng_fma(q, far ? g2 : g1, f[k]);
+        f[k] = g;
+        g2 = g1;
+        g1 = g;
+        if (U) {
+            const T u = ng_fma(q, far ? u2 : u1, a[k]);
+            const T z = ng_fma(q, far ? z2 : z1, k == m - 1 ? pz0 : (k == m - 2 ? pz1 : zero));
+            u2 = u1;
+            u1 = u;
+            z2 = z1;
+            z1 = z;
+            if (k == m - 1) {
+                e.gm = g;
+                e.um = u;
+                e.zm = z;
+            }
+        }
+    }
+    e.g0 = g1;
+    e.u0 = u1;
+    e.z0 = z1;
+    return e;
+}
+
+// A partition's contribution to the separators' system S: its separator's row of S without
+// the previous partition's part (b, c, f), and the part it gives the next separator's row
+// (bu, bz, bg: the next row's sub-diagonal entry a' makes those -a'·bu, -a'·bz, -a'·bg in
+// its a, b, f). bad: the interior's failing row, or -1.
+struct ng_part {
+    T as, b, c, f, bu, bz, bg;
+    int bad;
+};
+
+// Eliminates the interior (rows 1 .. m of the partition at a, b, c, f; m may be 0) and
+// returns the partition's part of S (the rows are overwritten). Coupling entries that are exactly zero contribute exactly zero, whatever the values they
+// multiply.
+__device__ ng_part ng_partition_reduce(int m, T *a, T *b, T *c, T *f, signed char *K, bool pivot) {
+    const T zero = ng_zero<T>();
+    ng_part r = {a[0], b[0], zero, f[0], zero, zero, zero, -1};
+    if (m == 0) return r;
+    const T cs = c[0], af = a[1], cl = c[m];
+    T pz0 = zero, pz1 = zero;
+    r.bad = ng_seg_forward<true>(m, a + 1, b + 1, c + 1, f + 1, K + 1, pivot, pz0, pz1);
+    if (r.bad >= 0) return r;
+    const ng_ends e = ng_seg_backward<true>(m, a + 1, b + 1, f + 1, K + 1, pz0, pz1);
+    if (!ng_is_zero(cs)) {
+        const T ncs = ng_neg(cs);
+        r.b = ng_fma(ncs, ng_mul(af, e.u0), r.b);
+        r.c = ng_mul(ncs, ng_mul(cl, e.z0));
+        r.f = ng_fma(ncs, e.g0, r.f);
+    }
+    r.bu = ng_mul(af, e.um);
+    r.bz = ng_mul(cl, e.zm);
+    r.bg = e.gm;
+    return r;
+}
+
+// S's row from a partition's part and the previous partition's bottom values (pu, pz, pg).
+__device__ void ng_s_row(const ng_part &q, T pu, T pz, T pg, T &sa, T &sb, T &sf) {
+    sa = ng_zero<T>();
+    sb = q.b;
+    sf = q.f;
+    if (ng_is_zero(q.as)) return;
+    const T nas = ng_neg(q.as);
+    sa = ng_mul(nas, pu);
+    sb = ng_fma(nas, pz, sb);
+    sf = ng_fma(nas, pg, sf);
+}
+
+// Solves the interior of the partition at a, b, c, f (m rows after the separator) once its
+// separator's solution xk and the next one's, xk1, are known; writes x over f (xk included).
+// Returns the failing row or -1 (the reduce met the same pivots, so -1 unless rounding
+// differed).
+__device__ int ng_partition_recover(int m, T *a, T *b, T *c, T *f, signed char *K, bool pivot, T xk, T xk1) {
+    f[0] = xk;
+    if (m == 0) return -1;
+    if (!ng_is_zero(a[1])) f[1] = ng_fma(ng_neg(a[1]), xk, f[1]);
+    if (!ng_is_zero(c[m])) f[m] = ng_fma(ng_neg(c[m]), xk1, f[m]);
+    T pz0 = ng_zero<T>(), pz1 = pz0;
+    const int bad = ng_seg_forward<false>(m, a + 1, b + 1, c + 1, f + 1, K + 1, pivot, pz0, pz1);
+    if (bad < 0) ng_seg_backward<false>(m, a + 1, b + 1, f + 1, K + 1, pz0, pz1);
+    return bad;
+}
+
+// Shared memory of a block: `rows` rows' a, b, c, f (T), three T per thread, then (`with_s`:
+// the block kernel) S's a, b, c, f for NG_NT rows, then the pivot kinds of the rows (and of
+// S's).
+struct ng_spike_smem {
+    T *a, *b, *c, *f, *x3, *sa, *sb, *sc, *sf;
+    signed char *K, *SK;
+    __device__ ng_spike_smem(int rows, bool with_s) {
+        extern __shared__ __align__(16) unsigned char ng_smem_raw[];
+        a = reinterpret_cast<T *>(ng_smem_raw);
+        b = a + rows;
+        c = b + rows;
+        f = c + rows;
+        x3 = f + rows;
+        sa = x3 + 3 * NG_NT;
+        sb = sa + NG_NT;
+        sc = sb + NG_NT;
+        sf = sc + NG_NT;
+        K = reinterpret_cast<signed char *>(with_s ? sf + NG_NT : sa);
+        SK = K + rows;
+    }
+};
+
+// Stages rows row0 .. row0 + rows - 1 (those inside 0 .. N-1) of the system and of
+// right-hand side F: row g's sub-diagonal is dl[g - 1] (LAPACK's layout).
+__device__ void ng_spike_stage(const ng_spike_smem &s, int rows, ng_i64 N, ng_i64 row0, const T *dl, const T *d, const T *du, const T *F) {
+    const T zero = ng_zero<T>();
+    for (int l = threadIdx.x; l < rows; l += blockDim.x) {
+        const ng_i64 g = row0 + l;
+        if (g >= 0 && g < N) {
+            s.a[l] = g > 0 ? dl[g - 1] : zero;
+            s.b[l] = d[g];
+            s.c[l] = g + 1 < N ? du[g] : zero;
+            s.f[l] = F[g];
+        }
+    }
+}
+
+#if defined(NG_SPIKE_REDUCE)
+// Reduce: S (order p = ceil(N / NG_L)) from the system (order N) and right-hand side
+// blockIdx.y. Block i stages partitions i·(NG_NT - 1) - 1 onwards: its thread 0 only
+// supplies the bottom values of the partition before its first (the halo). Writes S's dl, d,
+// du (right-hand side 0's blocks only) and column blockIdx.y of sf. A failure at interior
+// row r of this level is original row (r·scale) (scale = NG_L^level).
+extern "C" __global__ void __launch_bounds__(NG_NT) NG_CAT(gtsv_spike_reduce_, NG_SUFFIX)(
+    ng_i64 N, const T *dl, const T *d, const T *du, const T *F, ng_i64 ldf, int pivot, T *sdl, T *sd, T *sdu, T *sf, ng_i64 ldsf,
+    unsigned long long *flag, ng_i64 scale) {
+    if (__syncthreads_or(*(volatile unsigned long long *)flag != ~0ull)) return;
+    const ng_spike_smem s(NG_ROWS, false);
+    const int t = threadIdx.x;
+    const ng_i64 r = blockIdx.y, p = (N + NG_L - 1) / NG_L, k = (ng_i64)blockIdx.x * (NG_NT - 1) - 1 + t, row = k * NG_L;
+    ng_spike_stage(s, NG_ROWS, N, row - (ng_i64)t * NG_L, dl, d, du, F + r * ldf);
+    __syncthreads();
+    const T zero = ng_zero<T>();
+    const bool active = k >= 0 && k < p;
+    ng_part q = {zero, zero, zero, zero, zero, zero, zero, -1};
+    if (active) {
+        const int m = (int)min((ng_i64)NG_L, N - row) - 1, o = t * NG_L;
+        q = ng_partition_reduce(m, s.a + o, s.b + o, s.c + o, s.f + o, s.K + o, pivot != 0);
+        if (q.bad >= 0) {
+            atomicMin(flag, (unsigned long long)((row + 1 + q.bad) * scale + 1));
+            q.bu = q.bz = q.bg = zero;
+        }
+    }
+    s.x3[t] = q.bu;
+    s.x3[NG_NT + t] = q.bz;
+    s.x3[2 * NG_NT + t] = q.bg;
+    __syncthreads();
+    if (active && t > 0) {
+        T a, b, f;
+        ng_s_row(q, s.x3[t - 1], s.x3[NG_NT + t - 1], s.x3[2 * NG_NT + t - 1], a, b, f);
+        if (r == 0) {
+            if (k > 0) sdl[k - 1] = a;
+            sd[k] = b;
+            if (k + 1 < p) sdu[k] = q.c;
+        }
+        sf[k + r * ldsf] = f;
+    }
+}
+#endif
+
+#if defined(NG_SPIKE_TOP)
+// The last level, one unknown: x = f / d for every right-hand side (thread r).
+extern "C" __global__ void NG_CAT(gtsv_spike_top_, NG_SUFFIX)(const T *d, T *f, ng_i64 nrhs, ng_i64 ldf, unsigned long long *flag) {
+    const ng_i64 r = (ng_i64)blockIdx.x * blockDim.x + threadIdx.x;
+    if (r >= nrhs || *(volatile unsigned long long *)flag != ~0ull) return;
+    if (ng_is_zero(d[0])) {
+        atomicMin(flag, 1ull);
+        return;
+    }
+    f[r * ldf] = ng_div(f[r * ldf], d[0]);
+}
+#endif
+
+#if defined(NG_SPIKE_RECOVER)
+// Recover: with the separators' solution xs (S's, column blockIdx.y at xs + r·ldxs), solves
+// every interior again and writes the level's solution over X (its right-hand side on entry).
+extern "C" __global__ void __launch_bounds__(NG_NT) NG_CAT(gtsv_spike_recover_, NG_SUFFIX)(
+    ng_i64 N, const T *dl, const T *d, const T *du, T *X, ng_i64 ldx, int pivot, const T *xs, ng_i64 ldxs, unsigned long long *flag) {
+    if (__syncthreads_or(*(volatile unsigned long long *)flag != ~0ull)) return;
+    const ng_spike_smem s(NG_ROWS, false);
+    const int t = threadIdx.x;
+    const ng_i64 r = blockIdx.y, p = (N + NG_L - 1) / NG_L, row0 = (ng_i64)blockIdx.x * NG_ROWS, k = (ng_i64)blockIdx.x * NG_NT + t, row = k * NG_L;
+    T *x = X + r * ldx;
+    const T *xr = xs + r * ldxs;
+    ng_spike_stage(s, NG_ROWS, N, row0, dl, d, du, x);
+    __syncthreads();
+    bool bad = false;
+    if (k < p) {
+        const int m = (int)min((ng_i64)NG_L, N - row) - 1, o = t * NG_L;
+        bad = ng_partition_recover(m, s.a + o, s.b + o, s.c + o, s.f + o, s.K + o, pivot != 0, xr[k], k + 1 < p ? xr[k + 1] : ng_zero<T>()) >= 0;
+    }
+    // A failure here would be rounding's; it is reported and this block writes nothing.
+    if (__syncthreads_or(bad)) {
+        if (bad) atomicMin(flag, (unsigned long long)(row + 2));
+        return;
+    }
+    for (int l = t; l < NG_ROWS; l += NG_NT) {
+        const ng_i64 g = row0 + l;
+        if (g < N) x[g] = s.f[l];
+    }
+}
+#endif
+
+#if defined(NG_BLOCK)
+// Block per system (strided batch, and one system of up to NG_NT·NG_L rows): system first +
+// blockIdx.x, right-hand sides blockIdx.y, +gridDim.y, ... The system is read once into
+// shared memory. Orders above NG_SEQ, without pivoting or diagonally dominant by rows: its
+// partitions (a thread each) give S (order p <= NG_NT), which thread 0 solves, then the
+// interiors again with their separators known; otherwise, or when a pivot block of a partition or of S is exactly singular, thread 0
+// solves the whole system by diagonal pivoting, which decides info. X is written only on
+// success.
+extern "C" __global__ void __launch_bounds__(NG_NT) NG_CAT(gtsv_block_, NG_SUFFIX)(
+    int n, ng_i64 nrhs, const T *dl, const T *d, const T *du, ng_i64 stride_diag, T *B, ng_i64 ldb, ng_i64 stride_b, int *info,
+    ng_i64 first, int pivot) {
+    const int p = (n + NG_L - 1) / NG_L, rows = p * NG_L, t = threadIdx.x;
+    const ng_spike_smem s(rows, true);
+    const ng_i64 sys = first + blockIdx.x, o = sys * stride_diag;
+    const T *dls = n > 1 ? dl + o : nullptr, *ds = d + o, *dus = n > 1 ? du + o : nullptr;
+    const bool piv = pivot != 0;
+    const T zero = ng_zero<T>();
+    for (ng_i64 r = blockIdx.y; r < nrhs; r += gridDim.y) {
+        T *x = B + sys * stride_b + r * ldb;
+        ng_spike_stage(s, rows, n, 0, dls, ds, dus, x);
+        bool dominant = true;
+        for (int l = t; l < n; l += blockDim.x) dominant = dominant && ng_abs(s.b[l]) >= ng_abs(s.a[l]) + ng_abs(s.c[l]);
+        // Partitions lose backward stability on systems that need pivoting (their separators
+        // are never pivoted on): those go to the whole-system solver.
+        bool failed = n <= NG_SEQ || (piv && !__syncthreads_and(dominant));
+        __syncthreads();
+        if (!failed) {
+            ng_part q = {zero, zero, zero, zero, zero, zero, zero, -1};
+            const int m = t < p ? min(NG_L, n - t * NG_L) - 1 : 0;
+            if (t < p) q = ng_partition_reduce(m, s.a + t * NG_L, s.b + t * NG_L, s.c + t * NG_L, s.f + t * NG_L, s.K + t * NG_L, piv);
+            s.x3[t] = q.bu;
+            s.x3[NG_NT + t] = q.bz;
+            s.x3[2 * NG_NT + t] = q.bg;
+            failed = __syncthreads_or(q.bad >= 0);
+            if (!failed && t < p) {
+                const T z = ng_zero<T>();
+                ng_s_row(q, t > 0 ? s.x3[t - 1] : z, t > 0 ? s.x3[NG_NT + t - 1] : z, t > 0 ? s.x3[2 * NG_NT + t - 1] : z, s.sa[t], s.sb[t], s.sf[t]);
+                s.sc[t] = q.c;
+            }
+            __syncthreads();
+            if (!failed && t == 0) {
+                T pz0 = zero, pz1 = zero;
+                failed = ng_seg_forward<false>(p, s.sa, s.sb, s.sc, s.sf, s.SK, piv, pz0, pz1) >= 0;
+                if (!failed) ng_seg_backward<false>(p, s.sa, s.sb, s.sf, s.SK, pz0, pz1);
+            }
+            failed = __syncthreads_or(failed);
+            // The reduce overwrote the rows: read them again (from L2, most likely) and solve
+            // each interior with its separators known, as the recover kernel does.
+            ng_spike_stage(s, rows, n, 0, dls, ds, dus, x);
+            __syncthreads();
+            if (!failed) {
+                if (t < p) failed = ng_partition_recover(m, s.a + t * NG_L, s.b + t * NG_L, s.c + t * NG_L, s.f + t * NG_L, s.K + t * NG_L, piv, s.sf[t], t + 1 < p ? s.sf[t + 1] : zero) >= 0;
+                // Rounding only: the reduce met the same pivots.
+                if (__syncthreads_or(failed)) {
+                    failed = true;
+                    ng_spike_stage(s, rows, n, 0, dls, ds, dus, x);
+                    __syncthreads();
+                }
+            }
+        }
+        int bad = -1;
+        if (failed && t == 0) {
+            T pz0 = zero, pz1 = zero;
+            bad = ng_seg_forward<false>(n, s.a, s.b, s.c, s.f, s.K, piv, pz0, pz1);
+            if (bad < 0) ng_seg_backward<false>(n, s.a, s.b, s.f, s.K, pz0, pz1);
+        }
+        if (t == 0) s.x3[0] = ng_from_real_t<T>::of(R(bad + 1));
+        __syncthreads();
+        const bool singular = !ng_is_zero(s.x3[0]);
+        if (r == blockIdx.y && blockIdx.y == 0 && t == 0) info[sys] = bad + 1;
+        if (!singular)
+            for (int l = t; l < n; l += blockDim.x) x[l] = s.f[l];
+        __syncthreads();
+    }
+}
+#endif
+#endif

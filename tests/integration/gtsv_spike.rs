@@ -1,0 +1,990 @@
+//! The tridiagonal solvers on every backend, in the three forms (one system, strided batch,
+//! interleaved batch), against LAPACK `?gtsv` in higher precision (`dgtsv` / `zgtsv` on the
+//! same system in f64 / c64): per right-hand side, the relative residual
+//! ‖b − T·x‖₁ / (‖T‖₁·‖x‖₁·n·ε) and the forward error ‖x − x_ref‖₁ / (‖x_ref‖₁·κ₁(T)·ε), κ₁
+//! estimated with LAPACK solves (Hager–Higham, as `?lacn2`), both below 30; x_ref is the exact
+//! solution where it is known (tridiag(−1, 2, −1)). Singular systems must report info in
+//! [1, n] with their B bitwise unchanged. On the CPU backend, which is LAPACK `?gtsv`, X and
+//! info must equal `?gtsv`'s in the same precision bitwise. Every call checks that dl, d, du
+//! (and the gaps between systems) are bitwise unchanged, that the padding of B is not written,
+//! and that info (poisoned) was written; an invalid call writes nothing.
+
+use crate::common::same;
+use numgpu::gtsv_spike::{gtsv_batched_interleaved, gtsv_batched_interleaved_slices, gtsv_batched_strided, gtsv_batched_strided_slices, gtsv_spike, gtsv_spike_slices, Pivoting};
+use numgpu::lapack::Blas;
+use numgpu::{Backend, Complex64, Handle, Scalar, Status};
+
+const RATIO_LIMIT: f64 = 30.0;
+const POISON: i32 = -7;
+const MODES: [Pivoting; 2] = [Pivoting::Diagonal, Pivoting::NoPivot];
+
+/// The classes of systems of the spec.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Kind {
+    /// |d(k)| > |dl| + |du| by rows and columns (random signs and phases).
+    Dominant,
+    /// dl, d, du uniform: not dominant, pivoting needed.
+    Random,
+    /// Hermitian, diagonal 1e-3·uniform, off-diagonals about 1: indefinite, 2×2 pivots.
+    Indefinite,
+    /// Random with every third diagonal entry exactly zero.
+    ZeroDiagonal,
+    /// tridiag(−1, 2, −1) with b = (c + 1)·ones in column c: x(k) = (c + 1)·k(n + 1 − k)/2.
+    Laplace,
+    /// Dominant with rows scaled by 1e6, 1, 1e-6 in turn (b too).
+    ScaledRows,
+    /// Singular: all zero.
+    Zero,
+    /// Singular: Dominant with column n/2 zero.
+    ZeroColumn,
+    /// Singular for odd n: tridiag(1, 0, 1).
+    Bipartite,
+}
+
+impl Kind {
+    fn singular(self) -> bool {
+        matches!(self, Kind::Zero | Kind::ZeroColumn | Kind::Bipartite)
+    }
+    /// Whether the no-pivoting algorithm is meant for it (diagonally dominant by rows, or
+    /// symmetric positive definite).
+    fn dominant(self) -> bool {
+        matches!(self, Kind::Dominant | Kind::Laplace | Kind::ScaledRows)
+    }
+}
+
+const SOLVABLE: [Kind; 6] = [Kind::Dominant, Kind::Random, Kind::Indefinite, Kind::ZeroDiagonal, Kind::Laplace, Kind::ScaledRows];
+
+fn c64(re: f64, im: f64) -> Complex64 {
+    Complex64::new(re, im)
+}
+
+/// One system in f64/c64 (every value representable in T), with its right-hand sides.
+#[derive(Clone, Debug)]
+struct Sys {
+    kind: Kind,
+    seed: u64,
+    n: usize,
+    nrhs: usize,
+    dl: Vec<Complex64>,
+    d: Vec<Complex64>,
+    du: Vec<Complex64>,
+    /// n × nrhs, compact.
+    b: Vec<Complex64>,
+    /// The exact solution, where known.
+    exact: Option<Vec<Complex64>>,
+}
+
+/// A seeded xorshift64* generator: the systems reach 2^20 entries, and the suite runs
+/// unoptimised, where it is many times faster than ChaCha.
+struct Rng(u64);
+
+impl Rng {
+    fn new(seed: u64) -> Rng {
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+    /// Uniform in [-1, 1).
+    fn next(&mut self) -> f64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11) as f64 * (2.0 / (1u64 << 53) as f64) - 1.0
+    }
+    /// `len` values uniform in [-1, 1) (both parts for complex T), rounded to T.
+    fn uniform<T: Scalar>(&mut self, len: usize) -> Vec<Complex64> {
+        (0..len).map(|_| round::<T>(c64(self.next(), if T::IS_COMPLEX { self.next() } else { 0.0 }))).collect()
+    }
+}
+
+/// `v` rounded to T.
+fn round<T: Scalar>(v: Complex64) -> Complex64 {
+    T::from_c64(v).to_c64()
+}
+
+impl Sys {
+    fn new<T: Scalar>(kind: Kind, n: usize, nrhs: usize, seed: u64) -> Sys {
+        let mut r = Rng::new(seed);
+        let m = n.saturating_sub(1);
+        let (mut dl, mut du) = (r.uniform::<T>(m), r.uniform::<T>(m));
+        let mut d = r.uniform::<T>(n);
+        let mut b = r.uniform::<T>(n * nrhs);
+        let mut exact = None;
+        let dominate = |d: &mut Vec<Complex64>| d.iter_mut().for_each(|x| *x = round::<T>(*x + if x.re >= 0.0 { 5.0 } else { -5.0 }));
+        match kind {
+            Kind::Dominant | Kind::ScaledRows | Kind::ZeroColumn => {
+                dominate(&mut d);
+                if kind == Kind::ScaledRows {
+                    let s = |k: usize| [1e6, 1.0, 1e-6][k % 3];
+                    (0..m).for_each(|k| {
+                        dl[k] = round::<T>(dl[k] * s(k + 1));
+                        du[k] = round::<T>(du[k] * s(k));
+                    });
+                    (0..n).for_each(|k| d[k] = round::<T>(d[k] * s(k)));
+                    (0..n * nrhs).for_each(|e| b[e] = round::<T>(b[e] * s(e % n)));
+                }
+                if kind == Kind::ZeroColumn {
+                    let j = n / 2;
+                    d[j] = c64(0.0, 0.0);
+                    if j > 0 {
+                        du[j - 1] = c64(0.0, 0.0);
+                    }
+                    if j < m {
+                        dl[j] = c64(0.0, 0.0);
+                    }
+                }
+            }
+            Kind::Random => {}
+            Kind::Indefinite => {
+                d.iter_mut().for_each(|x| *x = round::<T>(c64(1e-3 * x.re, 0.0)));
+                dl.iter_mut().for_each(|x| *x = round::<T>(*x * 0.5 + 1.0));
+                du = dl.iter().map(|x| x.conj()).collect();
+            }
+            Kind::ZeroDiagonal => (0..n).filter(|k| k % 3 == 1).for_each(|k| d[k] = c64(0.0, 0.0)),
+            Kind::Laplace => {
+                dl.fill(c64(-1.0, 0.0));
+                du.fill(c64(-1.0, 0.0));
+                d.fill(c64(2.0, 0.0));
+                let x: Vec<Complex64> = (0..n * nrhs).map(|e| c64(((e / n + 1) * (e % n + 1) * (n - e % n)) as f64 / 2.0, 0.0)).collect();
+                b = (0..n * nrhs).map(|e| c64((e / n + 1) as f64, 0.0)).collect();
+                exact = Some(x);
+            }
+            Kind::Zero => {
+                dl.fill(c64(0.0, 0.0));
+                du.fill(c64(0.0, 0.0));
+                d.fill(c64(0.0, 0.0));
+            }
+            Kind::Bipartite => {
+                dl.fill(c64(1.0, 0.0));
+                du.fill(c64(1.0, 0.0));
+                d.fill(c64(0.0, 0.0));
+            }
+        }
+        Sys {
+            kind,
+            seed,
+            n,
+            nrhs,
+            dl,
+            d,
+            du,
+            b,
+            exact,
+        }
+    }
+
+    fn what<T: Scalar>(&self, form: &str, i: usize, mode: Pivoting) -> String {
+        format!("{}gtsv {form} {:?} n={} nrhs={} {mode:?} system {i} (seed {})", T::LETTER, self.kind, self.n, self.nrhs, self.seed)
+    }
+
+    /// ‖T‖₁ (largest column sum).
+    fn norm1(&self) -> f64 {
+        (0..self.n)
+            .map(|k| self.d[k].norm() + if k > 0 { self.du[k - 1].norm() } else { 0.0 } + if k + 1 < self.n { self.dl[k].norm() } else { 0.0 })
+            .fold(0.0, f64::max)
+    }
+
+    /// T·x for one column x (n entries).
+    fn apply(&self, x: &[Complex64]) -> Vec<Complex64> {
+        (0..self.n)
+            .map(|k| {
+                let mut s = self.d[k] * x[k];
+                if k > 0 {
+                    s += self.dl[k - 1] * x[k - 1];
+                }
+                if k + 1 < self.n {
+                    s += self.du[k] * x[k + 1];
+                }
+                s
+            })
+            .collect()
+    }
+}
+
+/// LAPACK `?gtsv` of precision R on copies of the system (R = f64 drops imaginary parts):
+/// X (n × nrhs, as c64) and info.
+fn lapack<R: Blas>(s: &Sys, rhs: &[Complex64], nrhs: usize) -> (Vec<Complex64>, i32) {
+    let cv = |v: &[Complex64]| -> Vec<R> { v.iter().map(|&z| R::from_c64(z)).collect() };
+    let (mut dl, mut d, mut du, mut b) = (cv(&s.dl), cv(&s.d), cv(&s.du), cv(rhs));
+    let n = s.n as i32;
+    let info = unsafe { R::gtsv(n, nrhs as i32, dl.as_mut_ptr(), d.as_mut_ptr(), du.as_mut_ptr(), b.as_mut_ptr(), n.max(1)) };
+    (b.iter().map(|x| x.to_c64()).collect(), info)
+}
+
+/// LAPACK in higher precision: `dgtsv` for real T, `zgtsv` for complex T.
+fn reference<T: Scalar>(s: &Sys) -> (Vec<Complex64>, i32) {
+    if T::IS_COMPLEX {
+        lapack::<Complex64>(s, &s.b, s.nrhs)
+    } else {
+        lapack::<f64>(s, &s.b, s.nrhs)
+    }
+}
+
+fn norm1(v: &[Complex64]) -> f64 {
+    v.iter().map(|z| z.norm()).sum()
+}
+
+/// ‖T⁻¹‖₁: for T strictly diagonally dominant by columns, Varah's bound
+/// 1 / min_k (|d(k)| − |du(k−1)| − |dl(k)|) (an upper bound, cheap for the large systems);
+/// otherwise estimated as LAPACK's `?lacn2` does (Hager's method with Higham's refinements: at
+/// most five steps, and the alternating-sign vector), with `zgtsv` solves; +∞ when T is
+/// singular.
+fn inv_norm1(s: &Sys) -> f64 {
+    let n = s.n;
+    let margin = (0..n)
+        .map(|k| s.d[k].norm() - if k > 0 { s.du[k - 1].norm() } else { 0.0 } - if k + 1 < n { s.dl[k].norm() } else { 0.0 })
+        .fold(f64::INFINITY, f64::min);
+    if margin > 0.0 {
+        return 1.0 / margin;
+    }
+    let adj = Sys {
+        dl: s.du.iter().map(|z| z.conj()).collect(),
+        d: s.d.iter().map(|z| z.conj()).collect(),
+        du: s.dl.iter().map(|z| z.conj()).collect(),
+        exact: None,
+        ..s.clone()
+    };
+    let solve = |t: &Sys, v: &[Complex64]| -> Option<Vec<Complex64>> {
+        let (x, info) = lapack::<Complex64>(t, v, 1);
+        (info == 0).then_some(x)
+    };
+    let mut x = vec![c64(1.0 / n as f64, 0.0); n];
+    let mut est = 0.0;
+    for step in 0..5 {
+        let Some(y) = solve(s, &x) else { return f64::INFINITY };
+        let ny = norm1(&y);
+        if step > 0 && ny <= est {
+            break;
+        }
+        est = ny;
+        let xi: Vec<Complex64> = y.iter().map(|z| if z.norm() > 0.0 { z / z.norm() } else { c64(1.0, 0.0) }).collect();
+        let Some(z) = solve(&adj, &xi) else { return f64::INFINITY };
+        let (j, zj) = z.iter().enumerate().map(|(j, z)| (j, z.norm())).fold((0, -1.0), |a, b| if b.1 > a.1 { b } else { a });
+        let ztx: f64 = z.iter().zip(&x).map(|(z, x)| (z.conj() * x).re).sum();
+        if step > 0 && zj <= ztx {
+            break;
+        }
+        x = vec![c64(0.0, 0.0); n];
+        x[j] = c64(1.0, 0.0);
+    }
+    let alt: Vec<Complex64> = (0..n).map(|i| c64(if i % 2 == 0 { 1.0 } else { -1.0 } * (1.0 + i as f64 / (n.max(2) - 1) as f64), 0.0)).collect();
+    let Some(y) = solve(s, &alt) else { return f64::INFINITY };
+    est.max(2.0 * norm1(&y) / (3.0 * n as f64))
+}
+
+/// a / b for a test ratio, where b = 0 means "only 0 is exact".
+fn ratio(a: f64, b: f64) -> f64 {
+    if b > 0.0 {
+        a / b
+    } else if a == 0.0 {
+        0.0
+    } else {
+        f64::INFINITY
+    }
+}
+
+/// Checks one system's outcome: `x` is its B after the call (n × nrhs, compact), `info` its
+/// info. Singular: info in [1, n] and B bitwise unchanged. Otherwise info = 0 and the ratios.
+/// On the CPU backend, X and info equal LAPACK's in precision T bitwise.
+fn verify<T: Blas>(backend: Backend, what: &str, s: &Sys, x: &[T], info: i32) {
+    let (n, nrhs) = (s.n, s.nrhs);
+    let (xref, ref_info) = reference::<T>(s);
+    assert_eq!(
+        s.kind.singular(),
+        ref_info > 0,
+        "{what}: the test's own system is {}singular for LAPACK (info {ref_info})",
+        if ref_info > 0 { "" } else { "not " }
+    );
+    if backend == Backend::Cpu {
+        let (xs, is) = lapack::<T>(s, &s.b, nrhs);
+        assert_eq!(info, is, "{what}: info {info}, but LAPACK {}gtsv's is {is}", T::LETTER);
+        if is == 0 {
+            assert!(
+                x.iter().zip(&xs).all(|(a, b)| same(a.to_c64(), *b)),
+                "{what}: X differs from LAPACK {}gtsv's in the same precision",
+                T::LETTER
+            );
+        }
+    }
+    if ref_info > 0 {
+        assert!(info >= 1 && info as usize <= n, "{what}: singular system (LAPACK info {ref_info}) gave info {info}");
+        assert!(x.iter().zip(&s.b).all(|(a, b)| same(*a, T::from_c64(*b))), "{what}: info = {info} but B was written");
+        return;
+    }
+    assert_eq!(info, 0, "{what}: info {info} for a nonsingular system");
+    let norm_t = s.norm1();
+    let kappa = norm_t * inv_norm1(s);
+    for c in 0..nrhs {
+        let xc: Vec<Complex64> = x[c * n..(c + 1) * n].iter().map(|v| v.to_c64()).collect();
+        let bc = &s.b[c * n..(c + 1) * n];
+        let tx = s.apply(&xc);
+        let res: Vec<Complex64> = bc.iter().zip(&tx).map(|(b, t)| b - t).collect();
+        let r1 = ratio(norm1(&res), norm_t * norm1(&xc) * n as f64 * T::EPS);
+        assert!(r1 < RATIO_LIMIT, "{what}, column {c}: residual ratio {r1:.3e} >= {RATIO_LIMIT}");
+        let xr = match &s.exact {
+            Some(e) => &e[c * n..(c + 1) * n],
+            None => &xref[c * n..(c + 1) * n],
+        };
+        let diff: Vec<Complex64> = xc.iter().zip(xr).map(|(a, b)| a - b).collect();
+        let r2 = ratio(norm1(&diff), norm1(xr) * kappa * T::EPS);
+        assert!(r2 < RATIO_LIMIT, "{what}, column {c}: forward error ratio {r2:.3e} >= {RATIO_LIMIT} (kappa_1 estimate {kappa:.3e})");
+    }
+}
+
+fn nan<T: Scalar>() -> T {
+    T::from_c64(c64(f64::NAN, f64::NAN))
+}
+
+fn to_t<T: Scalar>(v: &[Complex64]) -> Vec<T> {
+    v.iter().map(|&z| T::from_c64(z)).collect()
+}
+
+fn unchanged<T: Scalar>(a: &[T], b: &[T]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| same(*x, *y))
+}
+
+/// One system through `numgpu_?gtsv_spike`'s Rust API, B with two rows of padding (NaN, must
+/// stay); returns X (compact) and info.
+fn run_single<T: Blas>(h: &mut Handle, s: &Sys, mode: Pivoting) -> (Vec<T>, i32) {
+    let (n, nrhs) = (s.n, s.nrhs);
+    let ldb = n + 2;
+    let (dl, d, du) = (to_t::<T>(&s.dl), to_t::<T>(&s.d), to_t::<T>(&s.du));
+    let mut b = vec![nan::<T>(); ldb * nrhs];
+    for e in 0..n * nrhs {
+        b[e % n + (e / n) * ldb] = T::from_c64(s.b[e]);
+    }
+    let before = b.clone();
+    let mut info = POISON;
+    gtsv_spike_slices(h, n as i64, nrhs as i64, &dl, &d, &du, &mut b, ldb as i64, &mut info, mode).unwrap_or_else(|e| panic!("{}: {e}", s.what::<T>("spike", 0, mode)));
+    h.synchronize().unwrap();
+    assert!(
+        unchanged(&dl, &to_t::<T>(&s.dl)) && unchanged(&d, &to_t::<T>(&s.d)) && unchanged(&du, &to_t::<T>(&s.du)),
+        "{}: diagonals written",
+        s.what::<T>("spike", 0, mode)
+    );
+    assert!(
+        (0..ldb * nrhs).filter(|e| e % ldb >= n).all(|e| same(b[e], before[e])),
+        "{}: padding of B written",
+        s.what::<T>("spike", 0, mode)
+    );
+    ((0..n * nrhs).map(|e| b[e % n + (e / n) * ldb]).collect(), info)
+}
+
+/// Each system's X (compact) and info.
+type Outcomes<T> = Vec<(Vec<T>, i32)>;
+
+/// A strided batch of systems of one order and nrhs: the diagonals `n + 3` apart (or 0 apart:
+/// `shared`, every system then being systems[0]), B with leading dimension n + 1 and gaps of
+/// 2 between the B_i, gaps NaN; checks that nothing outside the X_i is written. Returns each
+/// system's X (compact) and info.
+fn run_strided<T: Blas>(h: &mut Handle, systems: &[Sys], shared: bool, mode: Pivoting) -> Outcomes<T> {
+    let (n, nrhs, batch) = (systems[0].n, systems[0].nrhs, systems.len());
+    let sd = if shared { 0 } else { n + 3 };
+    let (ldb, sb) = (n + 1, (n + 1) * nrhs + 2);
+    let len = if shared { n } else { sd * batch };
+    let (mut dl, mut d, mut du) = (vec![nan::<T>(); len], vec![nan::<T>(); len], vec![nan::<T>(); len]);
+    let mut b = vec![nan::<T>(); sb * batch];
+    for (i, s) in systems.iter().enumerate() {
+        if i == 0 || !shared {
+            let o = i * sd;
+            for k in 0..n {
+                d[o + k] = T::from_c64(s.d[k]);
+                if k + 1 < n {
+                    dl[o + k] = T::from_c64(s.dl[k]);
+                    du[o + k] = T::from_c64(s.du[k]);
+                }
+            }
+        }
+        for e in 0..n * nrhs {
+            b[i * sb + e % n + (e / n) * ldb] = T::from_c64(s.b[e]);
+        }
+    }
+    let (dl0, d0, du0, b0) = (dl.clone(), d.clone(), du.clone(), b.clone());
+    let mut info = vec![POISON; batch];
+    let what = systems[0].what::<T>("strided", 0, mode);
+    gtsv_batched_strided_slices(h, n as i64, nrhs as i64, &dl, &d, &du, sd as i64, &mut b, ldb as i64, sb as i64, &mut info, batch as i64, mode).unwrap_or_else(|e| panic!("{what}: {e}"));
+    h.synchronize().unwrap();
+    assert!(
+        unchanged(&dl, &dl0) && unchanged(&d, &d0) && unchanged(&du, &du0),
+        "{what} batch {batch}: diagonals or their gaps written"
+    );
+    assert!(
+        (0..sb * batch).filter(|e| e % sb >= ldb * nrhs || e % sb % ldb >= n).all(|e| same(b[e], b0[e])),
+        "{what} batch {batch}: padding or gaps of B written"
+    );
+    (0..batch).map(|i| ((0..n * nrhs).map(|e| b[i * sb + e % n + (e / n) * ldb]).collect(), info[i])).collect()
+}
+
+/// An interleaved batch (nrhs = 1): dl's row 0 and du's row n − 1 are NaN (not referenced).
+fn run_interleaved<T: Blas>(h: &mut Handle, systems: &[Sys], mode: Pivoting) -> Outcomes<T> {
+    let (n, batch) = (systems[0].n, systems.len());
+    let (mut dl, mut d, mut du, mut b) = (vec![nan::<T>(); n * batch], vec![nan::<T>(); n * batch], vec![nan::<T>(); n * batch], vec![nan::<T>(); n * batch]);
+    for (i, s) in systems.iter().enumerate() {
+        for k in 0..n {
+            d[k * batch + i] = T::from_c64(s.d[k]);
+            b[k * batch + i] = T::from_c64(s.b[k]);
+            if k + 1 < n {
+                dl[(k + 1) * batch + i] = T::from_c64(s.dl[k]);
+                du[k * batch + i] = T::from_c64(s.du[k]);
+            }
+        }
+    }
+    let (dl0, d0, du0) = (dl.clone(), d.clone(), du.clone());
+    let mut info = vec![POISON; batch];
+    let what = systems[0].what::<T>("interleaved", 0, mode);
+    gtsv_batched_interleaved_slices(h, n as i64, &dl, &d, &du, &mut b, &mut info, batch as i64, mode).unwrap_or_else(|e| panic!("{what}: {e}"));
+    h.synchronize().unwrap();
+    assert!(unchanged(&dl, &dl0) && unchanged(&d, &d0) && unchanged(&du, &du0), "{what} batch {batch}: diagonals written");
+    (0..batch).map(|i| ((0..n).map(|k| b[k * batch + i]).collect(), info[i])).collect()
+}
+
+/// The kinds a mode is meant for: every solvable kind with diagonal pivoting, the dominant
+/// ones without.
+fn kinds_for(mode: Pivoting) -> Vec<Kind> {
+    SOLVABLE.into_iter().filter(|k| mode == Pivoting::Diagonal || k.dominant()).collect()
+}
+
+/// One system of every order of the spec up to 1000, nrhs 1, 2, 5, every kind, both modes.
+fn single_for<T: Blas>(h: &mut Handle) {
+    let mut seed = 100;
+    for n in [1, 2, 3, 4, 31, 32, 33, 1000] {
+        for nrhs in [1, 2, 5] {
+            for mode in MODES {
+                for kind in kinds_for(mode) {
+                    seed += 1;
+                    let s = Sys::new::<T>(kind, n, nrhs, seed);
+                    let (x, info) = run_single::<T>(h, &s, mode);
+                    verify::<T>(h.backend(), &s.what::<T>("spike", 0, mode), &s, &x, info);
+                }
+            }
+        }
+    }
+}
+
+/// One large system (n = 2^20 + 7, not a multiple of any partition size), nrhs 1, once per
+/// precision: diagonal pivoting for s and c, none for d and z.
+fn large_for<T: Blas>(h: &mut Handle) {
+    let mode = if matches!(T::LETTER, 's' | 'c') { Pivoting::Diagonal } else { Pivoting::NoPivot };
+    let s = Sys::new::<T>(Kind::Dominant, (1 << 20) + 7, 1, 200);
+    let (x, info) = run_single::<T>(h, &s, mode);
+    verify::<T>(h.backend(), &s.what::<T>("spike", 0, mode), &s, &x, info);
+}
+
+/// Orders past the CUDA backend's single-thread limit (SPIKE: one block of partitions and
+/// one more row, several levels, an order whose last partition is a lone row and one more),
+/// every kind, both modes, nrhs 1 and 3; singular ones (B unchanged); a NaN; and one system in
+/// device memory.
+fn partitioned_for<T: Blas>(h: &mut Handle) {
+    let mut seed = 1500;
+    for n in [2177, 5000, 40003] {
+        for mode in MODES {
+            for kind in kinds_for(mode) {
+                for nrhs in [1, 3] {
+                    seed += 1;
+                    let s = Sys::new::<T>(kind, n, nrhs, seed);
+                    let (x, info) = run_single::<T>(h, &s, mode);
+                    verify::<T>(h.backend(), &s.what::<T>("spike", 0, mode), &s, &x, info);
+                }
+            }
+            for kind in [Kind::Zero, Kind::ZeroColumn] {
+                seed += 1;
+                let s = Sys::new::<T>(kind, n, 2, seed);
+                let (x, info) = run_single::<T>(h, &s, mode);
+                verify::<T>(h.backend(), &s.what::<T>("spike", 0, mode), &s, &x, info);
+            }
+            let mut dirty = Sys::new::<T>(Kind::Dominant, n, 1, seed);
+            let k = n / 3;
+            dirty.d[k] = c64(f64::NAN, 0.0);
+            let (x, info) = run_single::<T>(h, &dirty, mode);
+            assert!(info == 0 && x[k].to_c64().re.is_nan(), "{}: info {info}, x({k}) = {:?}", dirty.what::<T>("spike", 0, mode), x[k]);
+        }
+    }
+    let s = Sys::new::<T>(Kind::Random, 5000, 2, 1999);
+    let size = std::mem::size_of::<T>();
+    unsafe {
+        let up = |h: &mut Handle, v: &[T]| -> *mut T {
+            let p = h.malloc(std::mem::size_of_val(v).max(1)).unwrap();
+            h.memcpy(p, v.as_ptr() as _, std::mem::size_of_val(v)).unwrap();
+            p as *mut T
+        };
+        let (pdl, pd, pdu, pb) = (up(h, &to_t::<T>(&s.dl)), up(h, &to_t::<T>(&s.d)), up(h, &to_t::<T>(&s.du)), up(h, &to_t::<T>(&s.b)));
+        let dinfo = h.malloc(4).unwrap() as *mut i32;
+        h.memcpy(dinfo as _, [POISON].as_ptr() as _, 4).unwrap();
+        gtsv_spike::<T>(h, s.n as i64, s.nrhs as i64, pdl, pd, pdu, pb, s.n as i64, dinfo, Pivoting::Diagonal).unwrap();
+        h.synchronize().unwrap();
+        let mut x = vec![T::zero(); s.n * s.nrhs];
+        let mut info = [0i32];
+        h.memcpy(x.as_mut_ptr() as _, pb as _, x.len() * size).unwrap();
+        h.memcpy(info.as_mut_ptr() as _, dinfo as _, 4).unwrap();
+        verify::<T>(h.backend(), &s.what::<T>("spike, device arrays,", 0, Pivoting::Diagonal), &s, &x, info[0]);
+        for p in [pdl, pd, pdu, pb] {
+            h.free(p as _).unwrap();
+        }
+        h.free(dinfo as _).unwrap();
+    }
+}
+
+/// Strided batches of 1, 37 and 1001 systems of mixed kinds (singular ones included), orders
+/// 1 … 64 and past the CUDA block kernel's partitioning threshold and order limit (69, 300,
+/// 2176, 2177), nrhs 1, 2, 3, 5, both modes; one matrix shared by the batch (stride 0); the same call
+/// twice gives the same bits.
+fn strided_for<T: Blas>(h: &mut Handle) {
+    let mut seed = 300;
+    for (n, nrhs, batch) in [(1, 1, 37), (2, 2, 37), (3, 5, 1), (5, 1, 1001), (31, 2, 37), (33, 5, 37), (64, 1, 37), (17, 1, 1001), (69, 2, 37), (300, 3, 37), (2176, 1, 5), (2177, 2, 3)] {
+        for mode in MODES {
+            let mut kinds = kinds_for(mode);
+            kinds.extend([Kind::Zero, Kind::ZeroColumn]);
+            let systems: Vec<Sys> = (0..batch)
+                .map(|i| {
+                    seed += 1;
+                    Sys::new::<T>(kinds[(i * 7 + n) % kinds.len()], n, nrhs, seed)
+                })
+                .collect();
+            let out = run_strided::<T>(h, &systems, false, mode);
+            for (i, (s, (x, info))) in systems.iter().zip(&out).enumerate() {
+                verify::<T>(h.backend(), &s.what::<T>("strided", i, mode), s, x, *info);
+            }
+            if batch == 37 {
+                let again = run_strided::<T>(h, &systems, false, mode);
+                assert!(
+                    out.iter().zip(&again).all(|(a, b)| a.1 == b.1 && unchanged(&a.0, &b.0)),
+                    "{}gtsv strided n={n}: not reproducible",
+                    T::LETTER
+                );
+                // One matrix for the whole batch: system i is systems[0]'s T with its own B.
+                let shared: Vec<Sys> = systems
+                    .iter()
+                    .map(|s| Sys {
+                        dl: systems[0].dl.clone(),
+                        d: systems[0].d.clone(),
+                        du: systems[0].du.clone(),
+                        kind: systems[0].kind,
+                        exact: None,
+                        ..s.clone()
+                    })
+                    .collect();
+                let out = run_strided::<T>(h, &shared, true, mode);
+                for (i, (s, (x, info))) in shared.iter().zip(&out).enumerate() {
+                    verify::<T>(h.backend(), &s.what::<T>("strided, stride_diag 0,", i, mode), s, x, *info);
+                }
+            }
+        }
+    }
+}
+
+/// Interleaved batches of 1, 37 and 1001 systems of mixed kinds, orders 1 … 100, both modes.
+fn interleaved_for<T: Blas>(h: &mut Handle) {
+    let mut seed = 500;
+    for (n, batch) in [(1, 37), (2, 1), (3, 37), (32, 37), (33, 1001), (100, 37)] {
+        for mode in MODES {
+            let mut kinds = kinds_for(mode);
+            kinds.extend([Kind::Zero, Kind::ZeroColumn]);
+            let systems: Vec<Sys> = (0..batch)
+                .map(|i| {
+                    seed += 1;
+                    Sys::new::<T>(kinds[(i * 5 + n) % kinds.len()], n, 1, seed)
+                })
+                .collect();
+            let out = run_interleaved::<T>(h, &systems, mode);
+            for (i, (s, (x, info))) in systems.iter().zip(&out).enumerate() {
+                verify::<T>(h.backend(), &s.what::<T>("interleaved", i, mode), s, x, *info);
+            }
+        }
+    }
+}
+
+/// Singular systems in every form: the zero matrix, a zero column, tridiag(1, 0, 1) of odd
+/// order (exactly singular: no partition of it can be factored into a non-zero last pivot).
+fn singular_for<T: Blas>(h: &mut Handle) {
+    let mut seed = 700;
+    for mode in MODES {
+        for (kind, n) in [
+            (Kind::Zero, 1),
+            (Kind::Zero, 33),
+            (Kind::ZeroColumn, 2),
+            (Kind::ZeroColumn, 1000),
+            (Kind::Bipartite, 3),
+            (Kind::Bipartite, 101),
+        ] {
+            seed += 1;
+            let s = Sys::new::<T>(kind, n, 2, seed);
+            let (x, info) = run_single::<T>(h, &s, mode);
+            verify::<T>(h.backend(), &s.what::<T>("spike", 0, mode), &s, &x, info);
+            // Between two solvable systems, strided and interleaved.
+            let trio = |nrhs: usize| -> Vec<Sys> {
+                vec![
+                    Sys::new::<T>(Kind::Dominant, n, nrhs, seed + 1000),
+                    Sys::new::<T>(kind, n, nrhs, seed),
+                    Sys::new::<T>(Kind::Laplace, n, nrhs, seed + 2000),
+                ]
+            };
+            let systems = trio(2);
+            for (i, (s, (x, info))) in systems.iter().zip(run_strided::<T>(h, &systems, false, mode)).enumerate() {
+                verify::<T>(h.backend(), &s.what::<T>("strided", i, mode), s, &x, info);
+            }
+            let systems = trio(1);
+            for (i, (s, (x, info))) in systems.iter().zip(run_interleaved::<T>(h, &systems, mode)).enumerate() {
+                verify::<T>(h.backend(), &s.what::<T>("interleaved", i, mode), s, &x, info);
+            }
+        }
+    }
+}
+
+/// NaN in a diagonal or in B: no error, info 0 (a NaN pivot is not an exactly zero one), the
+/// NaN reaches x at its row, and the other systems of the batch get the same bits as without
+/// it.
+fn nan_for<T: Blas>(h: &mut Handle) {
+    for mode in MODES {
+        for n in [1, 5, 33] {
+            let clean: Vec<Sys> = (0..5).map(|i| Sys::new::<T>(Kind::Dominant, n, 1, 900 + i)).collect();
+            let k = n / 2;
+            let mut dirty = clean.clone();
+            dirty[1].d[k] = c64(f64::NAN, 0.0);
+            dirty[3].b[k] = c64(f64::NAN, 0.0);
+            let outs: [(&str, Outcomes<T>, Outcomes<T>); 2] = [
+                ("strided", run_strided::<T>(h, &clean, false, mode), run_strided::<T>(h, &dirty, false, mode)),
+                ("interleaved", run_interleaved::<T>(h, &clean, mode), run_interleaved::<T>(h, &dirty, mode)),
+            ];
+            for (form, base, got) in outs {
+                for i in 0..5 {
+                    let what = dirty[i].what::<T>(form, i, mode);
+                    assert_eq!(got[i].1, 0, "{what}: info {} with a NaN in the input", got[i].1);
+                    if i == 1 || i == 3 {
+                        assert!(got[i].0[k].to_c64().re.is_nan(), "{what}: NaN at row {k} did not reach x({k}) = {:?}", got[i].0[k]);
+                    } else {
+                        assert!(got[i].1 == base[i].1 && unchanged(&got[i].0, &base[i].0), "{what}: a NaN in another system changed this one");
+                    }
+                }
+            }
+            let (x, info) = run_single::<T>(h, &dirty[1], mode);
+            assert!(info == 0 && x[k].to_c64().re.is_nan(), "{}: info {info}, x({k}) = {:?}", dirty[1].what::<T>("spike", 0, mode), x[k]);
+        }
+    }
+}
+
+/// n = 0, nrhs = 0 and batch = 0 succeed and touch nothing, NULL arrays included; n = 1 does
+/// not read dl and du (NULL is accepted).
+fn empty_for<T: Blas>(h: &mut Handle) {
+    let null = std::ptr::null::<T>();
+    let (mut b, mut info) = (vec![nan::<T>(); 4], vec![POISON; 2]);
+    let b0 = b.clone();
+    let d = [T::one(); 4];
+    for mode in MODES {
+        unsafe {
+            gtsv_spike::<T>(h, 0, 1, null, null, null, std::ptr::null_mut(), 1, std::ptr::null_mut(), mode).unwrap();
+            gtsv_spike::<T>(h, 2, 0, d.as_ptr(), d.as_ptr(), d.as_ptr(), b.as_mut_ptr(), 2, info.as_mut_ptr(), mode).unwrap();
+            gtsv_batched_strided::<T>(h, 0, 1, null, null, null, 0, std::ptr::null_mut(), 1, 0, std::ptr::null_mut(), 3, mode).unwrap();
+            gtsv_batched_strided::<T>(h, 2, 0, d.as_ptr(), d.as_ptr(), d.as_ptr(), 2, b.as_mut_ptr(), 2, 2, info.as_mut_ptr(), 2, mode).unwrap();
+            gtsv_batched_strided::<T>(h, 2, 1, d.as_ptr(), d.as_ptr(), d.as_ptr(), 2, b.as_mut_ptr(), 2, 2, info.as_mut_ptr(), 0, mode).unwrap();
+            gtsv_batched_interleaved::<T>(h, 0, null, null, null, std::ptr::null_mut(), std::ptr::null_mut(), 2, mode).unwrap();
+            gtsv_batched_interleaved::<T>(h, 2, d.as_ptr(), d.as_ptr(), d.as_ptr(), b.as_mut_ptr(), info.as_mut_ptr(), 0, mode).unwrap();
+        }
+        h.synchronize().unwrap();
+        assert!(unchanged(&b, &b0) && info.iter().all(|&v| v == POISON), "{}gtsv: empty work wrote", T::LETTER);
+        // n = 1: x = b / d, dl and du NULL.
+        let (two, six) = (T::from_c64(c64(2.0, 0.0)), T::from_c64(c64(6.0, 0.0)));
+        let (mut x, mut inf) = (vec![six; 2], vec![POISON; 2]);
+        unsafe {
+            gtsv_spike::<T>(h, 1, 1, null, &two, null, x.as_mut_ptr(), 1, inf.as_mut_ptr(), mode).unwrap();
+            gtsv_batched_strided::<T>(h, 1, 1, null, &two, null, 0, x.as_mut_ptr().add(1), 1, 1, inf.as_mut_ptr().add(1), 1, mode).unwrap();
+        }
+        h.synchronize().unwrap();
+        assert!(
+            x.iter().all(|v| v.to_c64() == c64(3.0, 0.0)) && inf == [0, 0],
+            "{}gtsv n = 1 with NULL dl, du: x {x:?}, info {inf:?}",
+            T::LETTER
+        );
+        let (mut x, mut inf) = (vec![six; 3], vec![POISON; 3]);
+        let dd = [two; 3];
+        unsafe { gtsv_batched_interleaved::<T>(h, 1, null, dd.as_ptr(), null, x.as_mut_ptr(), inf.as_mut_ptr(), 3, mode).unwrap() };
+        h.synchronize().unwrap();
+        assert!(
+            x.iter().all(|v| v.to_c64() == c64(3.0, 0.0)) && inf == [0, 0, 0],
+            "{}gtsv interleaved n = 1: x {x:?}, info {inf:?}",
+            T::LETTER
+        );
+    }
+}
+
+/// The CPU backend solves with partial pivoting in both modes: NOPIVOT gives the same bits as
+/// DIAG_PIVOT on systems that need pivoting (the CUDA backend makes no such promise).
+fn cpu_nopivot_pivots_for<T: Blas>(h: &mut Handle) {
+    for kind in [Kind::Random, Kind::Indefinite, Kind::ZeroDiagonal] {
+        let s = Sys::new::<T>(kind, 33, 2, 1100);
+        let (x, info) = run_single::<T>(h, &s, Pivoting::NoPivot);
+        verify::<T>(h.backend(), &s.what::<T>("spike", 0, Pivoting::NoPivot), &s, &x, info);
+        assert!(
+            unchanged(&x, &run_single::<T>(h, &s, Pivoting::Diagonal).0),
+            "{}: modes differ on the CPU",
+            s.what::<T>("spike", 0, Pivoting::NoPivot)
+        );
+    }
+}
+
+#[test]
+fn gtsv_cpu_nopivot_still_pivots() {
+    cpu_nopivot(&mut Handle::cpu());
+}
+
+/// Arrays from `h.malloc` (device memory on CUDA) in every form: the same checks as host
+/// arrays.
+fn device_arrays_for<T: Blas>(h: &mut Handle) {
+    let size = std::mem::size_of::<T>();
+    let mode = Pivoting::Diagonal;
+    let (n, nrhs, batch) = (33usize, 2usize, 5usize);
+    let systems: Vec<Sys> = (0..batch)
+        .map(|i| Sys::new::<T>(if i == 2 { Kind::ZeroColumn } else { Kind::Random }, n, nrhs, 1200 + i as u64))
+        .collect();
+    unsafe {
+        let up = |h: &mut Handle, v: &[T]| -> *mut T {
+            let p = h.malloc(std::mem::size_of_val(v)).unwrap();
+            h.memcpy(p, v.as_ptr() as _, std::mem::size_of_val(v)).unwrap();
+            p as *mut T
+        };
+        let down = |h: &mut Handle, p: *mut T, len: usize| -> Vec<T> {
+            let mut v = vec![T::zero(); len];
+            h.memcpy(v.as_mut_ptr() as _, p as _, len * size).unwrap();
+            v
+        };
+        let dinfo = h.malloc(4 * batch).unwrap() as *mut i32;
+        let info_of = |h: &mut Handle| -> Vec<i32> {
+            let mut v = vec![0i32; batch];
+            h.memcpy(v.as_mut_ptr() as _, dinfo as _, 4 * batch).unwrap();
+            v
+        };
+        h.memcpy(dinfo as _, vec![POISON; batch].as_ptr() as _, 4 * batch).unwrap();
+        // Strided: diagonals n apart, B compact.
+        let cat = |f: &dyn Fn(&Sys) -> Vec<Complex64>, pad: usize| -> Vec<T> { systems.iter().flat_map(|s| to_t::<T>(&f(s)).into_iter().chain(std::iter::repeat(T::zero()).take(pad))).collect() };
+        let (dl, d, du, b) = (cat(&|s| s.dl.clone(), 1), cat(&|s| s.d.clone(), 0), cat(&|s| s.du.clone(), 1), cat(&|s| s.b.clone(), 0));
+        let (pdl, pd, pdu, pb) = (up(h, &dl), up(h, &d), up(h, &du), up(h, &b));
+        gtsv_batched_strided::<T>(h, n as i64, nrhs as i64, pdl, pd, pdu, n as i64, pb, n as i64, (n * nrhs) as i64, dinfo, batch as i64, mode).unwrap();
+        h.synchronize().unwrap();
+        let (x, info) = (down(h, pb, b.len()), info_of(h));
+        for (i, s) in systems.iter().enumerate() {
+            verify::<T>(h.backend(), &s.what::<T>("strided, device arrays,", i, mode), s, &x[i * n * nrhs..(i + 1) * n * nrhs], info[i]);
+        }
+        assert!(
+            unchanged(&down(h, pdl, dl.len()), &dl) && unchanged(&down(h, pd, d.len()), &d) && unchanged(&down(h, pdu, du.len()), &du),
+            "{}gtsv device arrays: diagonals written",
+            T::LETTER
+        );
+        // One system: systems[0] (B of the first system reloaded).
+        h.memcpy(pb as _, b.as_ptr() as _, n * nrhs * size).unwrap();
+        gtsv_spike::<T>(h, n as i64, nrhs as i64, pdl, pd, pdu, pb, n as i64, dinfo, mode).unwrap();
+        h.synchronize().unwrap();
+        verify::<T>(h.backend(), &systems[0].what::<T>("spike, device arrays,", 0, mode), &systems[0], &down(h, pb, n * nrhs), info_of(h)[0]);
+        for p in [pdl, pd, pdu, pb] {
+            h.free(p as _).unwrap();
+        }
+        // Interleaved (first right-hand sides only).
+        let one: Vec<Sys> = systems
+            .iter()
+            .map(|s| Sys {
+                nrhs: 1,
+                b: s.b[..n].to_vec(),
+                exact: None,
+                ..s.clone()
+            })
+            .collect();
+        let il = |f: &dyn Fn(&Sys, usize) -> Complex64| -> Vec<T> { (0..n * batch).map(|e| T::from_c64(f(&one[e % batch], e / batch))).collect() };
+        let zero = c64(0.0, 0.0);
+        let (dl, d, du, b) = (
+            il(&|s, k| if k > 0 { s.dl[k - 1] } else { zero }),
+            il(&|s, k| s.d[k]),
+            il(&|s, k| if k + 1 < n { s.du[k] } else { zero }),
+            il(&|s, k| s.b[k]),
+        );
+        let (pdl, pd, pdu, pb) = (up(h, &dl), up(h, &d), up(h, &du), up(h, &b));
+        gtsv_batched_interleaved::<T>(h, n as i64, pdl, pd, pdu, pb, dinfo, batch as i64, mode).unwrap();
+        h.synchronize().unwrap();
+        let (x, info) = (down(h, pb, b.len()), info_of(h));
+        for (i, s) in one.iter().enumerate() {
+            let xi: Vec<T> = (0..n).map(|k| x[k * batch + i]).collect();
+            verify::<T>(h.backend(), &s.what::<T>("interleaved, device arrays,", i, mode), s, &xi, info[i]);
+        }
+        for p in [pdl, pd, pdu, pb] {
+            h.free(p as _).unwrap();
+        }
+        h.free(dinfo as _).unwrap();
+    }
+}
+
+/// `(status, argument)` of a call that must fail, after checking that it wrote nothing.
+fn rejected<T: Scalar>(r: numgpu::Result<()>, b: &[T], b0: &[T], info: &[i32]) -> (Status, i32) {
+    let e = r.expect_err("invalid call succeeded");
+    assert!(unchanged(b, b0), "invalid call wrote B: {e:?}");
+    assert!(info.iter().all(|&v| v == POISON), "invalid call wrote info: {e:?}");
+    (e.status, e.arg)
+}
+
+/// Every argument check names its argument (the C forms' 1-based positions) and writes
+/// nothing.
+fn argument_checks_for<T: Blas>(h: &mut Handle) {
+    const BAD: Status = Status::NUMGPU_INVALID_VALUE;
+    let p = Pivoting::Diagonal;
+    let s = Sys::new::<T>(Kind::Dominant, 4, 2, 1300);
+    let (dl, d, du) = (to_t::<T>(&s.dl), to_t::<T>(&s.d), to_t::<T>(&s.du));
+    let b0 = to_t::<T>(&s.b);
+    let null = std::ptr::null::<T>();
+
+    // gtsv_spike(h=1, n=2, nrhs=3, dl=4, d=5, du=6, B=7, ldb=8, info=9, pivoting=10)
+    let mut single = |n: i64, nrhs: i64, cut: [usize; 4], ldb: i64| {
+        let (mut b, mut info) = (b0[cut[3]..].to_vec(), POISON);
+        let r = gtsv_spike_slices(h, n, nrhs, &dl[cut[0]..], &d[cut[1]..], &du[cut[2]..], &mut b, ldb, &mut info, p);
+        rejected(r, &b, &b0[cut[3]..], &[info])
+    };
+    assert_eq!(single(-1, 2, [0; 4], 4), (BAD, 2));
+    assert_eq!(single(4, -1, [0; 4], 4), (BAD, 3));
+    assert_eq!(single(4, 2, [1, 0, 0, 0], 4), (BAD, 4));
+    assert_eq!(single(4, 2, [0, 1, 0, 0], 4), (BAD, 5));
+    assert_eq!(single(4, 2, [0, 0, 1, 0], 4), (BAD, 6));
+    assert_eq!(single(4, 2, [0, 0, 0, 1], 4), (BAD, 7));
+    assert_eq!(single(4, 2, [0; 4], 3), (BAD, 8));
+    assert_eq!(single(0, 2, [0; 4], 0), (BAD, 8));
+    let (mut b, mut info) = (b0.clone(), POISON);
+    for (ptrs, arg) in [([null, d.as_ptr(), du.as_ptr()], 4), ([dl.as_ptr(), null, du.as_ptr()], 5), ([dl.as_ptr(), d.as_ptr(), null], 6)] {
+        let e = unsafe { gtsv_spike::<T>(h, 4, 2, ptrs[0], ptrs[1], ptrs[2], b.as_mut_ptr(), 4, &mut info, p) }.unwrap_err();
+        assert_eq!((e.status, e.arg), (BAD, arg));
+    }
+    let e = unsafe { gtsv_spike::<T>(h, 4, 2, dl.as_ptr(), d.as_ptr(), du.as_ptr(), std::ptr::null_mut(), 4, &mut info, p) }.unwrap_err();
+    assert_eq!((e.status, e.arg), (BAD, 7));
+    let e = unsafe { gtsv_spike::<T>(h, 4, 2, dl.as_ptr(), d.as_ptr(), du.as_ptr(), b.as_mut_ptr(), 4, std::ptr::null_mut(), p) }.unwrap_err();
+    assert_eq!((e.status, e.arg), (BAD, 9));
+    let e = unsafe { gtsv_spike::<T>(h, 1, 2, dl.as_ptr(), null, du.as_ptr(), b.as_mut_ptr(), 1, &mut info, p) }.unwrap_err();
+    assert_eq!((e.status, e.arg), (BAD, 5));
+    assert!(unchanged(&b, &b0) && info == POISON, "invalid gtsv_spike wrote");
+
+    // Strided: two systems, diagonals 4 apart, B 8 apart. (h=1, n=2, nrhs=3, dl=4, d=5, du=6,
+    // stride_diag=7, B=8, ldb=9, strideB=10, info=11, batch=12, pivoting=13)
+    let two = |v: &[T]| -> Vec<T> { v.iter().chain(&[T::zero()][..4 - v.len().min(4)]).chain(v).copied().collect() };
+    let (sdl, sd, sdu) = (two(&dl), two(&d), two(&du));
+    let sb0: Vec<T> = b0.iter().chain(&b0).copied().collect();
+    let mut strided = |n: i64, nrhs: i64, sdg: i64, ldb: i64, sbb: i64, batch: i64, cut: [usize; 5]| {
+        let (mut b, mut info) = (sb0[cut[3]..].to_vec(), vec![POISON; 2 - cut[4]]);
+        let r = gtsv_batched_strided_slices(h, n, nrhs, &sdl[cut[0]..], &sd[cut[1]..], &sdu[cut[2]..], sdg, &mut b, ldb, sbb, &mut info, batch, p);
+        rejected(r, &b, &sb0[cut[3]..], &info)
+    };
+    assert_eq!(strided(-1, 2, 4, 4, 8, 2, [0; 5]), (BAD, 2));
+    assert_eq!(strided(4, -1, 4, 4, 8, 2, [0; 5]), (BAD, 3));
+    assert_eq!(strided(4, 2, 4, 4, 8, 2, [1, 0, 0, 0, 0]), (BAD, 4));
+    assert_eq!(strided(4, 2, 4, 4, 8, 2, [0, 1, 0, 0, 0]), (BAD, 5));
+    assert_eq!(strided(4, 2, 4, 4, 8, 2, [0, 0, 1, 0, 0]), (BAD, 6));
+    assert_eq!(strided(4, 2, 3, 4, 8, 2, [0; 5]), (BAD, 7));
+    assert_eq!(strided(4, 2, -1, 4, 8, 1, [0; 5]), (BAD, 7));
+    assert_eq!(strided(4, 2, 4, 4, 8, 2, [0, 0, 0, 1, 0]), (BAD, 8));
+    assert_eq!(strided(4, 2, 4, 3, 8, 2, [0; 5]), (BAD, 9));
+    assert_eq!(strided(4, 2, 4, 4, 7, 2, [0; 5]), (BAD, 10));
+    assert_eq!(strided(4, 2, 4, 4, -8, 1, [0; 5]), (BAD, 10));
+    assert_eq!(strided(4, 2, 4, 4, 8, 2, [0, 0, 0, 0, 1]), (BAD, 11));
+    assert_eq!(strided(4, 2, 4, 4, 8, -1, [0; 5]), (BAD, 12));
+    let (mut b, mut info) = (sb0.clone(), vec![POISON; 2]);
+    let call = |h: &mut Handle, dl: *const T, d: *const T, du: *const T, b: *mut T, info: *mut i32| unsafe { gtsv_batched_strided::<T>(h, 4, 2, dl, d, du, 4, b, 4, 8, info, 2, p) };
+    for (ptrs, arg) in [([null, sd.as_ptr(), sdu.as_ptr()], 4), ([sdl.as_ptr(), null, sdu.as_ptr()], 5), ([sdl.as_ptr(), sd.as_ptr(), null], 6)] {
+        let e = call(h, ptrs[0], ptrs[1], ptrs[2], b.as_mut_ptr(), info.as_mut_ptr()).unwrap_err();
+        assert_eq!((e.status, e.arg), (BAD, arg));
+    }
+    let e = call(h, sdl.as_ptr(), sd.as_ptr(), sdu.as_ptr(), std::ptr::null_mut(), info.as_mut_ptr()).unwrap_err();
+    assert_eq!((e.status, e.arg), (BAD, 8));
+    let e = call(h, sdl.as_ptr(), sd.as_ptr(), sdu.as_ptr(), b.as_mut_ptr(), std::ptr::null_mut()).unwrap_err();
+    assert_eq!((e.status, e.arg), (BAD, 11));
+    assert!(unchanged(&b, &sb0) && info.iter().all(|&v| v == POISON), "invalid gtsv_batched_strided wrote");
+    // A stride of 0 for the diagonals is one matrix for the whole batch; with one system any
+    // stride is accepted.
+    let (mut b, mut info) = (sb0.clone(), vec![POISON; 2]);
+    gtsv_batched_strided_slices(h, 4, 2, &dl, &d, &du, 0, &mut b, 4, 8, &mut info, 2, p).unwrap();
+    gtsv_batched_strided_slices(h, 4, 2, &dl, &d, &du, 1, &mut b, 4, 0, &mut info, 1, p).unwrap();
+    h.synchronize().unwrap();
+    assert_eq!(info, [0, 0]);
+
+    // Interleaved: two systems of order 4 (h=1, n=2, dl=3, d=4, du=5, B=6, info=7, batch=8,
+    // pivoting=9).
+    let v8: Vec<T> = sd.iter().take(8).copied().collect();
+    let ib0: Vec<T> = b0.clone();
+    let mut interleaved = |n: i64, batch: i64, cut: [usize; 5]| {
+        let (mut b, mut info) = (ib0[cut[3]..].to_vec(), vec![POISON; 2 - cut[4]]);
+        let r = gtsv_batched_interleaved_slices(h, n, &v8[cut[0]..], &v8[cut[1]..], &v8[cut[2]..], &mut b, &mut info, batch, p);
+        rejected(r, &b, &ib0[cut[3]..], &info)
+    };
+    assert_eq!(interleaved(-1, 2, [0; 5]), (BAD, 2));
+    assert_eq!(interleaved(4, 2, [1, 0, 0, 0, 0]), (BAD, 3));
+    assert_eq!(interleaved(4, 2, [0, 1, 0, 0, 0]), (BAD, 4));
+    assert_eq!(interleaved(4, 2, [0, 0, 1, 0, 0]), (BAD, 5));
+    assert_eq!(interleaved(4, 2, [0, 0, 0, 1, 0]), (BAD, 6));
+    assert_eq!(interleaved(4, 2, [0, 0, 0, 0, 1]), (BAD, 7));
+    assert_eq!(interleaved(4, -2, [0; 5]), (BAD, 8));
+    let (mut b, mut info) = (ib0.clone(), vec![POISON; 2]);
+    let call = |h: &mut Handle, dl: *const T, d: *const T, du: *const T, b: *mut T, info: *mut i32| unsafe { gtsv_batched_interleaved::<T>(h, 4, dl, d, du, b, info, 2, p) };
+    for (ptrs, arg) in [([null, v8.as_ptr(), v8.as_ptr()], 3), ([v8.as_ptr(), null, v8.as_ptr()], 4), ([v8.as_ptr(), v8.as_ptr(), null], 5)] {
+        let e = call(h, ptrs[0], ptrs[1], ptrs[2], b.as_mut_ptr(), info.as_mut_ptr()).unwrap_err();
+        assert_eq!((e.status, e.arg), (BAD, arg));
+    }
+    let e = call(h, v8.as_ptr(), v8.as_ptr(), v8.as_ptr(), std::ptr::null_mut(), info.as_mut_ptr()).unwrap_err();
+    assert_eq!((e.status, e.arg), (BAD, 6));
+    let e = call(h, v8.as_ptr(), v8.as_ptr(), v8.as_ptr(), b.as_mut_ptr(), std::ptr::null_mut()).unwrap_err();
+    assert_eq!((e.status, e.arg), (BAD, 7));
+    assert!(unchanged(&b, &ib0) && info.iter().all(|&v| v == POISON), "invalid gtsv_batched_interleaved wrote");
+}
+
+/// Through the C ABI: a NULL handle and pivoting out of range are named; every entry point
+/// passes its arguments on in order (same bits as the Rust API).
+#[test]
+fn gtsv_c_abi_checks() {
+    use numgpu::ffi::capi::numgpu_last_error_arg;
+    use numgpu::gtsv_spike::capi::*;
+    let s = Sys::new::<f64>(Kind::Random, 5, 2, 1400);
+    let (dl, d, du) = (to_t::<f64>(&s.dl), to_t::<f64>(&s.d), to_t::<f64>(&s.du));
+    let b0 = to_t::<f64>(&s.b);
+    let (mut b, mut info) = (b0.clone(), vec![POISON; 2]);
+    let st = unsafe { numgpu_dgtsv_spike(std::ptr::null_mut(), 5, 2, dl.as_ptr(), d.as_ptr(), du.as_ptr(), b.as_mut_ptr(), 5, info.as_mut_ptr(), 0) };
+    assert_eq!((st, numgpu_last_error_arg()), (Status::NUMGPU_INVALID_VALUE, 1));
+    let mut h = Handle::cpu();
+    let st = unsafe { numgpu_dgtsv_spike(&mut h, 5, 2, dl.as_ptr(), d.as_ptr(), du.as_ptr(), b.as_mut_ptr(), 5, info.as_mut_ptr(), 2) };
+    assert_eq!((st, numgpu_last_error_arg()), (Status::NUMGPU_INVALID_VALUE, 10));
+    let st = unsafe { numgpu_dgtsv_batched_strided(&mut h, 5, 1, dl.as_ptr(), d.as_ptr(), du.as_ptr(), 0, b.as_mut_ptr(), 5, 5, info.as_mut_ptr(), 2, -1) };
+    assert_eq!((st, numgpu_last_error_arg()), (Status::NUMGPU_INVALID_VALUE, 13));
+    let st = unsafe { numgpu_zgtsv_batched_interleaved(&mut h, 1, std::ptr::null(), b.as_ptr() as _, std::ptr::null(), b.as_mut_ptr() as _, info.as_mut_ptr(), 2, 7) };
+    assert_eq!((st, numgpu_last_error_arg()), (Status::NUMGPU_INVALID_VALUE, 9));
+    assert!(unchanged(&b, &b0) && info.iter().all(|&v| v == POISON), "invalid C calls wrote");
+
+    // Valid calls: the C forms agree with the Rust API bit for bit.
+    let mut want = (b0.clone(), POISON);
+    gtsv_spike_slices(&mut h, 5, 2, &dl, &d, &du, &mut want.0, 5, &mut want.1, Pivoting::NoPivot).unwrap();
+    let st = unsafe { numgpu_dgtsv_spike(&mut h, 5, 2, dl.as_ptr(), d.as_ptr(), du.as_ptr(), b.as_mut_ptr(), 5, info.as_mut_ptr(), 1) };
+    assert!(st == Status::NUMGPU_SUCCESS && unchanged(&b, &want.0) && info[0] == want.1, "numgpu_dgtsv_spike");
+    let (mut b, mut info) = (b0.clone(), vec![POISON; 2]);
+    let st = unsafe { numgpu_dgtsv_batched_strided(&mut h, 5, 1, dl.as_ptr(), d.as_ptr(), du.as_ptr(), 0, b.as_mut_ptr(), 5, 5, info.as_mut_ptr(), 2, 0) };
+    assert!(st == Status::NUMGPU_SUCCESS && unchanged(&b, &want.0) && info == [0, 0], "numgpu_dgtsv_batched_strided");
+    // Interleaved: the two columns of B as two systems with the same T.
+    let il = |v: &[f64], shift: usize| -> Vec<f64> { (0..10).map(|e| if e / 2 >= shift && e / 2 - shift < v.len() { v[e / 2 - shift] } else { 0.0 }).collect() };
+    let (idl, id, idu) = (il(&dl, 1), il(&d, 0), il(&du, 0));
+    let mut ib: Vec<f64> = (0..10).map(|e| b0[e % 2 * 5 + e / 2]).collect();
+    let mut info = vec![POISON; 2];
+    let st = unsafe { numgpu_dgtsv_batched_interleaved(&mut h, 5, idl.as_ptr(), id.as_ptr(), idu.as_ptr(), ib.as_mut_ptr(), info.as_mut_ptr(), 2, 0) };
+    let back: Vec<f64> = (0..10).map(|e| ib[e % 5 * 2 + e / 5]).collect();
+    assert!(st == Status::NUMGPU_SUCCESS && unchanged(&back, &want.0) && info == [0, 0], "numgpu_dgtsv_batched_interleaved");
+}
+
+crate::all_precisions! {
+    single => single_for;
+    large => large_for;
+    partitioned => partitioned_for;
+    strided => strided_for;
+    interleaved => interleaved_for;
+    singular => singular_for;
+    nan_input => nan_for;
+    empty => empty_for;
+    cpu_nopivot => cpu_nopivot_pivots_for;
+    device_arrays => device_arrays_for;
+    argument_checks => argument_checks_for;
+}
+
+crate::on_every_backend! {
+    gtsv_spike_every_order_kind_and_mode => super::single;
+    gtsv_spike_large_system => super::large;
+    gtsv_spike_partitioned_orders => super::partitioned;
+    gtsv_batched_strided_matches_lapack => super::strided;
+    gtsv_batched_interleaved_matches_lapack => super::interleaved;
+    gtsv_singular_systems_leave_b_unchanged => super::singular;
+    gtsv_nan_propagates_to_its_system_only => super::nan_input;
+    gtsv_empty_work_touches_nothing => super::empty;
+    gtsv_device_arrays => super::device_arrays;
+    gtsv_argument_checks => super::argument_checks;
+}

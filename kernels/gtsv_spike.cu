@@ -21,6 +21,8 @@
 //                         NG_NT partitions per block.
 //   gtsv_block_<T>        a block per system and right-hand side, in shared memory, SPIKE
 //                         with one level of partitions (up to NG_NT·NG_L rows).
+//   gtsv_small_<T>        a thread per small system (up to NG_SEQ rows), a block's systems
+//                         staged through shared memory together.
 #include "common.cuh"
 
 #define NG_CAT2(a, b) a##b
@@ -137,7 +139,7 @@ extern "C" __global__ void NG_CAT(gtsv_strided_, NG_SUFFIX)(
 }
 #endif
 
-#if defined(NG_SPIKE_REDUCE) || defined(NG_SPIKE_TOP) || defined(NG_SPIKE_RECOVER) || defined(NG_BLOCK)
+#if defined(NG_SPIKE_REDUCE) || defined(NG_SPIKE_TOP) || defined(NG_SPIKE_RECOVER) || defined(NG_BLOCK) || defined(NG_SMALL)
 // One large system by SPIKE in substructured form. The rows split into partitions of NG_L
 // (odd) rows; a partition's first row is its separator, the others its interior. Eliminating
 // every interior (diagonal pivoting inside it) leaves a tridiagonal system in the separators
@@ -455,7 +457,7 @@ extern "C" __global__ void __launch_bounds__(NG_NT) NG_CAT(gtsv_spike_recover_, 
 #if defined(NG_BLOCK)
 // Block per system (strided batch, and one system of up to NG_NT·NG_L rows): system first +
 // blockIdx.x, right-hand sides blockIdx.y, +gridDim.y, ... The system is read once into
-// shared memory. Orders above NG_SEQ, without pivoting or diagonally dominant by rows: its
+// shared memory. Without pivoting or diagonally dominant by rows: its
 // partitions (a thread each) give S (order p <= NG_NT), which thread 0 solves, then the
 // interiors again with their separators known; otherwise, or when a pivot block of a partition or of S is exactly singular, thread 0
 // solves the whole system by diagonal pivoting, which decides info. X is written only on
@@ -476,7 +478,7 @@ extern "C" __global__ void __launch_bounds__(NG_NT) NG_CAT(gtsv_block_, NG_SUFFI
         for (int l = t; l < n; l += blockDim.x) dominant = dominant && ng_abs(s.b[l]) >= ng_abs(s.a[l]) + ng_abs(s.c[l]);
         // Partitions lose backward stability on systems that need pivoting (their separators
         // are never pivoted on): those go to the whole-system solver.
-        bool failed = n <= NG_SEQ || (piv && !__syncthreads_and(dominant));
+        bool failed = piv && !__syncthreads_and(dominant);
         __syncthreads();
         if (!failed) {
             ng_part q = {zero, zero, zero, zero, zero, zero, zero, -1};
@@ -524,6 +526,49 @@ extern "C" __global__ void __launch_bounds__(NG_NT) NG_CAT(gtsv_block_, NG_SUFFI
         if (r == blockIdx.y && blockIdx.y == 0 && t == 0) info[sys] = bad + 1;
         if (!singular)
             for (int l = t; l < n; l += blockDim.x) x[l] = s.f[l];
+        __syncthreads();
+    }
+}
+#endif
+#if defined(NG_SMALL)
+// Small systems (order <= NG_SEQ), blockDim.x (<= NG_NT) per block, a thread each: systems
+// first + blockIdx.x·blockDim.x + threadIdx.x, right-hand sides blockIdx.y, +gridDim.y, ... Their rows are
+// staged through shared memory together (coalesced when the systems are packed), each
+// system's at an odd stride (the threads' rows fall in distinct banks); each thread solves
+// its system by diagonal pivoting (or Thomas) there. X is written only where info = 0.
+extern "C" __global__ void __launch_bounds__(NG_NT) NG_CAT(gtsv_small_, NG_SUFFIX)(
+    int n, ng_i64 nrhs, const T *dl, const T *d, const T *du, ng_i64 stride_diag, T *B, ng_i64 ldb, ng_i64 stride_b, int *info,
+    ng_i64 first, ng_i64 batch, int pivot) {
+    const int ld = n | 1, t = threadIdx.x, nt = blockDim.x;
+    extern __shared__ __align__(16) unsigned char ng_smem_raw[];
+    T *a = reinterpret_cast<T *>(ng_smem_raw), *b = a + nt * ld, *c = b + nt * ld, *f = c + nt * ld;
+    signed char *K = reinterpret_cast<signed char *>(f + nt * ld);
+    __shared__ int bad[NG_NT];
+    const ng_i64 sys0 = first + (ng_i64)blockIdx.x * nt;
+    const int count = (int)min((ng_i64)nt, batch - sys0);
+    const T zero = ng_zero<T>();
+    for (ng_i64 r = blockIdx.y; r < nrhs; r += gridDim.y) {
+        for (int l = t; l < count * n; l += nt) {
+            const int j = l / n, k = l % n, o = j * ld + k;
+            const ng_i64 sd = (sys0 + j) * stride_diag;
+            a[o] = k > 0 ? dl[sd + k - 1] : zero;
+            b[o] = d[sd + k];
+            c[o] = k + 1 < n ? du[sd + k] : zero;
+            f[o] = B[(sys0 + j) * stride_b + r * ldb + k];
+        }
+        __syncthreads();
+        if (t < count) {
+            T pz0 = zero, pz1 = zero;
+            const int o = t * ld;
+            bad[t] = ng_seg_forward<false>(n, a + o, b + o, c + o, f + o, K + o, pivot != 0, pz0, pz1);
+            if (bad[t] < 0) ng_seg_backward<false>(n, a + o, b + o, f + o, K + o, pz0, pz1);
+            if (r == blockIdx.y && blockIdx.y == 0) info[sys0 + t] = bad[t] + 1;
+        }
+        __syncthreads();
+        for (int l = t; l < count * n; l += nt) {
+            const int j = l / n, k = l % n;
+            if (bad[j] < 0) B[(sys0 + j) * stride_b + r * ldb + k] = f[j * ld + k];
+        }
         __syncthreads();
     }
 }

@@ -1,7 +1,8 @@
 //! CUDA backend of the tridiagonal solvers: launches the kernels of `kernels/gtsv_spike.cu`
 //! (diagonal pivoting or Thomas: a thread per system for the interleaved batch; for the
-//! strided batch a block per system and right-hand side in shared memory up to SPIKE_MIN rows,
-//! else a thread per system and right-hand side), in chunks whose elimination workspace fits
+//! strided batch a thread per system in shared memory up to BLOCK_SEQ rows, a block per system
+//! and right-hand side in shared memory up to SPIKE_MIN rows, else a thread per system and
+//! right-hand side), in chunks whose elimination workspace fits
 //! the handle's workspace, staging host arrays through it;
 //! - one large system by SPIKE (`spike`, see the kernel file), with the single-thread solver
 //!   for small orders and as the fallback when a partition is singular.
@@ -25,7 +26,7 @@ pub fn source() -> &'static str {
 
 const THREADS: usize = 128;
 
-/// The defines and entry point of a kernel: `interleaved`, `strided`, `block`,
+/// The defines and entry point of a kernel: `interleaved`, `strided`, `small`, `block`,
 /// `spike_reduce`, `spike_top` or `spike_recover`.
 pub fn specialise<T: Scalar>(kind: &str) -> (Vec<String>, String) {
     let defines = vec![
@@ -45,8 +46,9 @@ fn by_block(n: usize) -> bool {
     n <= SPIKE_MIN
 }
 
-/// Orders up to which the block kernel solves by one thread, without partitions: small
-/// systems gain nothing from them, and would lose stability to their fixed boundaries.
+/// Orders up to which a thread solves each system (the small-system kernel, several systems
+/// per block) rather than a block: small systems gain nothing from partitions, and would lose
+/// stability to their fixed boundaries.
 const BLOCK_SEQ: usize = 4 * SPIKE_L;
 
 /// Bytes of elimination workspace per solving thread: the pivots (bt) and the eliminated
@@ -116,8 +118,30 @@ fn launch_block<T: Scalar>(ch: &CudaHandle, g: &GtsvStrided<T>, a: StridedArgs, 
     unsafe { ch.launch(&module, grid, (32 * p.div_ceil(32)) as u32, spike_smem::<T>(p * SPIKE_L, true), &mut params) }
 }
 
+/// Small systems per block of the small-system kernel, a thread each.
+const SMALL_PER_BLOCK: usize = 32;
+
+#[allow(clippy::too_many_arguments)]
+fn launch_small<T: Scalar>(ch: &CudaHandle, g: &GtsvStrided<T>, a: StridedArgs, stride_diag: usize, ldb: usize, stride_b: usize, count: usize) -> Result<()> {
+    let (defines, entry) = specialise::<T>("small");
+    let module = ch.dev.modules.get(&ch.dev, SOURCE, &defines, &entry)?;
+    let (mut n, mut nrhs, mut dl, mut d, mut du, mut sd) = (g.n as i32, g.nrhs as i64, a.dl, a.d, a.du, stride_diag as i64);
+    let (mut b, mut ldb, mut sb, mut info, mut first, mut batch, mut pivot) = (a.b, ldb as i64, stride_b as i64, a.info, 0i64, count as i64, (g.pivoting == Pivoting::Diagonal) as i32);
+    let mut params = [arg(&mut n), arg(&mut nrhs), arg(&mut dl), arg(&mut d), arg(&mut du), arg(&mut sd), arg(&mut b), arg(&mut ldb), arg(&mut sb), arg(&mut info), arg(&mut first), arg(&mut batch), arg(&mut pivot)];
+    let grid = (count.div_ceil(SMALL_PER_BLOCK) as u32, g.nrhs.min(GRID_Y) as u32, 1);
+    let smem = SMALL_PER_BLOCK * (g.n | 1) * (4 * size_of::<T>() + 1);
+    // SAFETY: matches gtsv_small_<T>(int n, ng_i64 nrhs, const T *dl, const T *d, const T *du,
+    // ng_i64 stride_diag, T *B, ng_i64 ldb, ng_i64 stride_b, int *info, ng_i64 first,
+    // ng_i64 batch, int pivot); n <= BLOCK_SEQ, a block of SMALL_PER_BLOCK (<= SPIKE_NT)
+    // threads and their systems' rows in shared memory.
+    unsafe { ch.launch(&module, grid, SMALL_PER_BLOCK as u32, smem as u32, &mut params) }
+}
+
 #[allow(clippy::too_many_arguments)]
 fn launch_strided<T: Scalar>(ch: &CudaHandle, g: &GtsvStrided<T>, a: StridedArgs, stride_diag: usize, ldb: usize, stride_b: usize, count: usize, ws: u64) -> Result<()> {
+    if g.n <= BLOCK_SEQ {
+        return launch_small(ch, g, a, stride_diag, ldb, stride_b, count);
+    }
     if by_block(g.n) {
         return launch_block(ch, g, a, stride_diag, ldb, stride_b, count);
     }

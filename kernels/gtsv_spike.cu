@@ -21,6 +21,8 @@
 //                         NG_NT partitions per block.
 //   gtsv_block_<T>        a block per system and right-hand side, in shared memory, SPIKE
 //                         with one level of partitions (up to NG_NT·NG_L rows).
+//   gtsv_small_<T>        a thread per small system (up to 68 rows), a block's systems
+//                         staged through shared memory together.
 #include "common.cuh"
 
 #define NG_CAT2(a, b) a##b
@@ -109,13 +111,13 @@ __device__ int ng_gtsv_rows(int n, const T *dl1, const T *d, const T *du, const 
 
 #if defined(NG_INTERLEAVED)
 // Systems first .. first + count - 1, thread i solving system first + i; the data's stride is
-// batch, the workspace's (bt, y, kind, interleaved like the data) count.
+// batch, the workspace's (P, Q, K of ng_gtsv_rows, interleaved like the data) count.
 extern "C" __global__ void NG_CAT(gtsv_interleaved_, NG_SUFFIX)(
-    int n, const T *dl, const T *d, const T *du, T *B, int *info, ng_i64 batch, ng_i64 first, ng_i64 count, int pivot, T *bt, T *y,
-    signed char *kind) {
+    int n, const T *dl, const T *d, const T *du, T *B, int *info, ng_i64 batch, ng_i64 first, ng_i64 count, int pivot, T *P, T *Q,
+    signed char *K) {
     for (ng_i64 i = (ng_i64)blockIdx.x * blockDim.x + threadIdx.x; i < count; i += (ng_i64)gridDim.x * blockDim.x) {
         const ng_i64 o = first + i;
-        info[o] = ng_gtsv_rows(n, dl + batch + o, d + o, du + o, B + o, batch, bt + i, y + i, kind + i, count, B + o, batch, pivot != 0);
+        info[o] = ng_gtsv_rows(n, dl + batch + o, d + o, du + o, B + o, batch, P + i, Q + i, K + i, count, B + o, batch, pivot != 0);
     }
 }
 #endif
@@ -126,18 +128,18 @@ extern "C" __global__ void NG_CAT(gtsv_interleaved_, NG_SUFFIX)(
 // info.
 extern "C" __global__ void NG_CAT(gtsv_strided_, NG_SUFFIX)(
     int n, ng_i64 nrhs, const T *dl, const T *d, const T *du, ng_i64 stride_diag, T *B, ng_i64 ldb, ng_i64 stride_b, int *info,
-    ng_i64 batch, int pivot, T *bt, T *y, signed char *kind) {
+    ng_i64 batch, int pivot, T *P, T *Q, signed char *K) {
     const ng_i64 threads = batch * nrhs;
     for (ng_i64 t = (ng_i64)blockIdx.x * blockDim.x + threadIdx.x; t < threads; t += (ng_i64)gridDim.x * blockDim.x) {
         const ng_i64 i = t / nrhs, r = t % nrhs, o = i * stride_diag;
         T *b = B + i * stride_b + r * ldb;
-        const int res = ng_gtsv_rows(n, dl + o, d + o, du + o, b, 1, bt + t, y + t, kind + t, threads, b, 1, pivot != 0);
+        const int res = ng_gtsv_rows(n, dl + o, d + o, du + o, b, 1, P + t, Q + t, K + t, threads, b, 1, pivot != 0);
         if (r == 0) info[i] = res;
     }
 }
 #endif
 
-#if defined(NG_SPIKE_REDUCE) || defined(NG_SPIKE_TOP) || defined(NG_SPIKE_RECOVER) || defined(NG_BLOCK)
+#if defined(NG_SPIKE_REDUCE) || defined(NG_SPIKE_TOP) || defined(NG_SPIKE_RECOVER) || defined(NG_BLOCK) || defined(NG_SMALL)
 // One large system by SPIKE in substructured form. The rows split into partitions of NG_L
 // (odd) rows; a partition's first row is its separator, the others its interior. Eliminating
 // every interior (diagonal pivoting inside it) leaves a tridiagonal system in the separators
@@ -453,19 +455,19 @@ extern "C" __global__ void __launch_bounds__(NG_NT) NG_CAT(gtsv_spike_recover_, 
 #endif
 
 #if defined(NG_BLOCK)
-// Block per system (strided batch, and one system of up to NG_NT·NG_L rows): system first +
+// Block per system (strided batch, and one system of up to NG_NT·NG_L rows): system
 // blockIdx.x, right-hand sides blockIdx.y, +gridDim.y, ... The system is read once into
-// shared memory. Orders above NG_SEQ, without pivoting or diagonally dominant by rows: its
+// shared memory. Without pivoting or diagonally dominant by rows: its
 // partitions (a thread each) give S (order p <= NG_NT), which thread 0 solves, then the
 // interiors again with their separators known; otherwise, or when a pivot block of a partition or of S is exactly singular, thread 0
 // solves the whole system by diagonal pivoting, which decides info. X is written only on
 // success.
 extern "C" __global__ void __launch_bounds__(NG_NT) NG_CAT(gtsv_block_, NG_SUFFIX)(
     int n, ng_i64 nrhs, const T *dl, const T *d, const T *du, ng_i64 stride_diag, T *B, ng_i64 ldb, ng_i64 stride_b, int *info,
-    ng_i64 first, int pivot) {
+    int pivot) {
     const int p = (n + NG_L - 1) / NG_L, rows = p * NG_L, t = threadIdx.x;
     const ng_spike_smem s(rows, true);
-    const ng_i64 sys = first + blockIdx.x, o = sys * stride_diag;
+    const ng_i64 sys = blockIdx.x, o = sys * stride_diag;
     const T *dls = n > 1 ? dl + o : nullptr, *ds = d + o, *dus = n > 1 ? du + o : nullptr;
     const bool piv = pivot != 0;
     const T zero = ng_zero<T>();
@@ -476,7 +478,7 @@ extern "C" __global__ void __launch_bounds__(NG_NT) NG_CAT(gtsv_block_, NG_SUFFI
         for (int l = t; l < n; l += blockDim.x) dominant = dominant && ng_abs(s.b[l]) >= ng_abs(s.a[l]) + ng_abs(s.c[l]);
         // Partitions lose backward stability on systems that need pivoting (their separators
         // are never pivoted on): those go to the whole-system solver.
-        bool failed = n <= NG_SEQ || (piv && !__syncthreads_and(dominant));
+        bool failed = piv && !__syncthreads_and(dominant);
         __syncthreads();
         if (!failed) {
             ng_part q = {zero, zero, zero, zero, zero, zero, zero, -1};
@@ -524,6 +526,49 @@ extern "C" __global__ void __launch_bounds__(NG_NT) NG_CAT(gtsv_block_, NG_SUFFI
         if (r == blockIdx.y && blockIdx.y == 0 && t == 0) info[sys] = bad + 1;
         if (!singular)
             for (int l = t; l < n; l += blockDim.x) x[l] = s.f[l];
+        __syncthreads();
+    }
+}
+#endif
+#if defined(NG_SMALL)
+// Small systems (up to 68 rows), blockDim.x (<= NG_NT) per block, a thread each: systems
+// blockIdx.x·blockDim.x + threadIdx.x of `batch`, right-hand sides blockIdx.y, +gridDim.y, ... Their rows are
+// staged through shared memory together (coalesced when the systems are packed), each
+// system's at an odd stride (the threads' rows fall in distinct banks); each thread solves
+// its system by diagonal pivoting (or Thomas) there. X is written only where info = 0.
+extern "C" __global__ void __launch_bounds__(NG_NT) NG_CAT(gtsv_small_, NG_SUFFIX)(
+    int n, ng_i64 nrhs, const T *dl, const T *d, const T *du, ng_i64 stride_diag, T *B, ng_i64 ldb, ng_i64 stride_b, int *info,
+    ng_i64 batch, int pivot) {
+    const int ld = n | 1, t = threadIdx.x, nt = blockDim.x;
+    extern __shared__ __align__(16) unsigned char ng_smem_raw[];
+    T *a = reinterpret_cast<T *>(ng_smem_raw), *b = a + nt * ld, *c = b + nt * ld, *f = c + nt * ld;
+    signed char *K = reinterpret_cast<signed char *>(f + nt * ld);
+    __shared__ int bad[NG_NT];
+    const ng_i64 sys0 = (ng_i64)blockIdx.x * nt;
+    const int count = (int)min((ng_i64)nt, batch - sys0);
+    const T zero = ng_zero<T>();
+    for (ng_i64 r = blockIdx.y; r < nrhs; r += gridDim.y) {
+        for (int l = t; l < count * n; l += nt) {
+            const int j = l / n, k = l % n, o = j * ld + k;
+            const ng_i64 sd = (sys0 + j) * stride_diag;
+            a[o] = k > 0 ? dl[sd + k - 1] : zero;
+            b[o] = d[sd + k];
+            c[o] = k + 1 < n ? du[sd + k] : zero;
+            f[o] = B[(sys0 + j) * stride_b + r * ldb + k];
+        }
+        __syncthreads();
+        if (t < count) {
+            T pz0 = zero, pz1 = zero;
+            const int o = t * ld;
+            bad[t] = ng_seg_forward<false>(n, a + o, b + o, c + o, f + o, K + o, pivot != 0, pz0, pz1);
+            if (bad[t] < 0) ng_seg_backward<false>(n, a + o, b + o, f + o, K + o, pz0, pz1);
+            if (r == blockIdx.y && blockIdx.y == 0) info[sys0 + t] = bad[t] + 1;
+        }
+        __syncthreads();
+        for (int l = t; l < count * n; l += nt) {
+            const int j = l / n, k = l % n;
+            if (bad[j] < 0) B[(sys0 + j) * stride_b + r * ldb + k] = f[j * ld + k];
+        }
         __syncthreads();
     }
 }

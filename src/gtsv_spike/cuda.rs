@@ -1,10 +1,10 @@
 //! CUDA backend of the tridiagonal solvers: launches the kernels of `kernels/gtsv_spike.cu`
 //! (diagonal pivoting or Thomas: a thread per system for the interleaved batch; for the
-//! strided batch a block per system and right-hand side in shared memory up to SPIKE_MIN rows,
-//! else a thread per system and right-hand side), in chunks whose elimination workspace fits
-//! the handle's workspace, staging host arrays through it;
-//! - one large system by SPIKE (`spike`, see the kernel file), with the single-thread solver
-//!   for small orders and as the fallback when a partition is singular.
+//! strided batch a thread per system in shared memory up to BLOCK_SEQ rows, a block per system
+//! and right-hand side in shared memory up to SPIKE_MIN rows, else a thread per system and
+//! right-hand side), in chunks whose elimination workspace fits the handle's workspace,
+//! staging host arrays through it; one large system by SPIKE (`spike`, see the kernel file),
+//! with the whole-system solver as the fallback when a partition is singular.
 
 use super::{Gtsv, GtsvInterleaved, GtsvStrided, Pivoting};
 use crate::core::error::Result;
@@ -25,7 +25,7 @@ pub fn source() -> &'static str {
 
 const THREADS: usize = 128;
 
-/// The defines and entry point of a kernel: `interleaved`, `strided`, `block`,
+/// The defines and entry point of a kernel: `interleaved`, `strided`, `small`, `block`,
 /// `spike_reduce`, `spike_top` or `spike_recover`.
 pub fn specialise<T: Scalar>(kind: &str) -> (Vec<String>, String) {
     let defines = vec![
@@ -34,7 +34,6 @@ pub fn specialise<T: Scalar>(kind: &str) -> (Vec<String>, String) {
         format!("NG_{}=1", kind.to_uppercase()),
         format!("NG_L={SPIKE_L}"),
         format!("NG_NT={SPIKE_NT}"),
-        format!("NG_SEQ={BLOCK_SEQ}"),
     ];
     (defines, format!("gtsv_{kind}_{}", T::SUFFIX))
 }
@@ -45,12 +44,13 @@ fn by_block(n: usize) -> bool {
     n <= SPIKE_MIN
 }
 
-/// Orders up to which the block kernel solves by one thread, without partitions: small
-/// systems gain nothing from them, and would lose stability to their fixed boundaries.
+/// Orders up to which a thread solves each system (the small-system kernel, several systems
+/// per block) rather than a block: small systems gain nothing from partitions, and would lose
+/// stability to their fixed boundaries.
 const BLOCK_SEQ: usize = 4 * SPIKE_L;
 
-/// Bytes of elimination workspace per solving thread: the pivots (bt) and the eliminated
-/// right-hand side (y), n each, and n pivot kinds.
+/// Bytes of elimination workspace per solving thread: ng_gtsv_rows's P and Q, n each, and
+/// n pivot kinds.
 fn ws_per_thread<T>(n: usize) -> usize {
     n * (2 * size_of::<T>() + 1)
 }
@@ -76,8 +76,8 @@ fn strided_ws_bytes<T>(n: usize, threads: usize) -> usize {
 /// The three workspace arrays for `threads` solving threads, from `base`.
 fn ws_arrays<T>(base: u64, n: usize, threads: usize) -> (u64, u64, u64) {
     let mut lay = Layout::default();
-    let (bt, y, kind) = (lay.take(n * threads * size_of::<T>()), lay.take(n * threads * size_of::<T>()), lay.take(n * threads));
-    (base + bt as u64, base + y as u64, base + kind as u64)
+    let (p, q, kind) = (lay.take(n * threads * size_of::<T>()), lay.take(n * threads * size_of::<T>()), lay.take(n * threads));
+    (base + p as u64, base + q as u64, base + kind as u64)
 }
 
 fn ws_bytes<T>(n: usize, threads: usize) -> usize {
@@ -107,30 +107,52 @@ fn launch_block<T: Scalar>(ch: &CudaHandle, g: &GtsvStrided<T>, a: StridedArgs, 
     let module = ch.dev.modules.get(&ch.dev, SOURCE, &defines, &entry)?;
     let p = g.n.div_ceil(SPIKE_L);
     let (mut n, mut nrhs, mut dl, mut d, mut du, mut sd) = (g.n as i32, g.nrhs as i64, a.dl, a.d, a.du, stride_diag as i64);
-    let (mut b, mut ldb, mut sb, mut info, mut first, mut pivot) = (a.b, ldb as i64, stride_b as i64, a.info, 0i64, (g.pivoting == Pivoting::Diagonal) as i32);
-    let mut params = [arg(&mut n), arg(&mut nrhs), arg(&mut dl), arg(&mut d), arg(&mut du), arg(&mut sd), arg(&mut b), arg(&mut ldb), arg(&mut sb), arg(&mut info), arg(&mut first), arg(&mut pivot)];
+    let (mut b, mut ldb, mut sb, mut info, mut pivot) = (a.b, ldb as i64, stride_b as i64, a.info, (g.pivoting == Pivoting::Diagonal) as i32);
+    let mut params = [arg(&mut n), arg(&mut nrhs), arg(&mut dl), arg(&mut d), arg(&mut du), arg(&mut sd), arg(&mut b), arg(&mut ldb), arg(&mut sb), arg(&mut info), arg(&mut pivot)];
     let grid = (count as u32, g.nrhs.min(GRID_Y) as u32, 1);
     // SAFETY: matches gtsv_block_<T>(int n, ng_i64 nrhs, const T *dl, const T *d, const T *du,
-    // ng_i64 stride_diag, T *B, ng_i64 ldb, ng_i64 stride_b, int *info, ng_i64 first,
-    // int pivot); n <= SPIKE_MIN, so p <= SPIKE_NT partitions fit the block.
+    // ng_i64 stride_diag, T *B, ng_i64 ldb, ng_i64 stride_b, int *info, int pivot);
+    // n <= SPIKE_MIN, so p <= SPIKE_NT partitions fit the block.
     unsafe { ch.launch(&module, grid, (32 * p.div_ceil(32)) as u32, spike_smem::<T>(p * SPIKE_L, true), &mut params) }
+}
+
+/// Small systems per block of the small-system kernel, a thread each.
+const SMALL_PER_BLOCK: usize = 32;
+
+#[allow(clippy::too_many_arguments)]
+fn launch_small<T: Scalar>(ch: &CudaHandle, g: &GtsvStrided<T>, a: StridedArgs, stride_diag: usize, ldb: usize, stride_b: usize, count: usize) -> Result<()> {
+    let (defines, entry) = specialise::<T>("small");
+    let module = ch.dev.modules.get(&ch.dev, SOURCE, &defines, &entry)?;
+    let (mut n, mut nrhs, mut dl, mut d, mut du, mut sd) = (g.n as i32, g.nrhs as i64, a.dl, a.d, a.du, stride_diag as i64);
+    let (mut b, mut ldb, mut sb, mut info, mut batch, mut pivot) = (a.b, ldb as i64, stride_b as i64, a.info, count as i64, (g.pivoting == Pivoting::Diagonal) as i32);
+    let mut params = [arg(&mut n), arg(&mut nrhs), arg(&mut dl), arg(&mut d), arg(&mut du), arg(&mut sd), arg(&mut b), arg(&mut ldb), arg(&mut sb), arg(&mut info), arg(&mut batch), arg(&mut pivot)];
+    let grid = (count.div_ceil(SMALL_PER_BLOCK) as u32, g.nrhs.min(GRID_Y) as u32, 1);
+    let smem = SMALL_PER_BLOCK * (g.n | 1) * (4 * size_of::<T>() + 1);
+    // SAFETY: matches gtsv_small_<T>(int n, ng_i64 nrhs, const T *dl, const T *d, const T *du,
+    // ng_i64 stride_diag, T *B, ng_i64 ldb, ng_i64 stride_b, int *info, ng_i64 batch,
+    // int pivot); n <= BLOCK_SEQ, a block of SMALL_PER_BLOCK (<= SPIKE_NT)
+    // threads and their systems' rows in shared memory.
+    unsafe { ch.launch(&module, grid, SMALL_PER_BLOCK as u32, smem as u32, &mut params) }
 }
 
 #[allow(clippy::too_many_arguments)]
 fn launch_strided<T: Scalar>(ch: &CudaHandle, g: &GtsvStrided<T>, a: StridedArgs, stride_diag: usize, ldb: usize, stride_b: usize, count: usize, ws: u64) -> Result<()> {
+    if g.n <= BLOCK_SEQ {
+        return launch_small(ch, g, a, stride_diag, ldb, stride_b, count);
+    }
     if by_block(g.n) {
         return launch_block(ch, g, a, stride_diag, ldb, stride_b, count);
     }
     let (defines, entry) = specialise::<T>("strided");
     let module = ch.dev.modules.get(&ch.dev, SOURCE, &defines, &entry)?;
     let threads = count * g.nrhs;
-    let (mut bt, mut y, mut kind) = ws_arrays::<T>(ws, g.n, threads);
+    let (mut p, mut q, mut kind) = ws_arrays::<T>(ws, g.n, threads);
     let (mut n, mut nrhs, mut dl, mut d, mut du, mut sd) = (g.n as i32, g.nrhs as i64, a.dl, a.d, a.du, stride_diag as i64);
     let (mut b, mut ldb, mut sb, mut info, mut batch, mut pivot) = (a.b, ldb as i64, stride_b as i64, a.info, count as i64, (g.pivoting == Pivoting::Diagonal) as i32);
-    let mut params = [arg(&mut n), arg(&mut nrhs), arg(&mut dl), arg(&mut d), arg(&mut du), arg(&mut sd), arg(&mut b), arg(&mut ldb), arg(&mut sb), arg(&mut info), arg(&mut batch), arg(&mut pivot), arg(&mut bt), arg(&mut y), arg(&mut kind)];
+    let mut params = [arg(&mut n), arg(&mut nrhs), arg(&mut dl), arg(&mut d), arg(&mut du), arg(&mut sd), arg(&mut b), arg(&mut ldb), arg(&mut sb), arg(&mut info), arg(&mut batch), arg(&mut pivot), arg(&mut p), arg(&mut q), arg(&mut kind)];
     // SAFETY: matches gtsv_strided_<T>(int n, ng_i64 nrhs, const T *dl, const T *d, const T *du,
     // ng_i64 stride_diag, T *B, ng_i64 ldb, ng_i64 stride_b, int *info, ng_i64 batch, int pivot,
-    // T *bt, T *y, signed char *kind); the workspace holds `threads` threads' arrays.
+    // T *P, T *Q, signed char *K); the workspace holds `threads` threads' arrays.
     unsafe { ch.launch(&module, grid(threads.div_ceil(THREADS) as i64), THREADS as u32, 0, &mut params) }
 }
 
@@ -406,13 +428,13 @@ pub fn gtsv<T: Scalar>(ch: &mut CudaHandle, g: &Gtsv<T>, space: Space) -> Result
 fn launch_interleaved<T: Scalar>(ch: &CudaHandle, g: &GtsvInterleaved<T>, dl: u64, d: u64, du: u64, b: u64, info: u64, stride: usize, first: usize, count: usize, ws: u64) -> Result<()> {
     let (defines, entry) = specialise::<T>("interleaved");
     let module = ch.dev.modules.get(&ch.dev, SOURCE, &defines, &entry)?;
-    let (mut bt, mut y, mut kind) = ws_arrays::<T>(ws, g.n, count);
+    let (mut p, mut q, mut kind) = ws_arrays::<T>(ws, g.n, count);
     let (mut n, mut dl, mut d, mut du, mut b, mut info) = (g.n as i32, dl, d, du, b, info);
     let (mut batch, mut first, mut count_, mut pivot) = (stride as i64, first as i64, count as i64, (g.pivoting == Pivoting::Diagonal) as i32);
-    let mut params = [arg(&mut n), arg(&mut dl), arg(&mut d), arg(&mut du), arg(&mut b), arg(&mut info), arg(&mut batch), arg(&mut first), arg(&mut count_), arg(&mut pivot), arg(&mut bt), arg(&mut y), arg(&mut kind)];
+    let mut params = [arg(&mut n), arg(&mut dl), arg(&mut d), arg(&mut du), arg(&mut b), arg(&mut info), arg(&mut batch), arg(&mut first), arg(&mut count_), arg(&mut pivot), arg(&mut p), arg(&mut q), arg(&mut kind)];
     // SAFETY: matches gtsv_interleaved_<T>(int n, const T *dl, const T *d, const T *du, T *B,
-    // int *info, ng_i64 batch, ng_i64 first, ng_i64 count, int pivot, T *bt, T *y,
-    // signed char *kind); the workspace holds `count` threads' arrays.
+    // int *info, ng_i64 batch, ng_i64 first, ng_i64 count, int pivot, T *P, T *Q,
+    // signed char *K); the workspace holds `count` threads' arrays.
     unsafe { ch.launch(&module, grid(count.div_ceil(THREADS) as i64), THREADS as u32, 0, &mut params) }
 }
 

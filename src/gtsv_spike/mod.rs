@@ -40,9 +40,10 @@
 //!   the mode's pivoting inside each), then the separators' system, recursively. A partition
 //!   never pivots across its separator, so for systems that need pivoting the backward error
 //!   is bounded by the partitions' conditioning, not LAPACK's: as for cuSPARSE `gtsv2`;
-//! - the strided batch, and one system up to 2176 rows: a block per system in shared memory,
-//!   SPIKE with one level of partitions when there is no pivoting or the system is diagonally
-//!   dominant by rows, else the whole system by diagonal pivoting;
+//! - the strided batch, and one system up to 2176 rows: up to 68 rows a thread per system,
+//!   in shared memory; above, a block per system in shared memory, SPIKE with one level of
+//!   partitions when there is no pivoting or the system is diagonally dominant by rows, else
+//!   the whole system by diagonal pivoting;
 //! - the interleaved batch: a thread per system, the whole system.
 //!
 //! The CPU backend solves with LAPACK `?gtsv` (partial pivoting) in both modes, so NOPIVOT

@@ -158,7 +158,7 @@ fn gtsv_spike_kernels_compile_for_sm80_and_sm90() {
         return;
     }
     fn cases<T: Scalar>() -> Vec<String> {
-        ["interleaved", "strided", "block", "spike_reduce", "spike_top", "spike_recover"].iter().flat_map(|k| {
+        ["interleaved", "strided", "small", "block", "spike_reduce", "spike_top", "spike_recover"].iter().flat_map(|k| {
             let (d, e) = tri::specialise::<T>(k);
             check(tri::source(), &d, &e)
         }).collect()

@@ -1,15 +1,13 @@
 // Sparse matrix-vector products (the host side is src/spmv/cuda.rs).
 //
 // Kernels, one per compilation, chosen by -D NG_<KIND>=1, element type NG_T:
-//   csrmv_n_<T>    y := alpha*A*x + beta*y, CSR. Persistent warps over rows; a warp takes
-//                  32/NG_V rows at a time, NG_V lanes per row (NG_V from the mean row length,
-//                  2..32), each lane summing a strided part of its row with fma, then a
-//                  shuffle tree over the NG_V lanes. A row longer than NG_LONG entries is
-//                  skipped by its NG_V lanes and summed afterwards by the whole warp (the
-//                  row-split path: one long row does not serialise NG_V lanes). Fixed orders
-//                  throughout: bitwise reproducible. NG_CHECK=1 compiles the same traversal as
-//                  a validation pass that reads only row_ptr and col_ind and writes nothing
-//                  but the check word.
+//   csrmv_n_<T>    y := alpha*A*x + beta*y, CSR. A block of 256 threads per `rows` rows; the
+//                  products of rows that fit a tile of 2048 entries staged in shared memory
+//                  by coalesced loads, then summed a row per group of lanes; a row longer
+//                  than 1024 entries summed by the whole block (the row-split path). Fixed
+//                  orders throughout: bitwise reproducible.
+//   csr_check_<T>  the validation pass of NUMGPU_CHECK_INPUTS=1: reads only row_ptr and
+//                  col_ind and writes nothing but the check word.
 //   csrmv_t_<T>    y += alpha*op(A)^T*x for op T (NG_CONJ=0) or C (NG_CONJ=1): NG_V lanes per
 //                  row scatter a_ij*(alpha*x_i) into y_j with atomicAdd (not reproducible in the
 //                  last bits: the order of the adds varies).
@@ -50,90 +48,149 @@ __device__ __forceinline__ double ng_add(double a, double b) { return a + b; }
 template <typename R>
 __device__ __forceinline__ ng_complex<R> ng_add(ng_complex<R> a, ng_complex<R> b) { return ng_complex<R>{a.re + b.re, a.im + b.im}; }
 
-#if defined(NG_CSRMV_N) || defined(NG_CSR_CHECK)
+#if defined(NG_CSRMV_N) || defined(NG_CSR_CHECK) || defined(NG_CSRMV_T)
 
-#ifndef NG_CHECK
-#define NG_CHECK 0
-#endif
+// Whether a row's pointer pair, relative to the base, is valid: 0 <= s <= e <= nnz.
+__device__ __forceinline__ bool ng_row_ok(ng_i64 s, ng_i64 e, ng_i64 nnz) { return s >= 0 && s <= e && e <= nnz; }
 
-// Rows longer than this are summed by the whole warp.
-#define NG_LONG (32 * NG_V)
-
-// Row pointer pair of `row`, relative to the base; ok when 0 <= s <= e <= nnz.
-__device__ __forceinline__ bool ng_row(const int *__restrict__ row_ptr, ng_i64 row, int base, ng_i64 nnz, ng_i64 &s, ng_i64 &e) {
-    s = (ng_i64)row_ptr[row] - base;
-    e = (ng_i64)row_ptr[row + 1] - base;
-    return s >= 0 && s <= e && e <= nnz;
+// Column of entry k relative to the base, or -1 (reported) when out of range.
+__device__ __forceinline__ ng_i64 ng_col(const int *__restrict__ col_ind, ng_i64 k, int base, ng_i64 n, ng_u64 *flag) {
+    const ng_i64 c = (ng_i64)col_ind[k] - base;
+    if (c < 0 || c >= n) {
+        ng_report(flag, 1, k);
+        return -1;
+    }
+    return c;
 }
 
-// Entries k, k + step, ... < e of a row: their products summed in order (NG_CHECK: their
-// columns only validated); bad columns reported and skipped.
+#endif  // NG_CSRMV_N || NG_CSR_CHECK || NG_CSRMV_T
+
+#if defined(NG_CSR_CHECK)
+
+// The validation pass of NUMGPU_CHECK_INPUTS=1: a thread per row checks its pointer pair,
+// then the columns of a valid row; it writes nothing but the check word.
+extern "C" __global__ void __launch_bounds__(NG_BLOCK) NG_CAT(csr_check_, NG_SUFFIX)(ng_i64 m, ng_i64 n, ng_i64 nnz, const int *__restrict__ row_ptr,
+                                                                                    const int *__restrict__ col_ind, int base, ng_u64 *flag) {
+    for (ng_i64 row = (ng_i64)blockIdx.x * blockDim.x + threadIdx.x; row < m; row += (ng_i64)gridDim.x * blockDim.x) {
+        const ng_i64 s = (ng_i64)row_ptr[row] - base, e = (ng_i64)row_ptr[row + 1] - base;
+        if (!ng_row_ok(s, e, nnz)) {
+            ng_report(flag, 0, row);
+            continue;
+        }
+        for (ng_i64 k = s; k < e; k++) ng_col(col_ind, k, base, n, flag);
+    }
+}
+
+#endif  // NG_CSR_CHECK
+
+#if defined(NG_CSRMV_N)
+
+// Threads per block, the most rows a block takes, and the products one tile stages.
+#define NG_CSR_BLOCK 256
+#define NG_PER 8
+#define NG_TILE (NG_CSR_BLOCK * NG_PER)
+
+// Products of entries k, k + step, ... < e summed in order with fma; bad columns skipped.
 __device__ __forceinline__ T ng_part(ng_i64 k, ng_i64 e, int step, const T *__restrict__ val, const int *__restrict__ col_ind, int base, ng_i64 n,
                                      const T *__restrict__ x, ng_u64 *flag) {
     T sum = ng_zero<T>();
 #pragma unroll 4
     for (; k < e; k += step) {
-        const ng_i64 c = (ng_i64)col_ind[k] - base;
-        if (c < 0 || c >= n) {
-            ng_report(flag, 1, k);
-            continue;
-        }
-#if !NG_CHECK
-        sum = ng_fma(val[k], x[c], sum);
-#endif
+        const ng_i64 c = ng_col(col_ind, k, base, n, flag);
+        if (c >= 0) sum = ng_fma(val[k], x[c], sum);
     }
     return sum;
 }
 
-// Sum over the w lanes of each w-lane group (w a power of two): the tree of lane 0 of the
-// group, which ends with the total. Every lane of the warp must call it.
+// Sum over the w lanes of each w-lane group (w a power of two, at most 32): lane 0 of the
+// group ends with the total of a fixed tree. Every lane of the warp must call it.
 __device__ __forceinline__ T ng_group_sum(T v, int w) {
     for (int off = w / 2; off > 0; off /= 2) v = ng_add(v, ng_shfl(v, (threadIdx.x & 31) % w + off, w));
     return v;
 }
 
-#if NG_CHECK
-#define NG_ENTRY NG_CAT(csr_check_, NG_SUFFIX)
-#else
-#define NG_ENTRY NG_CAT(csrmv_n_, NG_SUFFIX)
-#endif
+// The block's total of v, on every thread, in a fixed order. Every thread must call it.
+__device__ __forceinline__ T ng_block_total(T v, T *red) {
+    v = ng_group_sum(v, 32);
+    if ((threadIdx.x & 31) == 0) red[threadIdx.x >> 5] = v;
+    __syncthreads();
+    T t = red[0];
+#pragma unroll
+    for (int w = 1; w < NG_CSR_BLOCK / 32; w++) t = ng_add(t, red[w]);
+    __syncthreads();
+    return t;
+}
 
-extern "C" __global__ void __launch_bounds__(NG_BLOCK) NG_ENTRY(ng_i64 m, ng_i64 n, ng_i64 nnz, T alpha, const T *__restrict__ val,
-                                                                const int *__restrict__ row_ptr, const int *__restrict__ col_ind, int base,
-                                                                const T *__restrict__ x, T beta, T *__restrict__ y, int beta_zero, ng_u64 *flag) {
-    const int lane = threadIdx.x & 31, sub = lane / NG_V, vl = lane % NG_V;
-    const ng_i64 warp = ((ng_i64)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
-    const ng_i64 nwarps = ((ng_i64)gridDim.x * blockDim.x) >> 5;
-    const int rows_per_warp = 32 / NG_V;
-    // The loop bound is the same for every lane of the warp, so the shuffles below always
-    // run with the whole warp.
-    for (ng_i64 r0 = warp * rows_per_warp; r0 < m; r0 += nwarps * rows_per_warp) {
-        const ng_i64 row = r0 + sub;
-        ng_i64 s = 0, e = 0;
-        bool ok = false;
-        if (row < m) {
-            ok = ng_row(row_ptr, row, base, nnz, s, e);
-            if (!ok && vl == 0) ng_report(flag, 0, row);
+// A block takes `rows` consecutive rows (a power of two, at most NG_CSR_BLOCK), their
+// pointers in shared memory. When every pair is valid, it walks them in tiles: the rows
+// whose entries fit NG_TILE together have their products staged in shared memory by
+// coalesced, independent loads, then summed a row per group of g lanes (g from the tile's
+// row count); a row longer than NG_TILE / 2 is summed by the whole block from global
+// memory instead (the row-split path: one long row does not serialise a few lanes). A
+// block with a bad pair reports it and falls back to a warp per valid row. Fixed orders
+// throughout: bitwise reproducible.
+extern "C" __global__ void __launch_bounds__(NG_CSR_BLOCK) NG_CAT(csrmv_n_, NG_SUFFIX)(ng_i64 m, ng_i64 n, ng_i64 nnz, T alpha, const T *__restrict__ val,
+                                                                                      const int *__restrict__ row_ptr, const int *__restrict__ col_ind,
+                                                                                      int base, const T *__restrict__ x, T beta, T *__restrict__ y,
+                                                                                      int beta_zero, ng_u64 *flag, int rows) {
+    __shared__ ng_i64 rp[NG_CSR_BLOCK + 1];
+    __shared__ T prod[NG_TILE];
+    __shared__ T red[NG_CSR_BLOCK / 32];
+    const int tid = threadIdx.x, lane = tid & 31;
+    const ng_i64 r0 = (ng_i64)blockIdx.x * rows;
+    const int nr = (int)min((ng_i64)rows, m - r0);
+    for (int i = tid; i <= nr; i += NG_CSR_BLOCK) rp[i] = (ng_i64)row_ptr[r0 + i] - base;
+    __syncthreads();
+    const bool bad = tid < nr && !ng_row_ok(rp[tid], rp[tid + 1], nnz);
+    if (bad) ng_report(flag, 0, r0 + tid);
+    if (__syncthreads_or(bad)) {
+        for (int i = tid >> 5; i < nr; i += NG_CSR_BLOCK / 32) {
+            if (!ng_row_ok(rp[i], rp[i + 1], nnz)) continue;
+            const T sum = ng_group_sum(ng_part(rp[i] + lane, rp[i + 1], 32, val, col_ind, base, n, x, flag), 32);
+            if (lane == 0) y[r0 + i] = ng_combine(alpha, sum, beta, y + r0 + i, beta_zero);
         }
-        const bool is_long = ok && e - s > NG_LONG;
+        return;
+    }
+    // Every test below reads shared memory only, so the loop is uniform over the block.
+    for (int rs = 0; rs < nr;) {
+        const ng_i64 ks = rp[rs];
+        if (rp[rs + 1] - ks > NG_TILE / 2) {
+            const T sum = ng_block_total(ng_part(ks + tid, rp[rs + 1], NG_CSR_BLOCK, val, col_ind, base, n, x, flag), red);
+            if (tid == 0) y[r0 + rs] = ng_combine(alpha, sum, beta, y + r0 + rs, beta_zero);
+            rs++;
+            continue;
+        }
+        // The pointers are monotone, so the rows that fit are a prefix of those left.
+        const int re = rs + __syncthreads_count(tid >= rs && tid < nr && rp[tid + 1] - ks <= NG_TILE);
+        const int len = (int)(rp[re] - ks);
+        // Columns fit 32 bits: they come from int32 indices.
+        int c[NG_PER];
+#pragma unroll
+        for (int j = 0; j < NG_PER; j++) {
+            const int k = tid + j * NG_CSR_BLOCK;
+            c[j] = k < len ? (int)ng_col(col_ind, ks + k, base, n, flag) : -1;
+        }
+#pragma unroll
+        for (int j = 0; j < NG_PER; j++) {
+            const int k = tid + j * NG_CSR_BLOCK;
+            if (k < len) prod[k] = c[j] >= 0 ? ng_mul(val[ks + k], x[c[j]]) : ng_zero<T>();
+        }
+        __syncthreads();
+        int g = 32;
+        while (g * (re - rs) > NG_CSR_BLOCK) g /= 2;
+        const int row = rs + tid / g, gl = tid % g;
         T sum = ng_zero<T>();
-        if (ok && !is_long) sum = ng_part(s + vl, e, NG_V, val, col_ind, base, n, x, flag);
-        sum = ng_group_sum(sum, NG_V);
-        unsigned longs = __ballot_sync(NG_FULL, is_long && vl == 0);
-        while (longs) {
-            const int src = __ffs(longs) - 1;
-            longs &= longs - 1;
-            const ng_i64 ls = __shfl_sync(NG_FULL, s, src), le = __shfl_sync(NG_FULL, e, src);
-            const T part = ng_group_sum(ng_part(ls + lane, le, 32, val, col_ind, base, n, x, flag), 32);
-            if (lane == src) sum = part;
-        }
-#if !NG_CHECK
-        if (ok && vl == 0) y[row] = ng_combine(alpha, sum, beta, y + row, beta_zero);
-#endif
+        if (row < re)
+            for (int k = (int)(rp[row] - ks) + gl; k < (int)(rp[row + 1] - ks); k += g) sum = ng_add(sum, prod[k]);
+        sum = ng_group_sum(sum, g);
+        if (row < re && gl == 0) y[r0 + row] = ng_combine(alpha, sum, beta, y + r0 + row, beta_zero);
+        rs = re;
+        // The next tile overwrites the products just summed.
+        __syncthreads();
     }
 }
 
-#endif  // NG_CSRMV_N || NG_CSR_CHECK
+#endif  // NG_CSRMV_N
 
 #if defined(NG_CSRMV_T)
 
@@ -153,17 +210,14 @@ extern "C" __global__ void __launch_bounds__(NG_BLOCK) NG_CAT(csrmv_t_, NG_SUFFI
     const int vl = threadIdx.x % NG_V;
     for (ng_i64 row = g; row < m; row += groups) {
         const ng_i64 s = (ng_i64)row_ptr[row] - base, e = (ng_i64)row_ptr[row + 1] - base;
-        if (!(s >= 0 && s <= e && e <= nnz)) {
+        if (!ng_row_ok(s, e, nnz)) {
             if (vl == 0) ng_report(flag, 0, row);
             continue;
         }
         const T ax = ng_mul(alpha, x[row]);
         for (ng_i64 k = s + vl; k < e; k += NG_V) {
-            const ng_i64 c = (ng_i64)col_ind[k] - base;
-            if (c < 0 || c >= n) {
-                ng_report(flag, 1, k);
-                continue;
-            }
+            const ng_i64 c = ng_col(col_ind, k, base, n, flag);
+            if (c < 0) continue;
 #if NG_CONJ
             const T a = ng_conj(val[k]);
 #else

@@ -1,6 +1,6 @@
-//! CUDA backend: launches the kernels of `kernels/spmv.cu`. csrmv op N: persistent warps,
-//! `lanes_per_row` lanes per row from the mean row length, long rows by the whole warp; op T
-//! and C: y scaled, then an atomic scatter. CMRS: a warp per strip. Host arrays are staged
+//! CUDA backend: launches the kernels of `kernels/spmv.cu`. csrmv op N: a block per
+//! `rows_per_block` rows, products staged in shared memory a tile at a time, long rows by the
+//! whole block; op T and C: y scaled, then an atomic scatter with `lanes_per_row` lanes per row. CMRS: a warp per strip. Host arrays are staged
 //! through the handle's workspace (and validated on the host first); device arrays are
 //! launched on directly, and the kernels report bad structure through the handle's check
 //! word (see `CudaHandle::arm_check`), or a validation pass runs first when
@@ -32,7 +32,24 @@ const BLOCK: usize = 128;
 /// Resident blocks per SM the persistent kernels launch (2048 threads / BLOCK).
 const BLOCKS_PER_SM: usize = 16;
 
-/// Lanes per row for a mean row length of nnz / m: the smallest power of two from 2 to 32
+/// Threads per block of csrmv op N (`NG_CSR_BLOCK`), and the most rows a block takes.
+const CSR_BLOCK: usize = 256;
+/// Entries of one tile of csrmv op N (`NG_TILE`).
+const TILE: usize = 2048;
+
+/// The largest power of two not above `v` (1 for 0).
+fn floor_pow2(v: usize) -> usize {
+    1 << (usize::BITS - 1 - v.max(1).leading_zeros())
+}
+
+/// Rows per block of csrmv op N: a tile's worth at the mean row length (a power of two from
+/// 1 to 256), fewer when the matrix would otherwise give fewer than 4 blocks per SM.
+pub fn rows_per_block(m: usize, nnz: usize, sms: usize) -> usize {
+    let mean = nnz.div_ceil(m.max(1)).max(1);
+    floor_pow2(TILE / mean).min(CSR_BLOCK).min(floor_pow2(m / (4 * sms.max(1))))
+}
+
+/// Lanes per row of the op T scatter for a mean row length of nnz / m: the smallest power of two from 2 to 32
 /// that covers it (CUSP's rule).
 pub fn lanes_per_row(m: usize, nnz: usize) -> usize {
     nnz.div_ceil(m.max(1)).next_power_of_two().clamp(2, 32)
@@ -41,10 +58,10 @@ pub fn lanes_per_row(m: usize, nnz: usize) -> usize {
 /// A kernel of `kernels/spmv.cu` and its compile-time parameters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kernel {
-    /// csrmv op N with `v` lanes per row.
-    CsrN { v: usize },
-    /// The structure validation pass, traversing as `CsrN { v }`.
-    Check { v: usize },
+    /// csrmv op N.
+    CsrN,
+    /// The structure validation pass of `NUMGPU_CHECK_INPUTS=1`.
+    Check,
     /// The op T (or C: `conj`) scatter with `v` lanes per row.
     CsrT { v: usize, conj: bool },
     /// y := beta·y.
@@ -59,12 +76,12 @@ pub enum Kernel {
 pub fn specialise<T: Scalar>(k: Kernel) -> (Vec<String>, String) {
     let mut d = vec![format!("NG_T={}", T::CUDA_TYPE), format!("NG_SUFFIX={}", T::SUFFIX)];
     let kind = match k {
-        Kernel::CsrN { v } => {
-            d.extend(["NG_CSRMV_N=1".into(), format!("NG_V={v}")]);
+        Kernel::CsrN => {
+            d.push("NG_CSRMV_N=1".into());
             "csrmv_n"
         }
-        Kernel::Check { v } => {
-            d.extend(["NG_CSR_CHECK=1".into(), "NG_CHECK=1".into(), format!("NG_V={v}")]);
+        Kernel::Check => {
+            d.push("NG_CSR_CHECK=1".into());
             "csr_check"
         }
         Kernel::CsrT { v, conj } => {
@@ -94,14 +111,22 @@ fn blocks(ch: &CudaHandle, threads: usize) -> (u32, u32, u32) {
     grid(threads.div_ceil(BLOCK).min(most) as i64)
 }
 
-/// Launches `k` with `params` on `threads` threads of work.
+/// Launches `k` with `params` on `threads` threads of work, persistent blocks of BLOCK.
 ///
 /// # Safety
 /// `params` match the kernel's signature and every device address is valid for it.
 unsafe fn launch<T: Scalar>(ch: &CudaHandle, k: Kernel, threads: usize, params: &mut [*mut c_void]) -> Result<()> {
+    launch_on::<T>(ch, k, blocks(ch, threads), BLOCK, params)
+}
+
+/// Launches `k` with `params` on `grid` blocks of `block` threads.
+///
+/// # Safety
+/// As [`launch`].
+unsafe fn launch_on<T: Scalar>(ch: &CudaHandle, k: Kernel, grid: (u32, u32, u32), block: usize, params: &mut [*mut c_void]) -> Result<()> {
     let (defines, entry) = specialise::<T>(k);
     let module = ch.dev.modules.get(&ch.dev, SOURCE, &defines, &entry)?;
-    ch.launch(&module, blocks(ch, threads), BLOCK as u32, 0, params)
+    ch.launch(&module, grid, block as u32, 0, params)
 }
 
 /// Whether `NUMGPU_CHECK_INPUTS=1`: validate device-array structures before the product.
@@ -128,20 +153,12 @@ fn launch_scale<T: Scalar>(ch: &CudaHandle, len: usize, beta: T, y: u64) -> Resu
     unsafe { launch::<T>(ch, Kernel::Scale, len, &mut params) }
 }
 
-/// Enqueues the CSR traversal `k` (`CsrN`, `Check` or `CsrT`) over A's rows.
-fn launch_csr<T: Scalar>(ch: &CudaHandle, k: Kernel, c: &Csrmv<T>, d: Dev, flag: u64) -> Result<()> {
-    let v = lanes_per_row(c.a.m, c.a.nnz);
+/// Enqueues csrmv op N over A's rows.
+fn launch_csr_n<T: Scalar>(ch: &CudaHandle, c: &Csrmv<T>, d: Dev, flag: u64) -> Result<()> {
     let a = &c.a;
+    let rows = rows_per_block(a.m, a.nnz, ch.dev.sm_count as usize);
     let (mut m, mut n, mut nnz, mut alpha, mut val, mut rp, mut ci, mut base, mut x) = (a.m as i64, a.n as i64, a.nnz as i64, c.alpha, d.val, d.row_ptr, d.col_ind, a.base, d.x);
-    let (mut beta, mut y, mut zero, mut flag) = (c.beta, d.y, c.beta.is_zero() as i32, flag);
-    let threads = a.m * v;
-    if let Kernel::CsrT { .. } = k {
-        let mut params = [arg(&mut m), arg(&mut n), arg(&mut nnz), arg(&mut alpha), arg(&mut val), arg(&mut rp), arg(&mut ci), arg(&mut base), arg(&mut x), arg(&mut y), arg(&mut flag)];
-        // SAFETY: matches csrmv_t_<T>(ng_i64 m, ng_i64 n, ng_i64 nnz, T alpha, const T *val,
-        // const int *row_ptr, const int *col_ind, int base, const T *x, T *y,
-        // ng_u64 *flag); the arrays cover the validated extents.
-        return unsafe { launch::<T>(ch, k, threads, &mut params) };
-    }
+    let (mut beta, mut y, mut zero, mut flag, mut rows_) = (c.beta, d.y, c.beta.is_zero() as i32, flag, rows as i32);
     let mut params = [
         arg(&mut m),
         arg(&mut n),
@@ -156,11 +173,34 @@ fn launch_csr<T: Scalar>(ch: &CudaHandle, k: Kernel, c: &Csrmv<T>, d: Dev, flag:
         arg(&mut y),
         arg(&mut zero),
         arg(&mut flag),
+        arg(&mut rows_),
     ];
-    // SAFETY: matches csrmv_n_<T> / csr_check_<T>(ng_i64 m, ng_i64 n, ng_i64 nnz, T alpha,
-    // const T *val, const int *row_ptr, const int *col_ind, int base, const T *x, T beta,
-    // T *y, int beta_zero, ng_u64 *flag); the check pass reads only row_ptr and col_ind.
-    unsafe { launch::<T>(ch, k, threads, &mut params) }
+    // SAFETY: matches csrmv_n_<T>(ng_i64 m, ng_i64 n, ng_i64 nnz, T alpha, const T *val,
+    // const int *row_ptr, const int *col_ind, int base, const T *x, T beta, T *y,
+    // int beta_zero, ng_u64 *flag, int rows); the arrays cover the validated extents.
+    unsafe { launch_on::<T>(ch, Kernel::CsrN, grid(a.m.div_ceil(rows) as i64), CSR_BLOCK, &mut params) }
+}
+
+/// Enqueues the validation pass over A's structure.
+fn launch_check<T: Scalar>(ch: &CudaHandle, a: &CsrRef<T>, d: Dev, flag: u64) -> Result<()> {
+    let (mut m, mut n, mut nnz, mut rp, mut ci, mut base, mut flag) = (a.m as i64, a.n as i64, a.nnz as i64, d.row_ptr, d.col_ind, a.base, flag);
+    let mut params = [arg(&mut m), arg(&mut n), arg(&mut nnz), arg(&mut rp), arg(&mut ci), arg(&mut base), arg(&mut flag)];
+    // SAFETY: matches csr_check_<T>(ng_i64 m, ng_i64 n, ng_i64 nnz, const int *row_ptr,
+    // const int *col_ind, int base, ng_u64 *flag); it reads only the validated extents.
+    unsafe { launch::<T>(ch, Kernel::Check, a.m, &mut params) }
+}
+
+/// Enqueues the op T (or C) scatter over A's rows.
+fn launch_csr_t<T: Scalar>(ch: &CudaHandle, c: &Csrmv<T>, d: Dev, flag: u64) -> Result<()> {
+    let a = &c.a;
+    let v = lanes_per_row(a.m, a.nnz);
+    let (mut m, mut n, mut nnz, mut alpha, mut val, mut rp, mut ci, mut base, mut x) = (a.m as i64, a.n as i64, a.nnz as i64, c.alpha, d.val, d.row_ptr, d.col_ind, a.base, d.x);
+    let (mut y, mut flag) = (d.y, flag);
+    let mut params = [arg(&mut m), arg(&mut n), arg(&mut nnz), arg(&mut alpha), arg(&mut val), arg(&mut rp), arg(&mut ci), arg(&mut base), arg(&mut x), arg(&mut y), arg(&mut flag)];
+    // SAFETY: matches csrmv_t_<T>(ng_i64 m, ng_i64 n, ng_i64 nnz, T alpha, const T *val,
+    // const int *row_ptr, const int *col_ind, int base, const T *x, T *y,
+    // ng_u64 *flag); the arrays cover the validated extents.
+    unsafe { launch::<T>(ch, Kernel::CsrT { v, conj: c.trans == Op::C }, a.m * v, &mut params) }
 }
 
 /// Enqueues the whole product on device addresses.
@@ -169,14 +209,13 @@ fn run<T: Scalar>(ch: &CudaHandle, c: &Csrmv<T>, d: Dev, flag: u64) -> Result<()
     if c.alpha.is_zero() {
         return launch_scale(ch, ylen, c.beta, d.y);
     }
-    let v = lanes_per_row(c.a.m, c.a.nnz);
     match c.trans {
-        Op::N => launch_csr(ch, Kernel::CsrN { v }, c, d, flag),
+        Op::N => launch_csr_n(ch, c, d, flag),
         Op::T | Op::C => {
             if c.beta != T::one() {
                 launch_scale(ch, ylen, c.beta, d.y)?;
             }
-            launch_csr(ch, Kernel::CsrT { v, conj: c.trans == Op::C }, c, d, flag)
+            launch_csr_t(ch, c, d, flag)
         }
     }
 }
@@ -215,7 +254,7 @@ pub fn csrmv<T: Scalar>(ch: &mut CudaHandle, c: &Csrmv<T>, space: Space) -> Resu
     if space == Space::Device {
         let d = Dev { val: c.a.val as u64, row_ptr: c.a.row_ptr as u64, col_ind: c.a.col_ind as u64, x: c.x as u64, y: c.y as u64 };
         if reads_a && check_inputs() {
-            launch_csr(ch, Kernel::Check { v: lanes_per_row(c.a.m, c.a.nnz) }, c, d, flag)?;
+            launch_check(ch, &c.a, d, flag)?;
             if let Some(code) = ch.take_check()? {
                 return Err(structure_error(code, 8, 9));
             }
@@ -414,12 +453,22 @@ mod tests {
     use super::*;
 
     #[test]
+    fn rows_per_block_follow_the_mean_row_length() {
+        assert_eq!(rows_per_block(4_000_000, 20_000_000, 132), 256);
+        assert_eq!(rows_per_block(1_000_000, 26_500_000, 132), 64);
+        assert_eq!(rows_per_block(333_333, 20_000_000, 132), 32);
+        assert_eq!(rows_per_block(500, 1_000_000, 132), 1);
+        assert_eq!(rows_per_block(10_000, 50_000, 132), 16);
+        assert_eq!(rows_per_block(0, 0, 132), 1);
+    }
+
+    #[test]
     fn lanes_follow_the_mean_row_length() {
         assert_eq!(lanes_per_row(100, 0), 2);
         assert_eq!(lanes_per_row(100, 500), 8);
         assert_eq!(lanes_per_row(100, 700), 8);
         assert_eq!(lanes_per_row(100, 2700), 32);
-        assert_eq!(specialise::<f32>(Kernel::CsrN { v: 4 }).1, "csrmv_n_f32");
+        assert_eq!(specialise::<f32>(Kernel::CsrN).1, "csrmv_n_f32");
         assert_eq!(specialise::<f64>(Kernel::Cmrs { height: 16, lanes: 8 }).1, "cmrsmv_f64");
     }
 

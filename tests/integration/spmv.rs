@@ -287,6 +287,31 @@ fn device_arrays_for<T: Scalar>(h: &mut Handle) {
                 h.synchronize().expect("the report is given once");
             }
         }
+        // A bad row pointer on the device: the rows of other blocks, and the valid rows of
+        // the bad one's block, are still computed; the report names the first bad row.
+        h.memcpy(dci.add(77) as _, a.col_ind.as_ptr().add(77) as _, 4).unwrap();
+        h.memcpy(dy as _, y0.as_ptr() as _, y0.len() * sz).unwrap();
+        let (row, huge) = (150usize, 1 << 30);
+        h.memcpy((drp as *mut i32).add(row) as _, &huge as *const i32 as _, 4).unwrap();
+        let named = |e: &numgpu::Error| e.status == Status::NUMGPU_INVALID_VALUE && e.msg.contains(&format!("row {}", row - 1));
+        match csrmv(h, Op::N, a.m as i64, a.n as i64, a.nnz() as i64, T::one(), dv, drp, dci, 0, dx, c(0.5, 0.0), dy) {
+            Err(e) => assert!(h.backend() == Backend::Cpu && named(&e), "{}csrmv: {e}", T::LETTER),
+            Ok(()) => {
+                let e = h.synchronize().expect_err("the bad row pointer is reported by the synchronisation");
+                assert!(named(&e), "{}csrmv: {e}", T::LETTER);
+                h.memcpy(y.as_mut_ptr() as _, dy as _, y.len() * sz).unwrap();
+                for i in (0..a.m).filter(|&i| i + 1 != row && i != row) {
+                    let (mut exact, mut mag) = (Complex64::new(0.0, 0.0), 0.0);
+                    for k in a.row_ptr[i] as usize..a.row_ptr[i + 1] as usize {
+                        let p = a.val[k].to_c64() * x[a.col_ind[k] as usize].to_c64();
+                        (exact, mag) = (exact + p, mag + p.norm());
+                    }
+                    let want = exact + y0[i].to_c64() * 0.5;
+                    let tol = 64.0 * T::EPS * (mag + y0[i].to_c64().norm());
+                    assert!((y[i].to_c64() - want).norm() <= tol, "{}csrmv: row {i} of a block with a bad row pointer", T::LETTER);
+                }
+            }
+        }
         for p in [dv as *mut u8, drp as _, dci as _, dx as _, dy as _] {
             h.free(p as _).unwrap();
         }
@@ -439,6 +464,20 @@ crate::on_every_backend! {
     cmrs_argument_and_structure_checks => super::cmrs_checks;
 }
 
+/// csrmv op N on CUDA over matrices large enough for every shape of its blocks: 256 rows of
+/// one tile, several tiles, a few rows, a row each, and rows past the tile (the row split).
+#[test]
+fn csrmv_cuda_large_matrices() {
+    let Some(mut gpu) = crate::common::handle(numgpu::BackendChoice::Cuda) else { return };
+    for (s, kind) in Kind::ALL.into_iter().enumerate() {
+        let a = revalue::<f64>(&generate(kind, 1_500_000, 700 + s as u64), 710 + s as u64);
+        let (x, y0) = vectors(Op::N, &a, 0.5, 720 + s as u64);
+        let mut y = y0.clone();
+        csrmv_csr(&mut gpu, Op::N, 1.0, &a, &x, 0.5, &mut y).unwrap();
+        check(&format!("dcsrmv CUDA {kind:?} {}x{}", a.m, a.n), Op::N, 1.0, &a, &x, 0.5, &y0, &y);
+    }
+}
+
 /// Tier (b): the CUDA backend against the CPU backend on the generated suite (op N csrmv
 /// within the tolerance; CMRS bitwise, as the CPU replays the kernel's order).
 #[test]
@@ -448,11 +487,11 @@ fn spmv_cuda_matches_cpu() {
     for (s, (name, a)) in benchmark_suite(40_000).into_iter().enumerate() {
         let a = revalue::<f64>(&a, 600 + s as u64);
         let (x, y0) = vectors(Op::N, &a, 0.5, 601);
-        let (mut yg, mut yc) = (y0.clone(), y0.clone());
+        let mut yg = y0.clone();
         csrmv_csr(&mut gpu, Op::N, 1.0, &a, &x, 0.5, &mut yg).unwrap();
-        csrmv_csr(&mut cpu, Op::N, 1.0, &a, &x, 0.5, &mut yc).unwrap();
         check(&format!("dcsrmv CUDA {name}"), Op::N, 1.0, &a, &x, 0.5, &y0, &yg);
         let (mg, mc) = (cmrs_from_csr(&mut gpu, &a, 0, 0).unwrap(), cmrs_from_csr(&mut cpu, &a, 0, 0).unwrap());
+        let (mut yg, mut yc) = (y0.clone(), y0.clone());
         cmrsmv_host(&mut gpu, 1.0, &mg, &x, 0.5, &mut yg).unwrap();
         cmrsmv_host(&mut cpu, 1.0, &mc, &x, 0.5, &mut yc).unwrap();
         assert!(yg.iter().zip(&yc).all(|(p, q)| p.to_bits() == q.to_bits()), "dcmrsmv {name}: CUDA differs from CPU");

@@ -262,8 +262,13 @@ fn geomean(v: impl Iterator<Item = f64>) -> Option<f64> {
 
 /// One `Summary` per precision of `rows`, over their suite rows.
 pub fn summarise(rows: &[Row]) -> Vec<Summary> {
-    let mut precisions: Vec<char> = rows.iter().map(|r| r.precision).collect();
-    precisions.dedup();
+    // In order of first appearance: the rows alternate precisions matrix by matrix.
+    let mut precisions: Vec<char> = Vec::new();
+    for r in rows {
+        if !precisions.contains(&r.precision) {
+            precisions.push(r.precision);
+        }
+    }
     precisions
         .into_iter()
         .map(|p| {
@@ -704,7 +709,8 @@ mod tests {
             let m = |ms: f64| Measure { ms: Some(ms), ..Default::default() };
             Row { matrix: matrix.into(), source: "suite", precision: p, mean_row, csrmv: m(ours), cmrsmv: m(ours / 2.0), cusparse_default: m(def), cusparse_alg2: m(alg2), csrmv_x_default: Some(def / ours), ok: true, ..Default::default() }
         };
-        let rows = [row("stencil3d-7pt", 's', 7.0, 1.0, 2.0, 8.0), row("dense-rows", 's', 2000.0, 1.0, 8.0, 4.0), row("short-rows", 'd', 5.0, 1.0, 1.0, 1.0)];
+        // Precisions interleaved, as the bench's rows come.
+        let rows = [row("stencil3d-7pt", 's', 7.0, 1.0, 2.0, 8.0), row("short-rows", 'd', 5.0, 1.0, 1.0, 1.0), row("dense-rows", 's', 2000.0, 1.0, 8.0, 4.0)];
         let s = summarise(&rows);
         assert_eq!((s.len(), s[0].matrices, s[0].short_matrices), (2, 2, 1));
         let close = |x: Option<f64>, y: f64| (x.unwrap() - y).abs() < 1e-12;

@@ -1,11 +1,11 @@
 // Sparse matrix-vector products (the host side is src/spmv/cuda.rs).
 //
 // Kernels, one per compilation, chosen by -D NG_<KIND>=1, element type NG_T:
-//   csrmv_n_<T>    y := alpha*A*x + beta*y, CSR. A warp per `rows` rows; the products of
-//                  rows that fit a tile of 256 entries staged in shared memory by coalesced
-//                  loads, then summed a row per group of lanes; a row longer than 128
-//                  entries summed by the whole warp (the row split). Fixed orders
-//                  throughout: bitwise reproducible.
+//   csrmv_n_<T>    y := alpha*A*x + beta*y, CSR. A block of 256 threads per `rows` rows; the
+//                  products of rows that fit a tile of 2048 entries staged in shared memory
+//                  by coalesced loads, then summed a row per group of lanes; a row longer
+//                  than 1024 entries summed by the whole block (the row-split path). Fixed
+//                  orders throughout: bitwise reproducible.
 //   csr_check_<T>  the validation pass of NUMGPU_CHECK_INPUTS=1: reads only row_ptr and
 //                  col_ind and writes nothing but the check word.
 //   csrmv_t_<T>    y += alpha*op(A)^T*x for op T (NG_CONJ=0) or C (NG_CONJ=1): NG_V lanes per
@@ -85,10 +85,10 @@ extern "C" __global__ void __launch_bounds__(NG_BLOCK) NG_CAT(csr_check_, NG_SUF
 
 #if defined(NG_CSRMV_N)
 
-// Threads per block, and the products one warp's tile stages (NG_PER per lane).
+// Threads per block, the most rows a block takes, and the products one tile stages.
 #define NG_CSR_BLOCK 256
 #define NG_PER 8
-#define NG_TILE (32 * NG_PER)
+#define NG_TILE (NG_CSR_BLOCK * NG_PER)
 
 // Products of entries k, k + step, ... < e summed in order with fma; bad columns skipped.
 __device__ __forceinline__ T ng_part(ng_i64 k, ng_i64 e, int step, const T *__restrict__ val, const int *__restrict__ col_ind, int base, ng_i64 n,
@@ -109,68 +109,76 @@ __device__ __forceinline__ T ng_group_sum(T v, int w) {
     return v;
 }
 
-// Each warp takes `rows` consecutive rows (a power of two, at most 32), their pointers in
-// shared memory, and works alone (no block barrier, so the warps of a block overlap their
-// loads). When every pair is valid, it walks them in tiles: the rows whose entries fit
-// NG_TILE together have their products staged in shared memory by coalesced, independent
-// loads (NG_PER per lane), then summed a row per group of g lanes (g from the tile's row
-// count); a row longer than NG_TILE / 2 is summed by the whole warp from global memory
-// instead (the row split: one long row does not serialise a few lanes). A warp with a bad
-// pair reports it and sums its valid rows a warp each. Fixed orders throughout: bitwise
-// reproducible.
-// At least 4 blocks per SM: ptxas would otherwise cap the registers at 32 and spill.
-extern "C" __global__ void __launch_bounds__(NG_CSR_BLOCK, 4) NG_CAT(csrmv_n_, NG_SUFFIX)(ng_i64 m, ng_i64 n, ng_i64 nnz, T alpha, const T *__restrict__ val,
+// The block's total of v, on every thread, in a fixed order. Every thread must call it.
+__device__ __forceinline__ T ng_block_total(T v, T *red) {
+    v = ng_group_sum(v, 32);
+    if ((threadIdx.x & 31) == 0) red[threadIdx.x >> 5] = v;
+    __syncthreads();
+    T t = red[0];
+#pragma unroll
+    for (int w = 1; w < NG_CSR_BLOCK / 32; w++) t = ng_add(t, red[w]);
+    __syncthreads();
+    return t;
+}
+
+// A block takes `rows` consecutive rows (a power of two, at most NG_CSR_BLOCK), their
+// pointers in shared memory. When every pair is valid, it walks them in tiles: the rows
+// whose entries fit NG_TILE together have their products staged in shared memory by
+// coalesced, independent loads, then summed a row per group of g lanes (g from the tile's
+// row count); a row longer than NG_TILE / 2 is summed by the whole block from global
+// memory instead (the row-split path: one long row does not serialise a few lanes). A
+// block with a bad pair reports it and falls back to a warp per valid row. Fixed orders
+// throughout: bitwise reproducible.
+extern "C" __global__ void __launch_bounds__(NG_CSR_BLOCK) NG_CAT(csrmv_n_, NG_SUFFIX)(ng_i64 m, ng_i64 n, ng_i64 nnz, T alpha, const T *__restrict__ val,
                                                                                       const int *__restrict__ row_ptr, const int *__restrict__ col_ind,
                                                                                       int base, const T *__restrict__ x, T beta, T *__restrict__ y,
                                                                                       int beta_zero, ng_u64 *flag, int rows) {
-    __shared__ ng_i64 rp_all[NG_CSR_BLOCK / 32][33];
-    __shared__ T prod_all[NG_CSR_BLOCK / 32][NG_TILE];
-    const int lane = threadIdx.x & 31;
-    ng_i64 *rp = rp_all[threadIdx.x >> 5];
-    T *prod = prod_all[threadIdx.x >> 5];
-    const ng_i64 r0 = ((ng_i64)blockIdx.x * (NG_CSR_BLOCK / 32) + (threadIdx.x >> 5)) * rows;
-    if (r0 >= m) return;
+    __shared__ ng_i64 rp[NG_CSR_BLOCK + 1];
+    __shared__ T prod[NG_TILE];
+    __shared__ T red[NG_CSR_BLOCK / 32];
+    const int tid = threadIdx.x, lane = tid & 31;
+    const ng_i64 r0 = (ng_i64)blockIdx.x * rows;
     const int nr = (int)min((ng_i64)rows, m - r0);
-    for (int i = lane; i <= nr; i += 32) rp[i] = (ng_i64)row_ptr[r0 + i] - base;
-    __syncwarp();
-    const bool bad = lane < nr && !ng_row_ok(rp[lane], rp[lane + 1], nnz);
-    if (bad) ng_report(flag, 0, r0 + lane);
-    if (__any_sync(NG_FULL, bad)) {
-        for (int i = 0; i < nr; i++) {
+    for (int i = tid; i <= nr; i += NG_CSR_BLOCK) rp[i] = (ng_i64)row_ptr[r0 + i] - base;
+    __syncthreads();
+    const bool bad = tid < nr && !ng_row_ok(rp[tid], rp[tid + 1], nnz);
+    if (bad) ng_report(flag, 0, r0 + tid);
+    if (__syncthreads_or(bad)) {
+        for (int i = tid >> 5; i < nr; i += NG_CSR_BLOCK / 32) {
             if (!ng_row_ok(rp[i], rp[i + 1], nnz)) continue;
             const T sum = ng_group_sum(ng_part(rp[i] + lane, rp[i + 1], 32, val, col_ind, base, n, x, flag), 32);
             if (lane == 0) y[r0 + i] = ng_combine(alpha, sum, beta, y + r0 + i, beta_zero);
         }
         return;
     }
-    // Every test below reads shared memory only, so the loop is uniform over the warp.
+    // Every test below reads shared memory only, so the loop is uniform over the block.
     for (int rs = 0; rs < nr;) {
         const ng_i64 ks = rp[rs];
         if (rp[rs + 1] - ks > NG_TILE / 2) {
-            const T sum = ng_group_sum(ng_part(ks + lane, rp[rs + 1], 32, val, col_ind, base, n, x, flag), 32);
-            if (lane == 0) y[r0 + rs] = ng_combine(alpha, sum, beta, y + r0 + rs, beta_zero);
+            const T sum = ng_block_total(ng_part(ks + tid, rp[rs + 1], NG_CSR_BLOCK, val, col_ind, base, n, x, flag), red);
+            if (tid == 0) y[r0 + rs] = ng_combine(alpha, sum, beta, y + r0 + rs, beta_zero);
             rs++;
             continue;
         }
         // The pointers are monotone, so the rows that fit are a prefix of those left.
-        const int re = rs + __popc(__ballot_sync(NG_FULL, lane >= rs && lane < nr && rp[lane + 1] - ks <= NG_TILE));
+        const int re = rs + __syncthreads_count(tid >= rs && tid < nr && rp[tid + 1] - ks <= NG_TILE);
         const int len = (int)(rp[re] - ks);
         // Columns fit 32 bits: they come from int32 indices.
         int c[NG_PER];
 #pragma unroll
         for (int j = 0; j < NG_PER; j++) {
-            const int k = lane + 32 * j;
+            const int k = tid + j * NG_CSR_BLOCK;
             c[j] = k < len ? (int)ng_col(col_ind, ks + k, base, n, flag) : -1;
         }
 #pragma unroll
         for (int j = 0; j < NG_PER; j++) {
-            const int k = lane + 32 * j;
+            const int k = tid + j * NG_CSR_BLOCK;
             if (k < len) prod[k] = c[j] >= 0 ? ng_mul(val[ks + k], x[c[j]]) : ng_zero<T>();
         }
-        __syncwarp();
+        __syncthreads();
         int g = 32;
-        while (g * (re - rs) > 32) g /= 2;
-        const int row = rs + lane / g, gl = lane % g;
+        while (g * (re - rs) > NG_CSR_BLOCK) g /= 2;
+        const int row = rs + tid / g, gl = tid % g;
         T sum = ng_zero<T>();
         if (row < re)
             for (int k = (int)(rp[row] - ks) + gl; k < (int)(rp[row + 1] - ks); k += g) sum = ng_add(sum, prod[k]);
@@ -178,7 +186,7 @@ extern "C" __global__ void __launch_bounds__(NG_CSR_BLOCK, 4) NG_CAT(csrmv_n_, N
         if (row < re && gl == 0) y[r0 + row] = ng_combine(alpha, sum, beta, y + r0 + row, beta_zero);
         rs = re;
         // The next tile overwrites the products just summed.
-        __syncwarp();
+        __syncthreads();
     }
 }
 

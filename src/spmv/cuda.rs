@@ -1,6 +1,6 @@
-//! CUDA backend: launches the kernels of `kernels/spmv.cu`. csrmv op N: a warp per
-//! `rows_per_warp` rows, products staged in shared memory a tile at a time, long rows by the
-//! whole warp; op T and C: y scaled, then an atomic scatter with `lanes_per_row` lanes per row. CMRS: a warp per strip. Host arrays are staged
+//! CUDA backend: launches the kernels of `kernels/spmv.cu`. csrmv op N: a block per
+//! `rows_per_block` rows, products staged in shared memory a tile at a time, long rows by the
+//! whole block; op T and C: y scaled, then an atomic scatter with `lanes_per_row` lanes per row. CMRS: a warp per strip. Host arrays are staged
 //! through the handle's workspace (and validated on the host first); device arrays are
 //! launched on directly, and the kernels report bad structure through the handle's check
 //! word (see `CudaHandle::arm_check`), or a validation pass runs first when
@@ -32,22 +32,21 @@ const BLOCK: usize = 128;
 /// Resident blocks per SM the persistent kernels launch (2048 threads / BLOCK).
 const BLOCKS_PER_SM: usize = 16;
 
-/// Threads per block of csrmv op N (`NG_CSR_BLOCK`).
+/// Threads per block of csrmv op N (`NG_CSR_BLOCK`), and the most rows a block takes.
 const CSR_BLOCK: usize = 256;
-/// Entries of one warp's tile of csrmv op N (`NG_TILE`).
-const TILE: usize = 256;
+/// Entries of one tile of csrmv op N (`NG_TILE`).
+const TILE: usize = 2048;
 
 /// The largest power of two not above `v` (1 for 0).
 fn floor_pow2(v: usize) -> usize {
     1 << (usize::BITS - 1 - v.max(1).leading_zeros())
 }
 
-/// Rows per warp of csrmv op N: a tile's worth at the mean row length (a power of two from
-/// 1 to 32), fewer when the matrix would otherwise give fewer than 4 blocks per SM.
-pub fn rows_per_warp(m: usize, nnz: usize, sms: usize) -> usize {
+/// Rows per block of csrmv op N: a tile's worth at the mean row length (a power of two from
+/// 1 to 256), fewer when the matrix would otherwise give fewer than 4 blocks per SM.
+pub fn rows_per_block(m: usize, nnz: usize, sms: usize) -> usize {
     let mean = nnz.div_ceil(m.max(1)).max(1);
-    let warps_wanted = 4 * sms.max(1) * (CSR_BLOCK / 32);
-    floor_pow2(TILE / mean).min(32).min(floor_pow2(m / warps_wanted))
+    floor_pow2(TILE / mean).min(CSR_BLOCK).min(floor_pow2(m / (4 * sms.max(1))))
 }
 
 /// Lanes per row of the op T scatter for a mean row length of nnz / m: the smallest power of two from 2 to 32
@@ -157,7 +156,7 @@ fn launch_scale<T: Scalar>(ch: &CudaHandle, len: usize, beta: T, y: u64) -> Resu
 /// Enqueues csrmv op N over A's rows.
 fn launch_csr_n<T: Scalar>(ch: &CudaHandle, c: &Csrmv<T>, d: Dev, flag: u64) -> Result<()> {
     let a = &c.a;
-    let rows = rows_per_warp(a.m, a.nnz, ch.dev.sm_count as usize);
+    let rows = rows_per_block(a.m, a.nnz, ch.dev.sm_count as usize);
     let (mut m, mut n, mut nnz, mut alpha, mut val, mut rp, mut ci, mut base, mut x) = (a.m as i64, a.n as i64, a.nnz as i64, c.alpha, d.val, d.row_ptr, d.col_ind, a.base, d.x);
     let (mut beta, mut y, mut zero, mut flag, mut rows_) = (c.beta, d.y, c.beta.is_zero() as i32, flag, rows as i32);
     let mut params = [
@@ -179,8 +178,7 @@ fn launch_csr_n<T: Scalar>(ch: &CudaHandle, c: &Csrmv<T>, d: Dev, flag: u64) -> 
     // SAFETY: matches csrmv_n_<T>(ng_i64 m, ng_i64 n, ng_i64 nnz, T alpha, const T *val,
     // const int *row_ptr, const int *col_ind, int base, const T *x, T beta, T *y,
     // int beta_zero, ng_u64 *flag, int rows); the arrays cover the validated extents.
-    let blocks = a.m.div_ceil(rows).div_ceil(CSR_BLOCK / 32);
-    unsafe { launch_on::<T>(ch, Kernel::CsrN, grid(blocks as i64), CSR_BLOCK, &mut params) }
+    unsafe { launch_on::<T>(ch, Kernel::CsrN, grid(a.m.div_ceil(rows) as i64), CSR_BLOCK, &mut params) }
 }
 
 /// Enqueues the validation pass over A's structure.
@@ -455,13 +453,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn rows_per_warp_follow_the_mean_row_length() {
-        assert_eq!(rows_per_warp(4_000_000, 20_000_000, 132), 32);
-        assert_eq!(rows_per_warp(1_000_000, 26_500_000, 132), 8);
-        assert_eq!(rows_per_warp(333_333, 20_000_000, 132), 4);
-        assert_eq!(rows_per_warp(500, 1_000_000, 132), 1);
-        assert_eq!(rows_per_warp(100_000, 500_000, 132), 16);
-        assert_eq!(rows_per_warp(0, 0, 132), 1);
+    fn rows_per_block_follow_the_mean_row_length() {
+        assert_eq!(rows_per_block(4_000_000, 20_000_000, 132), 256);
+        assert_eq!(rows_per_block(1_000_000, 26_500_000, 132), 64);
+        assert_eq!(rows_per_block(333_333, 20_000_000, 132), 32);
+        assert_eq!(rows_per_block(500, 1_000_000, 132), 1);
+        assert_eq!(rows_per_block(10_000, 50_000, 132), 16);
+        assert_eq!(rows_per_block(0, 0, 132), 1);
     }
 
     #[test]

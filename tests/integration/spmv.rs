@@ -464,9 +464,8 @@ crate::on_every_backend! {
     cmrs_argument_and_structure_checks => super::cmrs_checks;
 }
 
-/// csrmv op N on CUDA over matrices large enough for every shape of its warps' work: 32 rows
-/// in one tile, several tiles, a few rows, a row each, and rows past half a tile (the row
-/// split).
+/// csrmv op N on CUDA over matrices large enough for every shape of its blocks: 256 rows of
+/// one tile, several tiles, a few rows, a row each, and rows past the tile (the row split).
 #[test]
 fn csrmv_cuda_large_matrices() {
     let Some(mut gpu) = crate::common::handle(numgpu::BackendChoice::Cuda) else { return };

@@ -205,6 +205,23 @@ static inline void expect_invalid(numgpu_status s, const char *fname, int arg, c
           hname, fname, what, arg, prefix, needle, (int)s, got, msg, same ? "untouched" : "MODIFIED");
 }
 
+/* The handle numgpu_create picks, its backend in *be, after printing "<name>: numgpu
+ * <version>, AUTO handle runs on <backend>" and counting NUMGPU_REQUIRE_CUDA=1 with a CPU
+ * handle as a failure; NULL when it cannot be created (a failure counted too). */
+static inline numgpu_handle *auto_handle(const char *name, int32_t *be)
+{
+    numgpu_handle *h = NULL;
+    numgpu_status st = numgpu_create(&h);
+    check(st == NUMGPU_SUCCESS, "numgpu_create: status %d (%s)", (int)st, last_error());
+    if (h == NULL)
+        return NULL;
+    numgpu_get_backend(h, be);
+    printf("%s: numgpu %s, AUTO handle runs on %s\n", name, numgpu_version(), backend_name(*be));
+    if (env_is_1("NUMGPU_REQUIRE_CUDA"))
+        check(*be == NUMGPU_BACKEND_CUDA, "NUMGPU_REQUIRE_CUDA=1 but the AUTO handle runs on %s", backend_name(*be));
+    return h;
+}
+
 /* a / b for error ratios: 0 / 0 is 0, anything else over 0 is infinite. */
 static inline double ratio_of(double a, double b)
 {

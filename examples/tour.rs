@@ -33,6 +33,14 @@
 //!   backend's solution (LAPACK `?gtsv`), ‖T·(x − x_cpu)‖∞ / ((‖T‖∞·‖x‖∞ + ‖b‖∞)·ε) (no factor
 //!   n: a tridiagonal solve's backward error does not grow with n); info identical to the CPU
 //!   backend's (0: every system is nonsingular).
+//! - csrmv (ops N, T and C, 0- and 1-based; a power-law graph and a matrix of
+//!   shared/matrices) and the CMRS object (create with the default and with a given height
+//!   and M, info, cmrsmv, update_values, destroy; short random rows and a matrix of
+//!   shared/matrices): every entry of y against the CPU backend's and against a loop in
+//!   double precision, |Δy_i| over the spec's per-entry tolerance unit (len_i + 4)·ε·(|α|·
+//!   (|op(A)|·|x|)_i + |β|·|y0_i|) (|re| + |im|, times 2 for complex arithmetic; len_i the
+//!   entries summed into y_i), which the tests hold below 1; CMRS's info (height, M, stored
+//!   entries, padding ratio) as asked and identical to the CPU backend's.
 //!
 //! Times are host-clock times of one call after a warm-up call (which compiles the kernel on
 //! CUDA), host arrays in and out: a tour, not a benchmark (see numgpu-bench). Exits non-zero
@@ -43,11 +51,19 @@ use numgpu::geqrf_givens::{gels, gels_strided, geqrf as geqrf_givens, geqrf_stri
 use numgpu::getrf_fullpivot::{gesc2_strided, gesv_strided, getrf_strided, getrs_strided, lu_ratio, pivot_gap, Mode};
 use numgpu::gtsv_spike::{gtsv_batched_interleaved_slices, gtsv_batched_strided_slices, gtsv_spike_slices, Pivoting};
 use numgpu::lapack::Blas;
+use numgpu::spmv::suite::{generate, Kind};
+use numgpu::spmv::{cmrs_from_csr, cmrs_update_host, cmrsmv_host, csrmv_csr, CmrsMatrix, CmrsScalar, Csr};
 use numgpu::{Backend, BackendChoice, Complex32, Complex64, Handle, Op, Scalar, Side};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::process::ExitCode;
 use std::time::Instant;
+
+#[path = "../tests/integration/mtx.rs"]
+mod mtx;
+#[path = "../tests/integration/spmv_reference.rs"]
+mod spmv_reference;
+use spmv_reference::{abs1, reference};
 
 /// Largest scaled error a check accepts.
 const TOL: f64 = 30.0;
@@ -95,6 +111,15 @@ fn fro<T: Scalar>(x: &[T]) -> f64 {
 
 fn fro_diff<T: Scalar>(x: &[T], y: &[T]) -> f64 {
     x.iter().zip(y).map(|(a, b)| (a.to_c64() - b.to_c64()).norm_sqr()).sum::<f64>().sqrt()
+}
+
+/// The letter of an op, as the rows name it.
+fn op_char(o: Op) -> char {
+    match o {
+        Op::N => 'N',
+        Op::T => 'T',
+        Op::C => 'C',
+    }
 }
 
 /// op(X)(i, j) of the n×n column-major matrix `x`, in double precision.
@@ -180,17 +205,12 @@ fn gemm_case<T: Blas>(h: &mut Handle, backend: &'static str, form: Form, ta: Op,
         err_ref = nan_max(err_ref, scaled(i, d.sqrt()));
     }
 
-    let op = |o: Op| match o {
-        Op::N => 'N',
-        Op::T => 'T',
-        Op::C => 'C',
-    };
     let name = match form {
         Form::Strided => "gemm_batched_strided",
         Form::PointerArray => "gemm_batched",
     };
     Ok(Row {
-        routine: format!("{}{name} {}{}", T::LETTER, op(ta), op(tb)),
+        routine: format!("{}{name} {}{}", T::LETTER, op_char(ta), op_char(tb)),
         backend,
         size: format!("{n}x{n}x{n}"),
         batch,
@@ -265,11 +285,14 @@ fn matvec(m: &[Complex64], n: usize, x: &[Complex64]) -> Vec<Complex64> {
 /// solution that scales the measure (x itself, or the solution x − xcpu is measured for).
 fn solve_ratio<T: Scalar>(m: &[Complex64], nm: f64, n: usize, x: &[Complex64], rhs: &[Complex64], xn: &[Complex64]) -> f64 {
     let r: Vec<Complex64> = matvec(m, n, x).iter().zip(rhs).map(|(p, q)| p - q).collect();
-    let d = norm1v(&r);
-    let scale = nm * norm1v(xn) * n as f64 * T::EPS;
-    if scale > 0.0 {
-        d / scale
-    } else if d == 0.0 {
+    ratio(norm1v(&r), nm * norm1v(xn) * n as f64 * T::EPS)
+}
+
+/// `num / den`, where den = 0 means "only 0 is exact"; NaN stays NaN.
+fn ratio(num: f64, den: f64) -> f64 {
+    if den > 0.0 {
+        num / den
+    } else if num == 0.0 {
         0.0
     } else {
         f64::INFINITY
@@ -406,13 +429,8 @@ fn getrs_case<T: Blas>(h: &mut Handle, backend: &'static str, trans: Op, n: usiz
     let mut xc = b.clone();
     call(&mut Handle::cpu(), &mut xc).map_err(fail)?;
     let (err_cpu, err_ref) = solve_errors(a, n, trans, &b, &x, &xc, nrhs, |_| 1.0, |i| lu.info[i] != 0);
-    let op = match trans {
-        Op::N => 'N',
-        Op::T => 'T',
-        Op::C => 'C',
-    };
     Ok(Row {
-        routine: format!("{}getrs_fullpivot_strided {op}", T::LETTER),
+        routine: format!("{}getrs_fullpivot_strided {}", T::LETTER, op_char(trans)),
         backend,
         size: format!("{n}x{n}, {nrhs} rhs"),
         batch,
@@ -1098,6 +1116,184 @@ fn gtsv_all<T: Blas>(h: &mut Handle, backend: &'static str, rows: &mut Vec<Resul
     }
 }
 
+/// `a`'s pattern with values of T: real parts `a`'s own, for complex types imaginary parts
+/// random in [-1, 1) (so that op C differs from op T).
+fn sparse_values<T: Scalar>(a: &Csr<f64>, rng: &mut ChaCha8Rng) -> Csr<T> {
+    let mut out = a.map(|v| T::from_c64(Complex64::new(v, 0.0)));
+    if T::IS_COMPLEX {
+        out.val.iter_mut().for_each(|v| *v = T::from_c64(Complex64::new(v.to_c64().re, rng.gen_range(-1.0..1.0))));
+    }
+    out
+}
+
+/// The largest |got_i − want_i| / unit_i (in |re| + |im|), for the tolerance units of
+/// `spmv_reference::reference`.
+fn sparse_error<T: Scalar>(got: &[T], want: &[Complex64], unit: &[f64]) -> f64 {
+    got.iter().zip(want).zip(unit).map(|((g, w), u)| ratio(abs1(g.to_c64() - w), *u)).fold(0.0, nan_max)
+}
+
+/// `?csrmv` with op `trans` on `a` (0- or 1-based, as it is), alpha = 1 − i/2 (1 for real
+/// types), beta = 1/2 (y read): against the CPU backend and the double-precision reference.
+fn csrmv_case<T: Scalar>(h: &mut Handle, backend: &'static str, name: &str, trans: Op, a: &Csr<T>, seed: u64) -> Result<Row, String> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let (xlen, ylen) = if trans == Op::N { (a.n, a.m) } else { (a.m, a.n) };
+    let (x, y0): (Vec<T>, Vec<T>) = (random(&mut rng, xlen), random(&mut rng, ylen));
+    let alpha = T::from_c64(Complex64::new(1.0, -0.5));
+    let beta = T::from_c64(Complex64::new(0.5, 0.0));
+    let call = |h: &mut Handle| -> Result<(Vec<T>, f64), String> {
+        let mut y = y0.clone();
+        let t = Instant::now();
+        csrmv_csr(h, trans, alpha, a, &x, beta, &mut y).map_err(|e| e.msg)?;
+        h.synchronize().map_err(|e| e.msg)?;
+        Ok((y, t.elapsed().as_secs_f64()))
+    };
+    if h.backend() == Backend::Cuda {
+        call(h)?; // warm-up: compiles the kernel
+    }
+    let (y, secs) = call(h)?;
+    let (ycpu, _) = call(&mut Handle::cpu())?;
+    let (want, unit) = reference(trans, alpha, a, &x, beta, &y0);
+    Ok(Row {
+        routine: format!("{}csrmv {} {name}", T::LETTER, op_char(trans)),
+        backend,
+        size: format!("{}x{}", a.m, a.n),
+        batch: 1,
+        secs,
+        flops: cflops::<T>(2.0 * a.nnz() as f64),
+        err_cpu: sparse_error(&y, &c64s(&ycpu), &unit),
+        err_ref: sparse_error(&y, &want, &unit),
+        differ: None,
+        near: 0,
+        note: format!("nnz {}, {}-based", a.nnz(), a.base),
+    })
+}
+
+/// Every csrmv case of one precision: ops N, T and C on each matrix, the first 0-based, the
+/// others 1-based.
+fn csrmv_all<T: Scalar>(h: &mut Handle, backend: &'static str, mats: &[(&str, Csr<f64>)], rows: &mut Vec<Result<Row, String>>) {
+    let seed = (T::LETTER as u64) << 24 | 0x40_0000;
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    for (k, (name, a)) in mats.iter().enumerate() {
+        let a = sparse_values::<T>(a, &mut rng).with_base(k.min(1) as i32);
+        for (j, trans) in [Op::N, Op::T, Op::C].into_iter().enumerate() {
+            rows.push(csrmv_case::<T>(h, backend, name, trans, &a, seed + 1 + (3 * k + j) as u64));
+        }
+    }
+}
+
+/// The CMRS object of one real precision on `a64`, created with `height` and `lanes` (M; 0
+/// for the defaults: 16, and the M of least padding) on the handle's backend and on the CPU
+/// backend: a row for `cmrsmv` (its info as asked and as the CPU backend's), then one for
+/// `update_values` with new values followed by `cmrsmv`; then the object is destroyed.
+/// y = 1·A·x + 1/2·y0.
+#[allow(clippy::too_many_arguments)]
+fn cmrs_case<T: CmrsScalar>(h: &mut Handle, backend: &'static str, name: &str, a64: &Csr<f64>, height: i32, lanes: i32, seed: u64) -> Result<[Row; 2], String> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut a = sparse_values::<T>(a64, &mut rng);
+    let (x, y0): (Vec<T>, Vec<T>) = (random(&mut rng, a.n), random(&mut rng, a.m));
+    let (alpha, beta) = (T::one(), T::from_c64(Complex64::new(0.5, 0.0)));
+    let fail = |e: numgpu::Error| e.msg;
+    let product = |h: &mut Handle, o: &CmrsMatrix| -> Result<(Vec<T>, f64), String> {
+        let mut y = y0.clone();
+        let t = Instant::now();
+        cmrsmv_host(h, alpha, o, &x, beta, &mut y).map_err(fail)?;
+        h.synchronize().map_err(fail)?;
+        Ok((y, t.elapsed().as_secs_f64()))
+    };
+    let mut cpu = Handle::cpu();
+    if h.backend() == Backend::Cuda {
+        let warm = cmrs_from_csr(h, &a, height, lanes).map_err(fail)?;
+        product(h, &warm)?; // warm-up: compiles the kernel
+    }
+    let t = Instant::now();
+    let mut obj = cmrs_from_csr(h, &a, height, lanes).map_err(fail)?;
+    h.synchronize().map_err(fail)?;
+    let create = t.elapsed().as_secs_f64();
+    let mut obj_cpu = cmrs_from_csr(&mut cpu, &a, height, lanes).map_err(fail)?;
+    // numgpu_cmrs_info's answers, and the stored entries behind the padding ratio.
+    let info = |o: &CmrsMatrix| (o.height(), o.lanes(), o.stored(), o.padding_ratio());
+    let as_asked = (if height == 0 { obj.height() == 16 } else { obj.height() == height as usize }) && (if lanes == 0 { [2, 4, 8].contains(&obj.lanes()) } else { obj.lanes() == lanes as usize });
+    let info_differs = usize::from(!as_asked) + usize::from(info(&obj) != info(&obj_cpu));
+    let flops = 2.0 * a.nnz() as f64;
+    let (y, secs) = product(h, &obj)?;
+    let (ycpu, _) = product(&mut cpu, &obj_cpu)?;
+    let (want, unit) = reference(Op::N, alpha, &a, &x, beta, &y0);
+    let created = Row {
+        routine: format!("{}cmrsmv {name}", T::LETTER),
+        backend,
+        size: format!("{}x{}", a.m, a.n),
+        batch: 1,
+        secs,
+        flops,
+        err_cpu: sparse_error(&y, &c64s(&ycpu), &unit),
+        err_ref: sparse_error(&y, &want, &unit),
+        differ: Some(info_differs),
+        near: 0,
+        note: format!("create {:.1} ms; height {}, M {}, padding {:.3}", create * 1e3, obj.height(), obj.lanes(), obj.padding_ratio()),
+    };
+
+    // New values for the same pattern, on both backends.
+    a.val = random(&mut rng, a.nnz());
+    let t = Instant::now();
+    cmrs_update_host(h, &mut obj, &a.val).map_err(fail)?;
+    h.synchronize().map_err(fail)?;
+    let update = t.elapsed().as_secs_f64();
+    cmrs_update_host(&mut cpu, &mut obj_cpu, &a.val).map_err(fail)?;
+    let (y, secs) = product(h, &obj)?;
+    let (ycpu, _) = product(&mut cpu, &obj_cpu)?;
+    let (want, unit) = reference(Op::N, alpha, &a, &x, beta, &y0);
+    let t = Instant::now();
+    drop(obj);
+    h.synchronize().map_err(fail)?;
+    let destroy = t.elapsed().as_secs_f64();
+    let updated = Row {
+        routine: format!("{}cmrs_update_values {name}", T::LETTER),
+        size: format!("{}x{}", a.m, a.n),
+        secs: update + secs,
+        err_cpu: sparse_error(&y, &c64s(&ycpu), &unit),
+        err_ref: sparse_error(&y, &want, &unit),
+        differ: None,
+        note: format!("time: update_values {:.2} ms + cmrsmv {:.2} ms (checked); destroy {:.2} ms", update * 1e3, secs * 1e3, destroy * 1e3),
+        ..created
+    };
+    Ok([created, updated])
+}
+
+/// The shared/matrices file `<name>.mtx`, read by sprs.
+fn shared_matrix(name: &str) -> Result<Csr<f64>, String> {
+    let files = mtx::shared_matrices()?;
+    let file = files.iter().find(|f| f.file_stem().is_some_and(|s| s == name)).ok_or_else(|| format!("{name}.mtx is not in shared/matrices"))?;
+    mtx::read(file)
+}
+
+/// Every spmv case: csrmv in each precision on a power-law graph (R-MAT, 2^20 entries, rows
+/// from none to thousands) and on the 3-D anisotropic diffusion matrix of shared/matrices;
+/// CMRS in each real precision on short random rows (mean 5, its target; default height
+/// and M) and on the stiffness matrix bcsstk15 (rows of about 30; height 8, M 2).
+fn spmv_all(h: &mut Handle, backend: &'static str, rows: &mut Vec<Result<Row, String>>) {
+    let (diffusion, stiffness) = match (shared_matrix("anisotropic3d7816"), shared_matrix("bcsstk15")) {
+        (Ok(p), Ok(q)) => (p, q),
+        (Err(e), _) | (_, Err(e)) => return rows.push(Err(format!("spmv: {e}"))),
+    };
+    let csr = [("power-law", generate(Kind::PowerLaw, 1 << 20, 0x50)), ("anisotropic3d7816", diffusion)];
+    csrmv_all::<f32>(h, backend, &csr, rows);
+    csrmv_all::<f64>(h, backend, &csr, rows);
+    csrmv_all::<Complex32>(h, backend, &csr, rows);
+    csrmv_all::<Complex64>(h, backend, &csr, rows);
+    let short = generate(Kind::Short, 1 << 20, 0x51);
+    let mut cmrs = Vec::new();
+    for (k, (name, a, height, lanes)) in [("short-rows", &short, 0, 0), ("bcsstk15", &stiffness, 8, 2)].into_iter().enumerate() {
+        cmrs.push(cmrs_case::<f32>(h, backend, name, a, height, lanes, 0x60 + k as u64));
+        cmrs.push(cmrs_case::<f64>(h, backend, name, a, height, lanes, 0x70 + k as u64));
+    }
+    for r in cmrs {
+        match r {
+            Ok(pair) => rows.extend(pair.map(Ok)),
+            Err(e) => rows.push(Err(e)),
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let mut h = match Handle::new(BackendChoice::Auto, 0) {
         Ok(h) => h,
@@ -1131,6 +1327,7 @@ fn main() -> ExitCode {
     println!("  getrs, gesv, gesc2: ‖op(A)(x − x_cpu)‖₁ and ‖s·b − op(A)x‖₁ over ‖op(A)‖₁‖x‖₁nε (every rhs); ≠cpu: gesv's pivots or info, gesc2's scale, must be 0");
     println!("  geqrf_givens: R and Q(:, 1:n) vs the CPU backend's (up to a unit diagonal, over mκ̂ε), and ‖A − QR‖₁/(m‖A‖₁ε) (Q rebuilt in double) and |R| vs LAPACK ?geqrf ({SAMPLE} matrices); ormqr/unmqr, orgqr/ungqr: vs the CPU backend and Q rebuilt in double (+ ‖I − QᴴQ‖); gels: ‖A(x − x_cpu)‖ and ‖Aᴴ(b − Ax)‖ ratios; ≠cpu: problems whose info differs from the CPU backend's or the expected one, or whose B changed with info ≠ 0; GFLOP/s at LAPACK's Householder counts");
     println!("  gtsv_spike: ‖T(x − x_cpu)‖∞ and ‖b − Tx‖∞ over (‖T‖∞‖x‖∞ + ‖b‖∞)ε (every rhs of every system; the CPU backend is LAPACK ?gtsv); ≠cpu: systems whose info differs from the CPU backend's or is not 0, must be 0; GFLOP/s at 8n flops per system and rhs");
+    println!("  csrmv, cmrsmv: |y − y_cpu| and |y − y_ref| of each entry over the spec's tolerance unit (len_i + 4)ε(|α|(|op(A)||x|)_i + |β||y0_i|) (the tests hold it below 1); ≠cpu (CMRS): info (height, M, stored entries, padding) other than asked or than the CPU backend's, must be 0; GFLOP/s at 2·nnz (8·nnz complex)");
     println!("times: one call, host clock, host arrays in and out (on CUDA after a warm-up call, which compiles the kernel)\n");
 
     let mut rows = Vec::new();
@@ -1150,6 +1347,7 @@ fn main() -> ExitCode {
     gtsv_all::<f64>(&mut h, backend, &mut rows);
     gtsv_all::<Complex32>(&mut h, backend, &mut rows);
     gtsv_all::<Complex64>(&mut h, backend, &mut rows);
+    spmv_all(&mut h, backend, &mut rows);
 
     println!(
         "{:<34} {:<7} {:<14} {:>7} {:>10} {:>9} {:>9} {:>9} {:>6}  check",

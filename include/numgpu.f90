@@ -27,6 +27,11 @@
 !      call numgpu_ormqr_givens_batched(h, side, trans, A, CS, C, status [, errmsg])
 !      call numgpu_orgqr_givens_batched(h, A, CS, status [, errmsg])
 !      call numgpu_gels_givens_batched(h, A, B, info, status [, errmsg])
+!    and for sparse matrix-vector products (CSR, and the CMRS object of real kinds):
+!      call numgpu_csrmv(h, trans, alpha, val, row_ptr, col_ind, index_base, x, beta, y, status [, errmsg])
+!      call numgpu_cmrs_create(h, n, val, row_ptr, col_ind, index_base, height, M, A, status [, errmsg])
+!      call numgpu_cmrs_update_values(h, A, val, status [, errmsg])
+!      call numgpu_cmrsmv(h, alpha, A, x, beta, y, status [, errmsg])
 !    and for tridiagonal systems (LAPACK ?gtsv semantics, the diagonals not written):
 !      call numgpu_gtsv_spike(h, dl, d, du, B, info, pivoting, status [, errmsg])
 !      call numgpu_gtsv_batched_strided(h, dl, d, du, B, info, pivoting, status [, errmsg])
@@ -68,6 +73,9 @@ module numgpu
         numgpu_gtsv_batched_strided_s, numgpu_gtsv_batched_strided_d, numgpu_gtsv_batched_strided_c, &
         numgpu_gtsv_batched_strided_z, numgpu_gtsv_batched_interleaved_s, numgpu_gtsv_batched_interleaved_d, &
         numgpu_gtsv_batched_interleaved_c, numgpu_gtsv_batched_interleaved_z
+    private :: loc_or_null_s, loc_or_null_d, loc_or_null_c, loc_or_null_z, loc_or_null_i
+    private :: plan_csr, numgpu_csrmv_s, numgpu_csrmv_d, numgpu_csrmv_c, numgpu_csrmv_z, numgpu_cmrs_create_s, &
+        numgpu_cmrs_create_d, numgpu_cmrs_update_values_s, numgpu_cmrs_update_values_d, numgpu_cmrsmv_s, numgpu_cmrsmv_d
 
     ! ---- numgpu.h's constants ------------------------------------------------------------
     character(len=*), parameter :: NUMGPU_VERSION = "0.1.0"
@@ -1006,6 +1014,134 @@ module numgpu
             integer(c_int32_t), value :: pivoting
             integer(c_int32_t) :: numgpu_zgtsv_batched_interleaved
         end function
+
+        ! ---- spmv: sparse matrix-vector products (CSR, CMRS) ----------------------------------
+        ! numgpu_status numgpu_scsrmv(numgpu_handle *h, int32_t trans, int64_t m, int64_t n,
+        !     int64_t nnz, T alpha, const T *val, const int32_t *row_ptr, const int32_t *col_ind,
+        !     int32_t index_base, const T *x, T beta, T *y)
+        function numgpu_scsrmv(h, trans, m, n, nnz, alpha, val, row_ptr, col_ind, index_base, x, beta, y) &
+                bind(C, name="numgpu_scsrmv")
+            import
+            type(c_ptr), value :: h, val, row_ptr, col_ind, x, y
+            integer(c_int32_t), value :: trans, index_base
+            integer(c_int64_t), value :: m, n, nnz
+            real(c_float), value :: alpha, beta
+            integer(c_int32_t) :: numgpu_scsrmv
+        end function
+
+        ! numgpu_status numgpu_dcsrmv(numgpu_handle *h, int32_t trans, int64_t m, int64_t n,
+        !     int64_t nnz, T alpha, const T *val, const int32_t *row_ptr, const int32_t *col_ind,
+        !     int32_t index_base, const T *x, T beta, T *y)
+        function numgpu_dcsrmv(h, trans, m, n, nnz, alpha, val, row_ptr, col_ind, index_base, x, beta, y) &
+                bind(C, name="numgpu_dcsrmv")
+            import
+            type(c_ptr), value :: h, val, row_ptr, col_ind, x, y
+            integer(c_int32_t), value :: trans, index_base
+            integer(c_int64_t), value :: m, n, nnz
+            real(c_double), value :: alpha, beta
+            integer(c_int32_t) :: numgpu_dcsrmv
+        end function
+
+        ! numgpu_status numgpu_ccsrmv(numgpu_handle *h, int32_t trans, int64_t m, int64_t n,
+        !     int64_t nnz, T alpha, const T *val, const int32_t *row_ptr, const int32_t *col_ind,
+        !     int32_t index_base, const T *x, T beta, T *y)
+        function numgpu_ccsrmv(h, trans, m, n, nnz, alpha, val, row_ptr, col_ind, index_base, x, beta, y) &
+                bind(C, name="numgpu_ccsrmv")
+            import
+            type(c_ptr), value :: h, val, row_ptr, col_ind, x, y
+            integer(c_int32_t), value :: trans, index_base
+            integer(c_int64_t), value :: m, n, nnz
+            complex(c_float_complex), value :: alpha, beta
+            integer(c_int32_t) :: numgpu_ccsrmv
+        end function
+
+        ! numgpu_status numgpu_zcsrmv(numgpu_handle *h, int32_t trans, int64_t m, int64_t n,
+        !     int64_t nnz, T alpha, const T *val, const int32_t *row_ptr, const int32_t *col_ind,
+        !     int32_t index_base, const T *x, T beta, T *y)
+        function numgpu_zcsrmv(h, trans, m, n, nnz, alpha, val, row_ptr, col_ind, index_base, x, beta, y) &
+                bind(C, name="numgpu_zcsrmv")
+            import
+            type(c_ptr), value :: h, val, row_ptr, col_ind, x, y
+            integer(c_int32_t), value :: trans, index_base
+            integer(c_int64_t), value :: m, n, nnz
+            complex(c_double_complex), value :: alpha, beta
+            integer(c_int32_t) :: numgpu_zcsrmv
+        end function
+
+        ! numgpu_status numgpu_scmrs_create(numgpu_handle *h, int64_t m, int64_t n, int64_t nnz,
+        !     const T *val, const int32_t *row_ptr, const int32_t *col_ind, int32_t index_base,
+        !     int32_t height, int32_t M, numgpu_cmrs_matrix **A)
+        function numgpu_scmrs_create(h, m, n, nnz, val, row_ptr, col_ind, index_base, height, lanes, A) &
+                bind(C, name="numgpu_scmrs_create")
+            import
+            type(c_ptr), value :: h, val, row_ptr, col_ind
+            integer(c_int64_t), value :: m, n, nnz
+            integer(c_int32_t), value :: index_base, height, lanes
+            type(c_ptr), intent(inout) :: A
+            integer(c_int32_t) :: numgpu_scmrs_create
+        end function
+
+        ! numgpu_status numgpu_scmrs_update_values(numgpu_handle *h, numgpu_cmrs_matrix *A, const T *val)
+        function numgpu_scmrs_update_values(h, A, val) bind(C, name="numgpu_scmrs_update_values")
+            import
+            type(c_ptr), value :: h, A, val
+            integer(c_int32_t) :: numgpu_scmrs_update_values
+        end function
+
+        ! numgpu_status numgpu_scmrsmv(numgpu_handle *h, T alpha, const numgpu_cmrs_matrix *A,
+        !     const T *x, T beta, T *y)
+        function numgpu_scmrsmv(h, alpha, A, x, beta, y) bind(C, name="numgpu_scmrsmv")
+            import
+            type(c_ptr), value :: h, A, x, y
+            real(c_float), value :: alpha, beta
+            integer(c_int32_t) :: numgpu_scmrsmv
+        end function
+
+        ! numgpu_status numgpu_dcmrs_create(numgpu_handle *h, int64_t m, int64_t n, int64_t nnz,
+        !     const T *val, const int32_t *row_ptr, const int32_t *col_ind, int32_t index_base,
+        !     int32_t height, int32_t M, numgpu_cmrs_matrix **A)
+        function numgpu_dcmrs_create(h, m, n, nnz, val, row_ptr, col_ind, index_base, height, lanes, A) &
+                bind(C, name="numgpu_dcmrs_create")
+            import
+            type(c_ptr), value :: h, val, row_ptr, col_ind
+            integer(c_int64_t), value :: m, n, nnz
+            integer(c_int32_t), value :: index_base, height, lanes
+            type(c_ptr), intent(inout) :: A
+            integer(c_int32_t) :: numgpu_dcmrs_create
+        end function
+
+        ! numgpu_status numgpu_dcmrs_update_values(numgpu_handle *h, numgpu_cmrs_matrix *A, const T *val)
+        function numgpu_dcmrs_update_values(h, A, val) bind(C, name="numgpu_dcmrs_update_values")
+            import
+            type(c_ptr), value :: h, A, val
+            integer(c_int32_t) :: numgpu_dcmrs_update_values
+        end function
+
+        ! numgpu_status numgpu_dcmrsmv(numgpu_handle *h, T alpha, const numgpu_cmrs_matrix *A,
+        !     const T *x, T beta, T *y)
+        function numgpu_dcmrsmv(h, alpha, A, x, beta, y) bind(C, name="numgpu_dcmrsmv")
+            import
+            type(c_ptr), value :: h, A, x, y
+            real(c_double), value :: alpha, beta
+            integer(c_int32_t) :: numgpu_dcmrsmv
+        end function
+
+        ! numgpu_status numgpu_cmrs_info(const numgpu_cmrs_matrix *A, int32_t *height, int32_t *M,
+        !     double *padding_ratio)
+        function numgpu_cmrs_info(A, height, lanes, padding_ratio) bind(C, name="numgpu_cmrs_info")
+            import
+            type(c_ptr), value :: A
+            integer(c_int32_t), intent(inout) :: height, lanes
+            real(c_double), intent(inout) :: padding_ratio
+            integer(c_int32_t) :: numgpu_cmrs_info
+        end function
+
+        ! numgpu_status numgpu_cmrs_destroy(numgpu_cmrs_matrix *A)
+        function numgpu_cmrs_destroy(A) bind(C, name="numgpu_cmrs_destroy")
+            import
+            type(c_ptr), value :: A
+            integer(c_int32_t) :: numgpu_cmrs_destroy
+        end function
     end interface
 
     ! ---- generic wrappers ----------------------------------------------------------------
@@ -1242,6 +1378,43 @@ module numgpu
         integer(c_int64_t) :: n = 0, nrhs = 0, batch = 0
         integer(c_int64_t) :: sdiag = 0, ldb = 1, sb = 0
     end type
+
+    ! call numgpu_csrmv(h, trans, alpha, val, row_ptr, col_ind, index_base, x, beta, y, status [, errmsg])
+    !
+    ! y := alpha op(A) x + beta y with A in CSR (numgpu_?csrmv), in real(c_float), real(c_double),
+    ! complex(c_float_complex) or complex(c_double_complex).
+    !
+    ! - val(:) [in], col_ind(:) [in]: the nnz = size(val) entries (size(col_ind) must match).
+    ! - row_ptr(:) [in]: m + 1 offsets, m = size(row_ptr) - 1.
+    ! - index_base [in]: 1 for Fortran-style indices, 0 for C-style.
+    ! - x(:), y(:): op(A) is m x n with n = size(x) for NUMGPU_OP_N (size(y) must be m), and
+    !   n = size(y) for NUMGPU_OP_T / NUMGPU_OP_C (size(x) must be m).
+    ! - status, errmsg: as numgpu_gemm_batched; non-conforming sizes are NUMGPU_INVALID_VALUE
+    !   before any call (nothing written).
+    interface numgpu_csrmv
+        module procedure numgpu_csrmv_s, numgpu_csrmv_d, numgpu_csrmv_c, numgpu_csrmv_z
+    end interface
+
+    ! call numgpu_cmrs_create(h, n, val, row_ptr, col_ind, index_base, height, M, A, status [, errmsg])
+    !
+    ! A CMRS matrix from a CSR one (numgpu_?cmrs_create), real(c_float) or real(c_double): m =
+    ! size(row_ptr) - 1 rows, n columns, nnz = size(val) (= size(col_ind)); height 0 (16) or
+    ! 1..16, M 0 (chosen), 2, 4 or 8. A [inout] receives the matrix (type(c_ptr)); release it
+    ! with numgpu_cmrs_destroy(A).
+    interface numgpu_cmrs_create
+        module procedure numgpu_cmrs_create_s, numgpu_cmrs_create_d
+    end interface
+
+    ! call numgpu_cmrs_update_values(h, A, val, status [, errmsg]): new values, same pattern.
+    interface numgpu_cmrs_update_values
+        module procedure numgpu_cmrs_update_values_s, numgpu_cmrs_update_values_d
+    end interface
+
+    ! call numgpu_cmrsmv(h, alpha, A, x, beta, y, status [, errmsg]): y := alpha A x + beta y
+    ! (numgpu_?cmrsmv) with x(:) of n and y(:) of m entries.
+    interface numgpu_cmrsmv
+        module procedure numgpu_cmrsmv_s, numgpu_cmrsmv_d
+    end interface
 
 contains
 
@@ -2734,5 +2907,223 @@ contains
         status = numgpu_zgtsv_batched_interleaved(h, p%n, pdl, pd, pdu, pb, pinfo, p%batch, pivoting)
         call report(status, errmsg)
     end subroutine
+
+    ! Checks the sizes of one csrmv call: size(col_ind) = size(val) = nnz, m = size(row_ptr) - 1,
+    ! and x, y conforming to op(A); n is op(A)'s other dimension. status NUMGPU_INVALID_VALUE
+    ! (and errmsg) when they do not conform.
+    subroutine plan_csr(trans, nrp, nval, nci, nx, ny, m, n, status, errmsg)
+        integer(c_int32_t), intent(in) :: trans
+        integer(c_int64_t), intent(in) :: nrp, nval, nci, nx, ny
+        integer(c_int64_t), intent(out) :: m, n
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        character(len=256) :: why
+        m = max(nrp - 1, 0_c_int64_t)
+        why = ""
+        if (trans == NUMGPU_OP_N) then
+            n = nx
+            if (ny /= m) write(why, '(a,i0,a,i0)') "size(y) = ", ny, " must be m = size(row_ptr) - 1 = ", m
+        else
+            n = ny
+            if (nx /= m) write(why, '(a,i0,a,i0)') "size(x) = ", nx, " must be m = size(row_ptr) - 1 = ", m
+        end if
+        if (nci /= nval) write(why, '(a,i0,a,i0)') "size(col_ind) = ", nci, " must be size(val) = ", nval
+        if (nrp < 1) why = "row_ptr must have m + 1 >= 1 entries"
+        status = NUMGPU_SUCCESS
+        if (len_trim(why) > 0) then
+            status = NUMGPU_INVALID_VALUE
+            if (present(errmsg)) errmsg = "numgpu_csrmv: " // trim(why)
+        end if
+    end subroutine
+
+    subroutine numgpu_csrmv_s(h, trans, alpha, val, row_ptr, col_ind, index_base, x, beta, y, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: trans, index_base
+        real(c_float), intent(in) :: alpha, beta
+        real(c_float), intent(in), target, contiguous :: val(:), x(:)
+        integer(c_int32_t), intent(in), target, contiguous :: row_ptr(:), col_ind(:)
+        real(c_float), intent(inout), target, contiguous :: y(:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        integer(c_int64_t) :: m, n
+        call plan_csr(trans, size(row_ptr, kind=c_int64_t), size(val, kind=c_int64_t), size(col_ind, kind=c_int64_t), &
+            size(x, kind=c_int64_t), size(y, kind=c_int64_t), m, n, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        status = numgpu_scsrmv(h, trans, m, n, size(val, kind=c_int64_t), alpha, loc_or_null_s(val), c_loc(row_ptr), &
+            loc_or_null_i(col_ind), index_base, loc_or_null_s(x), beta, loc_or_null_s(y))
+        call report(status, errmsg)
+    end subroutine
+
+    subroutine numgpu_csrmv_d(h, trans, alpha, val, row_ptr, col_ind, index_base, x, beta, y, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: trans, index_base
+        real(c_double), intent(in) :: alpha, beta
+        real(c_double), intent(in), target, contiguous :: val(:), x(:)
+        integer(c_int32_t), intent(in), target, contiguous :: row_ptr(:), col_ind(:)
+        real(c_double), intent(inout), target, contiguous :: y(:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        integer(c_int64_t) :: m, n
+        call plan_csr(trans, size(row_ptr, kind=c_int64_t), size(val, kind=c_int64_t), size(col_ind, kind=c_int64_t), &
+            size(x, kind=c_int64_t), size(y, kind=c_int64_t), m, n, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        status = numgpu_dcsrmv(h, trans, m, n, size(val, kind=c_int64_t), alpha, loc_or_null_d(val), c_loc(row_ptr), &
+            loc_or_null_i(col_ind), index_base, loc_or_null_d(x), beta, loc_or_null_d(y))
+        call report(status, errmsg)
+    end subroutine
+
+    subroutine numgpu_csrmv_c(h, trans, alpha, val, row_ptr, col_ind, index_base, x, beta, y, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: trans, index_base
+        complex(c_float_complex), intent(in) :: alpha, beta
+        complex(c_float_complex), intent(in), target, contiguous :: val(:), x(:)
+        integer(c_int32_t), intent(in), target, contiguous :: row_ptr(:), col_ind(:)
+        complex(c_float_complex), intent(inout), target, contiguous :: y(:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        integer(c_int64_t) :: m, n
+        call plan_csr(trans, size(row_ptr, kind=c_int64_t), size(val, kind=c_int64_t), size(col_ind, kind=c_int64_t), &
+            size(x, kind=c_int64_t), size(y, kind=c_int64_t), m, n, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        status = numgpu_ccsrmv(h, trans, m, n, size(val, kind=c_int64_t), alpha, loc_or_null_c(val), c_loc(row_ptr), &
+            loc_or_null_i(col_ind), index_base, loc_or_null_c(x), beta, loc_or_null_c(y))
+        call report(status, errmsg)
+    end subroutine
+
+    subroutine numgpu_csrmv_z(h, trans, alpha, val, row_ptr, col_ind, index_base, x, beta, y, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: trans, index_base
+        complex(c_double_complex), intent(in) :: alpha, beta
+        complex(c_double_complex), intent(in), target, contiguous :: val(:), x(:)
+        integer(c_int32_t), intent(in), target, contiguous :: row_ptr(:), col_ind(:)
+        complex(c_double_complex), intent(inout), target, contiguous :: y(:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        integer(c_int64_t) :: m, n
+        call plan_csr(trans, size(row_ptr, kind=c_int64_t), size(val, kind=c_int64_t), size(col_ind, kind=c_int64_t), &
+            size(x, kind=c_int64_t), size(y, kind=c_int64_t), m, n, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        status = numgpu_zcsrmv(h, trans, m, n, size(val, kind=c_int64_t), alpha, loc_or_null_z(val), c_loc(row_ptr), &
+            loc_or_null_i(col_ind), index_base, loc_or_null_z(x), beta, loc_or_null_z(y))
+        call report(status, errmsg)
+    end subroutine
+
+    subroutine numgpu_cmrs_create_s(h, n, val, row_ptr, col_ind, index_base, height, lanes, A, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        integer(c_int64_t), intent(in) :: n
+        real(c_float), intent(in), target, contiguous :: val(:)
+        integer(c_int32_t), intent(in), target, contiguous :: row_ptr(:), col_ind(:)
+        integer(c_int32_t), intent(in) :: index_base, height, lanes
+        type(c_ptr), intent(inout) :: A
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        if (size(col_ind) /= size(val) .or. size(row_ptr) < 1) then
+            status = NUMGPU_INVALID_VALUE
+            if (present(errmsg)) errmsg = "numgpu_cmrs_create: size(col_ind) must be size(val), and row_ptr non-empty"
+            return
+        end if
+        status = numgpu_scmrs_create(h, size(row_ptr, kind=c_int64_t) - 1, n, size(val, kind=c_int64_t), &
+            loc_or_null_s(val), c_loc(row_ptr), loc_or_null_i(col_ind), index_base, height, lanes, A)
+        call report(status, errmsg)
+    end subroutine
+
+    subroutine numgpu_cmrs_update_values_s(h, A, val, status, errmsg)
+        type(c_ptr), intent(in) :: h, A
+        real(c_float), intent(in), target, contiguous :: val(:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        status = numgpu_scmrs_update_values(h, A, loc_or_null_s(val))
+        call report(status, errmsg)
+    end subroutine
+
+    subroutine numgpu_cmrsmv_s(h, alpha, A, x, beta, y, status, errmsg)
+        type(c_ptr), intent(in) :: h, A
+        real(c_float), intent(in) :: alpha, beta
+        real(c_float), intent(in), target, contiguous :: x(:)
+        real(c_float), intent(inout), target, contiguous :: y(:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        status = numgpu_scmrsmv(h, alpha, A, loc_or_null_s(x), beta, loc_or_null_s(y))
+        call report(status, errmsg)
+    end subroutine
+
+    subroutine numgpu_cmrs_create_d(h, n, val, row_ptr, col_ind, index_base, height, lanes, A, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        integer(c_int64_t), intent(in) :: n
+        real(c_double), intent(in), target, contiguous :: val(:)
+        integer(c_int32_t), intent(in), target, contiguous :: row_ptr(:), col_ind(:)
+        integer(c_int32_t), intent(in) :: index_base, height, lanes
+        type(c_ptr), intent(inout) :: A
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        if (size(col_ind) /= size(val) .or. size(row_ptr) < 1) then
+            status = NUMGPU_INVALID_VALUE
+            if (present(errmsg)) errmsg = "numgpu_cmrs_create: size(col_ind) must be size(val), and row_ptr non-empty"
+            return
+        end if
+        status = numgpu_dcmrs_create(h, size(row_ptr, kind=c_int64_t) - 1, n, size(val, kind=c_int64_t), &
+            loc_or_null_d(val), c_loc(row_ptr), loc_or_null_i(col_ind), index_base, height, lanes, A)
+        call report(status, errmsg)
+    end subroutine
+
+    subroutine numgpu_cmrs_update_values_d(h, A, val, status, errmsg)
+        type(c_ptr), intent(in) :: h, A
+        real(c_double), intent(in), target, contiguous :: val(:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        status = numgpu_dcmrs_update_values(h, A, loc_or_null_d(val))
+        call report(status, errmsg)
+    end subroutine
+
+    subroutine numgpu_cmrsmv_d(h, alpha, A, x, beta, y, status, errmsg)
+        type(c_ptr), intent(in) :: h, A
+        real(c_double), intent(in) :: alpha, beta
+        real(c_double), intent(in), target, contiguous :: x(:)
+        real(c_double), intent(inout), target, contiguous :: y(:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        status = numgpu_dcmrsmv(h, alpha, A, loc_or_null_d(x), beta, loc_or_null_d(y))
+        call report(status, errmsg)
+    end subroutine
+
+    ! c_loc of a non-empty array, else c_null_ptr (c_loc of a zero-sized array is not allowed).
+    function loc_or_null_s(v) result(p)
+        real(c_float), intent(in), target, contiguous :: v(:)
+        type(c_ptr) :: p
+        p = c_null_ptr
+        if (size(v) > 0) p = c_loc(v)
+    end function
+
+    ! c_loc of a non-empty array, else c_null_ptr (c_loc of a zero-sized array is not allowed).
+    function loc_or_null_d(v) result(p)
+        real(c_double), intent(in), target, contiguous :: v(:)
+        type(c_ptr) :: p
+        p = c_null_ptr
+        if (size(v) > 0) p = c_loc(v)
+    end function
+
+    ! c_loc of a non-empty array, else c_null_ptr (c_loc of a zero-sized array is not allowed).
+    function loc_or_null_c(v) result(p)
+        complex(c_float_complex), intent(in), target, contiguous :: v(:)
+        type(c_ptr) :: p
+        p = c_null_ptr
+        if (size(v) > 0) p = c_loc(v)
+    end function
+
+    ! c_loc of a non-empty array, else c_null_ptr (c_loc of a zero-sized array is not allowed).
+    function loc_or_null_z(v) result(p)
+        complex(c_double_complex), intent(in), target, contiguous :: v(:)
+        type(c_ptr) :: p
+        p = c_null_ptr
+        if (size(v) > 0) p = c_loc(v)
+    end function
+
+    ! c_loc of a non-empty array, else c_null_ptr (c_loc of a zero-sized array is not allowed).
+    function loc_or_null_i(v) result(p)
+        integer(c_int32_t), intent(in), target, contiguous :: v(:)
+        type(c_ptr) :: p
+        p = c_null_ptr
+        if (size(v) > 0) p = c_loc(v)
+    end function
 
 end module numgpu

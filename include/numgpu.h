@@ -13,6 +13,11 @@
 
 
 /**
+ * The value of a clean check word.
+ */
+#define CHECK_CLEAN UINT64_MAX
+
+/**
  * Largest workspace a host-array call stages at once; larger batches go in chunks.
  */
 #define STAGING_BYTES (256 << 20)
@@ -40,6 +45,39 @@
  * fixed partition boundaries would cost stability.
  */
 #define SPIKE_MIN (SPIKE_L * SPIKE_NT)
+
+/**
+ * The kinds of bad structure entries, in the order the first one is named: a bad row
+ * pointer pair before any bad column index.
+ */
+#define BAD_ROW_PTR 0
+
+#define BAD_COL_IND 1
+
+/**
+ * Rows per strip at most (4 bits of row-in-strip).
+ */
+#define MAX_HEIGHT 16
+
+/**
+ * Columns must be fewer than this (28 bits of column).
+ */
+#define MAX_COLS (1 << 28)
+
+/**
+ * Lanes of a warp: a strip's stored length is a multiple of it.
+ */
+#define WARP 32
+
+/**
+ * The word of a padding element, skipped by the kernels.
+ */
+#define PAD UINT32_MAX
+
+/**
+ * The largest M.
+ */
+#define MAX_LANES 8
 
 /**
  * Backend selector of `numgpu_create_with` and `numgpu_get_backend`.
@@ -203,6 +241,14 @@ enum numgpu_status
 #ifndef __cplusplus
 typedef int32_t numgpu_status;
 #endif // __cplusplus
+
+/**
+ * An opaque CMRS matrix (`numgpu_cmrs_matrix` in C): built once by `numgpu_?cmrs_create`
+ * on a handle's backend (its data lives there: host memory, or memory of the handle's CUDA
+ * device), multiplied by `numgpu_?cmrsmv` through any handle of that backend and device,
+ * released by `numgpu_cmrs_destroy`. Its precision is the one it was created with.
+ */
+typedef struct numgpu_cmrs_matrix numgpu_cmrs_matrix;
 
 /**
  * An opaque numgpu handle (`numgpu_handle` in C): a backend (CPU or CUDA), and on CUDA a
@@ -2015,6 +2061,272 @@ numgpu_status numgpu_zgtsv_batched_interleaved(numgpu_handle *h,
                                                int32_t *info,
                                                int64_t batch,
                                                int32_t pivoting);
+
+/**
+ * Sparse matrix–vector product, single precision: `y := alpha·op(A)·x + beta·y` with A an
+ * m × n matrix in CSR (compressed sparse row) storage, as BLAS `sgemv` would with a sparse A.
+ *
+ * - `h` [in]: handle.
+ * - `trans` [in]: `NUMGPU_OP_N` (op(A) = A: x has n entries, y has m), `NUMGPU_OP_T` or
+ *   `NUMGPU_OP_C` (op(A) = Aᵀ: x has m entries, y has n).
+ * - `m`, `n` [in]: rows and columns of A, >= 0.
+ * - `nnz` [in]: stored entries, 0 <= nnz <= 2^31 − 1 − index_base.
+ * - `alpha` [in]: scalar. When 0, val, row_ptr, col_ind and x are not read (may be NULL).
+ * - `val` [in]: nnz values (NULL allowed when nnz = 0).
+ * - `row_ptr` [in]: m + 1 offsets: row i's entries are `row_ptr[i] − index_base` up to
+ *   `row_ptr[i+1] − index_base` (exclusive). Rows may be empty.
+ * - `col_ind` [in]: nnz column indices, `index_base`-based; within a row in any order,
+ *   duplicates allowed (they add up).
+ * - `index_base` [in]: 0 (C) or 1 (Fortran) for row_ptr and col_ind.
+ * - `x` [in]: op(A)'s columns: n entries for N, m for T and C.
+ * - `beta` [in]: scalar. When 0, y is not read (NaN in y does not propagate).
+ * - `y` [in,out]: op(A)'s rows: m entries for N, n for T and C.
+ *
+ * m or n = 0, and alpha = 0 with beta = 1, are success and touch nothing. All arrays are
+ * host memory, or all device memory of the handle's device: host arrays on the CUDA backend
+ * are staged and the call returns when y is written; device arrays are enqueued on the
+ * handle's stream and the call returns at once (`numgpu_synchronize` waits).
+ *
+ * Op N is bitwise reproducible on the same device (each row summed in a fixed order). Op T
+ * and C are a scatter: the CPU backend adds the products into y row by row, reproducibly;
+ * the CUDA backend adds them with atomics (no transpose is formed or cached), so its
+ * results may differ in the last bits from call to call.
+ *
+ * Bad structure (a row with `row_ptr[i] > row_ptr[i+1]` or outside
+ * `[index_base, nnz + index_base]`, a column index outside `[index_base, n + index_base)`)
+ * is never read out of bounds: it is `INVALID_VALUE` naming row_ptr or col_ind and the first
+ * bad row or entry. The CPU backend, and host arrays on the CUDA backend, check before
+ * writing y. On device arrays the CUDA kernel skips bad entries (y may then be partly
+ * updated) and the next `numgpu_synchronize` (or the next call on the handle that waits for
+ * its stream) returns the error; with the environment variable `NUMGPU_CHECK_INPUTS=1` the
+ * structure is checked first and this call returns it with y untouched.
+ *
+ * Errors: `INVALID_VALUE` naming the first bad argument (NULL handle, trans out of range,
+ * negative size, nnz too large, index_base not 0 or 1, a NULL array that would be read, bad
+ * structure, device memory on the CPU backend, arrays in different spaces); nothing is
+ * written then (but see bad structure on device arrays). `NOT_SUPPORTED` (extents beyond the
+ * address space), `ALLOC_FAILED` (staging workspace), `COMPILE_FAILED`, `EXECUTION_FAILED`.
+ */
+numgpu_status numgpu_scsrmv(numgpu_handle *h,
+                            int32_t trans,
+                            int64_t m,
+                            int64_t n,
+                            int64_t nnz,
+                            float alpha,
+                            const float *val,
+                            const int32_t *row_ptr,
+                            const int32_t *col_ind,
+                            int32_t index_base,
+                            const float *x,
+                            float beta,
+                            float *y);
+
+/**
+ * Sparse matrix–vector product, double precision: `numgpu_scsrmv` with double values and
+ * scalars; the same arguments, semantics and errors.
+ */
+numgpu_status numgpu_dcsrmv(numgpu_handle *h,
+                            int32_t trans,
+                            int64_t m,
+                            int64_t n,
+                            int64_t nnz,
+                            double alpha,
+                            const double *val,
+                            const int32_t *row_ptr,
+                            const int32_t *col_ind,
+                            int32_t index_base,
+                            const double *x,
+                            double beta,
+                            double *y);
+
+/**
+ * Sparse matrix–vector product, single-precision complex: `numgpu_scsrmv` with
+ * `numgpu_complex_float` values and scalars; `NUMGPU_OP_C` conjugates A's values.
+ */
+numgpu_status numgpu_ccsrmv(numgpu_handle *h,
+                            int32_t trans,
+                            int64_t m,
+                            int64_t n,
+                            int64_t nnz,
+                            numgpu_complex_float alpha,
+                            const numgpu_complex_float *val,
+                            const int32_t *row_ptr,
+                            const int32_t *col_ind,
+                            int32_t index_base,
+                            const numgpu_complex_float *x,
+                            numgpu_complex_float beta,
+                            numgpu_complex_float *y);
+
+/**
+ * Sparse matrix–vector product, double-precision complex: `numgpu_scsrmv` with
+ * `numgpu_complex_double` values and scalars; `NUMGPU_OP_C` conjugates A's values.
+ */
+numgpu_status numgpu_zcsrmv(numgpu_handle *h,
+                            int32_t trans,
+                            int64_t m,
+                            int64_t n,
+                            int64_t nnz,
+                            numgpu_complex_double alpha,
+                            const numgpu_complex_double *val,
+                            const int32_t *row_ptr,
+                            const int32_t *col_ind,
+                            int32_t index_base,
+                            const numgpu_complex_double *x,
+                            numgpu_complex_double beta,
+                            numgpu_complex_double *y);
+
+/**
+ * Converts a single-precision CSR matrix (as `numgpu_scsrmv` takes it) to a CMRS matrix
+ * (Compressed Multi-Row Storage), to be multiplied many times by `numgpu_scmrsmv`. The
+ * object's data lives on the handle's backend (host memory, or memory of the handle's CUDA
+ * device) and is independent of the input arrays, which may be freed after the call.
+ *
+ * CMRS groups rows in strips of `height` rows, each processed by one warp; every stored
+ * element packs its column and its row within the strip as `(col << 4) | r`. Within each
+ * 32-element chunk of a strip a row's entries form one run of at most M lanes, so the warp
+ * keeps M partial sums per row in shared memory; strips are padded to multiples of 32
+ * elements (padding is skipped by the product and touches no row or entry of x).
+ * `numgpu_cmrs_info` reports the padding.
+ *
+ * - `h` [in]: handle.
+ * - `m`, `n` [in]: rows and columns, >= 0; n < 2^28 (else `NOT_SUPPORTED`: 28 bits hold the
+ *   column).
+ * - `nnz` [in]: stored entries, 0 <= nnz <= 2^31 − 1 − index_base.
+ * - `val` [in]: nnz values (NULL allowed when nnz = 0).
+ * - `row_ptr` [in]: m + 1 offsets, as `numgpu_scsrmv`.
+ * - `col_ind` [in]: nnz column indices, as `numgpu_scsrmv` (any order, duplicates allowed).
+ * - `index_base` [in]: 0 or 1.
+ * - `height` [in]: rows per strip: 0 (16) or 1 … 16.
+ * - `M` [in]: partial sums per row: 0 (chosen: the one of 2, 4, 8 that pads least), 2, 4
+ *   or 8.
+ * - `A` [out]: receives the new matrix; written only on success. Release it with
+ *   `numgpu_cmrs_destroy`.
+ *
+ * The structure is always validated (on the host; device arrays are copied there first).
+ * Errors: `INVALID_VALUE` naming the first bad argument (NULL handle or A, negative size,
+ * nnz too large, index_base, height or M out of range, NULL array, bad structure as for
+ * `numgpu_scsrmv`, device memory on the CPU backend, arrays in different spaces);
+ * `NOT_SUPPORTED` (n >= 2^28, extents beyond the address space); `ALLOC_FAILED`,
+ * `COMPILE_FAILED`, `EXECUTION_FAILED`.
+ */
+numgpu_status numgpu_scmrs_create(numgpu_handle *h,
+                                  int64_t m,
+                                  int64_t n,
+                                  int64_t nnz,
+                                  const float *val,
+                                  const int32_t *row_ptr,
+                                  const int32_t *col_ind,
+                                  int32_t index_base,
+                                  int32_t height,
+                                  int32_t M,
+                                  numgpu_cmrs_matrix **A);
+
+/**
+ * Converts a double-precision CSR matrix to a CMRS matrix: `numgpu_scmrs_create` with double
+ * values; the same arguments, semantics and errors.
+ */
+numgpu_status numgpu_dcmrs_create(numgpu_handle *h,
+                                  int64_t m,
+                                  int64_t n,
+                                  int64_t nnz,
+                                  const double *val,
+                                  const int32_t *row_ptr,
+                                  const int32_t *col_ind,
+                                  int32_t index_base,
+                                  int32_t height,
+                                  int32_t M,
+                                  numgpu_cmrs_matrix **A);
+
+/**
+ * Replaces the values of a single-precision CMRS matrix, keeping its pattern: `val` holds nnz
+ * values in the order of the CSR arrays A was created from.
+ *
+ * - `h` [in]: a handle of A's backend (and CUDA device).
+ * - `A` [in,out]: a matrix from `numgpu_scmrs_create`.
+ * - `val` [in]: nnz values, host memory or device memory of the handle's device (not read,
+ *   and may be NULL, when nnz = 0).
+ *
+ * Host values on the CUDA backend are copied before the call returns; device values are
+ * gathered by a kernel enqueued on the handle's stream.
+ *
+ * Errors: `INVALID_VALUE` (NULL handle, A or val; A of the other precision or of another
+ * backend or device; device memory on the CPU backend), nothing written then;
+ * `ALLOC_FAILED`, `COMPILE_FAILED`, `EXECUTION_FAILED`.
+ */
+numgpu_status numgpu_scmrs_update_values(numgpu_handle *h, numgpu_cmrs_matrix *A, const float *val);
+
+/**
+ * Replaces the values of a double-precision CMRS matrix: `numgpu_scmrs_update_values` with
+ * double values; the same arguments, semantics and errors.
+ */
+numgpu_status numgpu_dcmrs_update_values(numgpu_handle *h,
+                                         numgpu_cmrs_matrix *A,
+                                         const double *val);
+
+/**
+ * `y := alpha·A·x + beta·y` with a single-precision CMRS matrix A (m × n): a warp per strip,
+ * M partial sums per row in shared memory, added in a fixed order, one coalesced write of
+ * the strip's rows. Only op(A) = A (transpose a CSR matrix with `numgpu_scsrmv`).
+ *
+ * - `h` [in]: a handle of A's backend (and CUDA device).
+ * - `alpha` [in]: scalar; when 0, A and x are not read (x may be NULL).
+ * - `A` [in]: a matrix from `numgpu_scmrs_create`.
+ * - `x` [in]: n entries.
+ * - `beta` [in]: scalar; when 0, y is not read.
+ * - `y` [in,out]: m entries.
+ *
+ * m or n = 0, and alpha = 0 with beta = 1, are success and touch nothing. x and y are both
+ * host memory or both device memory of the handle's device (then the call is enqueued on the
+ * handle's stream and returns at once). Bitwise reproducible, and the CPU backend computes
+ * the same sums in the same order.
+ *
+ * Errors: `INVALID_VALUE` (NULL handle, A, x or y; A of the other precision or of another
+ * backend or device; device memory on the CPU backend; x and y in different spaces), nothing
+ * written then; `ALLOC_FAILED` (staging), `COMPILE_FAILED`, `EXECUTION_FAILED`.
+ */
+numgpu_status numgpu_scmrsmv(numgpu_handle *h,
+                             float alpha,
+                             const numgpu_cmrs_matrix *A,
+                             const float *x,
+                             float beta,
+                             float *y);
+
+/**
+ * `y := alpha·A·x + beta·y` with a double-precision CMRS matrix: `numgpu_scmrsmv` with
+ * double values and scalars; the same arguments, semantics and errors.
+ */
+numgpu_status numgpu_dcmrsmv(numgpu_handle *h,
+                             double alpha,
+                             const numgpu_cmrs_matrix *A,
+                             const double *x,
+                             double beta,
+                             double *y);
+
+/**
+ * What a CMRS matrix chose when it was built.
+ *
+ * - `A` [in]: a matrix from `numgpu_?cmrs_create`.
+ * - `height` [out]: rows per strip (NULL: not written).
+ * - `M` [out]: partial sums per row, 2, 4 or 8 (NULL: not written).
+ * - `padding_ratio` [out]: padding elements per stored entry, (stored − nnz) / nnz, 0 when
+ *   nnz = 0 (NULL: not written).
+ *
+ * Errors: `INVALID_VALUE` (A is NULL), nothing written then.
+ */
+numgpu_status numgpu_cmrs_info(const numgpu_cmrs_matrix *A,
+                               int32_t *height,
+                               int32_t *M,
+                               double *padding_ratio);
+
+/**
+ * Releases a CMRS matrix and its memory (on the CUDA backend after waiting for the device,
+ * so work still using it finishes first). NULL is a no-op.
+ *
+ * - `A` [in]: a matrix from `numgpu_?cmrs_create`, not used afterwards.
+ *
+ * Errors: none beyond `INTERNAL_ERROR`; a CUDA failure while freeing is ignored.
+ */
+numgpu_status numgpu_cmrs_destroy(numgpu_cmrs_matrix *A);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -69,6 +69,8 @@ export NUMGPU_PREBUILT_TESTS=1
 export NUMGPU_TEST_BIN_DIR="$BUNDLE/bin/ctests"
 TMP="$(mktemp -d /tmp/numgpu-run.XXXXXX)"
 export NUMGPU_CACHE_DIR="${NUMGPU_CACHE_DIR:-$TMP/cache}"
+# The spmv tests' Matrix Market files, copied into the bundle by gpu-bundle.sh.
+if [[ -d "$BUNDLE/matrices" ]]; then export NUMGPU_MATRICES="${NUMGPU_MATRICES:-$BUNDLE/matrices}"; fi
 mkdir -p "$NUMGPU_CACHE_DIR"
 export RUST_BACKTRACE="${RUST_BACKTRACE:-1}"
 

@@ -3,6 +3,7 @@
 
 use crate::core::error::{Error, Result};
 use cudarc::driver::sys as cu;
+use std::cell::Cell;
 use std::ffi::c_void;
 use std::sync::Arc;
 
@@ -17,7 +18,20 @@ pub struct CudaHandle {
     pub stream: cu::CUstream,
     workspace: cu::CUdeviceptr,
     workspace_bytes: usize,
+    /// A device word kernels report bad input entries to (an `atomicMin` of a code; all ones
+    /// when clean), allocated on first use; see [`CudaHandle::check_word`].
+    check_word: cu::CUdeviceptr,
+    /// The routine whose asynchronous calls may have written `check_word` since the last
+    /// synchronisation, and how to turn its code into an error.
+    armed: Cell<Option<Deferred>>,
 }
+
+/// A routine that may have reported bad input to the check word, and how to turn its code
+/// into an error.
+type Deferred = (&'static str, fn(u64) -> Error);
+
+/// The value of a clean check word.
+pub const CHECK_CLEAN: u64 = u64::MAX;
 
 // SAFETY: a handle is used by one thread at a time (documented); the raw stream and device
 // pointer are plain handles valid in any thread.
@@ -27,7 +41,7 @@ impl CudaHandle {
     pub fn new(ordinal: i32) -> Result<Self> {
         let dev = device(ordinal)?;
         dev.bind()?;
-        Ok(CudaHandle { dev, stream: std::ptr::null_mut(), workspace: 0, workspace_bytes: 0 })
+        Ok(CudaHandle { dev, stream: std::ptr::null_mut(), workspace: 0, workspace_bytes: 0, check_word: 0, armed: Cell::new(None) })
     }
 
     /// Makes the device's context current; called at the start of every CUDA entry point.
@@ -39,11 +53,67 @@ impl CudaHandle {
         self.stream = stream as cu::CUstream;
     }
 
-    /// Waits for the handle's stream and reports any asynchronous failure.
+    /// Waits for the handle's stream and reports any asynchronous failure, including bad
+    /// input entries that kernels of an asynchronous call found (see [`Self::arm_check`]).
     pub fn synchronize(&self) -> Result<()> {
         self.bind()?;
         // SAFETY: the stream is the default stream or one the user gave us.
-        check(unsafe { cu::cuStreamSynchronize(self.stream) }, "cuStreamSynchronize")
+        check(unsafe { cu::cuStreamSynchronize(self.stream) }, "cuStreamSynchronize")?;
+        if let Some((routine, decode)) = self.armed.take() {
+            if let Some(code) = self.take_check()? {
+                let e = decode(code);
+                return Err(Error::new(e.status, format!("an earlier call of {routine} on this handle (on device arrays) found bad input: {}", e.msg)));
+            }
+        }
+        Ok(())
+    }
+
+    /// The handle's check word: device memory of one `unsigned long long` that kernels lower
+    /// with `atomicMin` to a code naming the first bad input entry they met, and that holds
+    /// [`CHECK_CLEAN`] otherwise. Allocated (and cleared on the stream) on first use.
+    pub fn check_word(&mut self) -> Result<cu::CUdeviceptr> {
+        if self.check_word == 0 {
+            let mut p: cu::CUdeviceptr = 0;
+            // SAFETY: out-pointer is a local; the memset covers the 8 bytes just allocated.
+            unsafe {
+                check(cu::cuMemAlloc_v2(&mut p, 8), "cuMemAlloc")?;
+                if let Err(e) = check(cu::cuMemsetD32Async(p, u32::MAX, 2, self.stream), "cuMemsetD32Async") {
+                    cu::cuMemFree_v2(p);
+                    return Err(e);
+                }
+            }
+            self.check_word = p;
+        }
+        Ok(self.check_word)
+    }
+
+    /// Records that an asynchronous call of `routine` may have written the check word, so
+    /// that the next [`Self::synchronize`] reads it and reports a code as `decode` says. The
+    /// first routine armed since the last synchronisation names the report.
+    pub fn arm_check(&self, routine: &'static str, decode: fn(u64) -> Error) {
+        if self.armed.get().is_none() {
+            self.armed.set(Some((routine, decode)));
+        }
+    }
+
+    /// Waits for the stream, reads the check word and clears it: the code kernels reported,
+    /// if any. Disarms a pending report (the caller now owns the code).
+    pub fn take_check(&self) -> Result<Option<u64>> {
+        self.armed.set(None);
+        if self.check_word == 0 {
+            return Ok(None);
+        }
+        let mut code = CHECK_CLEAN;
+        // SAFETY: the word is 8 bytes of device memory we own; `code` is a local written
+        // before the synchronisation returns.
+        unsafe {
+            check(cu::cuMemcpyDtoHAsync_v2(&mut code as *mut u64 as *mut c_void, self.check_word, 8, self.stream), "cuMemcpyDtoHAsync")?;
+            check(cu::cuStreamSynchronize(self.stream), "cuStreamSynchronize")?;
+            if code != CHECK_CLEAN {
+                check(cu::cuMemsetD32Async(self.check_word, u32::MAX, 2, self.stream), "cuMemsetD32Async")?;
+            }
+        }
+        Ok((code != CHECK_CLEAN).then_some(code))
     }
 
     /// At least `bytes` of device memory owned by the handle, valid until the next call.
@@ -150,5 +220,12 @@ impl CudaHandle {
 impl Drop for CudaHandle {
     fn drop(&mut self) {
         let _ = self.bind().and_then(|_| self.release_workspace());
+        if self.check_word != 0 {
+            // SAFETY: allocated by check_word(); no work uses it once the stream is drained.
+            unsafe {
+                cu::cuStreamSynchronize(self.stream);
+                cu::cuMemFree_v2(self.check_word);
+            }
+        }
     }
 }

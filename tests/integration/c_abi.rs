@@ -278,3 +278,14 @@ fn c_test_headers_with_cblas_and_lapacke() {
     );
     c_test("test_headers");
 }
+
+/// test_spmv compares with a reference written in the test (LAPACK has no SpMV).
+#[test]
+fn c_test_spmv() {
+    c_test("test_spmv");
+}
+
+#[test]
+fn c_test_spmv_asan() {
+    c_test_asan("test_spmv");
+}

@@ -67,6 +67,12 @@ fn fortran_test_geqrf() {
     fortran_test("test_geqrf", "test_geqrf_f", &["-lopenblas"]);
 }
 
+/// test_spmv_f compares with a reference written in the test (LAPACK has no SpMV).
+#[test]
+fn fortran_test_spmv() {
+    fortran_test("test_spmv", "test_spmv_f", &[]);
+}
+
 /// test_gtsv_f calls LAPACK's ?gtsv (the reference) and zgttrf/zgtcon (the condition number),
 /// so it links OpenBLAS (which carries LAPACK) directly, as test_getrf_f does.
 #[test]

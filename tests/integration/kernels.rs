@@ -125,6 +125,33 @@ fn geqrf_givens_kernels_compile_for_sm80_and_sm90() {
     eprintln!("kernel compile report (NVRTC, ptxas -v):\n{}", report.join("\n"));
 }
 
+fn spmv_cases<T: Scalar>() -> Vec<String> {
+    use numgpu::spmv::cuda::{source, specialise, Kernel};
+    let mut kernels: Vec<Kernel> = [2, 8, 32].iter().map(|&v| Kernel::CsrT { v, conj: T::IS_COMPLEX }).collect();
+    kernels.extend([Kernel::CsrN, Kernel::Check, Kernel::Scale]);
+    if !T::IS_COMPLEX {
+        kernels.extend([Kernel::Cmrs { height: 16, lanes: 2 }, Kernel::Cmrs { height: 16, lanes: 8 }, Kernel::Cmrs { height: 5, lanes: 4 }, Kernel::Gather]);
+    }
+    let mut out = Vec::new();
+    for k in kernels {
+        let (d, e) = specialise::<T>(k);
+        out.extend(check(source(), &d, &e).into_iter().map(|l| format!("{k:?} {l}")));
+    }
+    out
+}
+
+#[test]
+fn spmv_kernels_compile_for_sm80_and_sm90() {
+    if !nvrtc_or_skip() {
+        return;
+    }
+    let mut report = spmv_cases::<f32>();
+    report.extend(spmv_cases::<f64>());
+    report.extend(spmv_cases::<Complex32>());
+    report.extend(spmv_cases::<Complex64>());
+    eprintln!("kernel compile report (NVRTC, ptxas -v):\n{}", report.join("\n"));
+}
+
 #[test]
 fn gtsv_spike_kernels_compile_for_sm80_and_sm90() {
     if !nvrtc_or_skip() {

@@ -9,5 +9,8 @@ mod geqrf_givens;
 mod getrf_fullpivot;
 mod gtsv_spike;
 mod handle;
+mod mtx;
+mod spmv;
+mod spmv_reference;
 mod c_abi;
 mod fortran;

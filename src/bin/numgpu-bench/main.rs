@@ -12,24 +12,32 @@
 //! columns against cuBLAS `geqrfBatched` (Householder) and LAPACK `?geqrf`, and the checks
 //! ‖A − Q·R‖, ‖I − Qᴴ·Q‖ and |R| against LAPACK's. gtsv (`gtsv_spike`, tridiagonal
 //! solvers): one row per form (single system, strided batch, interleaved batch), size,
-//! pivoting mode and class of inputs, with GB/s and % of the copy bandwidth, the cuSPARSE peer's time and the
-//! ratio, LAPACK `?gtsv`'s and the ratio, and the backward error of every system. The exit
-//! status is the number of failed rows. It writes `<out>/<routine>-<device>-<date>` .json,
-//! .md and .svg (routine `gemm`, `getrf_fullpivot`, `geqrf_givens`, `gtsv_spike`).
+//! pivoting mode and class of inputs, with GB/s and % of the copy bandwidth, the cuSPARSE
+//! peer's time and the ratio, LAPACK `?gtsv`'s and the ratio, and the backward error of every
+//! system. spmv (`csrmv` and `cmrsmv`): one row per matrix of the spec's suite and of
+//! shared/matrices and precision, with GB/s and % of the copy bandwidth of both products and
+//! of cuSPARSE `cusparseSpMV` (default algorithm and CSR_ALG2), the ratios, and each result's
+//! error against a reference; then the geometric means over the suite. The exit status is the
+//! number of failed rows. It writes `<out>/<routine>-<device>-<date>` .json, .md and .svg
+//! (routine `gemm`, `getrf_fullpivot`, `geqrf_givens`, `gtsv_spike`, `spmv`).
 //!
 //! Modules: `gpu` (libraries, device, stream, events, buffers, cuBLAS and cuSPARSE handles),
 //! `prec` (the four precisions, their cuBLAS and cuSPARSE calls and LAPACK `?geqrf`),
-//! `roofline` (bandwidth and FMA peak), `gemm`, `getrf`, `geqrf` and `gtsv` (their rows),
-//! `report` (tables, JSON, SVG).
+//! `roofline` (bandwidth and FMA peak), `gemm`, `getrf`, `geqrf`, `gtsv` and `spmv` (their
+//! rows), `report` (tables, JSON, SVG); `mtx` (Matrix Market files, shared with the
+//! integration tests).
 
 mod gemm;
 mod geqrf;
 mod getrf;
 mod gpu;
+#[path = "../../../tests/integration/mtx.rs"]
+mod mtx;
 mod gtsv;
 mod prec;
 mod report;
 mod roofline;
+mod spmv;
 
 use clap::Parser;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -39,7 +47,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Routines the bench knows.
-const ROUTINES: &[&str] = &["gemm", "getrf", "geqrf", "gtsv"];
+const ROUTINES: &[&str] = &["gemm", "getrf", "geqrf", "gtsv", "spmv"];
 /// Exit status when the bench cannot run at all (no CUDA device, no cuBLAS or cuSPARSE, a CUDA error
 /// outside a row, files not written) and for a bad command line; 101 stays Rust's panic.
 const EXIT_FATAL: u8 = 110;
@@ -52,7 +60,7 @@ const MAX_FAILURES_STATUS: usize = 100;
     name = "numgpu-bench",
     version,
     about = "numgpu's routines against cuBLAS, cuSPARSE and OpenBLAS/LAPACK: time, GFLOP/s, GB/s, % of the measured roofline, ratio, error",
-    after_help = "Needs an NVIDIA GPU with its driver, cuBLAS (libcublas.so.13), NVRTC (libnvrtc.so.13) and, for gtsv, cuSPARSE (libcusparse.so.12); the toolkit's lib64 is searched when they are not on LD_LIBRARY_PATH.\n\nThe gtsv sweep on its own: --routine gtsv; its batched forms take their n from --sizes, the single system its orders from --single-sizes, and --max-secs bounds the time spent timing a slow kernel.\n\nExit status: the number of rows that failed their accuracy or reproducibility check or could not run (at most 100); 110 when the bench could not run at all (no CUDA device, no cuBLAS, ...); 111 for a bad command line; 101 is a panic (a bug)."
+    after_help = "Needs an NVIDIA GPU with its driver, cuBLAS (libcublas.so.13), NVRTC (libnvrtc.so.13) and, for gtsv and spmv, cuSPARSE (libcusparse.so.12); the toolkit's lib64 is searched when they are not on LD_LIBRARY_PATH.\n\nThe gtsv sweep on its own: --routine gtsv; its batched forms take their n from --sizes, the single system its orders from --single-sizes, and --max-secs bounds the time spent timing a slow kernel.\n\nThe spmv sweep on its own: --routine spmv; --nnz sizes its generated matrices, --matrices picks some, the Matrix Market files are read from $NUMGPU_MATRICES (else shared/matrices beside the source tree).\n\nExit status: the number of rows that failed their accuracy or reproducibility check or could not run (at most 100); 110 when the bench could not run at all (no CUDA device, no cuBLAS, ...); 111 for a bad command line; 101 is a panic (a bug)."
 )]
 struct Cli {
     /// Routines to run, comma-separated: gemm, getrf (batched LU with complete pivoting), geqrf (batched QR by Givens rotations), gtsv (tridiagonal solvers), or all.
@@ -82,6 +90,12 @@ struct Cli {
     /// Precisions, comma-separated, of s, d, c, z [default: all four; gtsv s, d].
     #[arg(long, value_delimiter = ',')]
     precisions: Option<Vec<char>>,
+    /// spmv: entries of every generated matrix of the suite [default: the spec's sizes, 28672000 for the 7-point stencil (160³), 27000000 for the 27-point one (100³), 20000000 for the others; --quick: 2000000].
+    #[arg(long)]
+    nnz: Option<usize>,
+    /// spmv: the matrices to run, comma-separated, by name: the suite's (stencil2d-5pt, stencil3d-7pt, stencil3d-27pt, fem-like, short-rows, power-law, dense-rows, each also with -perm) and the files of shared/matrices without .mtx [default: all].
+    #[arg(long, value_delimiter = ',')]
+    matrices: Option<Vec<String>>,
     /// gemm: bytes of A + B + C of one call; the batch is sized from it [default: 1e9; --quick: 6.4e7].
     #[arg(long)]
     target_bytes: Option<f64>,
@@ -122,6 +136,7 @@ struct Settings {
     /// gtsv: the single system's orders, and the forms run.
     single_sizes: Vec<usize>,
     forms: Vec<gtsv::Form>,
+    spmv_cfg: spmv::Config,
     out: PathBuf,
     quick: bool,
     device: i32,
@@ -163,6 +178,18 @@ fn settings(cli: Cli) -> Result<Settings, String> {
     let max_secs = cli.max_secs.unwrap_or(if q { 0.5 } else { 2.0 });
     if !(1e-3..=3600.0).contains(&max_secs) {
         return Err(format!("--max-secs {max_secs}: must be between 0.001 and 3600"));
+    }
+    // Enough for every class's generator; few enough for int32 offsets with CMRS's padding.
+    if let Some(nnz) = cli.nnz.filter(|n| !(1000..=1 << 28).contains(n)) {
+        return Err(format!("--nnz {nnz}: must be between 1000 and 2^28"));
+    }
+    let only = cli.matrices.unwrap_or_default().iter().map(|m| m.trim().to_string()).collect::<Vec<_>>();
+    if !only.is_empty() {
+        let mut known = spmv::suite_names();
+        known.extend(mtx::shared_matrices().unwrap_or_default().iter().map(|f| spmv::file_name(f)));
+        if let Some(m) = only.iter().find(|m| !known.contains(m)) {
+            return Err(format!("--matrices {m}: unknown; known: {}", known.join(", ")));
+        }
     }
     let target_bytes = cli.target_bytes.unwrap_or(if q { 64e6 } else { 1e9 });
     if !(1e3..=32e9).contains(&target_bytes) {
@@ -217,6 +244,14 @@ fn settings(cli: Cli) -> Result<Settings, String> {
         },
         single_sizes,
         forms,
+        spmv_cfg: spmv::Config {
+            reps,
+            warmup: 2,
+            nnz: cli.nnz,
+            quick: q,
+            only,
+            mem_budget: 0.0, // set once the device is known
+        },
         out: cli.out,
         quick: q,
         device: cli.device,
@@ -279,7 +314,7 @@ fn run(mut s: Settings) -> Result<usize, String> {
     gpu::ng(h.set_stream(g.stream as *mut std::ffi::c_void))?;
     let cublas = gpu::Cublas::new(&g)?;
     // cuSPARSE only where a routine compares with it.
-    let cusparse = if s.routines.contains(&"gtsv") {
+    let cusparse = if s.routines.contains(&"gtsv") || s.routines.contains(&"spmv") {
         if !gpu::cusparse_present() {
             return Err("cuSPARSE (libcusparse.so.12) was not found: put the CUDA toolkit's lib64 on LD_LIBRARY_PATH or set CUDA_HOME".into());
         }
@@ -329,6 +364,7 @@ fn run(mut s: Settings) -> Result<usize, String> {
     // At most 70 GB of the device, and never more than is free now less 2 GB of headroom.
     s.cfg.mem_budget = (70e9f64).min(g.free_mem() as f64 - 2e9).max(0.0);
     s.getrf_cfg.mem_budget = s.cfg.mem_budget;
+    s.spmv_cfg.mem_budget = s.cfg.mem_budget;
     s.gtsv_cfg.mem_budget = s.cfg.mem_budget;
 
     std::fs::create_dir_all(&s.out).map_err(|e| format!("creating {}: {e}", s.out.display()))?;
@@ -400,6 +436,24 @@ fn run(mut s: Settings) -> Result<usize, String> {
                 };
                 write_report(&s.out, &rep, report::markdown_gtsv, report::svg_gtsv)?
             }
+            "spmv" => {
+                let sp = cusparse.as_ref().expect("created above when spmv runs");
+                let ctx = spmv::Ctx { gpu: &g, sp, roof: &roof, cfg: &s.spmv_cfg };
+                let rows = spmv_sweep(&ctx, &mut h, &precisions);
+                let summary = spmv::summarise(&rows);
+                let rep = report::Report {
+                    routine: "spmv",
+                    description: "Sparse matrix–vector products y = A·x (beta = 0) over the spec's suite (stencils, FEM-like, short random, power-law and dense-ish rows, natural and permuted order) and the files of shared/matrices: numgpu_?csrmv (op N) on the CSR arrays and numgpu_?cmrsmv on the CMRS matrix numgpu_?cmrs_create builds from them, against cusparseSpMV on the same CSR arrays, x and y (CUSPARSE_SPMV_ALG_DEFAULT, which is CSR_ALG1 for CSR, and CUSPARSE_SPMV_CSR_ALG2), on one stream.",
+                    meta: &meta,
+                    roofline: &roof,
+                    tolerance: 1.0,
+                    failures: rows.iter().filter(|r| !r.ok).count(),
+                    batch: None,
+                    rows: &rows,
+                };
+                let json = report::SpmvJson { report: &rep, summary: &summary };
+                write_report_json(&s.out, &rep, &json, |r| report::markdown_spmv(r, &summary), report::svg_spmv)?
+            }
             _ => {
                 let c = &s.getrf_cfg;
                 let rows = sweep(routine, &precisions, &sizes, |p, n| match p {
@@ -440,8 +494,58 @@ fn default_sizes(routine: &str, quick: bool) -> Vec<usize> {
 fn default_precisions(routine: &str) -> Vec<char> {
     match routine {
         "gtsv" => vec!['s', 'd'],
+        "spmv" => vec!['s', 'd'],
         _ => vec!['s', 'd', 'c', 'z'],
     }
+}
+
+/// A progress bar of `total` steps named `prefix`, in the bench's style.
+fn progress_bar(prefix: &str, total: u64) -> ProgressBar {
+    let pb = ProgressBar::new(total).with_style(ProgressStyle::with_template("{spinner} {prefix} [{bar:30}] {pos}/{len} {msg} ({elapsed})").unwrap().progress_chars("=> "));
+    pb.set_prefix(prefix.to_string());
+    pb
+}
+
+/// The spmv sweep in `precisions` (its real ones: CMRS has no complex form) with a progress
+/// bar and a line per row.
+fn spmv_sweep(ctx: &spmv::Ctx, h: &mut Handle, precisions: &[char]) -> Vec<spmv::Row> {
+    let real: Vec<char> = precisions.iter().copied().filter(|p| "sd".contains(*p)).collect();
+    if real.len() < precisions.len() {
+        note("spmv: only precisions s and d are measured (CMRS is real); the others are skipped");
+    }
+    if real.is_empty() {
+        return Vec::new();
+    }
+    let files = mtx::shared_matrices().unwrap_or_default();
+    let pb = progress_bar("spmv", spmv::planned(ctx.cfg, &files, real.len()) as u64);
+    let rows = spmv::sweep(ctx, h, &real, |msg| pb.set_message(msg.to_string()), |r| {
+        let line = if r.ok {
+            let x = |v: Option<f64>| v.map_or("-".into(), |r| format!("{r:.2}"));
+            let gbs = |m: &spmv::Measure| m.gbs.map_or("-".into(), |g| format!("{g:.0}"));
+            format!(
+                "spmv {} {}: ok, csrmv {} GB/s x{} default x{} ALG2, cmrsmv {} GB/s x{} default x{} ALG2",
+                r.precision,
+                r.matrix,
+                gbs(&r.csrmv),
+                x(r.csrmv_x_default),
+                x(r.csrmv_x_alg2),
+                gbs(&r.cmrsmv),
+                x(r.cmrsmv_x_default),
+                x(r.cmrsmv_x_alg2)
+            )
+        } else {
+            format!("FAIL spmv {} {}: {}", r.precision, r.matrix, r.note)
+        };
+        // Without a terminal the bar is hidden: a line per row keeps logs readable.
+        if pb.is_hidden() {
+            note(line);
+        } else if !r.ok {
+            pb.println(line);
+        }
+        pb.inc(1);
+    });
+    pb.finish_and_clear();
+    rows
 }
 
 /// What the sweep reads of a row, whatever the routine.
@@ -492,8 +596,7 @@ swept_row!(gtsv::Row, ratio_cusparse, "cuSPARSE", |r: &gtsv::Row| format!(" {} {
 /// The rows of each precision and size, `run(precision, n)` each, with a progress bar.
 fn sweep<R: SweptRow>(routine: &str, precisions: &[char], sizes: &[usize], mut run: impl FnMut(char, usize) -> Vec<R>) -> Vec<R> {
     let total = (precisions.len() * sizes.len()) as u64;
-    let pb = ProgressBar::new(total).with_style(ProgressStyle::with_template("{spinner} {prefix} [{bar:30}] {pos}/{len} {msg} ({elapsed})").unwrap().progress_chars("=> "));
-    pb.set_prefix(routine.to_string());
+    let pb = progress_bar(routine, total);
     let mut rows = Vec::new();
     for &p in precisions {
         for &n in sizes {
@@ -528,10 +631,15 @@ fn sweep<R: SweptRow>(routine: &str, precisions: &[char], sizes: &[usize], mut r
 /// Writes the report's .json, .md and .svg under `out`, then the markdown on stdout;
 /// returns its failed rows.
 fn write_report<R: Serialize>(out: &Path, rep: &report::Report<R>, markdown: fn(&report::Report<R>) -> String, svg: fn(&Path, &report::Report<R>) -> Result<(), String>) -> Result<usize, String> {
+    write_report_json(out, rep, rep, markdown, svg)
+}
+
+/// `write_report` with `json` as the JSON record (the report and what a routine adds to it).
+fn write_report_json<R, J: Serialize>(out: &Path, rep: &report::Report<R>, json: &J, markdown: impl Fn(&report::Report<R>) -> String, svg: fn(&Path, &report::Report<R>) -> Result<(), String>) -> Result<usize, String> {
     let meta = rep.meta;
     // Files first, then stdout: a closed pipe on stdout loses no results.
     let md = markdown(rep);
-    let json = serde_json::to_string_pretty(rep).map_err(|e| e.to_string())?;
+    let json = serde_json::to_string_pretty(json).map_err(|e| e.to_string())?;
     let files = [report::path(out, rep.routine, meta, "json"), report::path(out, rep.routine, meta, "md"), report::path(out, rep.routine, meta, "svg")];
     std::fs::write(&files[0], json + "\n").map_err(|e| format!("writing {}: {e}", files[0].display()))?;
     std::fs::write(&files[1], &md).map_err(|e| format!("writing {}: {e}", files[1].display()))?;
@@ -547,6 +655,7 @@ fn write_report<R: Serialize>(out: &Path, rep: &report::Report<R>, markdown: fn(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use numgpu::spmv::suite::Kind;
     use numgpu::gtsv_spike::Pivoting;
 
     fn parse(args: &[&str]) -> Result<Settings, String> {
@@ -572,6 +681,24 @@ mod tests {
         assert_eq!((q.precisions, q.gtsv_cfg.reps, default_sizes("gtsv", true)), (Some(vec!['z']), 5, vec![64, 256, 1024]));
         assert!(parse(&["--routine", "all"]).unwrap().routines.contains(&"gtsv"));
         for bad in [&["--forms", "banded"][..], &["--modes", "full"], &["--inputs", "dense"], &["--single-sizes", "2"], &["--max-secs", "0"], &["--batch-bytes", "10"]] {
+            assert!(parse(bad).is_err(), "{bad:?} accepted");
+        }
+    }
+
+    /// spmv's defaults (precisions, sizes) and its options' checks.
+    #[test]
+    fn spmv_settings() {
+        let s = parse(&["--routine", "spmv"]).unwrap();
+        assert_eq!((s.routines.as_slice(), s.precisions), (&["spmv"][..], None));
+        assert_eq!(default_precisions("spmv"), ['s', 'd']);
+        assert_eq!(default_precisions("gemm"), ['s', 'd', 'c', 'z']);
+        let c = &s.spmv_cfg;
+        assert_eq!((c.nnz, c.quick, c.reps, c.only.len()), (None, false, 20, 0));
+        assert_eq!((c.nnz_of(Kind::Stencil27), c.nnz_of(Kind::PowerLaw)), (27_000_000, 20_000_000));
+        let q = parse(&["--routine", "spmv", "--quick", "--matrices", "short-rows, nos4", "--nnz", "5000"]).unwrap();
+        assert_eq!((q.spmv_cfg.nnz, q.spmv_cfg.reps, q.spmv_cfg.only.clone()), (Some(5000), 5, vec!["short-rows".to_string(), "nos4".to_string()]));
+        assert!(parse(&["--routine", "all"]).unwrap().routines.contains(&"spmv"));
+        for bad in [&["--nnz", "10"][..], &["--nnz", "1000000000"], &["--matrices", "dense"]] {
             assert!(parse(bad).is_err(), "{bad:?} accepted");
         }
     }

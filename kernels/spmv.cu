@@ -1,0 +1,297 @@
+// Sparse matrix-vector products (the host side is src/spmv/cuda.rs).
+//
+// Kernels, one per compilation, chosen by -D NG_<KIND>=1, element type NG_T:
+//   csrmv_n_<T>    y := alpha*A*x + beta*y, CSR. A block of 256 threads per `rows` rows; the
+//                  products of rows that fit a tile of 2048 entries staged in shared memory
+//                  by coalesced loads, then summed a row per group of lanes; a row longer
+//                  than 1024 entries summed by the whole block (the row-split path). Fixed
+//                  orders throughout: bitwise reproducible.
+//   csr_check_<T>  the validation pass of NUMGPU_CHECK_INPUTS=1: reads only row_ptr and
+//                  col_ind and writes nothing but the check word.
+//   csrmv_t_<T>    y += alpha*op(A)^T*x for op T (NG_CONJ=0) or C (NG_CONJ=1): NG_V lanes per
+//                  row scatter a_ij*(alpha*x_i) into y_j with atomicAdd (not reproducible in the
+//                  last bits: the order of the adds varies).
+//   scale_<T>      y := beta*y (beta_zero: y := 0, y not read), a thread per entry.
+//   cmrsmv_<T>     CMRS (the book's Listing 6.7, fixed): a warp per strip of NG_H rows, NG_M
+//                  copies of the NG_H row sums in shared memory (slot (lane % NG_M)*NG_H + r;
+//                  the packing keeps a chunk's slots distinct), __syncwarp between chunks (the
+//                  listing's lockstep volatile buffer is a race since Volta), the copies added
+//                  in order by NG_H lanes, one coalesced write. Padding words are skipped.
+//   cmrs_gather_<T> stored values from CSR values: out[k] = src[k] < 0 ? 0 : val[src[k]].
+//
+// Bad structure: a kernel that meets a bad row pointer pair or column index skips it and
+// lowers the check word to (kind << 48) | position with atomicMin (kind 0: row, 1: entry), so
+// the word names the first bad entry whatever the schedule.
+#include "common.cuh"
+
+#define NG_CAT2(a, b) a##b
+#define NG_CAT(a, b) NG_CAT2(a, b)
+
+typedef NG_T T;
+typedef unsigned long long ng_u64;
+
+#define NG_FULL 0xffffffffu
+#define NG_BLOCK 128
+
+__device__ __forceinline__ void ng_report(ng_u64 *flag, ng_u64 kind, ng_i64 at) {
+    atomicMin(flag, (kind << 48) | (ng_u64)at);
+}
+
+// y := alpha*sum + beta*y, y not read when beta_zero; the CPU backend combines the same way.
+__device__ __forceinline__ T ng_combine(T alpha, T sum, T beta, const T *y, int beta_zero) {
+    const T t = ng_mul(alpha, sum);
+    return beta_zero ? t : ng_fma(beta, *y, t);
+}
+
+__device__ __forceinline__ float ng_add(float a, float b) { return a + b; }
+__device__ __forceinline__ double ng_add(double a, double b) { return a + b; }
+template <typename R>
+__device__ __forceinline__ ng_complex<R> ng_add(ng_complex<R> a, ng_complex<R> b) { return ng_complex<R>{a.re + b.re, a.im + b.im}; }
+
+#if defined(NG_CSRMV_N) || defined(NG_CSR_CHECK) || defined(NG_CSRMV_T)
+
+// Whether a row's pointer pair, relative to the base, is valid: 0 <= s <= e <= nnz.
+__device__ __forceinline__ bool ng_row_ok(ng_i64 s, ng_i64 e, ng_i64 nnz) { return s >= 0 && s <= e && e <= nnz; }
+
+// Column of entry k relative to the base, or -1 (reported) when out of range.
+__device__ __forceinline__ ng_i64 ng_col(const int *__restrict__ col_ind, ng_i64 k, int base, ng_i64 n, ng_u64 *flag) {
+    const ng_i64 c = (ng_i64)col_ind[k] - base;
+    if (c < 0 || c >= n) {
+        ng_report(flag, 1, k);
+        return -1;
+    }
+    return c;
+}
+
+#endif  // NG_CSRMV_N || NG_CSR_CHECK || NG_CSRMV_T
+
+#if defined(NG_CSR_CHECK)
+
+// The validation pass of NUMGPU_CHECK_INPUTS=1: a thread per row checks its pointer pair,
+// then the columns of a valid row; it writes nothing but the check word.
+extern "C" __global__ void __launch_bounds__(NG_BLOCK) NG_CAT(csr_check_, NG_SUFFIX)(ng_i64 m, ng_i64 n, ng_i64 nnz, const int *__restrict__ row_ptr,
+                                                                                    const int *__restrict__ col_ind, int base, ng_u64 *flag) {
+    for (ng_i64 row = (ng_i64)blockIdx.x * blockDim.x + threadIdx.x; row < m; row += (ng_i64)gridDim.x * blockDim.x) {
+        const ng_i64 s = (ng_i64)row_ptr[row] - base, e = (ng_i64)row_ptr[row + 1] - base;
+        if (!ng_row_ok(s, e, nnz)) {
+            ng_report(flag, 0, row);
+            continue;
+        }
+        for (ng_i64 k = s; k < e; k++) ng_col(col_ind, k, base, n, flag);
+    }
+}
+
+#endif  // NG_CSR_CHECK
+
+#if defined(NG_CSRMV_N)
+
+// Threads per block, the most rows a block takes, and the products one tile stages.
+#define NG_CSR_BLOCK 256
+#define NG_PER 8
+#define NG_TILE (NG_CSR_BLOCK * NG_PER)
+
+// Products of entries k, k + step, ... < e summed in order with fma; bad columns skipped.
+__device__ __forceinline__ T ng_part(ng_i64 k, ng_i64 e, int step, const T *__restrict__ val, const int *__restrict__ col_ind, int base, ng_i64 n,
+                                     const T *__restrict__ x, ng_u64 *flag) {
+    T sum = ng_zero<T>();
+#pragma unroll 4
+    for (; k < e; k += step) {
+        const ng_i64 c = ng_col(col_ind, k, base, n, flag);
+        if (c >= 0) sum = ng_fma(val[k], x[c], sum);
+    }
+    return sum;
+}
+
+// Sum over the w lanes of each w-lane group (w a power of two, at most 32): lane 0 of the
+// group ends with the total of a fixed tree. Every lane of the warp must call it.
+__device__ __forceinline__ T ng_group_sum(T v, int w) {
+    for (int off = w / 2; off > 0; off /= 2) v = ng_add(v, ng_shfl(v, (threadIdx.x & 31) % w + off, w));
+    return v;
+}
+
+// The block's total of v, on every thread, in a fixed order. Every thread must call it.
+__device__ __forceinline__ T ng_block_total(T v, T *red) {
+    v = ng_group_sum(v, 32);
+    if ((threadIdx.x & 31) == 0) red[threadIdx.x >> 5] = v;
+    __syncthreads();
+    T t = red[0];
+#pragma unroll
+    for (int w = 1; w < NG_CSR_BLOCK / 32; w++) t = ng_add(t, red[w]);
+    __syncthreads();
+    return t;
+}
+
+// A block takes `rows` consecutive rows (a power of two, at most NG_CSR_BLOCK), their
+// pointers in shared memory. When every pair is valid, it walks them in tiles: the rows
+// whose entries fit NG_TILE together have their products staged in shared memory by
+// coalesced, independent loads, then summed a row per group of g lanes (g from the tile's
+// row count); a row longer than NG_TILE / 2 is summed by the whole block from global
+// memory instead (the row-split path: one long row does not serialise a few lanes). A
+// block with a bad pair reports it and falls back to a warp per valid row. Fixed orders
+// throughout: bitwise reproducible.
+extern "C" __global__ void __launch_bounds__(NG_CSR_BLOCK) NG_CAT(csrmv_n_, NG_SUFFIX)(ng_i64 m, ng_i64 n, ng_i64 nnz, T alpha, const T *__restrict__ val,
+                                                                                      const int *__restrict__ row_ptr, const int *__restrict__ col_ind,
+                                                                                      int base, const T *__restrict__ x, T beta, T *__restrict__ y,
+                                                                                      int beta_zero, ng_u64 *flag, int rows) {
+    __shared__ ng_i64 rp[NG_CSR_BLOCK + 1];
+    __shared__ T prod[NG_TILE];
+    __shared__ T red[NG_CSR_BLOCK / 32];
+    const int tid = threadIdx.x, lane = tid & 31;
+    const ng_i64 r0 = (ng_i64)blockIdx.x * rows;
+    const int nr = (int)min((ng_i64)rows, m - r0);
+    for (int i = tid; i <= nr; i += NG_CSR_BLOCK) rp[i] = (ng_i64)row_ptr[r0 + i] - base;
+    __syncthreads();
+    const bool bad = tid < nr && !ng_row_ok(rp[tid], rp[tid + 1], nnz);
+    if (bad) ng_report(flag, 0, r0 + tid);
+    if (__syncthreads_or(bad)) {
+        for (int i = tid >> 5; i < nr; i += NG_CSR_BLOCK / 32) {
+            if (!ng_row_ok(rp[i], rp[i + 1], nnz)) continue;
+            const T sum = ng_group_sum(ng_part(rp[i] + lane, rp[i + 1], 32, val, col_ind, base, n, x, flag), 32);
+            if (lane == 0) y[r0 + i] = ng_combine(alpha, sum, beta, y + r0 + i, beta_zero);
+        }
+        return;
+    }
+    // Every test below reads shared memory only, so the loop is uniform over the block.
+    for (int rs = 0; rs < nr;) {
+        const ng_i64 ks = rp[rs];
+        if (rp[rs + 1] - ks > NG_TILE / 2) {
+            const T sum = ng_block_total(ng_part(ks + tid, rp[rs + 1], NG_CSR_BLOCK, val, col_ind, base, n, x, flag), red);
+            if (tid == 0) y[r0 + rs] = ng_combine(alpha, sum, beta, y + r0 + rs, beta_zero);
+            rs++;
+            continue;
+        }
+        // The pointers are monotone, so the rows that fit are a prefix of those left.
+        const int re = rs + __syncthreads_count(tid >= rs && tid < nr && rp[tid + 1] - ks <= NG_TILE);
+        const int len = (int)(rp[re] - ks);
+        // Columns fit 32 bits: they come from int32 indices.
+        int c[NG_PER];
+#pragma unroll
+        for (int j = 0; j < NG_PER; j++) {
+            const int k = tid + j * NG_CSR_BLOCK;
+            c[j] = k < len ? (int)ng_col(col_ind, ks + k, base, n, flag) : -1;
+        }
+#pragma unroll
+        for (int j = 0; j < NG_PER; j++) {
+            const int k = tid + j * NG_CSR_BLOCK;
+            if (k < len) prod[k] = c[j] >= 0 ? ng_mul(val[ks + k], x[c[j]]) : ng_zero<T>();
+        }
+        __syncthreads();
+        int g = 32;
+        while (g * (re - rs) > NG_CSR_BLOCK) g /= 2;
+        const int row = rs + tid / g, gl = tid % g;
+        T sum = ng_zero<T>();
+        if (row < re)
+            for (int k = (int)(rp[row] - ks) + gl; k < (int)(rp[row + 1] - ks); k += g) sum = ng_add(sum, prod[k]);
+        sum = ng_group_sum(sum, g);
+        if (row < re && gl == 0) y[r0 + row] = ng_combine(alpha, sum, beta, y + r0 + row, beta_zero);
+        rs = re;
+        // The next tile overwrites the products just summed.
+        __syncthreads();
+    }
+}
+
+#endif  // NG_CSRMV_N
+
+#if defined(NG_CSRMV_T)
+
+__device__ __forceinline__ void ng_atomic_add(float *p, float v) { atomicAdd(p, v); }
+__device__ __forceinline__ void ng_atomic_add(double *p, double v) { atomicAdd(p, v); }
+template <typename R>
+__device__ __forceinline__ void ng_atomic_add(ng_complex<R> *p, ng_complex<R> v) {
+    atomicAdd(&p->re, v.re);
+    atomicAdd(&p->im, v.im);
+}
+
+extern "C" __global__ void __launch_bounds__(NG_BLOCK) NG_CAT(csrmv_t_, NG_SUFFIX)(ng_i64 m, ng_i64 n, ng_i64 nnz, T alpha, const T *__restrict__ val,
+                                                                                  const int *__restrict__ row_ptr, const int *__restrict__ col_ind,
+                                                                                  int base, const T *__restrict__ x, T *y, ng_u64 *flag) {
+    const ng_i64 g = ((ng_i64)blockIdx.x * blockDim.x + threadIdx.x) / NG_V;
+    const ng_i64 groups = ((ng_i64)gridDim.x * blockDim.x) / NG_V;
+    const int vl = threadIdx.x % NG_V;
+    for (ng_i64 row = g; row < m; row += groups) {
+        const ng_i64 s = (ng_i64)row_ptr[row] - base, e = (ng_i64)row_ptr[row + 1] - base;
+        if (!ng_row_ok(s, e, nnz)) {
+            if (vl == 0) ng_report(flag, 0, row);
+            continue;
+        }
+        const T ax = ng_mul(alpha, x[row]);
+        for (ng_i64 k = s + vl; k < e; k += NG_V) {
+            const ng_i64 c = ng_col(col_ind, k, base, n, flag);
+            if (c < 0) continue;
+#if NG_CONJ
+            const T a = ng_conj(val[k]);
+#else
+            const T a = val[k];
+#endif
+            ng_atomic_add(y + c, ng_mul(a, ax));
+        }
+    }
+}
+
+#endif  // NG_CSRMV_T
+
+#if defined(NG_SCALE)
+
+extern "C" __global__ void __launch_bounds__(NG_BLOCK) NG_CAT(scale_, NG_SUFFIX)(ng_i64 len, T beta, T *y, int beta_zero) {
+    for (ng_i64 i = (ng_i64)blockIdx.x * blockDim.x + threadIdx.x; i < len; i += (ng_i64)gridDim.x * blockDim.x)
+        y[i] = beta_zero ? ng_zero<T>() : ng_mul(beta, y[i]);
+}
+
+#endif  // NG_SCALE
+
+#if defined(NG_CMRSMV)
+
+#define NG_PAD 0xffffffffu
+
+extern "C" __global__ void __launch_bounds__(NG_BLOCK) NG_CAT(cmrsmv_, NG_SUFFIX)(ng_i64 m, ng_i64 strips, const ng_i64 *__restrict__ strip_ptr,
+                                                                                 const unsigned *__restrict__ packed, const T *__restrict__ val,
+                                                                                 const T *__restrict__ x, T alpha, T beta, T *__restrict__ y,
+                                                                                 int beta_zero) {
+    // NG_M copies of the strip's NG_H row sums per warp.
+    __shared__ T acc_all[(NG_BLOCK / 32) * NG_M * NG_H];
+    T *acc = acc_all + (threadIdx.x >> 5) * (NG_M * NG_H);
+    const int lane = threadIdx.x & 31;
+    const ng_i64 warp = ((ng_i64)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+    const ng_i64 nwarps = ((ng_i64)gridDim.x * blockDim.x) >> 5;
+    for (ng_i64 strip = warp; strip < strips; strip += nwarps) {
+        for (int i = lane; i < NG_M * NG_H; i += 32) acc[i] = ng_zero<T>();
+        __syncwarp();
+        const ng_i64 s = strip_ptr[strip], e = strip_ptr[strip + 1];
+        // (e - s) is a multiple of 32: every lane runs the same iterations, so __syncwarp
+        // is reached by all.
+        for (ng_i64 j = s + lane; j < e; j += 32) {
+            const unsigned w = packed[j];
+            if (w != NG_PAD) {
+                T *slot = acc + (lane % NG_M) * NG_H + (w & 15u);
+                *slot = ng_fma(val[j], x[w >> 4], *slot);
+            }
+            // The next chunk may hit this chunk's slots from other lanes.
+            __syncwarp();
+        }
+        if (lane < NG_H) {
+            const ng_i64 row = strip * NG_H + lane;
+            if (row < m) {
+                T z = acc[lane];
+#pragma unroll
+                for (int k = 1; k < NG_M; k++) z = ng_add(z, acc[k * NG_H + lane]);
+                y[row] = ng_combine(alpha, z, beta, y + row, beta_zero);
+            }
+        }
+        // The next strip clears the slots these lanes just read.
+        __syncwarp();
+    }
+}
+
+#endif  // NG_CMRSMV
+
+#if defined(NG_CMRS_GATHER)
+
+extern "C" __global__ void __launch_bounds__(NG_BLOCK) NG_CAT(cmrs_gather_, NG_SUFFIX)(ng_i64 len, const int *__restrict__ src, const T *__restrict__ val,
+                                                                                      T *__restrict__ out) {
+    for (ng_i64 k = (ng_i64)blockIdx.x * blockDim.x + threadIdx.x; k < len; k += (ng_i64)gridDim.x * blockDim.x) {
+        const int from = src[k];
+        out[k] = from < 0 ? ng_zero<T>() : val[from];
+    }
+}
+
+#endif  // NG_CMRS_GATHER

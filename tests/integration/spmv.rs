@@ -1,0 +1,500 @@
+//! csrmv and CMRS on every backend, against a reference in f64 arithmetic with the spec's
+//! per-row tolerance `(len_i + 4)·ε·(|alpha|·(|A|·|x|)_i + |beta·y_i|)` (magnitudes in
+//! `|re| + |im|`, times 2 for complex arithmetic): the real matrices of shared/matrices and
+//! the generated suite; empty rows, a dense row, nnz = 0, m or n = 0 or 1, rectangular,
+//! 1-based, unsorted and duplicate entries; alpha and beta 0 and 1; beta = 0 over NaN in y;
+//! Inf in x (rows that do not touch it stay finite); CMRS with each M and height, equal to
+//! CSR on the same matrix, its values updated; bad structures and every argument check
+//! (`INVALID_VALUE` naming the argument, y untouched).
+
+use crate::common::{random, rng, same};
+use crate::mtx;
+use crate::spmv_reference::{abs1, reference};
+use numgpu::spmv::suite::{benchmark_suite, generate, Kind};
+use numgpu::spmv::{cmrs_create, cmrs_from_csr, cmrs_update_host, cmrsmv, cmrsmv_host, csrmv, csrmv_csr, CmrsMatrix, CmrsScalar, Csr};
+use numgpu::{Backend, Complex64, Handle, Op, Scalar, Status};
+use rand::Rng;
+
+const OPS: [Op; 3] = [Op::N, Op::T, Op::C];
+
+fn c<T: Scalar>(re: f64, im: f64) -> T {
+    T::from_c64(Complex64::new(re, im))
+}
+
+fn nan<T: Scalar>() -> T {
+    c(f64::NAN, f64::NAN)
+}
+
+/// `a`'s pattern with values of T: the f64 values themselves (imaginary part v/2 for complex
+/// types).
+fn cast<T: Scalar>(a: &Csr<f64>) -> Csr<T> {
+    a.map(|v| c::<T>(v, if T::IS_COMPLEX { v / 2.0 } else { 0.0 }))
+}
+
+/// `a`'s pattern with random values in [-1, 1) (both parts).
+fn revalue<T: Scalar>(a: &Csr<f64>, seed: u64) -> Csr<T> {
+    let v = random::<T>(&mut rng(seed), a.nnz(), 1.0);
+    let mut out = cast::<T>(a);
+    out.val = v;
+    out
+}
+
+/// `got` against the reference: within tolerance where the reference is finite, non-finite
+/// where it is not.
+#[allow(clippy::too_many_arguments)]
+fn check<T: Scalar>(what: &str, trans: Op, alpha: T, a: &Csr<T>, x: &[T], beta: T, y0: &[T], got: &[T]) {
+    let (want, tol) = reference(trans, alpha, a, x, beta, y0);
+    assert_eq!(got.len(), want.len(), "{what}");
+    for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+        let g = g.to_c64();
+        if w.re.is_finite() && w.im.is_finite() {
+            let err = abs1(g - w);
+            assert!(err <= tol[i], "{what}: y[{i}] = {g}, want {w} (error {err:.3e} > tolerance {:.3e})", tol[i]);
+        } else {
+            assert!(!(g.re.is_finite() && g.im.is_finite()), "{what}: y[{i}] = {g} is finite, the reference {w} is not");
+        }
+    }
+}
+
+/// One csrmv on host arrays, checked; returns y.
+#[allow(clippy::too_many_arguments)]
+fn run_csrmv<T: Scalar>(h: &mut Handle, what: &str, trans: Op, alpha: T, a: &Csr<T>, x: &[T], beta: T, y0: &[T]) -> Vec<T> {
+    let mut y = y0.to_vec();
+    let what = format!("{}csrmv {what} {trans:?} {}x{} nnz={} base={} alpha={alpha:?} beta={beta:?}", T::LETTER, a.m, a.n, a.nnz(), a.base);
+    csrmv_csr(h, trans, alpha, a, x, beta, &mut y).unwrap_or_else(|e| panic!("{what}: {e}"));
+    check(&what, trans, alpha, a, x, beta, y0, &y);
+    y
+}
+
+/// x and y0 for op(A): random, y0 NaN when beta = 0.
+fn vectors<T: Scalar>(trans: Op, a: &Csr<T>, beta: T, seed: u64) -> (Vec<T>, Vec<T>) {
+    let (xlen, ylen) = if trans == Op::N { (a.n, a.m) } else { (a.m, a.n) };
+    let mut r = rng(seed);
+    let x = random::<T>(&mut r, xlen, 1.0);
+    let y0 = if beta.is_zero() { vec![nan::<T>(); ylen] } else { random::<T>(&mut r, ylen, 1.0) };
+    (x, y0)
+}
+
+/// Every op with a few (alpha, beta), 0- and 1-based.
+fn all_ops<T: Scalar>(h: &mut Handle, what: &str, a: &Csr<T>, seed: u64) {
+    for trans in OPS {
+        for (alpha, beta) in [(c::<T>(1.0, 0.0), c::<T>(0.0, 0.0)), (c(-0.75, 0.5), c(0.5, -0.25))] {
+            for base in [0, 1] {
+                let a = a.with_base(base);
+                let (x, y0) = vectors(trans, &a, beta, seed);
+                run_csrmv(h, what, trans, alpha, &a, &x, beta, &y0);
+            }
+        }
+    }
+}
+
+/// A random `m × n` pattern with row lengths from `len(row)` (duplicates possible, columns in
+/// random order), values 1.
+fn pattern(m: usize, n: usize, seed: u64, len: impl Fn(usize) -> usize) -> Csr<f64> {
+    let mut r = rng(seed);
+    let mut t = Vec::new();
+    for i in 0..m {
+        for _ in 0..len(i) {
+            t.push((i, r.gen_range(0..n), 1.0));
+        }
+    }
+    Csr::from_triplets(m, n, &t)
+}
+
+fn shared_matrices_for<T: Scalar>(h: &mut Handle) {
+    for path in mtx::shared_matrices().unwrap_or_else(|e| panic!("{e}")) {
+        let a = mtx::read(&path).unwrap_or_else(|e| panic!("{e}"));
+        assert!(a.nnz() > 0, "{} read as empty", path.display());
+        all_ops(h, &path.file_name().unwrap().to_string_lossy(), &cast::<T>(&a), 11);
+    }
+}
+
+fn suite_for<T: Scalar>(h: &mut Handle) {
+    for (s, (name, a)) in benchmark_suite(6000).into_iter().enumerate() {
+        all_ops(h, &name, &revalue::<T>(&a, s as u64), 100 + s as u64);
+    }
+}
+
+/// The structures of the spec: empty rows, one dense row, nnz = 0, m or n = 0 or 1,
+/// rectangular, unsorted columns, duplicates.
+fn structures_for<T: Scalar>(h: &mut Handle) {
+    let cases: Vec<(&str, Csr<f64>)> = vec![
+        ("empty rows", pattern(40, 30, 1, |i| if i % 3 == 0 { 0 } else { 1 + i % 7 })),
+        ("one dense row", pattern(50, 3000, 2, |i| if i == 7 { 3000 } else { 3 })),
+        ("long rows", pattern(70, 5000, 3, |i| [0, 1, 40, 1100, 33, 2][i % 6])),
+        ("nnz = 0", pattern(5, 4, 3, |_| 0)),
+        ("1x1", pattern(1, 1, 4, |_| 1)),
+        ("1x100", pattern(1, 100, 5, |_| 60)),
+        ("100x1", pattern(100, 1, 6, |i| i % 2)),
+        ("70x33", pattern(70, 33, 7, |i| i % 9)),
+        ("33x70", pattern(33, 70, 8, |i| 1 + i % 17)),
+        ("duplicates", pattern(20, 3, 9, |_| 8)),
+        ("warp edges", pattern(129, 129, 10, |i| [31, 32, 33, 63, 64, 65][i % 6])),
+    ];
+    for (s, (name, a)) in cases.iter().enumerate() {
+        all_ops(h, name, &revalue::<T>(a, s as u64), 200 + s as u64);
+    }
+    // m or n = 0: success, y untouched (even NULL).
+    for (m, n) in [(0i64, 5i64), (5, 0), (0, 0)] {
+        let rp = vec![0i32; m as usize + 1];
+        let mut y = vec![nan::<T>(); 5];
+        for trans in OPS {
+            unsafe { csrmv(h, trans, m, n, 0, T::one(), std::ptr::null(), rp.as_ptr(), std::ptr::null(), 0, std::ptr::null(), T::zero(), y.as_mut_ptr()) }.unwrap();
+            unsafe { csrmv(h, trans, m, n, 0, T::one(), std::ptr::null(), std::ptr::null(), std::ptr::null(), 0, std::ptr::null(), T::zero(), std::ptr::null_mut()) }.unwrap();
+        }
+        assert!(y.iter().all(|v| v.to_c64().re.is_nan()), "{}csrmv m={m} n={n} wrote y", T::LETTER);
+    }
+}
+
+/// alpha and beta 0 and 1: alpha = 0 reads neither A nor x (NULL), beta = 0 does not read y
+/// (NaN), alpha = 0 with beta = 1 touches nothing.
+fn alpha_beta_for<T: Scalar>(h: &mut Handle) {
+    let a = revalue::<T>(&pattern(37, 29, 20, |i| i % 5), 20);
+    let (zero, one, half) = (T::zero(), T::one(), c::<T>(0.5, 0.5));
+    for trans in OPS {
+        for alpha in [zero, one, half] {
+            for beta in [zero, one, half] {
+                let (x, y0) = vectors(trans, &a, beta, 21);
+                run_csrmv(h, "alpha/beta", trans, alpha, &a, &x, beta, &y0);
+            }
+        }
+        let (_, y0) = vectors(trans, &a, one, 22);
+        for (beta, want) in [(zero, vec![zero; y0.len()]), (half, y0.iter().map(|&v| half * v).collect()), (one, y0.clone())] {
+            let mut y = y0.clone();
+            unsafe { csrmv(h, trans, a.m as i64, a.n as i64, a.nnz() as i64, zero, std::ptr::null(), std::ptr::null(), std::ptr::null(), 0, std::ptr::null(), beta, y.as_mut_ptr()) }.unwrap();
+            assert!(y.iter().zip(&want).all(|(p, q)| same(*p, *q)), "{}csrmv {trans:?} alpha = 0, beta = {beta:?}: y is not beta·y", T::LETTER);
+        }
+    }
+}
+
+/// Inf in x: the rows (op N) or columns (op T) that touch it are not finite, the others are
+/// accurate; NaN in y with beta = 0 does not propagate (checked by every call above).
+fn inf_in_x_for<T: Scalar>(h: &mut Handle) {
+    let a = revalue::<T>(&pattern(64, 64, 30, |i| 1 + i % 6), 30);
+    for trans in OPS {
+        let (mut x, y0) = vectors(trans, &a, T::zero(), 31);
+        x[5] = c(f64::INFINITY, 0.0);
+        run_csrmv(h, "Inf in x", trans, T::one(), &a, &x, T::zero(), &y0);
+    }
+}
+
+/// Bad structures: `INVALID_VALUE` naming row_ptr (8) or col_ind (9) and the first bad row or
+/// entry, y untouched (host arrays on every backend).
+fn bad_structure_for<T: Scalar>(h: &mut Handle) {
+    let good = revalue::<T>(&pattern(30, 20, 40, |i| 1 + i % 4), 40);
+    let mut cases: Vec<(&str, Csr<T>, i32, String)> = Vec::new();
+    let mut a = good.clone();
+    a.row_ptr.swap(3, 4);
+    cases.push(("non-monotone row_ptr", a, 8, "row 3".into()));
+    let mut a = good.clone();
+    a.row_ptr[30] += 1;
+    cases.push(("row_ptr[m] > nnz", a, 8, "row 29".into()));
+    let mut a = good.clone();
+    a.row_ptr[0] = -1;
+    cases.push(("negative row_ptr", a, 8, "row 0".into()));
+    let mut a = good.clone();
+    a.col_ind[17] = 20;
+    a.col_ind[30] = -1;
+    cases.push(("column = n", a, 9, "col_ind[17]".into()));
+    let mut a = good.clone();
+    a.col_ind[5] = -3;
+    cases.push(("negative column", a, 9, "col_ind[5]".into()));
+    let mut a = good.with_base(1);
+    a.col_ind[9] = 0;
+    cases.push(("column 0 when 1-based", a, 9, "col_ind[9]".into()));
+    let mut a = good.clone();
+    a.col_ind[2] = 99;
+    a.row_ptr.swap(10, 11);
+    cases.push(("bad row before bad column", a, 8, "row 10".into()));
+    for (what, a, arg, names) in &cases {
+        for trans in OPS {
+            let (x, y0) = vectors(trans, a, T::one(), 41);
+            let mut y = y0.clone();
+            let e = csrmv_csr(h, trans, T::one(), a, &x, T::one(), &mut y).expect_err(what);
+            assert_eq!((e.status, e.arg), (Status::NUMGPU_INVALID_VALUE, *arg), "{}csrmv {what} {trans:?}: {e}", T::LETTER);
+            assert!(e.msg.contains(names.as_str()), "{}csrmv {what}: message '{}' does not name {names}", T::LETTER, e.msg);
+            assert!(y.iter().zip(&y0).all(|(p, q)| same(*p, *q)), "{}csrmv {what} {trans:?}: y written", T::LETTER);
+        }
+    }
+}
+
+/// One bad value per argument: `INVALID_VALUE` naming it, y untouched.
+fn argument_checks_for<T: Scalar>(h: &mut Handle) {
+    let a = revalue::<T>(&pattern(6, 5, 50, |_| 2), 50);
+    let x = random::<T>(&mut rng(51), 6, 1.0);
+    let y0 = random::<T>(&mut rng(52), 6, 1.0);
+    let (val, rp, ci) = (a.val.as_ptr(), a.row_ptr.as_ptr(), a.col_ind.as_ptr());
+    let null_t: *const T = std::ptr::null();
+    let null_i: *const i32 = std::ptr::null();
+    type Call<T> = (i64, i64, i64, *const T, *const i32, *const i32, i32, *const T, bool);
+    let cases: Vec<(i32, Call<T>)> = vec![
+        (3, (-1, 5, 12, val, rp, ci, 0, x.as_ptr(), false)),
+        (4, (6, -1, 12, val, rp, ci, 0, x.as_ptr(), false)),
+        (5, (6, 5, -1, val, rp, ci, 0, x.as_ptr(), false)),
+        (5, (6, 5, i32::MAX as i64, val, rp, ci, 1, x.as_ptr(), false)),
+        (7, (6, 5, 12, null_t, rp, ci, 0, x.as_ptr(), false)),
+        (8, (6, 5, 12, val, null_i, ci, 0, x.as_ptr(), false)),
+        (9, (6, 5, 12, val, rp, null_i, 0, x.as_ptr(), false)),
+        (10, (6, 5, 12, val, rp, ci, 2, x.as_ptr(), false)),
+        (11, (6, 5, 12, val, rp, ci, 0, null_t, false)),
+        (13, (6, 5, 12, val, rp, ci, 0, x.as_ptr(), true)),
+    ];
+    for (arg, (m, n, nnz, v, r, cc, base, xp, null_y)) in cases {
+        let mut y = y0.clone();
+        let yp = if null_y { std::ptr::null_mut() } else { y.as_mut_ptr() };
+        let e = unsafe { csrmv(h, Op::N, m, n, nnz, T::one(), v, r, cc, base, xp, T::one(), yp) }.expect_err("invalid call");
+        assert_eq!((e.status, e.arg), (Status::NUMGPU_INVALID_VALUE, arg), "{}csrmv: {e}", T::LETTER);
+        assert!(y.iter().zip(&y0).all(|(p, q)| same(*p, *q)), "{}csrmv argument {arg}: y written", T::LETTER);
+    }
+    // NULL is fine where nothing is read: val and col_ind with nnz = 0.
+    let rp0 = [0i32; 7];
+    let mut y = y0.clone();
+    unsafe { csrmv(h, Op::N, 6, 5, 0, T::one(), null_t, rp0.as_ptr(), null_i, 0, x.as_ptr(), T::zero(), y.as_mut_ptr()) }.unwrap();
+    assert!(y.iter().all(|v| v.is_zero()), "{}csrmv nnz = 0, beta = 0: y is not 0", T::LETTER);
+}
+
+/// Arrays from `numgpu_malloc` (device memory on CUDA, host memory on CPU): the product, and
+/// a bad column reported by the call (CPU) or the next synchronisation (CUDA).
+fn device_arrays_for<T: Scalar>(h: &mut Handle) {
+    let a = revalue::<T>(&pattern(300, 200, 60, |i| i % 40), 60);
+    let (x, y0) = vectors(Op::N, &a, c(0.5, 0.0), 61);
+    unsafe {
+        let up = |h: &mut Handle, bytes: usize, src: *const u8| -> *mut u8 {
+            let p = h.malloc(bytes).unwrap() as *mut u8;
+            h.memcpy(p as _, src as _, bytes).unwrap();
+            p
+        };
+        let sz = std::mem::size_of::<T>();
+        let dv = up(h, a.nnz() * sz, a.val.as_ptr() as _) as *const T;
+        let drp = up(h, (a.m + 1) * 4, a.row_ptr.as_ptr() as _) as *const i32;
+        let dci = up(h, a.nnz() * 4, a.col_ind.as_ptr() as _) as *mut i32;
+        let dx = up(h, x.len() * sz, x.as_ptr() as _) as *const T;
+        let dy = up(h, y0.len() * sz, y0.as_ptr() as _) as *mut T;
+        csrmv(h, Op::N, a.m as i64, a.n as i64, a.nnz() as i64, T::one(), dv, drp, dci, 0, dx, c(0.5, 0.0), dy).unwrap();
+        h.synchronize().unwrap();
+        let mut y = vec![T::zero(); y0.len()];
+        h.memcpy(y.as_mut_ptr() as _, dy as _, y.len() * sz).unwrap();
+        check(&format!("{}csrmv device arrays", T::LETTER), Op::N, T::one(), &a, &x, c(0.5, 0.0), &y0, &y);
+        let bad = 1000i32;
+        h.memcpy(dci.add(77) as _, &bad as *const i32 as _, 4).unwrap();
+        let named = |e: &numgpu::Error| e.status == Status::NUMGPU_INVALID_VALUE && e.msg.contains("col_ind[77]");
+        match csrmv(h, Op::N, a.m as i64, a.n as i64, a.nnz() as i64, T::one(), dv, drp, dci, 0, dx, T::zero(), dy) {
+            Err(e) => assert!(h.backend() == Backend::Cpu && named(&e), "{}csrmv: {e}", T::LETTER),
+            Ok(()) => {
+                assert_eq!(h.backend(), Backend::Cuda, "{}csrmv accepted a bad column", T::LETTER);
+                let e = h.synchronize().expect_err("the bad column is reported by the synchronisation");
+                assert!(named(&e), "{}csrmv: {e}", T::LETTER);
+                h.synchronize().expect("the report is given once");
+            }
+        }
+        // A bad row pointer on the device: the rows of other blocks, and the valid rows of
+        // the bad one's block, are still computed; the report names the first bad row.
+        h.memcpy(dci.add(77) as _, a.col_ind.as_ptr().add(77) as _, 4).unwrap();
+        h.memcpy(dy as _, y0.as_ptr() as _, y0.len() * sz).unwrap();
+        let (row, huge) = (150usize, 1 << 30);
+        h.memcpy((drp as *mut i32).add(row) as _, &huge as *const i32 as _, 4).unwrap();
+        let named = |e: &numgpu::Error| e.status == Status::NUMGPU_INVALID_VALUE && e.msg.contains(&format!("row {}", row - 1));
+        match csrmv(h, Op::N, a.m as i64, a.n as i64, a.nnz() as i64, T::one(), dv, drp, dci, 0, dx, c(0.5, 0.0), dy) {
+            Err(e) => assert!(h.backend() == Backend::Cpu && named(&e), "{}csrmv: {e}", T::LETTER),
+            Ok(()) => {
+                let e = h.synchronize().expect_err("the bad row pointer is reported by the synchronisation");
+                assert!(named(&e), "{}csrmv: {e}", T::LETTER);
+                h.memcpy(y.as_mut_ptr() as _, dy as _, y.len() * sz).unwrap();
+                for i in (0..a.m).filter(|&i| i + 1 != row && i != row) {
+                    let (mut exact, mut mag) = (Complex64::new(0.0, 0.0), 0.0);
+                    for k in a.row_ptr[i] as usize..a.row_ptr[i + 1] as usize {
+                        let p = a.val[k].to_c64() * x[a.col_ind[k] as usize].to_c64();
+                        (exact, mag) = (exact + p, mag + p.norm());
+                    }
+                    let want = exact + y0[i].to_c64() * 0.5;
+                    let tol = 64.0 * T::EPS * (mag + y0[i].to_c64().norm());
+                    assert!((y[i].to_c64() - want).norm() <= tol, "{}csrmv: row {i} of a block with a bad row pointer", T::LETTER);
+                }
+            }
+        }
+        for p in [dv as *mut u8, drp as _, dci as _, dx as _, dy as _] {
+            h.free(p as _).unwrap();
+        }
+    }
+}
+
+crate::all_precisions! {
+    shared_matrices => shared_matrices_for;
+    suite => suite_for;
+    structures => structures_for;
+    alpha_beta => alpha_beta_for;
+    inf_in_x => inf_in_x_for;
+    bad_structure => bad_structure_for;
+    argument_checks => argument_checks_for;
+    device_arrays => device_arrays_for;
+}
+
+/// A CMRS product of `a` checked against the reference and against csrmv on the same data.
+fn check_cmrs<T: CmrsScalar>(h: &mut Handle, what: &str, m: &CmrsMatrix, a: &Csr<T>, alpha: T, beta: T, seed: u64) {
+    let (x, y0) = vectors(Op::N, a, beta, seed);
+    let mut y = y0.clone();
+    let what = format!("{}cmrsmv {what} {}x{} nnz={} height={} M={} alpha={alpha:?} beta={beta:?}", T::LETTER, a.m, a.n, a.nnz(), m.height(), m.lanes());
+    cmrsmv_host(h, alpha, m, &x, beta, &mut y).unwrap_or_else(|e| panic!("{what}: {e}"));
+    check(&what, Op::N, alpha, a, &x, beta, &y0, &y);
+}
+
+fn cmrs_for<T: CmrsScalar>(h: &mut Handle) {
+    // Each M and height, 0- and 1-based, on matrices with short, mixed and long rows.
+    let mats: Vec<(&str, Csr<f64>)> = vec![
+        ("short rows", generate(Kind::Short, 3000, 70)),
+        ("mixed rows", pattern(203, 150, 71, |i| [0, 1, 3, 9, 40, 2, 17][i % 7])),
+        ("power-law", generate(Kind::PowerLaw, 4000, 72)),
+        ("nnz = 0", pattern(9, 9, 73, |_| 0)),
+        ("1x1", pattern(1, 1, 74, |_| 1)),
+    ];
+    for (s, (name, a)) in mats.iter().enumerate() {
+        let a = revalue::<T>(a, 300 + s as u64);
+        for base in [0, 1] {
+            let a = a.with_base(base);
+            for height in [0, 1, 5, 16] {
+                for lanes in [0, 2, 4, 8] {
+                    let m = cmrs_from_csr(h, &a, height, lanes).unwrap_or_else(|e| panic!("{}cmrs_create {name} height {height} M {lanes}: {e}", T::LETTER));
+                    assert_eq!(m.height(), if height == 0 { 16 } else { height as usize });
+                    assert!([2, 4, 8].contains(&m.lanes()) && (lanes == 0 || m.lanes() == lanes as usize));
+                    assert_eq!(m.stored() % 32, 0);
+                    assert!(m.padding_ratio() >= 0.0);
+                    for (alpha, beta) in [(T::one(), T::zero()), (c(-1.5, 0.0), c(0.25, 0.0)), (T::zero(), c(2.0, 0.0))] {
+                        check_cmrs(h, name, &m, &a, alpha, beta, 400 + s as u64);
+                    }
+                }
+            }
+        }
+    }
+    // The real matrices, and CMRS equal to CSR within the tolerance on each.
+    for path in mtx::shared_matrices().unwrap_or_else(|e| panic!("{e}")) {
+        let a = cast::<T>(&mtx::read(&path).unwrap());
+        let m = cmrs_from_csr(h, &a, 0, 0).unwrap();
+        check_cmrs(h, &path.file_name().unwrap().to_string_lossy(), &m, &a, T::one(), c(-1.0, 0.0), 500);
+    }
+}
+
+/// update_values: the same pattern with new values multiplies as a fresh CMRS matrix would;
+/// Inf in x reaches only the rows that use it (padding never multiplies x).
+fn cmrs_values_and_inf_for<T: CmrsScalar>(h: &mut Handle) {
+    let a = revalue::<T>(&pattern(100, 80, 80, |i| 1 + i % 11), 80);
+    let mut m = cmrs_from_csr(h, &a, 0, 2).unwrap();
+    let b = revalue::<T>(&pattern(100, 80, 80, |i| 1 + i % 11), 81);
+    cmrs_update_host(h, &mut m, &b.val).unwrap();
+    check_cmrs(h, "updated values", &m, &b, T::one(), T::one(), 82);
+    let (mut x, y0) = vectors(Op::N, &b, T::zero(), 83);
+    x[3] = c(f64::INFINITY, 0.0);
+    let mut y = y0.clone();
+    cmrsmv_host(h, T::one(), &m, &x, T::zero(), &mut y).unwrap();
+    check(&format!("{}cmrsmv Inf in x", T::LETTER), Op::N, T::one(), &b, &x, T::zero(), &y0, &y);
+}
+
+/// cmrs_create's checks and bad structures, cmrsmv's and update_values' checks: each names
+/// its argument and writes nothing.
+fn cmrs_checks_for<T: CmrsScalar>(h: &mut Handle) {
+    let a = revalue::<T>(&pattern(20, 10, 90, |i| i % 4), 90);
+    let create = |h: &mut Handle, a: &Csr<T>, n: i64, height: i32, lanes: i32| unsafe { cmrs_create(h, a.m as i64, n, a.nnz() as i64, a.val.as_ptr(), a.row_ptr.as_ptr(), a.col_ind.as_ptr(), a.base, height, lanes) };
+    for (height, lanes, arg) in [(17, 0, 9), (-1, 0, 9), (0, 3, 10), (0, 16, 10)] {
+        let e = create(h, &a, a.n as i64, height, lanes).err().expect("invalid height or M");
+        assert_eq!((e.status, e.arg), (Status::NUMGPU_INVALID_VALUE, arg), "{e}");
+    }
+    let e = create(h, &a, 1 << 28, 0, 0).err().expect("n >= 2^28");
+    assert_eq!((e.status, e.arg), (Status::NUMGPU_NOT_SUPPORTED, 3), "{e}");
+    assert!(create(h, &a, (1 << 28) - 1, 0, 0).is_ok(), "n = 2^28 - 1 fits");
+    let mut bad = a.clone();
+    bad.row_ptr.swap(2, 3);
+    let e = cmrs_from_csr(h, &bad, 0, 0).err().expect("bad row_ptr");
+    assert_eq!((e.status, e.arg), (Status::NUMGPU_INVALID_VALUE, 6), "{e}");
+    let mut bad = a.clone();
+    bad.col_ind[4] = 10;
+    let e = cmrs_from_csr(h, &bad, 0, 0).err().expect("bad col_ind");
+    assert_eq!((e.status, e.arg), (Status::NUMGPU_INVALID_VALUE, 7), "{e}");
+    assert!(e.msg.contains("col_ind[4]"), "{e}");
+    let mut m = cmrs_from_csr(h, &a, 0, 0).unwrap();
+    let x = vec![T::one(); a.n];
+    let y0 = vec![c::<T>(3.0, 0.0); a.m];
+    let mut y = y0.clone();
+    let e = unsafe { cmrsmv(h, T::one(), &m, std::ptr::null(), T::one(), y.as_mut_ptr()) }.unwrap_err();
+    assert_eq!(e.arg, 4, "{e}");
+    let e = unsafe { cmrsmv(h, T::one(), &m, x.as_ptr(), T::one(), std::ptr::null_mut()) }.unwrap_err();
+    assert_eq!(e.arg, 6, "{e}");
+    let e = unsafe { numgpu::spmv::cmrs_update_values::<T>(h, &mut m, std::ptr::null()) }.unwrap_err();
+    assert_eq!(e.arg, 3, "{e}");
+    assert!(y.iter().all(|v| *v == y0[0]), "{}cmrsmv: y written by an invalid call", T::LETTER);
+}
+
+/// A CMRS matrix of one precision is refused by the other's product and update, naming A.
+fn cmrs_precision_mismatch(h: &mut Handle) {
+    let a = revalue::<f64>(&pattern(8, 8, 95, |_| 2), 95);
+    let mut m = cmrs_from_csr(h, &a, 0, 0).unwrap();
+    let (x, mut y) = (vec![1f32; 8], vec![0f32; 8]);
+    let e = cmrsmv_host::<f32>(h, 1.0, &m, &x, 0.0, &mut y).unwrap_err();
+    assert_eq!((e.status, e.arg), (Status::NUMGPU_INVALID_VALUE, 3), "{e}");
+    assert!(e.msg.contains("numgpu_dcmrsmv"), "{e}");
+    let e = cmrs_update_host::<f32>(h, &mut m, &x[..a.nnz().min(8)]).unwrap_err();
+    assert!(e.arg == 2 || e.arg == 3, "{e}");
+}
+
+fn cmrs(h: &mut Handle) {
+    cmrs_for::<f32>(h);
+    cmrs_for::<f64>(h);
+}
+
+fn cmrs_values_and_inf(h: &mut Handle) {
+    cmrs_values_and_inf_for::<f32>(h);
+    cmrs_values_and_inf_for::<f64>(h);
+}
+
+fn cmrs_checks(h: &mut Handle) {
+    cmrs_checks_for::<f32>(h);
+    cmrs_checks_for::<f64>(h);
+    cmrs_precision_mismatch(h);
+}
+
+crate::on_every_backend! {
+    csrmv_shared_matrices_every_op_and_base => super::shared_matrices;
+    csrmv_benchmark_suite_small => super::suite;
+    csrmv_structures_empty_dense_rectangular_unsorted_duplicates => super::structures;
+    csrmv_alpha_beta_zero_and_one => super::alpha_beta;
+    csrmv_inf_in_x_reaches_only_its_rows => super::inf_in_x;
+    csrmv_bad_structure_names_first_bad_entry => super::bad_structure;
+    csrmv_argument_checks => super::argument_checks;
+    csrmv_device_arrays => super::device_arrays;
+    cmrs_every_height_and_m_equals_reference => super::cmrs;
+    cmrs_update_values_and_inf_in_x => super::cmrs_values_and_inf;
+    cmrs_argument_and_structure_checks => super::cmrs_checks;
+}
+
+/// csrmv op N on CUDA over matrices large enough for every shape of its blocks: 256 rows of
+/// one tile, several tiles, a few rows, a row each, and rows past the tile (the row split).
+#[test]
+fn csrmv_cuda_large_matrices() {
+    let Some(mut gpu) = crate::common::handle(numgpu::BackendChoice::Cuda) else { return };
+    for (s, kind) in Kind::ALL.into_iter().enumerate() {
+        let a = revalue::<f64>(&generate(kind, 1_500_000, 700 + s as u64), 710 + s as u64);
+        let (x, y0) = vectors(Op::N, &a, 0.5, 720 + s as u64);
+        let mut y = y0.clone();
+        csrmv_csr(&mut gpu, Op::N, 1.0, &a, &x, 0.5, &mut y).unwrap();
+        check(&format!("dcsrmv CUDA {kind:?} {}x{}", a.m, a.n), Op::N, 1.0, &a, &x, 0.5, &y0, &y);
+    }
+}
+
+/// Tier (b): the CUDA backend against the CPU backend on the generated suite (op N csrmv
+/// within the tolerance; CMRS bitwise, as the CPU replays the kernel's order).
+#[test]
+fn spmv_cuda_matches_cpu() {
+    let Some(mut gpu) = crate::common::handle(numgpu::BackendChoice::Cuda) else { return };
+    let mut cpu = Handle::cpu();
+    for (s, (name, a)) in benchmark_suite(40_000).into_iter().enumerate() {
+        let a = revalue::<f64>(&a, 600 + s as u64);
+        let (x, y0) = vectors(Op::N, &a, 0.5, 601);
+        let mut yg = y0.clone();
+        csrmv_csr(&mut gpu, Op::N, 1.0, &a, &x, 0.5, &mut yg).unwrap();
+        check(&format!("dcsrmv CUDA {name}"), Op::N, 1.0, &a, &x, 0.5, &y0, &yg);
+        let (mg, mc) = (cmrs_from_csr(&mut gpu, &a, 0, 0).unwrap(), cmrs_from_csr(&mut cpu, &a, 0, 0).unwrap());
+        let (mut yg, mut yc) = (y0.clone(), y0.clone());
+        cmrsmv_host(&mut gpu, 1.0, &mg, &x, 0.5, &mut yg).unwrap();
+        cmrsmv_host(&mut cpu, 1.0, &mc, &x, 0.5, &mut yc).unwrap();
+        assert!(yg.iter().zip(&yc).all(|(p, q)| p.to_bits() == q.to_bits()), "dcmrsmv {name}: CUDA differs from CPU");
+    }
+    gpu.synchronize().unwrap();
+}

@@ -14,12 +14,12 @@ pub fn read(path: &Path) -> Result<Csr<f64>, String> {
     Ok(Csr::from_triplets(m, n, &triplets))
 }
 
-/// The `.mtx` files of `shared/matrices` (`$NUMGPU_MATRICES`, else beside the repository),
-/// sorted by name, or why there are none.
+/// The `.mtx` files of `shared/matrices` (`$NUMGPU_MATRICES`, else the repository's copy in
+/// `tests/matrices`), sorted by name, or why there are none.
 pub fn shared_matrices() -> Result<Vec<PathBuf>, String> {
-    let dir = std::env::var_os("NUMGPU_MATRICES").map(PathBuf::from).unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/matrices"));
+    let dir = std::env::var_os("NUMGPU_MATRICES").map(PathBuf::from).unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/matrices"));
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .map_err(|e| format!("{}: {e} (set NUMGPU_MATRICES to the folder of shared/matrices)", dir.display()))?
+        .map_err(|e| format!("{}: {e} (set NUMGPU_MATRICES to a folder of .mtx files)", dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "mtx"))
         .collect();

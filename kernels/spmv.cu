@@ -12,11 +12,13 @@
 //                  row scatter a_ij*(alpha*x_i) into y_j with atomicAdd (not reproducible in the
 //                  last bits: the order of the adds varies).
 //   scale_<T>      y := beta*y (beta_zero: y := 0, y not read), a thread per entry.
-//   cmrsmv_<T>     CMRS (the book's Listing 6.7, fixed): a warp per strip of NG_H rows, NG_M
+//   cmrsmv_<T>     CMRS (the book's Listing 6.7, fixed): a warp per work item (a strip of NG_H
+//                  rows, or part of a long one), NG_M
 //                  copies of the NG_H row sums in shared memory (slot (lane % NG_M)*NG_H + r;
 //                  the packing keeps a chunk's slots distinct), __syncwarp between chunks (the
 //                  listing's lockstep volatile buffer is a race since Volta), the copies added
 //                  in order by NG_H lanes, one coalesced write. Padding words are skipped.
+//   cmrs_fixup_<T> the rows of strips cut into several items: their items' sums added in order.
 //   cmrs_gather_<T> stored values from CSR values: out[k] = src[k] < 0 ? 0 : val[src[k]].
 //
 // Bad structure: a kernel that meets a bad row pointer pair or column index skips it and
@@ -243,20 +245,24 @@ extern "C" __global__ void __launch_bounds__(NG_BLOCK) NG_CAT(scale_, NG_SUFFIX)
 
 #define NG_PAD 0xffffffffu
 
-extern "C" __global__ void __launch_bounds__(NG_BLOCK) NG_CAT(cmrsmv_, NG_SUFFIX)(ng_i64 m, ng_i64 strips, const ng_i64 *__restrict__ strip_ptr,
+// A warp per work item (src/spmv/cmrs.rs): an item that is its strip's only one writes the
+// strip's rows of y; the items of a longer strip write their row sums to `part` instead, for
+// cmrs_fixup_<T> to add.
+extern "C" __global__ void __launch_bounds__(NG_BLOCK) NG_CAT(cmrsmv_, NG_SUFFIX)(ng_i64 m, ng_i64 items, const ng_i64 *__restrict__ item_ptr,
+                                                                                 const int *__restrict__ item_strip, const int *__restrict__ item_part,
                                                                                  const unsigned *__restrict__ packed, const T *__restrict__ val,
                                                                                  const T *__restrict__ x, T alpha, T beta, T *__restrict__ y,
-                                                                                 int beta_zero) {
+                                                                                 int beta_zero, T *__restrict__ part) {
     // NG_M copies of the strip's NG_H row sums per warp.
     __shared__ T acc_all[(NG_BLOCK / 32) * NG_M * NG_H];
     T *acc = acc_all + (threadIdx.x >> 5) * (NG_M * NG_H);
     const int lane = threadIdx.x & 31;
     const ng_i64 warp = ((ng_i64)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
     const ng_i64 nwarps = ((ng_i64)gridDim.x * blockDim.x) >> 5;
-    for (ng_i64 strip = warp; strip < strips; strip += nwarps) {
+    for (ng_i64 item = warp; item < items; item += nwarps) {
         for (int i = lane; i < NG_M * NG_H; i += 32) acc[i] = ng_zero<T>();
         __syncwarp();
-        const ng_i64 s = strip_ptr[strip], e = strip_ptr[strip + 1];
+        const ng_i64 s = item_ptr[item], e = item_ptr[item + 1];
         // (e - s) is a multiple of 32: every lane runs the same iterations, so __syncwarp
         // is reached by all.
         for (ng_i64 j = s + lane; j < e; j += 32) {
@@ -269,20 +275,41 @@ extern "C" __global__ void __launch_bounds__(NG_BLOCK) NG_CAT(cmrsmv_, NG_SUFFIX
             __syncwarp();
         }
         if (lane < NG_H) {
-            const ng_i64 row = strip * NG_H + lane;
-            if (row < m) {
-                T z = acc[lane];
+            T z = acc[lane];
 #pragma unroll
-                for (int k = 1; k < NG_M; k++) z = ng_add(z, acc[k * NG_H + lane]);
+            for (int k = 1; k < NG_M; k++) z = ng_add(z, acc[k * NG_H + lane]);
+            const int p = item_part[item];
+            const ng_i64 row = (ng_i64)item_strip[item] * NG_H + lane;
+            if (p >= 0)
+                part[(ng_i64)p * NG_H + lane] = z;
+            else if (row < m)
                 y[row] = ng_combine(alpha, z, beta, y + row, beta_zero);
-            }
         }
-        // The next strip clears the slots these lanes just read.
+        // The next item clears the slots these lanes just read.
         __syncwarp();
     }
 }
 
 #endif  // NG_CMRSMV
+
+#if defined(NG_CMRS_FIXUP)
+
+// A thread per row of a split strip: its items' sums added in item order, then y written.
+extern "C" __global__ void __launch_bounds__(NG_BLOCK) NG_CAT(cmrs_fixup_, NG_SUFFIX)(ng_i64 m, ng_i64 splits, const int *__restrict__ split_strip,
+                                                                                     const int *__restrict__ split_part, const T *__restrict__ part,
+                                                                                     T alpha, T beta, T *__restrict__ y, int beta_zero) {
+    for (ng_i64 t = (ng_i64)blockIdx.x * blockDim.x + threadIdx.x; t < splits * NG_H; t += (ng_i64)gridDim.x * blockDim.x) {
+        const ng_i64 j = t / NG_H;
+        const int r = (int)(t % NG_H);
+        const ng_i64 row = (ng_i64)split_strip[j] * NG_H + r;
+        if (row >= m) continue;
+        T z = part[(ng_i64)split_part[j] * NG_H + r];
+        for (ng_i64 p = split_part[j] + 1; p < split_part[j + 1]; p++) z = ng_add(z, part[p * NG_H + r]);
+        y[row] = ng_combine(alpha, z, beta, y + row, beta_zero);
+    }
+}
+
+#endif  // NG_CMRS_FIXUP
 
 #if defined(NG_CMRS_GATHER)
 

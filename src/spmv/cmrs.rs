@@ -19,7 +19,12 @@
 //! the fewest stored elements (ties to the smaller M: less shared memory per warp) unless the
 //! caller fixes it.
 //!
-//! Within a strip, a row's entries keep their CSR order, and each accumulator slot receives
+//! A strip of more than [`ITEM_CHUNKS`] chunks (a long row, or long rows) would keep one warp
+//! busy long after the others, so the work is cut into items of at most that many chunks, a
+//! warp each: a strip of one item writes its rows of y; the items of a longer strip each write
+//! their own row sums (a partial), and a fix-up pass adds a strip's partials in item order.
+//!
+//! Within an item, a row's entries keep their CSR order, and each accumulator slot receives
 //! its products in chunk order, so the CPU backend (which replays the kernel's order) and the
 //! CUDA backend compute the same sums.
 
@@ -38,6 +43,8 @@ pub const PAD: u32 = u32::MAX;
 pub const LANE_CHOICES: [usize; 3] = [2, 4, 8];
 /// The largest M.
 pub const MAX_LANES: usize = 8;
+/// Chunks of one work item at most.
+pub const ITEM_CHUNKS: usize = 32;
 
 /// The packed structure of a CMRS matrix (host memory).
 #[derive(Clone, Debug, Default)]
@@ -52,6 +59,23 @@ pub struct Layout {
     /// The CSR position (0-based) each stored element takes its value from, −1 for padding:
     /// how new values are gathered.
     pub src: Vec<i32>,
+    /// items + 1 offsets into `packed`: the work items, in strip order, each within a strip
+    /// and of at most [`ITEM_CHUNKS`] chunks (an empty strip is one empty item).
+    pub item_ptr: Vec<i64>,
+    /// The strip of each item.
+    pub item_strip: Vec<i32>,
+    /// Each item's partial (its `height` row sums), or −1 when it is its strip's only item
+    /// and writes y itself.
+    pub item_part: Vec<i32>,
+    /// The strips of more than one item.
+    pub split_strip: Vec<i32>,
+    /// split strips + 1 offsets: split strip j's partials are `split_part[j]..split_part[j + 1]`.
+    pub split_part: Vec<i32>,
+}
+
+/// Items of a strip of `chunks` chunks (an empty strip is one item).
+pub fn items_of(chunks: usize) -> usize {
+    chunks.div_ceil(ITEM_CHUNKS).max(1)
 }
 
 /// Fills the chunks of one strip whose rows have `lens` entries, `lanes` = M: calls `lane`
@@ -127,7 +151,33 @@ impl Layout {
             ps.extend(s);
             (pw, ps)
         });
-        Layout { height, lanes, strip_ptr, packed, src }
+        let mut l = Layout { height, lanes, strip_ptr, packed, src, split_part: vec![0], ..Layout::default() };
+        l.cut_items();
+        l
+    }
+
+    /// Cuts the strips into work items (see the module docs).
+    fn cut_items(&mut self) {
+        self.item_ptr.push(0);
+        for s in 0..self.strips() {
+            let (lo, hi) = (self.strip_ptr[s], self.strip_ptr[s + 1]);
+            let items = items_of((hi - lo) as usize / WARP);
+            let first_part = *self.split_part.last().expect("starts with 0");
+            for i in 0..items {
+                self.item_ptr.push((lo + ((i + 1) * ITEM_CHUNKS * WARP) as i64).min(hi));
+                self.item_strip.push(s as i32);
+                self.item_part.push(if items == 1 { -1 } else { first_part + i as i32 });
+            }
+            if items > 1 {
+                self.split_strip.push(s as i32);
+                self.split_part.push(first_part + items as i32);
+            }
+        }
+    }
+
+    /// Partials of the split strips (each `height` row sums).
+    pub fn parts(&self) -> usize {
+        *self.split_part.last().unwrap_or(&0) as usize
     }
 
     pub fn strips(&self) -> usize {
@@ -243,6 +293,31 @@ impl CmrsMatrix {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Items tile the stored elements strip by strip, at most ITEM_CHUNKS chunks each, and
+    /// only strips of several items have partials, numbered in order.
+    #[test]
+    fn items_cut_long_strips_only() {
+        // Strips of 16 rows: 3 short rows; one row of 2000 (250 chunks at M = 8); none.
+        let mut lens = vec![3usize; 3];
+        lens.extend([2000]);
+        lens.extend(vec![0; 28]);
+        let mut row_ptr = vec![0i32];
+        for l in &lens {
+            row_ptr.push(row_ptr.last().unwrap() + *l as i32);
+        }
+        let col_ind: Vec<i32> = (0..*row_ptr.last().unwrap()).map(|k| k % 7).collect();
+        let l = Layout::build(&row_ptr, &col_ind, 0, 16, Some(8));
+        assert_eq!(l.strips(), 2);
+        let chunks = (l.strip_ptr[1] / WARP as i64) as usize;
+        assert_eq!(chunks, 250);
+        assert_eq!(l.item_ptr.len() - 1, items_of(chunks) + 1);
+        assert_eq!((l.item_ptr[0], *l.item_ptr.last().unwrap()), (0, l.packed.len() as i64));
+        assert!(l.item_ptr.windows(2).all(|w| w[0] <= w[1] && w[1] - w[0] <= (ITEM_CHUNKS * WARP) as i64 && w[0] % WARP as i64 == 0));
+        assert_eq!((l.split_strip.clone(), l.split_part.clone(), l.parts()), (vec![0], vec![0, 8], 8));
+        assert_eq!(l.item_part, (0..8).chain([-1]).collect::<Vec<i32>>());
+        assert_eq!(l.item_strip, [0, 0, 0, 0, 0, 0, 0, 0, 1]);
+    }
 
     /// Every chunk is 32 lanes, no (row, lane % M) slot is hit twice in a chunk, each row's
     /// entries come out once each and in order.

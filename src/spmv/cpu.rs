@@ -3,7 +3,7 @@
 //! order of the adds into each y entry is fixed); CMRS strips in parallel, each replaying the
 //! CUDA kernel's order (per-lane accumulators, then the M copies added in order).
 
-use super::cmrs::{CmrsMatrix, CmrsScalar, Layout, Store, MAX_HEIGHT, MAX_LANES, PAD, WARP};
+use super::cmrs::{CmrsMatrix, CmrsScalar, Layout, Store, ITEM_CHUNKS, MAX_HEIGHT, MAX_LANES, PAD, WARP};
 use super::{structure_error, CsrRef, Csrmv};
 use crate::core::error::Result;
 use crate::core::{Op, Scalar};
@@ -99,9 +99,9 @@ fn host_values<T: CmrsScalar>(a: &CmrsMatrix) -> &[T] {
 }
 
 /// `y := alpha·A·x + beta·y` for a CPU CMRS matrix (x of n elements, not read when alpha =
-/// 0; y of m), in the kernel's order: per strip, slot `(lane % M)·height + r` accumulates its
-/// products with one rounding per multiply-add, then row r's sum is the M copies added in
-/// order.
+/// 0; y of m), in the kernel's order: per work item, slot `(lane % M)·height + r`
+/// accumulates its products with one rounding per multiply-add, then row r's sum is the M
+/// copies added in order; a strip of several items adds its items' sums in order.
 pub fn cmrsmv<T: CmrsScalar>(alpha: T, a: &CmrsMatrix, x: &[T], beta: T, y: &mut [T]) {
     if alpha.is_zero() {
         scale(y, beta);
@@ -110,19 +110,30 @@ pub fn cmrsmv<T: CmrsScalar>(alpha: T, a: &CmrsMatrix, x: &[T], beta: T, y: &mut
     let val = host_values::<T>(a);
     let l = &a.layout;
     let (h, lanes) = (l.height, l.lanes);
-    y.par_chunks_mut(h).enumerate().with_min_len(64).for_each(|(s, ys)| {
+    // The row sums of the stored elements lo..hi (one item).
+    let item = |lo: usize, hi: usize| -> [T; MAX_HEIGHT] {
         let mut acc = [T::zero(); MAX_LANES * MAX_HEIGHT];
-        let (lo, hi) = (l.strip_ptr[s] as usize, l.strip_ptr[s + 1] as usize);
-        // lo is a multiple of 32, so element j of the strip is lane j % 32.
+        // lo is a multiple of 32, so element j of the item is lane j % 32.
         for (j, (&w, &v)) in l.packed[lo..hi].iter().zip(&val[lo..hi]).enumerate() {
             if w != PAD {
                 let slot = (j % WARP % lanes) * h + (w & 15) as usize;
                 acc[slot] = T::fma(v, x[(w >> 4) as usize], acc[slot]);
             }
         }
-        for (r, yr) in ys.iter_mut().enumerate() {
-            let sum = (1..lanes).fold(acc[r], |z, k| z + acc[k * h + r]);
-            *yr = combine(alpha, sum, beta, *yr);
+        std::array::from_fn(|r| if r < h { (1..lanes).fold(acc[r], |z, k| z + acc[k * h + r]) } else { T::zero() })
+    };
+    y.par_chunks_mut(h).enumerate().with_min_len(64).for_each(|(s, ys)| {
+        let (lo, hi) = (l.strip_ptr[s] as usize, l.strip_ptr[s + 1] as usize);
+        let step = ITEM_CHUNKS * WARP;
+        let mut sums = item(lo, hi.min(lo + step));
+        for start in (lo + step..hi).step_by(step) {
+            let part = item(start, hi.min(start + step));
+            for (z, p) in sums.iter_mut().zip(part) {
+                *z = *z + p;
+            }
+        }
+        for (yr, &z) in ys.iter_mut().zip(&sums) {
+            *yr = combine(alpha, z, beta, *yr);
         }
     });
 }

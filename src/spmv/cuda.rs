@@ -1,8 +1,9 @@
 //! CUDA backend: launches the kernels of `kernels/spmv.cu`. csrmv op N: a block per
 //! `rows_per_block` rows, products staged in shared memory a tile at a time, long rows by the
-//! whole block; op T and C: y scaled, then an atomic scatter with `lanes_per_row` lanes per row. CMRS: a warp per strip. Host arrays are staged
-//! through the handle's workspace (and validated on the host first); device arrays are
-//! launched on directly, and the kernels report bad structure through the handle's check
+//! whole block; op T and C: y scaled, then an atomic scatter with `lanes_per_row` lanes per
+//! row. CMRS: a warp per work item, then a fix-up of the strips cut into several. Host arrays
+//! are staged through the handle's workspace (and validated on the host first); device arrays
+//! are launched on directly, and the kernels report bad structure through the handle's check
 //! word (see `CudaHandle::arm_check`), or a validation pass runs first when
 //! `NUMGPU_CHECK_INPUTS=1`.
 
@@ -68,6 +69,8 @@ pub enum Kernel {
     Scale,
     /// CMRS with `height` rows per strip and M = `lanes`.
     Cmrs { height: usize, lanes: usize },
+    /// The fix-up of CMRS strips cut into several items, `height` rows per strip.
+    CmrsFixup { height: usize },
     /// CMRS values from CSR values.
     Gather,
 }
@@ -95,6 +98,10 @@ pub fn specialise<T: Scalar>(k: Kernel) -> (Vec<String>, String) {
         Kernel::Cmrs { height, lanes } => {
             d.extend(["NG_CMRSMV=1".into(), format!("NG_H={height}"), format!("NG_M={lanes}")]);
             "cmrsmv"
+        }
+        Kernel::CmrsFixup { height } => {
+            d.extend(["NG_CMRS_FIXUP=1".into(), format!("NG_H={height}")]);
+            "cmrs_fixup"
         }
         Kernel::Gather => {
             d.push("NG_CMRS_GATHER=1".into());
@@ -302,10 +309,14 @@ pub fn csrmv<T: Scalar>(ch: &mut CudaHandle, c: &Csrmv<T>, space: Space) -> Resu
 /// A CMRS matrix's arrays in device memory, owned (freed on drop, after the device is idle).
 pub struct CmrsDevice {
     pub dev: Arc<Device>,
-    pub strip_ptr: u64,
     pub packed: u64,
     pub val: u64,
     pub src: u64,
+    pub item_ptr: u64,
+    pub item_strip: u64,
+    pub item_part: u64,
+    pub split_strip: u64,
+    pub split_part: u64,
 }
 
 // SAFETY: plain device addresses of a context usable from any thread.
@@ -321,7 +332,7 @@ impl Drop for CmrsDevice {
         // is idle.
         unsafe {
             cu::cuCtxSynchronize();
-            for p in [self.strip_ptr, self.packed, self.val, self.src] {
+            for p in [self.packed, self.val, self.src, self.item_ptr, self.item_strip, self.item_part, self.split_strip, self.split_part] {
                 if p != 0 {
                     cu::cuMemFree_v2(p);
                 }
@@ -371,11 +382,16 @@ pub fn cmrs_create<T: CmrsScalar>(ch: &mut CudaHandle, a: &CsrRef<T>, height: us
     }
     let layout = Packing::build(&rp, &ci, a.base, height, lanes);
     let values = layout.gather(&val);
-    let mut d = CmrsDevice { dev: ch.dev.clone(), strip_ptr: 0, packed: 0, val: 0, src: 0 };
-    d.strip_ptr = alloc_copy(ch, &layout.strip_ptr)?;
+    // Filled one by one: on an error, drop frees what was allocated.
+    let mut d = CmrsDevice { dev: ch.dev.clone(), packed: 0, val: 0, src: 0, item_ptr: 0, item_strip: 0, item_part: 0, split_strip: 0, split_part: 0 };
     d.packed = alloc_copy(ch, &layout.packed)?;
     d.val = alloc_copy(ch, &values)?;
     d.src = alloc_copy(ch, &layout.src)?;
+    d.item_ptr = alloc_copy(ch, &layout.item_ptr)?;
+    d.item_strip = alloc_copy(ch, &layout.item_strip)?;
+    d.item_part = alloc_copy(ch, &layout.item_part)?;
+    d.split_strip = alloc_copy(ch, &layout.split_strip)?;
+    d.split_part = alloc_copy(ch, &layout.split_part)?;
     Ok(CmrsMatrix { m: a.m, n: a.n, nnz: a.nnz, letter: T::LETTER, layout, store: Store::Cuda(d) })
 }
 
@@ -407,43 +423,66 @@ pub unsafe fn cmrs_update_values<T: CmrsScalar>(ch: &mut CudaHandle, a: &mut Cmr
     launch::<T>(ch, Kernel::Gather, stored, &mut params)
 }
 
-/// Enqueues the CMRS product on device x and y.
-fn launch_cmrs<T: CmrsScalar>(ch: &CudaHandle, alpha: T, a: &CmrsMatrix, x: u64, beta: T, y: u64) -> Result<()> {
+/// Bytes of the partial row sums of `a`'s split strips.
+fn part_bytes<T>(a: &CmrsMatrix) -> usize {
+    a.layout.parts() * a.layout.height * size_of::<T>()
+}
+
+/// Enqueues the CMRS product on device x and y, the split strips' partials at `part`
+/// ([`part_bytes`]).
+fn launch_cmrs<T: CmrsScalar>(ch: &CudaHandle, alpha: T, a: &CmrsMatrix, x: u64, beta: T, y: u64, part: u64) -> Result<()> {
     if alpha.is_zero() {
         return launch_scale(ch, a.m, beta, y);
     }
     let d = device_of(a);
     let l: &Packing = &a.layout;
-    let (mut m, mut strips, mut sp, mut packed, mut val, mut x, mut alpha, mut beta, mut y, mut zero) = (a.m as i64, l.strips() as i64, d.strip_ptr, d.packed, d.val, x, alpha, beta, y, beta.is_zero() as i32);
-    let mut params = [arg(&mut m), arg(&mut strips), arg(&mut sp), arg(&mut packed), arg(&mut val), arg(&mut x), arg(&mut alpha), arg(&mut beta), arg(&mut y), arg(&mut zero)];
-    // SAFETY: matches cmrsmv_<T>(ng_i64 m, ng_i64 strips, const ng_i64 *strip_ptr,
-    // const unsigned *packed, const T *val, const T *x, T alpha, T beta, T *y, int beta_zero);
-    // the packed arrays were built for these sizes, x holds n and y m elements.
-    unsafe { launch::<T>(ch, Kernel::Cmrs { height: l.height, lanes: l.lanes }, l.strips() * 32, &mut params) }
+    let kernel = |cmrs| if cmrs { Kernel::Cmrs { height: l.height, lanes: l.lanes } } else { Kernel::CmrsFixup { height: l.height } };
+    let items = l.item_strip.len();
+    let (mut m, mut items_, mut ip, mut is, mut ipart, mut packed, mut val, mut x) = (a.m as i64, items as i64, d.item_ptr, d.item_strip, d.item_part, d.packed, d.val, x);
+    let (mut alpha, mut beta, mut y, mut zero, mut part) = (alpha, beta, y, beta.is_zero() as i32, part);
+    let mut params = [arg(&mut m), arg(&mut items_), arg(&mut ip), arg(&mut is), arg(&mut ipart), arg(&mut packed), arg(&mut val), arg(&mut x), arg(&mut alpha), arg(&mut beta), arg(&mut y), arg(&mut zero), arg(&mut part)];
+    // SAFETY: matches cmrsmv_<T>(ng_i64 m, ng_i64 items, const ng_i64 *item_ptr,
+    // const int *item_strip, const int *item_part, const unsigned *packed, const T *val,
+    // const T *x, T alpha, T beta, T *y, int beta_zero, T *part); the arrays were built for
+    // these sizes, x holds n and y m elements, part the partials.
+    unsafe { launch::<T>(ch, kernel(true), items * 32, &mut params)? };
+    let splits = l.split_strip.len();
+    if splits == 0 {
+        return Ok(());
+    }
+    let (mut splits_, mut ss, mut sp) = (splits as i64, d.split_strip, d.split_part);
+    let mut params = [arg(&mut m), arg(&mut splits_), arg(&mut ss), arg(&mut sp), arg(&mut part), arg(&mut alpha), arg(&mut beta), arg(&mut y), arg(&mut zero)];
+    // SAFETY: matches cmrs_fixup_<T>(ng_i64 m, ng_i64 splits, const int *split_strip,
+    // const int *split_part, const T *part, T alpha, T beta, T *y, int beta_zero), after the
+    // product kernel on the same stream wrote the partials.
+    unsafe { launch::<T>(ch, kernel(false), splits * l.height, &mut params) }
 }
 
 /// `y := alpha·A·x + beta·y` for a CUDA CMRS matrix: enqueued on device x and y, staged
-/// through the workspace for host ones.
+/// through the workspace for host ones; the partial sums of long strips in the workspace.
 ///
 /// # Safety
 /// x (not read when alpha = 0) and y are valid for n and m elements in `space`.
 #[allow(clippy::too_many_arguments)]
 pub unsafe fn cmrsmv<T: CmrsScalar>(ch: &mut CudaHandle, alpha: T, a: &CmrsMatrix, x: *const T, beta: T, y: *mut T, space: Space) -> Result<()> {
     ch.bind()?;
-    if space == Space::Device {
-        return launch_cmrs(ch, alpha, a, x as u64, beta, y as u64);
-    }
-    let xlen = if alpha.is_zero() { 0 } else { a.n };
+    let device = space == Space::Device;
+    let xlen = if alpha.is_zero() || device { 0 } else { a.n };
+    let ylen = if device { 0 } else { a.m };
     let mut lay = Layout::default();
-    let (ox, oy) = (lay.take(xlen * size_of::<T>()), lay.take(a.m * size_of::<T>()));
-    let ws = ch.workspace(lay.bytes)?;
+    let (ox, oy, op) = (lay.take(xlen * size_of::<T>()), lay.take(ylen * size_of::<T>()), lay.take(part_bytes::<T>(a)));
+    let ws = if lay.bytes == 0 { 0 } else { ch.workspace(lay.bytes)? };
+    let part = ws + op as u64;
+    if device {
+        return launch_cmrs(ch, alpha, a, x as u64, beta, y as u64, part);
+    }
     let (dx, dy) = (ws + ox as u64, ws + oy as u64);
     // x and y cover n and m host elements; y is back before the synchronisation returns.
     put(ch, dx, x, xlen)?;
     if !beta.is_zero() {
         put(ch, dy, y as *const T, a.m)?;
     }
-    launch_cmrs(ch, alpha, a, dx, beta, dy)?;
+    launch_cmrs(ch, alpha, a, dx, beta, dy, part)?;
     ch.dtoh(y as *mut c_void, dy, a.m * size_of::<T>())?;
     ch.synchronize()
 }

@@ -130,7 +130,7 @@ fn spmv_cases<T: Scalar>() -> Vec<String> {
     let mut kernels: Vec<Kernel> = [2, 8, 32].iter().map(|&v| Kernel::CsrT { v, conj: T::IS_COMPLEX }).collect();
     kernels.extend([Kernel::CsrN, Kernel::Check, Kernel::Scale]);
     if !T::IS_COMPLEX {
-        kernels.extend([Kernel::Cmrs { height: 16, lanes: 2 }, Kernel::Cmrs { height: 16, lanes: 8 }, Kernel::Cmrs { height: 5, lanes: 4 }, Kernel::Gather]);
+        kernels.extend([Kernel::Cmrs { height: 16, lanes: 2 }, Kernel::Cmrs { height: 16, lanes: 8 }, Kernel::Cmrs { height: 5, lanes: 4 }, Kernel::CmrsFixup { height: 16 }, Kernel::Gather]);
     }
     let mut out = Vec::new();
     for k in kernels {

@@ -344,6 +344,8 @@ fn cmrs_for<T: CmrsScalar>(h: &mut Handle) {
         ("short rows", generate(Kind::Short, 3000, 70)),
         ("mixed rows", pattern(203, 150, 71, |i| [0, 1, 3, 9, 40, 2, 17][i % 7])),
         ("power-law", generate(Kind::PowerLaw, 4000, 72)),
+        // Strips cut into several work items: one long row, and a strip of long rows.
+        ("long rows", pattern(40, 3000, 75, |i| if i == 7 { 2500 } else if i >= 32 { 700 } else { i % 5 })),
         ("nnz = 0", pattern(9, 9, 73, |_| 0)),
         ("1x1", pattern(1, 1, 74, |_| 1)),
     ];

@@ -31,6 +31,10 @@
 !      call numgpu_gtsv_spike(h, dl, d, du, B, info, pivoting, status [, errmsg])
 !      call numgpu_gtsv_batched_strided(h, dl, d, du, B, info, pivoting, status [, errmsg])
 !      call numgpu_gtsv_batched_interleaved(h, dl, d, du, B, info, pivoting, status [, errmsg])
+!    and for many independent ODE systems (RKC / RKCK), the derived type numgpu_rkc_options
+!    (bind(C), the C struct) and abstract interfaces for the host callbacks
+!    (numgpu_ode_rhs_proc, numgpu_ode_spcrad_proc: write them as bind(C) procedures and pass
+!    c_funloc(proc)); a Fortran Y(NEQ, NSYS) is NUMGPU_LAYOUT_SYSTEM_MAJOR with ldy = NEQ.
 ! 4. Strings: numgpu_last_error_string(), numgpu_status_message(s), numgpu_version_string().
 !
 ! One name differs from C: numgpu_version() is numgpu_version_c(), because Fortran names are
@@ -44,10 +48,10 @@
 ! Build: gfortran -std=f2008 -c numgpu.f90, then link the program against libnumgpu.
 module numgpu
     use, intrinsic :: iso_c_binding, only: c_ptr, c_null_ptr, c_loc, c_f_pointer, c_associated, c_char, &
-        c_int32_t, c_int64_t, c_size_t, c_float, c_double, c_float_complex, c_double_complex
+        c_int32_t, c_int64_t, c_size_t, c_float, c_double, c_float_complex, c_double_complex, c_funptr
     implicit none
     private :: c_ptr, c_null_ptr, c_loc, c_f_pointer, c_associated, c_char, c_int32_t, c_int64_t, c_size_t, &
-        c_float, c_double, c_float_complex, c_double_complex
+        c_float, c_double, c_float_complex, c_double_complex, c_funptr
     private :: gemm_plan, plan_gemm, report, c_string
     private :: numgpu_gemm_batched_s, numgpu_gemm_batched_d, numgpu_gemm_batched_c, numgpu_gemm_batched_z
     private :: lu_plan, plan_lu
@@ -96,6 +100,53 @@ module numgpu
     ! numgpu_gtsv_pivoting
     integer(c_int32_t), parameter :: NUMGPU_GTSV_DIAG_PIVOT = 0_c_int32_t
     integer(c_int32_t), parameter :: NUMGPU_GTSV_NOPIVOT = 1_c_int32_t
+
+    ! numgpu_rkc_method
+    integer(c_int32_t), parameter :: NUMGPU_RKC_METHOD_RKC = 0_c_int32_t
+    integer(c_int32_t), parameter :: NUMGPU_RKC_METHOD_RKCK = 1_c_int32_t
+
+    ! numgpu_rkc_spectral
+    integer(c_int32_t), parameter :: NUMGPU_RKC_SPECTRAL_AUTO = 0_c_int32_t
+    integer(c_int32_t), parameter :: NUMGPU_RKC_SPECTRAL_ESTIMATE = 1_c_int32_t
+    integer(c_int32_t), parameter :: NUMGPU_RKC_SPECTRAL_USER = 2_c_int32_t
+    integer(c_int32_t), parameter :: NUMGPU_RKC_SPECTRAL_CONSTANT = 3_c_int32_t
+
+    ! numgpu_ode_layout
+    integer(c_int32_t), parameter :: NUMGPU_LAYOUT_SYSTEM_MAJOR = 0_c_int32_t
+    integer(c_int32_t), parameter :: NUMGPU_LAYOUT_EQUATION_MAJOR = 1_c_int32_t
+
+    ! numgpu_ode_problem
+    integer(c_int32_t), parameter :: NUMGPU_ODE_HEAT = 0_c_int32_t
+    integer(c_int32_t), parameter :: NUMGPU_ODE_BRUSSELATOR = 1_c_int32_t
+    integer(c_int32_t), parameter :: NUMGPU_ODE_LORENZ = 2_c_int32_t
+    integer(c_int32_t), parameter :: NUMGPU_ODE_PLEI = 3_c_int32_t
+
+    ! numgpu_rkc_options: options of numgpu_rkc_integrate (fill with numgpu_rkc_options_default).
+    type, bind(C) :: numgpu_rkc_options
+        integer(c_size_t) :: size
+        integer(c_int32_t) :: method, spectral
+        real(c_double) :: h0, hmax
+        integer(c_int64_t) :: max_steps, max_stages
+    end type
+
+    ! numgpu_ode_rhs and numgpu_ode_spcrad: the host callbacks of numgpu_ode_create (reentrant:
+    ! called for many systems at once). y(neq), p(npar) and dydt(neq) as arrays of the
+    ! callback; `user` is the pointer given at creation.
+    abstract interface
+        subroutine numgpu_ode_rhs_proc(t, y, p, dydt, neq, user) bind(C)
+            import
+            real(c_double), value :: t
+            type(c_ptr), value :: y, p, dydt, user
+            integer(c_int64_t), value :: neq
+        end subroutine
+        function numgpu_ode_spcrad_proc(t, y, p, neq, user) bind(C)
+            import
+            real(c_double), value :: t
+            type(c_ptr), value :: y, p, user
+            integer(c_int64_t), value :: neq
+            real(c_double) :: numgpu_ode_spcrad_proc
+        end function
+    end interface
 
     ! numgpu_status
     integer(c_int32_t), parameter :: NUMGPU_SUCCESS = 0_c_int32_t
@@ -1005,6 +1056,55 @@ module numgpu
             type(c_ptr), value :: dl, d, du, B, info
             integer(c_int32_t), value :: pivoting
             integer(c_int32_t) :: numgpu_zgtsv_batched_interleaved
+        end function
+
+        ! ---- rkc: many independent ODE systems (RKC after rkc.f, RKCK Cash-Karp) ----------
+        ! cuda_source: a NUL-terminated CUDA source (c_loc of a character(kind=c_char) array
+        ! ending in c_null_char) or c_null_ptr; host_rhs, host_spcrad: c_funloc of bind(C)
+        ! procedures (numgpu_ode_rhs_proc, numgpu_ode_spcrad_proc) or c_null_funptr; ode: the
+        ! created ODE (type(c_ptr), by reference). Y(NEQ, NSYS) with ldy = NEQ is the
+        ! system-major layout; state: (6 + neq) doubles per system; status: nsys int32; stats:
+        ! 6 int64 per system; opts: c_loc of a numgpu_rkc_options, or c_null_ptr.
+
+        function numgpu_ode_create(h, neq, npar, cuda_source, host_rhs, host_spcrad, user, ode) &
+                bind(C, name="numgpu_ode_create")
+            import
+            type(c_ptr), value :: h, cuda_source, user
+            integer(c_int64_t), value :: neq, npar
+            type(c_funptr), value :: host_rhs, host_spcrad
+            type(c_ptr) :: ode
+            integer(c_int32_t) :: numgpu_ode_create
+        end function
+
+        function numgpu_ode_builtin(h, which, size, ode) bind(C, name="numgpu_ode_builtin")
+            import
+            type(c_ptr), value :: h
+            integer(c_int32_t), value :: which
+            integer(c_int64_t), value :: size
+            type(c_ptr) :: ode
+            integer(c_int32_t) :: numgpu_ode_builtin
+        end function
+
+        function numgpu_ode_destroy(ode) bind(C, name="numgpu_ode_destroy")
+            import
+            type(c_ptr), value :: ode
+            integer(c_int32_t) :: numgpu_ode_destroy
+        end function
+
+        function numgpu_rkc_options_default(opts) bind(C, name="numgpu_rkc_options_default")
+            import
+            type(numgpu_rkc_options) :: opts
+            integer(c_int32_t) :: numgpu_rkc_options_default
+        end function
+
+        function numgpu_rkc_integrate(h, ode, nsys, t0, tend, Y, ldy, layout, P, ldp, rtol, atol, natol, opts, &
+                state, status, stats) bind(C, name="numgpu_rkc_integrate")
+            import
+            type(c_ptr), value :: h, ode, Y, P, atol, opts, state, status, stats
+            integer(c_int64_t), value :: nsys, ldy, ldp, natol
+            real(c_double), value :: t0, tend, rtol
+            integer(c_int32_t), value :: layout
+            integer(c_int32_t) :: numgpu_rkc_integrate
         end function
     end interface
 

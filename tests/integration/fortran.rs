@@ -74,6 +74,13 @@ fn fortran_test_gtsv() {
     fortran_test("test_gtsv", "test_gtsv_f", &["-lopenblas"]);
 }
 
+/// test_rkc_f passes a bind(C) Fortran procedure as the host right-hand side and integrates
+/// a Y(NEQ, NSYS) array.
+#[test]
+fn fortran_test_rkc() {
+    fortran_test("test_rkc", "test_rkc_f", &[]);
+}
+
 // ---- the module against the header ---------------------------------------------------------
 
 /// A C type as written in the header: base name (without `const`) and pointer depth.
@@ -258,7 +265,11 @@ fn module_procedures(src: &str) -> BTreeMap<String, FProc> {
         let fname = head[..open].trim().to_string();
         let close = head.find(')').unwrap();
         let args: Vec<String> = head[open + 1..close].split(',').map(|a| a.trim().to_string()).filter(|a| !a.is_empty()).collect();
-        let name_at = low[b..].find("name=").map(|n| b + n + 5).expect("bind(C) with a name");
+        // bind(C) without a name: an abstract interface (a callback's shape), no symbol.
+        let Some(name_at) = low[b..].find("name=").map(|n| b + n + 5) else {
+            i += 1;
+            continue;
+        };
         let quoted = &stmts[i][name_at..];
         let q = quoted.chars().next().unwrap();
         let cname = quoted[1..].split(q).next().unwrap().to_string();
@@ -312,6 +323,10 @@ fn fortran_kind(c_base: &str) -> Option<&'static str> {
         "numgpu_complex_float" => "complex(c_float_complex)",
         "numgpu_complex_double" => "complex(c_double_complex)",
         "char" => "character(c_char)",
+        // Function-pointer typedefs pass by value as C function pointers; the options struct
+        // by reference as its bind(C) derived type.
+        "numgpu_ode_rhs" | "numgpu_ode_spcrad" => "type(c_funptr)",
+        "numgpu_rkc_options" => "type(numgpu_rkc_options)",
         _ => return None,
     })
 }

@@ -153,6 +153,8 @@ fn brusselator_reference(h: &mut Handle) {
     // Ten time units on the limit cycle: the phase error accumulates beyond ACC.
     let e = weighted_err(&y, &yref, rtol, atol);
     assert!(e < 10.0 * ACC, "Brusselator: error {e:.3e} tolerances against the reference");
+    // AUTO takes the problem's Gershgorin bound: no power method.
+    assert!(stats.chunks(6).all(|s| s[4] == 0 && s[1] > 10), "stats {stats:?}");
     // Equation-major, with padding: the same numbers bitwise (the same arithmetic per system).
     let ld = nsys + 3;
     let mut ye = vec![f64::NAN; ld * neq];

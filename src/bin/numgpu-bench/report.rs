@@ -1,12 +1,14 @@
 //! What a run leaves behind: the markdown table (stdout and a .md file), the JSON record and
 //! the SVG plot, named after the routine, the device and the date. gemm's rows, getrf's
-//! (`getrf_fullpivot`), geqrf's (`geqrf_givens`) and gtsv's (`gtsv_spike`) each have their
-//! table and method notes; the page's head and the plot are shared.
+//! (`getrf_fullpivot`), geqrf's (`geqrf_givens`), gtsv's (`gtsv_spike`) and rkc's each have
+//! their table and method notes; the page's head and the plot are shared (rkc's plot, of
+//! rates rather than bandwidth, is its own).
 
 use crate::gemm::Row;
 use crate::geqrf::Row as GeqrfRow;
 use crate::getrf::Row as GetrfRow;
 use crate::gtsv::{Form, Named, Row as GtsvRow};
+use crate::rkc::Row as RkcRow;
 use crate::roofline::Roofline;
 use plotters::prelude::*;
 use serde::Serialize;
@@ -569,6 +571,119 @@ pub fn markdown_gtsv(rep: &Report<GtsvRow>) -> String {
     let _ = writeln!(s, "- failures: {}\n", rep.failures);
     s.push_str(&table_gtsv(rep.rows));
     s
+}
+
+/// rkc's table: one row per problem and system count.
+pub fn table_rkc(rows: &[RkcRow]) -> String {
+    let mut s = String::new();
+    s.push_str("| problem | neq | systems | ours ms | systems/s | RHS evals/s | RHS/system | CPU all: systems | ms | systems/s | ×CPU all | CPU 1 core: systems | ms | systems/s | ×CPU 1 core | Δ vs CPU (tol) | ok |\n");
+    s.push_str("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|\n");
+    let e = |x: f64| format!("{x:.2e}");
+    for r in rows {
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            r.problem,
+            r.neq,
+            r.nsys,
+            opt(r.ours_ms, ms),
+            opt(r.ours_sys_per_s, e),
+            opt(r.ours_rhs_per_s, e),
+            opt(r.rhs_per_system, |x| format!("{x:.0}")),
+            r.cpu_all_nsys,
+            opt(r.cpu_all_ms, ms),
+            opt(r.cpu_all_sys_per_s, e),
+            opt(r.ratio_all, |x| format!("{x:.1}")),
+            r.cpu_one_nsys,
+            opt(r.cpu_one_ms, ms),
+            opt(r.cpu_one_sys_per_s, e),
+            opt(r.ratio_one, |x| format!("{x:.0}")),
+            opt(r.err_cpu, |x| format!("{x:.2}")),
+            if r.ok { "ok" } else { "FAIL" },
+        );
+    }
+    for r in rows.iter().filter(|r| !r.note.is_empty()) {
+        let _ = writeln!(s, "- {}{} {} systems: {}", if r.ok { "" } else { "FAIL " }, r.problem, r.nsys, r.note);
+    }
+    s
+}
+
+/// rkc's page: the method, then the table.
+pub fn markdown_rkc(rep: &Report<RkcRow>) -> String {
+    let m = rep.meta;
+    let mut s = String::new();
+    preamble(&mut s, rep);
+    let _ = writeln!(
+        s,
+        "- method: double precision, RKC (rkc.f) with the problem's spectral-radius bound, t in [0, 1], rtol = atol = 1e-6, one GPU thread per system, device arrays (system-major); Y restored from a pristine copy before each call (untimed); two checked calls (every status 0, bitwise equal), then the median of up to {} calls between CUDA events (fewer where one call is slow: the `reps` column of the JSON); the CPU backend in the same run on the first min(systems, cap) systems of the same inputs, host clock, on all {} host threads (rayon) and on one core (a one-thread pool){}",
+        m.reps,
+        m.host_threads,
+        if m.quick { "; --quick run" } else { "" }
+    );
+    s.push_str("- rates: systems/s and RHS evaluations/s; ×CPU = our systems/s over the CPU's (the CPU peers may integrate fewer systems than the row: their system counts are in the table); Δ vs CPU = max over the systems both integrated of ‖y − y_cpu‖∞ / (atol + rtol·‖y_cpu‖∞), which must stay below 100 (the backends round differently, so their step sequences may part)\n");
+    let _ = writeln!(s, "- failures: {}\n", rep.failures);
+    s.push_str(&table_rkc(rep.rows));
+    s
+}
+
+/// rkc's plot: systems (log10) against systems/s (log10), numgpu and the two CPU peers per
+/// problem.
+pub fn svg_rkc(file: &Path, rep: &Report<RkcRow>) -> Result<(), String> {
+    let root = SVGBackend::new(file, (1100, 680)).into_drawing_area();
+    let err = |e: &dyn std::fmt::Display| format!("plotting {}: {e}", file.display());
+    root.fill(&WHITE).map_err(|e| err(&e))?;
+    let lg = |x: f64| x.log10();
+    let pts: Vec<(f64, f64)> = rep.rows.iter().flat_map(|r| [r.ours_sys_per_s, r.cpu_all_sys_per_s, r.cpu_one_sys_per_s].into_iter().flatten().map(move |y| (lg(r.nsys as f64), lg(y)))).collect();
+    let (x0, x1) = pts.iter().fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.0), b.max(p.0)));
+    let (y0, y1) = pts.iter().fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.1), b.max(p.1)));
+    let (x0, x1, y0, y1) = if pts.is_empty() { (3.0, 6.0, 0.0, 6.0) } else { (x0 - 0.2, x1 + 0.2, y0 - 0.5, y1 + 1.0) };
+    let title = format!("numgpu rkc_integrate vs the CPU backend: {} ({})", rep.meta.device, rep.meta.date);
+    let mut chart = ChartBuilder::on(&root)
+        .caption(title, ("sans-serif", 22))
+        .margin(16)
+        .x_label_area_size(48)
+        .y_label_area_size(70)
+        .build_cartesian_2d(x0..x1, y0..y1)
+        .map_err(|e| err(&e))?;
+    let pow = |v: &f64| format!("1e{v:.1}");
+    chart
+        .configure_mesh()
+        .x_desc("systems per call (log10)")
+        .y_desc("systems/s (log10)")
+        .x_label_formatter(&pow)
+        .y_label_formatter(&pow)
+        .draw()
+        .map_err(|e| err(&e))?;
+    let mut problems: Vec<&str> = Vec::new();
+    for r in rep.rows {
+        if !problems.contains(&r.problem) {
+            problems.push(r.problem);
+        }
+    }
+    for (i, p) in problems.iter().enumerate() {
+        let color = COLORS[i % COLORS.len()];
+        let rows: Vec<&RkcRow> = rep.rows.iter().filter(|r| r.problem == *p).collect();
+        let line = |f: fn(&RkcRow) -> Option<f64>| -> Vec<(f64, f64)> { rows.iter().filter_map(|r| f(r).map(|y| (lg(r.nsys as f64), lg(y)))).collect() };
+        for (what, pts, width, dash) in [
+            ("numgpu", line(|r| r.ours_sys_per_s), 2, false),
+            ("CPU all cores", line(|r| r.cpu_all_sys_per_s), 1, true),
+            ("CPU one core", line(|r| r.cpu_one_sys_per_s), 1, false),
+        ] {
+            let style = color.stroke_width(width);
+            let label = format!("{p}: {what}");
+            let drawn = if dash { chart.draw_series(DashedLineSeries::new(pts.clone(), 6, 4, style)) } else { chart.draw_series(LineSeries::new(pts.clone(), style)) };
+            drawn.map_err(|e| err(&e))?.label(label).legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 24, y)], style));
+            chart.draw_series(pts.iter().map(|&q| Circle::new(q, 3, style))).map_err(|e| err(&e))?;
+        }
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperLeft)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .draw()
+        .map_err(|e| err(&e))?;
+    root.present().map_err(|e| err(&e))
 }
 
 #[cfg(test)]

@@ -52,19 +52,6 @@ use std::ffi::{c_char, c_void, CStr};
 
 pub use problems::Problem;
 
-/// What a system's status means (see the module docs).
-pub fn status_name(s: i32) -> &'static str {
-    match s {
-        0 => "reached tend",
-        1 => "step below hmin",
-        2 => "max_steps exceeded",
-        3 => "spectral radius did not converge",
-        4 => "non-finite value",
-        5 => "zero error weight",
-        _ => "unknown status",
-    }
-}
-
 /// Doubles of warm-restart state per system of `neq` equations: 6 + neq.
 pub fn state_len(neq: usize) -> usize {
     neq + 6

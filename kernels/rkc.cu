@@ -21,7 +21,7 @@
 // anyway, and more resident threads hide its latency.
 #define NG_MIN_BLOCKS 8
 
-// The call, as src/rkc/cuda.rs's KArgs.
+// The call, as src/rkc/cuda.rs's KArgs (Y … next are its Arrays).
 struct ng_rkc_args {
     double t0, tend, rtol, h0, hmax;
     double *Y;

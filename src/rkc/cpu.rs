@@ -201,7 +201,7 @@ fn stage<'a>(r: usize, k2: &'a [f64], ks: &'a [Vec<f64>; 4]) -> &'a [f64] {
 /// Integrates one system from t0 to tend (see the module docs): `y` in/out, `state` (its
 /// [`state_len`] doubles) in/out when given. Returns the status and the statistics.
 #[allow(clippy::too_many_arguments)]
-pub fn solve<R: Rhs + ?Sized>(rhs: &R, s: &Settings, t0: f64, tend: f64, y: &mut [f64], p: &[f64], atol: &[f64], mut state: Option<&mut [f64]>, w: &mut Work) -> (i32, Stats) {
+pub fn solve<R: Rhs + ?Sized>(rhs: &R, s: &Settings, t0: f64, tend: f64, y: &mut [f64], p: &[f64], atol: &[f64], state: Option<&mut [f64]>, w: &mut Work) -> (i32, Stats) {
     let n = y.len();
     let mut st: Stats = [0; 6];
     if t0 == tend {
@@ -317,7 +317,8 @@ pub fn solve<R: Rhs + ?Sized>(rhs: &R, s: &Settings, t0: f64, tend: f64, y: &mut
                 err += (est / wt) * (est / wt);
             }
             err = (err / n as f64).sqrt();
-            if !(err <= 1.0) {
+            // A NaN error is a rejection.
+            if err.is_nan() || err > 1.0 {
                 st[3] += 1;
                 let finite = err.is_finite();
                 absh = match (finite, rkc) {
@@ -374,7 +375,7 @@ pub fn solve<R: Rhs + ?Sized>(rhs: &R, s: &Settings, t0: f64, tend: f64, y: &mut
         }
     };
     y.copy_from_slice(&w.yn);
-    if let Some(x) = state.as_deref_mut() {
+    if let Some(x) = state {
         x[..6].copy_from_slice(&[absh, hold, errold, sprad, nstsig as f64, accepted as f64]);
         x[6..6 + n].copy_from_slice(&w.ev);
     }

@@ -50,7 +50,7 @@ pub fn module(ch: &CudaHandle, ode: &Ode, method: Method) -> Result<Arc<Module>>
     ch.dev.modules.get_runtime(&ch.dev, &program(src), &defines, &entry)
 }
 
-/// `ng_rkc_args` of kernels/rkc.cu.
+/// `ng_rkc_args` of kernels/rkc.cu (its array fields are `Arrays`, in order).
 #[repr(C)]
 #[derive(Clone, Copy)]
 struct KArgs {
@@ -59,13 +59,7 @@ struct KArgs {
     rtol: f64,
     h0: f64,
     hmax: f64,
-    y: u64,
-    p: u64,
-    atol: u64,
-    state: u64,
-    status: u64,
-    stats: u64,
-    next: u64,
+    arrays: Arrays,
     nsys: i64,
     ldy: i64,
     ldp: i64,
@@ -77,7 +71,9 @@ struct KArgs {
     constant: i32,
 }
 
-/// Device arrays of a launch.
+/// Device arrays of a launch (0 for an absent state, stats or P).
+#[repr(C)]
+#[derive(Clone, Copy)]
 struct Arrays {
     y: u64,
     p: u64,
@@ -100,13 +96,7 @@ fn launch(ch: &CudaHandle, m: &Module, c: &Integrate, s: &Settings, a: Arrays, n
         rtol: c.rtol,
         h0: s.h0,
         hmax: s.hmax,
-        y: a.y,
-        p: a.p,
-        atol: a.atol,
-        state: a.state,
-        status: a.status,
-        stats: a.stats,
-        next: a.next,
+        arrays: a,
         nsys: nsys as i64,
         ldy: ldy as i64,
         ldp: ldp as i64,

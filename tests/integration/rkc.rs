@@ -480,8 +480,8 @@ fn host_rhs_sees_parameters(h: &mut Handle) {
     let mut status = vec![-7; nsys];
     rkc_integrate_slices(h, &ode, nsys as i64, 0.0, 1.0, &mut y, ld as i64, Layout::EquationMajor, &pe, ld as i64, 1e-8, &[1e-8], Options::default(), None, &mut status, None).unwrap();
     assert_eq!(status, vec![0; nsys]);
-    for i in 0..nsys {
-        assert!((y[i] - (1.0 + i as f64)).abs() < 1e-10, "system {i}: y = {}", y[i]);
+    for (i, v) in y[..nsys].iter().enumerate() {
+        assert!((v - (1.0 + i as f64)).abs() < 1e-10, "system {i}: y = {v}");
     }
 }
 

@@ -280,7 +280,7 @@ fn measure(g: &Gpu, h: &mut Handle, c: &Config, w: Workload, nsys: usize, row: &
     if row.reproducible != Some(true) {
         why.push("two calls differ".to_string());
     }
-    if !(err < ACC) {
+    if err.is_nan() || err >= ACC {
         why.push(format!("differs from the CPU backend by {err:.3e} tolerances (limit {ACC})"));
     }
     row.ok = why.is_empty();

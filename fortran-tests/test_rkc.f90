@@ -8,6 +8,8 @@
 !   the exact solution within 100 tolerances, status 0, steps = accepted + rejected.
 ! - The built-in PLEI with RKCK at 1e-10 against the published values at t = 3 (positions).
 ! - A bad argument (layout 7: argument 8) is NUMGPU_INVALID_VALUE and writes nothing.
+! - The wrapper numgpu_rkc (assumed-shape Y(NEQ, NSYS)) on PLEI, with a state and stats, and its
+!   shape check (sys_status too short: NUMGPU_INVALID_VALUE, nothing written).
 ! Each case runs on the handle numgpu_create picks (AUTO) and on an explicit CPU handle.
 !
 ! Prints "test_rkc_f: N passed, M failed" and stops with code 1 on any failure.
@@ -160,8 +162,10 @@ contains
         type(c_ptr), intent(in) :: h
         character(len=*), intent(in) :: hname
         type(c_ptr) :: ode
-        real(c_double), target :: Y(28, 1), atol(1)
-        integer(c_int32_t), target :: status(1)
+        real(c_double), target :: Y(28, 1), Y0(28, 1), atol(1), state(34, 1), noP(0, 1)
+        integer(c_int32_t), target :: status(1), nostatus(0)
+        integer(c_int64_t), target :: stats(6, 1)
+        character(len=512) :: errmsg
         type(numgpu_rkc_options), target :: opts
         integer(c_int32_t) :: st
 
@@ -176,11 +180,26 @@ contains
         atol(1) = 1.0e-10_c_double
         call check(numgpu_rkc_options_default(opts) == NUMGPU_SUCCESS, "numgpu_rkc_options_default")
         opts%method = NUMGPU_RKC_METHOD_RKCK
+        errmsg = ""
+        Y0 = Y
         st = numgpu_rkc_integrate(h, ode, 1_c_int64_t, 0.0_c_double, 3.0_c_double, c_loc(Y), 28_c_int64_t, &
             NUMGPU_LAYOUT_SYSTEM_MAJOR, c_null_ptr, 1_c_int64_t, 1.0e-10_c_double, c_loc(atol), 1_c_int64_t, c_loc(opts), &
             c_null_ptr, c_loc(status), c_null_ptr)
         call check(st == NUMGPU_SUCCESS .and. status(1) == 0, hname // " PLEI: " // numgpu_last_error_string())
         call check(maxval(abs(Y(1:4, 1) - PLEI_T3)) < 1.0e-6_c_double, hname // " PLEI against the values at t = 3")
+
+        ! The same through the wrapper, in two warm-restarted halves, with statistics.
+        Y = Y0
+        state = 0.0_c_double
+        call numgpu_rkc(h, ode, 0.0_c_double, 1.5_c_double, Y, noP, 1.0e-10_c_double, atol, status, st, opts, state, stats, errmsg)
+        call check(st == NUMGPU_SUCCESS .and. status(1) == 0 .and. stats(3, 1) > 0, hname // " numgpu_rkc: " // trim(errmsg))
+        call numgpu_rkc(h, ode, 1.5_c_double, 3.0_c_double, Y, noP, 1.0e-10_c_double, atol, status, st, opts, state, stats, errmsg)
+        call check(st == NUMGPU_SUCCESS .and. status(1) == 0 .and. maxval(abs(Y(1:4, 1) - PLEI_T3)) < 1.0e-6_c_double, &
+            hname // " numgpu_rkc in two halves against the values at t = 3")
+        Y = Y0
+        call numgpu_rkc(h, ode, 0.0_c_double, 3.0_c_double, Y, noP, 1.0e-10_c_double, atol, nostatus, st, errmsg=errmsg)
+        call check(st == NUMGPU_INVALID_VALUE .and. index(errmsg, "sys_status") > 0 .and. all(Y == Y0), &
+            hname // " numgpu_rkc shape check: " // trim(errmsg))
         call check(numgpu_ode_destroy(ode) == NUMGPU_SUCCESS, hname // " numgpu_ode_destroy(PLEI)")
     end subroutine
 end program

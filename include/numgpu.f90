@@ -34,7 +34,9 @@
 !    and for many independent ODE systems (RKC / RKCK), the derived type numgpu_rkc_options
 !    (bind(C), the C struct) and abstract interfaces for the host callbacks
 !    (numgpu_ode_rhs_proc, numgpu_ode_spcrad_proc: write them as bind(C) procedures and pass
-!    c_funloc(proc)); a Fortran Y(NEQ, NSYS) is NUMGPU_LAYOUT_SYSTEM_MAJOR with ldy = NEQ.
+!    c_funloc(proc)); a Fortran Y(NEQ, NSYS) is NUMGPU_LAYOUT_SYSTEM_MAJOR with ldy = NEQ:
+!      call numgpu_rkc(h, ode, t0, tend, Y, P, rtol, atol, sys_status, status &
+!                      [, opts, state, stats, errmsg])
 ! 4. Strings: numgpu_last_error_string(), numgpu_status_message(s), numgpu_version_string().
 !
 ! One name differs from C: numgpu_version() is numgpu_version_c(), because Fortran names are
@@ -67,7 +69,7 @@ module numgpu
         numgpu_orgqr_givens_batched_d, numgpu_orgqr_givens_batched_c, numgpu_orgqr_givens_batched_z, &
         numgpu_gels_givens_batched_s, numgpu_gels_givens_batched_d, numgpu_gels_givens_batched_c, &
         numgpu_gels_givens_batched_z
-    private :: gtsv_plan, plan_gtsv
+    private :: gtsv_plan, plan_gtsv, numgpu_rkc_d
     private :: numgpu_gtsv_spike_s, numgpu_gtsv_spike_d, numgpu_gtsv_spike_c, numgpu_gtsv_spike_z, &
         numgpu_gtsv_batched_strided_s, numgpu_gtsv_batched_strided_d, numgpu_gtsv_batched_strided_c, &
         numgpu_gtsv_batched_strided_z, numgpu_gtsv_batched_interleaved_s, numgpu_gtsv_batched_interleaved_d, &
@@ -1319,6 +1321,20 @@ module numgpu
     interface numgpu_gtsv_batched_strided
         module procedure numgpu_gtsv_batched_strided_s, numgpu_gtsv_batched_strided_d, &
             numgpu_gtsv_batched_strided_c, numgpu_gtsv_batched_strided_z
+    end interface
+
+    ! call numgpu_rkc(h, ode, t0, tend, Y, P, rtol, atol, sys_status, status [, opts, state, stats, errmsg])
+    !
+    ! numgpu_rkc_integrate on Fortran arrays, system-major: system i is column i of Y and P.
+    ! - Y(:,:) [inout]: shape (ldy >= neq, nsys), nsys = size(Y, 2); P(:,:) [in]: shape
+    !   (ldp >= npar, nsys), or size 0 when npar = 0; atol(:) [in]: 1 or neq values;
+    ! - sys_status(:) [out]: size nsys, each system's status (0 reached tend, see numgpu.h);
+    ! - opts [in]: a numgpu_rkc_options (absent: the defaults); state(:,:) [inout]: shape
+    !   (6 + neq, nsys), zeros for a cold start; stats(:,:) [out]: shape (6, nsys);
+    ! - status [out]: the call's numgpu_status; NUMGPU_INVALID_VALUE (and errmsg) when the
+    !   shapes disagree, nothing written.
+    interface numgpu_rkc
+        module procedure numgpu_rkc_d
     end interface
 
     ! call numgpu_gtsv_batched_interleaved(h, dl, d, du, B, info, pivoting, status [, errmsg])
@@ -2832,6 +2848,64 @@ contains
         if (size(B) > 0) pb = c_loc(B)
         if (size(info) > 0) pinfo = c_loc(info)
         status = numgpu_zgtsv_batched_interleaved(h, p%n, pdl, pd, pdu, pb, pinfo, p%batch, pivoting)
+        call report(status, errmsg)
+    end subroutine
+
+    subroutine numgpu_rkc_d(h, ode, t0, tend, Y, P, rtol, atol, sys_status, status, opts, state, stats, errmsg)
+        type(c_ptr), intent(in) :: h, ode
+        real(c_double), intent(in) :: t0, tend, rtol
+        real(c_double), intent(inout), target, contiguous :: Y(:,:)
+        real(c_double), intent(in), target, contiguous :: P(:,:), atol(:)
+        integer(c_int32_t), intent(inout), target, contiguous :: sys_status(:)
+        integer(c_int32_t), intent(out) :: status
+        type(numgpu_rkc_options), intent(in), target, optional :: opts
+        real(c_double), intent(inout), target, contiguous, optional :: state(:,:)
+        integer(c_int64_t), intent(inout), target, contiguous, optional :: stats(:,:)
+        character(len=*), intent(inout), optional :: errmsg
+        integer(c_int64_t) :: nsys
+        type(c_ptr) :: py, pp, pa, po, ps, pst, pstats
+        character(len=256) :: why
+
+        nsys = size(Y, 2, kind=c_int64_t)
+        why = ""
+        if (size(sys_status, kind=c_int64_t) /= nsys) then
+            write (why, '(a,i0,a,i0)') "size(sys_status) = ", size(sys_status), " must be size(Y, 2) = ", nsys
+        else if (size(P) > 0 .and. size(P, 2, kind=c_int64_t) /= nsys) then
+            write (why, '(a,i0,a,i0)') "size(P, 2) = ", size(P, 2), " must be size(Y, 2) = ", nsys
+        else if (present(state)) then
+            if (size(state, 2, kind=c_int64_t) /= nsys .or. size(state, 1) < 6) then
+                write (why, '(a,i0,a,i0,a)') "state must have shape (6 + neq, ", nsys, "), not (", size(state, 1), ", ...)"
+            end if
+        end if
+        if (len_trim(why) == 0 .and. present(stats)) then
+            if (size(stats, 1) /= 6 .or. size(stats, 2, kind=c_int64_t) /= nsys) &
+                write (why, '(a,i0,a)') "stats must have shape (6, ", nsys, ")"
+        end if
+        if (len_trim(why) > 0) then
+            status = NUMGPU_INVALID_VALUE
+            if (present(errmsg)) errmsg = "numgpu_rkc: " // trim(why)
+            return
+        end if
+        py = c_null_ptr
+        pp = c_null_ptr
+        pa = c_null_ptr
+        po = c_null_ptr
+        ps = c_null_ptr
+        pst = c_null_ptr
+        pstats = c_null_ptr
+        if (size(Y) > 0) py = c_loc(Y)
+        if (size(P) > 0) pp = c_loc(P)
+        if (size(atol) > 0) pa = c_loc(atol)
+        if (size(sys_status) > 0) pst = c_loc(sys_status)
+        if (present(opts)) po = c_loc(opts)
+        if (present(state)) then
+            if (size(state) > 0) ps = c_loc(state)
+        end if
+        if (present(stats)) then
+            if (size(stats) > 0) pstats = c_loc(stats)
+        end if
+        status = numgpu_rkc_integrate(h, ode, nsys, t0, tend, py, size(Y, 1, kind=c_int64_t), NUMGPU_LAYOUT_SYSTEM_MAJOR, &
+            pp, max(1_c_int64_t, size(P, 1, kind=c_int64_t)), rtol, pa, size(atol, kind=c_int64_t), po, ps, pst, pstats)
         call report(status, errmsg)
     end subroutine
 

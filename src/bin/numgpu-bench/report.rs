@@ -315,14 +315,18 @@ fn plot_on(area: &DrawingArea<SVGBackend<'_>, plotters::coord::Shift>, file: &Pa
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 24, y)], thin));
         chart.draw_series(theirs.iter().map(|&q| Circle::new(q, 3, thin))).map_err(|e| err(&e))?;
     }
+    legend(&mut chart, file)
+}
+
+/// The legend of a chart of `file`: upper left, over translucent white.
+fn legend<'a>(chart: &mut ChartContext<'a, SVGBackend<'a>, Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>>, file: &Path) -> Result<(), String> {
     chart
         .configure_series_labels()
         .position(SeriesLabelPosition::UpperLeft)
         .background_style(WHITE.mix(0.85))
         .border_style(BLACK)
         .draw()
-        .map_err(|e| err(&e))?;
-    Ok(())
+        .map_err(|e| format!("plotting {}: {e}", file.display()))
 }
 
 /// getrf's plot: numgpu's complete pivoting against cuBLAS's partial pivoting.
@@ -676,13 +680,7 @@ pub fn svg_rkc(file: &Path, rep: &Report<RkcRow>) -> Result<(), String> {
             chart.draw_series(pts.iter().map(|&q| Circle::new(q, 3, style))).map_err(|e| err(&e))?;
         }
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .draw()
-        .map_err(|e| err(&e))?;
+    legend(&mut chart, file)?;
     root.present().map_err(|e| err(&e))
 }
 
@@ -770,5 +768,18 @@ mod tests {
         let svg = std::fs::read_to_string(&file).unwrap();
         let _ = std::fs::remove_file(&file);
         assert!(!svg.contains("gtsv2StridedBatch") && svg.contains("gtsvInterleavedBatch, fastest algorithm") && svg.contains("s diag: numgpu"));
+
+        // rkc's page, table and plot.
+        let ok = RkcRow { problem: "bruss32", precision: 'd', neq: 32, nsys: 100_000, reps: 20, ours_ms: Some(50.0), ours_sys_per_s: Some(2e6), ours_rhs_per_s: Some(5.5e8), rhs_per_system: Some(275.0), cpu_all_nsys: 100_000, cpu_all_ms: Some(1000.0), cpu_all_sys_per_s: Some(1e5), ratio_all: Some(20.0), cpu_one_nsys: 10_000, cpu_one_ms: Some(1000.0), cpu_one_sys_per_s: Some(1e4), ratio_one: Some(200.0), err_cpu: Some(0.5), status_nonzero: Some(0), reproducible: Some(true), ok: true, note: "CPU peers on 100000 (all cores) and 10000 (one core) of the systems, rates compared".into() };
+        let bad = RkcRow { problem: "user64", precision: 'd', neq: 64, nsys: 1000, note: "3 systems with status ≠ 0".into(), ..Default::default() };
+        let rows = [ok, bad];
+        let rep = Report { routine: "rkc", description: "d", meta: &meta, roofline: &roof, tolerance: 100.0, failures: 1, batch: None, rows: &rows };
+        let md = markdown_rkc(&rep);
+        assert!(md.contains("| bruss32 | 32 | 100000 | 50.000 | 2.00e6 | 5.50e8 | 275 | 100000 | 1000.0 | 1.00e5 | 20.0 | 10000 | 1000.0 | 1.00e4 | 200 | 0.50 | ok |"), "{md}");
+        assert!(md.contains("- FAIL user64 1000 systems: 3 systems with status ≠ 0") && md.contains("on all 16 host threads"), "{md}");
+        svg_rkc(&file, &rep).unwrap();
+        let svg = std::fs::read_to_string(&file).unwrap();
+        let _ = std::fs::remove_file(&file);
+        assert!(svg.contains("bruss32: CPU one core") && svg.contains("systems/s"));
     }
 }

@@ -19,8 +19,8 @@ use std::ffi::{c_char, c_void};
 /// - `h` [in]: handle. On a CUDA handle the source is compiled now (NVRTC, for the handle's
 ///   device; cached in memory and on disk), so that a source that does not compile fails
 ///   here; on a CPU handle it is compiled when first used on a CUDA handle.
-/// - `neq` [in]: equations per system, in [1, 4096].
-/// - `npar` [in]: parameters per system, in [0, 4096].
+/// - `neq` [in]: equations per system, in [1, 1024].
+/// - `npar` [in]: parameters per system, in [0, 1024].
 /// - `cuda_source` [in]: NUL-terminated CUDA C++ source defining
 ///   `__device__ void numgpu_rhs(double t, const double *y, const double *p, double *dydt)`
 ///   (y: neq values, p: npar values, dydt: neq values to write) and, optionally,
@@ -38,7 +38,7 @@ use std::ffi::{c_char, c_void};
 ///   `numgpu_ode_destroy`. An ODE may be used with any handle and by several threads at once.
 ///
 /// Errors: `INVALID_VALUE` (h or ode NULL, neq < 1, npar < 0, both cuda_source and host_rhs
-/// NULL, a source that is not UTF-8), `NOT_SUPPORTED` (neq or npar above 4096),
+/// NULL, a source that is not UTF-8), `NOT_SUPPORTED` (neq or npar above 1024),
 /// `COMPILE_FAILED` (NVRTC's log in `numgpu_last_error`), `BACKEND_UNAVAILABLE` (no NVRTC),
 /// `EXECUTION_FAILED`.
 #[no_mangle]
@@ -71,7 +71,7 @@ pub unsafe extern "C" fn numgpu_ode_create(
 ///   grid points, parameters A, B, α), `NUMGPU_ODE_LORENZ` (3 equations, parameters σ, R, b)
 ///   or `NUMGPU_ODE_PLEI` (the Pleiades, 28 equations, no parameters); heat and Brusselator
 ///   come with a spectral-radius bound.
-/// - `size` [in]: heat in [1, 4096]; Brusselator even, in [2, 4096]; Lorenz 0 or 3; PLEI 0
+/// - `size` [in]: heat in [1, 1024]; Brusselator even, in [2, 1024]; Lorenz 0 or 3; PLEI 0
 ///   or 28.
 /// - `ode` [out]: receives the ODE, written only on success; release with
 ///   `numgpu_ode_destroy`.

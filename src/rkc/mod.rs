@@ -423,9 +423,10 @@ impl Ode {
     }
 }
 
-/// Most equations (and parameters) per system: each GPU thread keeps its stages in local
-/// memory.
-const MAX_NEQ: usize = 4096;
+/// Most equations (and parameters) per system: each GPU thread keeps about ten vectors of
+/// neq doubles in local memory, which the driver reserves for every thread that can be
+/// resident (80 KiB per thread at this bound).
+const MAX_NEQ: usize = 1024;
 
 /// A C string argument as text, or `INVALID_VALUE` naming it when it is not UTF-8.
 ///

@@ -76,15 +76,15 @@ impl Problem {
     /// even size >= 2, Lorenz 0 or 3, PLEI 0 or 28.
     pub fn neq(self, size: i64, arg: i32) -> Result<usize> {
         let ok = match self {
-            Problem::Heat => (1..=4096).contains(&size),
-            Problem::Brusselator => (2..=4096).contains(&size) && size % 2 == 0,
+            Problem::Heat => (1..=1024).contains(&size),
+            Problem::Brusselator => (2..=1024).contains(&size) && size % 2 == 0,
             Problem::Lorenz => size == 0 || size == 3,
             Problem::Plei => size == 0 || size == 28,
         };
         if !ok {
             let want = match self {
-                Problem::Heat => "in [1, 4096] for the heat equation",
-                Problem::Brusselator => "even and in [2, 4096] for the Brusselator",
+                Problem::Heat => "in [1, 1024] for the heat equation",
+                Problem::Brusselator => "even and in [2, 1024] for the Brusselator",
                 Problem::Lorenz => "0 or 3 for Lorenz",
                 Problem::Plei => "0 or 28 for PLEI",
             };

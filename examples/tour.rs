@@ -32,7 +32,13 @@
 //!   ‖b − T·x‖∞ / ((‖T‖∞·‖x‖∞ + ‖b‖∞)·ε) and the same measure of the difference from the CPU
 //!   backend's solution (LAPACK `?gtsv`), ‖T·(x − x_cpu)‖∞ / ((‖T‖∞·‖x‖∞ + ‖b‖∞)·ε) (no factor
 //!   n: a tridiagonal solve's backward error does not grow with n); info identical to the CPU
-//!   backend's (0: every system is nonsingular).
+//!   backend's (0: every system is nonsingular);
+//! - rkc_integrate (the Brusselator at 32 and 64 equations and the heat equation with RKC, a
+//!   Lorenz ensemble and PLEI with RKCK, a user-written CUDA source / host callback with RKC):
+//!   per system ‖y − y_cpu‖∞ over 10·(atol + rtol·‖y‖∞) and ‖y − y_ref‖∞ over 100·(atol +
+//!   rtol·‖y‖∞) (a global error: on PLEI's close encounters a few hundred local tolerances),
+//!   y_ref from RKCK at 1e-12 on the CPU (on a sample) or PLEI's published values at t = 3;
+//!   every status 0 and equal to the CPU backend's.
 //! - csrmv (ops N, T and C, 0- and 1-based; a power-law graph and a matrix of
 //!   shared/matrices) and the CMRS object (create with the default and with a given height
 //!   and M, info, cmrsmv, update_values, destroy; short random rows and a matrix of
@@ -51,6 +57,7 @@ use numgpu::geqrf_givens::{gels, gels_strided, geqrf as geqrf_givens, geqrf_stri
 use numgpu::getrf_fullpivot::{gesc2_strided, gesv_strided, getrf_strided, getrs_strided, lu_ratio, pivot_gap, Mode};
 use numgpu::gtsv_spike::{gtsv_batched_interleaved_slices, gtsv_batched_strided_slices, gtsv_spike_slices, Pivoting};
 use numgpu::lapack::Blas;
+use numgpu::rkc::{rkc_integrate_slices, Callbacks, Layout, Method, Ode, Options, Problem};
 use numgpu::spmv::suite::{generate, Kind};
 use numgpu::spmv::{cmrs_from_csr, cmrs_update_host, cmrsmv_host, csrmv_csr, CmrsMatrix, CmrsScalar, Csr};
 use numgpu::{Backend, BackendChoice, Complex32, Complex64, Handle, Op, Scalar, Side};
@@ -1294,6 +1301,147 @@ fn spmv_all(h: &mut Handle, backend: &'static str, rows: &mut Vec<Result<Row, St
     }
 }
 
+/// Diffusion with cubic decay on a chain, written by a user: u_k' = D(N+1)²(u_{k−1} − 2u_k +
+/// u_{k+1}) − r·u_k³, u = 1 left of the chain and 0 right of it, p = (D, r): the tour's
+/// user-source problem (CUDA source for the CUDA backend, the host function for the CPU one).
+const DECAY_CU: &str = r#"
+__device__ void numgpu_rhs(double t, const double *y, const double *p, double *f) {
+    const double c = p[0] * (double)((NEQ + 1) * (NEQ + 1));
+    for (int k = 0; k < NEQ; ++k) {
+        const double l = k > 0 ? y[k - 1] : 1.0, r = k + 1 < NEQ ? y[k + 1] : 0.0;
+        f[k] = c * (l - 2.0 * y[k] + r) - p[1] * y[k] * y[k] * y[k];
+    }
+}
+"#;
+
+unsafe extern "C" fn decay_rhs(_t: f64, y: *const f64, p: *const f64, f: *mut f64, neq: i64, _user: *mut std::ffi::c_void) {
+    let n = neq as usize;
+    let (y, p, f) = (std::slice::from_raw_parts(y, n), std::slice::from_raw_parts(p, 2), std::slice::from_raw_parts_mut(f, n));
+    let c = p[0] * ((n + 1) * (n + 1)) as f64;
+    for k in 0..n {
+        let (l, r) = (if k > 0 { y[k - 1] } else { 1.0 }, if k + 1 < n { y[k + 1] } else { 0.0 });
+        f[k] = c * (l - 2.0 * y[k] + r) - p[1] * y[k] * y[k] * y[k];
+    }
+}
+
+/// The ODE problems of the tour.
+#[derive(Clone, Copy, PartialEq)]
+enum OdeCase {
+    Builtin(Problem),
+    /// Diffusion with cubic decay from a user source.
+    Decay,
+}
+
+/// ‖y − r‖∞ / (atol + rtol·‖r‖∞) per system of `neq` values, the max over systems.
+fn ode_err(y: &[f64], r: &[f64], neq: usize, rtol: f64, atol: f64) -> f64 {
+    y.chunks(neq)
+        .zip(r.chunks(neq))
+        .map(|(a, b)| {
+            let rn = b.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+            a.iter().zip(b).map(|(p, q)| (p - q).abs()).fold(0.0, nan_max) / (atol + rtol * rn)
+        })
+        .fold(0.0, nan_max)
+}
+
+/// `numgpu_rkc_integrate` on `nsys` systems of one problem (parameters varied over the batch),
+/// against the CPU backend (the whole batch) and a tight reference (RKCK at 1e-12 on the CPU,
+/// or PLEI's published values at t = 3) on a sample: per system ‖Δy‖∞ / (atol + rtol·‖y‖∞),
+/// divided by 10 against the CPU and by 100 against the reference (a global error, which on
+/// PLEI's close encounters reaches a few hundred local tolerances).
+#[allow(clippy::too_many_arguments)]
+fn rkc_case(h: &mut Handle, backend: &'static str, case: OdeCase, size: usize, method: Method, nsys: usize, tend: f64, rtol: f64) -> Result<Row, String> {
+    let fail = |e: numgpu::Error| e.msg;
+    let ode_on = |h: &mut Handle| match case {
+        OdeCase::Builtin(pb) => Ode::builtin(h, pb, size as i64),
+        OdeCase::Decay => Ode::create(h, size as i64, 2, Some(DECAY_CU), Some(Callbacks { rhs: decay_rhs, spcrad: None, user: std::ptr::null_mut() })),
+    };
+    let ode = ode_on(h).map_err(fail)?;
+    let (neq, npar) = (ode.neq(), ode.npar());
+    let (y0, p): (Vec<f64>, Vec<f64>) = match case {
+        OdeCase::Builtin(pb) => {
+            let base = pb.default_params();
+            // Vary the last parameter (D, α, b) by up to ±25% over the batch; Lorenz sweeps R.
+            let p = (0..nsys)
+                .flat_map(|i| {
+                    let f = i as f64 / nsys.max(2) as f64;
+                    let mut q = base.clone();
+                    match pb {
+                        Problem::Lorenz => q[1] = 0.1 + 49.9 * f,
+                        _ if npar > 0 => q[npar - 1] *= 0.75 + 0.5 * f,
+                        _ => {}
+                    }
+                    q
+                })
+                .collect();
+            ((0..nsys).flat_map(|_| pb.initial(neq)).collect(), p)
+        }
+        OdeCase::Decay => ((0..nsys).flat_map(|_| (0..neq).map(|k| if k < neq / 4 { 1.0 } else { 0.0 })).collect(), (0..nsys).flat_map(|i| [0.1, 1.0 + 10.0 * i as f64 / nsys as f64]).collect()),
+    };
+    let atol = rtol;
+    let opts = Options { method, ..Options::default() };
+    let call = |h: &mut Handle, ode: &Ode, y: &mut [f64], stats: &mut [i64], o: Options, tol: f64| -> Result<Vec<i32>, String> {
+        let mut status = vec![-1; nsys];
+        rkc_integrate_slices(h, ode, nsys as i64, 0.0, tend, y, neq as i64, Layout::SystemMajor, &p, npar.max(1) as i64, tol, &[tol], o, None, &mut status, Some(stats)).map_err(fail)?;
+        Ok(status)
+    };
+    let mut stats = vec![0i64; 6 * nsys];
+    let mut y = y0.clone();
+    call(h, &ode, &mut y, &mut stats, opts, rtol)?;
+    let mut y = y0.clone();
+    let t = Instant::now();
+    let status = call(h, &ode, &mut y, &mut stats, opts, rtol)?;
+    let secs = t.elapsed().as_secs_f64();
+    let mut cpu = Handle::cpu();
+    let ode_cpu = ode_on(&mut cpu).map_err(fail)?;
+    let mut yc = y0.clone();
+    let statusc = call(&mut cpu, &ode_cpu, &mut yc, &mut vec![0; 6 * nsys], opts, rtol)?;
+    let err_cpu = ode_err(&y, &yc, neq, rtol, atol) / 10.0;
+    let sample: Vec<usize> = sample(nsys).collect();
+    let ys: Vec<f64> = sample.iter().flat_map(|&i| y[i * neq..(i + 1) * neq].to_vec()).collect();
+    let err_ref = if case == OdeCase::Builtin(Problem::Plei) {
+        let r = numgpu::rkc::problems::plei_reference();
+        ode_err(&ys, &sample.iter().flat_map(|_| r).collect::<Vec<f64>>(), neq, rtol, atol) / 100.0
+    } else {
+        // The tight reference on the sample's systems.
+        let mut yr: Vec<f64> = sample.iter().flat_map(|&i| y0[i * neq..(i + 1) * neq].to_vec()).collect();
+        let pr: Vec<f64> = sample.iter().flat_map(|&i| p.get(i * npar..(i + 1) * npar).unwrap_or(&[]).to_vec()).collect();
+        let mut st = vec![-1; sample.len()];
+        rkc_integrate_slices(&mut cpu, &ode_cpu, sample.len() as i64, 0.0, tend, &mut yr, neq as i64, Layout::SystemMajor, &pr, npar.max(1) as i64, 1e-12, &[1e-12], Options { method: Method::Rkck, ..Options::default() }, None, &mut st, None).map_err(fail)?;
+        ode_err(&ys, &yr, neq, rtol, atol) / 100.0
+    };
+    let evals: i64 = stats.chunks(6).map(|s| s[0] + s[4]).sum();
+    let name = match case {
+        OdeCase::Builtin(pb) => format!("{pb:?}"),
+        OdeCase::Decay => "user source (cubic decay)".into(),
+    };
+    Ok(Row {
+        routine: format!("rkc_integrate {}", if method == Method::Rkc { "RKC" } else { "RKCK" }),
+        backend,
+        size: format!("{name}, neq={neq}"),
+        batch: nsys,
+        secs,
+        // The GFLOP/s column shows 10^6 RHS evaluations per second for the ODE rows.
+        flops: evals as f64 * 1e3,
+        err_cpu,
+        err_ref,
+        differ: Some(status.iter().zip(&statusc).filter(|(a, b)| a != b || **a != 0).count()),
+        near: 0,
+        note: format!("t in [0, {tend}], rtol = atol = {rtol:e}; {:.0} RHS evaluations per system", evals as f64 / nsys as f64),
+    })
+}
+
+/// Every rkc_integrate case: the Brusselator at 32 and 64 equations and the heat equation
+/// (RKC), a Lorenz ensemble and PLEI (RKCK), and a user-written source (RKC).
+fn rkc_all(h: &mut Handle, backend: &'static str, rows: &mut Vec<Result<Row, String>>) {
+    let many = if backend == "cuda" { 20_000 } else { 2_000 };
+    rows.push(rkc_case(h, backend, OdeCase::Builtin(Problem::Brusselator), 32, Method::Rkc, many, 1.0, 1e-6));
+    rows.push(rkc_case(h, backend, OdeCase::Builtin(Problem::Brusselator), 64, Method::Rkc, many / 2, 1.0, 1e-6));
+    rows.push(rkc_case(h, backend, OdeCase::Builtin(Problem::Heat), 31, Method::Rkc, many, 0.1, 1e-6));
+    rows.push(rkc_case(h, backend, OdeCase::Builtin(Problem::Lorenz), 3, Method::Rkck, 10 * many, 1.0, 1e-8));
+    rows.push(rkc_case(h, backend, OdeCase::Builtin(Problem::Plei), 28, Method::Rkck, many / 4, 3.0, 1e-10));
+    rows.push(rkc_case(h, backend, OdeCase::Decay, 32, Method::Rkc, many, 1.0, 1e-6));
+}
+
 fn main() -> ExitCode {
     let mut h = match Handle::new(BackendChoice::Auto, 0) {
         Ok(h) => h,
@@ -1327,6 +1475,7 @@ fn main() -> ExitCode {
     println!("  getrs, gesv, gesc2: ‖op(A)(x − x_cpu)‖₁ and ‖s·b − op(A)x‖₁ over ‖op(A)‖₁‖x‖₁nε (every rhs); ≠cpu: gesv's pivots or info, gesc2's scale, must be 0");
     println!("  geqrf_givens: R and Q(:, 1:n) vs the CPU backend's (up to a unit diagonal, over mκ̂ε), and ‖A − QR‖₁/(m‖A‖₁ε) (Q rebuilt in double) and |R| vs LAPACK ?geqrf ({SAMPLE} matrices); ormqr/unmqr, orgqr/ungqr: vs the CPU backend and Q rebuilt in double (+ ‖I − QᴴQ‖); gels: ‖A(x − x_cpu)‖ and ‖Aᴴ(b − Ax)‖ ratios; ≠cpu: problems whose info differs from the CPU backend's or the expected one, or whose B changed with info ≠ 0; GFLOP/s at LAPACK's Householder counts");
     println!("  gtsv_spike: ‖T(x − x_cpu)‖∞ and ‖b − Tx‖∞ over (‖T‖∞‖x‖∞ + ‖b‖∞)ε (every rhs of every system; the CPU backend is LAPACK ?gtsv); ≠cpu: systems whose info differs from the CPU backend's or is not 0, must be 0; GFLOP/s at 8n flops per system and rhs");
+    println!("  rkc_integrate: ‖y − y_cpu‖∞ and ‖y − y_ref‖∞ per system over 10·(atol + rtol‖y‖∞) and 100·(atol + rtol‖y‖∞) (global errors; the reference: RKCK at 1e-12 on the CPU, PLEI's published values at t = 3; {SAMPLE} systems); ≠cpu: systems whose status differs from the CPU backend's or is not 0; the GFLOP/s column is 10^6 RHS evaluations/s");
     println!("  csrmv, cmrsmv: |y − y_cpu| and |y − y_ref| of each entry over the spec's tolerance unit (len_i + 4)ε(|α|(|op(A)||x|)_i + |β||y0_i|) (the tests hold it below 1); ≠cpu (CMRS): info (height, M, stored entries, padding) other than asked or than the CPU backend's, must be 0; GFLOP/s at 2·nnz (8·nnz complex)");
     println!("times: one call, host clock, host arrays in and out (on CUDA after a warm-up call, which compiles the kernel)\n");
 
@@ -1346,6 +1495,7 @@ fn main() -> ExitCode {
     gtsv_all::<f32>(&mut h, backend, &mut rows);
     gtsv_all::<f64>(&mut h, backend, &mut rows);
     gtsv_all::<Complex32>(&mut h, backend, &mut rows);
+    rkc_all(&mut h, backend, &mut rows);
     gtsv_all::<Complex64>(&mut h, backend, &mut rows);
     spmv_all(&mut h, backend, &mut rows);
 

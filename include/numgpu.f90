@@ -36,6 +36,12 @@
 !      call numgpu_gtsv_spike(h, dl, d, du, B, info, pivoting, status [, errmsg])
 !      call numgpu_gtsv_batched_strided(h, dl, d, du, B, info, pivoting, status [, errmsg])
 !      call numgpu_gtsv_batched_interleaved(h, dl, d, du, B, info, pivoting, status [, errmsg])
+!    and for many independent ODE systems (RKC / RKCK), the derived type numgpu_rkc_options
+!    (bind(C), the C struct) and abstract interfaces for the host callbacks
+!    (numgpu_ode_rhs_proc, numgpu_ode_spcrad_proc: write them as bind(C) procedures and pass
+!    c_funloc(proc)); a Fortran Y(NEQ, NSYS) is NUMGPU_LAYOUT_SYSTEM_MAJOR with ldy = NEQ:
+!      call numgpu_rkc(h, ode, t0, tend, Y, P, rtol, atol, sys_status, status &
+!                      [, opts, state, stats, errmsg])
 ! 4. Strings: numgpu_last_error_string(), numgpu_status_message(s), numgpu_version_string().
 !
 ! One name differs from C: numgpu_version() is numgpu_version_c(), because Fortran names are
@@ -49,10 +55,10 @@
 ! Build: gfortran -std=f2008 -c numgpu.f90, then link the program against libnumgpu.
 module numgpu
     use, intrinsic :: iso_c_binding, only: c_ptr, c_null_ptr, c_loc, c_f_pointer, c_associated, c_char, &
-        c_int32_t, c_int64_t, c_size_t, c_float, c_double, c_float_complex, c_double_complex
+        c_int32_t, c_int64_t, c_size_t, c_float, c_double, c_float_complex, c_double_complex, c_funptr
     implicit none
     private :: c_ptr, c_null_ptr, c_loc, c_f_pointer, c_associated, c_char, c_int32_t, c_int64_t, c_size_t, &
-        c_float, c_double, c_float_complex, c_double_complex
+        c_float, c_double, c_float_complex, c_double_complex, c_funptr
     private :: gemm_plan, plan_gemm, report, c_string
     private :: numgpu_gemm_batched_s, numgpu_gemm_batched_d, numgpu_gemm_batched_c, numgpu_gemm_batched_z
     private :: lu_plan, plan_lu
@@ -68,7 +74,7 @@ module numgpu
         numgpu_orgqr_givens_batched_d, numgpu_orgqr_givens_batched_c, numgpu_orgqr_givens_batched_z, &
         numgpu_gels_givens_batched_s, numgpu_gels_givens_batched_d, numgpu_gels_givens_batched_c, &
         numgpu_gels_givens_batched_z
-    private :: gtsv_plan, plan_gtsv
+    private :: gtsv_plan, plan_gtsv, numgpu_rkc_d
     private :: numgpu_gtsv_spike_s, numgpu_gtsv_spike_d, numgpu_gtsv_spike_c, numgpu_gtsv_spike_z, &
         numgpu_gtsv_batched_strided_s, numgpu_gtsv_batched_strided_d, numgpu_gtsv_batched_strided_c, &
         numgpu_gtsv_batched_strided_z, numgpu_gtsv_batched_interleaved_s, numgpu_gtsv_batched_interleaved_d, &
@@ -104,6 +110,53 @@ module numgpu
     ! numgpu_gtsv_pivoting
     integer(c_int32_t), parameter :: NUMGPU_GTSV_DIAG_PIVOT = 0_c_int32_t
     integer(c_int32_t), parameter :: NUMGPU_GTSV_NOPIVOT = 1_c_int32_t
+
+    ! numgpu_rkc_method
+    integer(c_int32_t), parameter :: NUMGPU_RKC_METHOD_RKC = 0_c_int32_t
+    integer(c_int32_t), parameter :: NUMGPU_RKC_METHOD_RKCK = 1_c_int32_t
+
+    ! numgpu_rkc_spectral
+    integer(c_int32_t), parameter :: NUMGPU_RKC_SPECTRAL_AUTO = 0_c_int32_t
+    integer(c_int32_t), parameter :: NUMGPU_RKC_SPECTRAL_ESTIMATE = 1_c_int32_t
+    integer(c_int32_t), parameter :: NUMGPU_RKC_SPECTRAL_USER = 2_c_int32_t
+    integer(c_int32_t), parameter :: NUMGPU_RKC_SPECTRAL_CONSTANT = 3_c_int32_t
+
+    ! numgpu_ode_layout
+    integer(c_int32_t), parameter :: NUMGPU_LAYOUT_SYSTEM_MAJOR = 0_c_int32_t
+    integer(c_int32_t), parameter :: NUMGPU_LAYOUT_EQUATION_MAJOR = 1_c_int32_t
+
+    ! numgpu_ode_problem
+    integer(c_int32_t), parameter :: NUMGPU_ODE_HEAT = 0_c_int32_t
+    integer(c_int32_t), parameter :: NUMGPU_ODE_BRUSSELATOR = 1_c_int32_t
+    integer(c_int32_t), parameter :: NUMGPU_ODE_LORENZ = 2_c_int32_t
+    integer(c_int32_t), parameter :: NUMGPU_ODE_PLEI = 3_c_int32_t
+
+    ! numgpu_rkc_options: options of numgpu_rkc_integrate (fill with numgpu_rkc_options_default).
+    type, bind(C) :: numgpu_rkc_options
+        integer(c_size_t) :: size
+        integer(c_int32_t) :: method, spectral
+        real(c_double) :: h0, hmax
+        integer(c_int64_t) :: max_steps, max_stages
+    end type
+
+    ! numgpu_ode_rhs and numgpu_ode_spcrad: the host callbacks of numgpu_ode_create (reentrant:
+    ! called for many systems at once). y(neq), p(npar) and dydt(neq) as arrays of the
+    ! callback; `user` is the pointer given at creation.
+    abstract interface
+        subroutine numgpu_ode_rhs_proc(t, y, p, dydt, neq, user) bind(C)
+            import
+            real(c_double), value :: t
+            type(c_ptr), value :: y, p, dydt, user
+            integer(c_int64_t), value :: neq
+        end subroutine
+        function numgpu_ode_spcrad_proc(t, y, p, neq, user) bind(C)
+            import
+            real(c_double), value :: t
+            type(c_ptr), value :: y, p, user
+            integer(c_int64_t), value :: neq
+            real(c_double) :: numgpu_ode_spcrad_proc
+        end function
+    end interface
 
     ! numgpu_status
     integer(c_int32_t), parameter :: NUMGPU_SUCCESS = 0_c_int32_t
@@ -1141,6 +1194,53 @@ module numgpu
             import
             type(c_ptr), value :: A
             integer(c_int32_t) :: numgpu_cmrs_destroy
+        ! ---- rkc: many independent ODE systems (RKC after rkc.f, RKCK Cash-Karp) ----------
+        ! cuda_source: a NUL-terminated CUDA source (c_loc of a character(kind=c_char) array
+        ! ending in c_null_char) or c_null_ptr; host_rhs, host_spcrad: c_funloc of bind(C)
+        ! procedures (numgpu_ode_rhs_proc, numgpu_ode_spcrad_proc) or c_null_funptr; ode: the
+        ! created ODE (type(c_ptr), by reference). Y(NEQ, NSYS) with ldy = NEQ is the
+        ! system-major layout; state: (6 + neq) doubles per system; status: nsys int32; stats:
+        ! 6 int64 per system; opts: c_loc of a numgpu_rkc_options, or c_null_ptr.
+
+        function numgpu_ode_create(h, neq, npar, cuda_source, host_rhs, host_spcrad, user, ode) &
+                bind(C, name="numgpu_ode_create")
+            import
+            type(c_ptr), value :: h, cuda_source, user
+            integer(c_int64_t), value :: neq, npar
+            type(c_funptr), value :: host_rhs, host_spcrad
+            type(c_ptr) :: ode
+            integer(c_int32_t) :: numgpu_ode_create
+        end function
+
+        function numgpu_ode_builtin(h, which, size, ode) bind(C, name="numgpu_ode_builtin")
+            import
+            type(c_ptr), value :: h
+            integer(c_int32_t), value :: which
+            integer(c_int64_t), value :: size
+            type(c_ptr) :: ode
+            integer(c_int32_t) :: numgpu_ode_builtin
+        end function
+
+        function numgpu_ode_destroy(ode) bind(C, name="numgpu_ode_destroy")
+            import
+            type(c_ptr), value :: ode
+            integer(c_int32_t) :: numgpu_ode_destroy
+        end function
+
+        function numgpu_rkc_options_default(opts) bind(C, name="numgpu_rkc_options_default")
+            import
+            type(numgpu_rkc_options) :: opts
+            integer(c_int32_t) :: numgpu_rkc_options_default
+        end function
+
+        function numgpu_rkc_integrate(h, ode, nsys, t0, tend, Y, ldy, layout, P, ldp, rtol, atol, natol, opts, &
+                state, status, stats) bind(C, name="numgpu_rkc_integrate")
+            import
+            type(c_ptr), value :: h, ode, Y, P, atol, opts, state, status, stats
+            integer(c_int64_t), value :: nsys, ldy, ldp, natol
+            real(c_double), value :: t0, tend, rtol
+            integer(c_int32_t), value :: layout
+            integer(c_int32_t) :: numgpu_rkc_integrate
         end function
     end interface
 
@@ -1355,6 +1455,20 @@ module numgpu
     interface numgpu_gtsv_batched_strided
         module procedure numgpu_gtsv_batched_strided_s, numgpu_gtsv_batched_strided_d, &
             numgpu_gtsv_batched_strided_c, numgpu_gtsv_batched_strided_z
+    end interface
+
+    ! call numgpu_rkc(h, ode, t0, tend, Y, P, rtol, atol, sys_status, status [, opts, state, stats, errmsg])
+    !
+    ! numgpu_rkc_integrate on Fortran arrays, system-major: system i is column i of Y and P.
+    ! - Y(:,:) [inout]: shape (ldy >= neq, nsys), nsys = size(Y, 2); P(:,:) [in]: shape
+    !   (ldp >= npar, nsys), or size 0 when npar = 0; atol(:) [in]: 1 or neq values;
+    ! - sys_status(:) [out]: size nsys, each system's status (0 reached tend, see numgpu.h);
+    ! - opts [in]: a numgpu_rkc_options (absent: the defaults); state(:,:) [inout]: shape
+    !   (6 + neq, nsys), zeros for a cold start; stats(:,:) [out]: shape (6, nsys);
+    ! - status [out]: the call's numgpu_status; NUMGPU_INVALID_VALUE (and errmsg) when the
+    !   shapes disagree, nothing written.
+    interface numgpu_rkc
+        module procedure numgpu_rkc_d
     end interface
 
     ! call numgpu_gtsv_batched_interleaved(h, dl, d, du, B, info, pivoting, status [, errmsg])
@@ -3125,5 +3239,63 @@ contains
         p = c_null_ptr
         if (size(v) > 0) p = c_loc(v)
     end function
+
+    subroutine numgpu_rkc_d(h, ode, t0, tend, Y, P, rtol, atol, sys_status, status, opts, state, stats, errmsg)
+        type(c_ptr), intent(in) :: h, ode
+        real(c_double), intent(in) :: t0, tend, rtol
+        real(c_double), intent(inout), target, contiguous :: Y(:,:)
+        real(c_double), intent(in), target, contiguous :: P(:,:), atol(:)
+        integer(c_int32_t), intent(inout), target, contiguous :: sys_status(:)
+        integer(c_int32_t), intent(out) :: status
+        type(numgpu_rkc_options), intent(in), target, optional :: opts
+        real(c_double), intent(inout), target, contiguous, optional :: state(:,:)
+        integer(c_int64_t), intent(inout), target, contiguous, optional :: stats(:,:)
+        character(len=*), intent(inout), optional :: errmsg
+        integer(c_int64_t) :: nsys
+        type(c_ptr) :: py, pp, pa, po, ps, pst, pstats
+        character(len=256) :: why
+
+        nsys = size(Y, 2, kind=c_int64_t)
+        why = ""
+        if (size(sys_status, kind=c_int64_t) /= nsys) then
+            write (why, '(a,i0,a,i0)') "size(sys_status) = ", size(sys_status), " must be size(Y, 2) = ", nsys
+        else if (size(P) > 0 .and. size(P, 2, kind=c_int64_t) /= nsys) then
+            write (why, '(a,i0,a,i0)') "size(P, 2) = ", size(P, 2), " must be size(Y, 2) = ", nsys
+        else if (present(state)) then
+            if (size(state, 2, kind=c_int64_t) /= nsys .or. size(state, 1) < 6) then
+                write (why, '(a,i0,a,i0,a)') "state must have shape (6 + neq, ", nsys, "), not (", size(state, 1), ", ...)"
+            end if
+        end if
+        if (len_trim(why) == 0 .and. present(stats)) then
+            if (size(stats, 1) /= 6 .or. size(stats, 2, kind=c_int64_t) /= nsys) &
+                write (why, '(a,i0,a)') "stats must have shape (6, ", nsys, ")"
+        end if
+        if (len_trim(why) > 0) then
+            status = NUMGPU_INVALID_VALUE
+            if (present(errmsg)) errmsg = "numgpu_rkc: " // trim(why)
+            return
+        end if
+        py = c_null_ptr
+        pp = c_null_ptr
+        pa = c_null_ptr
+        po = c_null_ptr
+        ps = c_null_ptr
+        pst = c_null_ptr
+        pstats = c_null_ptr
+        if (size(Y) > 0) py = c_loc(Y)
+        if (size(P) > 0) pp = c_loc(P)
+        if (size(atol) > 0) pa = c_loc(atol)
+        if (size(sys_status) > 0) pst = c_loc(sys_status)
+        if (present(opts)) po = c_loc(opts)
+        if (present(state)) then
+            if (size(state) > 0) ps = c_loc(state)
+        end if
+        if (present(stats)) then
+            if (size(stats) > 0) pstats = c_loc(stats)
+        end if
+        status = numgpu_rkc_integrate(h, ode, nsys, t0, tend, py, size(Y, 1, kind=c_int64_t), NUMGPU_LAYOUT_SYSTEM_MAJOR, &
+            pp, max(1_c_int64_t, size(P, 1, kind=c_int64_t)), rtol, pa, size(atol, kind=c_int64_t), po, ps, pst, pstats)
+        call report(status, errmsg)
+    end subroutine
 
 end module numgpu

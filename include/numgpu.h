@@ -80,6 +80,11 @@
 #define MAX_LANES 8
 
 /**
+ * Chunks of one work item at most.
+ */
+#define ITEM_CHUNKS 32
+
+/**
  * Backend selector of `numgpu_create_with` and `numgpu_get_backend`.
  */
 enum numgpu_backend
@@ -151,6 +156,61 @@ typedef int32_t numgpu_gtsv_pivoting;
 #endif // __cplusplus
 
 /**
+ * Layout of the states `Y` and parameters `P`, as an `int32_t` at the ABI.
+ */
+enum numgpu_ode_layout
+#ifdef __cplusplus
+  : int32_t
+#endif // __cplusplus
+ {
+  /**
+   * System i's values contiguous: `Y[j + i·ldy]` (a Fortran `Y(NEQ, NSYS)`).
+   */
+  NUMGPU_LAYOUT_SYSTEM_MAJOR = 0,
+  /**
+   * Equation j of all systems contiguous: `Y[i + j·ldy]` (a Fortran `Y(NSYS, NEQ)`;
+   * coalesced on the GPU).
+   */
+  NUMGPU_LAYOUT_EQUATION_MAJOR = 1,
+};
+#ifndef __cplusplus
+typedef int32_t numgpu_ode_layout;
+#endif // __cplusplus
+
+/**
+ * The built-in problems of `numgpu_ode_builtin`, as an `int32_t` at the ABI.
+ */
+enum numgpu_ode_problem
+#ifdef __cplusplus
+  : int32_t
+#endif // __cplusplus
+ {
+  /**
+   * 1-D heat equation y_t = D·y_xx on (0, 1), zero Dirichlet boundaries, `size` interior
+   * points (neq = size >= 1); one parameter, D. Has a spectral-radius bound.
+   */
+  NUMGPU_ODE_HEAT = 0,
+  /**
+   * 1-D Brusselator reaction–diffusion (Hairer–Wanner), `size`/2 grid points, y = (u1, v1,
+   * u2, v2, …) (neq = size, even, >= 2); parameters A, B, α; boundaries u = A, v = B/A.
+   * Has a Gershgorin spectral-radius bound.
+   */
+  NUMGPU_ODE_BRUSSELATOR = 1,
+  /**
+   * Lorenz (neq = 3; size 0 or 3); parameters σ, R, b.
+   */
+  NUMGPU_ODE_LORENZ = 2,
+  /**
+   * PLEI, the Pleiades (Hairer–Wanner test set): 7 bodies in the plane, neq = 28 (size 0
+   * or 28), no parameters; non-stiff (RKCK).
+   */
+  NUMGPU_ODE_PLEI = 3,
+};
+#ifndef __cplusplus
+typedef int32_t numgpu_ode_problem;
+#endif // __cplusplus
+
+/**
  * `op(X)` of a BLAS-style routine, as an `int32_t` at the ABI.
  */
 enum numgpu_op
@@ -173,6 +233,59 @@ enum numgpu_op
 };
 #ifndef __cplusplus
 typedef int32_t numgpu_op;
+#endif // __cplusplus
+
+/**
+ * The integration method, as an `int32_t` at the ABI.
+ */
+enum numgpu_rkc_method
+#ifdef __cplusplus
+  : int32_t
+#endif // __cplusplus
+ {
+  /**
+   * Runge–Kutta–Chebyshev (rkc.f), for moderately stiff problems. The default.
+   */
+  NUMGPU_RKC_METHOD_RKC = 0,
+  /**
+   * Cash–Karp 5(4) (Press et al.), for non-stiff problems.
+   */
+  NUMGPU_RKC_METHOD_RKCK = 1,
+};
+#ifndef __cplusplus
+typedef int32_t numgpu_rkc_method;
+#endif // __cplusplus
+
+/**
+ * How RKC obtains the spectral radius σ of the Jacobian, as an `int32_t` at the ABI.
+ */
+enum numgpu_rkc_spectral
+#ifdef __cplusplus
+  : int32_t
+#endif // __cplusplus
+ {
+  /**
+   * The problem's spectral-radius function for the backend when it has one (every step),
+   * else the power method. The default.
+   */
+  NUMGPU_RKC_SPECTRAL_AUTO = 0,
+  /**
+   * rkc.f's nonlinear power method, every 25 accepted steps and after a rejection.
+   */
+  NUMGPU_RKC_SPECTRAL_ESTIMATE = 1,
+  /**
+   * The problem's spectral-radius function (a bound, e.g. Gershgorin's), every step;
+   * `NOT_SUPPORTED` when the problem has none for the backend.
+   */
+  NUMGPU_RKC_SPECTRAL_USER = 2,
+  /**
+   * The Jacobian is constant: σ once (the problem's function, else the power method), kept
+   * across steps and warm restarts.
+   */
+  NUMGPU_RKC_SPECTRAL_CONSTANT = 3,
+};
+#ifndef __cplusplus
+typedef int32_t numgpu_rkc_spectral;
 #endif // __cplusplus
 
 /**
@@ -259,6 +372,14 @@ typedef struct numgpu_cmrs_matrix numgpu_cmrs_matrix;
 typedef struct numgpu_handle numgpu_handle;
 
 /**
+ * An ODE system (`numgpu_ode` in C): its size, its right-hand side as CUDA source (for the
+ * CUDA backend) and on the host (for the CPU backend). Create with `numgpu_ode_create` or
+ * `numgpu_ode_builtin`, release with `numgpu_ode_destroy`. Usable with any handle and from
+ * several threads at once.
+ */
+typedef struct numgpu_ode numgpu_ode;
+
+/**
  * `float _Complex` as it crosses the C ABI: `{re, im}`, layout-compatible with C99
  * `float _Complex` and Fortran `complex(c_float_complex)`.
  */
@@ -274,6 +395,64 @@ typedef struct {
   double re;
   double im;
 } numgpu_complex_double;
+
+/**
+ * Host right-hand side of `numgpu_ode_create`: writes `dydt` (neq values) = f(t, y; p) for one
+ * system, `p` its npar parameters (contiguous), `user` the pointer given at creation. Called
+ * from several threads at once (it must be reentrant).
+ */
+typedef void (*numgpu_ode_rhs)(double t,
+                               const double *y,
+                               const double *p,
+                               double *dydt,
+                               int64_t neq,
+                               void *user);
+
+/**
+ * Host spectral-radius bound of `numgpu_ode_create`: returns σ >= the spectral radius of
+ * ∂f/∂y at (t, y; p). Reentrant, as the right-hand side.
+ */
+typedef double (*numgpu_ode_spcrad)(double t,
+                                    const double *y,
+                                    const double *p,
+                                    int64_t neq,
+                                    void *user);
+
+/**
+ * Options of `numgpu_rkc_integrate`; NULL means every default. Set `size` to
+ * `sizeof(numgpu_rkc_options)` (or fill it with `numgpu_rkc_options_default`).
+ */
+typedef struct {
+  /**
+   * `sizeof(numgpu_rkc_options)` as the caller compiled it (for ABI growth).
+   */
+  size_t size;
+  /**
+   * `NUMGPU_RKC_METHOD_RKC` (default) or `NUMGPU_RKC_METHOD_RKCK`.
+   */
+  int32_t method;
+  /**
+   * A `numgpu_rkc_spectral` value (default AUTO).
+   */
+  int32_t spectral;
+  /**
+   * Initial step size, > 0; 0: rkc.f's estimate (one extra RHS evaluation). Ignored on a
+   * warm restart.
+   */
+  double h0;
+  /**
+   * Largest step size, > 0; 0: |tend − t0|.
+   */
+  double hmax;
+  /**
+   * Most steps (accepted and rejected) per system and call, >= 1; 0: 100000.
+   */
+  int64_t max_steps;
+  /**
+   * Most RKC stages, >= 2; 0: rkc.f's nint(√(rtol/(10ε))) (at least 2).
+   */
+  int64_t max_stages;
+} numgpu_rkc_options;
 
 #ifdef __cplusplus
 extern "C" {
@@ -2061,6 +2240,149 @@ numgpu_status numgpu_zgtsv_batched_interleaved(numgpu_handle *h,
                                                int32_t *info,
                                                int64_t batch,
                                                int32_t pivoting);
+
+/**
+ * Creates an ODE system `y' = f(t, y; p)` of `neq` equations and `npar` parameters per
+ * system, for `numgpu_rkc_integrate`, from a CUDA source (for the CUDA backend) and/or a host
+ * callback (for the CPU backend).
+ *
+ * - `h` [in]: handle. On a CUDA handle the source is compiled now (NVRTC, for the handle's
+ *   device; cached in memory and on disk), so that a source that does not compile fails
+ *   here; on a CPU handle it is compiled when first used on a CUDA handle.
+ * - `neq` [in]: equations per system, in [1, 1024].
+ * - `npar` [in]: parameters per system, in [0, 1024].
+ * - `cuda_source` [in]: NUL-terminated CUDA C++ source defining
+ *   `__device__ void numgpu_rhs(double t, const double *y, const double *p, double *dydt)`
+ *   (y: neq values, p: npar values, dydt: neq values to write) and, optionally,
+ *   `__device__ double numgpu_spcrad(double t, const double *y, const double *p)`, a bound
+ *   on the spectral radius of ∂f/∂y (a source that mentions `numgpu_spcrad` must define
+ *   it). `NEQ` and `NPAR` are defined as compile-time constants for it; `common.cuh`'s
+ *   helpers and CUDA's math functions are available. Copied; NULL: none (the CUDA backend
+ *   then returns `NOT_SUPPORTED`).
+ * - `host_rhs` [in]: the right-hand side on the host, called for one system at a time with
+ *   its p (npar contiguous values) and `user`, from several threads at once: it must be
+ *   reentrant. NULL: none (the CPU backend then returns `NOT_SUPPORTED`).
+ * - `host_spcrad` [in]: optional host bound on the spectral radius (NULL: none).
+ * - `user` [in]: passed to the host callbacks as is; must stay valid while the ODE is used.
+ * - `ode` [out]: receives the ODE, written only on success; release with
+ *   `numgpu_ode_destroy`. An ODE may be used with any handle and by several threads at once.
+ *
+ * Errors: `INVALID_VALUE` (h or ode NULL, neq < 1, npar < 0, both cuda_source and host_rhs
+ * NULL, a source that is not UTF-8), `NOT_SUPPORTED` (neq or npar above 1024),
+ * `COMPILE_FAILED` (NVRTC's log in `numgpu_last_error`), `BACKEND_UNAVAILABLE` (no NVRTC),
+ * `EXECUTION_FAILED`.
+ */
+numgpu_status numgpu_ode_create(numgpu_handle *h,
+                                int64_t neq,
+                                int64_t npar,
+                                const char *cuda_source,
+                                numgpu_ode_rhs host_rhs,
+                                numgpu_ode_spcrad host_spcrad,
+                                void *user,
+                                numgpu_ode **ode);
+
+/**
+ * Creates one of numgpu's built-in ODE systems (both backends), for tests and trying the
+ * integrator out.
+ *
+ * - `h` [in]: handle (on CUDA the problem's kernel is compiled now).
+ * - `which` [in]: `NUMGPU_ODE_HEAT` (heat equation, `size` interior points, one parameter
+ *   D), `NUMGPU_ODE_BRUSSELATOR` (Brusselator reaction–diffusion, `size` equations = 2 ×
+ *   grid points, parameters A, B, α), `NUMGPU_ODE_LORENZ` (3 equations, parameters σ, R, b)
+ *   or `NUMGPU_ODE_PLEI` (the Pleiades, 28 equations, no parameters); heat and Brusselator
+ *   come with a spectral-radius bound.
+ * - `size` [in]: heat in [1, 1024]; Brusselator even, in [2, 1024]; Lorenz 0 or 3; PLEI 0
+ *   or 28.
+ * - `ode` [out]: receives the ODE, written only on success; release with
+ *   `numgpu_ode_destroy`.
+ *
+ * Errors: `INVALID_VALUE` (h or ode NULL, which out of range, size not allowed),
+ * `COMPILE_FAILED`, `BACKEND_UNAVAILABLE`, `EXECUTION_FAILED`.
+ */
+numgpu_status numgpu_ode_builtin(numgpu_handle *h, int32_t which, int64_t size, numgpu_ode **ode);
+
+/**
+ * Destroys an ODE from `numgpu_ode_create` or `numgpu_ode_builtin`. NULL is a no-op. No call
+ * may be using it. Compiled kernels stay in the device's cache.
+ */
+numgpu_status numgpu_ode_destroy(numgpu_ode *ode);
+
+/**
+ * Fills `*opts` with the defaults of `numgpu_rkc_integrate` (as opts = NULL): size =
+ * sizeof(numgpu_rkc_options), method RKC, spectral AUTO, h0 = hmax = max_steps = max_stages
+ * = 0 (rkc.f's initial step, |tend − t0|, 100000 steps, rkc.f's stage bound).
+ *
+ * Errors: `INVALID_VALUE` when opts is NULL.
+ */
+numgpu_status numgpu_rkc_options_default(numgpu_rkc_options *opts);
+
+/**
+ * Integrates `nsys` independent systems of `ode`, y' = f(t, y; p_i), from t0 to tend (either
+ * direction), each with its own initial state y_i and parameters p_i: RKC (rkc.f, Sommeijer,
+ * Shampine & Verwer 1997) for moderately stiff problems, or Cash–Karp 5(4) (RKCK) for
+ * non-stiff ones; error control per system with weights atol_j + rtol·|y_j| (RMS norm). On
+ * CUDA one thread integrates one system (the ODE's CUDA source); on the CPU the host
+ * callback, rayon over the systems.
+ *
+ * - `h` [in]: handle.
+ * - `ode` [in]: the system (`numgpu_ode_create`, `numgpu_ode_builtin`).
+ * - `nsys` [in]: number of systems, >= 0.
+ * - `t0`, `tend` [in]: the interval, finite; t0 = tend leaves Y and state unchanged.
+ * - `Y` [in,out]: the states: on entry y_i(t0), on exit y_i(tend) where status[i] = 0, else
+ *   the solution at the last accepted time.
+ * - `ldy` [in]: system-major: >= max(1, neq); equation-major: >= max(1, nsys).
+ * - `layout` [in]: `NUMGPU_LAYOUT_SYSTEM_MAJOR` (y_i(j) = Y[j + i·ldy], a Fortran
+ *   Y(NEQ, NSYS)) or `NUMGPU_LAYOUT_EQUATION_MAJOR` (Y[i + j·ldy], a Fortran Y(NSYS, NEQ);
+ *   coalesced on the GPU); P uses the same layout.
+ * - `P` [in]: the parameters, p_i(k) = P[k + i·ldp] or P[i + k·ldp]; may be NULL when
+ *   npar = 0.
+ * - `ldp` [in]: as ldy with npar for neq; not referenced when npar = 0.
+ * - `rtol` [in]: relative tolerance, in [0, 0.1] (rkc.f advises >= 10ε).
+ * - `atol` [in]: absolute tolerances, `natol` values, finite and >= 0 (on device memory
+ *   they are the caller's to check).
+ * - `natol` [in]: 1 (one value for every equation) or neq.
+ * - `opts` [in]: options, or NULL for the defaults (see `numgpu_rkc_options`).
+ * - `state` [in,out]: optional warm-restart state, (6 + neq) doubles per system (system i's
+ *   at state + i·(6 + neq)): all zeros for a cold start; each call leaves it to continue
+ *   from (the next step size, the last step, the last error, σ, steps since σ, accepted
+ *   steps, the power method's vector). NULL: a cold start, nothing saved.
+ * - `status` [out]: nsys entries: 0 reached tend; 1 step size below hmin; 2 max_steps
+ *   exceeded; 3 the spectral radius did not converge (power method); 4 a non-finite state,
+ *   right-hand side or spectral radius; 5 a zero error weight (atol_j = 0 where y_j = 0).
+ * - `stats` [out]: optional, 6 per system (system i's at stats + 6·i): RHS evaluations
+ *   (those of the power method excluded), steps, accepted steps, rejected steps, RHS
+ *   evaluations of the power method, most stages used (6 for RKCK). NULL: not written.
+ *
+ * One system's trouble goes to its status; the others are integrated as without it. nsys =
+ * 0 is success and touches nothing. All arrays are host memory, or all device memory of the
+ * handle's device (then the call is enqueued on the handle's stream and returns at once).
+ * Results are bitwise reproducible on the same device.
+ *
+ * Errors: `INVALID_VALUE` naming the first bad argument (NULL h or ode, negative nsys,
+ * non-finite t0 or tend, ldy or ldp too small, bad layout, rtol outside [0, 0.1], natol not
+ * 1 or neq, atol negative or not finite, a bad field of opts, NULL Y, P (npar > 0), atol or
+ * status, device memory on the CPU backend, arrays in different spaces); nothing is written
+ * then. `NOT_SUPPORTED` (the ODE lacks the form this backend needs — CUDA source or host
+ * callback — or its spectral-radius function for `NUMGPU_RKC_SPECTRAL_USER`; extents beyond
+ * the address space), `COMPILE_FAILED`, `ALLOC_FAILED`, `EXECUTION_FAILED`.
+ */
+numgpu_status numgpu_rkc_integrate(numgpu_handle *h,
+                                   const numgpu_ode *ode,
+                                   int64_t nsys,
+                                   double t0,
+                                   double tend,
+                                   double *Y,
+                                   int64_t ldy,
+                                   int32_t layout,
+                                   const double *P,
+                                   int64_t ldp,
+                                   double rtol,
+                                   const double *atol,
+                                   int64_t natol,
+                                   const numgpu_rkc_options *opts,
+                                   double *state,
+                                   int32_t *status,
+                                   int64_t *stats);
 
 /**
  * Sparse matrix–vector product, single precision: `y := alpha·op(A)·x + beta·y` with A an

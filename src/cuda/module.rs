@@ -34,21 +34,40 @@ impl Drop for Module {
 
 type Slot = Arc<OnceLock<std::result::Result<Arc<Module>, Error>>>;
 
+/// What identifies a module's source: the address of an embedded `kernels/*.cu` (compared
+/// without reading the text), or the text itself for a source assembled at run time (a
+/// user's right-hand side with its integrator).
+#[derive(Clone, PartialEq, Eq, Hash)]
+enum SourceKey {
+    Embedded(usize),
+    Runtime(String),
+}
+
 /// Compiled modules of one device, keyed by source and options. Each slot is filled once,
 /// even when threads race for it.
 #[derive(Default)]
 pub struct ModuleCache {
-    slots: Mutex<HashMap<(usize, Vec<String>), Slot>>,
+    slots: Mutex<HashMap<(SourceKey, Vec<String>), Slot>>,
 }
 
 impl ModuleCache {
     /// The module for `source` compiled with `defines` (`NAME=VALUE`), whose entry point is
     /// `entry`; compiled (or read from the disk cache) on first use.
     pub fn get(&self, dev: &Device, source: &'static str, defines: &[String], entry: &str) -> Result<Arc<Module>> {
-        let key = (source.as_ptr() as usize, defines.to_vec());
+        self.get_keyed(SourceKey::Embedded(source.as_ptr() as usize), dev, source, defines, entry)
+    }
+
+    /// As [`ModuleCache::get`] for a source assembled at run time, keyed by its text. A
+    /// source that does not compile is `COMPILE_FAILED` with the log, and stays so (the
+    /// failure is cached like a module).
+    pub fn get_runtime(&self, dev: &Device, source: &str, defines: &[String], entry: &str) -> Result<Arc<Module>> {
+        self.get_keyed(SourceKey::Runtime(source.to_string()), dev, source, defines, entry)
+    }
+
+    fn get_keyed(&self, key: SourceKey, dev: &Device, source: &str, defines: &[String], entry: &str) -> Result<Arc<Module>> {
         let slot = {
             let mut map = self.slots.lock().unwrap_or_else(|e| e.into_inner());
-            map.entry(key).or_default().clone()
+            map.entry((key, defines.to_vec())).or_default().clone()
         };
         slot.get_or_init(|| load(dev, source, defines, entry).map(Arc::new)).clone()
     }

@@ -258,6 +258,18 @@ fn c_test_gtsv_asan() {
     c_test_asan_with("test_gtsv", &["-llapacke"]);
 }
 
+/// test_rkc integrates a user-written right-hand side given as CUDA source text and as a host
+/// callback (libm only besides libnumgpu).
+#[test]
+fn c_test_rkc() {
+    c_test("test_rkc");
+}
+
+#[test]
+fn c_test_rkc_asan() {
+    c_test_asan("test_rkc");
+}
+
 /// numgpu.h in the same translation unit as <complex.h>, <cblas.h> and <lapacke.h>, which a
 /// program replacing LAPACK calls already includes. numgpu.h must not declare the BLAS
 /// symbols the library itself imports: its own declarations (with `int` for the CBLAS enums)

@@ -169,3 +169,26 @@ fn gtsv_spike_kernels_compile_for_sm80_and_sm90() {
     report.extend(cases::<Complex64>());
     eprintln!("kernel compile report (NVRTC, ptxas -v):\n{}", report.join("\n"));
 }
+
+#[test]
+fn rkc_kernels_compile_for_sm80_and_sm90() {
+    use numgpu::rkc::{cuda as rkc, Method, Problem};
+    if !nvrtc_or_skip() {
+        return;
+    }
+    // Every built-in problem with both methods at a small and a bench size, and a user source
+    // without a spectral-radius function.
+    let user = "__device__ void numgpu_rhs(double t, const double *y, const double *p, double *f) { for (int i = 0; i < NEQ; ++i) f[i] = -p[0] * y[i] + sin(t); }";
+    let mut cases: Vec<(String, usize, usize, bool)> = vec![(user.to_string(), 5, 1, false)];
+    for (p, size) in [(Problem::Heat, 33), (Problem::Brusselator, 64), (Problem::Lorenz, 3), (Problem::Plei, 28)] {
+        cases.push((p.cuda_source(), p.neq(size, 3).unwrap(), p.npar(), p.has_spcrad()));
+    }
+    let mut report = Vec::new();
+    for (src, neq, npar, spcrad) in &cases {
+        for method in [Method::Rkc, Method::Rkck] {
+            let (d, e) = rkc::specialise(*neq, *npar, method, *spcrad);
+            report.extend(check(&rkc::program(src), &d, &e).into_iter().map(|l| format!("neq={neq} {l}")));
+        }
+    }
+    eprintln!("kernel compile report (NVRTC, ptxas -v):\n{}", report.join("\n"));
+}

@@ -17,14 +17,19 @@
 //! system. spmv (`csrmv` and `cmrsmv`): one row per matrix of the spec's suite and of
 //! shared/matrices and precision, with GB/s and % of the copy bandwidth of both products and
 //! of cuSPARSE `cusparseSpMV` (default algorithm and CSR_ALG2), the ratios, and each result's
-//! error against a reference; then the geometric means over the suite. The exit status is the
-//! number of failed rows. It writes `<out>/<routine>-<device>-<date>` .json, .md and .svg
-//! (routine `gemm`, `getrf_fullpivot`, `geqrf_givens`, `gtsv_spike`, `spmv`).
+//! error against a reference; then the geometric means over the suite. rkc (`rkc_integrate`,
+//! many independent ODE systems): one row per problem (the Brusselator at 32 and 64
+//! equations, a user-written CUDA source) and system count, with systems/s and RHS
+//! evaluations/s, the CPU backend's rates on all host cores and on one core (on at most
+//! --cpu-all-max / --cpu-one-max systems) and the ratios, and the difference from the CPU's
+//! solutions. The exit status is the number of failed rows. It writes
+//! `<out>/<routine>-<device>-<date>` .json, .md and .svg (routine `gemm`, `getrf_fullpivot`,
+//! `geqrf_givens`, `gtsv_spike`, `spmv`, `rkc`).
 //!
 //! Modules: `gpu` (libraries, device, stream, events, buffers, cuBLAS and cuSPARSE handles),
 //! `prec` (the four precisions, their cuBLAS and cuSPARSE calls and LAPACK `?geqrf`),
-//! `roofline` (bandwidth and FMA peak), `gemm`, `getrf`, `geqrf`, `gtsv` and `spmv` (their
-//! rows), `report` (tables, JSON, SVG); `mtx` (Matrix Market files, shared with the
+//! `roofline` (bandwidth and FMA peak), `gemm`, `getrf`, `geqrf`, `gtsv`, `spmv` and `rkc`
+//! (their rows), `report` (tables, JSON, SVG); `mtx` (Matrix Market files, shared with the
 //! integration tests).
 
 mod gemm;
@@ -36,6 +41,7 @@ mod mtx;
 mod gtsv;
 mod prec;
 mod report;
+mod rkc;
 mod roofline;
 mod spmv;
 
@@ -47,7 +53,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Routines the bench knows.
-const ROUTINES: &[&str] = &["gemm", "getrf", "geqrf", "gtsv", "spmv"];
+const ROUTINES: &[&str] = &["gemm", "getrf", "geqrf", "gtsv", "spmv", "rkc"];
 /// Exit status when the bench cannot run at all (no CUDA device, no cuBLAS or cuSPARSE, a CUDA error
 /// outside a row, files not written) and for a bad command line; 101 stays Rust's panic.
 const EXIT_FATAL: u8 = 110;
@@ -60,10 +66,10 @@ const MAX_FAILURES_STATUS: usize = 100;
     name = "numgpu-bench",
     version,
     about = "numgpu's routines against cuBLAS, cuSPARSE and OpenBLAS/LAPACK: time, GFLOP/s, GB/s, % of the measured roofline, ratio, error",
-    after_help = "Needs an NVIDIA GPU with its driver, cuBLAS (libcublas.so.13), NVRTC (libnvrtc.so.13) and, for gtsv and spmv, cuSPARSE (libcusparse.so.12); the toolkit's lib64 is searched when they are not on LD_LIBRARY_PATH.\n\nThe gtsv sweep on its own: --routine gtsv; its batched forms take their n from --sizes, the single system its orders from --single-sizes, and --max-secs bounds the time spent timing a slow kernel.\n\nThe spmv sweep on its own: --routine spmv; --nnz sizes its generated matrices, --matrices picks some, the Matrix Market files are read from $NUMGPU_MATRICES (else tests/matrices of the source tree, a copy of shared/matrices).\n\nExit status: the number of rows that failed their accuracy or reproducibility check or could not run (at most 100); 110 when the bench could not run at all (no CUDA device, no cuBLAS, ...); 111 for a bad command line; 101 is a panic (a bug)."
+    after_help = "Needs an NVIDIA GPU with its driver, cuBLAS (libcublas.so.13), NVRTC (libnvrtc.so.13) and, for gtsv and spmv, cuSPARSE (libcusparse.so.12); the toolkit's lib64 is searched when they are not on LD_LIBRARY_PATH.\n\nThe gtsv sweep on its own: --routine gtsv; its batched forms take their n from --sizes, the single system its orders from --single-sizes, and --max-secs bounds the time spent timing a slow kernel.\n\nThe spmv sweep on its own: --routine spmv; --nnz sizes its generated matrices, --matrices picks some, the Matrix Market files are read from $NUMGPU_MATRICES (else tests/matrices of the source tree, a copy of shared/matrices).\n\nThe rkc sweep on its own: --routine rkc; --systems (system counts), --problems, --cpu-all-max and --cpu-one-max (the CPU peers' system caps).\n\nExit status: the number of rows that failed their accuracy or reproducibility check or could not run (at most 100); 110 when the bench could not run at all (no CUDA device, no cuBLAS, ...); 111 for a bad command line; 101 is a panic (a bug)."
 )]
 struct Cli {
-    /// Routines to run, comma-separated: gemm, getrf (batched LU with complete pivoting), geqrf (batched QR by Givens rotations), gtsv (tridiagonal solvers), or all.
+    /// Routines to run, comma-separated: gemm, getrf (batched LU with complete pivoting), geqrf (batched QR by Givens rotations), gtsv (tridiagonal solvers), rkc (many independent ODE systems), or all.
     #[arg(long, value_delimiter = ',', default_value = "all")]
     routine: Vec<String>,
     /// Matrix sizes n (square; gtsv: the order of the batched systems), comma-separated, for every routine run [default: gemm 4,8,16,32,64,128,256, getrf and geqrf 4,8,16,32,64,128, gtsv 64,128,256,512,1024; --quick: 4,32,128, gtsv 64,256,1024].
@@ -87,7 +93,19 @@ struct Cli {
     /// gtsv: seconds the timed calls of one measurement may take; fewer than --reps calls (at least one) are timed where one call is slower [default: 2; --quick: 0.5].
     #[arg(long)]
     max_secs: Option<f64>,
-    /// Precisions, comma-separated, of s, d, c, z [default: all four; gtsv s, d].
+    /// rkc: systems per call, comma-separated [default: 1000,10000,100000,1000000; --quick: 1000,10000,100000].
+    #[arg(long, value_delimiter = ',')]
+    systems: Option<Vec<usize>>,
+    /// rkc: problems, comma-separated, of bruss32, bruss64 (the built-in Brusselator with 32 and 64 equations), user64 (a user-written CUDA source, a chain of 64 coupled phase oscillators) [default: all three].
+    #[arg(long, value_delimiter = ',')]
+    problems: Option<Vec<String>>,
+    /// rkc: most systems the CPU backend integrates on all host cores (rates are compared) [default: 100000; --quick: 10000].
+    #[arg(long)]
+    cpu_all_max: Option<usize>,
+    /// rkc: most systems the CPU backend integrates on one core [default: 10000; --quick: 1000].
+    #[arg(long)]
+    cpu_one_max: Option<usize>,
+    /// Precisions, comma-separated, of s, d, c, z [default: all four; gtsv s, d; rkc d only].
     #[arg(long, value_delimiter = ',')]
     precisions: Option<Vec<char>>,
     /// spmv: entries of every generated matrix of the suite [default: the spec's sizes, 28672000 for the 7-point stencil (160³), 27000000 for the 27-point one (100³), 20000000 for the others; --quick: 2000000].
@@ -133,6 +151,9 @@ struct Settings {
     /// The batched factorisations' settings (getrf and geqrf).
     getrf_cfg: getrf::Config,
     gtsv_cfg: gtsv::Config,
+    rkc_cfg: rkc::Config,
+    /// rkc: the system counts.
+    systems: Vec<usize>,
     /// gtsv: the single system's orders, and the forms run.
     single_sizes: Vec<usize>,
     forms: Vec<gtsv::Form>,
@@ -203,6 +224,13 @@ fn settings(cli: Cli) -> Result<Settings, String> {
     if !(1..=i32::MAX as usize).contains(&batch) {
         return Err(format!("--batch {batch}: must be between 1 and {}", i32::MAX));
     }
+    let systems = cli.systems.unwrap_or_else(|| if q { vec![1000, 10_000, 100_000] } else { vec![1000, 10_000, 100_000, 1_000_000] });
+    if let Some(n) = systems.iter().find(|n| !(1..=100_000_000).contains(*n)) {
+        return Err(format!("--systems: {n} is outside 1..=10^8"));
+    }
+    let workloads = gtsv::parse_list("--problems", cli.problems)?;
+    let cpu_all_max = cli.cpu_all_max.unwrap_or(if q { 10_000 } else { 100_000 }).max(1);
+    let cpu_one_max = cli.cpu_one_max.unwrap_or(if q { 1000 } else { 10_000 }).max(1);
     if reps < 20 && !q {
         note(format!("note: --reps {reps} is below the 20 runs DESIGN §5 asks for published numbers"));
     }
@@ -242,6 +270,8 @@ fn settings(cli: Cli) -> Result<Settings, String> {
             modes,
             inputs,
         },
+        rkc_cfg: rkc::Config { reps, max_secs, cpu_all_max, cpu_one_max, cpu_reps: if q { 1 } else { 3 }, workloads },
+        systems,
         single_sizes,
         forms,
         spmv_cfg: spmv::Config {
@@ -454,6 +484,24 @@ fn run(mut s: Settings) -> Result<usize, String> {
                 let json = report::SpmvJson { report: &rep, summary: &summary };
                 write_report_json(&s.out, &rep, &json, |r| report::markdown_spmv(r, &summary), report::svg_spmv)?
             }
+            "rkc" => {
+                let c = &s.rkc_cfg;
+                let mut rows = Vec::new();
+                for &w in &c.workloads {
+                    rows.extend(sweep(&format!("rkc {}", gtsv::Named::name(w)), &['d'], &s.systems, |_, n| vec![rkc::run_row(&g, &mut h, c, w, n)]));
+                }
+                let rep = report::Report {
+                    routine: "rkc",
+                    description: "Many independent ODE systems: numgpu_rkc_integrate (RKC, one GPU thread per system) on the built-in Brusselator (32 and 64 equations) and on a user-written CUDA source of similar cost (a chain of 64 coupled phase oscillators), against numgpu's CPU backend (the same integrator in Rust, rayon over the systems) on all host cores and on one core in the same run.",
+                    meta: &meta,
+                    roofline: &roof,
+                    tolerance: 100.0,
+                    failures: rows.iter().filter(|r| !r.ok).count(),
+                    batch: None,
+                    rows: &rows,
+                };
+                write_report(&s.out, &rep, report::markdown_rkc, report::svg_rkc)?
+            }
             _ => {
                 let c = &s.getrf_cfg;
                 let rows = sweep(routine, &precisions, &sizes, |p, n| match p {
@@ -495,6 +543,7 @@ fn default_precisions(routine: &str) -> Vec<char> {
     match routine {
         "gtsv" => vec!['s', 'd'],
         "spmv" => vec!['s', 'd'],
+        "rkc" => vec!['d'],
         _ => vec!['s', 'd', 'c', 'z'],
     }
 }
@@ -592,6 +641,7 @@ swept_row!(gemm::Row, ratio_cublas, "cuBLAS");
 swept_row!(getrf::Row, ratio_cublas, "cuBLAS");
 swept_row!(geqrf::Row, ratio_cublas, "cuBLAS");
 swept_row!(gtsv::Row, ratio_cusparse, "cuSPARSE", |r: &gtsv::Row| format!(" {} {}", r.mode, r.inputs));
+swept_row!(rkc::Row, ratio_all, "the CPU backend on all cores", |r: &rkc::Row| format!(" {}", r.problem));
 
 /// The rows of each precision and size, `run(precision, n)` each, with a progress bar.
 fn sweep<R: SweptRow>(routine: &str, precisions: &[char], sizes: &[usize], mut run: impl FnMut(char, usize) -> Vec<R>) -> Vec<R> {
@@ -699,6 +749,23 @@ mod tests {
         assert_eq!((q.spmv_cfg.nnz, q.spmv_cfg.reps, q.spmv_cfg.only.clone()), (Some(5000), 5, vec!["short-rows".to_string(), "nos4".to_string()]));
         assert!(parse(&["--routine", "all"]).unwrap().routines.contains(&"spmv"));
         for bad in [&["--nnz", "10"][..], &["--nnz", "1000000000"], &["--matrices", "dense"]] {
+            assert!(parse(bad).is_err(), "{bad:?} accepted");
+        }
+    }
+
+    /// rkc's defaults (system counts, problems, CPU caps, precision) and its options' checks.
+    #[test]
+    fn rkc_settings() {
+        let s = parse(&["--routine", "rkc"]).unwrap();
+        assert_eq!(s.routines, ["rkc"]);
+        assert_eq!(s.systems, [1000, 10_000, 100_000, 1_000_000]);
+        assert_eq!(s.rkc_cfg.workloads, <rkc::Workload as gtsv::Named>::ALL);
+        assert_eq!((s.rkc_cfg.cpu_all_max, s.rkc_cfg.cpu_one_max, s.rkc_cfg.reps), (100_000, 10_000, 20));
+        assert_eq!(default_precisions("rkc"), ['d']);
+        let q = parse(&["--routine", "rkc", "--quick", "--problems", "user64", "--systems", "5000", "--cpu-one-max", "7"]).unwrap();
+        assert_eq!((q.systems.as_slice(), q.rkc_cfg.workloads.as_slice(), q.rkc_cfg.cpu_one_max), (&[5000][..], &[rkc::Workload::User64][..], 7));
+        assert!(parse(&["--routine", "all"]).unwrap().routines.contains(&"rkc"));
+        for bad in [&["--problems", "robertson"][..], &["--systems", "0"]] {
             assert!(parse(bad).is_err(), "{bad:?} accepted");
         }
     }

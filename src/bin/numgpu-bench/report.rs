@@ -1,14 +1,16 @@
 //! What a run leaves behind: the markdown table (stdout and a .md file), the JSON record and
 //! the SVG plot, named after the routine, the device and the date. gemm's rows, getrf's
-//! (`getrf_fullpivot`), geqrf's (`geqrf_givens`) and gtsv's (`gtsv_spike`) each have their
-//! table and method notes; the page's head and the plot are shared. spmv's rows are matrices,
-//! not sizes: its table adds the geometric means over the suite, its plot a panel per
-//! precision with a line per matrix.
+//! (`getrf_fullpivot`), geqrf's (`geqrf_givens`), gtsv's (`gtsv_spike`) and rkc's each have
+//! their table and method notes; the page's head and the plot are shared (rkc's plot, of
+//! rates rather than bandwidth, is its own). spmv's rows are matrices, not sizes: its table
+//! adds the geometric means over the suite, its plot a panel per precision with a line per
+//! matrix.
 
 use crate::gemm::Row;
 use crate::geqrf::Row as GeqrfRow;
 use crate::getrf::Row as GetrfRow;
 use crate::gtsv::{Form, Named, Row as GtsvRow};
+use crate::rkc::Row as RkcRow;
 use crate::roofline::Roofline;
 use crate::spmv::{Measure, Row as SpmvRow, Summary};
 use plotters::prelude::*;
@@ -316,14 +318,18 @@ fn plot_on(area: &DrawingArea<SVGBackend<'_>, plotters::coord::Shift>, file: &Pa
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 24, y)], thin));
         chart.draw_series(theirs.iter().map(|&q| Circle::new(q, 3, thin))).map_err(|e| err(&e))?;
     }
+    legend(&mut chart, file)
+}
+
+/// The legend of a chart of `file`: upper left, over translucent white.
+fn legend<'a>(chart: &mut ChartContext<'a, SVGBackend<'a>, Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>>, file: &Path) -> Result<(), String> {
     chart
         .configure_series_labels()
         .position(SeriesLabelPosition::UpperLeft)
         .background_style(WHITE.mix(0.85))
         .border_style(BLACK)
         .draw()
-        .map_err(|e| err(&e))?;
-    Ok(())
+        .map_err(|e| format!("plotting {}: {e}", file.display()))
 }
 
 /// getrf's plot: numgpu's complete pivoting against cuBLAS's partial pivoting.
@@ -758,6 +764,113 @@ pub fn svg_spmv(file: &Path, rep: &Report<SpmvRow>) -> Result<(), String> {
     root.present().map_err(|e| err(&e))
 }
 
+/// rkc's table: one row per problem and system count.
+pub fn table_rkc(rows: &[RkcRow]) -> String {
+    let mut s = String::new();
+    s.push_str("| problem | neq | systems | ours ms | systems/s | RHS evals/s | RHS/system | CPU all: systems | ms | systems/s | ×CPU all | CPU 1 core: systems | ms | systems/s | ×CPU 1 core | Δ vs CPU (tol) | ok |\n");
+    s.push_str("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|\n");
+    let e = |x: f64| format!("{x:.2e}");
+    for r in rows {
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            r.problem,
+            r.neq,
+            r.nsys,
+            opt(r.ours_ms, ms),
+            opt(r.ours_sys_per_s, e),
+            opt(r.ours_rhs_per_s, e),
+            opt(r.rhs_per_system, |x| format!("{x:.0}")),
+            r.cpu_all_nsys,
+            opt(r.cpu_all_ms, ms),
+            opt(r.cpu_all_sys_per_s, e),
+            opt(r.ratio_all, |x| format!("{x:.1}")),
+            r.cpu_one_nsys,
+            opt(r.cpu_one_ms, ms),
+            opt(r.cpu_one_sys_per_s, e),
+            opt(r.ratio_one, |x| format!("{x:.0}")),
+            opt(r.err_cpu, |x| format!("{x:.2}")),
+            if r.ok { "ok" } else { "FAIL" },
+        );
+    }
+    for r in rows.iter().filter(|r| !r.note.is_empty()) {
+        let _ = writeln!(s, "- {}{} {} systems: {}", if r.ok { "" } else { "FAIL " }, r.problem, r.nsys, r.note);
+    }
+    s
+}
+
+/// rkc's page: the method, then the table.
+pub fn markdown_rkc(rep: &Report<RkcRow>) -> String {
+    let m = rep.meta;
+    let mut s = String::new();
+    preamble(&mut s, rep);
+    let _ = writeln!(
+        s,
+        "- method: double precision, RKC (rkc.f) with the problem's spectral-radius bound, t in [0, 1], rtol = atol = 1e-6, one GPU thread per system, device arrays (system-major); Y restored from a pristine copy before each call (untimed); two checked calls (every status 0, bitwise equal), then the median of up to {} calls between CUDA events (fewer where one call is slow: the `reps` column of the JSON); the CPU backend in the same run on the first min(systems, cap) systems of the same inputs, host clock, on all {} host threads (rayon) and on one core (a one-thread pool){}",
+        m.reps,
+        m.host_threads,
+        if m.quick { "; --quick run" } else { "" }
+    );
+    s.push_str("- rates: systems/s and RHS evaluations/s; ×CPU = our systems/s over the CPU's (the CPU peers may integrate fewer systems than the row: their system counts are in the table); Δ vs CPU = max over the systems both integrated of ‖y − y_cpu‖∞ / (atol + rtol·‖y_cpu‖∞), which must stay below 100 (the backends round differently, so their step sequences may part)\n");
+    let _ = writeln!(s, "- failures: {}\n", rep.failures);
+    s.push_str(&table_rkc(rep.rows));
+    s
+}
+
+/// rkc's plot: systems (log10) against systems/s (log10), numgpu and the two CPU peers per
+/// problem.
+pub fn svg_rkc(file: &Path, rep: &Report<RkcRow>) -> Result<(), String> {
+    let root = SVGBackend::new(file, (1100, 680)).into_drawing_area();
+    let err = |e: &dyn std::fmt::Display| format!("plotting {}: {e}", file.display());
+    root.fill(&WHITE).map_err(|e| err(&e))?;
+    let lg = |x: f64| x.log10();
+    let pts: Vec<(f64, f64)> = rep.rows.iter().flat_map(|r| [r.ours_sys_per_s, r.cpu_all_sys_per_s, r.cpu_one_sys_per_s].into_iter().flatten().map(move |y| (lg(r.nsys as f64), lg(y)))).collect();
+    let (x0, x1) = pts.iter().fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.0), b.max(p.0)));
+    let (y0, y1) = pts.iter().fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.1), b.max(p.1)));
+    let (x0, x1, y0, y1) = if pts.is_empty() { (3.0, 6.0, 0.0, 6.0) } else { (x0 - 0.2, x1 + 0.2, y0 - 0.5, y1 + 1.0) };
+    let title = format!("numgpu rkc_integrate vs the CPU backend: {} ({})", rep.meta.device, rep.meta.date);
+    let mut chart = ChartBuilder::on(&root)
+        .caption(title, ("sans-serif", 22))
+        .margin(16)
+        .x_label_area_size(48)
+        .y_label_area_size(70)
+        .build_cartesian_2d(x0..x1, y0..y1)
+        .map_err(|e| err(&e))?;
+    let pow = |v: &f64| format!("1e{v:.1}");
+    chart
+        .configure_mesh()
+        .x_desc("systems per call (log10)")
+        .y_desc("systems/s (log10)")
+        .x_label_formatter(&pow)
+        .y_label_formatter(&pow)
+        .draw()
+        .map_err(|e| err(&e))?;
+    let mut problems: Vec<&str> = Vec::new();
+    for r in rep.rows {
+        if !problems.contains(&r.problem) {
+            problems.push(r.problem);
+        }
+    }
+    for (i, p) in problems.iter().enumerate() {
+        let color = COLORS[i % COLORS.len()];
+        let rows: Vec<&RkcRow> = rep.rows.iter().filter(|r| r.problem == *p).collect();
+        let line = |f: fn(&RkcRow) -> Option<f64>| -> Vec<(f64, f64)> { rows.iter().filter_map(|r| f(r).map(|y| (lg(r.nsys as f64), lg(y)))).collect() };
+        for (what, pts, width, dash) in [
+            ("numgpu", line(|r| r.ours_sys_per_s), 2, false),
+            ("CPU all cores", line(|r| r.cpu_all_sys_per_s), 1, true),
+            ("CPU one core", line(|r| r.cpu_one_sys_per_s), 1, false),
+        ] {
+            let style = color.stroke_width(width);
+            let label = format!("{p}: {what}");
+            let drawn = if dash { chart.draw_series(DashedLineSeries::new(pts.clone(), 6, 4, style)) } else { chart.draw_series(LineSeries::new(pts.clone(), style)) };
+            drawn.map_err(|e| err(&e))?.label(label).legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 24, y)], style));
+            chart.draw_series(pts.iter().map(|&q| Circle::new(q, 3, style))).map_err(|e| err(&e))?;
+        }
+    }
+    legend(&mut chart, file)?;
+    root.present().map_err(|e| err(&e))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -842,6 +955,19 @@ mod tests {
         let svg = std::fs::read_to_string(&file).unwrap();
         let _ = std::fs::remove_file(&file);
         assert!(!svg.contains("gtsv2StridedBatch") && svg.contains("gtsvInterleavedBatch, fastest algorithm") && svg.contains("s diag: numgpu"));
+
+        // rkc's page, table and plot.
+        let ok = RkcRow { problem: "bruss32", precision: 'd', neq: 32, nsys: 100_000, reps: 20, ours_ms: Some(50.0), ours_sys_per_s: Some(2e6), ours_rhs_per_s: Some(5.5e8), rhs_per_system: Some(275.0), cpu_all_nsys: 100_000, cpu_all_ms: Some(1000.0), cpu_all_sys_per_s: Some(1e5), ratio_all: Some(20.0), cpu_one_nsys: 10_000, cpu_one_ms: Some(1000.0), cpu_one_sys_per_s: Some(1e4), ratio_one: Some(200.0), err_cpu: Some(0.5), status_nonzero: Some(0), reproducible: Some(true), ok: true, note: "CPU peers on 100000 (all cores) and 10000 (one core) of the systems, rates compared".into() };
+        let bad = RkcRow { problem: "user64", precision: 'd', neq: 64, nsys: 1000, note: "3 systems with status ≠ 0".into(), ..Default::default() };
+        let rows = [ok, bad];
+        let rep = Report { routine: "rkc", description: "d", meta: &meta, roofline: &roof, tolerance: 100.0, failures: 1, batch: None, rows: &rows };
+        let md = markdown_rkc(&rep);
+        assert!(md.contains("| bruss32 | 32 | 100000 | 50.000 | 2.00e6 | 5.50e8 | 275 | 100000 | 1000.0 | 1.00e5 | 20.0 | 10000 | 1000.0 | 1.00e4 | 200 | 0.50 | ok |"), "{md}");
+        assert!(md.contains("- FAIL user64 1000 systems: 3 systems with status ≠ 0") && md.contains("on all 16 host threads"), "{md}");
+        svg_rkc(&file, &rep).unwrap();
+        let svg = std::fs::read_to_string(&file).unwrap();
+        let _ = std::fs::remove_file(&file);
+        assert!(svg.contains("bruss32: CPU one core") && svg.contains("systems/s"));
 
         // spmv's page, tables, JSON with the summary, and plot (a panel per precision).
         let m = |ms: f64, gbs: f64| Measure { ms: Some(ms), gbs: Some(gbs), roof_pct: Some(gbs / 30.0), error: Some(0.25) };

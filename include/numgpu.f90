@@ -1194,6 +1194,8 @@ module numgpu
             import
             type(c_ptr), value :: A
             integer(c_int32_t) :: numgpu_cmrs_destroy
+        end function
+
         ! ---- rkc: many independent ODE systems (RKC after rkc.f, RKCK Cash-Karp) ----------
         ! cuda_source: a NUL-terminated CUDA source (c_loc of a character(kind=c_char) array
         ! ending in c_null_char) or c_null_ptr; host_rhs, host_spcrad: c_funloc of bind(C)

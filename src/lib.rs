@@ -15,6 +15,7 @@ pub mod geqrf_givens;
 pub mod getrf_fullpivot;
 pub mod gtsv_spike;
 pub mod lapack;
+pub mod sshopm;
 
 pub use crate::core::{Backend, BackendChoice, Error, Handle, Op, Result, Scalar, Side, Status};
 pub use num_complex::{Complex32, Complex64};

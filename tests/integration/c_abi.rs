@@ -278,3 +278,14 @@ fn c_test_headers_with_cblas_and_lapacke() {
     );
     c_test("test_headers");
 }
+
+/// test_sshopm needs only numgpu (its reference is the dense tensor it builds itself).
+#[test]
+fn c_test_sshopm() {
+    c_test("test_sshopm");
+}
+
+#[test]
+fn c_test_sshopm_asan() {
+    c_test_asan("test_sshopm");
+}

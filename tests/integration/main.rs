@@ -8,6 +8,7 @@ mod gemm_batched;
 mod geqrf_givens;
 mod getrf_fullpivot;
 mod gtsv_spike;
+mod sshopm;
 mod handle;
 mod c_abi;
 mod fortran;

@@ -80,7 +80,8 @@ pub fn sym_extremes<T: Real>(h: &mut [T], n: usize) -> (T, T) {
                 }
             }
         }
-        if !(off > eps * eps * all) {
+        // Also stops on NaN (no comparison holds).
+        if off.partial_cmp(&(eps * eps * all)) != Some(std::cmp::Ordering::Greater) {
             break;
         }
         for p in 0..n {
@@ -178,9 +179,9 @@ pub fn iterate<T: Real>(p: &Problem<T>, a: &[T], safe: T, x: &mut [T], w: &mut W
             Shift::Safe => safe,
             Shift::Adaptive => adaptive_shift(tab, a, x, w, p.mode),
         };
-        for j in 0..tab.n {
-            let e = w.y[j] + alpha * x[j];
-            w.xh[j] = if p.mode == Mode::Convex { e } else { -e };
+        for ((h, &yj), &xj) in w.xh.iter_mut().zip(&w.y).zip(x.iter()) {
+            let e = yj + alpha * xj;
+            *h = if p.mode == Mode::Convex { e } else { -e };
         }
         if let Err(flag) = normalize(&w.xh, x) {
             return (lam, it, flag);
@@ -302,7 +303,7 @@ pub fn clusters<T: Real>(m: usize, n: usize, tol: T, lam: &[T], x: &[T], flags: 
         }
     }
     // Most starts first (stable: ties keep discovery order), then the kept by decreasing λ.
-    found.sort_by(|a, b| b.1.cmp(&a.1));
+    found.sort_by_key(|c| std::cmp::Reverse(c.1));
     found.truncate(kmax);
     found.sort_by(|a, b| lam[b.0].partial_cmp(&lam[a.0]).unwrap_or(std::cmp::Ordering::Equal));
     found

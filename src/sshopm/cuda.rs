@@ -172,6 +172,7 @@ fn input_bytes<T>(p: &Problem<T>) -> usize {
 ///
 /// # Safety
 /// A validated problem; the regions hold `count` tensors (and their starts, or one shared set).
+#[allow(clippy::too_many_arguments)]
 unsafe fn inputs<T: Real>(ch: &CudaHandle, p: &Problem<T>, space: Space, first: usize, count: usize, a_dst: u64, x0_dst: u64, host: &mut Vec<T>) -> Result<Inputs> {
     let (u, per) = (p.tab.u, p.tab.n * p.nstarts);
     let elem = size_of::<T>() as u64;
@@ -310,6 +311,7 @@ struct UniqueDev {
 ///
 /// # Safety
 /// Every address is valid for the chunk's extents; `clusters` holds 3·count·nstarts ints.
+#[allow(clippy::too_many_arguments)]
 unsafe fn launch_unique<T: Real>(ch: &CudaHandle, p: &Problem<T>, o: &UniqueOutputs<T>, dt: &DevTables, count: usize, inp: Inputs, raw: RawOut, clusters: u64, dst: UniqueDev) -> Result<()> {
     let module = module::<T>(ch, &p.tab, "unique")?;
     let per = (count * p.nstarts * 4) as u64;

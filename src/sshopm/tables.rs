@@ -216,7 +216,8 @@ impl Tables {
 
 /// The tables of (m, n), built on first use (check [`check_size`] first).
 pub fn tables(m: usize, n: usize) -> Arc<Tables> {
-    static CACHE: OnceLock<Mutex<HashMap<(usize, usize), Arc<Tables>>>> = OnceLock::new();
+    type Cache = Mutex<HashMap<(usize, usize), Arc<Tables>>>;
+    static CACHE: OnceLock<Cache> = OnceLock::new();
     let cache = CACHE.get_or_init(Default::default);
     if let Some(t) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(&(m, n)) {
         return t.clone();

@@ -111,7 +111,7 @@ fn distinct(v: &[f64], tol: f64) -> Vec<f64> {
     s.sort_by(|a, b| b.partial_cmp(a).unwrap());
     let mut out: Vec<f64> = Vec::new();
     for x in s {
-        if out.last().is_none_or(|l| (l - x).abs() > tol) {
+        if out.last().map_or(true, |l| (l - x).abs() > tol) {
             out.push(x);
         }
     }
@@ -133,10 +133,10 @@ fn kofidis_regalia_for<T: Real>(h: &mut Handle) {
             let what = format!("{}sshopm K&R mode {mode} shift {shift}", T::LETTER);
             assert!(r.fl.iter().all(|&f| f == 0), "{what}: flags {:?}", r.fl);
             let lams: Vec<f64> = r.lam.iter().map(|&l| l.to_f64().unwrap()).collect();
-            for s in 0..ns {
+            for (s, &l) in lams.iter().enumerate() {
                 let x: Vec<f64> = r.x[s * n..(s + 1) * n].iter().map(|v| v.to_f64().unwrap()).collect();
-                let (res, unit) = residual(m, n, &d, lams[s], &x);
-                assert!(res < res_bound::<T>(tol, 1.0) && unit < 1e2 * T::EPS, "{what} start {s}: λ = {} residual {res:e}, |‖x‖ − 1| = {unit:e}", lams[s]);
+                let (res, unit) = residual(m, n, &d, l, &x);
+                assert!(res < res_bound::<T>(tol, 1.0) && unit < 1e2 * T::EPS, "{what} start {s}: λ = {l} residual {res:e}, |‖x‖ − 1| = {unit:e}");
             }
             let found = distinct(&lams, 1e-3);
             assert_eq!(found.len(), 3, "{what}: distinct λ {found:?}, want {want:?}");
@@ -148,7 +148,7 @@ fn kofidis_regalia_for<T: Real>(h: &mut Handle) {
     }
     // α = 0 (S-HOPM): some starts do not converge (flag 1); those that do are eigenpairs.
     let r = run::<T>(h, m, n, &a, 15, 1, ns, None, cfg(CONVEX, FIXED, 0.0, tol, 500));
-    assert!(r.fl.iter().any(|&f| f == 1), "{}sshopm K&R α = 0: every start converged: {:?}", T::LETTER, r.fl);
+    assert!(r.fl.contains(&1), "{}sshopm K&R α = 0: every start converged: {:?}", T::LETTER, r.fl);
     for s in (0..ns).filter(|&s| r.fl[s] == 0) {
         let x: Vec<f64> = r.x[s * n..(s + 1) * n].iter().map(|v| v.to_f64().unwrap()).collect();
         let (res, _) = residual(m, n, &d, r.lam[s].to_f64().unwrap(), &x);
@@ -216,7 +216,7 @@ fn decomposable_for<T: Real>(h: &mut Handle) {
     .unwrap();
     let what = format!("{}sshopm_unique odeco", T::LETTER);
     assert_eq!(count[0], 3, "{what}: count {count:?} λ {lam:?}");
-    assert_eq!(mult[..3].iter().sum::<i32>(), ns as i32, "{what}: multiplicities {mult:?}");
+    assert_eq!(mult[..3].iter().sum::<i32>(), ns, "{what}: multiplicities {mult:?}");
     for j in 0..3 {
         assert!((lam[j].to_f64().unwrap() - w[j]).abs() < 1e2 * T::EPS.sqrt() * tol.sqrt().max(T::EPS.sqrt()) + 1e3 * T::EPS, "{what}: λ[{j}] = {:?}", lam[j]);
         let dot: f64 = (0..n).map(|i| x[j * n + i].to_f64().unwrap() * v[j][i]).sum();
@@ -260,8 +260,8 @@ fn sphere_for<T: Real>(h: &mut Handle) {
     for g in 0..nt * ns {
         let start: Vec<T> = (0..n).map(|i| draw::<T>(0xfeed, g as u64, n, i)).collect();
         let nrm = start.iter().map(|v| v.to_f64().unwrap().powi(2)).sum::<f64>().sqrt();
-        for i in 0..n {
-            let want = start[i].to_f64().unwrap() / nrm;
+        for (i, si) in start.iter().enumerate() {
+            let want = si.to_f64().unwrap() / nrm;
             let got = r.x[g * n + i].to_f64().unwrap();
             assert!((got - want).abs() < 1e2 * T::EPS, "{}sshopm sphere g={g}: x[{i}] = {got}, normalised draw {want}", T::LETTER);
         }
@@ -426,11 +426,11 @@ fn unique_for<T: Real>(h: &mut Handle) {
                 let cl = host_backend::clusters(4, 3, T::c(mt), &raw.lam[o..o + ns], &raw.x[o * 3..(o + ns) * 3], &raw.fl[o..o + ns], kmax);
                 assert_eq!(count[t] as usize, cl.len().min(kmax), "{what}: count");
                 assert_eq!(count[t] as usize, 3.min(kmax), "{what}: count {count:?} λ {lam:?}");
-                for k in 0..count[t] as usize {
+                for (k, ck) in cl.iter().enumerate().take(count[t] as usize) {
                     let q = t * kmax + k;
                     let l = lam[q].to_f64().unwrap();
                     assert!(want.iter().any(|w| (w - l).abs() < 1e2 * mt * mt + 1e-5), "{what}: λ[{k}] = {l} not among {want:?}");
-                    assert_eq!((kind[q], mult[q]), (ty, cl[k].1), "{what}: pair {k} type / multiplicity");
+                    assert_eq!((kind[q], mult[q]), (ty, ck.1), "{what}: pair {k} type / multiplicity");
                     assert!(k == 0 || lam[q - 1] >= lam[q], "{what}: not by decreasing λ");
                 }
                 if kmax == 8 {
@@ -548,7 +548,8 @@ fn argument_checks_for<T: Real>(h: &mut Handle) {
     };
     let base = (4i32, 3i32, 2i64, a.as_ptr(), 15i64, 4i64, x0.as_ptr(), 0i64, CONVEX, FIXED, 1.0f64, 1e-6f64, 10i32);
     type Args<T> = (i32, i32, i64, *const T, i64, i64, *const T, i64, i32, i32, f64, f64, i32);
-    let cases: Vec<(Box<dyn Fn(Args<T>) -> Args<T>>, i32)> = vec![
+    type Case<T> = (Box<dyn Fn(Args<T>) -> Args<T>>, i32);
+    let cases: Vec<Case<T>> = vec![
         (Box::new(|mut b| { b.0 = 1; b }), 2),
         (Box::new(|mut b| { b.1 = 0; b }), 3),
         (Box::new(|mut b| { b.2 = -1; b }), 4),
@@ -622,7 +623,7 @@ fn argument_checks_for<T: Real>(h: &mut Handle) {
 
     // Pack / unpack (m=1, n=2, dense/packed=3, packed/dense=4), and (m, n) beyond the limits.
     let mut pk = vec![T::c(7.0); 15];
-    let dn = vec![T::c(1.0); 81];
+    let dn = [T::c(1.0); 81];
     for (m, n, dp, pp, arg) in [(1, 3, false, false, 1), (4, 0, false, false, 2), (4, 3, true, false, 3), (4, 3, false, true, 4)] {
         let d = if dp { std::ptr::null() } else { dn.as_ptr() };
         let p = if pp { std::ptr::null_mut() } else { pk.as_mut_ptr() };

@@ -30,6 +30,7 @@ mod gtsv;
 mod prec;
 mod report;
 mod roofline;
+mod sshopm;
 
 use clap::Parser;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -39,7 +40,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Routines the bench knows.
-const ROUTINES: &[&str] = &["gemm", "getrf", "geqrf", "gtsv"];
+const ROUTINES: &[&str] = &["gemm", "getrf", "geqrf", "gtsv", "sshopm"];
 /// Exit status when the bench cannot run at all (no CUDA device, no cuBLAS or cuSPARSE, a CUDA error
 /// outside a row, files not written) and for a bad command line; 101 stays Rust's panic.
 const EXIT_FATAL: u8 = 110;
@@ -55,7 +56,7 @@ const MAX_FAILURES_STATUS: usize = 100;
     after_help = "Needs an NVIDIA GPU with its driver, cuBLAS (libcublas.so.13), NVRTC (libnvrtc.so.13) and, for gtsv, cuSPARSE (libcusparse.so.12); the toolkit's lib64 is searched when they are not on LD_LIBRARY_PATH.\n\nThe gtsv sweep on its own: --routine gtsv; its batched forms take their n from --sizes, the single system its orders from --single-sizes, and --max-secs bounds the time spent timing a slow kernel.\n\nExit status: the number of rows that failed their accuracy or reproducibility check or could not run (at most 100); 110 when the bench could not run at all (no CUDA device, no cuBLAS, ...); 111 for a bad command line; 101 is a panic (a bug)."
 )]
 struct Cli {
-    /// Routines to run, comma-separated: gemm, getrf (batched LU with complete pivoting), geqrf (batched QR by Givens rotations), gtsv (tridiagonal solvers), or all.
+    /// Routines to run, comma-separated: gemm, getrf (batched LU with complete pivoting), geqrf (batched QR by Givens rotations), gtsv (tridiagonal solvers), sshopm (tensor eigenpairs; --sizes are its orders m), or all.
     #[arg(long, value_delimiter = ',', default_value = "all")]
     routine: Vec<String>,
     /// Matrix sizes n (square; gtsv: the order of the batched systems), comma-separated, for every routine run [default: gemm 4,8,16,32,64,128,256, getrf and geqrf 4,8,16,32,64,128, gtsv 64,128,256,512,1024; --quick: 4,32,128, gtsv 64,256,1024].
@@ -79,7 +80,13 @@ struct Cli {
     /// gtsv: seconds the timed calls of one measurement may take; fewer than --reps calls (at least one) are timed where one call is slower [default: 2; --quick: 0.5].
     #[arg(long)]
     max_secs: Option<f64>,
-    /// Precisions, comma-separated, of s, d, c, z [default: all four; gtsv s, d].
+    /// sshopm: tensors per call [default: 1000000; --quick: 10000].
+    #[arg(long)]
+    tensors: Option<usize>,
+    /// sshopm: random starts per tensor [default: 128].
+    #[arg(long)]
+    starts: Option<usize>,
+    /// Precisions, comma-separated, of s, d, c, z [default: all four; gtsv and sshopm s, d].
     #[arg(long, value_delimiter = ',')]
     precisions: Option<Vec<char>>,
     /// gemm: bytes of A + B + C of one call; the batch is sized from it [default: 1e9; --quick: 6.4e7].
@@ -119,6 +126,7 @@ struct Settings {
     /// The batched factorisations' settings (getrf and geqrf).
     getrf_cfg: getrf::Config,
     gtsv_cfg: gtsv::Config,
+    sshopm_cfg: sshopm::Config,
     /// gtsv: the single system's orders, and the forms run.
     single_sizes: Vec<usize>,
     forms: Vec<gtsv::Form>,
@@ -176,6 +184,11 @@ fn settings(cli: Cli) -> Result<Settings, String> {
     if !(1..=i32::MAX as usize).contains(&batch) {
         return Err(format!("--batch {batch}: must be between 1 and {}", i32::MAX));
     }
+    let tensors = cli.tensors.unwrap_or(if q { 10_000 } else { 1_000_000 });
+    let starts = cli.starts.unwrap_or(128);
+    if tensors == 0 || starts == 0 {
+        return Err("--tensors and --starts must be at least 1".into());
+    }
     if reps < 20 && !q {
         note(format!("note: --reps {reps} is below the 20 runs DESIGN §5 asks for published numbers"));
     }
@@ -214,6 +227,16 @@ fn settings(cli: Cli) -> Result<Settings, String> {
             tol: 30.0,
             modes,
             inputs,
+        },
+        sshopm_cfg: sshopm::Config {
+            tensors,
+            starts,
+            reps,
+            warmup: 2,
+            cpu_secs_all: if q { 0.2 } else { 1.0 },
+            cpu_secs_one: if q { 0.2 } else { 1.0 },
+            cpu_reps: if q { 1 } else { 3 },
+            mem_budget: 0.0, // set once the device is known
         },
         single_sizes,
         forms,
@@ -330,6 +353,7 @@ fn run(mut s: Settings) -> Result<usize, String> {
     s.cfg.mem_budget = (70e9f64).min(g.free_mem() as f64 - 2e9).max(0.0);
     s.getrf_cfg.mem_budget = s.cfg.mem_budget;
     s.gtsv_cfg.mem_budget = s.cfg.mem_budget;
+    s.sshopm_cfg.mem_budget = s.cfg.mem_budget;
 
     std::fs::create_dir_all(&s.out).map_err(|e| format!("creating {}: {e}", s.out.display()))?;
     let mut failures = 0;
@@ -400,6 +424,25 @@ fn run(mut s: Settings) -> Result<usize, String> {
                 };
                 write_report(&s.out, &rep, report::markdown_gtsv, report::svg_gtsv)?
             }
+            "sshopm" => {
+                let c = &s.sshopm_cfg;
+                let rows = sweep(routine, &precisions, &sizes, |p, m| match p {
+                    's' => vec![sshopm::run_row::<f32>(&g, &mut h, &roof, c, m)],
+                    'd' => vec![sshopm::run_row::<f64>(&g, &mut h, &roof, c, m)],
+                    _ => Vec::new(),
+                });
+                let rep = report::Report {
+                    routine: "sshopm",
+                    description: "Tensor eigenpairs by SS-HOPM (numgpu_sshopm / numgpu_dsshopm): 10^6 diffusion-MRI-like symmetric tensors (n = 3, orders m) × 128 random starts to convergence, against numgpu's CPU backend in the same run on all host cores and on one core (on a subset of the tensors, per-tensor time scaled to the whole batch).",
+                    meta: &meta,
+                    roofline: &roof,
+                    tolerance: 0.0,
+                    failures: rows.iter().filter(|r| !r.ok).count(),
+                    batch: Some(c.tensors),
+                    rows: &rows,
+                };
+                write_report(&s.out, &rep, sshopm::markdown, sshopm::svg)?
+            }
             _ => {
                 let c = &s.getrf_cfg;
                 let rows = sweep(routine, &precisions, &sizes, |p, n| match p {
@@ -430,6 +473,8 @@ fn default_sizes(routine: &str, quick: bool) -> Vec<usize> {
     match (routine, quick) {
         ("gtsv", true) => vec![64, 256, 1024],
         ("gtsv", false) => vec![64, 128, 256, 512, 1024],
+        // sshopm: the orders m of the headline (n = 3).
+        ("sshopm", _) => vec![4, 6],
         (_, true) => vec![4, 32, 128],
         ("getrf" | "geqrf", false) => vec![4, 8, 16, 32, 64, 128],
         _ => vec![4, 8, 16, 32, 64, 128, 256],
@@ -439,7 +484,7 @@ fn default_sizes(routine: &str, quick: bool) -> Vec<usize> {
 /// Each routine's precisions when --precisions is not given.
 fn default_precisions(routine: &str) -> Vec<char> {
     match routine {
-        "gtsv" => vec!['s', 'd'],
+        "gtsv" | "sshopm" => vec!['s', 'd'],
         _ => vec!['s', 'd', 'c', 'z'],
     }
 }
@@ -488,6 +533,7 @@ swept_row!(gemm::Row, ratio_cublas, "cuBLAS");
 swept_row!(getrf::Row, ratio_cublas, "cuBLAS");
 swept_row!(geqrf::Row, ratio_cublas, "cuBLAS");
 swept_row!(gtsv::Row, ratio_cusparse, "cuSPARSE", |r: &gtsv::Row| format!(" {} {}", r.mode, r.inputs));
+swept_row!(sshopm::Row, ratio_cpu_all, "the CPU backend (all cores)");
 
 /// The rows of each precision and size, `run(precision, n)` each, with a progress bar.
 fn sweep<R: SweptRow>(routine: &str, precisions: &[char], sizes: &[usize], mut run: impl FnMut(char, usize) -> Vec<R>) -> Vec<R> {
@@ -552,6 +598,18 @@ mod tests {
     fn parse(args: &[&str]) -> Result<Settings, String> {
         let cli = Cli::try_parse_from(std::iter::once("numgpu-bench").chain(args.iter().copied())).map_err(|e| e.to_string())?;
         settings(cli)
+    }
+
+    /// sshopm's defaults (the orders 4 and 6, s and d, 10^6 tensors × 128 starts) and checks.
+    #[test]
+    fn sshopm_settings() {
+        let s = parse(&["--routine", "sshopm"]).unwrap();
+        assert_eq!(s.routines, ["sshopm"]);
+        assert_eq!((default_sizes("sshopm", false), default_precisions("sshopm")), (vec![4, 6], vec!['s', 'd']));
+        assert_eq!((s.sshopm_cfg.tensors, s.sshopm_cfg.starts, s.sshopm_cfg.reps), (1_000_000, 128, 20));
+        let q = parse(&["--routine", "sshopm", "--quick", "--tensors", "500"]).unwrap();
+        assert_eq!((q.sshopm_cfg.tensors, q.sshopm_cfg.starts), (500, 128));
+        assert!(parse(&["--routine", "sshopm", "--starts", "0"]).is_err());
     }
 
     /// gtsv's defaults (sizes, precisions, forms, modes, batch bytes) and its options' checks.

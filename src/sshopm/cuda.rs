@@ -157,6 +157,25 @@ struct RawOut {
     flags: u64,
 }
 
+impl RawOut {
+    /// The regions `o` (from [`raw_layout`]) of the workspace at `ws`.
+    fn at(ws: u64, o: [usize; 4]) -> RawOut {
+        RawOut { lambda: ws + o[0] as u64, x: ws + o[1] as u64, iters: ws + o[2] as u64, flags: ws + o[3] as u64 }
+    }
+}
+
+/// Regions for the raw outputs of `k` tensors: λ, x, iterations, flags.
+fn raw_layout<T>(lay: &mut Layout, k: usize, ns: usize, n: usize) -> [usize; 4] {
+    let e = size_of::<T>();
+    [lay.take(k * ns * e), lay.take(k * ns * n * e), lay.take(k * ns * 4), lay.take(k * ns * 4)]
+}
+
+/// Regions for the staged inputs of `k` tensors: A and the starts.
+fn input_layout<T>(lay: &mut Layout, k: usize, p: &Problem<T>) -> (usize, usize) {
+    let e = size_of::<T>();
+    (lay.take(k * p.tab.u * e), lay.take(k * p.tab.n * p.nstarts * e))
+}
+
 /// Workspace bytes per tensor of a chunk staged from host memory: A, its starts (when given
 /// per tensor).
 fn input_bytes<T>(p: &Problem<T>) -> usize {
@@ -264,8 +283,8 @@ pub fn sshopm<T: Real>(ch: &mut CudaHandle, p: &Problem<T>, out: &Outputs<T>, sp
     let toffs = tables_layout::<T>(&p.tab, &mut lay);
     let staged = space == Space::Host;
     let k = if staged { chunk } else { 0 };
-    let (oa, ox0) = (lay.take(k * p.tab.u * e), lay.take(if staged { k * n * ns * e } else { 0 }));
-    let (ol, ox, oi, of) = (lay.take(k * ns * e), lay.take(k * ns * n * e), lay.take(k * ns * 4), lay.take(k * ns * 4));
+    let (oa, ox0) = input_layout(&mut lay, k, p);
+    let oraw = raw_layout::<T>(&mut lay, k, ns, n);
     let ws = ch.workspace(lay.bytes)?;
     let dt = upload_tables::<T>(ch, &p.tab, ws, toffs)?;
     let mut host = Vec::new();
@@ -278,7 +297,7 @@ pub fn sshopm<T: Real>(ch: &mut CudaHandle, p: &Problem<T>, out: &Outputs<T>, sp
         unsafe {
             let inp = inputs(ch, p, space, first, count, ws + oa as u64, ws + ox0 as u64, &mut host)?;
             let raw = if staged {
-                RawOut { lambda: ws + ol as u64, x: ws + ox as u64, iters: ws + oi as u64, flags: ws + of as u64 }
+                RawOut::at(ws, oraw)
             } else {
                 RawOut { lambda: out.lambda.add(g) as u64, x: out.x.add(g * n) as u64, iters: out.iters.add(g) as u64, flags: out.flags.add(g) as u64 }
             };
@@ -365,8 +384,9 @@ pub fn sshopm_unique<T: Real>(ch: &mut CudaHandle, p: &Problem<T>, o: &UniqueOut
     let mut lay = Layout::default();
     let toffs = tables_layout::<T>(&p.tab, &mut lay);
     let s = if staged { chunk } else { 0 };
-    let (oa, ox0) = (lay.take(s * p.tab.u * e), lay.take(s * n * ns * e));
-    let (ol, ox, oi, of, oc) = (lay.take(chunk * ns * e), lay.take(chunk * ns * n * e), lay.take(chunk * ns * 4), lay.take(chunk * ns * 4), lay.take(3 * chunk * ns * 4));
+    let (oa, ox0) = input_layout(&mut lay, s, p);
+    let oraw = raw_layout::<T>(&mut lay, chunk, ns, n);
+    let oc = lay.take(3 * chunk * ns * 4);
     let (fc, fl, fx, fm, fk) = (lay.take(s * 4), lay.take(s * k * e), lay.take(s * k * n * e), lay.take(s * k * 4), lay.take(s * k * 4));
     let ws = ch.workspace(lay.bytes)?;
     let dt = upload_tables::<T>(ch, &p.tab, ws, toffs)?;
@@ -378,7 +398,7 @@ pub fn sshopm_unique<T: Real>(ch: &mut CudaHandle, p: &Problem<T>, o: &UniqueOut
         // SAFETY: as in `sshopm`.
         unsafe {
             let inp = inputs(ch, p, space, first, count, ws + oa as u64, ws + ox0 as u64, &mut host)?;
-            let raw = RawOut { lambda: ws + ol as u64, x: ws + ox as u64, iters: ws + oi as u64, flags: ws + of as u64 };
+            let raw = RawOut::at(ws, oraw);
             launch_sshopm(ch, p, &dt, first, count, inp, raw)?;
             let dst = if staged {
                 UniqueDev { count: ws + fc as u64, lambda: ws + fl as u64, x: ws + fx as u64, mult: ws + fm as u64, kind: ws + fk as u64 }

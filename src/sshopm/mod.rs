@@ -83,12 +83,12 @@ pub fn draw<T: Real>(seed: u64, g: u64, n: usize, i: usize) -> T {
 /// Flops of one iteration of the specialised kernel for (m, n) (FIXED or SAFE shift): the
 /// monomials of degrees 2 … m − 1 (a multiply each), a multiply per gradient weight other
 /// than 1, 2 per gradient term (a multiply-add), the shifted step (2n), the norm (2n), the
-/// scaling (n plus a square root and a division) and λ (2n). What numgpu-bench and the tour
-/// count for GFLOP/s.
+/// scaling (n plus a reciprocal square root) and λ (2n). What numgpu-bench and the tour count
+/// for GFLOP/s.
 pub fn iteration_flops(tab: &Tables) -> f64 {
     let mono = tab.nmono() - 1 - tab.n;
     let weights = tab.gw.iter().filter(|&&w| w != 1.0).count();
-    (mono + weights + 2 * tab.ngrad * tab.n + 7 * tab.n + 2) as f64
+    (mono + weights + 2 * tab.ngrad * tab.n + 7 * tab.n + 1) as f64
 }
 
 /// τ of the adaptive shift.

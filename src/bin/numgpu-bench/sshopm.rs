@@ -331,7 +331,7 @@ pub fn markdown(rep: &Report<Row>) -> String {
         m.host_threads,
         if m.quick { "; --quick run" } else { "" }
     );
-    s.push_str("- iterations/s = Σ per-start iterations / time; GFLOP/s = iterations × the specialised kernel's flops per iteration (monomials, weights ≠ 1, 2 per gradient term, 7n + 2 for the step, norm and λ) / time; % FMA peak against the FMA kernel measured in this run; ×CPU = t_CPU / t_numgpu\n");
+    s.push_str("- iterations/s = Σ per-start iterations / time; GFLOP/s = iterations × the specialised kernel's flops per iteration (monomials, weights ≠ 1, 2 per gradient term, 7n + 1 for the step, norm, reciprocal square root and λ) / time; % FMA peak against the FMA kernel measured in this run; ×CPU = t_CPU / t_numgpu\n");
     s.push_str("- checks: ≥ 99% of the starts converge; eigen-residual ‖A·x^(m−1) − λx‖/(1 + ‖A‖_F) in double on a sample below 10·√tol + 1e3·ε; ≥ 97% of the CPU subset's starts with the CPU's flag and λ (1e-3 relative); two calls bitwise equal\n");
     let _ = writeln!(s, "- failures: {}\n", rep.failures);
     s.push_str(&table(rep.rows));

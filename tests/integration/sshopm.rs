@@ -675,10 +675,11 @@ crate::on_every_backend! {
 }
 
 /// CUDA against the CPU on the same inputs and starts: random tensors (the unrolled kernels,
-/// m = 4, 6, 8, and the general ones, m = 12 and n = 16), all three shifts, both modes, double
-/// precision with a tight tol: the same flags and λ within 1e-9 on at least 99% of the
-/// (tensor, start) pairs (a start on a basin boundary may go either way under different
-/// rounding), x within 1e-4 on those.
+/// m = 4, 6, 8, and the general ones, m = 12, n = 16 and n = 5 with m = 2), all three shifts,
+/// both modes, double precision: the same flags on at least 99% of the (tensor, start) pairs,
+/// and where both converged, λ within 1e-7 (relative) and x within 1e-3 on at least 99% (a
+/// start on a basin boundary may go either way under different rounding); in single precision
+/// at least 97% of the pairs agree on the flag and on λ within 1e-3.
 #[test]
 fn sshopm_cuda_matches_cpu() {
     let Some(mut gpu) = handle(BackendChoice::Cuda) else { return };
@@ -687,28 +688,34 @@ fn sshopm_cuda_matches_cpu() {
         let u = tables(m, n).u;
         let a = random_tensor(u * nt, (m * 31 + n) as u64);
         for (mode, shift) in [(CONVEX, SAFE), (CONCAVE, ADAPTIVE), (CONVEX, FIXED)] {
-            let c = cfg::<f64>(mode, shift, if shift == FIXED { 1.0 } else { 0.0 }, 1e-13, 50_000);
+            let c = cfg::<f64>(mode, shift, if shift == FIXED { 1.0 } else { 0.0 }, 1e-10, 5_000);
             gpu.set_seed(m as u64);
             host.set_seed(m as u64);
             let rg = run::<f64>(&mut gpu, m, n, &a, u, nt, ns, None, c);
             let rc = run::<f64>(&mut host, m, n, &a, u, nt, ns, None, c);
             gpu.synchronize().unwrap();
-            let mut bad = 0;
+            let (mut flags, mut values) = (0, 0);
             for g in 0..nt * ns {
-                let dx = (0..n).map(|i| (rg.x[g * n + i] - rc.x[g * n + i]).abs()).fold(0.0, f64::max);
-                if rg.fl[g] != rc.fl[g] || (rg.lam[g] - rc.lam[g]).abs() > 1e-9 * (1.0 + rc.lam[g].abs()) || (rg.fl[g] == 0 && dx > 1e-4) {
-                    bad += 1;
+                if rg.fl[g] != rc.fl[g] {
+                    flags += 1;
+                } else if rg.fl[g] == 0 {
+                    let dx = (0..n).map(|i| (rg.x[g * n + i] - rc.x[g * n + i]).abs()).fold(0.0, f64::max);
+                    if (rg.lam[g] - rc.lam[g]).abs() > 1e-7 * (1.0 + rc.lam[g].abs()) || dx > 1e-3 {
+                        values += 1;
+                    }
                 }
             }
-            assert!(bad * 100 <= nt * ns, "m={m} n={n} mode {mode} shift {shift}: {bad} of {} pairs differ between CUDA and CPU", nt * ns);
+            let what = format!("m={m} n={n} mode {mode} shift {shift}");
+            assert!(flags * 100 <= nt * ns, "{what}: {flags} of {} pairs have other flags on CUDA than on the CPU", nt * ns);
+            assert!(values * 100 <= nt * ns, "{what}: {values} of {} converged pairs differ between CUDA and CPU", nt * ns);
         }
-        // Float: the unique pairs agree.
+        // Float.
         let af: Vec<f32> = a.iter().map(|&v| v as f32).collect();
         gpu.set_seed(1);
-        let rg = run::<f32>(&mut gpu, m, n, &af, u, nt, ns, None, cfg(CONVEX, SAFE, 0.0, 1e-6, 20_000));
+        let rg = run::<f32>(&mut gpu, m, n, &af, u, nt, ns, None, cfg(CONVEX, ADAPTIVE, 0.0, 1e-6, 5_000));
         host.set_seed(1);
-        let rc = run::<f32>(&mut host, m, n, &af, u, nt, ns, None, cfg(CONVEX, SAFE, 0.0, 1e-6, 20_000));
-        let agree = (0..nt * ns).filter(|&g| rg.fl[g] == rc.fl[g] && (rg.lam[g] - rc.lam[g]).abs() <= 1e-3 * (1.0 + rc.lam[g].abs())).count();
+        let rc = run::<f32>(&mut host, m, n, &af, u, nt, ns, None, cfg(CONVEX, ADAPTIVE, 0.0, 1e-6, 5_000));
+        let agree = (0..nt * ns).filter(|&g| rg.fl[g] == rc.fl[g] && (rg.fl[g] != 0 || (rg.lam[g] - rc.lam[g]).abs() <= 1e-3 * (1.0 + rc.lam[g].abs()))).count();
         assert!(agree * 100 >= 97 * nt * ns, "float m={m} n={n}: only {agree} of {} agree", nt * ns);
     }
     gpu.synchronize().unwrap();

@@ -33,12 +33,24 @@
 //!   backend's solution (LAPACK `?gtsv`), ‖T·(x − x_cpu)‖∞ / ((‖T‖∞·‖x‖∞ + ‖b‖∞)·ε) (no factor
 //!   n: a tridiagonal solve's backward error does not grow with n); info identical to the CPU
 //!   backend's (0: every system is nonsingular);
+//! - sshopm (tensor eigenpairs by SS-HOPM): Kofidis and Regalia's tensor ×1024, 128 shared
+//!   random starts (the paper's setup): every start converges (≠cpu counts those that do
+//!   not); err/ref = starts whose λ is not within 1e-4 of a known local maximum (one that
+//!   stops near a saddle point, where λ moves by less than tol per step), per mille; err/cpu =
+//!   starts that reach another maximum than on the CPU backend, per mille. A synthetic brain slice
+//!   (64 × 64 voxels, m = 6, n = 3: one fibre, or two crossing at right angles, in directions
+//!   that turn across the slice, weights 1 and 0.6): `sshopm_unique` per voxel from 32
+//!   starts, the local maxima with λ above a fifth of the largest are the fibres found; ≠cpu
+//!   counts the voxels with another number of fibres than they hold, err/ref = the largest
+//!   angle between a fibre found and the true one in units of 0.1°, err/cpu the same against
+//!   the CPU backend's fibres. `sym_apply` (A·x^{m−1} on every voxel) against the CPU
+//!   backend, and `sym_pack(sym_unpack(a))` = a, in units of ε;
 //! - rkc_integrate (the Brusselator at 32 and 64 equations and the heat equation with RKC, a
 //!   Lorenz ensemble and PLEI with RKCK, a user-written CUDA source / host callback with RKC):
 //!   per system ‖y − y_cpu‖∞ over 10·(atol + rtol·‖y‖∞) and ‖y − y_ref‖∞ over 100·(atol +
 //!   rtol·‖y‖∞) (a global error: on PLEI's close encounters a few hundred local tolerances),
 //!   y_ref from RKCK at 1e-12 on the CPU (on a sample) or PLEI's published values at t = 3;
-//!   every status 0 and equal to the CPU backend's.
+//!   every status 0 and equal to the CPU backend's;
 //! - csrmv (ops N, T and C, 0- and 1-based; a power-law graph and a matrix of
 //!   shared/matrices) and the CMRS object (create with the default and with a given height
 //!   and M, info, cmrsmv, update_values, destroy; short random rows and a matrix of
@@ -60,6 +72,7 @@ use numgpu::lapack::Blas;
 use numgpu::rkc::{rkc_integrate_slices, Callbacks, Layout, Method, Ode, Options, Problem};
 use numgpu::spmv::suite::{generate, Kind};
 use numgpu::spmv::{cmrs_from_csr, cmrs_update_host, cmrsmv_host, csrmv_csr, CmrsMatrix, CmrsScalar, Csr};
+use numgpu::sshopm::{self as eig, Real};
 use numgpu::{Backend, BackendChoice, Complex32, Complex64, Handle, Op, Scalar, Side};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -1442,6 +1455,230 @@ fn rkc_all(h: &mut Handle, backend: &'static str, rows: &mut Vec<Result<Row, Str
     rows.push(rkc_case(h, backend, OdeCase::Decay, 32, Method::Rkc, many, 1.0, 1e-6));
 }
 
+/// Kofidis and Regalia's example (m = 4, n = 3) and its local maxima.
+const KR: [f64; 15] = [0.2883, -0.0031, 0.1973, -0.2485, -0.2939, 0.3847, 0.2972, 0.1862, 0.0919, -0.3619, 0.1241, -0.3420, 0.2127, 0.2727, -0.3054];
+const KR_MAX: [f64; 3] = [0.8893220107, 0.8168813450, 0.3633060484];
+
+/// λ, iterations and flags of every start, and the seconds of the call.
+type KrRun<T> = (Vec<T>, Vec<i32>, Vec<i32>, f64);
+/// Per voxel: the local maxima's count, λ and x (kmax slots each), and the seconds.
+type BrainRun<T> = (Vec<i32>, Vec<T>, Vec<T>, f64);
+
+/// The paper's workload: K&R ×1024, 128 shared random starts, convex SAFE.
+fn sshopm_kr_case<T: Real>(h: &mut Handle, backend: &'static str) -> Result<Row, String> {
+    let (nt, ns, n) = (1024usize, 128usize, 3usize);
+    let a: Vec<T> = (0..nt).flat_map(|_| KR.iter().map(|&v| T::c(v))).collect();
+    let tol = if T::EPS < 1e-10 { 1e-12 } else { 1e-6 };
+    let call = |h: &mut Handle| -> Result<KrRun<T>, String> {
+        let g = nt * ns;
+        let (mut lam, mut x, mut it, mut fl) = (vec![T::c(0.0); g], vec![T::c(0.0); g * n], vec![0i32; g], vec![0i32; g]);
+        h.set_seed(1024);
+        let out = eig::Outputs { lambda: lam.as_mut_ptr(), x: x.as_mut_ptr(), iters: it.as_mut_ptr(), flags: fl.as_mut_ptr() };
+        let t0 = Instant::now();
+        // SAFETY: host arrays of the sizes the call describes.
+        unsafe { eig::sshopm::<T>(h, 4, 3, nt as i64, a.as_ptr(), 15, ns as i64, std::ptr::null(), 0, 0, 1, T::c(0.0), T::c(tol), 20_000, out) }.map_err(|e| e.msg)?;
+        Ok((lam, it, fl, t0.elapsed().as_secs_f64()))
+    };
+    call(h)?;
+    let (lam, it, fl, secs) = call(h)?;
+    let (lc, _, _, _) = call(&mut Handle::cpu())?;
+    let nearest = |l: f64| (0..3).min_by(|&i, &j| (KR_MAX[i] - l).abs().total_cmp(&(KR_MAX[j] - l).abs())).unwrap_or(0);
+    // A start may stop near a saddle point, where λ moves by less than tol per step: counted,
+    // not a failure below 3%.
+    let (mut off, mut other) = (0usize, 0usize);
+    for (g, &l) in lam.iter().enumerate() {
+        let l = l.to_f64().unwrap_or(f64::NAN);
+        let gap = (l - KR_MAX[nearest(l)]).abs();
+        if gap.is_nan() || gap > 1e-4 {
+            off += 1;
+        }
+        if nearest(l) != nearest(lc[g].to_f64().unwrap_or(f64::NAN)) {
+            other += 1;
+        }
+    }
+    let iters: f64 = it.iter().map(|&i| i as f64).sum();
+    Ok(Row {
+        routine: format!("{}sshopm K&R (paper)", T::LETTER),
+        backend,
+        size: "m=4 n=3 V=128".into(),
+        batch: nt,
+        secs,
+        flops: iters * eig::iteration_flops(&eig::tables(4, 3)),
+        err_cpu: other as f64 * 1000.0 / (nt * ns) as f64,
+        err_ref: off as f64 * 1000.0 / (nt * ns) as f64,
+        differ: Some(fl.iter().filter(|&&f| f != 0).count()),
+        near: 0,
+        note: format!("{:.0} iterations per start on average", iters / (nt * ns) as f64),
+    })
+}
+
+/// The synthetic brain slice: side × side voxels; the fibres of voxel (i, j) and their count.
+fn fibres(side: usize, i: usize, j: usize) -> Vec<[f64; 3]> {
+    // The first fibre turns in the x-y plane across the slice and tilts with j; voxels of the
+    // right half hold a second fibre at right angles to it.
+    let (phi, theta) = (std::f64::consts::PI * i as f64 / side as f64, 0.3 + 0.8 * j as f64 / side as f64);
+    let v1 = [theta.sin() * phi.cos(), theta.sin() * phi.sin(), theta.cos()];
+    if j < side / 2 {
+        return vec![v1];
+    }
+    // A unit vector orthogonal to v1: v1 × z, normalised (v1 is never along z: θ >= 0.3).
+    let c = [v1[1], -v1[0], 0.0];
+    let nc = (c[0] * c[0] + c[1] * c[1]).sqrt();
+    vec![v1, [c[0] / nc, c[1] / nc, 0.0]]
+}
+
+/// Angle between two axes (x and −x the same), degrees.
+fn axis_angle(a: &[f64], b: &[f64]) -> f64 {
+    let d: f64 = a.iter().zip(b).map(|(p, q)| p * q).sum::<f64>().abs().min(1.0);
+    d.acos().to_degrees()
+}
+
+/// The fibres `sshopm_unique` found per voxel: the local maxima with λ above a fifth of the
+/// voxel's largest.
+fn found_fibres<T: Real>(count: &[i32], lam: &[T], x: &[T], kmax: usize) -> Vec<Vec<[f64; 3]>> {
+    (0..count.len())
+        .map(|t| {
+            let top = lam[t * kmax].to_f64().unwrap_or(f64::NAN);
+            (0..count[t] as usize)
+                .filter(|&k| lam[t * kmax + k].to_f64().unwrap_or(f64::NAN) > 0.2 * top)
+                .map(|k| std::array::from_fn(|i| x[(t * kmax + k) * 3 + i].to_f64().unwrap_or(f64::NAN)))
+                .collect()
+        })
+        .collect()
+}
+
+/// The brain slice through `sshopm_unique` (convex, ADAPTIVE, 32 random starts per voxel).
+fn sshopm_brain_case<T: Real>(h: &mut Handle, backend: &'static str) -> Result<Row, String> {
+    let (side, m, ns, kmax) = (64usize, 6usize, 32usize, 8usize);
+    let nt = side * side;
+    let u = eig::tables(m, 3).u;
+    let truth: Vec<Vec<[f64; 3]>> = (0..nt).map(|t| fibres(side, t % side, t / side)).collect();
+    let weights = [1.0, 0.6];
+    let mut a: Vec<T> = Vec::with_capacity(nt * u);
+    for f in &truth {
+        // Σ w_k v_k^{⊗6} as a dense tensor, packed by sym_pack.
+        let mut dense = vec![T::c(0.0); 3usize.pow(m as u32)];
+        for (pos, d) in dense.iter_mut().enumerate() {
+            let v: f64 = f.iter().zip(weights).map(|(v, w)| w * (0..m).map(|k| v[pos / 3usize.pow(k as u32) % 3]).product::<f64>()).sum();
+            *d = T::c(v);
+        }
+        let mut packed = vec![T::c(0.0); u];
+        // SAFETY: dense holds 3^6 values and packed U, host memory.
+        unsafe { eig::sym_pack::<T>(m as i32, 3, dense.as_ptr(), packed.as_mut_ptr()) }.map_err(|e| e.msg)?;
+        a.extend(packed);
+    }
+    let tol = if T::EPS < 1e-10 { 1e-12 } else { 1e-6 };
+    let call = |h: &mut Handle| -> Result<BrainRun<T>, String> {
+        let (mut count, mut lam, mut x, mut mult, mut kind) = (vec![0i32; nt], vec![T::c(0.0); nt * kmax], vec![T::c(0.0); nt * kmax * 3], vec![0i32; nt * kmax], vec![0i32; nt * kmax]);
+        h.set_seed(6);
+        let t0 = Instant::now();
+        // SAFETY: host arrays of the sizes the call describes.
+        unsafe {
+            eig::sshopm_unique::<T>(h, m as i32, 3, nt as i64, a.as_ptr(), u as i64, ns as i64, std::ptr::null(), 0, 0, 2, T::c(0.0), T::c(tol), 20_000, T::c(1e-2), kmax as i32, count.as_mut_ptr(), lam.as_mut_ptr(), x.as_mut_ptr(), mult.as_mut_ptr(), kind.as_mut_ptr())
+        }
+        .map_err(|e| e.msg)?;
+        let secs = t0.elapsed().as_secs_f64();
+        // Keep only the local maxima.
+        for t in 0..nt {
+            let keep: Vec<usize> = (0..count[t] as usize).filter(|&k| kind[t * kmax + k] == eig::TYPE_MAX).collect();
+            // Slots only move down (slot <= k), so in place is safe.
+            for (slot, &k) in keep.iter().enumerate() {
+                let q = t * kmax;
+                lam[q + slot] = lam[q + k];
+                x.copy_within((q + k) * 3..(q + k + 1) * 3, (q + slot) * 3);
+            }
+            count[t] = keep.len() as i32;
+        }
+        Ok((count, lam, x, secs))
+    };
+    call(h)?;
+    let (count, lam, x, secs) = call(h)?;
+    let ours = found_fibres(&count, &lam, &x, kmax);
+    let (cc, lc, xc, _) = call(&mut Handle::cpu())?;
+    let theirs = found_fibres(&cc, &lc, &xc, kmax);
+    let (mut wrong, mut err_ref, mut err_cpu, mut two) = (0usize, 0f64, 0f64, 0usize);
+    for t in 0..nt {
+        if ours[t].len() != truth[t].len() {
+            wrong += 1;
+            continue;
+        }
+        two += (truth[t].len() == 2) as usize;
+        for f in &ours[t] {
+            let best = truth[t].iter().map(|v| axis_angle(f, v)).fold(f64::INFINITY, f64::min);
+            err_ref = nan_max(err_ref, best / 0.1);
+            if theirs[t].len() == ours[t].len() {
+                let bc = theirs[t].iter().map(|v| axis_angle(f, v)).fold(f64::INFINITY, f64::min);
+                err_cpu = nan_max(err_cpu, bc / 0.1);
+            }
+        }
+    }
+    Ok(Row {
+        routine: format!("{}sshopm_unique brain slice", T::LETTER),
+        backend,
+        size: "m=6 n=3 V=32".into(),
+        batch: nt,
+        secs,
+        flops: 0.0,
+        err_cpu,
+        err_ref,
+        differ: Some(wrong),
+        near: 0,
+        note: format!("{} one-fibre and {two} crossing voxels resolved", nt - wrong - two),
+    })
+}
+
+/// `sym_apply` (A·x^5 on every brain-like voxel tensor) against the CPU backend, and the
+/// pack/unpack round trip, in units of ε.
+fn sym_case<T: Real>(h: &mut Handle, backend: &'static str) -> Result<Row, String> {
+    let (m, n, nt) = (6usize, 3usize, 100_000usize);
+    let u = eig::tables(m, n).u;
+    let mut rng = ChaCha8Rng::seed_from_u64(66);
+    let a: Vec<T> = (0..nt * u).map(|_| T::c(rng.gen_range(-1.0..1.0))).collect();
+    let x: Vec<T> = (0..nt * n).map(|_| T::c(rng.gen_range(-1.0..1.0))).collect();
+    let run = |h: &mut Handle| -> Result<(Vec<T>, f64), String> {
+        let mut y = vec![T::c(0.0); nt * n];
+        let t0 = Instant::now();
+        // SAFETY: host arrays of the sizes the call describes.
+        unsafe { eig::sym_apply::<T>(h, m as i32, n as i32, 1, nt as i64, a.as_ptr(), u as i64, x.as_ptr(), n as i64, y.as_mut_ptr(), n as i64) }.map_err(|e| e.msg)?;
+        Ok((y, t0.elapsed().as_secs_f64()))
+    };
+    run(h)?;
+    let (y, secs) = run(h)?;
+    let (yc, _) = run(&mut Handle::cpu())?;
+    // |Δy| over Σ|terms| bound: the multiplicities' sum (3^5 per component) times ε.
+    let scale = 3f64.powi(m as i32 - 1) * T::EPS;
+    let err_cpu = y.iter().zip(&yc).map(|(p, q)| (p.to_f64().unwrap_or(f64::NAN) - q.to_f64().unwrap_or(f64::NAN)).abs() / scale).fold(0.0, nan_max);
+    let mut dense = vec![T::c(0.0); n.pow(m as u32)];
+    let mut back = vec![T::c(0.0); u];
+    // SAFETY: host arrays of n^m and U values.
+    unsafe {
+        eig::sym_unpack::<T>(m as i32, n as i32, a.as_ptr(), dense.as_mut_ptr()).map_err(|e| e.msg)?;
+        eig::sym_pack::<T>(m as i32, n as i32, dense.as_ptr(), back.as_mut_ptr()).map_err(|e| e.msg)?;
+    }
+    let err_ref = back.iter().zip(&a).map(|(p, q)| (p.to_f64().unwrap_or(f64::NAN) - q.to_f64().unwrap_or(f64::NAN)).abs() / T::EPS).fold(0.0, nan_max);
+    let t = eig::tables(m, n);
+    Ok(Row {
+        routine: format!("{}sym_apply + pack/unpack", T::LETTER),
+        backend,
+        size: "m=6 n=3 p=1".into(),
+        batch: nt,
+        secs,
+        flops: nt as f64 * (t.nmono() + 2 * t.ngrad * n) as f64,
+        err_cpu,
+        err_ref,
+        differ: None,
+        near: 0,
+        note: "err/ref: sym_pack(sym_unpack(a)) − a".into(),
+    })
+}
+
+/// Every sshopm case of one precision.
+fn sshopm_all<T: Real>(h: &mut Handle, backend: &'static str, rows: &mut Vec<Result<Row, String>>) {
+    rows.push(sshopm_kr_case::<T>(h, backend));
+    rows.push(sshopm_brain_case::<T>(h, backend));
+    rows.push(sym_case::<T>(h, backend));
+}
+
 fn main() -> ExitCode {
     let mut h = match Handle::new(BackendChoice::Auto, 0) {
         Ok(h) => h,
@@ -1475,6 +1712,7 @@ fn main() -> ExitCode {
     println!("  getrs, gesv, gesc2: ‖op(A)(x − x_cpu)‖₁ and ‖s·b − op(A)x‖₁ over ‖op(A)‖₁‖x‖₁nε (every rhs); ≠cpu: gesv's pivots or info, gesc2's scale, must be 0");
     println!("  geqrf_givens: R and Q(:, 1:n) vs the CPU backend's (up to a unit diagonal, over mκ̂ε), and ‖A − QR‖₁/(m‖A‖₁ε) (Q rebuilt in double) and |R| vs LAPACK ?geqrf ({SAMPLE} matrices); ormqr/unmqr, orgqr/ungqr: vs the CPU backend and Q rebuilt in double (+ ‖I − QᴴQ‖); gels: ‖A(x − x_cpu)‖ and ‖Aᴴ(b − Ax)‖ ratios; ≠cpu: problems whose info differs from the CPU backend's or the expected one, or whose B changed with info ≠ 0; GFLOP/s at LAPACK's Householder counts");
     println!("  gtsv_spike: ‖T(x − x_cpu)‖∞ and ‖b − Tx‖∞ over (‖T‖∞‖x‖∞ + ‖b‖∞)ε (every rhs of every system; the CPU backend is LAPACK ?gtsv); ≠cpu: systems whose info differs from the CPU backend's or is not 0, must be 0; GFLOP/s at 8n flops per system and rhs");
+    println!("  sshopm: K&R ×1024 (128 starts): err/ref starts not within 1e-4 of a known maximum (per mille), err/cpu starts reaching another maximum than on the CPU backend (per mille), ≠cpu starts not converged; brain slice (sshopm_unique, 64×64 voxels of one or two fibres): ≠cpu voxels with a wrong fibre count, err/ref and err/cpu the largest fibre angle error (0.1° units) against the truth and the CPU backend; sym_apply vs the CPU backend and pack(unpack(a)) − a (ε units); GFLOP/s at the specialised kernel's flops per iteration");
     println!("  rkc_integrate: ‖y − y_cpu‖∞ and ‖y − y_ref‖∞ per system over 10·(atol + rtol‖y‖∞) and 100·(atol + rtol‖y‖∞) (global errors; the reference: RKCK at 1e-12 on the CPU, PLEI's published values at t = 3; {SAMPLE} systems); ≠cpu: systems whose status differs from the CPU backend's or is not 0; the GFLOP/s column is 10^6 RHS evaluations/s");
     println!("  csrmv, cmrsmv: |y − y_cpu| and |y − y_ref| of each entry over the spec's tolerance unit (len_i + 4)ε(|α|(|op(A)||x|)_i + |β||y0_i|) (the tests hold it below 1); ≠cpu (CMRS): info (height, M, stored entries, padding) other than asked or than the CPU backend's, must be 0; GFLOP/s at 2·nnz (8·nnz complex)");
     println!("times: one call, host clock, host arrays in and out (on CUDA after a warm-up call, which compiles the kernel)\n");
@@ -1494,6 +1732,8 @@ fn main() -> ExitCode {
     givens_all::<Complex64>(&mut h, backend, &mut rows);
     gtsv_all::<f32>(&mut h, backend, &mut rows);
     gtsv_all::<f64>(&mut h, backend, &mut rows);
+    sshopm_all::<f32>(&mut h, backend, &mut rows);
+    sshopm_all::<f64>(&mut h, backend, &mut rows);
     gtsv_all::<Complex32>(&mut h, backend, &mut rows);
     rkc_all(&mut h, backend, &mut rows);
     gtsv_all::<Complex64>(&mut h, backend, &mut rows);

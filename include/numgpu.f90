@@ -31,6 +31,8 @@
 !      call numgpu_csrmv(h, trans, alpha, val, row_ptr, col_ind, index_base, x, beta, y, status [, errmsg])
 !      call numgpu_cmrs_create(h, n, val, row_ptr, col_ind, index_base, height, M, A, status [, errmsg])
 !      call numgpu_cmrs_update_values(h, A, val, status [, errmsg])
+!    The tensor eigenpair routines (numgpu_sshopm, numgpu_dsshopm, their _unique forms,
+!    numgpu_?sym_apply, numgpu_?sym_pack / unpack) have their bind(C) interfaces only.
 !      call numgpu_cmrsmv(h, alpha, A, x, beta, y, status [, errmsg])
 !    and for tridiagonal systems (LAPACK ?gtsv semantics, the diagonals not written):
 !      call numgpu_gtsv_spike(h, dl, d, du, B, info, pivoting, status [, errmsg])
@@ -158,6 +160,15 @@ module numgpu
         end function
     end interface
 
+    ! numgpu_sshopm_mode
+    integer(c_int32_t), parameter :: NUMGPU_SSHOPM_CONVEX = 0_c_int32_t
+    integer(c_int32_t), parameter :: NUMGPU_SSHOPM_CONCAVE = 1_c_int32_t
+
+    ! numgpu_sshopm_shift
+    integer(c_int32_t), parameter :: NUMGPU_SSHOPM_FIXED = 0_c_int32_t
+    integer(c_int32_t), parameter :: NUMGPU_SSHOPM_SAFE = 1_c_int32_t
+    integer(c_int32_t), parameter :: NUMGPU_SSHOPM_ADAPTIVE = 2_c_int32_t
+
     ! numgpu_status
     integer(c_int32_t), parameter :: NUMGPU_SUCCESS = 0_c_int32_t
     integer(c_int32_t), parameter :: NUMGPU_INVALID_VALUE = 1_c_int32_t
@@ -234,6 +245,14 @@ module numgpu
             import
             type(c_ptr), value :: h, cuda_stream
             integer(c_int32_t) :: numgpu_set_stream
+        end function
+        ! numgpu_status numgpu_set_seed(numgpu_handle *h, uint64_t seed)
+        ! (seed: the 64 bits of a uint64_t, as integer(c_int64_t))
+        function numgpu_set_seed(h, seed) bind(C, name="numgpu_set_seed")
+            import
+            type(c_ptr), value :: h
+            integer(c_int64_t), value :: seed
+            integer(c_int32_t) :: numgpu_set_seed
         end function
 
         ! numgpu_status numgpu_synchronize(numgpu_handle *h)
@@ -1243,6 +1262,103 @@ module numgpu
             real(c_double), value :: t0, tend, rtol
             integer(c_int32_t), value :: layout
             integer(c_int32_t) :: numgpu_rkc_integrate
+        end function
+
+        ! ---- sshopm: tensor eigenpairs by SS-HOPM; symmetric tensors packed (see numgpu.h) ----
+        ! Arrays are type(c_ptr) (c_loc of a host array, or device memory): A(U, ntensors),
+        ! X0(n, nstarts[, ntensors]), lambda(nstarts, ntensors), X(n, nstarts, ntensors), ...
+        ! mode: NUMGPU_SSHOPM_CONVEX / CONCAVE; shift_kind: NUMGPU_SSHOPM_FIXED / SAFE / ADAPTIVE.
+        function numgpu_sshopm(h, m, n, ntensors, A, strideA, nstarts, X0, strideX0, mode, shift_kind, alpha, tol, &
+                maxit, lambda, X, iters, flags) bind(C, name="numgpu_sshopm")
+            import
+            type(c_ptr), value :: h
+            integer(c_int32_t), value :: m, n
+            integer(c_int64_t), value :: ntensors, strideA, nstarts, strideX0
+            type(c_ptr), value :: A, X0
+            integer(c_int32_t), value :: mode, shift_kind, maxit
+            real(c_float), value :: alpha, tol
+            type(c_ptr), value :: lambda, X, iters, flags
+            integer(c_int32_t) :: numgpu_sshopm
+        end function
+        function numgpu_sshopm_unique(h, m, n, ntensors, A, strideA, nstarts, X0, strideX0, mode, shift_kind, alpha, &
+                tol, maxit, merge_tol, kmax, count, lambda, X, mult, pair_type) bind(C, name="numgpu_sshopm_unique")
+            import
+            type(c_ptr), value :: h
+            integer(c_int32_t), value :: m, n
+            integer(c_int64_t), value :: ntensors, strideA, nstarts, strideX0
+            type(c_ptr), value :: A, X0
+            integer(c_int32_t), value :: mode, shift_kind, maxit
+            real(c_float), value :: alpha, tol, merge_tol
+            integer(c_int32_t), value :: kmax
+            type(c_ptr), value :: count, lambda, X, mult, pair_type
+            integer(c_int32_t) :: numgpu_sshopm_unique
+        end function
+        function numgpu_ssym_apply(h, m, n, p, ntensors, A, strideA, x, strideX, y, strideY) &
+                bind(C, name="numgpu_ssym_apply")
+            import
+            type(c_ptr), value :: h
+            integer(c_int32_t), value :: m, n, p
+            integer(c_int64_t), value :: ntensors, strideA, strideX, strideY
+            type(c_ptr), value :: A, x, y
+            integer(c_int32_t) :: numgpu_ssym_apply
+        end function
+        function numgpu_ssym_pack(m, n, dense, packed) bind(C, name="numgpu_ssym_pack")
+            import
+            integer(c_int32_t), value :: m, n
+            type(c_ptr), value :: dense, packed
+            integer(c_int32_t) :: numgpu_ssym_pack
+        end function
+        function numgpu_ssym_unpack(m, n, packed, dense) bind(C, name="numgpu_ssym_unpack")
+            import
+            integer(c_int32_t), value :: m, n
+            type(c_ptr), value :: packed, dense
+            integer(c_int32_t) :: numgpu_ssym_unpack
+        end function
+        function numgpu_dsshopm(h, m, n, ntensors, A, strideA, nstarts, X0, strideX0, mode, shift_kind, alpha, tol, &
+                maxit, lambda, X, iters, flags) bind(C, name="numgpu_dsshopm")
+            import
+            type(c_ptr), value :: h
+            integer(c_int32_t), value :: m, n
+            integer(c_int64_t), value :: ntensors, strideA, nstarts, strideX0
+            type(c_ptr), value :: A, X0
+            integer(c_int32_t), value :: mode, shift_kind, maxit
+            real(c_double), value :: alpha, tol
+            type(c_ptr), value :: lambda, X, iters, flags
+            integer(c_int32_t) :: numgpu_dsshopm
+        end function
+        function numgpu_dsshopm_unique(h, m, n, ntensors, A, strideA, nstarts, X0, strideX0, mode, shift_kind, alpha, &
+                tol, maxit, merge_tol, kmax, count, lambda, X, mult, pair_type) bind(C, name="numgpu_dsshopm_unique")
+            import
+            type(c_ptr), value :: h
+            integer(c_int32_t), value :: m, n
+            integer(c_int64_t), value :: ntensors, strideA, nstarts, strideX0
+            type(c_ptr), value :: A, X0
+            integer(c_int32_t), value :: mode, shift_kind, maxit
+            real(c_double), value :: alpha, tol, merge_tol
+            integer(c_int32_t), value :: kmax
+            type(c_ptr), value :: count, lambda, X, mult, pair_type
+            integer(c_int32_t) :: numgpu_dsshopm_unique
+        end function
+        function numgpu_dsym_apply(h, m, n, p, ntensors, A, strideA, x, strideX, y, strideY) &
+                bind(C, name="numgpu_dsym_apply")
+            import
+            type(c_ptr), value :: h
+            integer(c_int32_t), value :: m, n, p
+            integer(c_int64_t), value :: ntensors, strideA, strideX, strideY
+            type(c_ptr), value :: A, x, y
+            integer(c_int32_t) :: numgpu_dsym_apply
+        end function
+        function numgpu_dsym_pack(m, n, dense, packed) bind(C, name="numgpu_dsym_pack")
+            import
+            integer(c_int32_t), value :: m, n
+            type(c_ptr), value :: dense, packed
+            integer(c_int32_t) :: numgpu_dsym_pack
+        end function
+        function numgpu_dsym_unpack(m, n, packed, dense) bind(C, name="numgpu_dsym_unpack")
+            import
+            integer(c_int32_t), value :: m, n
+            type(c_ptr), value :: packed, dense
+            integer(c_int32_t) :: numgpu_dsym_unpack
         end function
     end interface
 

@@ -85,6 +85,44 @@
 #define ITEM_CHUNKS 32
 
 /**
+ * τ of the adaptive shift.
+ */
+#define ADAPTIVE_TAU 1e-6
+
+/**
+ * Flags of each (tensor, start).
+ */
+#define FLAG_CONVERGED 0
+
+#define FLAG_MAXIT 1
+
+#define FLAG_UNDERFLOW 2
+
+#define FLAG_NONFINITE 3
+
+/**
+ * Types of [`sshopm_unique`]: the projected Hessian Uᵀ((m−1)·A·x^{m−2} − λ·I)U (U an
+ * orthonormal basis of x^⊥) negative definite (a local maximum of A·x^m on the sphere),
+ * positive definite (a local minimum), or neither (a saddle point, or an eigenvalue within
+ * √ε·(1 + ‖H‖_F) of zero).
+ */
+#define TYPE_MAX 1
+
+#define TYPE_MIN -1
+
+#define TYPE_OTHER 0
+
+/**
+ * Threads per block.
+ */
+#define THREADS 128
+
+/**
+ * Largest order supported.
+ */
+#define MAX_M 32
+
+/**
  * Backend selector of `numgpu_create_with` and `numgpu_get_backend`.
  */
 enum numgpu_backend
@@ -311,6 +349,53 @@ typedef int32_t numgpu_side;
 #endif // __cplusplus
 
 /**
+ * Which extrema the iteration seeks, as an `int32_t` at the ABI.
+ */
+enum numgpu_sshopm_mode
+#ifdef __cplusplus
+  : int32_t
+#endif // __cplusplus
+ {
+  /**
+   * Local maxima of A·x^m on the unit sphere (x̂ = A·x^{m−1} + α·x, α ≥ 0).
+   */
+  NUMGPU_SSHOPM_CONVEX = 0,
+  /**
+   * Local minima (x̂ = −(A·x^{m−1} + α·x), α ≤ 0).
+   */
+  NUMGPU_SSHOPM_CONCAVE = 1,
+};
+#ifndef __cplusplus
+typedef int32_t numgpu_sshopm_mode;
+#endif // __cplusplus
+
+/**
+ * How the shift α is chosen, as an `int32_t` at the ABI.
+ */
+enum numgpu_sshopm_shift
+#ifdef __cplusplus
+  : int32_t
+#endif // __cplusplus
+ {
+  /**
+   * The caller's α (≥ 0 convex, ≤ 0 concave; 0 is the unshifted S-HOPM, which may not
+   * converge).
+   */
+  NUMGPU_SSHOPM_FIXED = 0,
+  /**
+   * α = (m−1)·‖A‖_F (convex) or −(m−1)·‖A‖_F (concave), per tensor: provably convergent.
+   */
+  NUMGPU_SSHOPM_SAFE = 1,
+  /**
+   * α chosen per iterate from the extreme eigenvalue of A·x^{m−2} (see the module docs).
+   */
+  NUMGPU_SSHOPM_ADAPTIVE = 2,
+};
+#ifndef __cplusplus
+typedef int32_t numgpu_sshopm_shift;
+#endif // __cplusplus
+
+/**
  * Status codes of every entry point. Values are part of the ABI: never reuse a retired one.
  */
 enum numgpu_status
@@ -454,6 +539,12 @@ typedef struct {
   int64_t max_stages;
 } numgpu_rkc_options;
 
+/**
+ * Largest number of gradient terms (monomials of degree m − 1 times n) supported: the
+ * tables stay a few tens of MB.
+ */
+#define MAX_TERMS (1 << 22)
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -529,6 +620,15 @@ numgpu_status numgpu_get_backend(const numgpu_handle *h, int32_t *backend);
  * Errors: `INVALID_VALUE` when h is NULL.
  */
 numgpu_status numgpu_set_stream(numgpu_handle *h, void *cuda_stream);
+
+/**
+ * Sets the seed of the handle's reproducible random draws (0 until set): the random starting
+ * vectors of `numgpu_sshopm` and its variants with `X0 = NULL`. The same seed and arguments
+ * give the same starts on every backend and device.
+ *
+ * Errors: `INVALID_VALUE` when h is NULL.
+ */
+numgpu_status numgpu_set_seed(numgpu_handle *h, uint64_t seed);
 
 /**
  * Waits until all work enqueued through the handle has finished.
@@ -2649,6 +2749,261 @@ numgpu_status numgpu_cmrs_info(const numgpu_cmrs_matrix *A,
  * Errors: none beyond `INTERNAL_ERROR`; a CUDA failure while freeing is ignored.
  */
 numgpu_status numgpu_cmrs_destroy(numgpu_cmrs_matrix *A);
+
+/**
+ * Tensor eigenpairs of a batch of real symmetric tensors by the shifted symmetric higher-order
+ * power method (SS-HOPM), single precision: from every starting vector, on every tensor, the
+ * iteration x̂ = ±(A·x^{m−1} + α·x), x = x̂/‖x̂‖, λ = A·x^m (+ convex, − concave) until
+ * |λ_{k+1} − λ_k| <= tol. Convex runs converge to local maxima of A·x^m on the unit sphere,
+ * concave runs to local minima; each result is an eigenpair A·x^{m−1} = λ·x, ‖x‖ = 1.
+ *
+ * Tensors are stored compressed: the U = C(m+n−1, m) unique entries a(i1, …, im),
+ * i1 <= … <= im, in lexicographic order of their indices (m = 4, n = 3: 1111, 1112, 1113,
+ * 1122, …, 3333); these are the tensor's entries, not polynomial coefficients
+ * (`numgpu_ssym_pack` builds them from a dense tensor).
+ *
+ * - `h` [in]: handle.
+ * - `m` [in]: order, >= 2 (up to 32; C(m+n−2, m−1)·n <= 2^22).
+ * - `n` [in]: dimension, >= 1 (on CUDA <= 32).
+ * - `ntensors` [in]: number of tensors, >= 0.
+ * - `A` [in]: tensor t's U entries at `A + t·strideA`.
+ * - `strideA` [in]: >= U when ntensors > 1.
+ * - `nstarts` [in]: starting vectors per tensor, >= 0.
+ * - `X0` [in]: starting vectors (not necessarily unit: the library normalises them), start s
+ *   of tensor t at `X0 + t·strideX0 + s·n` (n values); or NULL: drawn, each component uniform
+ *   on [−1, 1) from the handle's seed (`numgpu_set_seed`) and the counter
+ *   ((t·nstarts + s)·n + i), then normalised, the same on every backend.
+ * - `strideX0` [in]: 0 (one set of nstarts starts for every tensor, the paper's setup) or
+ *   >= n·nstarts; ignored when X0 is NULL.
+ * - `mode` [in]: `NUMGPU_SSHOPM_CONVEX` (local maxima) or `NUMGPU_SSHOPM_CONCAVE` (minima).
+ * - `shift_kind` [in]: `NUMGPU_SSHOPM_FIXED` (α = alpha), `NUMGPU_SSHOPM_SAFE` (α = ±(m−1)·‖A‖_F
+ *   per tensor: always converges) or `NUMGPU_SSHOPM_ADAPTIVE` (per iterate: convex α = max(0,
+ *   τ/m − (m−1)·λ_min(A·x^{m−2})), concave α = min(0, −τ/m − (m−1)·λ_max(A·x^{m−2})), τ = 1e-6).
+ * - `alpha` [in]: the fixed shift: finite, >= 0 convex, <= 0 concave (0: plain S-HOPM, which
+ *   may not converge: flag 1); ignored by SAFE and ADAPTIVE.
+ * - `tol` [in]: >= 0, the stopping test on λ.
+ * - `maxit` [in]: >= 1, iterations at most.
+ * - `lambda` [out]: ntensors·nstarts values, (tensor t, start s) at g = t·nstarts + s: λ of the
+ *   last iterate.
+ * - `X` [out]: n·ntensors·nstarts values, the last iterate x of g at `X + g·n` (unit).
+ * - `iters` [out]: ntensors·nstarts, the iterations g took.
+ * - `flags` [out]: ntensors·nstarts: 0 converged, 1 maxit reached, 2 ‖x̂‖ below the smallest
+ *   normal number (e.g. a zero tensor with α = 0; also a zero start, with iters = 0), 3 a
+ *   non-finite value (NaN or Inf in the tensor or the start); the iteration stops at once and
+ *   the last values are stored. Trouble in one (tensor, start) never affects the others.
+ *
+ * ntensors = 0 or nstarts = 0 is success and touches nothing. All arrays are host memory, or
+ * all are device memory of the handle's device (then the call is enqueued on the handle's
+ * stream and returns at once). Results are bitwise reproducible on the same device.
+ *
+ * Errors: `INVALID_VALUE` naming the first bad argument (NULL handle or array, m < 2, n < 1,
+ * negative counts, strides too small, mode or shift_kind out of range, alpha of the wrong
+ * sign or not finite, tol < 0 or not finite, maxit < 1, device memory on the CPU backend,
+ * arrays in different spaces); nothing is written then. `NOT_SUPPORTED` ((m, n) beyond the
+ * limits above, extents beyond the address space), `ALLOC_FAILED`, `COMPILE_FAILED`,
+ * `EXECUTION_FAILED`.
+ */
+numgpu_status numgpu_sshopm(numgpu_handle *h,
+                            int32_t m,
+                            int32_t n,
+                            int64_t ntensors,
+                            const float *A,
+                            int64_t strideA,
+                            int64_t nstarts,
+                            const float *X0,
+                            int64_t strideX0,
+                            int32_t mode,
+                            int32_t shift_kind,
+                            float alpha,
+                            float tol,
+                            int32_t maxit,
+                            float *lambda,
+                            float *X,
+                            int32_t *iters,
+                            int32_t *flags);
+
+/**
+ * Tensor eigenpairs by SS-HOPM in double precision: `numgpu_sshopm` with `double` elements;
+ * the same arguments, semantics and errors.
+ */
+numgpu_status numgpu_dsshopm(numgpu_handle *h,
+                             int32_t m,
+                             int32_t n,
+                             int64_t ntensors,
+                             const double *A,
+                             int64_t strideA,
+                             int64_t nstarts,
+                             const double *X0,
+                             int64_t strideX0,
+                             int32_t mode,
+                             int32_t shift_kind,
+                             double alpha,
+                             double tol,
+                             int32_t maxit,
+                             double *lambda,
+                             double *X,
+                             int32_t *iters,
+                             int32_t *flags);
+
+/**
+ * The distinct eigenpairs of each tensor of a batch, single precision: runs SS-HOPM as
+ * `numgpu_sshopm` (arguments 1 to 14 the same) and, per tensor, merges the starts that
+ * converged (flag 0) into distinct eigenpairs: two results are one pair when
+ * |λ₁ − λ₂| <= merge_tol·max(1, |λ₁|) and max_i |x₁(i) − x₂(i)| <= merge_tol, or, for even m,
+ * max_i |x₁(i) + x₂(i)| <= merge_tol (x and −x are the same eigenvector then). Each pair is
+ * represented by the first start that reached it. Of the pairs found, the kmax reached by the
+ * most starts are kept (ties: the first found), stored by decreasing λ.
+ *
+ * - `merge_tol` [in]: finite, > 0 (about the accuracy tol gives x: e.g. 1e-2 with tol = 1e-6
+ *   in single precision).
+ * - `kmax` [in]: >= 1, pairs stored per tensor.
+ * - `count` [out]: ntensors values: pairs stored for tensor t (0 … kmax).
+ * - `lambda` [out]: ntensors·kmax values, pair k of tensor t at t·kmax + k (NaN for k >=
+ *   count[t]).
+ * - `X` [out]: n·ntensors·kmax values, its eigenvector at `X + (t·kmax + k)·n` (NaN for k >=
+ *   count[t]).
+ * - `mult` [out]: ntensors·kmax, the starts that converged to the pair (0 for k >= count[t]).
+ * - `pair_type` [out]: ntensors·kmax: 1 local maximum of A·x^m on the sphere, −1 local minimum, 0
+ *   neither (a saddle point, or degenerate: the projected Hessian
+ *   Uᵀ((m−1)·A·x^{m−2} − λ·I)U, U a basis of x^⊥, has an eigenvalue within √ε·(1 + its norm)
+ *   of zero); 0 for k >= count[t].
+ *
+ * ntensors = 0 or nstarts = 0 is success and touches nothing. Spaces, reproducibility and
+ * errors as `numgpu_sshopm`, plus `INVALID_VALUE` for merge_tol and kmax.
+ */
+numgpu_status numgpu_sshopm_unique(numgpu_handle *h,
+                                   int32_t m,
+                                   int32_t n,
+                                   int64_t ntensors,
+                                   const float *A,
+                                   int64_t strideA,
+                                   int64_t nstarts,
+                                   const float *X0,
+                                   int64_t strideX0,
+                                   int32_t mode,
+                                   int32_t shift_kind,
+                                   float alpha,
+                                   float tol,
+                                   int32_t maxit,
+                                   float merge_tol,
+                                   int32_t kmax,
+                                   int32_t *count,
+                                   float *lambda,
+                                   float *X,
+                                   int32_t *mult,
+                                   int32_t *pair_type);
+
+/**
+ * The distinct eigenpairs of each tensor, double precision: `numgpu_sshopm_unique` with
+ * `double` elements; the same arguments, semantics and errors.
+ */
+numgpu_status numgpu_dsshopm_unique(numgpu_handle *h,
+                                    int32_t m,
+                                    int32_t n,
+                                    int64_t ntensors,
+                                    const double *A,
+                                    int64_t strideA,
+                                    int64_t nstarts,
+                                    const double *X0,
+                                    int64_t strideX0,
+                                    int32_t mode,
+                                    int32_t shift_kind,
+                                    double alpha,
+                                    double tol,
+                                    int32_t maxit,
+                                    double merge_tol,
+                                    int32_t kmax,
+                                    int32_t *count,
+                                    double *lambda,
+                                    double *X,
+                                    int32_t *mult,
+                                    int32_t *pair_type);
+
+/**
+ * Applies each tensor of a batch of compressed symmetric tensors to a vector, single
+ * precision: y_t = A_t·x_t^m (p = 0, one value), A_t·x_t^{m−1} (p = 1, n values) or
+ * A_t·x_t^{m−2} (p = 2, the symmetric n × n matrix, column-major), at any x (not normalised).
+ *
+ * - `h` [in]: handle. `m` [in]: >= 2. `n` [in]: >= 1 (limits as `numgpu_sshopm`).
+ * - `p` [in]: 0, 1 or 2.
+ * - `ntensors` [in]: >= 0.
+ * - `A` [in]: tensor t's U = C(m+n−1, m) unique entries at `A + t·strideA` (as
+ *   `numgpu_sshopm`). `strideA` [in]: >= U when ntensors > 1.
+ * - `x` [in]: x_t (n values) at `x + t·strideX`. `strideX` [in]: 0 (one x for all) or >= n.
+ * - `y` [out]: output t (n^p values) at `y + t·strideY`. `strideY` [in]: >= n^p when
+ *   ntensors > 1.
+ *
+ * ntensors = 0 is success and touches nothing. Spaces, reproducibility and errors as
+ * `numgpu_sshopm` (`INVALID_VALUE` for p out of range too).
+ */
+numgpu_status numgpu_ssym_apply(numgpu_handle *h,
+                                int32_t m,
+                                int32_t n,
+                                int32_t p,
+                                int64_t ntensors,
+                                const float *A,
+                                int64_t strideA,
+                                const float *x,
+                                int64_t strideX,
+                                float *y,
+                                int64_t strideY);
+
+/**
+ * `numgpu_ssym_apply` in double precision; the same arguments, semantics and errors.
+ */
+numgpu_status numgpu_dsym_apply(numgpu_handle *h,
+                                int32_t m,
+                                int32_t n,
+                                int32_t p,
+                                int64_t ntensors,
+                                const double *A,
+                                int64_t strideA,
+                                const double *x,
+                                int64_t strideX,
+                                double *y,
+                                int64_t strideY);
+
+/**
+ * Packs a dense order-m tensor of dimension n into the U = C(m+n−1, m) unique entries that
+ * `numgpu_sshopm` takes, single precision: each packed entry is the mean of the m!/(k1!···kn!)
+ * dense entries it stands for (the entry of the tensor's symmetric part; for a symmetric
+ * tensor, its own value). Host memory only; no handle.
+ *
+ * - `m` [in]: >= 2. `n` [in]: >= 1 (limits as `numgpu_sshopm`).
+ * - `dense` [in]: n^m values, entry (i1, …, im) (0-based) at i1 + n·i2 + … + n^{m−1}·im (the
+ *   first index fastest: a Fortran array `A(n, n, …, n)`).
+ * - `packed` [out]: U values, in `numgpu_sshopm`'s order.
+ *
+ * Errors: `INVALID_VALUE` (m < 2, n < 1, NULL arrays, device memory), `NOT_SUPPORTED` ((m, n)
+ * beyond the limits, n^m beyond the address space).
+ */
+numgpu_status numgpu_ssym_pack(int32_t m,
+                               int32_t n,
+                               const float *dense,
+                               float *packed);
+
+/**
+ * `numgpu_ssym_pack` in double precision; the same arguments, semantics and errors.
+ */
+numgpu_status numgpu_dsym_pack(int32_t m, int32_t n, const double *dense, double *packed);
+
+/**
+ * Unpacks U = C(m+n−1, m) unique entries (`numgpu_sshopm`'s order) into the dense symmetric
+ * tensor, single precision: every one of the n^m entries written. Host memory only; no
+ * handle.
+ *
+ * - `m` [in]: >= 2. `n` [in]: >= 1 (limits as `numgpu_sshopm`).
+ * - `packed` [in]: U values.
+ * - `dense` [out]: n^m values, laid out as in `numgpu_ssym_pack`.
+ *
+ * Errors: as `numgpu_ssym_pack`.
+ */
+numgpu_status numgpu_ssym_unpack(int32_t m, int32_t n, const float *packed, float *dense);
+
+/**
+ * `numgpu_ssym_unpack` in double precision; the same arguments, semantics and errors.
+ */
+numgpu_status numgpu_dsym_unpack(int32_t m, int32_t n, const double *packed, double *dense);
 
 #ifdef __cplusplus
 }  // extern "C"

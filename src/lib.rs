@@ -17,6 +17,7 @@ pub mod gtsv_spike;
 pub mod lapack;
 pub mod rkc;
 pub mod spmv;
+pub mod sshopm;
 
 pub use crate::core::{Backend, BackendChoice, Error, Handle, Op, Result, Scalar, Side, Status};
 pub use num_complex::{Complex32, Complex64};

@@ -55,6 +55,8 @@ pub(crate) enum State {
 /// their own handles run concurrently.
 pub struct Handle {
     pub(crate) state: State,
+    /// Seed of the library's reproducible random draws (the random starts of `sshopm`).
+    seed: u64,
 }
 
 impl Handle {
@@ -76,11 +78,11 @@ impl Handle {
                 Err(_) => State::Cpu,
             },
         };
-        Ok(Handle { state })
+        Ok(Handle { state, seed: 0 })
     }
 
     pub fn cpu() -> Handle {
-        Handle { state: State::Cpu }
+        Handle { state: State::Cpu, seed: 0 }
     }
 
     pub fn backend(&self) -> Backend {
@@ -88,6 +90,16 @@ impl Handle {
             State::Cpu => Backend::Cpu,
             State::Cuda(_) => Backend::Cuda,
         }
+    }
+
+    /// Sets the seed of the library's reproducible random draws (0 when never set): the same
+    /// seed and arguments give the same draws on every backend.
+    pub fn set_seed(&mut self, seed: u64) {
+        self.seed = seed;
+    }
+
+    pub fn seed(&self) -> u64 {
+        self.seed
     }
 
     /// Sets the CUDA stream (`cudaStream_t`; NULL is the default stream) later calls are

@@ -131,6 +131,19 @@ pub unsafe extern "C" fn numgpu_set_stream(h: *mut Handle, cuda_stream: *mut c_v
     boundary("numgpu_set_stream", || deref_mut(h, 1, "h")?.set_stream(cuda_stream))
 }
 
+/// Sets the seed of the handle's reproducible random draws (0 until set): the random starting
+/// vectors of `numgpu_sshopm` and its variants with `X0 = NULL`. The same seed and arguments
+/// give the same starts on every backend and device.
+///
+/// Errors: `INVALID_VALUE` when h is NULL.
+#[no_mangle]
+pub unsafe extern "C" fn numgpu_set_seed(h: *mut Handle, seed: u64) -> numgpu_status {
+    boundary("numgpu_set_seed", || {
+        deref_mut(h, 1, "h")?.set_seed(seed);
+        Ok(())
+    })
+}
+
 /// Waits until all work enqueued through the handle has finished.
 ///
 /// Errors: `INVALID_VALUE` (h NULL), `EXECUTION_FAILED` (an earlier asynchronous call failed

@@ -301,3 +301,14 @@ fn c_test_spmv() {
 fn c_test_spmv_asan() {
     c_test_asan("test_spmv");
 }
+
+/// test_sshopm needs only numgpu (its reference is the dense tensor it builds itself).
+#[test]
+fn c_test_sshopm() {
+    c_test("test_sshopm");
+}
+
+#[test]
+fn c_test_sshopm_asan() {
+    c_test_asan("test_sshopm");
+}

@@ -88,6 +88,12 @@ fn fortran_test_rkc() {
     fortran_test("test_rkc", "test_rkc_f", &[]);
 }
 
+/// test_sshopm_f needs only numgpu (its reference is the dense tensor it builds itself).
+#[test]
+fn fortran_test_sshopm() {
+    fortran_test("test_sshopm", "test_sshopm_f", &[]);
+}
+
 // ---- the module against the header ---------------------------------------------------------
 
 /// A C type as written in the header: base name (without `const`) and pointer depth.
@@ -323,7 +329,8 @@ fn module_constants(src: &str) -> BTreeMap<String, String> {
 fn fortran_kind(c_base: &str) -> Option<&'static str> {
     Some(match c_base {
         "int32_t" | "numgpu_status" | "numgpu_backend" | "numgpu_op" => "integer(c_int32_t)",
-        "int64_t" => "integer(c_int64_t)",
+        // Fortran has no unsigned kinds: a uint64_t (numgpu_set_seed's seed) is its 64 bits.
+        "int64_t" | "uint64_t" => "integer(c_int64_t)",
         "size_t" => "integer(c_size_t)",
         "float" => "real(c_float)",
         "double" => "real(c_double)",

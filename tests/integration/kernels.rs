@@ -192,3 +192,29 @@ fn rkc_kernels_compile_for_sm80_and_sm90() {
     }
     eprintln!("kernel compile report (NVRTC, ptxas -v):\n{}", report.join("\n"));
 }
+
+/// SS-HOPM: the three kernels for the bench's (m, n) (constant tables, unrolled), an order and
+/// dimension at the edge of the constant tables, and the general kernels (tables in device
+/// memory) for a large order and for n = 16 and 32.
+#[test]
+fn sshopm_kernels_compile_for_sm80_and_sm90() {
+    use numgpu::sshopm::{cuda as eig, tables};
+    if !nvrtc_or_skip() {
+        return;
+    }
+    fn cases<T: Scalar>() -> Vec<String> {
+        let mut out = Vec::new();
+        for (m, n) in [(4, 3), (6, 3), (8, 3), (2, 5), (12, 3), (3, 16), (4, 32)] {
+            let tab = tables(m, n);
+            for kind in ["sshopm", "unique", "apply"] {
+                let (d, e) = eig::specialise::<T>(&tab, kind);
+                let c = if eig::constant_tables(&tab) { "const" } else { "general" };
+                out.extend(check(eig::source(), &d, &e).into_iter().map(|l| format!("m={m} n={n} {c} {l}")));
+            }
+        }
+        out
+    }
+    let mut report = cases::<f32>();
+    report.extend(cases::<f64>());
+    eprintln!("kernel compile report (NVRTC, ptxas -v):\n{}", report.join("\n"));
+}

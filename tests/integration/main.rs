@@ -8,6 +8,7 @@ mod gemm_batched;
 mod geqrf_givens;
 mod getrf_fullpivot;
 mod gtsv_spike;
+mod sshopm;
 mod rkc;
 mod handle;
 mod mtx;

@@ -24,7 +24,8 @@
 //! --cpu-all-max / --cpu-one-max systems) and the ratios, and the difference from the CPU's
 //! solutions. The exit status is the number of failed rows. It writes
 //! `<out>/<routine>-<device>-<date>` .json, .md and .svg (routine `gemm`, `getrf_fullpivot`,
-//! `geqrf_givens`, `gtsv_spike`, `spmv`, `rkc`).
+//! `geqrf_givens`, `gtsv_spike`, `spmv`, `rkc`, `sshopm`: tensor eigenpairs against the CPU
+//! backend on all host cores and on one core).
 //!
 //! Modules: `gpu` (libraries, device, stream, events, buffers, cuBLAS and cuSPARSE handles),
 //! `prec` (the four precisions, their cuBLAS and cuSPARSE calls and LAPACK `?geqrf`),
@@ -44,6 +45,7 @@ mod report;
 mod rkc;
 mod roofline;
 mod spmv;
+mod sshopm;
 
 use clap::Parser;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -53,7 +55,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Routines the bench knows.
-const ROUTINES: &[&str] = &["gemm", "getrf", "geqrf", "gtsv", "spmv", "rkc"];
+const ROUTINES: &[&str] = &["gemm", "getrf", "geqrf", "gtsv", "spmv", "rkc", "sshopm"];
 /// Exit status when the bench cannot run at all (no CUDA device, no cuBLAS or cuSPARSE, a CUDA error
 /// outside a row, files not written) and for a bad command line; 101 stays Rust's panic.
 const EXIT_FATAL: u8 = 110;
@@ -69,7 +71,7 @@ const MAX_FAILURES_STATUS: usize = 100;
     after_help = "Needs an NVIDIA GPU with its driver, cuBLAS (libcublas.so.13), NVRTC (libnvrtc.so.13) and, for gtsv and spmv, cuSPARSE (libcusparse.so.12); the toolkit's lib64 is searched when they are not on LD_LIBRARY_PATH.\n\nThe gtsv sweep on its own: --routine gtsv; its batched forms take their n from --sizes, the single system its orders from --single-sizes, and --max-secs bounds the time spent timing a slow kernel.\n\nThe spmv sweep on its own: --routine spmv; --nnz sizes its generated matrices, --matrices picks some, the Matrix Market files are read from $NUMGPU_MATRICES (else tests/matrices of the source tree, a copy of shared/matrices).\n\nThe rkc sweep on its own: --routine rkc; --systems (system counts), --problems, --cpu-all-max and --cpu-one-max (the CPU peers' system caps).\n\nExit status: the number of rows that failed their accuracy or reproducibility check or could not run (at most 100); 110 when the bench could not run at all (no CUDA device, no cuBLAS, ...); 111 for a bad command line; 101 is a panic (a bug)."
 )]
 struct Cli {
-    /// Routines to run, comma-separated: gemm, getrf (batched LU with complete pivoting), geqrf (batched QR by Givens rotations), gtsv (tridiagonal solvers), rkc (many independent ODE systems), or all.
+    /// Routines to run, comma-separated: gemm, getrf (batched LU with complete pivoting), geqrf (batched QR by Givens rotations), gtsv (tridiagonal solvers), spmv (sparse matrix-vector products), rkc (many independent ODE systems), sshopm (tensor eigenpairs; --sizes are its orders m), or all.
     #[arg(long, value_delimiter = ',', default_value = "all")]
     routine: Vec<String>,
     /// Matrix sizes n (square; gtsv: the order of the batched systems), comma-separated, for every routine run [default: gemm 4,8,16,32,64,128,256, getrf and geqrf 4,8,16,32,64,128, gtsv 64,128,256,512,1024; --quick: 4,32,128, gtsv 64,256,1024].
@@ -105,7 +107,13 @@ struct Cli {
     /// rkc: most systems the CPU backend integrates on one core [default: 10000; --quick: 1000].
     #[arg(long)]
     cpu_one_max: Option<usize>,
-    /// Precisions, comma-separated, of s, d, c, z [default: all four; gtsv s, d; rkc d only].
+    /// sshopm: tensors per call [default: 1000000; --quick: 10000].
+    #[arg(long)]
+    tensors: Option<usize>,
+    /// sshopm: random starts per tensor [default: 128].
+    #[arg(long)]
+    starts: Option<usize>,
+    /// Precisions, comma-separated, of s, d, c, z [default: all four; gtsv, spmv and sshopm s, d; rkc d only].
     #[arg(long, value_delimiter = ',')]
     precisions: Option<Vec<char>>,
     /// spmv: entries of every generated matrix of the suite [default: the spec's sizes, 28672000 for the 7-point stencil (160³), 27000000 for the 27-point one (100³), 20000000 for the others; --quick: 2000000].
@@ -151,6 +159,7 @@ struct Settings {
     /// The batched factorisations' settings (getrf and geqrf).
     getrf_cfg: getrf::Config,
     gtsv_cfg: gtsv::Config,
+    sshopm_cfg: sshopm::Config,
     rkc_cfg: rkc::Config,
     /// rkc: the system counts.
     systems: Vec<usize>,
@@ -216,6 +225,11 @@ fn settings(cli: Cli) -> Result<Settings, String> {
     if !(1e3..=32e9).contains(&target_bytes) {
         return Err(format!("--target-bytes {target_bytes:e}: must be between 1e3 and 3.2e10"));
     }
+    let tensors = cli.tensors.unwrap_or(if q { 10_000 } else { 1_000_000 });
+    let starts = cli.starts.unwrap_or(128);
+    if tensors == 0 || starts == 0 {
+        return Err("--tensors and --starts must be at least 1".into());
+    }
     let reps = cli.reps.unwrap_or(if q { 5 } else { 20 });
     if reps == 0 {
         return Err("--reps must be at least 1".into());
@@ -269,6 +283,16 @@ fn settings(cli: Cli) -> Result<Settings, String> {
             tol: 30.0,
             modes,
             inputs,
+        },
+        sshopm_cfg: sshopm::Config {
+            tensors,
+            starts,
+            reps,
+            warmup: 2,
+            cpu_secs_all: if q { 0.2 } else { 1.0 },
+            cpu_secs_one: if q { 0.2 } else { 1.0 },
+            cpu_reps: if q { 1 } else { 3 },
+            mem_budget: 0.0, // set once the device is known
         },
         rkc_cfg: rkc::Config { reps, max_secs, cpu_all_max, cpu_one_max, cpu_reps: if q { 1 } else { 3 }, workloads },
         systems,
@@ -394,6 +418,7 @@ fn run(mut s: Settings) -> Result<usize, String> {
     // At most 70 GB of the device, and never more than is free now less 2 GB of headroom.
     s.cfg.mem_budget = (70e9f64).min(g.free_mem() as f64 - 2e9).max(0.0);
     s.getrf_cfg.mem_budget = s.cfg.mem_budget;
+    s.sshopm_cfg.mem_budget = s.cfg.mem_budget;
     s.spmv_cfg.mem_budget = s.cfg.mem_budget;
     s.gtsv_cfg.mem_budget = s.cfg.mem_budget;
 
@@ -484,6 +509,25 @@ fn run(mut s: Settings) -> Result<usize, String> {
                 let json = report::SpmvJson { report: &rep, summary: &summary };
                 write_report_json(&s.out, &rep, &json, |r| report::markdown_spmv(r, &summary), report::svg_spmv)?
             }
+            "sshopm" => {
+                let c = &s.sshopm_cfg;
+                let rows = sweep(routine, &precisions, &sizes, |p, m| match p {
+                    's' => vec![sshopm::run_row::<f32>(&g, &mut h, &roof, c, m)],
+                    'd' => vec![sshopm::run_row::<f64>(&g, &mut h, &roof, c, m)],
+                    _ => Vec::new(),
+                });
+                let rep = report::Report {
+                    routine: "sshopm",
+                    description: "Tensor eigenpairs by SS-HOPM (numgpu_sshopm / numgpu_dsshopm): 10^6 diffusion-MRI-like symmetric tensors (n = 3, orders m) × 128 random starts to convergence, against numgpu's CPU backend in the same run on all host cores and on one core (on a subset of the tensors, per-tensor time scaled to the whole batch).",
+                    meta: &meta,
+                    roofline: &roof,
+                    tolerance: 0.0,
+                    failures: rows.iter().filter(|r| !r.ok).count(),
+                    batch: Some(c.tensors),
+                    rows: &rows,
+                };
+                write_report(&s.out, &rep, sshopm::markdown, sshopm::svg)?
+            }
             "rkc" => {
                 let c = &s.rkc_cfg;
                 let mut rows = Vec::new();
@@ -530,6 +574,8 @@ fn run(mut s: Settings) -> Result<usize, String> {
 /// Each routine's sizes when --sizes is not given (gtsv: the batched forms' orders).
 fn default_sizes(routine: &str, quick: bool) -> Vec<usize> {
     match (routine, quick) {
+        // sshopm: the orders m of the headline (n = 3).
+        ("sshopm", _) => vec![4, 6],
         ("gtsv", true) => vec![64, 256, 1024],
         ("gtsv", false) => vec![64, 128, 256, 512, 1024],
         (_, true) => vec![4, 32, 128],
@@ -541,7 +587,7 @@ fn default_sizes(routine: &str, quick: bool) -> Vec<usize> {
 /// Each routine's precisions when --precisions is not given.
 fn default_precisions(routine: &str) -> Vec<char> {
     match routine {
-        "gtsv" => vec!['s', 'd'],
+        "gtsv" | "sshopm" => vec!['s', 'd'],
         "spmv" => vec!['s', 'd'],
         "rkc" => vec!['d'],
         _ => vec!['s', 'd', 'c', 'z'],
@@ -642,6 +688,7 @@ swept_row!(getrf::Row, ratio_cublas, "cuBLAS");
 swept_row!(geqrf::Row, ratio_cublas, "cuBLAS");
 swept_row!(gtsv::Row, ratio_cusparse, "cuSPARSE", |r: &gtsv::Row| format!(" {} {}", r.mode, r.inputs));
 swept_row!(rkc::Row, ratio_all, "the CPU backend on all cores", |r: &rkc::Row| format!(" {}", r.problem));
+swept_row!(sshopm::Row, ratio_cpu_all, "the CPU backend (all cores)");
 
 /// The rows of each precision and size, `run(precision, n)` each, with a progress bar.
 fn sweep<R: SweptRow>(routine: &str, precisions: &[char], sizes: &[usize], mut run: impl FnMut(char, usize) -> Vec<R>) -> Vec<R> {
@@ -751,6 +798,18 @@ mod tests {
         for bad in [&["--nnz", "10"][..], &["--nnz", "1000000000"], &["--matrices", "dense"]] {
             assert!(parse(bad).is_err(), "{bad:?} accepted");
         }
+    }
+
+    /// sshopm's defaults (the orders 4 and 6, s and d, 10^6 tensors × 128 starts) and checks.
+    #[test]
+    fn sshopm_settings() {
+        let s = parse(&["--routine", "sshopm"]).unwrap();
+        assert_eq!(s.routines, ["sshopm"]);
+        assert_eq!((default_sizes("sshopm", false), default_precisions("sshopm")), (vec![4, 6], vec!['s', 'd']));
+        assert_eq!((s.sshopm_cfg.tensors, s.sshopm_cfg.starts, s.sshopm_cfg.reps), (1_000_000, 128, 20));
+        let q = parse(&["--routine", "sshopm", "--quick", "--tensors", "500"]).unwrap();
+        assert_eq!((q.sshopm_cfg.tensors, q.sshopm_cfg.starts), (500, 128));
+        assert!(parse(&["--routine", "sshopm", "--starts", "0"]).is_err());
     }
 
     /// rkc's defaults (system counts, problems, CPU caps, precision) and its options' checks.

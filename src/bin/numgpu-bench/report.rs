@@ -98,11 +98,11 @@ pub fn device_tag(name: &str) -> String {
     }
 }
 
-fn opt(v: Option<f64>, f: impl Fn(f64) -> String) -> String {
+pub(crate) fn opt(v: Option<f64>, f: impl Fn(f64) -> String) -> String {
     v.map(f).unwrap_or_else(|| "—".into())
 }
 
-fn rate(x: f64) -> String {
+pub(crate) fn rate(x: f64) -> String {
     if x >= 100.0 {
         format!("{x:.0}")
     } else {
@@ -110,7 +110,7 @@ fn rate(x: f64) -> String {
     }
 }
 
-fn ms(x: f64) -> String {
+pub(crate) fn ms(x: f64) -> String {
     if x >= 100.0 {
         format!("{x:.1}")
     } else if x >= 1.0 {
@@ -156,7 +156,7 @@ pub fn table(rows: &[Row]) -> String {
 }
 
 /// The head of a markdown page: title, description, device, software, roofline.
-fn preamble<R>(s: &mut String, rep: &Report<R>) {
+pub(crate) fn preamble<R>(s: &mut String, rep: &Report<R>) {
     let m = rep.meta;
     let rf = rep.roofline;
     let _ = writeln!(s, "# numgpu-bench: {} on {} ({})\n", rep.routine, m.device, m.date);
@@ -341,7 +341,7 @@ pub fn svg_getrf(file: &Path, rep: &Report<GetrfRow>) -> Result<(), String> {
 
 /// The lines under a table: one per row with a note, `(ok, which row, note)`, marked FAIL
 /// where the row failed.
-fn notes<'a>(s: &mut String, rows: impl Iterator<Item = (bool, String, &'a str)>) {
+pub(crate) fn notes<'a>(s: &mut String, rows: impl Iterator<Item = (bool, String, &'a str)>) {
     let mut first = true;
     for (ok, which, note) in rows.filter(|r| !r.2.is_empty()) {
         if std::mem::take(&mut first) {

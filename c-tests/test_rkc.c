@@ -8,7 +8,8 @@
  * Every case runs on the handle numgpu_create picks (AUTO: CUDA on a GPU host) and, when that
  * is CUDA, on a CPU handle too, whose results the CUDA ones must match within the tolerances:
  * - RKC and RKCK, both layouts, reach the exact solution within 100 tolerances (norm-wise);
- * - the host spectral-radius callback (NUMGPU_RKC_SPECTRAL_USER) replaces the power method;
+ * - the user's spectral radius (NUMGPU_RKC_SPECTRAL_USER: numgpu_spcrad in the source, the host
+ *   callback on the CPU) replaces the power method;
  * - a warm restart through `state` in two halves matches one call;
  * - arrays from numgpu_malloc (device memory on CUDA) give bitwise the host-array results;
  * - a source that does not compile is NUMGPU_COMPILE_FAILED with NVRTC's log (CUDA handles);
@@ -26,6 +27,9 @@ static const char *RHS_SOURCE =
     "__device__ void numgpu_rhs(double t, const double *y, const double *p, double *f) {\n"
     "    f[0] = p[0] * (y[0] - sin(t)) + cos(t);\n"
     "    f[1] = p[1] * (y[1] - cos(t)) - sin(t);\n"
+    "}\n"
+    "__device__ double numgpu_spcrad(double t, const double *y, const double *p) {\n"
+    "    return fmax(fabs(p[0]), fabs(p[1]));\n"
     "}\n";
 
 /* The same right-hand side for the CPU backend; `user` counts calls (atomically: systems run

@@ -263,6 +263,9 @@ extern "C" __global__ void __launch_bounds__(NG_BLOCK) NG_CAT(cmrsmv_, NG_SUFFIX
         for (int i = lane; i < NG_M * NG_H; i += 32) acc[i] = ng_zero<T>();
         __syncwarp();
         const ng_i64 s = item_ptr[item], e = item_ptr[item + 1];
+        // Read now, so that their latency overlaps the chunks' rather than following it.
+        const int p = item_part[item];
+        const ng_i64 row = (ng_i64)item_strip[item] * NG_H + lane;
         // (e - s) is a multiple of 32: every lane runs the same iterations, so __syncwarp
         // is reached by all.
         for (ng_i64 j = s + lane; j < e; j += 32) {
@@ -278,8 +281,6 @@ extern "C" __global__ void __launch_bounds__(NG_BLOCK) NG_CAT(cmrsmv_, NG_SUFFIX
             T z = acc[lane];
 #pragma unroll
             for (int k = 1; k < NG_M; k++) z = ng_add(z, acc[k * NG_H + lane]);
-            const int p = item_part[item];
-            const ng_i64 row = (ng_i64)item_strip[item] * NG_H + lane;
             if (p >= 0)
                 part[(ng_i64)p * NG_H + lane] = z;
             else if (row < m)

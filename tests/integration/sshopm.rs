@@ -681,8 +681,8 @@ crate::on_every_backend! {
 /// start on a basin boundary may go either way under different rounding: H100 and H200
 /// measured 26–32 of 1600 at m = 8 with the SAFE shift), the starts slower than a tenth of
 /// maxit counted apart and allowed 5%; each backend's pairs are checked as eigenpairs by the
-/// other tests; in single precision at least 97% of the pairs (90% from order 8 on) agree on
-/// the flag and on λ within 1e-3.
+/// other tests; in single precision, at tol 1e-6·max|λ|, at least 97% of the pairs (90% from
+/// order 8 on) agree on the flag and on λ within 1e-3.
 #[test]
 fn sshopm_cuda_matches_cpu() {
     let Some(mut gpu) = handle(BackendChoice::Cuda) else { return };
@@ -690,6 +690,7 @@ fn sshopm_cuda_matches_cpu() {
     for (m, n, nt, ns) in [(4usize, 3usize, 300usize, 64usize), (6, 3, 200, 64), (8, 3, 50, 32), (12, 3, 20, 16), (3, 16, 10, 8), (2, 5, 40, 16)] {
         let u = tables(m, n).u;
         let a = random_tensor(u * nt, (m * 31 + n) as u64);
+        let mut last_lambda = Vec::new();
         for (mode, shift) in [(CONVEX, SAFE), (CONCAVE, ADAPTIVE), (CONVEX, FIXED)] {
             let c = cfg::<f64>(mode, shift, if shift == FIXED { 1.0 } else { 0.0 }, 1e-10, 5_000);
             gpu.set_seed(m as u64);
@@ -725,15 +726,20 @@ fn sshopm_cuda_matches_cpu() {
             assert!(flags * 100 <= nt * ns, "{what}: {flags} of {} pairs have other flags on CUDA than on the CPU", nt * ns);
             assert!(values * 100 <= 3 * nt * ns, "{what}: {values} of {} converged pairs differ between CUDA and CPU", nt * ns);
             assert!(slow * 20 <= nt * ns, "{what}: {slow} of {} slow pairs differ between CUDA and CPU", nt * ns);
+            last_lambda = rc.lam;
         }
-        // Float.
+        // Float, at a tolerance above λ's rounding: an absolute 1e-6 is below it once |λ|
+        // reaches tens (high orders), and then which start converges is chance.
+        let scale = last_lambda.iter().fold(1.0f64, |s, l| s.max(l.abs()));
+        let tol = 1e-6 * scale;
         let af: Vec<f32> = a.iter().map(|&v| v as f32).collect();
         gpu.set_seed(1);
-        let rg = run::<f32>(&mut gpu, m, n, &af, u, nt, ns, None, cfg(CONVEX, ADAPTIVE, 0.0, 1e-6, 5_000));
+        let rg = run::<f32>(&mut gpu, m, n, &af, u, nt, ns, None, cfg(CONVEX, ADAPTIVE, 0.0, tol, 5_000));
         host.set_seed(1);
-        let rc = run::<f32>(&mut host, m, n, &af, u, nt, ns, None, cfg(CONVEX, ADAPTIVE, 0.0, 1e-6, 5_000));
+        let rc = run::<f32>(&mut host, m, n, &af, u, nt, ns, None, cfg(CONVEX, ADAPTIVE, 0.0, tol, 5_000));
         let agree = (0..nt * ns).filter(|&g| rg.fl[g] == rc.fl[g] && (rg.fl[g] != 0 || (rg.lam[g] - rc.lam[g]).abs() <= 1e-3 * (1.0 + rc.lam[g].abs()))).count();
-        // Order 8 in float reaches another maximum from more starts (H100: 1473 of 1600 agree).
+        // From order 8 on, more starts reach another maximum (H100, at an absolute tol of
+        // 1e-6: 1473 of 1600 agreed at m = 8, 224 of 320 at m = 12).
         let need = if m >= 8 { 90 } else { 97 };
         assert!(agree * 100 >= need * nt * ns, "float m={m} n={n}: only {agree} of {} agree", nt * ns);
     }

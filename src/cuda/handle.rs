@@ -62,7 +62,8 @@ impl CudaHandle {
         if let Some((routine, decode)) = self.armed.take() {
             if let Some(code) = self.take_check()? {
                 let e = decode(code);
-                return Err(Error::new(e.status, format!("an earlier call of {routine} on this handle (on device arrays) found bad input: {}", e.msg)));
+                let (what, _) = crate::ffi::boundary::as_raised_by(routine, &e);
+                return Err(Error::new(e.status, format!("an earlier call of {routine} on this handle (on device arrays) found bad input: {what}")));
             }
         }
         Ok(())

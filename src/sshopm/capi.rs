@@ -31,7 +31,7 @@ unsafe fn run<T: Real>(
     out: Outputs<T>,
 ) -> numgpu_status {
     boundary(name, || {
-        let h = deref_mut(h, 1, "h")?;
+        let h = deref_mut(h, "h")?;
         sshopm(h, m, n, ntensors, A, strideA, nstarts, X0, strideX0, mode, shift_kind, alpha, tol, maxit, out)
     })
 }
@@ -62,7 +62,7 @@ unsafe fn unique<T: Real>(
     pair_type: *mut i32,
 ) -> numgpu_status {
     boundary(name, || {
-        let h = deref_mut(h, 1, "h")?;
+        let h = deref_mut(h, "h")?;
         sshopm_unique(h, m, n, ntensors, A, strideA, nstarts, X0, strideX0, mode, shift_kind, alpha, tol, maxit, merge_tol, kmax, count, lambda, X, mult, pair_type)
     })
 }
@@ -267,13 +267,13 @@ pub unsafe extern "C" fn numgpu_dsshopm_unique(
 /// `numgpu_sshopm` (`INVALID_VALUE` for p out of range too).
 #[no_mangle]
 pub unsafe extern "C" fn numgpu_ssym_apply(h: *mut Handle, m: i32, n: i32, p: i32, ntensors: i64, A: *const f32, strideA: i64, x: *const f32, strideX: i64, y: *mut f32, strideY: i64) -> numgpu_status {
-    boundary("numgpu_ssym_apply", || sym_apply(deref_mut(h, 1, "h")?, m, n, p, ntensors, A, strideA, x, strideX, y, strideY))
+    boundary("numgpu_ssym_apply", || sym_apply(deref_mut(h, "h")?, m, n, p, ntensors, A, strideA, x, strideX, y, strideY))
 }
 
 /// `numgpu_ssym_apply` in double precision; the same arguments, semantics and errors.
 #[no_mangle]
 pub unsafe extern "C" fn numgpu_dsym_apply(h: *mut Handle, m: i32, n: i32, p: i32, ntensors: i64, A: *const f64, strideA: i64, x: *const f64, strideX: i64, y: *mut f64, strideY: i64) -> numgpu_status {
-    boundary("numgpu_dsym_apply", || sym_apply(deref_mut(h, 1, "h")?, m, n, p, ntensors, A, strideA, x, strideX, y, strideY))
+    boundary("numgpu_dsym_apply", || sym_apply(deref_mut(h, "h")?, m, n, p, ntensors, A, strideA, x, strideX, y, strideY))
 }
 
 /// Packs a dense order-m tensor of dimension n into the U = C(m+n−1, m) unique entries that

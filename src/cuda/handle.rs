@@ -31,7 +31,7 @@ pub struct CudaHandle {
 type Deferred = (&'static str, fn(u64) -> Error);
 
 /// The value of a clean check word.
-pub const CHECK_CLEAN: u64 = u64::MAX;
+pub(crate) const CHECK_CLEAN: u64 = u64::MAX;
 
 // SAFETY: a handle is used by one thread at a time (documented); the raw stream and device
 // pointer are plain handles valid in any thread.

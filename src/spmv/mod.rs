@@ -95,8 +95,8 @@ impl<T: Copy> Csr<T> {
 
 /// The kinds of bad structure entries, in the order the first one is named: a bad row
 /// pointer pair before any bad column index.
-pub const BAD_ROW_PTR: u64 = 0;
-pub const BAD_COL_IND: u64 = 1;
+pub(crate) const BAD_ROW_PTR: u64 = 0;
+pub(crate) const BAD_COL_IND: u64 = 1;
 /// Bits of a bad-entry code that hold the entry's position.
 const AT_BITS: u32 = 48;
 

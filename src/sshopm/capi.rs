@@ -103,10 +103,11 @@ unsafe fn unique<T: Real>(
 ///   last iterate.
 /// - `X` [out]: n·ntensors·nstarts values, the last iterate x of g at `X + g·n` (unit).
 /// - `iters` [out]: ntensors·nstarts, the iterations g took.
-/// - `flags` [out]: ntensors·nstarts: 0 converged, 1 maxit reached, 2 ‖x̂‖ below the smallest
-///   normal number (e.g. a zero tensor with α = 0; also a zero start, with iters = 0), 3 a
-///   non-finite value (NaN or Inf in the tensor or the start); the iteration stops at once and
-///   the last values are stored. Trouble in one (tensor, start) never affects the others.
+/// - `flags` [out]: ntensors·nstarts `numgpu_sshopm_flag` values: `NUMGPU_SSHOPM_CONVERGED`
+///   (0), `NUMGPU_SSHOPM_MAXIT` (1, maxit reached), `NUMGPU_SSHOPM_UNDERFLOW` (2, ‖x̂‖ below the
+///   smallest normal number, e.g. a zero tensor with α = 0; also a zero start, with
+///   iters = 0), `NUMGPU_SSHOPM_NONFINITE` (3, NaN or Inf in the tensor or the start); the
+///   iteration stops at once and the last values are stored. Trouble in one (tensor, start) never affects the others.
 ///
 /// ntensors = 0 or nstarts = 0 is success and touches nothing. All arrays are host memory, or
 /// all are device memory of the handle's device (then the call is enqueued on the handle's
@@ -187,10 +188,11 @@ pub unsafe extern "C" fn numgpu_dsshopm(
 /// - `X` [out]: n·ntensors·kmax values, its eigenvector at `X + (t·kmax + k)·n` (NaN for k >=
 ///   count[t]).
 /// - `mult` [out]: ntensors·kmax, the starts that converged to the pair (0 for k >= count[t]).
-/// - `pair_type` [out]: ntensors·kmax: 1 local maximum of A·x^m on the sphere, −1 local minimum, 0
-///   neither (a saddle point, or degenerate: the projected Hessian
-///   Uᵀ((m−1)·A·x^{m−2} − λ·I)U, U a basis of x^⊥, has an eigenvalue within √ε·(1 + its norm)
-///   of zero); 0 for k >= count[t].
+/// - `pair_type` [out]: ntensors·kmax `numgpu_sshopm_pair_type` values:
+///   `NUMGPU_SSHOPM_LOCAL_MAX` (1, a local maximum of A·x^m on the sphere),
+///   `NUMGPU_SSHOPM_LOCAL_MIN` (−1, a local minimum), `NUMGPU_SSHOPM_OTHER` (0, neither: a
+///   saddle point, or degenerate: the projected Hessian Uᵀ((m−1)·A·x^{m−2} − λ·I)U, U a basis
+///   of x^⊥, has an eigenvalue within √ε·(1 + its norm) of zero); 0 for k >= count[t].
 ///
 /// ntensors = 0 or nstarts = 0 is success and touches nothing. Spaces, reproducibility and
 /// errors as `numgpu_sshopm`, plus `INVALID_VALUE` for merge_tol and kmax.

@@ -92,7 +92,7 @@ pub fn iteration_flops(tab: &Tables) -> f64 {
 }
 
 /// τ of the adaptive shift.
-pub const ADAPTIVE_TAU: f64 = 1e-6;
+pub(crate) const ADAPTIVE_TAU: f64 = 1e-6;
 
 /// Which extrema the iteration seeks, as an `int32_t` at the ABI.
 #[repr(i32)]
@@ -160,11 +160,26 @@ impl Shift {
     }
 }
 
-/// Flags of each (tensor, start).
-pub const FLAG_CONVERGED: i32 = 0;
-pub const FLAG_MAXIT: i32 = 1;
-pub const FLAG_UNDERFLOW: i32 = 2;
-pub const FLAG_NONFINITE: i32 = 3;
+/// The flag `numgpu_sshopm` writes for each (tensor, start), as an `int32_t`.
+#[repr(i32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(non_camel_case_types)]
+pub enum numgpu_sshopm_flag {
+    /// |λ_{k+1} − λ_k| <= tol within maxit iterations.
+    NUMGPU_SSHOPM_CONVERGED = 0,
+    /// maxit iterations without converging.
+    NUMGPU_SSHOPM_MAXIT = 1,
+    /// ‖x̂‖ fell below the smallest normal number (a zero tensor with α = 0, a zero start).
+    NUMGPU_SSHOPM_UNDERFLOW = 2,
+    /// A non-finite value (NaN or Inf in the tensor or the start).
+    NUMGPU_SSHOPM_NONFINITE = 3,
+}
+
+/// The flags of [`numgpu_sshopm_flag`] as the `flags` array holds them.
+pub const FLAG_CONVERGED: i32 = numgpu_sshopm_flag::NUMGPU_SSHOPM_CONVERGED as i32;
+pub const FLAG_MAXIT: i32 = numgpu_sshopm_flag::NUMGPU_SSHOPM_MAXIT as i32;
+pub const FLAG_UNDERFLOW: i32 = numgpu_sshopm_flag::NUMGPU_SSHOPM_UNDERFLOW as i32;
+pub const FLAG_NONFINITE: i32 = numgpu_sshopm_flag::NUMGPU_SSHOPM_NONFINITE as i32;
 
 /// Where the starting vectors come from.
 #[derive(Clone, Copy, Debug)]
@@ -220,13 +235,25 @@ pub struct UniqueOutputs<T> {
     pub kind: *mut i32,
 }
 
-/// Types of [`sshopm_unique`]: the projected Hessian Uᵀ((m−1)·A·x^{m−2} − λ·I)U (U an
-/// orthonormal basis of x^⊥) negative definite (a local maximum of A·x^m on the sphere),
-/// positive definite (a local minimum), or neither (a saddle point, or an eigenvalue within
-/// √ε·(1 + ‖H‖_F) of zero).
-pub const TYPE_MAX: i32 = 1;
-pub const TYPE_MIN: i32 = -1;
-pub const TYPE_OTHER: i32 = 0;
+/// The type `numgpu_sshopm_unique` writes for each eigenpair, as an `int32_t`: from the
+/// projected Hessian Uᵀ((m−1)·A·x^{m−2} − λ·I)U (U an orthonormal basis of x^⊥).
+#[repr(i32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(non_camel_case_types)]
+pub enum numgpu_sshopm_pair_type {
+    /// Negative definite: a local maximum of A·x^m on the sphere.
+    NUMGPU_SSHOPM_LOCAL_MAX = 1,
+    /// Positive definite: a local minimum.
+    NUMGPU_SSHOPM_LOCAL_MIN = -1,
+    /// Neither: a saddle point, or an eigenvalue within √ε·(1 + ‖H‖_F) of zero; also the
+    /// slots after the stored pairs.
+    NUMGPU_SSHOPM_OTHER = 0,
+}
+
+/// The types of [`numgpu_sshopm_pair_type`] as the `pair_type` array holds them.
+pub const TYPE_MAX: i32 = numgpu_sshopm_pair_type::NUMGPU_SSHOPM_LOCAL_MAX as i32;
+pub const TYPE_MIN: i32 = numgpu_sshopm_pair_type::NUMGPU_SSHOPM_LOCAL_MIN as i32;
+pub const TYPE_OTHER: i32 = numgpu_sshopm_pair_type::NUMGPU_SSHOPM_OTHER as i32;
 
 // SAFETY: these carry the caller's pointers; every backend writes output g (or tensor t's
 // slots) from one thread, and the inputs are only read.

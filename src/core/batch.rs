@@ -13,6 +13,8 @@ pub enum Batch<P> {
 
 /// A raw pointer of either mutability, as an address.
 pub trait RawPtr: Copy {
+    /// The element type pointed to.
+    type Elem;
     fn addr(self) -> *const c_void;
     /// `self + elems` elements.
     ///
@@ -21,6 +23,7 @@ pub trait RawPtr: Copy {
     unsafe fn at(self, elems: usize) -> Self;
 }
 impl<T> RawPtr for *const T {
+    type Elem = T;
     fn addr(self) -> *const c_void {
         self as *const c_void
     }
@@ -29,6 +32,7 @@ impl<T> RawPtr for *const T {
     }
 }
 impl<T> RawPtr for *mut T {
+    type Elem = T;
     fn addr(self) -> *const c_void {
         self as *const c_void
     }

@@ -14,7 +14,7 @@ use crate::core::memory::Space;
 use crate::core::{Op, Scalar};
 use crate::cuda::driver::Device;
 use crate::cuda::params::{arg, grid};
-use crate::cuda::staging::Layout;
+use crate::cuda::legacy::Layout;
 use crate::cuda::CudaHandle;
 use cudarc::driver::sys as cu;
 use std::ffi::c_void;
@@ -133,7 +133,7 @@ unsafe fn launch<T: Scalar>(ch: &CudaHandle, k: Kernel, threads: usize, params: 
 unsafe fn launch_on<T: Scalar>(ch: &CudaHandle, k: Kernel, grid: (u32, u32, u32), block: usize, params: &mut [*mut c_void]) -> Result<()> {
     let (defines, entry) = specialise::<T>(k);
     let module = ch.dev.modules.get(&ch.dev, SOURCE, &defines, &entry)?;
-    ch.launch(&module, grid, block as u32, 0, params)
+    ch.launch_params(&module, grid, block as u32, 0, params)
 }
 
 /// Whether `NUMGPU_CHECK_INPUTS=1`: validate device-array structures before the product.

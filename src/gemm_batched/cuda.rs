@@ -152,14 +152,11 @@ fn launch<T: Scalar>(ch: &CudaHandle, g: &Gemm<T>, a: &View, b: &View, c: &View,
     let (lda, ldb, ldc) = (a.ld as i64, b.ld as i64, c.ld as i64);
     let (ka, kb, kc) = (a.kbatch(), b.kbatch(), c.kbatch());
     let (alpha, beta) = (KScalar(g.alpha), KScalar(g.beta));
-    // SAFETY: each argument list is the signature of the entry point `entry` names in
-    // gemm_batched.cu (ng_i64 = i64, T by value, ng_batch = KBatch), on the validated views.
+    // SAFETY: each argument list is that of the entry point `entry` names in gemm_batched.cu,
+    // on the validated views.
     unsafe {
         match p {
-            // gemm_scale_<T>(M, N, T beta, ng_batch<T> C, ldc, batch)
             Plan::Scale => ch.launch(&module).arg(&m).arg(&n).arg(&beta).arg(&kc).arg(&ldc).arg(&batch).run(grid(ceil_div(m * n * batch, 256)), 256, 0),
-            // gemm_small_<T>(T alpha, ng_batch<const T> A, lda, ng_batch<const T> B, ldb,
-            //                T beta, ng_batch<T> C, ldc, batch, int packed)
             Plan::Small { nb, ti, tj } => {
                 let (ar, ac) = g.ta.stored(g.m, g.k);
                 let (br, bc) = g.tb.stored(g.k, g.n);
@@ -178,8 +175,6 @@ fn launch<T: Scalar>(ch: &CudaHandle, g: &Gemm<T>, a: &View, b: &View, c: &View,
                     .arg(&packed)
                     .run(grid(ceil_div(batch, nb as i64)), (nb * ti * tj) as u32, smem)
             }
-            // gemm_tiled_<T>(M, N, K, T alpha, ng_batch<const T> A, lda, ng_batch<const T> B,
-            //                ldb, T beta, ng_batch<T> C, ldc, batch)
             Plan::Tiled { bm, bn, ti, tj, .. } => {
                 let blocks = ceil_div(m, bm as i64) * ceil_div(n, bn as i64) * batch;
                 ch.launch(&module)

@@ -4,16 +4,16 @@
  *
  * For float and double, on the AUTO handle (CUDA on a GPU host) with host arrays and with
  * numgpu_malloc memory (device memory on CUDA; then numgpu_synchronize and copy back), and on
- * a GPU host on a CPU handle too:
+ * a CPU handle:
  *   numgpu_?sshopm, 3 copies of the tensor (strideA = 15), 64 random starts (X0 = NULL, seed
  *   set), convex with SAFE, fixed (alpha = 2) and ADAPTIVE shifts and concave with SAFE: every
  *   start converges (flag 0), its (lambda, x) is an eigenpair (||A x^3 - lambda x|| small, the
  *   product computed here from the dense tensor of numgpu_dsym_unpack), and the distinct
  *   lambdas are exactly the three known maxima (minima); the same seed gives the same results
  *   bitwise, in host and device memory alike;
- *   numgpu_?sshopm_unique: count 3, the known values by decreasing lambda, type 1 (maxima) or
+ *   numgpu_?sshopm_unique (host arrays): count 3, the known values by decreasing lambda, type 1 (maxima) or
  *   -1 (minima), multiplicities summing to the starts;
- *   numgpu_?sym_apply p = 0, 1, 2 against the dense tensor;
+ *   numgpu_?sym_apply p = 0, 1, 2 against the dense tensor (host arrays);
  *   numgpu_?sym_pack(unpack(a)) = a;
  * and the argument checks (NULL handle, m < 2, strideA < U, mode and shift out of range, alpha
  * of the wrong sign, maxit < 1, NULL outputs: NUMGPU_INVALID_VALUE naming the argument,
@@ -105,17 +105,14 @@ static void setv(const fam_t *f, void *b, size_t i, double v)
 }
 
 /* The results of NT x NS starts on `h`, in host or numgpu_malloc memory. */
-static numgpu_status run_case(numgpu_handle *h, int dev, const fam_t *f, const void *A, int32_t mode, int32_t shift,
+static numgpu_status run_case(const where_t *w, const fam_t *f, const void *A, int32_t mode, int32_t shift,
                               double alpha, double tol, void *lam, void *X, int32_t *it, int32_t *fl)
 {
-    stage_t st;
+    stage_t st = stage_for(w);
     numgpu_status s;
     const char *fail;
     size_t g = (size_t)NT * NS;
-    memset(&st, 0, sizeof st);
-    st.h = h;
-    st.dev = dev;
-    s = f->run(h, NT, put(&st, (void *)A, NT * U * f->size), U, NULL, 0, mode, shift, alpha, tol, 20000,
+    s = f->run(w->h, NT, put(&st, (void *)A, NT * U * f->size), U, NULL, 0, mode, shift, alpha, tol, 20000,
                put(&st, lam, g * f->size), put(&st, X, g * N * f->size), put(&st, it, g * 4), put(&st, fl, g * 4));
     /* The staged input A comes back unchanged; copying it back is harmless. */
     fail = back(&st);
@@ -123,7 +120,7 @@ static numgpu_status run_case(numgpu_handle *h, int dev, const fam_t *f, const v
     return s;
 }
 
-static void known_values(numgpu_handle *h, const char *hname, const fam_t *f, int dev)
+static void known_values(const where_t *w, const fam_t *f)
 {
     static const int32_t MODES[4] = {NUMGPU_SSHOPM_CONVEX, NUMGPU_SSHOPM_CONVEX, NUMGPU_SSHOPM_CONVEX, NUMGPU_SSHOPM_CONCAVE};
     static const int32_t SHIFTS[4] = {NUMGPU_SSHOPM_SAFE, NUMGPU_SSHOPM_FIXED, NUMGPU_SSHOPM_ADAPTIVE, NUMGPU_SSHOPM_SAFE};
@@ -142,9 +139,9 @@ static void known_values(numgpu_handle *h, const char *hname, const fam_t *f, in
         int found[3] = {0, 0, 0}, wrong = 0, unconv = 0;
         double worst = 0.0;
         numgpu_status st;
-        numgpu_set_seed(h, 42);
-        st = run_case(h, dev, f, A, MODES[c], SHIFTS[c], SHIFTS[c] == NUMGPU_SSHOPM_FIXED ? 2.0 : 0.0, tol, lam, X, it, fl);
-        check(st == NUMGPU_SUCCESS, "%s %ssshopm case %d: status %d (%s)", hname, f->letter, c, (int)st, last_error());
+        numgpu_set_seed(w->h, 42);
+        st = run_case(w, f, A, MODES[c], SHIFTS[c], SHIFTS[c] == NUMGPU_SSHOPM_FIXED ? 2.0 : 0.0, tol, lam, X, it, fl);
+        check(st == NUMGPU_SUCCESS, "%s: %ssshopm case %d: status %d (%s)", w->name, f->letter, c, (int)st, last_error());
         for (s = 0; s < g; s++) {
             double x[N], y[N], l = getv(f, lam, s), r = 0.0;
             int j, hit = -1;
@@ -167,22 +164,22 @@ static void known_values(numgpu_handle *h, const char *hname, const fam_t *f, in
                 found[hit] = 1;
         }
         check(unconv == 0 && wrong == 0 && found[0] && found[1] && found[2] && worst < rtol,
-              "%s %ssshopm case %d (%s): %d not converged, %d unknown lambdas, found %d%d%d, worst residual %.3g (limit %.3g)",
-              hname, f->letter, c, dev ? "numgpu_malloc" : "host", unconv, wrong, found[0], found[1], found[2], worst, rtol);
+              "%s: %ssshopm case %d: %d not converged, %d unknown lambdas, found %d%d%d, worst residual %.3g (limit %.3g)",
+              w->name, f->letter, c, unconv, wrong, found[0], found[1], found[2], worst, rtol);
         /* The same seed, the same results. */
-        numgpu_set_seed(h, 42);
-        run_case(h, dev, f, A, MODES[c], SHIFTS[c], SHIFTS[c] == NUMGPU_SSHOPM_FIXED ? 2.0 : 0.0, tol, lam2, X, it, fl);
-        check(memcmp(lam, lam2, g * f->size) == 0, "%s %ssshopm case %d: two calls with one seed differ", hname, f->letter, c);
+        numgpu_set_seed(w->h, 42);
+        run_case(w, f, A, MODES[c], SHIFTS[c], SHIFTS[c] == NUMGPU_SSHOPM_FIXED ? 2.0 : 0.0, tol, lam2, X, it, fl);
+        check(memcmp(lam, lam2, g * f->size) == 0, "%s: %ssshopm case %d: two calls with one seed differ", w->name, f->letter, c);
     }
     /* sshopm_unique, host arrays. */
-    for (c = 0; c < 2; c++) {
+    for (c = 0; !w->dev && c < 2; c++) {
         int32_t count[NT], mult[NT * KMAX], type[NT * KMAX];
         void *ul = xmalloc(NT * KMAX * f->size), *ux = xmalloc(NT * KMAX * N * f->size);
         const double *want = c == 0 ? KR_MAX : KR_MIN;
         int32_t mode = c == 0 ? NUMGPU_SSHOPM_CONVEX : NUMGPU_SSHOPM_CONCAVE;
-        numgpu_status st = f->unique(h, A, mode, NUMGPU_SSHOPM_SAFE, 0.0, tol, f->size == sizeof(float) ? 2e-2 : 1e-4, count, ul,
+        numgpu_status st = f->unique(w->h, A, mode, NUMGPU_SSHOPM_SAFE, 0.0, tol, f->size == sizeof(float) ? 2e-2 : 1e-4, count, ul,
                                      ux, mult, type);
-        check(st == NUMGPU_SUCCESS, "%s %ssshopm_unique: status %d (%s)", hname, f->letter, (int)st, last_error());
+        check(st == NUMGPU_SUCCESS, "%s: %ssshopm_unique: status %d (%s)", w->name, f->letter, (int)st, last_error());
         for (t = 0; t < NT; t++) {
             int sum = 0, ok = count[t] == 3;
             for (k = 0; ok && k < 3; k++) {
@@ -191,8 +188,8 @@ static void known_values(numgpu_handle *h, const char *hname, const fam_t *f, in
                 sum += mult[t * KMAX + k];
             }
             check(ok && sum == NS && mult[t * KMAX + 3] == 0 && getv(f, ul, (size_t)t * KMAX + 3) != getv(f, ul, (size_t)t * KMAX + 3),
-                  "%s %ssshopm_unique mode %d tensor %d: count %d, lambda %g %g %g, types %d %d %d, multiplicities sum %d",
-                  hname, f->letter, (int)mode, t, count[t], getv(f, ul, (size_t)t * KMAX), getv(f, ul, (size_t)t * KMAX + 1),
+                  "%s: %ssshopm_unique mode %d tensor %d: count %d, lambda %g %g %g, types %d %d %d, multiplicities sum %d",
+                  w->name, f->letter, (int)mode, t, count[t], getv(f, ul, (size_t)t * KMAX), getv(f, ul, (size_t)t * KMAX + 1),
                   getv(f, ul, (size_t)t * KMAX + 2), type[t * KMAX], type[t * KMAX + 1], type[t * KMAX + 2], sum);
         }
         free(ul);
@@ -284,42 +281,28 @@ static void error_checks(numgpu_handle *h, const char *hname, const fam_t *f)
     free(X);
 }
 
+static void argument_checks(numgpu_handle *h, const char *hname)
+{
+    int fi;
+    for (fi = 0; fi < 2; fi++)
+        error_checks(h, hname, &FAMS[fi]);
+}
+
+static void user_checks(const where_t *w)
+{
+    int fi;
+    for (fi = 0; fi < 2; fi++) {
+        known_values(w, &FAMS[fi]);
+        if (!w->dev)
+            apply_and_pack(w->h, w->name, &FAMS[fi]);
+    }
+}
+
 int main(void)
 {
-    numgpu_handle *autoh = NULL, *cpuh = NULL;
-    int32_t be = -1;
-    numgpu_status st;
-    int fi;
-
-    dense[0] = 0.0;
     if (numgpu_dsym_unpack(M, N, KR, dense) != NUMGPU_SUCCESS) {
         printf("numgpu_dsym_unpack failed: %s\n", last_error());
         return EXIT_FAILURE;
     }
-    st = numgpu_create(&autoh);
-    check(st == NUMGPU_SUCCESS, "numgpu_create: status %d (%s)", (int)st, last_error());
-    if (autoh == NULL)
-        return finish("test_sshopm");
-    numgpu_get_backend(autoh, &be);
-    printf("test_sshopm: numgpu %s, AUTO handle runs on %s\n", numgpu_version(), backend_name(be));
-    if (env_is_1("NUMGPU_REQUIRE_CUDA"))
-        check(be == NUMGPU_BACKEND_CUDA, "NUMGPU_REQUIRE_CUDA=1 but the AUTO handle runs on %s", backend_name(be));
-    for (fi = 0; fi < 2; fi++) {
-        error_checks(autoh, "AUTO", &FAMS[fi]);
-        known_values(autoh, "AUTO", &FAMS[fi], 0);
-        known_values(autoh, "AUTO", &FAMS[fi], 1);
-        apply_and_pack(autoh, "AUTO", &FAMS[fi]);
-    }
-    if (be == NUMGPU_BACKEND_CUDA) {
-        st = numgpu_create_with(&cpuh, NUMGPU_BACKEND_CPU, 0);
-        check(st == NUMGPU_SUCCESS, "numgpu_create_with(CPU): status %d (%s)", (int)st, last_error());
-        for (fi = 0; cpuh != NULL && fi < 2; fi++) {
-            known_values(cpuh, "CPU", &FAMS[fi], 0);
-            apply_and_pack(cpuh, "CPU", &FAMS[fi]);
-        }
-        numgpu_destroy(cpuh);
-    }
-    st = numgpu_destroy(autoh);
-    check(st == NUMGPU_SUCCESS, "numgpu_destroy: status %d (%s)", (int)st, last_error());
-    return finish("test_sshopm");
+    return run_program("test_sshopm", argument_checks, user_checks);
 }

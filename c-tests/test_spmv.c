@@ -110,12 +110,6 @@ static void compare(const prec_t *p, const char *what, const char *hname, int32_
     free(len);
 }
 
-/* Random values and vectors for one case (y0 NaN when beta = 0). */
-static void *random_vec(const prec_t *p, int64_t len, int nan)
-{
-    return new_buffer(p, (size_t)len, !nan, CNAN);
-}
-
 static void csrmv_cases(const where_t *w, const prec_t *p)
 {
     static const int64_t shapes[][3] = {{1, 1, 0}, {17, 33, 0}, {64, 3000, 1}};
@@ -125,12 +119,13 @@ static void csrmv_cases(const where_t *w, const prec_t *p)
     for (si = 0; si < sizeof shapes / sizeof shapes[0]; si++) {
         for (base = 0; base <= 1; base++) {
             csr_t a = make_csr(shapes[si][0], shapes[si][1], base, (int)shapes[si][2]);
-            void *val = random_vec(p, a.nnz, 0);
+            void *val = new_buffer(p, (size_t)a.nnz, 1, 0);
             for (op = NUMGPU_OP_N; op <= NUMGPU_OP_C; op++) {
                 int64_t xlen = op == NUMGPU_OP_N ? a.n : a.m, ylen = op == NUMGPU_OP_N ? a.m : a.n;
                 for (ai = 0; ai < sizeof ab / sizeof ab[0]; ai++) {
                     dcx al = p->cplx ? ab[ai][0] : creal(ab[ai][0]), be = p->cplx ? ab[ai][1] : creal(ab[ai][1]);
-                    void *x = random_vec(p, xlen, 0), *y0 = random_vec(p, ylen, be == 0.0);
+                    /* y0 NaN when beta = 0: not read */
+                    void *x = new_buffer(p, (size_t)xlen, 1, 0), *y0 = new_buffer(p, (size_t)ylen, be != 0.0, CNAN);
                     void *y = xdup(y0, (size_t)ylen * p->size);
                     stage_t st = stage_for(w);
                     numgpu_status s;
@@ -190,18 +185,21 @@ static void cmrs_cases(const where_t *w, int pi)
     int32_t base;
     for (base = 0; base <= 1; base++) {
         csr_t a = make_csr(203, 150, base, 0);
-        void *val = random_vec(p, a.nnz, 0), *val2 = random_vec(p, a.nnz, 0);
+        void *val = new_buffer(p, (size_t)a.nnz, 1, 0), *val2 = new_buffer(p, (size_t)a.nnz, 1, 0);
         for (si = 0; si < sizeof shapes / sizeof shapes[0]; si++) {
             const int32_t hgt = shapes[si][0], lanes = shapes[si][1];
             numgpu_cmrs_matrix *A = NULL;
             int32_t height = -1, M = -1;
             double pad = -1;
-            void *x = random_vec(p, a.n, 0), *y0 = random_vec(p, a.m, 0), *y = xmalloc((size_t)a.m * p->size);
+            void *x = new_buffer(p, (size_t)a.n, 1, 0), *y0 = new_buffer(p, (size_t)a.m, 1, 0);
+            void *y = xmalloc((size_t)a.m * p->size);
             stage_t st = stage_for(w);
             numgpu_status s = create(w->h, a.m, a.n, a.nnz, put(&st, val, (size_t)a.nnz * p->size),
                                      put(&st, a.rp, (size_t)(a.m + 1) * 4), put(&st, a.ci, (size_t)a.nnz * 4), base,
                                      hgt, lanes, &A);
-            if (call_ok(s, back(&st), w->name, "cmrs_create") && A != NULL) {
+            if (call_ok(s, back(&st), w->name, "cmrs_create"))
+                check(A != NULL, "%s: %scmrs_create succeeded without a matrix", w->name, p->letter);
+            if (A != NULL) {
                 s = numgpu_cmrs_info(A, &height, &M, &pad);
                 check(s == NUMGPU_SUCCESS && height == (hgt ? hgt : 16) &&
                           (lanes ? M == lanes : (M == 2 || M == 4 || M == 8)) && pad >= 0,

@@ -42,7 +42,10 @@ STATIC_CHECK(abi_complex_double, sizeof(numgpu_complex_double) == sizeof(double 
 STATIC_CHECK(abi_enums_int32, sizeof(numgpu_status) == 4 && sizeof(numgpu_backend) == 4 && sizeof(numgpu_op) == 4 &&
                                   sizeof(numgpu_side) == 4 && sizeof(numgpu_fullpivot_mode) == 4 &&
                                   sizeof(numgpu_gtsv_pivoting) == 4 && sizeof(numgpu_sshopm_mode) == 4 &&
-                                  sizeof(numgpu_sshopm_shift) == 4 && sizeof(numgpu_ode_layout) == 4);
+                                  sizeof(numgpu_sshopm_shift) == 4 && sizeof(numgpu_sshopm_flag) == 4 &&
+                                  sizeof(numgpu_sshopm_pair_type) == 4 && sizeof(numgpu_ode_layout) == 4 &&
+                                  sizeof(numgpu_ode_problem) == 4 && sizeof(numgpu_rkc_method) == 4 &&
+                                  sizeof(numgpu_rkc_spectral) == 4);
 
 /* ---- pass/fail counting ------------------------------------------------------------- */
 

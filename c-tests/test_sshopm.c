@@ -7,12 +7,13 @@
  * a CPU handle:
  *   numgpu_?sshopm, 3 copies of the tensor (strideA = 15), 64 random starts (X0 = NULL, seed
  *   set), convex with SAFE, fixed (alpha = 2) and ADAPTIVE shifts and concave with SAFE: every
- *   start converges (flag 0), its (lambda, x) is an eigenpair (||A x^3 - lambda x|| small, the
- *   product computed here from the dense tensor of numgpu_dsym_unpack), and the distinct
- *   lambdas are exactly the three known maxima (minima); the same seed gives the same results
- *   bitwise, in host and device memory alike;
- *   numgpu_?sshopm_unique (host arrays): count 3, the known values by decreasing lambda, type 1 (maxima) or
- *   -1 (minima), multiplicities summing to the starts;
+ *   start converges (NUMGPU_SSHOPM_CONVERGED), its (lambda, x) is an eigenpair
+ *   (||A x^3 - lambda x|| small, the product computed here from the dense tensor of
+ *   numgpu_dsym_unpack), and the distinct lambdas are exactly the three known maxima (minima);
+ *   the same seed gives the same results bitwise, in host and device memory alike;
+ *   numgpu_?sshopm_unique (host arrays): count 3, the known values by decreasing lambda, type
+ *   NUMGPU_SSHOPM_LOCAL_MAX (maxima) or NUMGPU_SSHOPM_LOCAL_MIN (minima), multiplicities
+ *   summing to the starts;
  *   numgpu_?sym_apply p = 0, 1, 2 against the dense tensor (host arrays);
  *   numgpu_?sym_pack(unpack(a)) = a;
  * and the argument checks (NULL handle, m < 2, strideA < U, mode and shift out of range, alpha
@@ -130,7 +131,7 @@ static void known_values(const where_t *w, const fam_t *f)
         for (s = 0; s < g; s++) {
             double x[N], y[N], l = rget(f->p, lam, s), r = 0.0;
             int j, hit = -1;
-            if (fl[s] != 0) {
+            if (fl[s] != NUMGPU_SSHOPM_CONVERGED) {
                 unconv++;
                 continue;
             }
@@ -162,6 +163,7 @@ static void known_values(const where_t *w, const fam_t *f)
         void *ul = xmalloc(NT * KMAX * f->p->size), *ux = xmalloc(NT * KMAX * N * f->p->size);
         const double *want = c == 0 ? KR_MAX : KR_MIN;
         int32_t mode = c == 0 ? NUMGPU_SSHOPM_CONVEX : NUMGPU_SSHOPM_CONCAVE;
+        int32_t want_type = c == 0 ? NUMGPU_SSHOPM_LOCAL_MAX : NUMGPU_SSHOPM_LOCAL_MIN;
         numgpu_status st = f->unique(w->h, A, mode, NUMGPU_SSHOPM_SAFE, 0.0, tol, !f->p->dbl ? 2e-2 : 1e-4, count, ul,
                                      ux, mult, type);
         check(st == NUMGPU_SUCCESS, "%s: %ssshopm_unique: status %d (%s)", w->name, f->p->letter, (int)st, last_error());
@@ -169,7 +171,7 @@ static void known_values(const where_t *w, const fam_t *f)
             int sum = 0, ok = count[t] == 3;
             for (k = 0; ok && k < 3; k++) {
                 /* By decreasing lambda: the maxima in their order, the minima in theirs. */
-                ok = fabs(rget(f->p, ul, (size_t)t * KMAX + k) - want[k]) < 1e-3 && type[t * KMAX + k] == (c == 0 ? 1 : -1);
+                ok = fabs(rget(f->p, ul, (size_t)t * KMAX + k) - want[k]) < 1e-3 && type[t * KMAX + k] == want_type;
                 sum += mult[t * KMAX + k];
             }
             check(ok && sum == NS && mult[t * KMAX + 3] == 0 && rget(f->p, ul, (size_t)t * KMAX + 3) != rget(f->p, ul, (size_t)t * KMAX + 3),

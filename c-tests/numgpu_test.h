@@ -1,16 +1,24 @@
-/* Shared helpers of the C drop-in tests (c-tests/test_*.c), C99:
+/* Shared helpers of the C tests (c-tests/test_*.c), C99, written once:
+ *  - compile-time checks of the ABI types a C user relies on;
  *  - pass/fail counting and the summary line ("<name>: N passed, M failed");
  *  - a seeded random generator (xorshift64*), so every run sees the same matrices;
- *  - one table entry per precision (s, d, c, z) that puts numgpu's batched GEMM entry points
- *    and the CBLAS reference behind precision-neutral signatures (scalars as double[2],
- *    matrices as void *), so each test body is written once for the four precisions.
+ *  - one table entry per precision (s, d, c, z): element sizes, epsilon, element access
+ *    (complex precisions as C99 float/double _Complex arrays) and cblas_?gemm;
+ *  - Frobenius norms and the two ratios the tests use: a difference relative to a reference
+ *    and a residual ||B - op(A) X|| relative to ||A|| ||X||, both in units of eps;
+ *  - copies of host arrays into numgpu_malloc memory and back (device memory on CUDA);
+ *  - the check of a rejected call (status, numgpu_last_error_arg position, message, outputs);
+ *  - the places every family program runs in: the AUTO handle with host arrays and with
+ *    numgpu_malloc memory, and a CPU handle with host arrays.
  */
 #ifndef NUMGPU_TEST_H
 #define NUMGPU_TEST_H
 
+#include <complex.h>
 #include <float.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +26,26 @@
 
 #include "numgpu.h"
 #include <cblas.h>
+
+/* ---- the ABI types --------------------------------------------------------------------- */
+
+/* C99 has no static_assert: a negative array size fails the compilation instead. */
+#define STATIC_CHECK(name, cond) typedef char name[(cond) ? 1 : -1]
+/* numgpu's complex structs are C99's complex types: {re, im}, nothing else. */
+STATIC_CHECK(abi_complex_float, sizeof(numgpu_complex_float) == sizeof(float _Complex) &&
+                                    offsetof(numgpu_complex_float, re) == 0 &&
+                                    offsetof(numgpu_complex_float, im) == sizeof(float));
+STATIC_CHECK(abi_complex_double, sizeof(numgpu_complex_double) == sizeof(double _Complex) &&
+                                     offsetof(numgpu_complex_double, re) == 0 &&
+                                     offsetof(numgpu_complex_double, im) == sizeof(double));
+/* Every enum crosses the ABI as int32_t. */
+STATIC_CHECK(abi_enums_int32, sizeof(numgpu_status) == 4 && sizeof(numgpu_backend) == 4 && sizeof(numgpu_op) == 4 &&
+                                  sizeof(numgpu_side) == 4 && sizeof(numgpu_fullpivot_mode) == 4 &&
+                                  sizeof(numgpu_gtsv_pivoting) == 4 && sizeof(numgpu_sshopm_mode) == 4 &&
+                                  sizeof(numgpu_sshopm_shift) == 4 && sizeof(numgpu_sshopm_flag) == 4 &&
+                                  sizeof(numgpu_sshopm_pair_type) == 4 && sizeof(numgpu_ode_layout) == 4 &&
+                                  sizeof(numgpu_ode_problem) == 4 && sizeof(numgpu_rkc_method) == 4 &&
+                                  sizeof(numgpu_rkc_spectral) == 4);
 
 /* ---- pass/fail counting ------------------------------------------------------------- */
 
@@ -66,6 +94,12 @@ static inline void *xmalloc(size_t bytes)
     return p;
 }
 
+/* A fresh copy of `bytes` of `src`. */
+static inline void *xdup(const void *src, size_t bytes)
+{
+    return memcpy(xmalloc(bytes), src, bytes);
+}
+
 /* This thread's numgpu_last_error text, in a static buffer. */
 static inline const char *last_error(void)
 {
@@ -95,34 +129,20 @@ static inline double rnd(void)
 
 /* ---- precisions --------------------------------------------------------------------- */
 
-/* Precision-neutral views of numgpu_?gemm_batched, numgpu_?gemm_batched_strided and
- * cblas_?gemm. Scalars are double[2] (re, im; im ignored by s and d). */
-typedef numgpu_status (*batched_fn)(numgpu_handle *h, int32_t ta, int32_t tb, int64_t m, int64_t n,
-                                    int64_t k, const double *alpha, void *const *A, int64_t lda,
-                                    void *const *B, int64_t ldb, const double *beta, void *const *C,
-                                    int64_t ldc, int64_t batch, numgpu_handle *dev);
-typedef numgpu_status (*strided_fn)(numgpu_handle *h, int32_t ta, int32_t tb, int64_t m, int64_t n,
-                                    int64_t k, const double *alpha, const void *A, int64_t lda,
-                                    int64_t sA, const void *B, int64_t ldb, int64_t sB,
-                                    const double *beta, void *C, int64_t ldc, int64_t sC,
-                                    int64_t batch);
-typedef void (*ref_fn)(int32_t ta, int32_t tb, int m, int n, int k, const double *alpha,
-                       const void *A, int lda, const void *B, int ldb, const double *beta, void *C,
-                       int ldc);
+typedef double _Complex dcx;
+
+/* cblas_?gemm, column-major, with the scalars as double complex (real parts for s, d). */
+typedef void (*gemm_ref_fn)(int32_t ta, int32_t tb, int m, int n, int k, dcx alpha, const void *A, int lda,
+                            const void *B, int ldb, dcx beta, void *C, int ldc);
 
 typedef struct {
     const char *letter; /* "s", "d", "c", "z" */
-    size_t size;        /* bytes of one element */
     int dbl;            /* components are double (d, z), else float */
-    int cplx;           /* two components per element */
+    int cplx;           /* complex: C99 float/double _Complex elements */
+    size_t size;        /* bytes of one element */
+    size_t rsize;       /* bytes of its real type */
     double eps;         /* machine epsilon of the precision */
-    double tiny;        /* smallest normal number of the precision */
-    /* numgpu_?gemm_batched. A, B, C are host arrays of `batch` matrix pointers (or NULL,
-     * passed on as NULL). With dev != NULL the pointer arrays are copied to memory from
-     * numgpu_malloc(dev) first: pointer arrays live in the same space as the matrices. */
-    batched_fn batched;
-    strided_fn strided; /* numgpu_?gemm_batched_strided */
-    ref_fn ref;         /* cblas_?gemm, column-major */
+    gemm_ref_fn gemm;   /* cblas_?gemm */
 } prec_t;
 
 static inline enum CBLAS_TRANSPOSE cblas_op(int32_t op)
@@ -130,22 +150,201 @@ static inline enum CBLAS_TRANSPOSE cblas_op(int32_t op)
     return op == NUMGPU_OP_N ? CblasNoTrans : op == NUMGPU_OP_T ? CblasTrans : CblasConjTrans;
 }
 
-/* Copies `bytes` of host memory into fresh memory from numgpu_malloc(h) (NULL when bytes is
- * 0 or src is NULL); exits when the copy cannot be made, which no test expects. */
-static inline void *stage_in(numgpu_handle *h, const void *src, size_t bytes)
+static inline void s_gemm_ref(int32_t ta, int32_t tb, int m, int n, int k, dcx al, const void *A, int lda,
+                              const void *B, int ldb, dcx be, void *C, int ldc)
 {
-    void *d = NULL;
-    if (src == NULL || bytes == 0)
-        return NULL;
-    if (numgpu_malloc(h, &d, bytes) != NUMGPU_SUCCESS || numgpu_memcpy(h, d, src, bytes) != NUMGPU_SUCCESS) {
-        fprintf(stderr, "stage_in: %s\n", last_error());
-        exit(2);
-    }
-    return d;
+    cblas_sgemm(CblasColMajor, cblas_op(ta), cblas_op(tb), m, n, k, (float)creal(al), A, lda, B, ldb,
+                (float)creal(be), C, ldc);
 }
 
-/* Buffers handed to numgpu in one space: the host buffer itself, or (dev) a copy in
- * numgpu_malloc memory that back() copies into the host buffer and frees. */
+static inline void d_gemm_ref(int32_t ta, int32_t tb, int m, int n, int k, dcx al, const void *A, int lda,
+                              const void *B, int ldb, dcx be, void *C, int ldc)
+{
+    cblas_dgemm(CblasColMajor, cblas_op(ta), cblas_op(tb), m, n, k, creal(al), A, lda, B, ldb, creal(be), C, ldc);
+}
+
+static inline void c_gemm_ref(int32_t ta, int32_t tb, int m, int n, int k, dcx al, const void *A, int lda,
+                              const void *B, int ldb, dcx be, void *C, int ldc)
+{
+    float _Complex a = (float _Complex)al, b = (float _Complex)be;
+    cblas_cgemm(CblasColMajor, cblas_op(ta), cblas_op(tb), m, n, k, &a, A, lda, B, ldb, &b, C, ldc);
+}
+
+static inline void z_gemm_ref(int32_t ta, int32_t tb, int m, int n, int k, dcx al, const void *A, int lda,
+                              const void *B, int ldb, dcx be, void *C, int ldc)
+{
+    cblas_zgemm(CblasColMajor, cblas_op(ta), cblas_op(tb), m, n, k, &al, A, lda, B, ldb, &be, C, ldc);
+}
+
+static const prec_t PRECS[4] = {
+    {"s", 0, 0, sizeof(float), sizeof(float), FLT_EPSILON, s_gemm_ref},
+    {"d", 1, 0, sizeof(double), sizeof(double), DBL_EPSILON, d_gemm_ref},
+    {"c", 0, 1, sizeof(float _Complex), sizeof(float), FLT_EPSILON, c_gemm_ref},
+    {"z", 1, 1, sizeof(double _Complex), sizeof(double), DBL_EPSILON, z_gemm_ref},
+};
+
+/* Element i of a buffer of precision p (imaginary part 0 for s, d). */
+static inline dcx cget(const prec_t *p, const void *buf, size_t i)
+{
+    if (p->cplx)
+        return p->dbl ? ((const double _Complex *)buf)[i] : ((const float _Complex *)buf)[i];
+    return p->dbl ? ((const double *)buf)[i] : ((const float *)buf)[i];
+}
+
+/* Sets element i (rounded to the precision; the imaginary part dropped for s, d). */
+static inline void cset(const prec_t *p, void *buf, size_t i, dcx v)
+{
+    if (p->cplx && p->dbl)
+        ((double _Complex *)buf)[i] = v;
+    else if (p->cplx)
+        ((float _Complex *)buf)[i] = (float _Complex)v;
+    else if (p->dbl)
+        ((double *)buf)[i] = creal(v);
+    else
+        ((float *)buf)[i] = (float)creal(v);
+}
+
+/* Element i of an array of the precision's real type (CS, scale). */
+static inline double rget(const prec_t *p, const void *buf, size_t i)
+{
+    return p->dbl ? ((const double *)buf)[i] : (double)((const float *)buf)[i];
+}
+
+static inline void rset(const prec_t *p, void *buf, size_t i, double v)
+{
+    if (p->dbl)
+        ((double *)buf)[i] = v;
+    else
+        ((float *)buf)[i] = (float)v;
+}
+
+/* The address of element i, for pointer arrays and sub-matrices. */
+static inline void *eptr(const prec_t *p, const void *buf, size_t i)
+{
+    return (char *)buf + i * p->size;
+}
+
+/* A random value, uniform in [-1, 1) in each part. */
+static inline dcx rnd_elem(void)
+{
+    double re = rnd();
+    return re + rnd() * I;
+}
+
+/* NaN in both parts, the value padding and unused entries start with. */
+#define CNAN (NAN + NAN * I)
+
+/* A buffer of `nmat` rows x cols matrices with leading dimension ld, `stride` apart: random
+ * inside (or `inside` when random is 0), `outside` in the padding rows and the gaps. */
+static inline void *new_matrices(const prec_t *p, size_t nmat, size_t ld, size_t stride, size_t rows, size_t cols,
+                                 int random, dcx inside, dcx outside)
+{
+    size_t count = nmat * stride, e;
+    void *b = xmalloc(count * p->size + 1);
+    for (e = 0; e < count; e++) {
+        size_t r = e % stride;
+        cset(p, b, e, r < ld * cols && r % ld < rows ? (random ? rnd_elem() : inside) : outside);
+    }
+    return b;
+}
+
+/* A buffer of `count` elements, each random (random != 0) or `v`. */
+static inline void *new_buffer(const prec_t *p, size_t count, int random, dcx v)
+{
+    return new_matrices(p, 1, count, count, count, 1, random, v, v);
+}
+
+/* ---- norms and ratios ---------------------------------------------------------------- */
+
+/* LAPACK's test threshold, for every ratio below. */
+#define TOL 30.0
+
+/* ||X - Y||_F of rows x cols matrices (leading dimensions ldx, ldy); ||X||_F when Y is NULL.
+ * Summed relative to the largest entry, so that entries near 1e+-300 neither overflow nor
+ * underflow when squared. */
+static inline double fro_diff(const prec_t *p, const void *X, size_t ldx, const void *Y, size_t ldy, size_t rows,
+                              size_t cols)
+{
+    double big = 0.0, s = 0.0;
+    size_t i, j;
+    int pass;
+    for (pass = 0; pass < 2; pass++)
+        for (j = 0; j < cols; j++)
+            for (i = 0; i < rows; i++) {
+                double d = cabs(cget(p, X, i + j * ldx) - (Y ? cget(p, Y, i + j * ldy) : 0.0));
+                if (pass == 0 && (d > big || d != d))
+                    big = d; /* a NaN stays */
+                else if (pass == 1 && big > 0.0)
+                    s += (d / big) * (d / big);
+            }
+    return big > 0.0 && big < INFINITY ? big * sqrt(s) : big;
+}
+
+/* a / b for error ratios: 0 / 0 is 0, anything else over 0 is infinite. */
+static inline double ratio_of(double a, double b)
+{
+    if (b > 0.0)
+        return a / b;
+    return a == 0.0 ? 0.0 : INFINITY;
+}
+
+/* ||X - R||_F / (scale eps ||R||_F): how far X is from the reference R, in units of eps
+ * times `scale` (the problem size, as LAPACK's test ratios). */
+static inline double diff_ratio(const prec_t *p, const void *X, size_t ldx, const void *R, size_t ldr, size_t rows,
+                                size_t cols, double scale)
+{
+    return ratio_of(fro_diff(p, X, ldx, R, ldr, rows, cols), scale * p->eps * fro_diff(p, R, ldr, NULL, 0, rows, cols));
+}
+
+/* ||B - op(A) X||_F / (k eps ||A||_F ||X||_F), op(A) rows x k, X k x cols, the product by
+ * cblas_?gemm: the backward error of a solve X of op(A) X = B (or of a factorisation,
+ * A and X its factors and B the matrix). */
+static inline double residual(const prec_t *p, int32_t op, const void *A, size_t lda, const void *X, size_t ldx,
+                              const void *B, size_t ldb, size_t rows, size_t cols, size_t k)
+{
+    void *r = xmalloc(rows * cols * p->size + 1);
+    size_t j;
+    double res, na, nx;
+    for (j = 0; j < cols; j++)
+        memcpy(eptr(p, r, j * rows), eptr(p, B, j * ldb), rows * p->size);
+    if (rows > 0 && cols > 0 && k > 0)
+        p->gemm(op, NUMGPU_OP_N, (int)rows, (int)cols, (int)k, -1.0, A, (int)lda, X, (int)ldx, 1.0, r, (int)rows);
+    res = fro_diff(p, r, rows, NULL, 0, rows, cols);
+    na = op == NUMGPU_OP_N ? fro_diff(p, A, lda, NULL, 0, rows, k) : fro_diff(p, A, lda, NULL, 0, k, rows);
+    nx = fro_diff(p, X, ldx, NULL, 0, k, cols);
+    free(r);
+    return ratio_of(res, (double)(k > 1 ? k : 1) * p->eps * na * nx);
+}
+
+/* Whether every element of a strided layout (`count` elements of `size` bytes, rows x cols
+ * matrices with leading dimension ld, `stride` apart) that lies outside the matrices (padding
+ * rows, gaps) is bitwise what it was in `before`. */
+static inline int outside_same(const void *now, const void *before, size_t size, size_t count, size_t ld,
+                               size_t stride, size_t rows, size_t cols)
+{
+    size_t e;
+    for (e = 0; e < count; e++) {
+        size_t r = e % stride;
+        int inside = r < ld * cols && r % ld < rows;
+        if (!inside && memcmp((const char *)now + e * size, (const char *)before + e * size, size) != 0)
+            return 0;
+    }
+    return 1;
+}
+
+/* ---- where a program runs ---------------------------------------------------------- */
+
+typedef struct {
+    numgpu_handle *h;
+    char name[64]; /* e.g. "AUTO(CUDA) handle, numgpu_malloc memory" */
+    int dev;       /* the arrays go to numgpu_malloc memory (device memory on CUDA) */
+    int cpu;       /* h runs on the CPU backend (LAPACK itself) */
+} where_t;
+
+/* ---- staging through numgpu_malloc -------------------------------------------------- */
+
+/* Buffers handed to numgpu in one place: the host buffers themselves, or (dev) copies in
+ * numgpu_malloc memory that back() copies into the host buffers and frees. */
 typedef struct {
     numgpu_handle *h;
     int dev;
@@ -153,16 +352,30 @@ typedef struct {
     struct {
         void *host, *dev;
         size_t bytes;
-    } s[8];
+    } s[16];
 } stage_t;
 
-/* The buffer to pass for `host`: itself, or its staged copy. */
+static inline stage_t stage_for(const where_t *w)
+{
+    stage_t st;
+    memset(&st, 0, sizeof st);
+    st.h = w->h;
+    st.dev = w->dev;
+    return st;
+}
+
+/* The buffer to pass for `host` (a pointer array too, once it points into staged buffers):
+ * itself, or a copy in numgpu_malloc memory. */
 static inline void *put(stage_t *st, void *host, size_t bytes)
 {
-    void *d;
+    void *d = NULL;
     if (!st->dev || host == NULL || bytes == 0)
         return host;
-    d = stage_in(st->h, host, bytes);
+    if (st->count == (int)(sizeof st->s / sizeof st->s[0]) || numgpu_malloc(st->h, &d, bytes) != NUMGPU_SUCCESS ||
+        numgpu_memcpy(st->h, d, host, bytes) != NUMGPU_SUCCESS) {
+        fprintf(stderr, "put: cannot stage %lu bytes: %s\n", (unsigned long)bytes, last_error());
+        exit(2);
+    }
     st->s[st->count].host = host;
     st->s[st->count].dev = d;
     st->s[st->count].bytes = bytes;
@@ -170,8 +383,8 @@ static inline void *put(stage_t *st, void *host, size_t bytes)
     return d;
 }
 
-/* Waits for the handle (device arrays: the calls were asynchronous), copies everything back
- * and frees the copies; returns NULL or what failed. */
+/* Waits for the handle (on CUDA the calls on device memory are asynchronous), copies every
+ * staged buffer back and frees the copies; returns NULL or what failed. */
 static inline const char *back(stage_t *st)
 {
     const char *fail = NULL;
@@ -189,21 +402,49 @@ static inline const char *back(stage_t *st)
     return fail;
 }
 
-/* Checks that a call failed with INVALID_VALUE naming argument `arg` (a message starting
- * "<fname>: argument <arg> " and containing `needle`) and, per `same`, wrote nothing. */
-static inline void expect_invalid(numgpu_status s, const char *fname, int arg, const char *needle, int same,
-                                  const char *hname, const char *what)
+/* Counts one call: status SUCCESS and the staged buffers back (`fail` from back()). */
+static inline int call_ok(numgpu_status s, const char *fail, const char *where, const char *what)
+{
+    check(s == NUMGPU_SUCCESS && fail == NULL, "%s: %s: status %d (%s) %s", where, what, (int)s, last_error(),
+          fail ? fail : "");
+    return s == NUMGPU_SUCCESS && fail == NULL;
+}
+
+/* ---- rejected calls ------------------------------------------------------------------- */
+
+/* Checks that a call returned `want` with numgpu_last_error_arg() = arg (0: none). For a
+ * failure, the message starts with "<fname>: " and "argument <arg> " right after when arg > 0,
+ * and contains `needle`; for a success, the message is empty. `untouched`: the outputs are
+ * bitwise what they were before the call. */
+static inline void expect_status(numgpu_status s, numgpu_status want, const char *fname, int arg, const char *needle,
+                                 int untouched, const char *where, const char *what)
 {
     const char *msg = last_error();
     char prefix[160];
-    int got = numgpu_last_error_arg();
-    snprintf(prefix, sizeof prefix, "%s: argument %d ", fname, arg);
-    check(s == NUMGPU_INVALID_VALUE && got == arg && strncmp(msg, prefix, strlen(prefix)) == 0 &&
-              strstr(msg, needle) != NULL && same,
-          "%s handle: %s (%s): want INVALID_VALUE naming argument %d (\"%s...\" with \"%s\") and nothing "
-          "written; got status %d, argument %d, \"%s\", outputs %s",
-          hname, fname, what, arg, prefix, needle, (int)s, got, msg, same ? "untouched" : "MODIFIED");
+    int got = numgpu_last_error_arg(), ok = s == want && got == arg && untouched;
+    if (arg > 0)
+        snprintf(prefix, sizeof prefix, "%s: argument %d ", fname, arg);
+    else
+        snprintf(prefix, sizeof prefix, "%s: ", fname);
+    if (want != NUMGPU_SUCCESS)
+        ok = ok && strncmp(msg, prefix, strlen(prefix)) == 0 && strstr(msg, needle) != NULL;
+    else
+        ok = ok && msg[0] == '\0';
+    check(ok,
+          "%s: %s (%s): want status %d naming argument %d (\"%s...\" with \"%s\") and outputs untouched; got "
+          "status %d, argument %d, \"%s\", outputs %s",
+          where, fname, what, (int)want, arg, want != NUMGPU_SUCCESS ? prefix : "", needle, (int)s, got, msg,
+          untouched ? "untouched" : "MODIFIED");
 }
+
+/* A call that must fail with INVALID_VALUE naming argument `arg`, writing nothing. */
+static inline void expect_invalid(numgpu_status s, const char *fname, int arg, const char *needle, int untouched,
+                                  const char *where, const char *what)
+{
+    expect_status(s, NUMGPU_INVALID_VALUE, fname, arg, needle, untouched, where, what);
+}
+
+/* ---- the program ------------------------------------------------------------------------ */
 
 /* The handle numgpu_create picks, its backend in *be, after printing "<name>: numgpu
  * <version>, AUTO handle runs on <backend>" and counting NUMGPU_REQUIRE_CUDA=1 with a CPU
@@ -222,120 +463,59 @@ static inline numgpu_handle *auto_handle(const char *name, int32_t *be)
     return h;
 }
 
-/* a / b for error ratios: 0 / 0 is 0, anything else over 0 is infinite. */
-static inline double ratio_of(double a, double b)
+/* A family program: `errors(h, hname)` (the argument checks) on the AUTO handle and, when
+ * that is not the CPU, on a CPU handle; then `body(w)` in every place: the AUTO handle with
+ * host arrays, the AUTO handle with numgpu_malloc memory (device pointers on CUDA), and a CPU
+ * handle with host arrays when AUTO is not the CPU. Prints the summary line and returns the
+ * exit status. */
+static inline int run_program(const char *prog, void (*errors)(numgpu_handle *h, const char *hname),
+                              void (*body)(const where_t *w))
 {
-    if (b > 0.0)
-        return a / b;
-    return a == 0.0 ? 0.0 : INFINITY;
-}
+    numgpu_handle *autoh, *cpuh = NULL;
+    where_t w[3];
+    int32_t be = -1;
+    int nw = 0, i;
+    char aname[16];
+    numgpu_status st;
 
-/* Stamps out the three wrappers of one precision. SCALAR(x) turns a double[2] into the
- * precision's scalar; REF_CALL calls cblas_?gemm with `al`, `be` prepared by REF_SCALARS. */
-#define NUMGPU_TEST_PRECISION(P, T, SCALAR, REF_SCALARS, REF_CALL)                                \
-    static numgpu_status P##_batched(numgpu_handle *h, int32_t ta, int32_t tb, int64_t m,        \
-                                     int64_t n, int64_t k, const double *alpha, void *const *A,  \
-                                     int64_t lda, void *const *B, int64_t ldb,                   \
-                                     const double *beta, void *const *C, int64_t ldc,            \
-                                     int64_t batch, numgpu_handle *dev)                          \
-    {                                                                                             \
-        size_t nb = batch > 0 ? (size_t)batch : 0, i;                                             \
-        const T **a = A ? xmalloc(nb * sizeof *a) : NULL;                                         \
-        const T **b = B ? xmalloc(nb * sizeof *b) : NULL;                                         \
-        T **c = C ? xmalloc(nb * sizeof *c) : NULL;                                               \
-        void *da = NULL, *db = NULL, *dc = NULL;                                                  \
-        numgpu_status st;                                                                         \
-        for (i = 0; i < nb; i++) {                                                                \
-            if (a) a[i] = A[i];                                                                   \
-            if (b) b[i] = B[i];                                                                   \
-            if (c) c[i] = C[i];                                                                   \
-        }                                                                                         \
-        if (dev != NULL) {                                                                        \
-            da = stage_in(dev, a, nb * sizeof *a);                                                \
-            db = stage_in(dev, b, nb * sizeof *b);                                                \
-            dc = stage_in(dev, c, nb * sizeof *c);                                                \
-            st = numgpu_##P##gemm_batched(h, ta, tb, m, n, k, SCALAR(alpha), da, lda, db, ldb,   \
-                                          SCALAR(beta), dc, ldc, batch);                          \
-            numgpu_free(dev, da);                                                                 \
-            numgpu_free(dev, db);                                                                 \
-            numgpu_free(dev, dc);                                                                 \
-        } else {                                                                                  \
-            st = numgpu_##P##gemm_batched(h, ta, tb, m, n, k, SCALAR(alpha), a, lda, b, ldb,     \
-                                          SCALAR(beta), c, ldc, batch);                           \
-        }                                                                                         \
-        free((void *)a);                                                                          \
-        free((void *)b);                                                                          \
-        free(c);                                                                                  \
-        return st;                                                                                \
-    }                                                                                             \
-    static numgpu_status P##_strided(numgpu_handle *h, int32_t ta, int32_t tb, int64_t m,        \
-                                     int64_t n, int64_t k, const double *alpha, const void *A,   \
-                                     int64_t lda, int64_t sA, const void *B, int64_t ldb,        \
-                                     int64_t sB, const double *beta, void *C, int64_t ldc,       \
-                                     int64_t sC, int64_t batch)                                  \
-    {                                                                                             \
-        return numgpu_##P##gemm_batched_strided(h, ta, tb, m, n, k, SCALAR(alpha), A, lda, sA,   \
-                                                B, ldb, sB, SCALAR(beta), C, ldc, sC, batch);     \
-    }                                                                                             \
-    static void P##_ref(int32_t ta, int32_t tb, int m, int n, int k, const double *alpha,        \
-                        const void *A, int lda, const void *B, int ldb, const double *beta,       \
-                        void *C, int ldc)                                                         \
-    {                                                                                             \
-        REF_SCALARS                                                                               \
-        REF_CALL(CblasColMajor, cblas_op(ta), cblas_op(tb), m, n, k, al, A, lda, B, ldb, be, C,   \
-                 ldc);                                                                            \
+    autoh = auto_handle(prog, &be);
+    if (autoh == NULL)
+        return finish(prog);
+    snprintf(aname, sizeof aname, "AUTO(%s)", backend_name(be));
+    for (i = 0; i < 2; i++, nw++) {
+        w[nw].h = autoh;
+        w[nw].dev = i;
+        w[nw].cpu = be == NUMGPU_BACKEND_CPU;
+        snprintf(w[nw].name, sizeof w[nw].name, "%s handle, %s", aname, i ? "numgpu_malloc memory" : "host arrays");
     }
-
-#define REAL_SCALAR_S(x) ((float)(x)[0])
-#define REAL_SCALAR_D(x) ((x)[0])
-#define CPLX_SCALAR_C(x) ((numgpu_complex_float){(float)(x)[0], (float)(x)[1]})
-#define CPLX_SCALAR_Z(x) ((numgpu_complex_double){(x)[0], (x)[1]})
-#define REF_REAL_S float al = (float)alpha[0], be = (float)beta[0];
-#define REF_REAL_D double al = alpha[0], be = beta[0];
-#define REF_CPLX_C float al[2], be[2]; al[0] = (float)alpha[0]; al[1] = (float)alpha[1]; \
-                   be[0] = (float)beta[0]; be[1] = (float)beta[1];
-#define REF_CPLX_Z const double *al = alpha, *be = beta;
-
-NUMGPU_TEST_PRECISION(s, float, REAL_SCALAR_S, REF_REAL_S, cblas_sgemm)
-NUMGPU_TEST_PRECISION(d, double, REAL_SCALAR_D, REF_REAL_D, cblas_dgemm)
-NUMGPU_TEST_PRECISION(c, numgpu_complex_float, CPLX_SCALAR_C, REF_CPLX_C, cblas_cgemm)
-NUMGPU_TEST_PRECISION(z, numgpu_complex_double, CPLX_SCALAR_Z, REF_CPLX_Z, cblas_zgemm)
-
-static const prec_t PRECS[4] = {
-    {"s", sizeof(float), 0, 0, FLT_EPSILON, FLT_MIN, s_batched, s_strided, s_ref},
-    {"d", sizeof(double), 1, 0, DBL_EPSILON, DBL_MIN, d_batched, d_strided, d_ref},
-    {"c", 2 * sizeof(float), 0, 1, FLT_EPSILON, FLT_MIN, c_batched, c_strided, c_ref},
-    {"z", 2 * sizeof(double), 1, 1, DBL_EPSILON, DBL_MIN, z_batched, z_strided, z_ref},
-};
-
-/* Component `comp` (0 = re, 1 = im) of element `i` of a buffer of precision p. */
-static inline double elem(const prec_t *p, const void *buf, size_t i, int comp)
-{
-    size_t j = i * (p->cplx ? 2 : 1) + (size_t)comp;
-    return p->dbl ? ((const double *)buf)[j] : (double)((const float *)buf)[j];
-}
-
-static inline void set_elem(const prec_t *p, void *buf, size_t i, int comp, double v)
-{
-    size_t j = i * (p->cplx ? 2 : 1) + (size_t)comp;
-    if (p->dbl)
-        ((double *)buf)[j] = v;
-    else
-        ((float *)buf)[j] = (float)v;
-}
-
-/* Sets element i to (re, im); im is dropped for real precisions. */
-static inline void set_value(const prec_t *p, void *buf, size_t i, double re, double im)
-{
-    set_elem(p, buf, i, 0, re);
-    if (p->cplx)
-        set_elem(p, buf, i, 1, im);
-}
-
-/* Element i of a buffer as a pointer, for pointer arrays. */
-static inline void *elem_ptr(const prec_t *p, void *buf, size_t i)
-{
-    return (char *)buf + i * p->size;
+    if (be != NUMGPU_BACKEND_CPU) {
+        st = numgpu_create_with(&cpuh, NUMGPU_BACKEND_CPU, 0);
+        check(st == NUMGPU_SUCCESS, "numgpu_create_with(CPU): status %d (%s)", (int)st, last_error());
+        if (cpuh != NULL) {
+            w[nw].h = cpuh;
+            w[nw].dev = 0;
+            w[nw].cpu = 1;
+            snprintf(w[nw].name, sizeof w[nw].name, "CPU handle, host arrays");
+            nw++;
+        }
+    } else {
+        printf("%s: no CUDA here, so the numgpu_malloc cases ran on host memory (device pointers are exercised "
+               "on a GPU host)\n", prog);
+    }
+    if (errors != NULL) {
+        errors(autoh, aname);
+        if (cpuh != NULL)
+            errors(cpuh, "CPU");
+    }
+    for (i = 0; i < nw; i++)
+        body(&w[i]);
+    if (cpuh != NULL) {
+        st = numgpu_destroy(cpuh);
+        check(st == NUMGPU_SUCCESS, "numgpu_destroy(CPU): status %d (%s)", (int)st, last_error());
+    }
+    st = numgpu_destroy(autoh);
+    check(st == NUMGPU_SUCCESS, "numgpu_destroy(AUTO): status %d (%s)", (int)st, last_error());
+    return finish(prog);
 }
 
 #endif /* NUMGPU_TEST_H */

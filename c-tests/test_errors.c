@@ -1,9 +1,9 @@
 /* test_errors: the handle, memory and error contract of numgpu's C ABI, as a C user sees it.
  *
- * - every argument check of the batched GEMM entry points (both forms, four precisions):
- *   one bad value per argument gives NUMGPU_INVALID_VALUE, numgpu_last_error_arg() names the
- *   argument (1-based, LAPACK's -info), the message names it too, and C is bitwise untouched;
- *   alpha = 0 / k = 0 accept NULL A and B; m = n = 0 and batch = 0 succeed with NULL arrays;
+ * - the shape of every failure (each family program checks its own entry points' arguments,
+ *   test_gemm.c the batched GEMM's): NUMGPU_INVALID_VALUE or the status of the failure,
+ *   numgpu_last_error_arg() the argument's 1-based position (LAPACK's -info), 0 for none, a
+ *   message "<function>: argument <position> (<name> ...) ..." naming it, outputs untouched;
  * - numgpu_last_error: truncation to len, the full length returned, NULL buf, cleared after a
  *   successful call, thread-local;
  * - numgpu_status_string for every code, numgpu_version == NUMGPU_VERSION;
@@ -22,214 +22,12 @@
 
 #include "numgpu_test.h"
 
-/* Checks that the last call failed with `want`, naming argument `arg` (0: none) in
- * numgpu_last_error_arg() and in a message that starts with "<fname>: " and contains
- * `needle`. */
+/* A call that must return `want`, naming argument `arg` (0: none) in numgpu_last_error_arg()
+ * and in a message that starts with "<fname>: " and contains `needle` (numgpu_test.h). */
 static void expect(numgpu_status st, numgpu_status want, const char *fname, int arg, const char *needle,
                    const char *what)
 {
-    const char *msg = last_error();
-    int got_arg = numgpu_last_error_arg();
-    char argtext[32] = "";
-    size_t fl = strlen(fname);
-    int ok = st == want && got_arg == arg;
-    if (want != NUMGPU_SUCCESS) {
-        if (arg > 0)
-            snprintf(argtext, sizeof argtext, "argument %d ", arg);
-        ok = ok && strncmp(msg, fname, fl) == 0 && strncmp(msg + fl, ": ", 2) == 0 &&
-             strstr(msg, argtext) != NULL && strstr(msg, needle) != NULL;
-    } else {
-        ok = ok && msg[0] == '\0';
-    }
-    check(ok, "%s: want status %d arg %d (message with \"%s\"), got status %d arg %d: \"%s\"", what,
-          (int)want, arg, needle, (int)st, got_arg, msg);
-}
-
-/* ---- argument checks of the batched GEMM -------------------------------------------- */
-
-/* All arguments of one call; the pointer form builds its pointer arrays from A, B, C and
- * the strides (matrix i at X + i * sX). */
-typedef struct {
-    numgpu_handle *h;
-    int32_t ta, tb;
-    int64_t m, n, k;
-    double alpha[2];
-    void *A;
-    int64_t lda, sA;
-    void *B;
-    int64_t ldb, sB;
-    double beta[2];
-    void *C;
-    int64_t ldc, sC;
-    int64_t batch;
-    char null_entry; /* pointer form: 'A', 'B' or 'C' gets a NULL entry at index 1 */
-} gargs;
-
-enum field { F_NONE, F_H, F_TA, F_TB, F_M, F_N, F_K, F_ALPHA, F_A, F_LDA, F_SA, F_B, F_LDB, F_SB, F_C,
-             F_LDC, F_SC, F_BATCH, F_ENTRY };
-
-static void set_field(gargs *g, enum field f, int64_t v)
-{
-    switch (f) {
-    case F_NONE: break;
-    case F_H: g->h = NULL; break;
-    case F_TA: g->ta = (int32_t)v; break;
-    case F_TB: g->tb = (int32_t)v; break;
-    case F_M: g->m = v; break;
-    case F_N: g->n = v; break;
-    case F_K: g->k = v; break;
-    case F_ALPHA: g->alpha[0] = g->alpha[1] = (double)v; break;
-    case F_A: g->A = NULL; break;
-    case F_LDA: g->lda = v; break;
-    case F_SA: g->sA = v; break;
-    case F_B: g->B = NULL; break;
-    case F_LDB: g->ldb = v; break;
-    case F_SB: g->sB = v; break;
-    case F_C: g->C = NULL; break;
-    case F_LDC: g->ldc = v; break;
-    case F_SC: g->sC = v; break;
-    case F_BATCH: g->batch = v; break;
-    case F_ENTRY: g->null_entry = (char)v; break;
-    }
-}
-
-static numgpu_status call(const prec_t *p, int strided, const gargs *g)
-{
-    void *Ap[4], *Bp[4], *Cp[4];
-    int64_t i;
-    numgpu_status st;
-    if (strided)
-        return p->strided(g->h, g->ta, g->tb, g->m, g->n, g->k, g->alpha, g->A, g->lda, g->sA, g->B, g->ldb,
-                          g->sB, g->beta, g->C, g->ldc, g->sC, g->batch);
-    for (i = 0; i < 4; i++) {
-        Ap[i] = g->A ? elem_ptr(p, g->A, (size_t)(i * g->sA)) : NULL;
-        Bp[i] = g->B ? elem_ptr(p, g->B, (size_t)(i * g->sB)) : NULL;
-        Cp[i] = g->C ? elem_ptr(p, g->C, (size_t)(i * g->sC)) : NULL;
-    }
-    if (g->null_entry == 'A') Ap[1] = NULL;
-    if (g->null_entry == 'B') Bp[1] = NULL;
-    if (g->null_entry == 'C') Cp[1] = NULL;
-    st = p->batched(g->h, g->ta, g->tb, g->m, g->n, g->k, g->alpha, g->A ? Ap : NULL, g->lda,
-                    g->B ? Bp : NULL, g->ldb, g->beta, g->C ? Cp : NULL, g->ldc, g->batch, NULL);
-    return st;
-}
-
-/* One bad call: up to two fields changed from the valid base call, the expected argument
- * position in the pointer form and in the strided form (0: not applicable to that form), and
- * text the message must contain. */
-typedef struct {
-    enum field f1;
-    int64_t v1;
-    enum field f2;
-    int64_t v2;
-    int pos_array, pos_strided;
-    const char *needle;
-} bad_case;
-
-/* Base call: m = 4, n = 5, k = 3, ops N, N, lda = 4, ldb = 3, ldc = 4, batch = 2. */
-static const bad_case BAD[] = {
-    {F_H, 0, F_NONE, 0, 1, 1, "(h) must not be NULL"},
-    {F_TA, 3, F_NONE, 0, 2, 2, "(transa = 3)"},
-    {F_TA, -1, F_NONE, 0, 2, 2, "(transa = -1)"},
-    {F_TB, 7, F_NONE, 0, 3, 3, "(transb = 7)"},
-    {F_M, -1, F_NONE, 0, 4, 4, "(m = -1)"},
-    {F_N, -1, F_NONE, 0, 5, 5, "(n = -1)"},
-    {F_K, -1, F_NONE, 0, 6, 6, "(k = -1)"},
-    {F_LDA, 3, F_NONE, 0, 9, 9, "(lda = 3) must be >= max(1, m) = 4"},
-    {F_LDA, 0, F_M, 0, 9, 9, "(lda = 0) must be >= max(1, m) = 1"},
-    {F_TA, NUMGPU_OP_T, F_LDA, 2, 9, 9, "(lda = 2) must be >= max(1, k) = 3"},
-    {F_SA, 11, F_NONE, 0, 0, 10, "(strideA = 11)"},
-    {F_SA, -1, F_NONE, 0, 0, 10, "(strideA = -1)"},
-    {F_LDB, 2, F_NONE, 0, 11, 12, "(ldb = 2) must be >= max(1, k) = 3"},
-    {F_TB, NUMGPU_OP_C, F_LDB, 4, 11, 12, "(ldb = 4) must be >= max(1, n) = 5"},
-    {F_SB, 14, F_NONE, 0, 0, 13, "(strideB = 14)"},
-    {F_LDC, 3, F_NONE, 0, 14, 16, "(ldc = 3) must be >= max(1, m) = 4"},
-    {F_SC, 19, F_NONE, 0, 0, 17, "(strideC = 19)"},
-    {F_SC, 0, F_NONE, 0, 0, 17, "(strideC = 0)"},
-    {F_BATCH, -1, F_NONE, 0, 15, 18, "(batch = -1)"},
-    {F_A, 0, F_NONE, 0, 8, 8, "(A) must not be NULL"},
-    {F_B, 0, F_NONE, 0, 10, 11, "(B) must not be NULL"},
-    {F_C, 0, F_NONE, 0, 13, 15, "(C) must not be NULL"},
-    {F_C, 0, F_ALPHA, 0, 13, 15, "(C) must not be NULL"},
-    {F_ENTRY, 'A', F_NONE, 0, 8, 0, "(A[1]) must not be NULL"},
-    {F_ENTRY, 'B', F_NONE, 0, 10, 0, "(B[1]) must not be NULL"},
-    {F_ENTRY, 'C', F_NONE, 0, 13, 0, "(C[1]) must not be NULL"},
-};
-
-/* Valid calls that must succeed although some arrays are NULL, because they are not read. */
-static const bad_case GOOD[] = {
-    {F_ALPHA, 0, F_A, 0, 0, 0, "alpha = 0, A = NULL"},
-    {F_ALPHA, 0, F_B, 0, 0, 0, "alpha = 0, B = NULL"},
-    {F_K, 0, F_A, 0, 0, 0, "k = 0, A = NULL"},
-    {F_K, 0, F_B, 0, 0, 0, "k = 0, B = NULL"},
-    {F_M, 0, F_C, 0, 0, 0, "m = 0, C = NULL"},
-    {F_N, 0, F_C, 0, 0, 0, "n = 0, C = NULL"},
-    {F_BATCH, 0, F_C, 0, 0, 0, "batch = 0, C = NULL"},
-    {F_BATCH, 1, F_SC, 0, 0, 0, "batch = 1, strideC = 0 (strides only checked when batch > 1)"},
-    {F_SA, 0, F_SB, 0, 0, 0, "strideA = strideB = 0"},
-};
-
-static void gemm_argument_checks(numgpu_handle *h)
-{
-    enum { LEN = 64 };
-    int pi, strided;
-    size_t i;
-    for (pi = 0; pi < 4; pi++)
-        for (strided = 0; strided <= 1; strided++) {
-            const prec_t *p = &PRECS[pi];
-            void *A = xmalloc(LEN * p->size), *B = xmalloc(LEN * p->size);
-            void *C = xmalloc(LEN * p->size), *C0 = xmalloc(LEN * p->size);
-            char fname[64];
-            gargs base = {NULL, NUMGPU_OP_N, NUMGPU_OP_N, 4, 5, 3, {1.0, 0.5}, NULL, 4, 12, NULL, 3, 15,
-                          {0.5, 0.0}, NULL, 4, 20, 2, 0};
-            base.h = h, base.A = A, base.B = B, base.C = C;
-            snprintf(fname, sizeof fname, "numgpu_%sgemm_batched%s", p->letter, strided ? "_strided" : "");
-            for (i = 0; i < LEN; i++)
-                set_value(p, A, i, rnd(), rnd()), set_value(p, B, i, rnd(), rnd());
-            memset(C, 0xA5, LEN * p->size);
-            memcpy(C0, C, LEN * p->size);
-
-            for (i = 0; i < sizeof BAD / sizeof BAD[0]; i++) {
-                const bad_case *b = &BAD[i];
-                int pos = strided ? b->pos_strided : b->pos_array;
-                gargs g = base;
-                char what[160];
-                numgpu_status st;
-                if (pos == 0)
-                    continue;
-                set_field(&g, b->f1, b->v1);
-                set_field(&g, b->f2, b->v2);
-                st = call(p, strided, &g);
-                snprintf(what, sizeof what, "%s, bad case %lu", fname, (unsigned long)i);
-                expect(st, NUMGPU_INVALID_VALUE, fname, pos, b->needle, what);
-                check(memcmp(C, C0, LEN * p->size) == 0, "%s: C was modified by a rejected call", what);
-            }
-            for (i = 0; i < sizeof GOOD / sizeof GOOD[0]; i++) {
-                gargs g = base;
-                char what[160];
-                numgpu_status st;
-                set_field(&g, GOOD[i].f1, GOOD[i].v1);
-                set_field(&g, GOOD[i].f2, GOOD[i].v2);
-                st = call(p, strided, &g);
-                snprintf(what, sizeof what, "%s with %s", fname, GOOD[i].needle);
-                expect(st, NUMGPU_SUCCESS, fname, 0, "", what);
-            }
-            {
-                /* m = n = k = 0 and batch = 0 with every array NULL. */
-                gargs g = base;
-                numgpu_status st;
-                g.A = g.B = g.C = NULL, g.m = g.n = g.k = 0, g.lda = g.ldb = g.ldc = 1;
-                st = call(p, strided, &g);
-                expect(st, NUMGPU_SUCCESS, fname, 0, "", "m = n = k = 0 with NULL arrays");
-                g.m = 4, g.n = 5, g.k = 3, g.lda = 4, g.ldb = 3, g.ldc = 4, g.batch = 0;
-                st = call(p, strided, &g);
-                expect(st, NUMGPU_SUCCESS, fname, 0, "", "batch = 0 with NULL arrays");
-            }
-            free(A);
-            free(B);
-            free(C);
-            free(C0);
-        }
+    expect_status(st, want, fname, arg, needle, 1, "test_errors", what);
 }
 
 /* ---- numgpu_last_error ------------------------------------------------------------ */
@@ -544,8 +342,6 @@ int main(void)
     strings();
     handles(cpu);
     last_error_semantics(cpu);
-    gemm_argument_checks(cpu);
-    gemm_argument_checks(autoh);
     memory(cpu, "CPU");
     memory(autoh, "AUTO");
     /* Beyond any address space (2^62 bytes), so no overcommit setting can grant it. */

@@ -1,237 +1,319 @@
-/* test_gemm: numgpu's batched GEMM as a drop-in for a loop of cblas_?gemm calls.
+/* test_gemm: numgpu_?gemm_batched and numgpu_?gemm_batched_strided as a C user replacing a
+ * loop of cblas_?gemm calls sees them.
  *
- * For s, d, c, z, both forms (pointer arrays, strided), all nine op pairs (N, T, C), sizes
- * around the kernels' size classes (1, 3, 4, 8, 17, 32, 33, 64 and rectangular m != n != k,
- * k = 0), alpha/beta including 0 and complex values, and batches of 3 and 37, every product
- * is compared with cblas_?gemm of the same precision:
- *
- *     ||C_i - Cref_i||_F / (eps (k |alpha| ||A_i||_F ||B_i||_F + |beta| ||C0_i||_F) + tiny) <= 10
- *
- * (both results carry rounding errors of that size; the bound scales with the problem).
- * Besides the numbers it checks what a BLAS user relies on: beta = 0 does not read C (C is
- * NaN before those calls), padding rows of every leading dimension and the gaps between the
- * matrices stay bitwise unchanged in C and are never read in A and B (they hold NaN), the
- * inputs are not modified, stride 0 (and one repeated pointer) shares A or B over the batch,
- * alpha = 0 or k = 0 accept NULL A and B, and batch, m or n = 0 touches nothing. Pointer
- * arrays point at the matrices in reverse order.
- *
- * Every case runs on the handle numgpu_create picks (AUTO: CUDA on a GPU host) and on an
- * explicit CPU handle, once with host arrays and once with memory from numgpu_malloc (device
- * memory on CUDA, where the call is asynchronous: numgpu_synchronize, then copy back).
- * NUMGPU_REQUIRE_CUDA=1 makes an AUTO handle that is not CUDA a failure.
+ *  - the argument checks of both forms (four precisions): one bad value per argument gives
+ *    NUMGPU_INVALID_VALUE, numgpu_last_error_arg() names the argument (1-based, LAPACK's
+ *    -info), the message names it too, and C is bitwise untouched; a size beyond 32 bits
+ *    arrives whole (int64_t); alpha = 0 / k = 0 accept NULL A and B; m, n or batch = 0 succeed
+ *    with NULL arrays;
+ *  - the drop-in comparison: every op pair (N, T, C), complex scalars, beta = 0 over NaN in C,
+ *    a batch of 3 with padded leading dimensions and gaps between the matrices (the pointer
+ *    arrays point at A and C in reverse order), against cblas_?gemm per matrix:
+ *    ||C - Cref||_F / ((k + 2) eps ||Cref||_F) < 30; the padding and gaps of C and all of A
+ *    and B bitwise unchanged;
+ * on the AUTO handle (CUDA on a GPU host) with host arrays and with numgpu_malloc memory (device
+ * pointers there, pointer arrays included) and on a CPU handle.
  *
  * Prints "test_gemm: N passed, M failed"; the exit status is non-zero on any failure.
  */
 #include "numgpu_test.h"
 
-#define TOL 10.0
-
 enum form { FORM_ARRAY, FORM_STRIDED };
-enum space { SPACE_HOST, SPACE_MALLOC };
 
-typedef struct {
-    const prec_t *p;
-    enum form form;
-    enum space space;
-    int32_t ta, tb;
-    int64_t m, n, k;
-    double alpha[2], beta[2];
-    int64_t pad;      /* extra rows in every leading dimension, extra elements between matrices */
-    int64_t batch;
-    int share_a;      /* one A for the whole batch: strideA = 0, or the same pointer repeated */
-    int share_b;
-    int null_ab;      /* pass NULL for A and B (only when they are not read) */
-} gemm_case;
+/* numgpu_?gemm_batched (FORM_ARRAY: A, B, C are arrays of matrix pointers) or
+ * numgpu_?gemm_batched_strided (A, B, C the first matrices, sA, sB, sC elements apart), with
+ * the scalars as double complex. */
+typedef numgpu_status (*gemm_fn)(numgpu_handle *h, int form, int32_t ta, int32_t tb, int64_t m, int64_t n,
+                                 int64_t k, dcx alpha, const void *A, int64_t lda, int64_t sA, const void *B,
+                                 int64_t ldb, int64_t sB, dcx beta, void *C, int64_t ldc, int64_t sC, int64_t batch);
+
+#define GEMM(P, T, SCALAR)                                                                                        \
+    static numgpu_status P##_gemm(numgpu_handle *h, int form, int32_t ta, int32_t tb, int64_t m, int64_t n,      \
+                                  int64_t k, dcx alpha, const void *A, int64_t lda, int64_t sA, const void *B,   \
+                                  int64_t ldb, int64_t sB, dcx beta, void *C, int64_t ldc, int64_t sC,           \
+                                  int64_t batch)                                                                 \
+    {                                                                                                             \
+        if (form == FORM_ARRAY)                                                                                   \
+            return numgpu_##P##gemm_batched(h, ta, tb, m, n, k, SCALAR(alpha), (const T *const *)A, lda,          \
+                                            (const T *const *)B, ldb, SCALAR(beta), (T *const *)C, ldc, batch);   \
+        return numgpu_##P##gemm_batched_strided(h, ta, tb, m, n, k, SCALAR(alpha), (const T *)A, lda, sA,         \
+                                                (const T *)B, ldb, sB, SCALAR(beta), (T *)C, ldc, sC, batch);     \
+    }
+#define REAL_F(x) ((float)creal(x))
+#define REAL_D(x) (creal(x))
+#define CPLX_F(x) ((numgpu_complex_float){(float)creal(x), (float)cimag(x)})
+#define CPLX_D(x) ((numgpu_complex_double){creal(x), cimag(x)})
+GEMM(s, float, REAL_F)
+GEMM(d, double, REAL_D)
+GEMM(c, numgpu_complex_float, CPLX_F)
+GEMM(z, numgpu_complex_double, CPLX_D)
+static const gemm_fn GEMMS[4] = {s_gemm, d_gemm, c_gemm, z_gemm};
 
 static const char OPC[3] = {'N', 'T', 'C'};
 
-static void describe(const gemm_case *c, const char *handle, char *out, size_t len)
+/* ---- argument checks ------------------------------------------------------------------ */
+
+/* All arguments of one call; the pointer form builds its pointer arrays from A, B, C and
+ * the strides (matrix i at X + i * sX). */
+typedef struct {
+    numgpu_handle *h;
+    int32_t ta, tb;
+    int64_t m, n, k;
+    dcx alpha;
+    void *A;
+    int64_t lda, sA;
+    void *B;
+    int64_t ldb, sB;
+    dcx beta;
+    void *C;
+    int64_t ldc, sC;
+    int64_t batch;
+    char null_entry; /* pointer form: 'A', 'B' or 'C' gets a NULL entry at index 1 */
+} gargs;
+
+enum field { F_NONE, F_H, F_TA, F_TB, F_M, F_N, F_K, F_ALPHA, F_A, F_LDA, F_SA, F_B, F_LDB, F_SB, F_C,
+             F_LDC, F_SC, F_BATCH, F_ENTRY };
+
+static void set_field(gargs *g, enum field f, int64_t v)
 {
-    snprintf(out, len,
-             "%s handle, %s arrays: numgpu_%sgemm_batched%s op=(%c,%c) m=%lld n=%lld k=%lld "
-             "alpha=(%g,%g) beta=(%g,%g) batch=%lld pad=%lld shareA=%d shareB=%d nullAB=%d seed=%#llx",
-             handle, c->space == SPACE_HOST ? "host" : "numgpu_malloc", c->p->letter,
-             c->form == FORM_STRIDED ? "_strided" : "", OPC[c->ta], OPC[c->tb], (long long)c->m,
-             (long long)c->n, (long long)c->k, c->alpha[0], c->alpha[1], c->beta[0], c->beta[1],
-             (long long)c->batch, (long long)c->pad, c->share_a, c->share_b, c->null_ab,
-             (unsigned long long)TEST_SEED);
+    switch (f) {
+    case F_NONE: break;
+    case F_H: g->h = NULL; break;
+    case F_TA: g->ta = (int32_t)v; break;
+    case F_TB: g->tb = (int32_t)v; break;
+    case F_M: g->m = v; break;
+    case F_N: g->n = v; break;
+    case F_K: g->k = v; break;
+    case F_ALPHA: g->alpha = (double)v; break;
+    case F_A: g->A = NULL; break;
+    case F_LDA: g->lda = v; break;
+    case F_SA: g->sA = v; break;
+    case F_B: g->B = NULL; break;
+    case F_LDB: g->ldb = v; break;
+    case F_SB: g->sB = v; break;
+    case F_C: g->C = NULL; break;
+    case F_LDC: g->ldc = v; break;
+    case F_SC: g->sC = v; break;
+    case F_BATCH: g->batch = v; break;
+    case F_ENTRY: g->null_entry = (char)v; break;
+    }
 }
 
-static int is_zero(const double *x)
+static numgpu_status call(const prec_t *p, int form, const gargs *g)
 {
-    return x[0] == 0.0 && x[1] == 0.0;
+    void *Ap[4], *Bp[4], *Cp[4];
+    int64_t i;
+    if (form == FORM_STRIDED)
+        return GEMMS[p - PRECS](g->h, form, g->ta, g->tb, g->m, g->n, g->k, g->alpha, g->A, g->lda, g->sA, g->B,
+                                g->ldb, g->sB, g->beta, g->C, g->ldc, g->sC, g->batch);
+    for (i = 0; i < 4; i++) {
+        Ap[i] = g->A ? eptr(p, g->A, (size_t)(i * g->sA)) : NULL;
+        Bp[i] = g->B ? eptr(p, g->B, (size_t)(i * g->sB)) : NULL;
+        Cp[i] = g->C ? eptr(p, g->C, (size_t)(i * g->sC)) : NULL;
+    }
+    if (g->null_entry == 'A') Ap[1] = NULL;
+    if (g->null_entry == 'B') Bp[1] = NULL;
+    if (g->null_entry == 'C') Cp[1] = NULL;
+    return GEMMS[p - PRECS](g->h, form, g->ta, g->tb, g->m, g->n, g->k, g->alpha, g->A ? Ap : NULL, g->lda, 0,
+                            g->B ? Bp : NULL, g->ldb, 0, g->beta, g->C ? Cp : NULL, g->ldc, 0, g->batch);
 }
 
-/* Frobenius norm of x - y (of x when y is NULL) over the rows x cols matrix at element `off`
- * of the buffers, leading dimension ld. */
-static double fro(const prec_t *p, const void *x, const void *y, size_t off, size_t ld, size_t rows,
-                  size_t cols)
+/* One bad call: up to two fields changed from the valid base call, the expected argument
+ * position in the pointer form and in the strided form (0: not applicable to that form), and
+ * text the message must contain. */
+typedef struct {
+    enum field f1;
+    int64_t v1;
+    enum field f2;
+    int64_t v2;
+    int pos_array, pos_strided;
+    const char *needle;
+} bad_case;
+
+/* Base call: m = 4, n = 5, k = 3, ops N, N, lda = 4, ldb = 3, ldc = 4, batch = 2. */
+static const bad_case BAD[] = {
+    {F_H, 0, F_NONE, 0, 1, 1, "(h) must not be NULL"},
+    {F_TA, 3, F_NONE, 0, 2, 2, "(transa = 3)"},
+    {F_TA, -1, F_NONE, 0, 2, 2, "(transa = -1)"},
+    {F_TB, 7, F_NONE, 0, 3, 3, "(transb = 7)"},
+    {F_M, -1, F_NONE, 0, 4, 4, "(m = -1)"},
+    {F_N, -1, F_NONE, 0, 5, 5, "(n = -1)"},
+    {F_K, -1, F_NONE, 0, 6, 6, "(k = -1)"},
+    {F_LDA, 3, F_NONE, 0, 9, 9, "(lda = 3) must be >= max(1, m) = 4"},
+    {F_LDA, 0, F_M, 0, 9, 9, "(lda = 0) must be >= max(1, m) = 1"},
+    {F_TA, NUMGPU_OP_T, F_LDA, 2, 9, 9, "(lda = 2) must be >= max(1, k) = 3"},
+    {F_SA, 11, F_NONE, 0, 0, 10, "(strideA = 11)"},
+    {F_SA, -1, F_NONE, 0, 0, 10, "(strideA = -1)"},
+    {F_LDB, 2, F_NONE, 0, 11, 12, "(ldb = 2) must be >= max(1, k) = 3"},
+    {F_TB, NUMGPU_OP_C, F_LDB, 4, 11, 12, "(ldb = 4) must be >= max(1, n) = 5"},
+    {F_SB, 14, F_NONE, 0, 0, 13, "(strideB = 14)"},
+    {F_LDC, 3, F_NONE, 0, 14, 16, "(ldc = 3) must be >= max(1, m) = 4"},
+    {F_SC, 19, F_NONE, 0, 0, 17, "(strideC = 19)"},
+    {F_SC, 0, F_NONE, 0, 0, 17, "(strideC = 0)"},
+    {F_BATCH, -1, F_NONE, 0, 15, 18, "(batch = -1)"},
+    {F_A, 0, F_NONE, 0, 8, 8, "(A) must not be NULL"},
+    {F_B, 0, F_NONE, 0, 10, 11, "(B) must not be NULL"},
+    {F_C, 0, F_NONE, 0, 13, 15, "(C) must not be NULL"},
+    {F_C, 0, F_ALPHA, 0, 13, 15, "(C) must not be NULL"},
+    {F_ENTRY, 'A', F_NONE, 0, 8, 0, "(A[1]) must not be NULL"},
+    {F_ENTRY, 'B', F_NONE, 0, 10, 0, "(B[1]) must not be NULL"},
+    {F_ENTRY, 'C', F_NONE, 0, 13, 0, "(C[1]) must not be NULL"},
+    /* 2^32 + 4 - 2^33: 4 if it were cut to 32 bits. */
+    {F_M, INT64_C(-4294967292), F_NONE, 0, 4, 4, "(m = -4294967292)"},
+};
+
+/* Valid calls that must succeed although some arrays are NULL, because they are not read. */
+static const bad_case GOOD[] = {
+    {F_ALPHA, 0, F_A, 0, 0, 0, "alpha = 0, A = NULL"},
+    {F_ALPHA, 0, F_B, 0, 0, 0, "alpha = 0, B = NULL"},
+    {F_K, 0, F_A, 0, 0, 0, "k = 0, A = NULL"},
+    {F_K, 0, F_B, 0, 0, 0, "k = 0, B = NULL"},
+    {F_M, 0, F_C, 0, 0, 0, "m = 0, C = NULL"},
+    {F_N, 0, F_C, 0, 0, 0, "n = 0, C = NULL"},
+    {F_BATCH, 0, F_C, 0, 0, 0, "batch = 0, C = NULL"},
+    {F_BATCH, 1, F_SC, 0, 0, 0, "batch = 1, strideC = 0 (strides only checked when batch > 1)"},
+    {F_SA, 0, F_SB, 0, 0, 0, "strideA = strideB = 0"},
+};
+
+static void argument_checks(numgpu_handle *h, const char *hname)
 {
-    double s = 0.0;
-    size_t i, j;
-    int q;
-    for (j = 0; j < cols; j++)
-        for (i = 0; i < rows; i++)
-            for (q = 0; q <= p->cplx; q++) {
-                size_t e = off + j * ld + i;
-                double v = elem(p, x, e, q) - (y ? elem(p, y, e, q) : 0.0);
-                s += v * v;
+    enum { LEN = 64 };
+    int pi, form;
+    size_t i;
+    for (pi = 0; pi < 4; pi++)
+        for (form = FORM_ARRAY; form <= FORM_STRIDED; form++) {
+            const prec_t *p = &PRECS[pi];
+            void *A = new_buffer(p, LEN, 1, 0), *B = new_buffer(p, LEN, 1, 0);
+            void *C = new_buffer(p, LEN, 1, 0), *C0 = xdup(C, LEN * p->size);
+            char fname[64];
+            gargs base = {NULL, NUMGPU_OP_N, NUMGPU_OP_N, 4, 5, 3, 1.0 + 0.5 * I, NULL, 4, 12, NULL, 3, 15,
+                          0.5, NULL, 4, 20, 2, 0};
+            base.h = h, base.A = A, base.B = B, base.C = C;
+            snprintf(fname, sizeof fname, "numgpu_%sgemm_batched%s", p->letter, form ? "_strided" : "");
+            for (i = 0; i < sizeof BAD / sizeof BAD[0]; i++) {
+                const bad_case *b = &BAD[i];
+                int pos = form ? b->pos_strided : b->pos_array;
+                gargs g = base;
+                char what[32];
+                numgpu_status st;
+                if (pos == 0)
+                    continue;
+                set_field(&g, b->f1, b->v1);
+                set_field(&g, b->f2, b->v2);
+                st = call(p, form, &g);
+                snprintf(what, sizeof what, "bad case %lu", (unsigned long)i);
+                expect_invalid(st, fname, pos, b->needle, memcmp(C, C0, LEN * p->size) == 0, hname, what);
             }
-    return sqrt(s);
-}
-
-/* Fills a buffer of `nmat` matrices (ld x cols, `stride` apart, `len` elements in all): `fill`
- * inside the rows x cols region of each, `outside` everywhere else. */
-static void fill_matrices(const prec_t *p, void *buf, size_t len, size_t nmat, size_t stride, size_t ld,
-                          size_t rows, size_t cols, int random_inside, double inside, double outside)
-{
-    size_t e, s, i, j;
-    for (e = 0; e < len; e++)
-        set_value(p, buf, e, outside, outside);
-    for (s = 0; s < nmat; s++)
-        for (j = 0; j < cols; j++)
-            for (i = 0; i < rows; i++) {
-                size_t at = s * stride + j * ld + i;
-                if (random_inside) {
-                    double re = rnd();
-                    set_value(p, buf, at, re, rnd());
-                } else {
-                    set_value(p, buf, at, inside, inside);
-                }
+            for (i = 0; i < sizeof GOOD / sizeof GOOD[0]; i++) {
+                gargs g = base;
+                set_field(&g, GOOD[i].f1, GOOD[i].v1);
+                set_field(&g, GOOD[i].f2, GOOD[i].v2);
+                expect_status(call(p, form, &g), NUMGPU_SUCCESS, fname, 0, "", 1, hname, GOOD[i].needle);
             }
+            {
+                /* m = n = k = 0 and batch = 0 with every array NULL. */
+                gargs g = base;
+                g.A = g.B = g.C = NULL, g.m = g.n = g.k = 0, g.lda = g.ldb = g.ldc = 1;
+                expect_status(call(p, form, &g), NUMGPU_SUCCESS, fname, 0, "", 1, hname,
+                              "m = n = k = 0 with NULL arrays");
+                g.m = 4, g.n = 5, g.k = 3, g.lda = 4, g.ldb = 3, g.ldc = 4, g.batch = 0;
+                expect_status(call(p, form, &g), NUMGPU_SUCCESS, fname, 0, "", 1, hname, "batch = 0 with NULL arrays");
+            }
+            free(A);
+            free(B);
+            free(C);
+            free(C0);
+        }
 }
 
-static size_t max1(int64_t x)
+/* ---- the drop-in comparison ----------------------------------------------------------- */
+
+typedef struct {
+    int64_t m, n, k;
+    dcx alpha, beta;
+} gemm_case;
+
+/* Shapes and scalars, one per op pair (real precisions use the real parts). */
+static const gemm_case CASES[9] = {
+    {1, 1, 1, 1.0, 0.0},             /* C = op(A) op(B); C holds NaN before the call */
+    {9, 13, 17, 0.5 - 1.5 * I, 0.25 + 2.0 * I},
+    {33, 32, 5, 0.0, -2.0 + 0.5 * I}, /* alpha = 0: C = beta C */
+    {17, 4, 33, 2.0 + 1.0 * I, 0.0},
+    {4, 5, 0, -1.0, 1.0},            /* k = 0: C = beta C */
+    {1, 40, 2, 1.0, 1.0},
+    {33, 1, 64, -1.0 + 0.5 * I, 0.5},
+    {8, 8, 8, 0.0, 0.0},             /* C = 0 exactly, NaN in C must not survive */
+    {31, 32, 33, 1.0, -1.0},
+};
+
+static size_t max1(size_t x)
 {
-    return x > 1 ? (size_t)x : 1;
+    return x > 1 ? x : 1;
 }
 
-/* Runs one case on handle h and counts one check. */
-static void run_case(numgpu_handle *h, const char *hname, const gemm_case *c)
+/* One batch of 3 products against cblas_?gemm per matrix. */
+static void drop_in(const where_t *w, const prec_t *p, int form, int32_t ta, int32_t tb, const gemm_case *c)
 {
-    const prec_t *p = c->p;
-    const size_t m = (size_t)c->m, n = (size_t)c->n, k = (size_t)c->k, nb = (size_t)c->batch;
-    const size_t pad = (size_t)c->pad;
-    const size_t ar = c->ta == NUMGPU_OP_N ? m : k, ac = c->ta == NUMGPU_OP_N ? k : m;
-    const size_t br = c->tb == NUMGPU_OP_N ? k : n, bc = c->tb == NUMGPU_OP_N ? n : k;
-    const size_t lda = max1((int64_t)ar) + pad, ldb = max1((int64_t)br) + pad, ldc = max1(c->m) + pad;
-    const size_t sa = lda * ac + pad, sb = ldb * bc + pad, sc = ldc * n + pad;
-    const size_t na = c->share_a ? 1 : nb, nbm = c->share_b ? 1 : nb;
-    const size_t lena = na ? (na - 1) * sa + lda * ac : 0, lenb = nbm ? (nbm - 1) * sb + ldb * bc : 0;
-    const size_t lenc = nb ? (nb - 1) * sc + ldc * n : 0;
-    const int beta0 = is_zero(c->beta);
-    void *A = xmalloc(lena * p->size), *B = xmalloc(lenb * p->size), *C = xmalloc(lenc * p->size);
-    void *A0 = xmalloc(lena * p->size), *B0 = xmalloc(lenb * p->size);
-    void *C0 = xmalloc(lenc * p->size), *Cref = xmalloc(lenc * p->size);
-    void **Ap = xmalloc(nb * sizeof *Ap), **Bp = xmalloc(nb * sizeof *Bp), **Cp = xmalloc(nb * sizeof *Cp);
-    void *dA = A, *dB = B, *dC = C; /* the arrays handed to numgpu */
-    char *inside = xmalloc(lenc);
-    char what[512];
-    const char *fail = NULL;
-    char detail[256] = "";
-    numgpu_status st;
+    enum { NB = 3, GAP = 1 };
+    const size_t m = (size_t)c->m, n = (size_t)c->n, k = (size_t)c->k;
+    const size_t ar = ta == NUMGPU_OP_N ? m : k, ac = ta == NUMGPU_OP_N ? k : m;
+    const size_t br = tb == NUMGPU_OP_N ? k : n, bc = tb == NUMGPU_OP_N ? n : k;
+    const size_t lda = max1(ar) + GAP, ldb = max1(br) + GAP, ldc = max1(m) + GAP;
+    const size_t sa = lda * ac + GAP, sb = ldb * bc + GAP, sc = ldc * n + GAP;
+    const int beta0 = c->beta == 0.0;
+    /* NaN outside the matrices of A and B (never read), and inside C when beta = 0. */
+    void *A = new_matrices(p, NB, lda, sa, ar, ac, 1, 0, CNAN), *B = new_matrices(p, NB, ldb, sb, br, bc, 1, 0, CNAN);
+    void *C = new_matrices(p, NB, ldc, sc, m, n, !beta0, CNAN, 777.0);
+    void *A0 = xdup(A, NB * sa * p->size), *B0 = xdup(B, NB * sb * p->size), *C0 = xdup(C, NB * sc * p->size);
+    void *Cref = xdup(C, NB * sc * p->size);
+    void *Ap[NB], *Bp[NB], *Cp[NB];
+    stage_t st = stage_for(w);
+    char what[200];
+    double worst = 0.0;
+    numgpu_status s;
     size_t i, e;
 
-    /* NaN in A and B outside the matrices (never read); C: sentinel outside, NaN inside when
-     * beta = 0 (never read either). */
-    fill_matrices(p, A, lena, na, sa, lda, ar, ac, 1, 0.0, NAN);
-    fill_matrices(p, B, lenb, nbm, sb, ldb, br, bc, 1, 0.0, NAN);
-    fill_matrices(p, C, lenc, nb, sc, ldc, m, n, !beta0, NAN, 777.0);
-    memcpy(A0, A, lena * p->size);
-    memcpy(B0, B, lenb * p->size);
-    memcpy(C0, C, lenc * p->size);
-    memcpy(Cref, C, lenc * p->size);
-    memset(inside, 0, lenc);
-
-    /* Reference: product i reads A slot ia(i), B slot ib(i), writes C slot ic(i). The pointer
-     * form points at the matrices in reverse order; the strided form uses slot i. */
-    for (i = 0; i < nb; i++) {
-        size_t ia = c->share_a ? 0 : c->form == FORM_ARRAY ? nb - 1 - i : i;
-        size_t ib = c->share_b ? 0 : i;
-        size_t ic = c->form == FORM_ARRAY ? nb - 1 - i : i;
-        size_t r, col;
-        for (col = 0; col < n; col++)
-            for (r = 0; r < m; r++) {
-                inside[ic * sc + col * ldc + r] = 1;
-                if (beta0)
-                    set_value(p, Cref, ic * sc + col * ldc + r, 0.0, 0.0);
-            }
+    /* Product i reads A slot ia(i), B slot i and writes C slot ia(i): the pointer arrays point
+     * at A and C in reverse order. */
+    for (i = 0; i < NB; i++) {
+        size_t ia = form == FORM_ARRAY ? NB - 1 - i : i;
+        if (beta0)
+            for (e = 0; e < ldc * n; e++)
+                cset(p, Cref, ia * sc + e, e % ldc < m ? 0.0 : 777.0);
         if (m > 0 && n > 0)
-            p->ref(c->ta, c->tb, (int)m, (int)n, (int)k, c->alpha, elem_ptr(p, A, ia * sa), (int)lda,
-                   elem_ptr(p, B, ib * sb), (int)ldb, c->beta, elem_ptr(p, Cref, ic * sc), (int)ldc);
+            p->gemm(ta, tb, (int)m, (int)n, (int)k, c->alpha, eptr(p, A, ia * sa), (int)lda, eptr(p, B, i * sb),
+                    (int)ldb, c->beta, eptr(p, Cref, ia * sc), (int)ldc);
     }
-
-    if (c->space == SPACE_MALLOC) {
-        dA = stage_in(h, A, lena * p->size);
-        dB = stage_in(h, B, lenb * p->size);
-        dC = stage_in(h, C, lenc * p->size);
-    }
-    for (i = 0; i < nb; i++) {
-        Ap[i] = elem_ptr(p, dA, (c->share_a ? 0 : nb - 1 - i) * sa);
-        Bp[i] = elem_ptr(p, dB, (c->share_b ? 0 : i) * sb);
-        Cp[i] = elem_ptr(p, dC, (nb - 1 - i) * sc);
-    }
-    if (c->form == FORM_ARRAY)
-        st = p->batched(h, c->ta, c->tb, c->m, c->n, c->k, c->alpha, c->null_ab ? NULL : Ap, (int64_t)lda,
-                        c->null_ab ? NULL : Bp, (int64_t)ldb, c->beta, Cp, (int64_t)ldc, c->batch,
-                        c->space == SPACE_MALLOC ? h : NULL);
-    else
-        st = p->strided(h, c->ta, c->tb, c->m, c->n, c->k, c->alpha, c->null_ab ? NULL : dA, (int64_t)lda,
-                        c->share_a ? 0 : (int64_t)sa, c->null_ab ? NULL : dB, (int64_t)ldb,
-                        c->share_b ? 0 : (int64_t)sb, c->beta, dC, (int64_t)ldc, (int64_t)sc, c->batch);
-    if (st != NUMGPU_SUCCESS) {
-        fail = "call failed";
-        snprintf(detail, sizeof detail, "status %d: %.200s", (int)st, last_error());
-    }
-    if (c->space == SPACE_MALLOC) {
-        numgpu_status sy = numgpu_synchronize(h);
-        if (!fail && sy != NUMGPU_SUCCESS) {
-            fail = "numgpu_synchronize failed";
-            snprintf(detail, sizeof detail, "status %d: %.200s", (int)sy, last_error());
+    {
+        void *dA = put(&st, A, NB * sa * p->size), *dB = put(&st, B, NB * sb * p->size);
+        void *dC = put(&st, C, NB * sc * p->size);
+        for (i = 0; i < NB; i++) {
+            Ap[i] = eptr(p, dA, (NB - 1 - i) * sa);
+            Bp[i] = eptr(p, dB, i * sb);
+            Cp[i] = eptr(p, dC, (NB - 1 - i) * sc);
         }
-        if (lenc && numgpu_memcpy(h, C, dC, lenc * p->size) != NUMGPU_SUCCESS && !fail) {
-            fail = "copy back failed";
-            snprintf(detail, sizeof detail, "%.200s", last_error());
-        }
-        if (lena && numgpu_memcpy(h, A, dA, lena * p->size) != NUMGPU_SUCCESS && !fail)
-            fail = "copy back of A failed";
-        if (lenb && numgpu_memcpy(h, B, dB, lenb * p->size) != NUMGPU_SUCCESS && !fail)
-            fail = "copy back of B failed";
-        numgpu_free(h, dA);
-        numgpu_free(h, dB);
-        numgpu_free(h, dC);
+        if (form == FORM_ARRAY)
+            s = GEMMS[p - PRECS](w->h, form, ta, tb, c->m, c->n, c->k, c->alpha, put(&st, Ap, sizeof Ap), (int64_t)lda,
+                                 0, put(&st, Bp, sizeof Bp), (int64_t)ldb, 0, c->beta, put(&st, Cp, sizeof Cp),
+                                 (int64_t)ldc, 0, NB);
+        else
+            s = GEMMS[p - PRECS](w->h, form, ta, tb, c->m, c->n, c->k, c->alpha, dA, (int64_t)lda, (int64_t)sa, dB,
+                                 (int64_t)ldb, (int64_t)sb, c->beta, dC, (int64_t)ldc, (int64_t)sc, NB);
     }
-
-    for (i = 0; !fail && i < nb; i++) {
-        size_t ia = c->share_a ? 0 : c->form == FORM_ARRAY ? nb - 1 - i : i;
-        size_t ib = c->share_b ? 0 : i;
-        size_t ic = c->form == FORM_ARRAY ? nb - 1 - i : i;
-        double na_ = fro(p, A, NULL, ia * sa, lda, ar, ac), nb_ = fro(p, B, NULL, ib * sb, ldb, br, bc);
-        double nc_ = beta0 ? 0.0 : fro(p, C0, NULL, ic * sc, ldc, m, n);
-        double aa = hypot(c->alpha[0], p->cplx ? c->alpha[1] : 0.0);
-        double bb = hypot(c->beta[0], p->cplx ? c->beta[1] : 0.0);
-        double err = fro(p, C, Cref, ic * sc, ldc, m, n);
-        double scale = p->eps * ((double)k * aa * na_ * nb_ + bb * nc_) + p->tiny;
-        double ratio = err / scale;
-        if (!(ratio <= TOL)) {
-            fail = "wrong result";
-            snprintf(detail, sizeof detail,
-                     "product %lu: ||C - Cref||_F = %.3e, ratio %.3g > %g (scale %.3e)", (unsigned long)i,
-                     err, ratio, TOL, scale);
+    snprintf(what, sizeof what, "numgpu_%sgemm_batched%s op=(%c,%c) m=%lld n=%lld k=%lld alpha=%g%+gi beta=%g%+gi",
+             p->letter, form ? "_strided" : "", OPC[ta], OPC[tb], (long long)c->m, (long long)c->n, (long long)c->k,
+             creal(c->alpha), cimag(c->alpha), creal(c->beta), cimag(c->beta));
+    if (call_ok(s, back(&st), w->name, what)) {
+        for (i = 0; i < NB; i++) {
+            double q = diff_ratio(p, eptr(p, C, i * sc), ldc, eptr(p, Cref, i * sc), ldc, m, n, (double)k + 2.0);
+            if (!(q <= worst))
+                worst = q;
         }
+        check(worst < TOL, "%s: %s: ||C - Cref||_F / ((k + 2) eps ||Cref||_F) = %.3g", w->name, what, worst);
+        check(outside_same(C, C0, p->size, NB * sc, ldc, sc, m, n) &&
+                  memcmp(A, A0, NB * sa * p->size) == 0 && memcmp(B, B0, NB * sb * p->size) == 0,
+              "%s: %s: C written outside its matrices, or A or B modified", w->name, what);
     }
-    for (e = 0; !fail && e < lenc; e++)
-        if (!inside[e] && memcmp(elem_ptr(p, C, e), elem_ptr(p, C0, e), p->size) != 0) {
-            fail = "C modified outside its matrices (padding or gap)";
-            snprintf(detail, sizeof detail, "element %lu of the C buffer: %g", (unsigned long)e,
-                     elem(p, C, e, 0));
-        }
-    if (!fail && (memcmp(A, A0, lena * p->size) != 0 || memcmp(B, B0, lenb * p->size) != 0))
-        fail = "A or B modified";
-
-    describe(c, hname, what, sizeof what);
-    check(fail == NULL, "%s: %s %s", what, fail ? fail : "", detail);
-
     free(A);
     free(B);
     free(C);
@@ -239,156 +321,19 @@ static void run_case(numgpu_handle *h, const char *hname, const gemm_case *c)
     free(B0);
     free(C0);
     free(Cref);
-    free(Ap);
-    free(Bp);
-    free(Cp);
-    free(inside);
 }
 
-/* m, n or batch = 0: success, and a poisoned C is not touched (also with NULL arrays). */
-static void check_empty(numgpu_handle *h, const char *hname, const prec_t *p)
+static void drop_ins(const where_t *w)
 {
-    static const int64_t shapes[][4] = {{4, 5, 3, 0}, {0, 5, 3, 2}, {4, 0, 3, 2}, {0, 0, 0, 2}};
-    const double one[2] = {1.0, 0.0};
-    size_t s, len = 64;
-    void *A = xmalloc(len * p->size), *B = xmalloc(len * p->size);
-    void *C = xmalloc(len * p->size), *C0 = xmalloc(len * p->size);
-    void *Ap[2], *Bp[2], *Cp[2];
-    int f;
-    memset(C, 0xA5, len * p->size);
-    memcpy(C0, C, len * p->size);
-    fill_matrices(p, A, len, 1, len, len, len, 1, 1, 0.0, 0.0);
-    fill_matrices(p, B, len, 1, len, len, len, 1, 1, 0.0, 0.0);
-    Ap[0] = A, Ap[1] = elem_ptr(p, A, 20);
-    Bp[0] = B, Bp[1] = elem_ptr(p, B, 20);
-    Cp[0] = C, Cp[1] = elem_ptr(p, C, 20);
-    for (s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
-        for (f = 0; f < 4; f++) {
-            int64_t m = shapes[s][0], n = shapes[s][1], k = shapes[s][2], nb = shapes[s][3];
-            int nulls = f >= 2;
-            numgpu_status st;
-            if (f % 2 == 0)
-                st = p->batched(h, NUMGPU_OP_N, NUMGPU_OP_N, m, n, k, one, nulls ? NULL : Ap, 4,
-                                nulls ? NULL : Bp, 3, one, nulls ? NULL : Cp, 4, nb, NULL);
-            else
-                st = p->strided(h, NUMGPU_OP_N, NUMGPU_OP_N, m, n, k, one, nulls ? NULL : A, 4, 20,
-                                nulls ? NULL : B, 3, 20, one, nulls ? NULL : C, 4, 20, nb);
-            check(st == NUMGPU_SUCCESS && memcmp(C, C0, len * p->size) == 0,
-                  "%s handle: numgpu_%sgemm_batched%s with m=%lld n=%lld batch=%lld%s: status %d (%s), "
-                  "C %s",
-                  hname, p->letter, f % 2 ? "_strided" : "", (long long)m, (long long)n, (long long)nb,
-                  nulls ? " and NULL arrays" : "", (int)st, last_error(),
-                  memcmp(C, C0, len * p->size) == 0 ? "untouched" : "MODIFIED");
-        }
-    free(A);
-    free(B);
-    free(C);
-    free(C0);
-}
-
-/* alpha, beta (re, im); real precisions use the real parts. */
-static const double SCALARS[][4] = {
-    {1.0, 0.0, 0.0, 0.0},     /* C = op(A) op(B); C holds NaN before the call */
-    {-1.0, 0.0, 1.0, 0.0},
-    {0.5, -1.5, 0.25, 2.0},
-    {0.0, 0.0, -2.0, 0.5},    /* alpha = 0: C = beta C */
-    {2.0, 1.0, 0.0, 0.0},     /* beta = 0 again, complex alpha */
-    {0.0, 0.0, 0.0, 0.0},     /* C = 0 exactly, NaN in C must not survive */
-    {1.0, 0.0, 1.0, 0.0},
-};
-#define NSCALARS (sizeof SCALARS / sizeof SCALARS[0])
-
-static const int64_t SHAPES[][3] = {
-    {1, 1, 1},   {3, 3, 3},   {4, 4, 4},  {8, 8, 8},  {17, 17, 17}, {32, 32, 32}, {33, 33, 33},
-    {64, 64, 64}, {5, 7, 3},  {17, 4, 33}, {33, 1, 64}, {1, 40, 2},  {9, 13, 31},  {4, 5, 0},
-};
-#define NSHAPES (sizeof SHAPES / sizeof SHAPES[0])
-
-static void set_scalars(gemm_case *c, const double *s)
-{
-    c->alpha[0] = s[0], c->alpha[1] = s[1], c->beta[0] = s[2], c->beta[1] = s[3];
-}
-
-static void run_all(numgpu_handle *h, const char *hname)
-{
-    static unsigned counter;
-    int sp, pi, fo, ta, tb;
-    size_t s;
-    for (sp = SPACE_HOST; sp <= SPACE_MALLOC; sp++)
-        for (pi = 0; pi < 4; pi++) {
-            const prec_t *p = &PRECS[pi];
-            check_empty(h, hname, p);
-            for (fo = FORM_ARRAY; fo <= FORM_STRIDED; fo++) {
-                gemm_case c;
-                memset(&c, 0, sizeof c);
-                c.p = p, c.form = (enum form)fo, c.space = (enum space)sp;
-
-                /* The sweep: every op pair and shape; scalars and padding rotate. */
-                for (ta = 0; ta < 3; ta++)
-                    for (tb = 0; tb < 3; tb++)
-                        for (s = 0; s < NSHAPES; s++) {
-                            c.ta = ta, c.tb = tb;
-                            c.m = SHAPES[s][0], c.n = SHAPES[s][1], c.k = SHAPES[s][2];
-                            set_scalars(&c, SCALARS[counter % NSCALARS]);
-                            c.pad = counter % 3 == 0 ? 2 : 0;
-                            c.batch = 3;
-                            counter++;
-                            run_case(h, hname, &c);
-                        }
-
-                /* A batch of 37 (a multiple of no block size), m != n != k, complex scalars. */
-                c.m = 9, c.n = 13, c.k = 17, c.batch = 37, c.pad = 1;
-                set_scalars(&c, SCALARS[2]);
-                c.ta = NUMGPU_OP_N, c.tb = NUMGPU_OP_N;
-                run_case(h, hname, &c);
-                c.ta = NUMGPU_OP_T, c.tb = NUMGPU_OP_C;
-                run_case(h, hname, &c);
-                /* Stride 0 for A; then for A and B (the same matrices for the whole batch). */
-                c.ta = NUMGPU_OP_N, c.tb = NUMGPU_OP_T, c.share_a = 1;
-                run_case(h, hname, &c);
-                c.ta = NUMGPU_OP_C, c.tb = NUMGPU_OP_N, c.share_b = 1, c.m = 33, c.n = 32, c.k = 5;
-                run_case(h, hname, &c);
-                c.share_a = c.share_b = 0;
-                /* alpha = 0 and k = 0 do not read A or B: NULL is accepted. */
-                c.m = 7, c.n = 6, c.k = 5, c.batch = 4, c.null_ab = 1;
-                set_scalars(&c, SCALARS[3]);
-                run_case(h, hname, &c);
-                c.k = 0;
-                set_scalars(&c, SCALARS[4]);
-                run_case(h, hname, &c);
-                c.null_ab = 0;
-            }
-        }
+    int pi, form, ta, tb;
+    for (pi = 0; pi < 4; pi++)
+        for (form = FORM_ARRAY; form <= FORM_STRIDED; form++)
+            for (ta = 0; ta < 3; ta++)
+                for (tb = 0; tb < 3; tb++)
+                    drop_in(w, &PRECS[pi], form, ta, tb, &CASES[ta * 3 + tb]);
 }
 
 int main(void)
 {
-    numgpu_handle *autoh = NULL, *cpuh = NULL;
-    int32_t be = -1;
-    numgpu_status st;
-
-    st = numgpu_create(&autoh);
-    check(st == NUMGPU_SUCCESS, "numgpu_create: status %d (%s)", (int)st, last_error());
-    st = numgpu_create_with(&cpuh, NUMGPU_BACKEND_CPU, 0);
-    check(st == NUMGPU_SUCCESS, "numgpu_create_with(CPU): status %d (%s)", (int)st, last_error());
-    if (autoh == NULL || cpuh == NULL)
-        return finish("test_gemm");
-
-    numgpu_get_backend(autoh, &be);
-    printf("test_gemm: numgpu %s, AUTO handle runs on %s\n", numgpu_version(), backend_name(be));
-    if (env_is_1("NUMGPU_REQUIRE_CUDA"))
-        check(be == NUMGPU_BACKEND_CUDA, "NUMGPU_REQUIRE_CUDA=1 but the AUTO handle runs on %s",
-              backend_name(be));
-    if (be != NUMGPU_BACKEND_CUDA)
-        printf("test_gemm: no CUDA here, so the numgpu_malloc cases ran on host memory "
-               "(device pointers are exercised on a GPU host)\n");
-
-    run_all(autoh, be == NUMGPU_BACKEND_CUDA ? "AUTO(CUDA)" : "AUTO(CPU)");
-    run_all(cpuh, "CPU");
-
-    st = numgpu_destroy(autoh);
-    check(st == NUMGPU_SUCCESS, "numgpu_destroy(AUTO): status %d (%s)", (int)st, last_error());
-    st = numgpu_destroy(cpuh);
-    check(st == NUMGPU_SUCCESS, "numgpu_destroy(CPU): status %d (%s)", (int)st, last_error());
-    return finish("test_gemm");
+    return run_program("test_gemm", argument_checks, drop_ins);
 }

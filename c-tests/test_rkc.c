@@ -272,14 +272,10 @@ int main(void)
     numgpu_handle *autoh = NULL, *cpuh = NULL;
     int32_t be = -1;
     double yauto[NEQ * NSYS], ycpu[NEQ * NSYS];
-    numgpu_status st = numgpu_create(&autoh);
-    check(st == NUMGPU_SUCCESS, "numgpu_create: status %d (%s)", (int)st, last_error());
+    numgpu_status st;
+    autoh = auto_handle("test_rkc", &be);
     if (autoh == NULL)
         return finish("test_rkc");
-    numgpu_get_backend(autoh, &be);
-    printf("test_rkc: numgpu %s, AUTO handle runs on %s\n", numgpu_version(), be == NUMGPU_BACKEND_CUDA ? "CUDA" : "CPU");
-    if (env_is_1("NUMGPU_REQUIRE_CUDA"))
-        check(be == NUMGPU_BACKEND_CUDA, "NUMGPU_REQUIRE_CUDA=1 but the AUTO handle runs on the CPU");
     run_all(autoh, be == NUMGPU_BACKEND_CUDA ? "AUTO(CUDA)" : "AUTO(CPU)", be == NUMGPU_BACKEND_CUDA, yauto);
     if (be == NUMGPU_BACKEND_CUDA) {
         int i, bad = 0;

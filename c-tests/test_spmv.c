@@ -4,84 +4,46 @@
  * (magnitudes |re| + |im|, twice that for complex types).
  *
  *  - numgpu_?csrmv (s, d, c, z): ops N, T, C; 0- and 1-based; random matrices with empty rows,
- *    duplicates and unsorted columns, a long row, square and rectangular (1 x 1 to 300 x 64);
+ *    duplicates and unsorted columns: 1 x 1, 17 x 33 and 64 x 3000 with a 2000-entry row;
  *    alpha, beta in {(1, 0), (0.5 - 0.25i, -1 + 0.5i), (0, 0.5)}; beta = 0 over NaN in y;
- *  - the CMRS object (s, d): numgpu_?cmrs_create with height 0 (16), 1, 5 and M 0 (chosen), 2,
- *    4, 8, numgpu_cmrs_info, numgpu_?cmrsmv against the same reference,
- *    numgpu_?cmrs_update_values, numgpu_cmrs_destroy (and of NULL);
+ *  - the CMRS object (s, d) on a 203 x 150 matrix, 0- and 1-based: numgpu_?cmrs_create with
+ *    (height, M) = (0 (16), 0 (chosen)), (1, 2), (5, 8), numgpu_cmrs_info,
+ *    numgpu_?cmrsmv against the same reference, numgpu_?cmrs_update_values,
+ *    numgpu_cmrs_destroy (and of NULL);
  *  - argument checks: NULL handle, trans out of range, negative m, index_base 2, a column index
  *    out of range and a non-monotone row_ptr (host arrays: y untouched), height 17, M 3, NULL A,
  *    a single-precision matrix given to numgpu_dcmrsmv: NUMGPU_INVALID_VALUE naming the
  *    argument.
  *
- * On the handle numgpu_create picks (AUTO: CUDA on a GPU host) with host arrays and with
- * memory from numgpu_malloc (device pointers on CUDA), and on a GPU host also on a CPU
- * handle. Prints "test_spmv: N passed, M failed"; exits non-zero on any failure.
+ * On the AUTO handle (CUDA on a GPU host) with host arrays and with numgpu_malloc memory (device
+ * pointers there) and on a CPU handle. Prints "test_spmv: N passed, M failed"; exits non-zero
+ * on any failure.
  */
-#include <complex.h>
-
 #include "numgpu_test.h"
 
-typedef numgpu_status (*csrmv_fn)(numgpu_handle *h, int32_t op, int64_t m, int64_t n, int64_t nnz, const double *al,
+/* numgpu_?csrmv with the scalars as dcx (real parts for s, d). */
+typedef numgpu_status (*csrmv_fn)(numgpu_handle *h, int32_t op, int64_t m, int64_t n, int64_t nnz, dcx al,
                                   const void *val, const int32_t *rp, const int32_t *ci, int32_t base, const void *x,
-                                  const double *be, void *y);
+                                  dcx be, void *y);
 
-#define CSRMV_REAL(P, T)                                                                                              \
-    static numgpu_status P##_csrmv(numgpu_handle *h, int32_t op, int64_t m, int64_t n, int64_t nnz, const double *al, \
-                                   const void *val, const int32_t *rp, const int32_t *ci, int32_t base, const void *x,   \
-                                   const double *be, void *y)                                                        \
-    {                                                                                                                 \
-        return numgpu_##P##csrmv(h, op, m, n, nnz, (T)al[0], val, rp, ci, base, x, (T)be[0], y);                      \
+#define CSRMV(P, SCALAR)                                                                                          \
+    static numgpu_status P##_csrmv(numgpu_handle *h, int32_t op, int64_t m, int64_t n, int64_t nnz, dcx al,      \
+                                   const void *val, const int32_t *rp, const int32_t *ci, int32_t base,          \
+                                   const void *x, dcx be, void *y)                                               \
+    {                                                                                                             \
+        return numgpu_##P##csrmv(h, op, m, n, nnz, SCALAR(al), val, rp, ci, base, x, SCALAR(be), y);             \
     }
-#define CSRMV_CPLX(P, T, R)                                                                                           \
-    static numgpu_status P##_csrmv(numgpu_handle *h, int32_t op, int64_t m, int64_t n, int64_t nnz, const double *al, \
-                                   const void *val, const int32_t *rp, const int32_t *ci, int32_t base, const void *x,   \
-                                   const double *be, void *y)                                                        \
-    {                                                                                                                 \
-        T a = {(R)al[0], (R)al[1]}, b = {(R)be[0], (R)be[1]};                                                         \
-        return numgpu_##P##csrmv(h, op, m, n, nnz, a, val, rp, ci, base, x, b, y);                                    \
-    }
-CSRMV_REAL(s, float)
-CSRMV_REAL(d, double)
-CSRMV_CPLX(c, numgpu_complex_float, float)
-CSRMV_CPLX(z, numgpu_complex_double, double)
+#define REAL_F(x) ((float)creal(x))
+#define REAL_D(x) (creal(x))
+#define CPLX_F(x) ((numgpu_complex_float){(float)creal(x), (float)cimag(x)})
+#define CPLX_D(x) ((numgpu_complex_double){creal(x), cimag(x)})
+CSRMV(s, REAL_F)
+CSRMV(d, REAL_D)
+CSRMV(c, CPLX_F)
+CSRMV(z, CPLX_D)
+static const csrmv_fn CSRMV[4] = {s_csrmv, d_csrmv, c_csrmv, z_csrmv};
 
-typedef struct {
-    const char *letter;
-    int dbl, cplx;
-    double eps;
-    csrmv_fn csrmv;
-} sp_t;
-
-static const sp_t SP[4] = {
-    {"s", 0, 0, FLT_EPSILON, s_csrmv},
-    {"d", 1, 0, DBL_EPSILON, d_csrmv},
-    {"c", 0, 1, FLT_EPSILON, c_csrmv},
-    {"z", 1, 1, DBL_EPSILON, z_csrmv},
-};
-
-static size_t el_size(const sp_t *p) { return (p->dbl ? 8u : 4u) * (p->cplx ? 2u : 1u); }
-
-static void set_el(const sp_t *p, void *buf, size_t k, double complex v)
-{
-    size_t w = p->cplx ? 2 : 1;
-    if (p->dbl) {
-        ((double *)buf)[k * w] = creal(v);
-        if (p->cplx) ((double *)buf)[k * w + 1] = cimag(v);
-    } else {
-        ((float *)buf)[k * w] = (float)creal(v);
-        if (p->cplx) ((float *)buf)[k * w + 1] = (float)cimag(v);
-    }
-}
-
-static double complex get_el(const sp_t *p, const void *buf, size_t k)
-{
-    size_t w = p->cplx ? 2 : 1;
-    if (p->dbl) return ((const double *)buf)[k * w] + (p->cplx ? ((const double *)buf)[k * w + 1] * I : 0);
-    return ((const float *)buf)[k * w] + (p->cplx ? ((const float *)buf)[k * w + 1] * I : 0);
-}
-
-static double mag(double complex v) { return fabs(creal(v)) + fabs(cimag(v)); }
+static double mag(dcx v) { return fabs(creal(v)) + fabs(cimag(v)); }
 
 /* A random CSR matrix: row i has len_of(i) entries at random columns (duplicates possible, in
  * random order), `base`-based. */
@@ -112,11 +74,11 @@ static csr_t make_csr(int64_t m, int64_t n, int32_t base, int long_row)
 }
 
 /* Compares y with alpha op(A) x + beta y0; counts one check. */
-static void compare(const sp_t *p, const char *what, const char *hname, int32_t op, const csr_t *a, const void *val,
-                    double complex al, const void *x, double complex be, const void *y0, const void *y)
+static void compare(const prec_t *p, const char *what, const char *hname, int32_t op, const csr_t *a, const void *val,
+                    dcx al, const void *x, dcx be, const void *y0, const void *y)
 {
     int64_t ylen = op == NUMGPU_OP_N ? a->m : a->n, i, k, bad = -1;
-    double complex *s = xmalloc((size_t)ylen * sizeof *s);
+    dcx *s = xmalloc((size_t)ylen * sizeof *s);
     double *mg = xmalloc((size_t)ylen * sizeof *mg);
     int64_t *len = xmalloc((size_t)ylen * sizeof *len);
     for (i = 0; i < ylen; i++) {
@@ -127,7 +89,7 @@ static void compare(const sp_t *p, const char *what, const char *hname, int32_t 
     for (i = 0; i < a->m; i++) {
         for (k = a->rp[i] - a->base; k < a->rp[i + 1] - a->base; k++) {
             int64_t j = a->ci[k] - a->base, out = op == NUMGPU_OP_N ? i : j;
-            double complex v = get_el(p, val, (size_t)k), xv = get_el(p, x, (size_t)(op == NUMGPU_OP_N ? j : i));
+            dcx v = cget(p, val, (size_t)k), xv = cget(p, x, (size_t)(op == NUMGPU_OP_N ? j : i));
             if (op == NUMGPU_OP_C) v = conj(v);
             s[out] += v * xv;
             mg[out] += mag(v) * mag(xv);
@@ -135,55 +97,44 @@ static void compare(const sp_t *p, const char *what, const char *hname, int32_t 
         }
     }
     for (i = 0; i < ylen; i++) {
-        double complex y0i = be == 0 ? 0 : get_el(p, y0, (size_t)i);
-        double complex want = al * s[i] + (be == 0 ? 0 : be * y0i);
+        dcx y0i = be == 0 ? 0 : cget(p, y0, (size_t)i);
+        dcx want = al * s[i] + (be == 0 ? 0 : be * y0i);
         double tol = (p->cplx ? 2.0 : 1.0) * (double)(len[i] + 4) * p->eps * (mag(al) * mg[i] + mag(be) * mag(y0i));
-        double err = mag(get_el(p, y, (size_t)i) - want);
+        double err = mag(cget(p, y, (size_t)i) - want);
         if (!(err <= tol) && bad < 0) bad = i;
     }
-    check(bad < 0, "%s handle: %s%s op %d %lldx%lld base %d: y[%lld] outside the tolerance", hname, p->letter, what, (int)op, (long long)a->m, (long long)a->n, (int)a->base, (long long)bad);
+    check(bad < 0, "%s: %s%s op %d %lldx%lld base %d: y[%lld] outside the tolerance", hname, p->letter, what,
+          (int)op, (long long)a->m, (long long)a->n, (int)a->base, (long long)bad);
     free(s);
     free(mg);
     free(len);
 }
 
-/* Random values and vectors for one case (y0 NaN when beta = 0). */
-static void *random_vec(const sp_t *p, int64_t len, int nan)
+static void csrmv_cases(const where_t *w, const prec_t *p)
 {
-    void *v = xmalloc((size_t)(len ? len : 1) * el_size(p));
-    int64_t k;
-    for (k = 0; k < len; k++) set_el(p, v, (size_t)k, nan ? NAN + NAN * I : rnd() + (p->cplx ? rnd() * I : 0));
-    return v;
-}
-
-static void csrmv_cases(numgpu_handle *h, const char *hname, int dev, const sp_t *p)
-{
-    static const int64_t shapes[][3] = {{1, 1, 0}, {17, 33, 0}, {100, 100, 0}, {300, 64, 0}, {64, 3000, 1}};
-    const double ab[][4] = {{1, 0, 0, 0}, {0.5, -0.25, -1, 0.5}, {0, 0, 0.5, 0}};
+    static const int64_t shapes[][3] = {{1, 1, 0}, {17, 33, 0}, {64, 3000, 1}};
+    static const dcx ab[][2] = {{1.0, 0.0}, {0.5 - 0.25 * I, -1.0 + 0.5 * I}, {0.0, 0.5}};
     size_t si, ai;
     int32_t op, base;
     for (si = 0; si < sizeof shapes / sizeof shapes[0]; si++) {
         for (base = 0; base <= 1; base++) {
             csr_t a = make_csr(shapes[si][0], shapes[si][1], base, (int)shapes[si][2]);
-            void *val = random_vec(p, a.nnz, 0);
+            void *val = new_buffer(p, (size_t)a.nnz, 1, 0);
             for (op = NUMGPU_OP_N; op <= NUMGPU_OP_C; op++) {
                 int64_t xlen = op == NUMGPU_OP_N ? a.n : a.m, ylen = op == NUMGPU_OP_N ? a.m : a.n;
                 for (ai = 0; ai < sizeof ab / sizeof ab[0]; ai++) {
-                    double al[2] = {ab[ai][0], p->cplx ? ab[ai][1] : 0}, be[2] = {ab[ai][2], p->cplx ? ab[ai][3] : 0};
-                    void *x = random_vec(p, xlen, 0), *y0 = random_vec(p, ylen, be[0] == 0 && be[1] == 0);
-                    void *y = xmalloc((size_t)ylen * el_size(p));
-                    stage_t st = {h, dev, 0, {{0, 0, 0}}};
+                    dcx al = p->cplx ? ab[ai][0] : creal(ab[ai][0]), be = p->cplx ? ab[ai][1] : creal(ab[ai][1]);
+                    /* y0 NaN when beta = 0: not read */
+                    void *x = new_buffer(p, (size_t)xlen, 1, 0), *y0 = new_buffer(p, (size_t)ylen, be != 0.0, CNAN);
+                    void *y = xdup(y0, (size_t)ylen * p->size);
+                    stage_t st = stage_for(w);
                     numgpu_status s;
-                    const char *fail;
-                    memcpy(y, y0, (size_t)ylen * el_size(p));
-                    s = p->csrmv(h, op, a.m, a.n, a.nnz, al, put(&st, val, (size_t)a.nnz * el_size(p)),
-                                 put(&st, a.rp, (size_t)(a.m + 1) * 4), put(&st, a.ci, (size_t)a.nnz * 4), base,
-                                 put(&st, x, (size_t)xlen * el_size(p)), be, put(&st, y, (size_t)ylen * el_size(p)));
-                    fail = back(&st);
-                    check(s == NUMGPU_SUCCESS && fail == NULL, "%s handle: %scsrmv: status %d (%s) %s", hname, p->letter,
-                          (int)s, last_error(), fail ? fail : "");
-                    if (s == NUMGPU_SUCCESS)
-                        compare(p, "csrmv", hname, op, &a, val, al[0] + al[1] * I, x, be[0] + be[1] * I, y0, y);
+                    s = CSRMV[p - PRECS](w->h, op, a.m, a.n, a.nnz, al, put(&st, val, (size_t)a.nnz * p->size),
+                                         put(&st, a.rp, (size_t)(a.m + 1) * 4), put(&st, a.ci, (size_t)a.nnz * 4),
+                                         base, put(&st, x, (size_t)xlen * p->size), be,
+                                         put(&st, y, (size_t)ylen * p->size));
+                    if (call_ok(s, back(&st), w->name, "csrmv"))
+                        compare(p, "csrmv", w->name, op, &a, val, al, x, be, y0, y);
                     free(x);
                     free(y0);
                     free(y);
@@ -222,55 +173,53 @@ static numgpu_status d_cmrsmv(numgpu_handle *h, double al, const numgpu_cmrs_mat
 static numgpu_status s_update(numgpu_handle *h, numgpu_cmrs_matrix *A, const void *v) { return numgpu_scmrs_update_values(h, A, v); }
 static numgpu_status d_update(numgpu_handle *h, numgpu_cmrs_matrix *A, const void *v) { return numgpu_dcmrs_update_values(h, A, v); }
 
-static void cmrs_cases(numgpu_handle *h, const char *hname, int dev, int pi)
+/* The CMRS object's life: create, info, multiply, update the values, multiply, destroy. */
+static void cmrs_cases(const where_t *w, int pi)
 {
-    static const int32_t heights[] = {0, 1, 5}, lanes[] = {0, 2, 4, 8};
-    const sp_t *p = &SP[pi];
+    static const int32_t shapes[][2] = {{0, 0}, {1, 2}, {5, 8}}; /* height, M; 0: the default */
+    const prec_t *p = &PRECS[pi];
     create_fn create = pi ? d_create : s_create;
     cmrsmv_fn mv = pi ? d_cmrsmv : s_cmrsmv;
     update_fn update = pi ? d_update : s_update;
-    size_t hi, li;
+    size_t si;
     int32_t base;
     for (base = 0; base <= 1; base++) {
         csr_t a = make_csr(203, 150, base, 0);
-        void *val = random_vec(p, a.nnz, 0), *val2 = random_vec(p, a.nnz, 0);
-        for (hi = 0; hi < 3; hi++) {
-            for (li = 0; li < 4; li++) {
-                numgpu_cmrs_matrix *A = NULL;
-                int32_t height = -1, M = -1;
-                double pad = -1;
-                void *x = random_vec(p, a.n, 0), *y0 = random_vec(p, a.m, 0), *y = xmalloc((size_t)a.m * el_size(p));
-                stage_t st = {h, dev, 0, {{0, 0, 0}}};
-                numgpu_status s = create(h, a.m, a.n, a.nnz, put(&st, val, (size_t)a.nnz * el_size(p)),
-                                         put(&st, a.rp, (size_t)(a.m + 1) * 4), put(&st, a.ci, (size_t)a.nnz * 4), base,
-                                         heights[hi], lanes[li], &A);
-                back(&st);
-                check(s == NUMGPU_SUCCESS && A != NULL, "%s handle: %scmrs_create: status %d (%s)", hname, p->letter, (int)s,
-                      last_error());
-                if (A == NULL) continue;
+        void *val = new_buffer(p, (size_t)a.nnz, 1, 0), *val2 = new_buffer(p, (size_t)a.nnz, 1, 0);
+        for (si = 0; si < sizeof shapes / sizeof shapes[0]; si++) {
+            const int32_t hgt = shapes[si][0], lanes = shapes[si][1];
+            numgpu_cmrs_matrix *A = NULL;
+            int32_t height = -1, M = -1;
+            double pad = -1;
+            void *x = new_buffer(p, (size_t)a.n, 1, 0), *y0 = new_buffer(p, (size_t)a.m, 1, 0);
+            void *y = xmalloc((size_t)a.m * p->size);
+            stage_t st = stage_for(w);
+            numgpu_status s = create(w->h, a.m, a.n, a.nnz, put(&st, val, (size_t)a.nnz * p->size),
+                                     put(&st, a.rp, (size_t)(a.m + 1) * 4), put(&st, a.ci, (size_t)a.nnz * 4), base,
+                                     hgt, lanes, &A);
+            if (call_ok(s, back(&st), w->name, "cmrs_create"))
+                check(A != NULL, "%s: %scmrs_create succeeded without a matrix", w->name, p->letter);
+            if (A != NULL) {
                 s = numgpu_cmrs_info(A, &height, &M, &pad);
-                check(s == NUMGPU_SUCCESS && height == (heights[hi] ? heights[hi] : 16) &&
-                          (lanes[li] ? M == lanes[li] : (M == 2 || M == 4 || M == 8)) && pad >= 0,
-                      "%s handle: numgpu_cmrs_info: height %d, M %d, padding %g", hname, (int)height, (int)M, pad);
-                memcpy(y, y0, (size_t)a.m * el_size(p));
-                s = mv(h, -1.5, A, put(&st, x, (size_t)a.n * el_size(p)), 0.25, put(&st, y, (size_t)a.m * el_size(p)));
-                back(&st);
-                check(s == NUMGPU_SUCCESS, "%s handle: %scmrsmv: status %d (%s)", hname, p->letter, (int)s, last_error());
-                compare(p, "cmrsmv", hname, NUMGPU_OP_N, &a, val, -1.5, x, 0.25, y0, y);
-                s = update(h, A, put(&st, val2, (size_t)a.nnz * el_size(p)));
-                back(&st);
-                check(s == NUMGPU_SUCCESS, "%s handle: %scmrs_update_values: status %d (%s)", hname, p->letter, (int)s,
-                      last_error());
-                memcpy(y, y0, (size_t)a.m * el_size(p));
-                s = mv(h, 1.0, A, put(&st, x, (size_t)a.n * el_size(p)), 0.0, put(&st, y, (size_t)a.m * el_size(p)));
-                back(&st);
-                compare(p, "cmrsmv (updated)", hname, NUMGPU_OP_N, &a, val2, 1.0, x, 0.0, y0, y);
+                check(s == NUMGPU_SUCCESS && height == (hgt ? hgt : 16) &&
+                          (lanes ? M == lanes : (M == 2 || M == 4 || M == 8)) && pad >= 0,
+                      "%s: numgpu_cmrs_info: height %d, M %d, padding %g", w->name, (int)height, (int)M, pad);
+                memcpy(y, y0, (size_t)a.m * p->size);
+                s = mv(w->h, -1.5, A, put(&st, x, (size_t)a.n * p->size), 0.25, put(&st, y, (size_t)a.m * p->size));
+                if (call_ok(s, back(&st), w->name, "cmrsmv"))
+                    compare(p, "cmrsmv", w->name, NUMGPU_OP_N, &a, val, -1.5, x, 0.25, y0, y);
+                s = update(w->h, A, put(&st, val2, (size_t)a.nnz * p->size));
+                call_ok(s, back(&st), w->name, "cmrs_update_values");
+                memcpy(y, y0, (size_t)a.m * p->size);
+                s = mv(w->h, 1.0, A, put(&st, x, (size_t)a.n * p->size), 0.0, put(&st, y, (size_t)a.m * p->size));
+                if (call_ok(s, back(&st), w->name, "cmrsmv (updated)"))
+                    compare(p, "cmrsmv (updated)", w->name, NUMGPU_OP_N, &a, val2, 1.0, x, 0.0, y0, y);
                 s = numgpu_cmrs_destroy(A);
                 check(s == NUMGPU_SUCCESS, "numgpu_cmrs_destroy: status %d", (int)s);
-                free(x);
-                free(y0);
-                free(y);
             }
+            free(x);
+            free(y0);
+            free(y);
         }
         free(val);
         free(val2);
@@ -329,37 +278,16 @@ static void error_checks(numgpu_handle *h, const char *hname)
 #undef RESET
 }
 
+static void drop_ins(const where_t *w)
+{
+    int pi;
+    for (pi = 0; pi < 4; pi++)
+        csrmv_cases(w, &PRECS[pi]);
+    for (pi = 0; pi < 2; pi++)
+        cmrs_cases(w, pi);
+}
+
 int main(void)
 {
-    numgpu_handle *autoh = NULL, *cpuh = NULL;
-    int32_t be = -1;
-    numgpu_status st;
-    const char *aname;
-    int pi;
-
-    autoh = auto_handle("test_spmv", &be);
-    if (autoh == NULL) return finish("test_spmv");
-    aname = be == NUMGPU_BACKEND_CUDA ? "AUTO(CUDA)" : "AUTO(CPU)";
-    error_checks(autoh, aname);
-    for (pi = 0; pi < 4; pi++) {
-        csrmv_cases(autoh, aname, 0, &SP[pi]);
-        csrmv_cases(autoh, aname, 1, &SP[pi]);
-    }
-    for (pi = 0; pi < 2; pi++) {
-        cmrs_cases(autoh, aname, 0, pi);
-        cmrs_cases(autoh, aname, 1, pi);
-    }
-    if (be == NUMGPU_BACKEND_CUDA) {
-        st = numgpu_create_with(&cpuh, NUMGPU_BACKEND_CPU, 0);
-        check(st == NUMGPU_SUCCESS, "numgpu_create_with(CPU): status %d (%s)", (int)st, last_error());
-        if (cpuh != NULL) {
-            error_checks(cpuh, "CPU");
-            for (pi = 0; pi < 4; pi++) csrmv_cases(cpuh, "CPU", 0, &SP[pi]);
-            for (pi = 0; pi < 2; pi++) cmrs_cases(cpuh, "CPU", 0, pi);
-            numgpu_destroy(cpuh);
-        }
-    }
-    st = numgpu_destroy(autoh);
-    check(st == NUMGPU_SUCCESS, "numgpu_destroy(AUTO): status %d (%s)", (int)st, last_error());
-    return finish("test_spmv");
+    return run_program("test_spmv", error_checks, drop_ins);
 }

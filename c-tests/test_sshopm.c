@@ -4,16 +4,17 @@
  *
  * For float and double, on the AUTO handle (CUDA on a GPU host) with host arrays and with
  * numgpu_malloc memory (device memory on CUDA; then numgpu_synchronize and copy back), and on
- * a GPU host on a CPU handle too:
+ * a CPU handle:
  *   numgpu_?sshopm, 3 copies of the tensor (strideA = 15), 64 random starts (X0 = NULL, seed
  *   set), convex with SAFE, fixed (alpha = 2) and ADAPTIVE shifts and concave with SAFE: every
- *   start converges (flag 0), its (lambda, x) is an eigenpair (||A x^3 - lambda x|| small, the
- *   product computed here from the dense tensor of numgpu_dsym_unpack), and the distinct
- *   lambdas are exactly the three known maxima (minima); the same seed gives the same results
- *   bitwise, in host and device memory alike;
- *   numgpu_?sshopm_unique: count 3, the known values by decreasing lambda, type 1 (maxima) or
- *   -1 (minima), multiplicities summing to the starts;
- *   numgpu_?sym_apply p = 0, 1, 2 against the dense tensor;
+ *   start converges (NUMGPU_SSHOPM_CONVERGED), its (lambda, x) is an eigenpair
+ *   (||A x^3 - lambda x|| small, the product computed here from the dense tensor of
+ *   numgpu_dsym_unpack), and the distinct lambdas are exactly the three known maxima (minima);
+ *   the same seed gives the same results bitwise, in host and device memory alike;
+ *   numgpu_?sshopm_unique (host arrays): count 3, the known values by decreasing lambda, type
+ *   NUMGPU_SSHOPM_LOCAL_MAX (maxima) or NUMGPU_SSHOPM_LOCAL_MIN (minima), multiplicities
+ *   summing to the starts;
+ *   numgpu_?sym_apply p = 0, 1, 2 against the dense tensor (host arrays);
  *   numgpu_?sym_pack(unpack(a)) = a;
  * and the argument checks (NULL handle, m < 2, strideA < U, mode and shift out of range, alpha
  * of the wrong sign, maxit < 1, NULL outputs: NUMGPU_INVALID_VALUE naming the argument,
@@ -47,10 +48,8 @@ static void grad(const double *x, double *y)
 
 /* One precision's view of the family: arrays as void *, scalars as double. */
 typedef struct {
-    const char *letter;
+    const prec_t *p;  /* s or d */
     const char *name; /* the numgpu_?sshopm entry point */
-    size_t size;
-    double eps;
     numgpu_status (*run)(numgpu_handle *, int64_t, const void *, int64_t, const void *, int64_t, int32_t, int32_t,
                          double, double, int32_t, void *, void *, int32_t *, int32_t *);
     numgpu_status (*unique)(numgpu_handle *, const void *, int32_t, int32_t, double, double, double, int32_t *,
@@ -87,79 +86,63 @@ FAM(s, sshopm, float)
 FAM(d, dsshopm, double)
 
 static const fam_t FAMS[2] = {
-    {"s", "numgpu_sshopm", sizeof(float), FLT_EPSILON, s_run, s_unique, s_apply, s_pack, s_unpack},
-    {"d", "numgpu_dsshopm", sizeof(double), DBL_EPSILON, d_run, d_unique, d_apply, d_pack, d_unpack},
+    {&PRECS[0], "numgpu_sshopm", s_run, s_unique, s_apply, s_pack, s_unpack},
+    {&PRECS[1], "numgpu_dsshopm", d_run, d_unique, d_apply, d_pack, d_unpack},
 };
 
-static double getv(const fam_t *f, const void *b, size_t i)
-{
-    return f->size == sizeof(float) ? (double)((const float *)b)[i] : ((const double *)b)[i];
-}
-
-static void setv(const fam_t *f, void *b, size_t i, double v)
-{
-    if (f->size == sizeof(float))
-        ((float *)b)[i] = (float)v;
-    else
-        ((double *)b)[i] = v;
-}
-
 /* The results of NT x NS starts on `h`, in host or numgpu_malloc memory. */
-static numgpu_status run_case(numgpu_handle *h, int dev, const fam_t *f, const void *A, int32_t mode, int32_t shift,
+static numgpu_status run_case(const where_t *w, const fam_t *f, const void *A, int32_t mode, int32_t shift,
                               double alpha, double tol, void *lam, void *X, int32_t *it, int32_t *fl)
 {
-    stage_t st;
+    stage_t st = stage_for(w);
     numgpu_status s;
     const char *fail;
     size_t g = (size_t)NT * NS;
-    memset(&st, 0, sizeof st);
-    st.h = h;
-    st.dev = dev;
-    s = f->run(h, NT, put(&st, (void *)A, NT * U * f->size), U, NULL, 0, mode, shift, alpha, tol, 20000,
-               put(&st, lam, g * f->size), put(&st, X, g * N * f->size), put(&st, it, g * 4), put(&st, fl, g * 4));
+    s = f->run(w->h, NT, put(&st, (void *)A, NT * U * f->p->size), U, NULL, 0, mode, shift, alpha, tol, 20000,
+               put(&st, lam, g * f->p->size), put(&st, X, g * N * f->p->size), put(&st, it, g * 4), put(&st, fl, g * 4));
     /* The staged input A comes back unchanged; copying it back is harmless. */
     fail = back(&st);
-    check(fail == NULL, "%ssshopm: %s", f->letter, fail ? fail : "");
+    check(fail == NULL, "%ssshopm: %s", f->p->letter, fail ? fail : "");
     return s;
 }
 
-static void known_values(numgpu_handle *h, const char *hname, const fam_t *f, int dev)
+static void known_values(const where_t *w, const fam_t *f)
 {
     static const int32_t MODES[4] = {NUMGPU_SSHOPM_CONVEX, NUMGPU_SSHOPM_CONVEX, NUMGPU_SSHOPM_CONVEX, NUMGPU_SSHOPM_CONCAVE};
     static const int32_t SHIFTS[4] = {NUMGPU_SSHOPM_SAFE, NUMGPU_SSHOPM_FIXED, NUMGPU_SSHOPM_ADAPTIVE, NUMGPU_SSHOPM_SAFE};
     size_t g = (size_t)NT * NS, s;
-    void *A = xmalloc(NT * U * f->size), *lam = xmalloc(g * f->size), *X = xmalloc(g * N * f->size);
-    void *lam2 = xmalloc(g * f->size);
+    void *A = xmalloc(NT * U * f->p->size), *lam = xmalloc(g * f->p->size), *X = xmalloc(g * N * f->p->size);
+    void *lam2 = xmalloc(g * f->p->size);
     int32_t *it = xmalloc(g * 4), *fl = xmalloc(g * 4);
-    double tol = f->size == sizeof(float) ? 1e-6 : 1e-12;
-    double rtol = 10.0 * sqrt(tol) + 1e3 * f->eps;
+    double tol = !f->p->dbl ? 1e-6 : 1e-12;
+    double rtol = 10.0 * sqrt(tol) + 1e3 * f->p->eps;
     int c, k, t;
     for (t = 0; t < NT; t++)
         for (k = 0; k < U; k++)
-            setv(f, A, (size_t)t * U + k, KR[k]);
+            rset(f->p, A, (size_t)t * U + k, KR[k]);
     for (c = 0; c < 4; c++) {
         const double *want = MODES[c] == NUMGPU_SSHOPM_CONVEX ? KR_MAX : KR_MIN;
         int found[3] = {0, 0, 0}, wrong = 0, unconv = 0;
         double worst = 0.0;
         numgpu_status st;
-        numgpu_set_seed(h, 42);
-        st = run_case(h, dev, f, A, MODES[c], SHIFTS[c], SHIFTS[c] == NUMGPU_SSHOPM_FIXED ? 2.0 : 0.0, tol, lam, X, it, fl);
-        check(st == NUMGPU_SUCCESS, "%s %ssshopm case %d: status %d (%s)", hname, f->letter, c, (int)st, last_error());
+        numgpu_set_seed(w->h, 42);
+        st = run_case(w, f, A, MODES[c], SHIFTS[c], SHIFTS[c] == NUMGPU_SSHOPM_FIXED ? 2.0 : 0.0, tol, lam, X, it, fl);
+        check(st == NUMGPU_SUCCESS, "%s: %ssshopm case %d: status %d (%s)", w->name, f->p->letter, c, (int)st, last_error());
         for (s = 0; s < g; s++) {
-            double x[N], y[N], l = getv(f, lam, s), r = 0.0;
+            double x[N], y[N], l = rget(f->p, lam, s), r = 0.0;
             int j, hit = -1;
-            if (fl[s] != 0) {
+            if (fl[s] != NUMGPU_SSHOPM_CONVERGED) {
                 unconv++;
                 continue;
             }
             for (j = 0; j < N; j++)
-                x[j] = getv(f, X, s * N + j);
+                x[j] = rget(f->p, X, s * N + j);
             grad(x, y);
             for (j = 0; j < N; j++)
                 r += (y[j] - l * x[j]) * (y[j] - l * x[j]);
             worst = sqrt(r) > worst ? sqrt(r) : worst;
             for (j = 0; j < 3; j++)
-                if (fabs(l - want[j]) < 1e-9 + 1e3 * f->eps + 10.0 * tol) /* 10 decimals known */
+                if (fabs(l - want[j]) < 1e-9 + 1e3 * f->p->eps + 10.0 * tol) /* 10 decimals known */
                     hit = j;
             if (hit < 0)
                 wrong++;
@@ -167,33 +150,34 @@ static void known_values(numgpu_handle *h, const char *hname, const fam_t *f, in
                 found[hit] = 1;
         }
         check(unconv == 0 && wrong == 0 && found[0] && found[1] && found[2] && worst < rtol,
-              "%s %ssshopm case %d (%s): %d not converged, %d unknown lambdas, found %d%d%d, worst residual %.3g (limit %.3g)",
-              hname, f->letter, c, dev ? "numgpu_malloc" : "host", unconv, wrong, found[0], found[1], found[2], worst, rtol);
+              "%s: %ssshopm case %d: %d not converged, %d unknown lambdas, found %d%d%d, worst residual %.3g (limit %.3g)",
+              w->name, f->p->letter, c, unconv, wrong, found[0], found[1], found[2], worst, rtol);
         /* The same seed, the same results. */
-        numgpu_set_seed(h, 42);
-        run_case(h, dev, f, A, MODES[c], SHIFTS[c], SHIFTS[c] == NUMGPU_SSHOPM_FIXED ? 2.0 : 0.0, tol, lam2, X, it, fl);
-        check(memcmp(lam, lam2, g * f->size) == 0, "%s %ssshopm case %d: two calls with one seed differ", hname, f->letter, c);
+        numgpu_set_seed(w->h, 42);
+        run_case(w, f, A, MODES[c], SHIFTS[c], SHIFTS[c] == NUMGPU_SSHOPM_FIXED ? 2.0 : 0.0, tol, lam2, X, it, fl);
+        check(memcmp(lam, lam2, g * f->p->size) == 0, "%s: %ssshopm case %d: two calls with one seed differ", w->name, f->p->letter, c);
     }
     /* sshopm_unique, host arrays. */
-    for (c = 0; c < 2; c++) {
+    for (c = 0; !w->dev && c < 2; c++) {
         int32_t count[NT], mult[NT * KMAX], type[NT * KMAX];
-        void *ul = xmalloc(NT * KMAX * f->size), *ux = xmalloc(NT * KMAX * N * f->size);
+        void *ul = xmalloc(NT * KMAX * f->p->size), *ux = xmalloc(NT * KMAX * N * f->p->size);
         const double *want = c == 0 ? KR_MAX : KR_MIN;
         int32_t mode = c == 0 ? NUMGPU_SSHOPM_CONVEX : NUMGPU_SSHOPM_CONCAVE;
-        numgpu_status st = f->unique(h, A, mode, NUMGPU_SSHOPM_SAFE, 0.0, tol, f->size == sizeof(float) ? 2e-2 : 1e-4, count, ul,
+        int32_t want_type = c == 0 ? NUMGPU_SSHOPM_LOCAL_MAX : NUMGPU_SSHOPM_LOCAL_MIN;
+        numgpu_status st = f->unique(w->h, A, mode, NUMGPU_SSHOPM_SAFE, 0.0, tol, !f->p->dbl ? 2e-2 : 1e-4, count, ul,
                                      ux, mult, type);
-        check(st == NUMGPU_SUCCESS, "%s %ssshopm_unique: status %d (%s)", hname, f->letter, (int)st, last_error());
+        check(st == NUMGPU_SUCCESS, "%s: %ssshopm_unique: status %d (%s)", w->name, f->p->letter, (int)st, last_error());
         for (t = 0; t < NT; t++) {
             int sum = 0, ok = count[t] == 3;
             for (k = 0; ok && k < 3; k++) {
                 /* By decreasing lambda: the maxima in their order, the minima in theirs. */
-                ok = fabs(getv(f, ul, (size_t)t * KMAX + k) - want[k]) < 1e-3 && type[t * KMAX + k] == (c == 0 ? 1 : -1);
+                ok = fabs(rget(f->p, ul, (size_t)t * KMAX + k) - want[k]) < 1e-3 && type[t * KMAX + k] == want_type;
                 sum += mult[t * KMAX + k];
             }
-            check(ok && sum == NS && mult[t * KMAX + 3] == 0 && getv(f, ul, (size_t)t * KMAX + 3) != getv(f, ul, (size_t)t * KMAX + 3),
-                  "%s %ssshopm_unique mode %d tensor %d: count %d, lambda %g %g %g, types %d %d %d, multiplicities sum %d",
-                  hname, f->letter, (int)mode, t, count[t], getv(f, ul, (size_t)t * KMAX), getv(f, ul, (size_t)t * KMAX + 1),
-                  getv(f, ul, (size_t)t * KMAX + 2), type[t * KMAX], type[t * KMAX + 1], type[t * KMAX + 2], sum);
+            check(ok && sum == NS && mult[t * KMAX + 3] == 0 && rget(f->p, ul, (size_t)t * KMAX + 3) != rget(f->p, ul, (size_t)t * KMAX + 3),
+                  "%s: %ssshopm_unique mode %d tensor %d: count %d, lambda %g %g %g, types %d %d %d, multiplicities sum %d",
+                  w->name, f->p->letter, (int)mode, t, count[t], rget(f->p, ul, (size_t)t * KMAX), rget(f->p, ul, (size_t)t * KMAX + 1),
+                  rget(f->p, ul, (size_t)t * KMAX + 2), type[t * KMAX], type[t * KMAX + 1], type[t * KMAX + 2], sum);
         }
         free(ul);
         free(ux);
@@ -208,38 +192,38 @@ static void known_values(numgpu_handle *h, const char *hname, const fam_t *f, in
 
 static void apply_and_pack(numgpu_handle *h, const char *hname, const fam_t *f)
 {
-    void *A = xmalloc(U * f->size), *x = xmalloc(N * f->size), *y = xmalloc(9 * f->size);
-    void *d = xmalloc(81 * f->size), *p2 = xmalloc(U * f->size);
-    double xs[N] = {0.3, -0.7, 0.5}, g[N], f0 = 0.0, tol = 1e2 * f->eps;
+    void *A = xmalloc(U * f->p->size), *x = xmalloc(N * f->p->size), *y = xmalloc(9 * f->p->size);
+    void *d = xmalloc(81 * f->p->size), *p2 = xmalloc(U * f->p->size);
+    double xs[N] = {0.3, -0.7, 0.5}, g[N], f0 = 0.0, tol = 1e2 * f->p->eps;
     int j, k, p, ok;
     for (k = 0; k < U; k++)
-        setv(f, A, k, KR[k]);
+        rset(f->p, A, k, KR[k]);
     for (j = 0; j < N; j++)
-        setv(f, x, j, xs[j]);
+        rset(f->p, x, j, xs[j]);
     grad(xs, g);
     for (j = 0; j < N; j++)
         f0 += xs[j] * g[j];
     for (p = 0; p < 3; p++) {
         numgpu_status st = f->apply(h, p, A, x, y);
-        check(st == NUMGPU_SUCCESS, "%s %ssym_apply p=%d: status %d (%s)", hname, f->letter, p, (int)st, last_error());
+        check(st == NUMGPU_SUCCESS, "%s %ssym_apply p=%d: status %d (%s)", hname, f->p->letter, p, (int)st, last_error());
         ok = 1;
         if (p == 0)
-            ok = fabs(getv(f, y, 0) - f0) < tol;
+            ok = fabs(rget(f->p, y, 0) - f0) < tol;
         else if (p == 1)
             for (j = 0; j < N; j++)
-                ok = ok && fabs(getv(f, y, j) - g[j]) < tol;
+                ok = ok && fabs(rget(f->p, y, j) - g[j]) < tol;
         else
             for (j = 0; j < N; j++) {
                 /* (A x^2) x = A x^3 */
                 double s = 0.0;
                 for (k = 0; k < N; k++)
-                    s += getv(f, y, j + N * k) * xs[k];
+                    s += rget(f->p, y, j + N * k) * xs[k];
                 ok = ok && fabs(s - g[j]) < tol;
             }
-        check(ok, "%s %ssym_apply p=%d against the dense tensor", hname, f->letter, p);
+        check(ok, "%s %ssym_apply p=%d against the dense tensor", hname, f->p->letter, p);
     }
-    check(f->unpack(A, d) == NUMGPU_SUCCESS && f->pack(d, p2) == NUMGPU_SUCCESS && memcmp(A, p2, U * f->size) == 0,
-          "%ssym_pack(sym_unpack(a)) != a", f->letter);
+    check(f->unpack(A, d) == NUMGPU_SUCCESS && f->pack(d, p2) == NUMGPU_SUCCESS && memcmp(A, p2, U * f->p->size) == 0,
+          "%ssym_pack(sym_unpack(a)) != a", f->p->letter);
     free(A);
     free(x);
     free(y);
@@ -249,20 +233,20 @@ static void apply_and_pack(numgpu_handle *h, const char *hname, const fam_t *f)
 
 static void error_checks(numgpu_handle *h, const char *hname, const fam_t *f)
 {
-    void *A = xmalloc(2 * U * f->size), *lam = xmalloc(2 * NS * f->size), *X = xmalloc(2 * NS * N * f->size);
-    void *lam0 = xmalloc(2 * NS * f->size);
+    void *A = xmalloc(2 * U * f->p->size), *lam = xmalloc(2 * NS * f->p->size), *X = xmalloc(2 * NS * N * f->p->size);
+    void *lam0 = xmalloc(2 * NS * f->p->size);
     int32_t it[2 * NS], fl[2 * NS];
     char fname[32];
     int k;
     for (k = 0; k < 2 * U; k++)
-        setv(f, A, k, KR[k % U]);
+        rset(f->p, A, k, KR[k % U]);
     for (k = 0; k < 2 * NS; k++) {
-        setv(f, lam, k, 7.0);
+        rset(f->p, lam, k, 7.0);
         it[k] = fl[k] = -7;
     }
-    memcpy(lam0, lam, 2 * NS * f->size);
+    memcpy(lam0, lam, 2 * NS * f->p->size);
     snprintf(fname, sizeof fname, "%s", f->name);
-#define UNTOUCHED (memcmp(lam, lam0, 2 * NS * f->size) == 0 && it[0] == -7 && fl[0] == -7)
+#define UNTOUCHED (memcmp(lam, lam0, 2 * NS * f->p->size) == 0 && it[0] == -7 && fl[0] == -7)
     expect_invalid(f->run(NULL, 2, A, U, NULL, 0, 0, 1, 0.0, 1e-6, 10, lam, X, it, fl), fname, 1, "h", UNTOUCHED, hname, "NULL handle");
     expect_invalid(f->run(h, 2, A, U - 1, NULL, 0, 0, 1, 0.0, 1e-6, 10, lam, X, it, fl), fname, 6, "strideA", UNTOUCHED, hname, "strideA < U");
     expect_invalid(f->run(h, 2, NULL, U, NULL, 0, 0, 1, 0.0, 1e-6, 10, lam, X, it, fl), fname, 5, "A", UNTOUCHED, hname, "NULL A");
@@ -274,8 +258,8 @@ static void error_checks(numgpu_handle *h, const char *hname, const fam_t *f)
     expect_invalid(f->run(h, 2, A, U, NULL, 0, 0, 1, 0.0, 1e-6, 10, lam, NULL, it, fl), fname, 16, "X", UNTOUCHED, hname, "NULL X");
     expect_invalid(f->run(h, 2, A, U, NULL, 0, 0, 1, 0.0, 1e-6, 10, lam, X, it, NULL), fname, 18, "flags", UNTOUCHED, hname, "NULL flags");
     check(f->run(h, 0, NULL, U, NULL, 0, 0, 1, 0.0, 1e-6, 10, NULL, NULL, NULL, NULL) == NUMGPU_SUCCESS, "%s %s: ntensors = 0 must succeed", hname, fname);
-    snprintf(fname, sizeof fname, "numgpu_%ssym_pack", f->letter);
-    expect_invalid(f->size == sizeof(float) ? numgpu_ssym_pack(1, 3, (const float *)A, (float *)lam) : numgpu_dsym_pack(1, 3, (const double *)A, (double *)lam),
+    snprintf(fname, sizeof fname, "numgpu_%ssym_pack", f->p->letter);
+    expect_invalid(!f->p->dbl ? numgpu_ssym_pack(1, 3, (const float *)A, (float *)lam) : numgpu_dsym_pack(1, 3, (const double *)A, (double *)lam),
                    fname, 1, "m", UNTOUCHED, hname, "m = 1");
 #undef UNTOUCHED
     free(A);
@@ -284,42 +268,28 @@ static void error_checks(numgpu_handle *h, const char *hname, const fam_t *f)
     free(X);
 }
 
+static void argument_checks(numgpu_handle *h, const char *hname)
+{
+    int fi;
+    for (fi = 0; fi < 2; fi++)
+        error_checks(h, hname, &FAMS[fi]);
+}
+
+static void user_checks(const where_t *w)
+{
+    int fi;
+    for (fi = 0; fi < 2; fi++) {
+        known_values(w, &FAMS[fi]);
+        if (!w->dev)
+            apply_and_pack(w->h, w->name, &FAMS[fi]);
+    }
+}
+
 int main(void)
 {
-    numgpu_handle *autoh = NULL, *cpuh = NULL;
-    int32_t be = -1;
-    numgpu_status st;
-    int fi;
-
-    dense[0] = 0.0;
     if (numgpu_dsym_unpack(M, N, KR, dense) != NUMGPU_SUCCESS) {
         printf("numgpu_dsym_unpack failed: %s\n", last_error());
         return EXIT_FAILURE;
     }
-    st = numgpu_create(&autoh);
-    check(st == NUMGPU_SUCCESS, "numgpu_create: status %d (%s)", (int)st, last_error());
-    if (autoh == NULL)
-        return finish("test_sshopm");
-    numgpu_get_backend(autoh, &be);
-    printf("test_sshopm: numgpu %s, AUTO handle runs on %s\n", numgpu_version(), backend_name(be));
-    if (env_is_1("NUMGPU_REQUIRE_CUDA"))
-        check(be == NUMGPU_BACKEND_CUDA, "NUMGPU_REQUIRE_CUDA=1 but the AUTO handle runs on %s", backend_name(be));
-    for (fi = 0; fi < 2; fi++) {
-        error_checks(autoh, "AUTO", &FAMS[fi]);
-        known_values(autoh, "AUTO", &FAMS[fi], 0);
-        known_values(autoh, "AUTO", &FAMS[fi], 1);
-        apply_and_pack(autoh, "AUTO", &FAMS[fi]);
-    }
-    if (be == NUMGPU_BACKEND_CUDA) {
-        st = numgpu_create_with(&cpuh, NUMGPU_BACKEND_CPU, 0);
-        check(st == NUMGPU_SUCCESS, "numgpu_create_with(CPU): status %d (%s)", (int)st, last_error());
-        for (fi = 0; cpuh != NULL && fi < 2; fi++) {
-            known_values(cpuh, "CPU", &FAMS[fi], 0);
-            apply_and_pack(cpuh, "CPU", &FAMS[fi]);
-        }
-        numgpu_destroy(cpuh);
-    }
-    st = numgpu_destroy(autoh);
-    check(st == NUMGPU_SUCCESS, "numgpu_destroy: status %d (%s)", (int)st, last_error());
-    return finish("test_sshopm");
+    return run_program("test_sshopm", argument_checks, user_checks);
 }

@@ -161,12 +161,8 @@ fn build_c(name: &str, suffix: &str, extra: &[&str], libs: &[&str]) -> PathBuf {
     exe
 }
 
-fn c_test(name: &str) {
-    c_test_with(name, &[]);
-}
-
-/// A C test that links more libraries than libnumgpu and OpenBLAS (`libs`, e.g. -llapacke).
-fn c_test_with(name: &str, libs: &[&str]) {
+/// Builds and runs c-tests/<name>.c, linked with `libs` besides libnumgpu and OpenBLAS.
+fn c_test(name: &str, libs: &[&str]) {
     let exe = build_c(name, "", &[], libs);
     run(&exe, name, &[]);
 }
@@ -183,12 +179,7 @@ fn c_test_with(name: &str, libs: &[&str]) {
 ///   on GPU hosts (seen on an H100 with CUDA 13). Leaks from numgpu itself are still reported.
 ///
 /// A caller's ASAN_OPTIONS / LSAN_OPTIONS are kept and come last, so they win.
-fn c_test_asan(name: &str) {
-    c_test_asan_with(name, &[]);
-}
-
-/// c_test_asan for a test that links more libraries (`libs`, as c_test_with).
-fn c_test_asan_with(name: &str, libs: &[&str]) {
+fn c_test_asan(name: &str, libs: &[&str]) {
     let exe = build_c(name, "_asan", &["-fsanitize=address", "-fno-omit-frame-pointer"], libs);
     let supp = bin_dir().join(format!("lsan-{name}.supp"));
     std::fs::write(&supp, "# third-party allocations made once at load time (see tests/integration/c_abi.rs)\nleak:libnvrtc.so\n")
@@ -202,72 +193,43 @@ fn c_test_asan_with(name: &str, libs: &[&str]) {
     run(&exe, name, &[("ASAN_OPTIONS", &asan), ("LSAN_OPTIONS", &lsan)]);
 }
 
-#[test]
-fn c_test_gemm() {
-    c_test("test_gemm");
+/// Two tests per C program: `$test` runs c-tests/`$prog`.c as it is, `$asan` under
+/// AddressSanitizer; both link the libraries `$lib` besides libnumgpu and OpenBLAS.
+macro_rules! c_tests {
+    ($($(#[$doc:meta])* $test:ident, $asan:ident => $prog:literal $(, $lib:literal)*;)*) => {
+        $(
+            $(#[$doc])*
+            #[test]
+            fn $test() {
+                c_test($prog, &[$($lib),*]);
+            }
+
+            #[test]
+            fn $asan() {
+                c_test_asan($prog, &[$($lib),*]);
+            }
+        )*
+    };
 }
 
-#[test]
-fn c_test_errors() {
-    c_test("test_errors");
-}
-
-#[test]
-fn c_test_gemm_asan() {
-    c_test_asan("test_gemm");
-}
-
-#[test]
-fn c_test_errors_asan() {
-    c_test_asan("test_errors");
-}
-
-/// test_getrf calls LAPACK's Fortran symbols (?getc2_, ?gesc2_) as its reference: OpenBLAS
-/// carries them, so the link line of the other tests (-lopenblas) serves it too.
-#[test]
-fn c_test_getrf() {
-    c_test("test_getrf");
-}
-
-#[test]
-fn c_test_getrf_asan() {
-    c_test_asan("test_getrf");
-}
-
-/// test_geqrf compares with LAPACKE ?geqrf, ?gels and ?trtri (LAPACK's C interface, a library
-/// of its own: -llapacke) and multiplies with cblas_?gemm from OpenBLAS.
-#[test]
-fn c_test_geqrf() {
-    c_test_with("test_geqrf", &["-llapacke"]);
-}
-
-#[test]
-fn c_test_geqrf_asan() {
-    c_test_asan_with("test_geqrf", &["-llapacke"]);
-}
-
-/// test_gtsv compares with LAPACKE ?gtsv and takes the condition number from LAPACKE
-/// zgttrf/zgtcon (-llapacke, as test_geqrf).
-#[test]
-fn c_test_gtsv() {
-    c_test_with("test_gtsv", &["-llapacke"]);
-}
-
-#[test]
-fn c_test_gtsv_asan() {
-    c_test_asan_with("test_gtsv", &["-llapacke"]);
-}
-
-/// test_rkc integrates a user-written right-hand side given as CUDA source text and as a host
-/// callback (libm only besides libnumgpu).
-#[test]
-fn c_test_rkc() {
-    c_test("test_rkc");
-}
-
-#[test]
-fn c_test_rkc_asan() {
-    c_test_asan("test_rkc");
+c_tests! {
+    /// The batched GEMM's argument checks and its drop-in comparison with cblas_?gemm.
+    c_test_gemm, c_test_gemm_asan => "test_gemm";
+    /// Handles, memory, the last-error contract, status strings and pointer spaces.
+    c_test_errors, c_test_errors_asan => "test_errors";
+    /// Compares with LAPACK's Fortran symbols ?getc2_, ?gesc2_, which OpenBLAS carries.
+    c_test_getrf, c_test_getrf_asan => "test_getrf";
+    /// Compares with LAPACKE ?geqrf and ?gels (LAPACK's C interface, a library of its own).
+    c_test_geqrf, c_test_geqrf_asan => "test_geqrf", "-llapacke";
+    /// Compares with LAPACKE ?gtsv.
+    c_test_gtsv, c_test_gtsv_asan => "test_gtsv", "-llapacke";
+    /// Integrates a user-written right-hand side given as CUDA source text and as a host
+    /// callback (libm only besides libnumgpu).
+    c_test_rkc, c_test_rkc_asan => "test_rkc";
+    /// Compares with a plain loop (LAPACK has no SpMV).
+    c_test_spmv, c_test_spmv_asan => "test_spmv";
+    /// Kofidis and Regalia's tensor, whose eigenvalues are known.
+    c_test_sshopm, c_test_sshopm_asan => "test_sshopm";
 }
 
 /// numgpu.h in the same translation unit as <complex.h>, <cblas.h> and <lapacke.h>, which a
@@ -288,27 +250,5 @@ fn c_test_headers_with_cblas_and_lapacke() {
          regenerate it:\n  {}",
         foreign.join("\n  ")
     );
-    c_test("test_headers");
-}
-
-/// test_spmv compares with a reference written in the test (LAPACK has no SpMV).
-#[test]
-fn c_test_spmv() {
-    c_test("test_spmv");
-}
-
-#[test]
-fn c_test_spmv_asan() {
-    c_test_asan("test_spmv");
-}
-
-/// test_sshopm needs only numgpu (its reference is the dense tensor it builds itself).
-#[test]
-fn c_test_sshopm() {
-    c_test("test_sshopm");
-}
-
-#[test]
-fn c_test_sshopm_asan() {
-    c_test_asan("test_sshopm");
+    c_test("test_headers", &[]);
 }

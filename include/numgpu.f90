@@ -90,9 +90,20 @@ module numgpu
     integer(c_int32_t), parameter, public :: NUMGPU_SIDE_LEFT = 0_c_int32_t
     integer(c_int32_t), parameter, public :: NUMGPU_SIDE_RIGHT = 1_c_int32_t
 
+    ! numgpu_sshopm_flag
+    integer(c_int32_t), parameter, public :: NUMGPU_SSHOPM_CONVERGED = 0_c_int32_t
+    integer(c_int32_t), parameter, public :: NUMGPU_SSHOPM_MAXIT = 1_c_int32_t
+    integer(c_int32_t), parameter, public :: NUMGPU_SSHOPM_UNDERFLOW = 2_c_int32_t
+    integer(c_int32_t), parameter, public :: NUMGPU_SSHOPM_NONFINITE = 3_c_int32_t
+
     ! numgpu_sshopm_mode
     integer(c_int32_t), parameter, public :: NUMGPU_SSHOPM_CONVEX = 0_c_int32_t
     integer(c_int32_t), parameter, public :: NUMGPU_SSHOPM_CONCAVE = 1_c_int32_t
+
+    ! numgpu_sshopm_pair_type
+    integer(c_int32_t), parameter, public :: NUMGPU_SSHOPM_LOCAL_MAX = 1_c_int32_t
+    integer(c_int32_t), parameter, public :: NUMGPU_SSHOPM_LOCAL_MIN = -1_c_int32_t
+    integer(c_int32_t), parameter, public :: NUMGPU_SSHOPM_OTHER = 0_c_int32_t
 
     ! numgpu_sshopm_shift
     integer(c_int32_t), parameter, public :: NUMGPU_SSHOPM_FIXED = 0_c_int32_t

@@ -108,7 +108,7 @@ pub fn device(ordinal: i32) -> Result<Arc<Device>> {
     }
     let count = device_count();
     if ordinal < 0 || ordinal >= count {
-        return Err(Error::arg(3, format!("(device = {ordinal}) must be in [0, {count}): that many CUDA devices are visible")));
+        return Err(Error::arg("device", format!("(device = {ordinal}) must be in [0, {count}): that many CUDA devices are visible")));
     }
     let d = Arc::new(open(ordinal)?);
     map.insert(ordinal, d.clone());

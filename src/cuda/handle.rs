@@ -31,7 +31,7 @@ pub struct CudaHandle {
 type Deferred = (&'static str, fn(u64) -> Error);
 
 /// The value of a clean check word.
-pub const CHECK_CLEAN: u64 = u64::MAX;
+pub(crate) const CHECK_CLEAN: u64 = u64::MAX;
 
 // SAFETY: a handle is used by one thread at a time (documented); the raw stream and device
 // pointer are plain handles valid in any thread.
@@ -62,7 +62,8 @@ impl CudaHandle {
         if let Some((routine, decode)) = self.armed.take() {
             if let Some(code) = self.take_check()? {
                 let e = decode(code);
-                return Err(Error::new(e.status, format!("an earlier call of {routine} on this handle (on device arrays) found bad input: {}", e.msg)));
+                let (what, _) = crate::ffi::boundary::as_raised_by(routine, &e);
+                return Err(Error::new(e.status, format!("an earlier call of {routine} on this handle (on device arrays) found bad input: {what}")));
             }
         }
         Ok(())

@@ -19,7 +19,7 @@ pub fn source() -> &'static str {
 }
 
 /// Largest n of the block kernel: its packed (row, column) indices are `int`.
-pub const MAX_N: usize = 46340;
+pub(crate) const MAX_N: usize = 46340;
 
 /// Threads of one block-per-matrix block.
 const BLOCK_THREADS: usize = 256;

@@ -262,15 +262,15 @@ pub fn gtsv_strided<T: Scalar>(ch: &mut CudaHandle, g: &GtsvStrided<T>, space: S
 /// Rows per SPIKE partition: odd, so that a partition's interior has even order (tridiagonal
 /// matrices with a vanishing diagonal are singular in odd orders) and the threads' rows fall
 /// in distinct shared-memory banks.
-pub const SPIKE_L: usize = 17;
+pub(crate) const SPIKE_L: usize = 17;
 
 /// Partitions (threads) per SPIKE block.
-pub const SPIKE_NT: usize = 128;
+pub(crate) const SPIKE_NT: usize = 128;
 
 /// Largest order solved by one thread per right-hand side (diagonal pivoting over the whole
 /// system) instead of SPIKE: below one block's worth of partitions, SPIKE gains nothing and its
 /// fixed partition boundaries would cost stability.
-pub const SPIKE_MIN: usize = SPIKE_L * SPIKE_NT;
+pub(crate) const SPIKE_MIN: usize = SPIKE_L * SPIKE_NT;
 
 /// The orders of SPIKE's levels: n, then each level's Schur complement in the separators
 /// (one per partition), down to 1.

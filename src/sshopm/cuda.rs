@@ -23,7 +23,7 @@ pub fn source() -> &'static str {
 }
 
 /// Threads per block.
-pub const THREADS: usize = 128;
+pub(crate) const THREADS: usize = 128;
 
 /// Largest n of the CUDA kernels: a thread holds n × n matrices (the adaptive shift, the
 /// types of `sshopm_unique`).

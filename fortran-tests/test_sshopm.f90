@@ -6,10 +6,12 @@
 ! by both tensors (strideX0 = 0), on the handle numgpu_create picks (AUTO), through the bind(C)
 ! interfaces (sshopm has no generic wrapper; its numerics are tests/integration/sshopm.rs's):
 ! - numgpu_dsshopm and numgpu_sshopm, convex with SAFE and concave with ADAPTIVE: every start
-!   converges (flags 0), ||x|| = 1, (lambda, x) an eigenpair (||A x^3 - lambda x|| small, A x^3
-!   from numgpu_dsym_apply p = 1 on the returned x, itself checked against the dense tensor
-!   of numgpu_dsym_unpack), and the lambdas are the known values, each of the three found;
-! - numgpu_dsshopm_unique: count 3, the known values by decreasing lambda, types 1 / -1;
+!   converges (flags NUMGPU_SSHOPM_CONVERGED), ||x|| = 1, (lambda, x) an eigenpair
+!   (||A x^3 - lambda x|| small, A x^3 from numgpu_dsym_apply p = 1 on the returned x, itself
+!   checked against the dense tensor of numgpu_dsym_unpack), and the lambdas are the known
+!   values, each of the three found;
+! - numgpu_dsshopm_unique, convex and concave: count 3, the known values by decreasing lambda,
+!   pair types NUMGPU_SSHOPM_LOCAL_MAX / NUMGPU_SSHOPM_LOCAL_MIN (NUMGPU_SSHOPM_OTHER past count);
 ! - argument checks: m = 1 (argument 2), maxit = 0 (argument 14): NUMGPU_INVALID_VALUE.
 !
 ! Prints "test_sshopm_f: N passed, M failed" and stops with code 1 on any failure.
@@ -102,7 +104,7 @@ contains
             numgpu_last_error_string())
         call check(norm2(y(:, 1, 1) - dense_grad(x(:, 1, 1))) < 1d-13, "numgpu_dsym_apply against the dense tensor")
         found = .false.
-        ok = all(flags == 0)
+        ok = all(flags == NUMGPU_SSHOPM_CONVERGED)
         worst = 0
         do t = 1, nt
             do s = 1, ns
@@ -121,7 +123,7 @@ contains
             20000_c_int32_t, c_loc(lamf), c_loc(xf), c_loc(iters), c_loc(flags)) == NUMGPU_SUCCESS, &
             "numgpu_sshopm: " // numgpu_last_error_string())
         found = .false.
-        ok = all(flags == 0)
+        ok = all(flags == NUMGPU_SSHOPM_CONVERGED)
         worst = 0
         do t = 1, nt
             do s = 1, ns
@@ -136,22 +138,32 @@ contains
         call check(ok .and. all(found) .and. worst < 2d-2, "numgpu_sshopm concave ADAPTIVE: known minima")
     end subroutine
 
+    ! numgpu_dsshopm_unique convex and concave: the three maxima (NUMGPU_SSHOPM_LOCAL_MAX), the
+    ! three minima (NUMGPU_SSHOPM_LOCAL_MIN), by decreasing lambda, every start counted once.
     subroutine unique(h)
         type(c_ptr), intent(in) :: h
         integer, parameter :: kmax = 4
+        integer(c_int32_t), parameter :: modes(2) = [NUMGPU_SSHOPM_CONVEX, NUMGPU_SSHOPM_CONCAVE]
+        integer(c_int32_t), parameter :: types(2) = [NUMGPU_SSHOPM_LOCAL_MAX, NUMGPU_SSHOPM_LOCAL_MIN]
+        character(len=*), parameter :: names(2) = ["maxima", "minima"]
         real(c_double), target :: a(15, nt), lam(kmax, nt), x(3, kmax, nt)
         integer(c_int32_t), target :: cnt(nt), mult(kmax, nt), ptype(kmax, nt)
-        integer :: t
+        real(c_double) :: want(3)
+        integer :: t, i
         do t = 1, nt
             a(:, t) = kr
         end do
-        call check(numgpu_dsshopm_unique(h, 4_c_int32_t, 3_c_int32_t, int(nt, c_int64_t), c_loc(a), 15_c_int64_t, &
-            int(ns, c_int64_t), c_loc(x0), 0_c_int64_t, NUMGPU_SSHOPM_CONVEX, NUMGPU_SSHOPM_SAFE, 0.0d0, 1d-12, &
-            20000_c_int32_t, 1d-4, int(kmax, c_int32_t), c_loc(cnt), c_loc(lam), c_loc(x), c_loc(mult), c_loc(ptype)) &
-            == NUMGPU_SUCCESS, "numgpu_dsshopm_unique: " // numgpu_last_error_string())
-        do t = 1, nt
-            call check(cnt(t) == 3 .and. all(abs(lam(1:3, t) - kr_max) < 1d-9) .and. all(ptype(1:3, t) == 1) &
-                .and. sum(mult(1:3, t)) == ns .and. mult(4, t) == 0, "numgpu_dsshopm_unique: the three maxima")
+        do i = 1, 2
+            want = merge(kr_max, kr_min, i == 1)
+            call check(numgpu_dsshopm_unique(h, 4_c_int32_t, 3_c_int32_t, int(nt, c_int64_t), c_loc(a), 15_c_int64_t, &
+                int(ns, c_int64_t), c_loc(x0), 0_c_int64_t, modes(i), NUMGPU_SSHOPM_SAFE, 0.0d0, 1d-12, &
+                20000_c_int32_t, 1d-4, int(kmax, c_int32_t), c_loc(cnt), c_loc(lam), c_loc(x), c_loc(mult), c_loc(ptype)) &
+                == NUMGPU_SUCCESS, "numgpu_dsshopm_unique: " // numgpu_last_error_string())
+            do t = 1, nt
+                call check(cnt(t) == 3 .and. all(abs(lam(1:3, t) - want) < 1d-9) .and. all(ptype(1:3, t) == types(i)) &
+                    .and. ptype(4, t) == NUMGPU_SSHOPM_OTHER .and. sum(mult(1:3, t)) == ns .and. mult(4, t) == 0, &
+                    "numgpu_dsshopm_unique: the three " // names(i))
+            end do
         end do
     end subroutine
 

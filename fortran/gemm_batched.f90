@@ -94,17 +94,10 @@
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(gemm_plan) :: p
-        type(c_ptr) :: pa, pb, pc
         call plan_gemm(transa, transb, shape(A, c_int64_t), shape(B, c_int64_t), shape(C, c_int64_t), p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        pa = c_null_ptr
-        pb = c_null_ptr
-        pc = c_null_ptr
-        if (size(A) > 0) pa = c_loc(A)
-        if (size(B) > 0) pb = c_loc(B)
-        if (size(C) > 0) pc = c_loc(C)
-        status = numgpu_{p}gemm_batched_strided(h, transa, transb, p%m, p%n, p%k, alpha, pa, p%lda, p%sa, pb, p%ldb, &
-            p%sb, beta, pc, p%ldc, p%sc, p%batch)
+        status = numgpu_{p}gemm_batched_strided(h, transa, transb, p%m, p%n, p%k, alpha, address(A), p%lda, p%sa, &
+            address(B), p%ldb, p%sb, beta, address(C), p%ldc, p%sc, p%batch)
         call report(status, errmsg)
     end subroutine
 

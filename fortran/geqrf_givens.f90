@@ -132,15 +132,11 @@
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(qr_plan) :: p
-        type(c_ptr) :: pa, pcs
         call plan_qr("numgpu_geqrf_givens_batched", "geqrf", shape(A, c_int64_t), shape(CS, c_int64_t), &
             [0_c_int64_t, 0_c_int64_t, 0_c_int64_t], 0_c_int64_t, p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        pa = c_null_ptr
-        pcs = c_null_ptr
-        if (size(A) > 0) pa = c_loc(A)
-        if (size(CS) > 0) pcs = c_loc(CS)
-        status = numgpu_{p}geqrf_givens_batched_strided(h, p%m, p%n, pa, p%lda, p%sa, pcs, p%ldcs, p%scs, p%batch)
+        status = numgpu_{p}geqrf_givens_batched_strided(h, p%m, p%n, address(A), p%lda, p%sa, address(CS), p%ldcs, &
+            p%scs, p%batch)
         call report(status, errmsg)
     end subroutine
 !@ end
@@ -155,18 +151,11 @@
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(qr_plan) :: p
-        type(c_ptr) :: pa, pcs, pc
         call plan_qr("numgpu_ormqr_givens_batched", "ormqr", shape(A, c_int64_t), shape(CS, c_int64_t), &
             shape(C, c_int64_t), 0_c_int64_t, p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        pa = c_null_ptr
-        pcs = c_null_ptr
-        pc = c_null_ptr
-        if (size(A) > 0) pa = c_loc(A)
-        if (size(CS) > 0) pcs = c_loc(CS)
-        if (size(C) > 0) pc = c_loc(C)
-        status = numgpu_{p}{or}mqr_givens_batched_strided(h, side, trans, p%m, p%n, p%k, pa, p%lda, p%sa, pcs, p%ldcs, &
-            p%scs, pc, p%ldb, p%sb, p%batch)
+        status = numgpu_{p}{or}mqr_givens_batched_strided(h, side, trans, p%m, p%n, p%k, address(A), p%lda, p%sa, &
+            address(CS), p%ldcs, p%scs, address(C), p%ldb, p%sb, p%batch)
         call report(status, errmsg)
     end subroutine
 !@ end
@@ -179,15 +168,11 @@
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(qr_plan) :: p
-        type(c_ptr) :: pa, pcs
         call plan_qr("numgpu_orgqr_givens_batched", "orgqr", shape(A, c_int64_t), shape(CS, c_int64_t), &
             [0_c_int64_t, 0_c_int64_t, 0_c_int64_t], 0_c_int64_t, p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        pa = c_null_ptr
-        pcs = c_null_ptr
-        if (size(A) > 0) pa = c_loc(A)
-        if (size(CS) > 0) pcs = c_loc(CS)
-        status = numgpu_{p}{or}gqr_givens_batched_strided(h, p%m, p%n, p%k, pa, p%lda, p%sa, pcs, p%ldcs, p%scs, p%batch)
+        status = numgpu_{p}{or}gqr_givens_batched_strided(h, p%m, p%n, p%k, address(A), p%lda, p%sa, address(CS), &
+            p%ldcs, p%scs, p%batch)
         call report(status, errmsg)
     end subroutine
 !@ end
@@ -200,18 +185,11 @@
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(qr_plan) :: p
-        type(c_ptr) :: pa, pb, pinfo
         call plan_qr("numgpu_gels_givens_batched", "gels", shape(A, c_int64_t), [0_c_int64_t, 0_c_int64_t, 0_c_int64_t], &
             shape(B, c_int64_t), size(info, kind=c_int64_t), p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        pa = c_null_ptr
-        pb = c_null_ptr
-        pinfo = c_null_ptr
-        if (size(A) > 0) pa = c_loc(A)
-        if (size(B) > 0) pb = c_loc(B)
-        if (size(info) > 0) pinfo = c_loc(info)
-        status = numgpu_{p}gels_givens_batched_strided(h, p%m, p%n, p%nrhs, pa, p%lda, p%sa, pb, p%ldb, p%sb, pinfo, &
-            p%batch)
+        status = numgpu_{p}gels_givens_batched_strided(h, p%m, p%n, p%nrhs, address(A), p%lda, p%sa, address(B), &
+            p%ldb, p%sb, address(info), p%batch)
         call report(status, errmsg)
     end subroutine
 !@ end

@@ -107,20 +107,12 @@
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(lu_plan) :: p
-        type(c_ptr) :: pa, pip, pjp, pinfo
         call plan_lu("numgpu_getrf_batched_fullpivot", shape(A, c_int64_t), shape(ipiv, c_int64_t), &
             shape(jpiv, c_int64_t), [0_c_int64_t, 0_c_int64_t, 0_c_int64_t], "", &
             size(info, kind=c_int64_t), "info", size(A, 3, c_int64_t), .false., p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        pa = c_null_ptr
-        pip = c_null_ptr
-        pjp = c_null_ptr
-        pinfo = c_null_ptr
-        if (size(A) > 0) pa = c_loc(A)
-        if (size(ipiv) > 0) pip = c_loc(ipiv)
-        if (size(jpiv) > 0) pjp = c_loc(jpiv)
-        if (size(info) > 0) pinfo = c_loc(info)
-        status = numgpu_{p}getrf_batched_fullpivot_strided(h, p%n, pa, p%lda, p%sa, pip, pjp, pinfo, p%batch, mode)
+        status = numgpu_{p}getrf_batched_fullpivot_strided(h, p%n, address(A), p%lda, p%sa, address(ipiv), &
+            address(jpiv), address(info), p%batch, mode)
         call report(status, errmsg)
     end subroutine
 !@ end
@@ -135,21 +127,12 @@
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(lu_plan) :: p
-        type(c_ptr) :: pa, pip, pjp, pb
         call plan_lu("numgpu_getrs_batched_fullpivot", shape(A, c_int64_t), shape(ipiv, c_int64_t), &
             shape(jpiv, c_int64_t), shape(B, c_int64_t), "B", size(B, 3, c_int64_t), "", size(B, 3, c_int64_t), .true., &
             p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        pa = c_null_ptr
-        pip = c_null_ptr
-        pjp = c_null_ptr
-        pb = c_null_ptr
-        if (size(A) > 0) pa = c_loc(A)
-        if (size(ipiv) > 0) pip = c_loc(ipiv)
-        if (size(jpiv) > 0) pjp = c_loc(jpiv)
-        if (size(B) > 0) pb = c_loc(B)
-        status = numgpu_{p}getrs_batched_fullpivot_strided(h, trans, p%n, p%nrhs, pa, p%lda, p%sa, pip, pjp, pb, &
-            p%ldb, p%sb, p%batch)
+        status = numgpu_{p}getrs_batched_fullpivot_strided(h, trans, p%n, p%nrhs, address(A), p%lda, p%sa, &
+            address(ipiv), address(jpiv), address(B), p%ldb, p%sb, p%batch)
         call report(status, errmsg)
     end subroutine
 !@ end
@@ -162,23 +145,12 @@
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(lu_plan) :: p
-        type(c_ptr) :: pa, pip, pjp, pb, pinfo
         call plan_lu("numgpu_gesv_batched_fullpivot", shape(A, c_int64_t), shape(ipiv, c_int64_t), &
             shape(jpiv, c_int64_t), shape(B, c_int64_t), "B", size(info, kind=c_int64_t), "info", size(A, 3, c_int64_t), &
             .false., p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        pa = c_null_ptr
-        pip = c_null_ptr
-        pjp = c_null_ptr
-        pb = c_null_ptr
-        pinfo = c_null_ptr
-        if (size(A) > 0) pa = c_loc(A)
-        if (size(ipiv) > 0) pip = c_loc(ipiv)
-        if (size(jpiv) > 0) pjp = c_loc(jpiv)
-        if (size(B) > 0) pb = c_loc(B)
-        if (size(info) > 0) pinfo = c_loc(info)
-        status = numgpu_{p}gesv_batched_fullpivot_strided(h, p%n, p%nrhs, pa, p%lda, p%sa, pip, pjp, pb, p%ldb, p%sb, &
-            pinfo, p%batch)
+        status = numgpu_{p}gesv_batched_fullpivot_strided(h, p%n, p%nrhs, address(A), p%lda, p%sa, address(ipiv), &
+            address(jpiv), address(B), p%ldb, p%sb, address(info), p%batch)
         call report(status, errmsg)
     end subroutine
 !@ end
@@ -193,22 +165,12 @@
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(lu_plan) :: p
-        type(c_ptr) :: pa, pr, pip, pjp, ps
         call plan_lu("numgpu_gesc2_batched", shape(A, c_int64_t), shape(ipiv, c_int64_t), shape(jpiv, c_int64_t), &
             [size(rhs, 1, c_int64_t), 1_c_int64_t, size(rhs, 2, c_int64_t)], "rhs", size(scale, kind=c_int64_t), "scale", &
             size(rhs, 2, c_int64_t), .true., p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        pa = c_null_ptr
-        pr = c_null_ptr
-        pip = c_null_ptr
-        pjp = c_null_ptr
-        ps = c_null_ptr
-        if (size(A) > 0) pa = c_loc(A)
-        if (size(rhs) > 0) pr = c_loc(rhs)
-        if (size(ipiv) > 0) pip = c_loc(ipiv)
-        if (size(jpiv) > 0) pjp = c_loc(jpiv)
-        if (size(scale) > 0) ps = c_loc(scale)
-        status = numgpu_{p}gesc2_batched_strided(h, p%n, pa, p%lda, p%sa, pr, p%ldb, pip, pjp, ps, p%batch)
+        status = numgpu_{p}gesc2_batched_strided(h, p%n, address(A), p%lda, p%sa, address(rhs), p%ldb, &
+            address(ipiv), address(jpiv), address(scale), p%batch)
         call report(status, errmsg)
     end subroutine
 !@ end

@@ -107,20 +107,12 @@
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(gtsv_plan) :: p
-        type(c_ptr) :: pdl, pd, pdu, pb
         call plan_gtsv("numgpu_gtsv_spike", "spike", [size(dl, kind=c_int64_t), 1_c_int64_t], &
             [size(d, kind=c_int64_t), 1_c_int64_t], [size(du, kind=c_int64_t), 1_c_int64_t], &
             [shape(B, c_int64_t), 1_c_int64_t], 1_c_int64_t, p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        pdl = c_null_ptr
-        pd = c_null_ptr
-        pdu = c_null_ptr
-        pb = c_null_ptr
-        if (size(dl) > 0) pdl = c_loc(dl)
-        if (size(d) > 0) pd = c_loc(d)
-        if (size(du) > 0) pdu = c_loc(du)
-        if (size(B) > 0) pb = c_loc(B)
-        status = numgpu_{p}gtsv_spike(h, p%n, p%nrhs, pdl, pd, pdu, pb, p%ldb, c_loc(info), pivoting)
+        status = numgpu_{p}gtsv_spike(h, p%n, p%nrhs, address(dl), address(d), address(du), address(B), p%ldb, &
+            c_loc(info), pivoting)
         call report(status, errmsg)
     end subroutine
 !@ end
@@ -135,22 +127,11 @@
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(gtsv_plan) :: p
-        type(c_ptr) :: pdl, pd, pdu, pb, pinfo
         call plan_gtsv("numgpu_gtsv_batched_strided", "strided", shape(dl, c_int64_t), shape(d, c_int64_t), &
             shape(du, c_int64_t), shape(B, c_int64_t), size(info, kind=c_int64_t), p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        pdl = c_null_ptr
-        pd = c_null_ptr
-        pdu = c_null_ptr
-        pb = c_null_ptr
-        pinfo = c_null_ptr
-        if (size(dl) > 0) pdl = c_loc(dl)
-        if (size(d) > 0) pd = c_loc(d)
-        if (size(du) > 0) pdu = c_loc(du)
-        if (size(B) > 0) pb = c_loc(B)
-        if (size(info) > 0) pinfo = c_loc(info)
-        status = numgpu_{p}gtsv_batched_strided(h, p%n, p%nrhs, pdl, pd, pdu, p%sdiag, pb, p%ldb, p%sb, pinfo, &
-            p%batch, pivoting)
+        status = numgpu_{p}gtsv_batched_strided(h, p%n, p%nrhs, address(dl), address(d), address(du), p%sdiag, &
+            address(B), p%ldb, p%sb, address(info), p%batch, pivoting)
         call report(status, errmsg)
     end subroutine
 !@ end
@@ -165,21 +146,11 @@
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(gtsv_plan) :: p
-        type(c_ptr) :: pdl, pd, pdu, pb, pinfo
         call plan_gtsv("numgpu_gtsv_batched_interleaved", "interleaved", shape(dl, c_int64_t), shape(d, c_int64_t), &
             shape(du, c_int64_t), [shape(B, c_int64_t), 1_c_int64_t], size(info, kind=c_int64_t), p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        pdl = c_null_ptr
-        pd = c_null_ptr
-        pdu = c_null_ptr
-        pb = c_null_ptr
-        pinfo = c_null_ptr
-        if (size(dl) > 0) pdl = c_loc(dl)
-        if (size(d) > 0) pd = c_loc(d)
-        if (size(du) > 0) pdu = c_loc(du)
-        if (size(B) > 0) pb = c_loc(B)
-        if (size(info) > 0) pinfo = c_loc(info)
-        status = numgpu_{p}gtsv_batched_interleaved(h, p%n, pdl, pd, pdu, pb, pinfo, p%batch, pivoting)
+        status = numgpu_{p}gtsv_batched_interleaved(h, p%n, address(dl), address(d), address(du), address(B), &
+            address(info), p%batch, pivoting)
         call report(status, errmsg)
     end subroutine
 !@ end

@@ -41,6 +41,12 @@ module numgpu
     private
     public :: numgpu_last_error_string, numgpu_status_message, numgpu_version_string
 
+    ! The address of an array argument, for each element type and rank a wrapper passes.
+    interface address
+        module procedure address_s1, address_s2, address_s3, address_d1, address_d2, address_d3, address_c1, &
+            address_c2, address_c3, address_z1, address_z2, address_z3, address_i1, address_i2
+    end interface
+
 !@ insert header
 
     ! ---- generic wrappers ---------------------------------------------------------------------
@@ -121,6 +127,46 @@ contains
         status = NUMGPU_INVALID_VALUE
         if (present(errmsg)) errmsg = fname // ": shapes do not conform: " // trim(why)
     end subroutine
+
+    ! address(x): c_loc(x), or C's NULL when x is empty (c_loc of a zero-sized array is not
+    ! allowed). x is contiguous with the TARGET attribute, and so is every wrapper's
+    ! array, so the address is the caller's array itself.
+!@ template s d c z
+    function address_{p}1(x) result(a)
+        {type}, intent(in), target, contiguous :: x(:)
+        type(c_ptr) :: a
+        a = c_null_ptr
+        if (size(x) > 0) a = c_loc(x)
+    end function
+
+    function address_{p}2(x) result(a)
+        {type}, intent(in), target, contiguous :: x(:,:)
+        type(c_ptr) :: a
+        a = c_null_ptr
+        if (size(x) > 0) a = c_loc(x)
+    end function
+
+    function address_{p}3(x) result(a)
+        {type}, intent(in), target, contiguous :: x(:,:,:)
+        type(c_ptr) :: a
+        a = c_null_ptr
+        if (size(x) > 0) a = c_loc(x)
+    end function
+
+!@ end
+    function address_i1(x) result(a)
+        integer(c_int32_t), intent(in), target, contiguous :: x(:)
+        type(c_ptr) :: a
+        a = c_null_ptr
+        if (size(x) > 0) a = c_loc(x)
+    end function
+
+    function address_i2(x) result(a)
+        integer(c_int32_t), intent(in), target, contiguous :: x(:,:)
+        type(c_ptr) :: a
+        a = c_null_ptr
+        if (size(x) > 0) a = c_loc(x)
+    end function
 
 !@ insert procedures
 

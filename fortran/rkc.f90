@@ -10,7 +10,7 @@
     ! - opts [in]: a numgpu_rkc_options (absent: the defaults); state(:,:) [inout]: shape
     !   (6 + neq, nsys), zeros for a cold start; stats(:,:) [out]: shape (6, nsys);
     ! - status [out]: the call's numgpu_status; NUMGPU_INVALID_VALUE (and errmsg) when the
-    !   shapes disagree, nothing written.
+    !   shapes do not conform, nothing written.
 !@ generic numgpu_rkc
 !@ procedures
 !@ template numgpu_rkc: d
@@ -26,7 +26,7 @@
         integer(c_int64_t), intent(inout), target, contiguous, optional :: stats(:,:)
         character(len=*), intent(inout), optional :: errmsg
         integer(c_int64_t) :: nsys
-        type(c_ptr) :: py, pp, pa, po, ps, pst, pstats
+        type(c_ptr) :: po, pstate, pstats
         character(len=256) :: why
 
         nsys = size(Y, 2, kind=c_int64_t)
@@ -44,31 +44,19 @@
             if (size(stats, 1) /= 6 .or. size(stats, 2, kind=c_int64_t) /= nsys) &
                 write (why, '(a,i0,a)') "stats must have shape (6, ", nsys, ")"
         end if
-        if (len_trim(why) > 0) then
-            status = NUMGPU_INVALID_VALUE
-            if (present(errmsg)) errmsg = "numgpu_rkc: " // trim(why)
-            return
-        end if
-        py = c_null_ptr
-        pp = c_null_ptr
-        pa = c_null_ptr
+        call refuse("numgpu_rkc", why, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
         po = c_null_ptr
-        ps = c_null_ptr
-        pst = c_null_ptr
+        pstate = c_null_ptr
         pstats = c_null_ptr
-        if (size(Y) > 0) py = c_loc(Y)
-        if (size(P) > 0) pp = c_loc(P)
-        if (size(atol) > 0) pa = c_loc(atol)
-        if (size(sys_status) > 0) pst = c_loc(sys_status)
         if (present(opts)) po = c_loc(opts)
-        if (present(state)) then
-            if (size(state) > 0) ps = c_loc(state)
-        end if
+        if (present(state)) pstate = address(state)
         if (present(stats)) then
             if (size(stats) > 0) pstats = c_loc(stats)
         end if
-        status = numgpu_rkc_integrate(h, ode, nsys, t0, tend, py, size(Y, 1, kind=c_int64_t), NUMGPU_LAYOUT_SYSTEM_MAJOR, &
-            pp, max(1_c_int64_t, size(P, 1, kind=c_int64_t)), rtol, pa, size(atol, kind=c_int64_t), po, ps, pst, pstats)
+        status = numgpu_rkc_integrate(h, ode, nsys, t0, tend, address(Y), size(Y, 1, kind=c_int64_t), &
+            NUMGPU_LAYOUT_SYSTEM_MAJOR, address(P), max(1_c_int64_t, size(P, 1, kind=c_int64_t)), rtol, &
+            address(atol), size(atol, kind=c_int64_t), po, pstate, address(sys_status), pstats)
         call report(status, errmsg)
     end subroutine
 !@ end

@@ -67,20 +67,11 @@
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         integer(c_int64_t) :: m, n
-        type(c_ptr) :: pval, pci, px, py
         call plan_csr(trans, size(row_ptr, kind=c_int64_t), size(val, kind=c_int64_t), size(col_ind, kind=c_int64_t), &
             size(x, kind=c_int64_t), size(y, kind=c_int64_t), m, n, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        pval = c_null_ptr
-        pci = c_null_ptr
-        px = c_null_ptr
-        py = c_null_ptr
-        if (size(val) > 0) pval = c_loc(val)
-        if (size(col_ind) > 0) pci = c_loc(col_ind)
-        if (size(x) > 0) px = c_loc(x)
-        if (size(y) > 0) py = c_loc(y)
-        status = numgpu_{p}csrmv(h, trans, m, n, size(val, kind=c_int64_t), alpha, pval, c_loc(row_ptr), pci, index_base, &
-            px, beta, py)
+        status = numgpu_{p}csrmv(h, trans, m, n, size(val, kind=c_int64_t), alpha, address(val), address(row_ptr), &
+            address(col_ind), index_base, address(x), beta, address(y))
         call report(status, errmsg)
     end subroutine
 !@ end
@@ -95,18 +86,13 @@
         type(c_ptr), intent(inout) :: A
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
-        type(c_ptr) :: pval, pci
         if (size(col_ind) /= size(val) .or. size(row_ptr) < 1) then
             status = NUMGPU_INVALID_VALUE
             if (present(errmsg)) errmsg = "numgpu_cmrs_create: size(col_ind) must be size(val), and row_ptr non-empty"
             return
         end if
-        pval = c_null_ptr
-        pci = c_null_ptr
-        if (size(val) > 0) pval = c_loc(val)
-        if (size(col_ind) > 0) pci = c_loc(col_ind)
-        status = numgpu_{p}cmrs_create(h, size(row_ptr, kind=c_int64_t) - 1, n, size(val, kind=c_int64_t), pval, &
-            c_loc(row_ptr), pci, index_base, height, lanes, A)
+        status = numgpu_{p}cmrs_create(h, size(row_ptr, kind=c_int64_t) - 1, n, size(val, kind=c_int64_t), &
+            address(val), address(row_ptr), address(col_ind), index_base, height, lanes, A)
         call report(status, errmsg)
     end subroutine
 !@ end
@@ -117,10 +103,7 @@
         {type}, intent(in), target, contiguous :: val(:)
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
-        type(c_ptr) :: pval
-        pval = c_null_ptr
-        if (size(val) > 0) pval = c_loc(val)
-        status = numgpu_{p}cmrs_update_values(h, A, pval)
+        status = numgpu_{p}cmrs_update_values(h, A, address(val))
         call report(status, errmsg)
     end subroutine
 !@ end
@@ -133,12 +116,7 @@
         {type}, intent(inout), target, contiguous :: y(:)
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
-        type(c_ptr) :: px, py
-        px = c_null_ptr
-        py = c_null_ptr
-        if (size(x) > 0) px = c_loc(x)
-        if (size(y) > 0) py = c_loc(y)
-        status = numgpu_{p}cmrsmv(h, alpha, A, px, beta, py)
+        status = numgpu_{p}cmrsmv(h, alpha, A, address(x), beta, address(y))
         call report(status, errmsg)
     end subroutine
 !@ end

@@ -42,6 +42,12 @@ module numgpu
     private
     public :: numgpu_last_error_string, numgpu_status_message, numgpu_version_string
 
+    ! The address of an array argument, for each element type and rank a wrapper passes.
+    interface address
+        module procedure address_s1, address_s2, address_s3, address_d1, address_d2, address_d3, address_c1, &
+            address_c2, address_c3, address_z1, address_z2, address_z3, address_i1, address_i2
+    end interface
+
     ! ---- numgpu.h's constants --------------------------------------------------------------
     character(len=*), parameter, public :: NUMGPU_VERSION = "0.1.0"
     integer(c_int32_t), parameter, public :: NUMGPU_VERSION_MAJOR = 0_c_int32_t
@@ -1468,7 +1474,7 @@ module numgpu
     ! - opts [in]: a numgpu_rkc_options (absent: the defaults); state(:,:) [inout]: shape
     !   (6 + neq, nsys), zeros for a cold start; stats(:,:) [out]: shape (6, nsys);
     ! - status [out]: the call's numgpu_status; NUMGPU_INVALID_VALUE (and errmsg) when the
-    !   shapes disagree, nothing written.
+    !   shapes do not conform, nothing written.
     public :: numgpu_rkc
     interface numgpu_rkc
         module procedure numgpu_rkc_d
@@ -1590,6 +1596,107 @@ contains
         if (present(errmsg)) errmsg = fname // ": shapes do not conform: " // trim(why)
     end subroutine
 
+    ! address(x): c_loc(x), or C's NULL when x is empty (c_loc of a zero-sized array is not
+    ! allowed). x is contiguous with the TARGET attribute, and so is every wrapper's
+    ! array, so the address is the caller's array itself.
+    function address_s1(x) result(a)
+        real(c_float), intent(in), target, contiguous :: x(:)
+        type(c_ptr) :: a
+        a = c_null_ptr
+        if (size(x) > 0) a = c_loc(x)
+    end function
+
+    function address_s2(x) result(a)
+        real(c_float), intent(in), target, contiguous :: x(:,:)
+        type(c_ptr) :: a
+        a = c_null_ptr
+        if (size(x) > 0) a = c_loc(x)
+    end function
+
+    function address_s3(x) result(a)
+        real(c_float), intent(in), target, contiguous :: x(:,:,:)
+        type(c_ptr) :: a
+        a = c_null_ptr
+        if (size(x) > 0) a = c_loc(x)
+    end function
+
+    function address_d1(x) result(a)
+        real(c_double), intent(in), target, contiguous :: x(:)
+        type(c_ptr) :: a
+        a = c_null_ptr
+        if (size(x) > 0) a = c_loc(x)
+    end function
+
+    function address_d2(x) result(a)
+        real(c_double), intent(in), target, contiguous :: x(:,:)
+        type(c_ptr) :: a
+        a = c_null_ptr
+        if (size(x) > 0) a = c_loc(x)
+    end function
+
+    function address_d3(x) result(a)
+        real(c_double), intent(in), target, contiguous :: x(:,:,:)
+        type(c_ptr) :: a
+        a = c_null_ptr
+        if (size(x) > 0) a = c_loc(x)
+    end function
+
+    function address_c1(x) result(a)
+        complex(c_float_complex), intent(in), target, contiguous :: x(:)
+        type(c_ptr) :: a
+        a = c_null_ptr
+        if (size(x) > 0) a = c_loc(x)
+    end function
+
+    function address_c2(x) result(a)
+        complex(c_float_complex), intent(in), target, contiguous :: x(:,:)
+        type(c_ptr) :: a
+        a = c_null_ptr
+        if (size(x) > 0) a = c_loc(x)
+    end function
+
+    function address_c3(x) result(a)
+        complex(c_float_complex), intent(in), target, contiguous :: x(:,:,:)
+        type(c_ptr) :: a
+        a = c_null_ptr
+        if (size(x) > 0) a = c_loc(x)
+    end function
+
+    function address_z1(x) result(a)
+        complex(c_double_complex), intent(in), target, contiguous :: x(:)
+        type(c_ptr) :: a
+        a = c_null_ptr
+        if (size(x) > 0) a = c_loc(x)
+    end function
+
+    function address_z2(x) result(a)
+        complex(c_double_complex), intent(in), target, contiguous :: x(:,:)
+        type(c_ptr) :: a
+        a = c_null_ptr
+        if (size(x) > 0) a = c_loc(x)
+    end function
+
+    function address_z3(x) result(a)
+        complex(c_double_complex), intent(in), target, contiguous :: x(:,:,:)
+        type(c_ptr) :: a
+        a = c_null_ptr
+        if (size(x) > 0) a = c_loc(x)
+    end function
+
+    function address_i1(x) result(a)
+        integer(c_int32_t), intent(in), target, contiguous :: x(:)
+        type(c_ptr) :: a
+        a = c_null_ptr
+        if (size(x) > 0) a = c_loc(x)
+    end function
+
+    function address_i2(x) result(a)
+        integer(c_int32_t), intent(in), target, contiguous :: x(:,:)
+        type(c_ptr) :: a
+        a = c_null_ptr
+        if (size(x) > 0) a = c_loc(x)
+    end function
+
     ! Derives m, n, k, the leading dimensions and strides from the shapes of A, B, C and
     ! checks that they conform; status NUMGPU_INVALID_VALUE (and errmsg) when they do not.
     ! With an op out of range nothing is checked: numgpu itself rejects the op (argument 2/3).
@@ -1656,17 +1763,10 @@ contains
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(gemm_plan) :: p
-        type(c_ptr) :: pa, pb, pc
         call plan_gemm(transa, transb, shape(A, c_int64_t), shape(B, c_int64_t), shape(C, c_int64_t), p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        pa = c_null_ptr
-        pb = c_null_ptr
-        pc = c_null_ptr
-        if (size(A) > 0) pa = c_loc(A)
-        if (size(B) > 0) pb = c_loc(B)
-        if (size(C) > 0) pc = c_loc(C)
-        status = numgpu_sgemm_batched_strided(h, transa, transb, p%m, p%n, p%k, alpha, pa, p%lda, p%sa, pb, p%ldb, &
-            p%sb, beta, pc, p%ldc, p%sc, p%batch)
+        status = numgpu_sgemm_batched_strided(h, transa, transb, p%m, p%n, p%k, alpha, address(A), p%lda, p%sa, &
+            address(B), p%ldb, p%sb, beta, address(C), p%ldc, p%sc, p%batch)
         call report(status, errmsg)
     end subroutine
 
@@ -1679,17 +1779,10 @@ contains
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(gemm_plan) :: p
-        type(c_ptr) :: pa, pb, pc
         call plan_gemm(transa, transb, shape(A, c_int64_t), shape(B, c_int64_t), shape(C, c_int64_t), p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        pa = c_null_ptr
-        pb = c_null_ptr
-        pc = c_null_ptr
-        if (size(A) > 0) pa = c_loc(A)
-        if (size(B) > 0) pb = c_loc(B)
-        if (size(C) > 0) pc = c_loc(C)
-        status = numgpu_dgemm_batched_strided(h, transa, transb, p%m, p%n, p%k, alpha, pa, p%lda, p%sa, pb, p%ldb, &
-            p%sb, beta, pc, p%ldc, p%sc, p%batch)
+        status = numgpu_dgemm_batched_strided(h, transa, transb, p%m, p%n, p%k, alpha, address(A), p%lda, p%sa, &
+            address(B), p%ldb, p%sb, beta, address(C), p%ldc, p%sc, p%batch)
         call report(status, errmsg)
     end subroutine
 
@@ -1702,17 +1795,10 @@ contains
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(gemm_plan) :: p
-        type(c_ptr) :: pa, pb, pc
         call plan_gemm(transa, transb, shape(A, c_int64_t), shape(B, c_int64_t), shape(C, c_int64_t), p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        pa = c_null_ptr
-        pb = c_null_ptr
-        pc = c_null_ptr
-        if (size(A) > 0) pa = c_loc(A)
-        if (size(B) > 0) pb = c_loc(B)
-        if (size(C) > 0) pc = c_loc(C)
-        status = numgpu_cgemm_batched_strided(h, transa, transb, p%m, p%n, p%k, alpha, pa, p%lda, p%sa, pb, p%ldb, &
-            p%sb, beta, pc, p%ldc, p%sc, p%batch)
+        status = numgpu_cgemm_batched_strided(h, transa, transb, p%m, p%n, p%k, alpha, address(A), p%lda, p%sa, &
+            address(B), p%ldb, p%sb, beta, address(C), p%ldc, p%sc, p%batch)
         call report(status, errmsg)
     end subroutine
 
@@ -1725,17 +1811,10 @@ contains
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(gemm_plan) :: p
-        type(c_ptr) :: pa, pb, pc
         call plan_gemm(transa, transb, shape(A, c_int64_t), shape(B, c_int64_t), shape(C, c_int64_t), p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        pa = c_null_ptr
-        pb = c_null_ptr
-        pc = c_null_ptr
-        if (size(A) > 0) pa = c_loc(A)
-        if (size(B) > 0) pb = c_loc(B)
-        if (size(C) > 0) pc = c_loc(C)
-        status = numgpu_zgemm_batched_strided(h, transa, transb, p%m, p%n, p%k, alpha, pa, p%lda, p%sa, pb, p%ldb, &
-            p%sb, beta, pc, p%ldc, p%sc, p%batch)
+        status = numgpu_zgemm_batched_strided(h, transa, transb, p%m, p%n, p%k, alpha, address(A), p%lda, p%sa, &
+            address(B), p%ldb, p%sb, beta, address(C), p%ldc, p%sc, p%batch)
         call report(status, errmsg)
     end subroutine
 
@@ -1806,15 +1885,11 @@ contains
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(qr_plan) :: p
-        type(c_ptr) :: pa, pcs
         call plan_qr("numgpu_geqrf_givens_batched", "geqrf", shape(A, c_int64_t), shape(CS, c_int64_t), &
             [0_c_int64_t, 0_c_int64_t, 0_c_int64_t], 0_c_int64_t, p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        pa = c_null_ptr
-        pcs = c_null_ptr
-        if (size(A) > 0) pa = c_loc(A)
-        if (size(CS) > 0) pcs = c_loc(CS)
-        status = numgpu_sgeqrf_givens_batched_strided(h, p%m, p%n, pa, p%lda, p%sa, pcs, p%ldcs, p%scs, p%batch)
+        status = numgpu_sgeqrf_givens_batched_strided(h, p%m, p%n, address(A), p%lda, p%sa, address(CS), p%ldcs, &
+            p%scs, p%batch)
         call report(status, errmsg)
     end subroutine
     subroutine numgpu_geqrf_givens_batched_d(h, A, CS, status, errmsg)
@@ -1824,15 +1899,11 @@ contains
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(qr_plan) :: p
-        type(c_ptr) :: pa, pcs
         call plan_qr("numgpu_geqrf_givens_batched", "geqrf", shape(A, c_int64_t), shape(CS, c_int64_t), &
             [0_c_int64_t, 0_c_int64_t, 0_c_int64_t], 0_c_int64_t, p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        pa = c_null_ptr
-        pcs = c_null_ptr
-        if (size(A) > 0) pa = c_loc(A)
-        if (size(CS) > 0) pcs = c_loc(CS)
-        status = numgpu_dgeqrf_givens_batched_strided(h, p%m, p%n, pa, p%lda, p%sa, pcs, p%ldcs, p%scs, p%batch)
+        status = numgpu_dgeqrf_givens_batched_strided(h, p%m, p%n, address(A), p%lda, p%sa, address(CS), p%ldcs, &
+            p%scs, p%batch)
         call report(status, errmsg)
     end subroutine
     subroutine numgpu_geqrf_givens_batched_c(h, A, CS, status, errmsg)
@@ -1842,15 +1913,11 @@ contains
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(qr_plan) :: p
-        type(c_ptr) :: pa, pcs
         call plan_qr("numgpu_geqrf_givens_batched", "geqrf", shape(A, c_int64_t), shape(CS, c_int64_t), &
             [0_c_int64_t, 0_c_int64_t, 0_c_int64_t], 0_c_int64_t, p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        pa = c_null_ptr
-        pcs = c_null_ptr
-        if (size(A) > 0) pa = c_loc(A)
-        if (size(CS) > 0) pcs = c_loc(CS)
-        status = numgpu_cgeqrf_givens_batched_strided(h, p%m, p%n, pa, p%lda, p%sa, pcs, p%ldcs, p%scs, p%batch)
+        status = numgpu_cgeqrf_givens_batched_strided(h, p%m, p%n, address(A), p%lda, p%sa, address(CS), p%ldcs, &
+            p%scs, p%batch)
         call report(status, errmsg)
     end subroutine
     subroutine numgpu_geqrf_givens_batched_z(h, A, CS, status, errmsg)
@@ -1860,15 +1927,11 @@ contains
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(qr_plan) :: p
-        type(c_ptr) :: pa, pcs
         call plan_qr("numgpu_geqrf_givens_batched", "geqrf", shape(A, c_int64_t), shape(CS, c_int64_t), &
             [0_c_int64_t, 0_c_int64_t, 0_c_int64_t], 0_c_int64_t, p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        pa = c_null_ptr
-        pcs = c_null_ptr
-        if (size(A) > 0) pa = c_loc(A)
-        if (size(CS) > 0) pcs = c_loc(CS)
-        status = numgpu_zgeqrf_givens_batched_strided(h, p%m, p%n, pa, p%lda, p%sa, pcs, p%ldcs, p%scs, p%batch)
+        status = numgpu_zgeqrf_givens_batched_strided(h, p%m, p%n, address(A), p%lda, p%sa, address(CS), p%ldcs, &
+            p%scs, p%batch)
         call report(status, errmsg)
     end subroutine
 
@@ -1881,18 +1944,11 @@ contains
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(qr_plan) :: p
-        type(c_ptr) :: pa, pcs, pc
         call plan_qr("numgpu_ormqr_givens_batched", "ormqr", shape(A, c_int64_t), shape(CS, c_int64_t), &
             shape(C, c_int64_t), 0_c_int64_t, p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        pa = c_null_ptr
-        pcs = c_null_ptr
-        pc = c_null_ptr
-        if (size(A) > 0) pa = c_loc(A)
-        if (size(CS) > 0) pcs = c_loc(CS)
-        if (size(C) > 0) pc = c_loc(C)
-        status = numgpu_sormqr_givens_batched_strided(h, side, trans, p%m, p%n, p%k, pa, p%lda, p%sa, pcs, p%ldcs, &
-            p%scs, pc, p%ldb, p%sb, p%batch)
+        status = numgpu_sormqr_givens_batched_strided(h, side, trans, p%m, p%n, p%k, address(A), p%lda, p%sa, &
+            address(CS), p%ldcs, p%scs, address(C), p%ldb, p%sb, p%batch)
         call report(status, errmsg)
     end subroutine
     subroutine numgpu_ormqr_givens_batched_d(h, side, trans, A, CS, C, status, errmsg)
@@ -1904,18 +1960,11 @@ contains
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(qr_plan) :: p
-        type(c_ptr) :: pa, pcs, pc
         call plan_qr("numgpu_ormqr_givens_batched", "ormqr", shape(A, c_int64_t), shape(CS, c_int64_t), &
             shape(C, c_int64_t), 0_c_int64_t, p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        pa = c_null_ptr
-        pcs = c_null_ptr
-        pc = c_null_ptr
-        if (size(A) > 0) pa = c_loc(A)
-        if (size(CS) > 0) pcs = c_loc(CS)
-        if (size(C) > 0) pc = c_loc(C)
-        status = numgpu_dormqr_givens_batched_strided(h, side, trans, p%m, p%n, p%k, pa, p%lda, p%sa, pcs, p%ldcs, &
-            p%scs, pc, p%ldb, p%sb, p%batch)
+        status = numgpu_dormqr_givens_batched_strided(h, side, trans, p%m, p%n, p%k, address(A), p%lda, p%sa, &
+            address(CS), p%ldcs, p%scs, address(C), p%ldb, p%sb, p%batch)
         call report(status, errmsg)
     end subroutine
     subroutine numgpu_ormqr_givens_batched_c(h, side, trans, A, CS, C, status, errmsg)
@@ -1927,18 +1976,11 @@ contains
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(qr_plan) :: p
-        type(c_ptr) :: pa, pcs, pc
         call plan_qr("numgpu_ormqr_givens_batched", "ormqr", shape(A, c_int64_t), shape(CS, c_int64_t), &
             shape(C, c_int64_t), 0_c_int64_t, p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        pa = c_null_ptr
-        pcs = c_null_ptr
-        pc = c_null_ptr
-        if (size(A) > 0) pa = c_loc(A)
-        if (size(CS) > 0) pcs = c_loc(CS)
-        if (size(C) > 0) pc = c_loc(C)
-        status = numgpu_cunmqr_givens_batched_strided(h, side, trans, p%m, p%n, p%k, pa, p%lda, p%sa, pcs, p%ldcs, &
-            p%scs, pc, p%ldb, p%sb, p%batch)
+        status = numgpu_cunmqr_givens_batched_strided(h, side, trans, p%m, p%n, p%k, address(A), p%lda, p%sa, &
+            address(CS), p%ldcs, p%scs, address(C), p%ldb, p%sb, p%batch)
         call report(status, errmsg)
     end subroutine
     subroutine numgpu_ormqr_givens_batched_z(h, side, trans, A, CS, C, status, errmsg)
@@ -1950,18 +1992,11 @@ contains
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(qr_plan) :: p
-        type(c_ptr) :: pa, pcs, pc
         call plan_qr("numgpu_ormqr_givens_batched", "ormqr", shape(A, c_int64_t), shape(CS, c_int64_t), &
             shape(C, c_int64_t), 0_c_int64_t, p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        pa = c_null_ptr
-        pcs = c_null_ptr
-        pc = c_null_ptr
-        if (size(A) > 0) pa = c_loc(A)
-        if (size(CS) > 0) pcs = c_loc(CS)
-        if (size(C) > 0) pc = c_loc(C)
-        status = numgpu_zunmqr_givens_batched_strided(h, side, trans, p%m, p%n, p%k, pa, p%lda, p%sa, pcs, p%ldcs, &
-            p%scs, pc, p%ldb, p%sb, p%batch)
+        status = numgpu_zunmqr_givens_batched_strided(h, side, trans, p%m, p%n, p%k, address(A), p%lda, p%sa, &
+            address(CS), p%ldcs, p%scs, address(C), p%ldb, p%sb, p%batch)
         call report(status, errmsg)
     end subroutine
 
@@ -1972,15 +2007,11 @@ contains
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(qr_plan) :: p
-        type(c_ptr) :: pa, pcs
         call plan_qr("numgpu_orgqr_givens_batched", "orgqr", shape(A, c_int64_t), shape(CS, c_int64_t), &
             [0_c_int64_t, 0_c_int64_t, 0_c_int64_t], 0_c_int64_t, p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        pa = c_null_ptr
-        pcs = c_null_ptr
-        if (size(A) > 0) pa = c_loc(A)
-        if (size(CS) > 0) pcs = c_loc(CS)
-        status = numgpu_sorgqr_givens_batched_strided(h, p%m, p%n, p%k, pa, p%lda, p%sa, pcs, p%ldcs, p%scs, p%batch)
+        status = numgpu_sorgqr_givens_batched_strided(h, p%m, p%n, p%k, address(A), p%lda, p%sa, address(CS), &
+            p%ldcs, p%scs, p%batch)
         call report(status, errmsg)
     end subroutine
     subroutine numgpu_orgqr_givens_batched_d(h, A, CS, status, errmsg)
@@ -1990,15 +2021,11 @@ contains
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(qr_plan) :: p
-        type(c_ptr) :: pa, pcs
         call plan_qr("numgpu_orgqr_givens_batched", "orgqr", shape(A, c_int64_t), shape(CS, c_int64_t), &
             [0_c_int64_t, 0_c_int64_t, 0_c_int64_t], 0_c_int64_t, p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        pa = c_null_ptr
-        pcs = c_null_ptr
-        if (size(A) > 0) pa = c_loc(A)
-        if (size(CS) > 0) pcs = c_loc(CS)
-        status = numgpu_dorgqr_givens_batched_strided(h, p%m, p%n, p%k, pa, p%lda, p%sa, pcs, p%ldcs, p%scs, p%batch)
+        status = numgpu_dorgqr_givens_batched_strided(h, p%m, p%n, p%k, address(A), p%lda, p%sa, address(CS), &
+            p%ldcs, p%scs, p%batch)
         call report(status, errmsg)
     end subroutine
     subroutine numgpu_orgqr_givens_batched_c(h, A, CS, status, errmsg)
@@ -2008,15 +2035,11 @@ contains
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(qr_plan) :: p
-        type(c_ptr) :: pa, pcs
         call plan_qr("numgpu_orgqr_givens_batched", "orgqr", shape(A, c_int64_t), shape(CS, c_int64_t), &
             [0_c_int64_t, 0_c_int64_t, 0_c_int64_t], 0_c_int64_t, p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        pa = c_null_ptr
-        pcs = c_null_ptr
-        if (size(A) > 0) pa = c_loc(A)
-        if (size(CS) > 0) pcs = c_loc(CS)
-        status = numgpu_cungqr_givens_batched_strided(h, p%m, p%n, p%k, pa, p%lda, p%sa, pcs, p%ldcs, p%scs, p%batch)
+        status = numgpu_cungqr_givens_batched_strided(h, p%m, p%n, p%k, address(A), p%lda, p%sa, address(CS), &
+            p%ldcs, p%scs, p%batch)
         call report(status, errmsg)
     end subroutine
     subroutine numgpu_orgqr_givens_batched_z(h, A, CS, status, errmsg)
@@ -2026,15 +2049,11 @@ contains
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(qr_plan) :: p
-        type(c_ptr) :: pa, pcs
         call plan_qr("numgpu_orgqr_givens_batched", "orgqr", shape(A, c_int64_t), shape(CS, c_int64_t), &
             [0_c_int64_t, 0_c_int64_t, 0_c_int64_t], 0_c_int64_t, p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        pa = c_null_ptr
-        pcs = c_null_ptr
-        if (size(A) > 0) pa = c_loc(A)
-        if (size(CS) > 0) pcs = c_loc(CS)
-        status = numgpu_zungqr_givens_batched_strided(h, p%m, p%n, p%k, pa, p%lda, p%sa, pcs, p%ldcs, p%scs, p%batch)
+        status = numgpu_zungqr_givens_batched_strided(h, p%m, p%n, p%k, address(A), p%lda, p%sa, address(CS), &
+            p%ldcs, p%scs, p%batch)
         call report(status, errmsg)
     end subroutine
 
@@ -2045,18 +2064,11 @@ contains
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(qr_plan) :: p
-        type(c_ptr) :: pa, pb, pinfo
         call plan_qr("numgpu_gels_givens_batched", "gels", shape(A, c_int64_t), [0_c_int64_t, 0_c_int64_t, 0_c_int64_t], &
             shape(B, c_int64_t), size(info, kind=c_int64_t), p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        pa = c_null_ptr
-        pb = c_null_ptr
-        pinfo = c_null_ptr
-        if (size(A) > 0) pa = c_loc(A)
-        if (size(B) > 0) pb = c_loc(B)
-        if (size(info) > 0) pinfo = c_loc(info)
-        status = numgpu_sgels_givens_batched_strided(h, p%m, p%n, p%nrhs, pa, p%lda, p%sa, pb, p%ldb, p%sb, pinfo, &
-            p%batch)
+        status = numgpu_sgels_givens_batched_strided(h, p%m, p%n, p%nrhs, address(A), p%lda, p%sa, address(B), &
+            p%ldb, p%sb, address(info), p%batch)
         call report(status, errmsg)
     end subroutine
     subroutine numgpu_gels_givens_batched_d(h, A, B, info, status, errmsg)
@@ -2066,18 +2078,11 @@ contains
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(qr_plan) :: p
-        type(c_ptr) :: pa, pb, pinfo
         call plan_qr("numgpu_gels_givens_batched", "gels", shape(A, c_int64_t), [0_c_int64_t, 0_c_int64_t, 0_c_int64_t], &
             shape(B, c_int64_t), size(info, kind=c_int64_t), p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        pa = c_null_ptr
-        pb = c_null_ptr
-        pinfo = c_null_ptr
-        if (size(A) > 0) pa = c_loc(A)
-        if (size(B) > 0) pb = c_loc(B)
-        if (size(info) > 0) pinfo = c_loc(info)
-        status = numgpu_dgels_givens_batched_strided(h, p%m, p%n, p%nrhs, pa, p%lda, p%sa, pb, p%ldb, p%sb, pinfo, &
-            p%batch)
+        status = numgpu_dgels_givens_batched_strided(h, p%m, p%n, p%nrhs, address(A), p%lda, p%sa, address(B), &
+            p%ldb, p%sb, address(info), p%batch)
         call report(status, errmsg)
     end subroutine
     subroutine numgpu_gels_givens_batched_c(h, A, B, info, status, errmsg)
@@ -2087,18 +2092,11 @@ contains
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(qr_plan) :: p
-        type(c_ptr) :: pa, pb, pinfo
         call plan_qr("numgpu_gels_givens_batched", "gels", shape(A, c_int64_t), [0_c_int64_t, 0_c_int64_t, 0_c_int64_t], &
             shape(B, c_int64_t), size(info, kind=c_int64_t), p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        pa = c_null_ptr
-        pb = c_null_ptr
-        pinfo = c_null_ptr
-        if (size(A) > 0) pa = c_loc(A)
-        if (size(B) > 0) pb = c_loc(B)
-        if (size(info) > 0) pinfo = c_loc(info)
-        status = numgpu_cgels_givens_batched_strided(h, p%m, p%n, p%nrhs, pa, p%lda, p%sa, pb, p%ldb, p%sb, pinfo, &
-            p%batch)
+        status = numgpu_cgels_givens_batched_strided(h, p%m, p%n, p%nrhs, address(A), p%lda, p%sa, address(B), &
+            p%ldb, p%sb, address(info), p%batch)
         call report(status, errmsg)
     end subroutine
     subroutine numgpu_gels_givens_batched_z(h, A, B, info, status, errmsg)
@@ -2108,18 +2106,11 @@ contains
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(qr_plan) :: p
-        type(c_ptr) :: pa, pb, pinfo
         call plan_qr("numgpu_gels_givens_batched", "gels", shape(A, c_int64_t), [0_c_int64_t, 0_c_int64_t, 0_c_int64_t], &
             shape(B, c_int64_t), size(info, kind=c_int64_t), p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        pa = c_null_ptr
-        pb = c_null_ptr
-        pinfo = c_null_ptr
-        if (size(A) > 0) pa = c_loc(A)
-        if (size(B) > 0) pb = c_loc(B)
-        if (size(info) > 0) pinfo = c_loc(info)
-        status = numgpu_zgels_givens_batched_strided(h, p%m, p%n, p%nrhs, pa, p%lda, p%sa, pb, p%ldb, p%sb, pinfo, &
-            p%batch)
+        status = numgpu_zgels_givens_batched_strided(h, p%m, p%n, p%nrhs, address(A), p%lda, p%sa, address(B), &
+            p%ldb, p%sb, address(info), p%batch)
         call report(status, errmsg)
     end subroutine
 
@@ -2171,20 +2162,12 @@ contains
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(lu_plan) :: p
-        type(c_ptr) :: pa, pip, pjp, pinfo
         call plan_lu("numgpu_getrf_batched_fullpivot", shape(A, c_int64_t), shape(ipiv, c_int64_t), &
             shape(jpiv, c_int64_t), [0_c_int64_t, 0_c_int64_t, 0_c_int64_t], "", &
             size(info, kind=c_int64_t), "info", size(A, 3, c_int64_t), .false., p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        pa = c_null_ptr
-        pip = c_null_ptr
-        pjp = c_null_ptr
-        pinfo = c_null_ptr
-        if (size(A) > 0) pa = c_loc(A)
-        if (size(ipiv) > 0) pip = c_loc(ipiv)
-        if (size(jpiv) > 0) pjp = c_loc(jpiv)
-        if (size(info) > 0) pinfo = c_loc(info)
-        status = numgpu_sgetrf_batched_fullpivot_strided(h, p%n, pa, p%lda, p%sa, pip, pjp, pinfo, p%batch, mode)
+        status = numgpu_sgetrf_batched_fullpivot_strided(h, p%n, address(A), p%lda, p%sa, address(ipiv), &
+            address(jpiv), address(info), p%batch, mode)
         call report(status, errmsg)
     end subroutine
     subroutine numgpu_getrf_batched_fullpivot_d(h, A, ipiv, jpiv, info, mode, status, errmsg)
@@ -2195,20 +2178,12 @@ contains
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(lu_plan) :: p
-        type(c_ptr) :: pa, pip, pjp, pinfo
         call plan_lu("numgpu_getrf_batched_fullpivot", shape(A, c_int64_t), shape(ipiv, c_int64_t), &
             shape(jpiv, c_int64_t), [0_c_int64_t, 0_c_int64_t, 0_c_int64_t], "", &
             size(info, kind=c_int64_t), "info", size(A, 3, c_int64_t), .false., p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        pa = c_null_ptr
-        pip = c_null_ptr
-        pjp = c_null_ptr
-        pinfo = c_null_ptr
-        if (size(A) > 0) pa = c_loc(A)
-        if (size(ipiv) > 0) pip = c_loc(ipiv)
-        if (size(jpiv) > 0) pjp = c_loc(jpiv)
-        if (size(info) > 0) pinfo = c_loc(info)
-        status = numgpu_dgetrf_batched_fullpivot_strided(h, p%n, pa, p%lda, p%sa, pip, pjp, pinfo, p%batch, mode)
+        status = numgpu_dgetrf_batched_fullpivot_strided(h, p%n, address(A), p%lda, p%sa, address(ipiv), &
+            address(jpiv), address(info), p%batch, mode)
         call report(status, errmsg)
     end subroutine
     subroutine numgpu_getrf_batched_fullpivot_c(h, A, ipiv, jpiv, info, mode, status, errmsg)
@@ -2219,20 +2194,12 @@ contains
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(lu_plan) :: p
-        type(c_ptr) :: pa, pip, pjp, pinfo
         call plan_lu("numgpu_getrf_batched_fullpivot", shape(A, c_int64_t), shape(ipiv, c_int64_t), &
             shape(jpiv, c_int64_t), [0_c_int64_t, 0_c_int64_t, 0_c_int64_t], "", &
             size(info, kind=c_int64_t), "info", size(A, 3, c_int64_t), .false., p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        pa = c_null_ptr
-        pip = c_null_ptr
-        pjp = c_null_ptr
-        pinfo = c_null_ptr
-        if (size(A) > 0) pa = c_loc(A)
-        if (size(ipiv) > 0) pip = c_loc(ipiv)
-        if (size(jpiv) > 0) pjp = c_loc(jpiv)
-        if (size(info) > 0) pinfo = c_loc(info)
-        status = numgpu_cgetrf_batched_fullpivot_strided(h, p%n, pa, p%lda, p%sa, pip, pjp, pinfo, p%batch, mode)
+        status = numgpu_cgetrf_batched_fullpivot_strided(h, p%n, address(A), p%lda, p%sa, address(ipiv), &
+            address(jpiv), address(info), p%batch, mode)
         call report(status, errmsg)
     end subroutine
     subroutine numgpu_getrf_batched_fullpivot_z(h, A, ipiv, jpiv, info, mode, status, errmsg)
@@ -2243,20 +2210,12 @@ contains
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(lu_plan) :: p
-        type(c_ptr) :: pa, pip, pjp, pinfo
         call plan_lu("numgpu_getrf_batched_fullpivot", shape(A, c_int64_t), shape(ipiv, c_int64_t), &
             shape(jpiv, c_int64_t), [0_c_int64_t, 0_c_int64_t, 0_c_int64_t], "", &
             size(info, kind=c_int64_t), "info", size(A, 3, c_int64_t), .false., p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        pa = c_null_ptr
-        pip = c_null_ptr
-        pjp = c_null_ptr
-        pinfo = c_null_ptr
-        if (size(A) > 0) pa = c_loc(A)
-        if (size(ipiv) > 0) pip = c_loc(ipiv)
-        if (size(jpiv) > 0) pjp = c_loc(jpiv)
-        if (size(info) > 0) pinfo = c_loc(info)
-        status = numgpu_zgetrf_batched_fullpivot_strided(h, p%n, pa, p%lda, p%sa, pip, pjp, pinfo, p%batch, mode)
+        status = numgpu_zgetrf_batched_fullpivot_strided(h, p%n, address(A), p%lda, p%sa, address(ipiv), &
+            address(jpiv), address(info), p%batch, mode)
         call report(status, errmsg)
     end subroutine
 
@@ -2269,21 +2228,12 @@ contains
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(lu_plan) :: p
-        type(c_ptr) :: pa, pip, pjp, pb
         call plan_lu("numgpu_getrs_batched_fullpivot", shape(A, c_int64_t), shape(ipiv, c_int64_t), &
             shape(jpiv, c_int64_t), shape(B, c_int64_t), "B", size(B, 3, c_int64_t), "", size(B, 3, c_int64_t), .true., &
             p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        pa = c_null_ptr
-        pip = c_null_ptr
-        pjp = c_null_ptr
-        pb = c_null_ptr
-        if (size(A) > 0) pa = c_loc(A)
-        if (size(ipiv) > 0) pip = c_loc(ipiv)
-        if (size(jpiv) > 0) pjp = c_loc(jpiv)
-        if (size(B) > 0) pb = c_loc(B)
-        status = numgpu_sgetrs_batched_fullpivot_strided(h, trans, p%n, p%nrhs, pa, p%lda, p%sa, pip, pjp, pb, &
-            p%ldb, p%sb, p%batch)
+        status = numgpu_sgetrs_batched_fullpivot_strided(h, trans, p%n, p%nrhs, address(A), p%lda, p%sa, &
+            address(ipiv), address(jpiv), address(B), p%ldb, p%sb, p%batch)
         call report(status, errmsg)
     end subroutine
     subroutine numgpu_getrs_batched_fullpivot_d(h, trans, A, ipiv, jpiv, B, status, errmsg)
@@ -2295,21 +2245,12 @@ contains
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(lu_plan) :: p
-        type(c_ptr) :: pa, pip, pjp, pb
         call plan_lu("numgpu_getrs_batched_fullpivot", shape(A, c_int64_t), shape(ipiv, c_int64_t), &
             shape(jpiv, c_int64_t), shape(B, c_int64_t), "B", size(B, 3, c_int64_t), "", size(B, 3, c_int64_t), .true., &
             p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        pa = c_null_ptr
-        pip = c_null_ptr
-        pjp = c_null_ptr
-        pb = c_null_ptr
-        if (size(A) > 0) pa = c_loc(A)
-        if (size(ipiv) > 0) pip = c_loc(ipiv)
-        if (size(jpiv) > 0) pjp = c_loc(jpiv)
-        if (size(B) > 0) pb = c_loc(B)
-        status = numgpu_dgetrs_batched_fullpivot_strided(h, trans, p%n, p%nrhs, pa, p%lda, p%sa, pip, pjp, pb, &
-            p%ldb, p%sb, p%batch)
+        status = numgpu_dgetrs_batched_fullpivot_strided(h, trans, p%n, p%nrhs, address(A), p%lda, p%sa, &
+            address(ipiv), address(jpiv), address(B), p%ldb, p%sb, p%batch)
         call report(status, errmsg)
     end subroutine
     subroutine numgpu_getrs_batched_fullpivot_c(h, trans, A, ipiv, jpiv, B, status, errmsg)
@@ -2321,21 +2262,12 @@ contains
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(lu_plan) :: p
-        type(c_ptr) :: pa, pip, pjp, pb
         call plan_lu("numgpu_getrs_batched_fullpivot", shape(A, c_int64_t), shape(ipiv, c_int64_t), &
             shape(jpiv, c_int64_t), shape(B, c_int64_t), "B", size(B, 3, c_int64_t), "", size(B, 3, c_int64_t), .true., &
             p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        pa = c_null_ptr
-        pip = c_null_ptr
-        pjp = c_null_ptr
-        pb = c_null_ptr
-        if (size(A) > 0) pa = c_loc(A)
-        if (size(ipiv) > 0) pip = c_loc(ipiv)
-        if (size(jpiv) > 0) pjp = c_loc(jpiv)
-        if (size(B) > 0) pb = c_loc(B)
-        status = numgpu_cgetrs_batched_fullpivot_strided(h, trans, p%n, p%nrhs, pa, p%lda, p%sa, pip, pjp, pb, &
-            p%ldb, p%sb, p%batch)
+        status = numgpu_cgetrs_batched_fullpivot_strided(h, trans, p%n, p%nrhs, address(A), p%lda, p%sa, &
+            address(ipiv), address(jpiv), address(B), p%ldb, p%sb, p%batch)
         call report(status, errmsg)
     end subroutine
     subroutine numgpu_getrs_batched_fullpivot_z(h, trans, A, ipiv, jpiv, B, status, errmsg)
@@ -2347,21 +2279,12 @@ contains
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(lu_plan) :: p
-        type(c_ptr) :: pa, pip, pjp, pb
         call plan_lu("numgpu_getrs_batched_fullpivot", shape(A, c_int64_t), shape(ipiv, c_int64_t), &
             shape(jpiv, c_int64_t), shape(B, c_int64_t), "B", size(B, 3, c_int64_t), "", size(B, 3, c_int64_t), .true., &
             p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        pa = c_null_ptr
-        pip = c_null_ptr
-        pjp = c_null_ptr
-        pb = c_null_ptr
-        if (size(A) > 0) pa = c_loc(A)
-        if (size(ipiv) > 0) pip = c_loc(ipiv)
-        if (size(jpiv) > 0) pjp = c_loc(jpiv)
-        if (size(B) > 0) pb = c_loc(B)
-        status = numgpu_zgetrs_batched_fullpivot_strided(h, trans, p%n, p%nrhs, pa, p%lda, p%sa, pip, pjp, pb, &
-            p%ldb, p%sb, p%batch)
+        status = numgpu_zgetrs_batched_fullpivot_strided(h, trans, p%n, p%nrhs, address(A), p%lda, p%sa, &
+            address(ipiv), address(jpiv), address(B), p%ldb, p%sb, p%batch)
         call report(status, errmsg)
     end subroutine
 
@@ -2372,23 +2295,12 @@ contains
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(lu_plan) :: p
-        type(c_ptr) :: pa, pip, pjp, pb, pinfo
         call plan_lu("numgpu_gesv_batched_fullpivot", shape(A, c_int64_t), shape(ipiv, c_int64_t), &
             shape(jpiv, c_int64_t), shape(B, c_int64_t), "B", size(info, kind=c_int64_t), "info", size(A, 3, c_int64_t), &
             .false., p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        pa = c_null_ptr
-        pip = c_null_ptr
-        pjp = c_null_ptr
-        pb = c_null_ptr
-        pinfo = c_null_ptr
-        if (size(A) > 0) pa = c_loc(A)
-        if (size(ipiv) > 0) pip = c_loc(ipiv)
-        if (size(jpiv) > 0) pjp = c_loc(jpiv)
-        if (size(B) > 0) pb = c_loc(B)
-        if (size(info) > 0) pinfo = c_loc(info)
-        status = numgpu_sgesv_batched_fullpivot_strided(h, p%n, p%nrhs, pa, p%lda, p%sa, pip, pjp, pb, p%ldb, p%sb, &
-            pinfo, p%batch)
+        status = numgpu_sgesv_batched_fullpivot_strided(h, p%n, p%nrhs, address(A), p%lda, p%sa, address(ipiv), &
+            address(jpiv), address(B), p%ldb, p%sb, address(info), p%batch)
         call report(status, errmsg)
     end subroutine
     subroutine numgpu_gesv_batched_fullpivot_d(h, A, ipiv, jpiv, B, info, status, errmsg)
@@ -2398,23 +2310,12 @@ contains
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(lu_plan) :: p
-        type(c_ptr) :: pa, pip, pjp, pb, pinfo
         call plan_lu("numgpu_gesv_batched_fullpivot", shape(A, c_int64_t), shape(ipiv, c_int64_t), &
             shape(jpiv, c_int64_t), shape(B, c_int64_t), "B", size(info, kind=c_int64_t), "info", size(A, 3, c_int64_t), &
             .false., p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        pa = c_null_ptr
-        pip = c_null_ptr
-        pjp = c_null_ptr
-        pb = c_null_ptr
-        pinfo = c_null_ptr
-        if (size(A) > 0) pa = c_loc(A)
-        if (size(ipiv) > 0) pip = c_loc(ipiv)
-        if (size(jpiv) > 0) pjp = c_loc(jpiv)
-        if (size(B) > 0) pb = c_loc(B)
-        if (size(info) > 0) pinfo = c_loc(info)
-        status = numgpu_dgesv_batched_fullpivot_strided(h, p%n, p%nrhs, pa, p%lda, p%sa, pip, pjp, pb, p%ldb, p%sb, &
-            pinfo, p%batch)
+        status = numgpu_dgesv_batched_fullpivot_strided(h, p%n, p%nrhs, address(A), p%lda, p%sa, address(ipiv), &
+            address(jpiv), address(B), p%ldb, p%sb, address(info), p%batch)
         call report(status, errmsg)
     end subroutine
     subroutine numgpu_gesv_batched_fullpivot_c(h, A, ipiv, jpiv, B, info, status, errmsg)
@@ -2424,23 +2325,12 @@ contains
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(lu_plan) :: p
-        type(c_ptr) :: pa, pip, pjp, pb, pinfo
         call plan_lu("numgpu_gesv_batched_fullpivot", shape(A, c_int64_t), shape(ipiv, c_int64_t), &
             shape(jpiv, c_int64_t), shape(B, c_int64_t), "B", size(info, kind=c_int64_t), "info", size(A, 3, c_int64_t), &
             .false., p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        pa = c_null_ptr
-        pip = c_null_ptr
-        pjp = c_null_ptr
-        pb = c_null_ptr
-        pinfo = c_null_ptr
-        if (size(A) > 0) pa = c_loc(A)
-        if (size(ipiv) > 0) pip = c_loc(ipiv)
-        if (size(jpiv) > 0) pjp = c_loc(jpiv)
-        if (size(B) > 0) pb = c_loc(B)
-        if (size(info) > 0) pinfo = c_loc(info)
-        status = numgpu_cgesv_batched_fullpivot_strided(h, p%n, p%nrhs, pa, p%lda, p%sa, pip, pjp, pb, p%ldb, p%sb, &
-            pinfo, p%batch)
+        status = numgpu_cgesv_batched_fullpivot_strided(h, p%n, p%nrhs, address(A), p%lda, p%sa, address(ipiv), &
+            address(jpiv), address(B), p%ldb, p%sb, address(info), p%batch)
         call report(status, errmsg)
     end subroutine
     subroutine numgpu_gesv_batched_fullpivot_z(h, A, ipiv, jpiv, B, info, status, errmsg)
@@ -2450,23 +2340,12 @@ contains
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(lu_plan) :: p
-        type(c_ptr) :: pa, pip, pjp, pb, pinfo
         call plan_lu("numgpu_gesv_batched_fullpivot", shape(A, c_int64_t), shape(ipiv, c_int64_t), &
             shape(jpiv, c_int64_t), shape(B, c_int64_t), "B", size(info, kind=c_int64_t), "info", size(A, 3, c_int64_t), &
             .false., p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        pa = c_null_ptr
-        pip = c_null_ptr
-        pjp = c_null_ptr
-        pb = c_null_ptr
-        pinfo = c_null_ptr
-        if (size(A) > 0) pa = c_loc(A)
-        if (size(ipiv) > 0) pip = c_loc(ipiv)
-        if (size(jpiv) > 0) pjp = c_loc(jpiv)
-        if (size(B) > 0) pb = c_loc(B)
-        if (size(info) > 0) pinfo = c_loc(info)
-        status = numgpu_zgesv_batched_fullpivot_strided(h, p%n, p%nrhs, pa, p%lda, p%sa, pip, pjp, pb, p%ldb, p%sb, &
-            pinfo, p%batch)
+        status = numgpu_zgesv_batched_fullpivot_strided(h, p%n, p%nrhs, address(A), p%lda, p%sa, address(ipiv), &
+            address(jpiv), address(B), p%ldb, p%sb, address(info), p%batch)
         call report(status, errmsg)
     end subroutine
 
@@ -2479,22 +2358,12 @@ contains
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(lu_plan) :: p
-        type(c_ptr) :: pa, pr, pip, pjp, ps
         call plan_lu("numgpu_gesc2_batched", shape(A, c_int64_t), shape(ipiv, c_int64_t), shape(jpiv, c_int64_t), &
             [size(rhs, 1, c_int64_t), 1_c_int64_t, size(rhs, 2, c_int64_t)], "rhs", size(scale, kind=c_int64_t), "scale", &
             size(rhs, 2, c_int64_t), .true., p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        pa = c_null_ptr
-        pr = c_null_ptr
-        pip = c_null_ptr
-        pjp = c_null_ptr
-        ps = c_null_ptr
-        if (size(A) > 0) pa = c_loc(A)
-        if (size(rhs) > 0) pr = c_loc(rhs)
-        if (size(ipiv) > 0) pip = c_loc(ipiv)
-        if (size(jpiv) > 0) pjp = c_loc(jpiv)
-        if (size(scale) > 0) ps = c_loc(scale)
-        status = numgpu_sgesc2_batched_strided(h, p%n, pa, p%lda, p%sa, pr, p%ldb, pip, pjp, ps, p%batch)
+        status = numgpu_sgesc2_batched_strided(h, p%n, address(A), p%lda, p%sa, address(rhs), p%ldb, &
+            address(ipiv), address(jpiv), address(scale), p%batch)
         call report(status, errmsg)
     end subroutine
     subroutine numgpu_gesc2_batched_d(h, A, rhs, ipiv, jpiv, scale, status, errmsg)
@@ -2506,22 +2375,12 @@ contains
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(lu_plan) :: p
-        type(c_ptr) :: pa, pr, pip, pjp, ps
         call plan_lu("numgpu_gesc2_batched", shape(A, c_int64_t), shape(ipiv, c_int64_t), shape(jpiv, c_int64_t), &
             [size(rhs, 1, c_int64_t), 1_c_int64_t, size(rhs, 2, c_int64_t)], "rhs", size(scale, kind=c_int64_t), "scale", &
             size(rhs, 2, c_int64_t), .true., p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        pa = c_null_ptr
-        pr = c_null_ptr
-        pip = c_null_ptr
-        pjp = c_null_ptr
-        ps = c_null_ptr
-        if (size(A) > 0) pa = c_loc(A)
-        if (size(rhs) > 0) pr = c_loc(rhs)
-        if (size(ipiv) > 0) pip = c_loc(ipiv)
-        if (size(jpiv) > 0) pjp = c_loc(jpiv)
-        if (size(scale) > 0) ps = c_loc(scale)
-        status = numgpu_dgesc2_batched_strided(h, p%n, pa, p%lda, p%sa, pr, p%ldb, pip, pjp, ps, p%batch)
+        status = numgpu_dgesc2_batched_strided(h, p%n, address(A), p%lda, p%sa, address(rhs), p%ldb, &
+            address(ipiv), address(jpiv), address(scale), p%batch)
         call report(status, errmsg)
     end subroutine
     subroutine numgpu_gesc2_batched_c(h, A, rhs, ipiv, jpiv, scale, status, errmsg)
@@ -2533,22 +2392,12 @@ contains
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(lu_plan) :: p
-        type(c_ptr) :: pa, pr, pip, pjp, ps
         call plan_lu("numgpu_gesc2_batched", shape(A, c_int64_t), shape(ipiv, c_int64_t), shape(jpiv, c_int64_t), &
             [size(rhs, 1, c_int64_t), 1_c_int64_t, size(rhs, 2, c_int64_t)], "rhs", size(scale, kind=c_int64_t), "scale", &
             size(rhs, 2, c_int64_t), .true., p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        pa = c_null_ptr
-        pr = c_null_ptr
-        pip = c_null_ptr
-        pjp = c_null_ptr
-        ps = c_null_ptr
-        if (size(A) > 0) pa = c_loc(A)
-        if (size(rhs) > 0) pr = c_loc(rhs)
-        if (size(ipiv) > 0) pip = c_loc(ipiv)
-        if (size(jpiv) > 0) pjp = c_loc(jpiv)
-        if (size(scale) > 0) ps = c_loc(scale)
-        status = numgpu_cgesc2_batched_strided(h, p%n, pa, p%lda, p%sa, pr, p%ldb, pip, pjp, ps, p%batch)
+        status = numgpu_cgesc2_batched_strided(h, p%n, address(A), p%lda, p%sa, address(rhs), p%ldb, &
+            address(ipiv), address(jpiv), address(scale), p%batch)
         call report(status, errmsg)
     end subroutine
     subroutine numgpu_gesc2_batched_z(h, A, rhs, ipiv, jpiv, scale, status, errmsg)
@@ -2560,22 +2409,12 @@ contains
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(lu_plan) :: p
-        type(c_ptr) :: pa, pr, pip, pjp, ps
         call plan_lu("numgpu_gesc2_batched", shape(A, c_int64_t), shape(ipiv, c_int64_t), shape(jpiv, c_int64_t), &
             [size(rhs, 1, c_int64_t), 1_c_int64_t, size(rhs, 2, c_int64_t)], "rhs", size(scale, kind=c_int64_t), "scale", &
             size(rhs, 2, c_int64_t), .true., p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        pa = c_null_ptr
-        pr = c_null_ptr
-        pip = c_null_ptr
-        pjp = c_null_ptr
-        ps = c_null_ptr
-        if (size(A) > 0) pa = c_loc(A)
-        if (size(rhs) > 0) pr = c_loc(rhs)
-        if (size(ipiv) > 0) pip = c_loc(ipiv)
-        if (size(jpiv) > 0) pjp = c_loc(jpiv)
-        if (size(scale) > 0) ps = c_loc(scale)
-        status = numgpu_zgesc2_batched_strided(h, p%n, pa, p%lda, p%sa, pr, p%ldb, pip, pjp, ps, p%batch)
+        status = numgpu_zgesc2_batched_strided(h, p%n, address(A), p%lda, p%sa, address(rhs), p%ldb, &
+            address(ipiv), address(jpiv), address(scale), p%batch)
         call report(status, errmsg)
     end subroutine
 
@@ -2635,20 +2474,12 @@ contains
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(gtsv_plan) :: p
-        type(c_ptr) :: pdl, pd, pdu, pb
         call plan_gtsv("numgpu_gtsv_spike", "spike", [size(dl, kind=c_int64_t), 1_c_int64_t], &
             [size(d, kind=c_int64_t), 1_c_int64_t], [size(du, kind=c_int64_t), 1_c_int64_t], &
             [shape(B, c_int64_t), 1_c_int64_t], 1_c_int64_t, p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        pdl = c_null_ptr
-        pd = c_null_ptr
-        pdu = c_null_ptr
-        pb = c_null_ptr
-        if (size(dl) > 0) pdl = c_loc(dl)
-        if (size(d) > 0) pd = c_loc(d)
-        if (size(du) > 0) pdu = c_loc(du)
-        if (size(B) > 0) pb = c_loc(B)
-        status = numgpu_sgtsv_spike(h, p%n, p%nrhs, pdl, pd, pdu, pb, p%ldb, c_loc(info), pivoting)
+        status = numgpu_sgtsv_spike(h, p%n, p%nrhs, address(dl), address(d), address(du), address(B), p%ldb, &
+            c_loc(info), pivoting)
         call report(status, errmsg)
     end subroutine
     subroutine numgpu_gtsv_spike_d(h, dl, d, du, B, info, pivoting, status, errmsg)
@@ -2660,20 +2491,12 @@ contains
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(gtsv_plan) :: p
-        type(c_ptr) :: pdl, pd, pdu, pb
         call plan_gtsv("numgpu_gtsv_spike", "spike", [size(dl, kind=c_int64_t), 1_c_int64_t], &
             [size(d, kind=c_int64_t), 1_c_int64_t], [size(du, kind=c_int64_t), 1_c_int64_t], &
             [shape(B, c_int64_t), 1_c_int64_t], 1_c_int64_t, p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        pdl = c_null_ptr
-        pd = c_null_ptr
-        pdu = c_null_ptr
-        pb = c_null_ptr
-        if (size(dl) > 0) pdl = c_loc(dl)
-        if (size(d) > 0) pd = c_loc(d)
-        if (size(du) > 0) pdu = c_loc(du)
-        if (size(B) > 0) pb = c_loc(B)
-        status = numgpu_dgtsv_spike(h, p%n, p%nrhs, pdl, pd, pdu, pb, p%ldb, c_loc(info), pivoting)
+        status = numgpu_dgtsv_spike(h, p%n, p%nrhs, address(dl), address(d), address(du), address(B), p%ldb, &
+            c_loc(info), pivoting)
         call report(status, errmsg)
     end subroutine
     subroutine numgpu_gtsv_spike_c(h, dl, d, du, B, info, pivoting, status, errmsg)
@@ -2685,20 +2508,12 @@ contains
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(gtsv_plan) :: p
-        type(c_ptr) :: pdl, pd, pdu, pb
         call plan_gtsv("numgpu_gtsv_spike", "spike", [size(dl, kind=c_int64_t), 1_c_int64_t], &
             [size(d, kind=c_int64_t), 1_c_int64_t], [size(du, kind=c_int64_t), 1_c_int64_t], &
             [shape(B, c_int64_t), 1_c_int64_t], 1_c_int64_t, p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        pdl = c_null_ptr
-        pd = c_null_ptr
-        pdu = c_null_ptr
-        pb = c_null_ptr
-        if (size(dl) > 0) pdl = c_loc(dl)
-        if (size(d) > 0) pd = c_loc(d)
-        if (size(du) > 0) pdu = c_loc(du)
-        if (size(B) > 0) pb = c_loc(B)
-        status = numgpu_cgtsv_spike(h, p%n, p%nrhs, pdl, pd, pdu, pb, p%ldb, c_loc(info), pivoting)
+        status = numgpu_cgtsv_spike(h, p%n, p%nrhs, address(dl), address(d), address(du), address(B), p%ldb, &
+            c_loc(info), pivoting)
         call report(status, errmsg)
     end subroutine
     subroutine numgpu_gtsv_spike_z(h, dl, d, du, B, info, pivoting, status, errmsg)
@@ -2710,20 +2525,12 @@ contains
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(gtsv_plan) :: p
-        type(c_ptr) :: pdl, pd, pdu, pb
         call plan_gtsv("numgpu_gtsv_spike", "spike", [size(dl, kind=c_int64_t), 1_c_int64_t], &
             [size(d, kind=c_int64_t), 1_c_int64_t], [size(du, kind=c_int64_t), 1_c_int64_t], &
             [shape(B, c_int64_t), 1_c_int64_t], 1_c_int64_t, p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        pdl = c_null_ptr
-        pd = c_null_ptr
-        pdu = c_null_ptr
-        pb = c_null_ptr
-        if (size(dl) > 0) pdl = c_loc(dl)
-        if (size(d) > 0) pd = c_loc(d)
-        if (size(du) > 0) pdu = c_loc(du)
-        if (size(B) > 0) pb = c_loc(B)
-        status = numgpu_zgtsv_spike(h, p%n, p%nrhs, pdl, pd, pdu, pb, p%ldb, c_loc(info), pivoting)
+        status = numgpu_zgtsv_spike(h, p%n, p%nrhs, address(dl), address(d), address(du), address(B), p%ldb, &
+            c_loc(info), pivoting)
         call report(status, errmsg)
     end subroutine
 
@@ -2736,22 +2543,11 @@ contains
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(gtsv_plan) :: p
-        type(c_ptr) :: pdl, pd, pdu, pb, pinfo
         call plan_gtsv("numgpu_gtsv_batched_strided", "strided", shape(dl, c_int64_t), shape(d, c_int64_t), &
             shape(du, c_int64_t), shape(B, c_int64_t), size(info, kind=c_int64_t), p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        pdl = c_null_ptr
-        pd = c_null_ptr
-        pdu = c_null_ptr
-        pb = c_null_ptr
-        pinfo = c_null_ptr
-        if (size(dl) > 0) pdl = c_loc(dl)
-        if (size(d) > 0) pd = c_loc(d)
-        if (size(du) > 0) pdu = c_loc(du)
-        if (size(B) > 0) pb = c_loc(B)
-        if (size(info) > 0) pinfo = c_loc(info)
-        status = numgpu_sgtsv_batched_strided(h, p%n, p%nrhs, pdl, pd, pdu, p%sdiag, pb, p%ldb, p%sb, pinfo, &
-            p%batch, pivoting)
+        status = numgpu_sgtsv_batched_strided(h, p%n, p%nrhs, address(dl), address(d), address(du), p%sdiag, &
+            address(B), p%ldb, p%sb, address(info), p%batch, pivoting)
         call report(status, errmsg)
     end subroutine
     subroutine numgpu_gtsv_batched_strided_d(h, dl, d, du, B, info, pivoting, status, errmsg)
@@ -2763,22 +2559,11 @@ contains
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(gtsv_plan) :: p
-        type(c_ptr) :: pdl, pd, pdu, pb, pinfo
         call plan_gtsv("numgpu_gtsv_batched_strided", "strided", shape(dl, c_int64_t), shape(d, c_int64_t), &
             shape(du, c_int64_t), shape(B, c_int64_t), size(info, kind=c_int64_t), p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        pdl = c_null_ptr
-        pd = c_null_ptr
-        pdu = c_null_ptr
-        pb = c_null_ptr
-        pinfo = c_null_ptr
-        if (size(dl) > 0) pdl = c_loc(dl)
-        if (size(d) > 0) pd = c_loc(d)
-        if (size(du) > 0) pdu = c_loc(du)
-        if (size(B) > 0) pb = c_loc(B)
-        if (size(info) > 0) pinfo = c_loc(info)
-        status = numgpu_dgtsv_batched_strided(h, p%n, p%nrhs, pdl, pd, pdu, p%sdiag, pb, p%ldb, p%sb, pinfo, &
-            p%batch, pivoting)
+        status = numgpu_dgtsv_batched_strided(h, p%n, p%nrhs, address(dl), address(d), address(du), p%sdiag, &
+            address(B), p%ldb, p%sb, address(info), p%batch, pivoting)
         call report(status, errmsg)
     end subroutine
     subroutine numgpu_gtsv_batched_strided_c(h, dl, d, du, B, info, pivoting, status, errmsg)
@@ -2790,22 +2575,11 @@ contains
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(gtsv_plan) :: p
-        type(c_ptr) :: pdl, pd, pdu, pb, pinfo
         call plan_gtsv("numgpu_gtsv_batched_strided", "strided", shape(dl, c_int64_t), shape(d, c_int64_t), &
             shape(du, c_int64_t), shape(B, c_int64_t), size(info, kind=c_int64_t), p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        pdl = c_null_ptr
-        pd = c_null_ptr
-        pdu = c_null_ptr
-        pb = c_null_ptr
-        pinfo = c_null_ptr
-        if (size(dl) > 0) pdl = c_loc(dl)
-        if (size(d) > 0) pd = c_loc(d)
-        if (size(du) > 0) pdu = c_loc(du)
-        if (size(B) > 0) pb = c_loc(B)
-        if (size(info) > 0) pinfo = c_loc(info)
-        status = numgpu_cgtsv_batched_strided(h, p%n, p%nrhs, pdl, pd, pdu, p%sdiag, pb, p%ldb, p%sb, pinfo, &
-            p%batch, pivoting)
+        status = numgpu_cgtsv_batched_strided(h, p%n, p%nrhs, address(dl), address(d), address(du), p%sdiag, &
+            address(B), p%ldb, p%sb, address(info), p%batch, pivoting)
         call report(status, errmsg)
     end subroutine
     subroutine numgpu_gtsv_batched_strided_z(h, dl, d, du, B, info, pivoting, status, errmsg)
@@ -2817,22 +2591,11 @@ contains
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(gtsv_plan) :: p
-        type(c_ptr) :: pdl, pd, pdu, pb, pinfo
         call plan_gtsv("numgpu_gtsv_batched_strided", "strided", shape(dl, c_int64_t), shape(d, c_int64_t), &
             shape(du, c_int64_t), shape(B, c_int64_t), size(info, kind=c_int64_t), p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        pdl = c_null_ptr
-        pd = c_null_ptr
-        pdu = c_null_ptr
-        pb = c_null_ptr
-        pinfo = c_null_ptr
-        if (size(dl) > 0) pdl = c_loc(dl)
-        if (size(d) > 0) pd = c_loc(d)
-        if (size(du) > 0) pdu = c_loc(du)
-        if (size(B) > 0) pb = c_loc(B)
-        if (size(info) > 0) pinfo = c_loc(info)
-        status = numgpu_zgtsv_batched_strided(h, p%n, p%nrhs, pdl, pd, pdu, p%sdiag, pb, p%ldb, p%sb, pinfo, &
-            p%batch, pivoting)
+        status = numgpu_zgtsv_batched_strided(h, p%n, p%nrhs, address(dl), address(d), address(du), p%sdiag, &
+            address(B), p%ldb, p%sb, address(info), p%batch, pivoting)
         call report(status, errmsg)
     end subroutine
 
@@ -2845,21 +2608,11 @@ contains
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(gtsv_plan) :: p
-        type(c_ptr) :: pdl, pd, pdu, pb, pinfo
         call plan_gtsv("numgpu_gtsv_batched_interleaved", "interleaved", shape(dl, c_int64_t), shape(d, c_int64_t), &
             shape(du, c_int64_t), [shape(B, c_int64_t), 1_c_int64_t], size(info, kind=c_int64_t), p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        pdl = c_null_ptr
-        pd = c_null_ptr
-        pdu = c_null_ptr
-        pb = c_null_ptr
-        pinfo = c_null_ptr
-        if (size(dl) > 0) pdl = c_loc(dl)
-        if (size(d) > 0) pd = c_loc(d)
-        if (size(du) > 0) pdu = c_loc(du)
-        if (size(B) > 0) pb = c_loc(B)
-        if (size(info) > 0) pinfo = c_loc(info)
-        status = numgpu_sgtsv_batched_interleaved(h, p%n, pdl, pd, pdu, pb, pinfo, p%batch, pivoting)
+        status = numgpu_sgtsv_batched_interleaved(h, p%n, address(dl), address(d), address(du), address(B), &
+            address(info), p%batch, pivoting)
         call report(status, errmsg)
     end subroutine
     subroutine numgpu_gtsv_batched_interleaved_d(h, dl, d, du, B, info, pivoting, status, errmsg)
@@ -2871,21 +2624,11 @@ contains
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(gtsv_plan) :: p
-        type(c_ptr) :: pdl, pd, pdu, pb, pinfo
         call plan_gtsv("numgpu_gtsv_batched_interleaved", "interleaved", shape(dl, c_int64_t), shape(d, c_int64_t), &
             shape(du, c_int64_t), [shape(B, c_int64_t), 1_c_int64_t], size(info, kind=c_int64_t), p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        pdl = c_null_ptr
-        pd = c_null_ptr
-        pdu = c_null_ptr
-        pb = c_null_ptr
-        pinfo = c_null_ptr
-        if (size(dl) > 0) pdl = c_loc(dl)
-        if (size(d) > 0) pd = c_loc(d)
-        if (size(du) > 0) pdu = c_loc(du)
-        if (size(B) > 0) pb = c_loc(B)
-        if (size(info) > 0) pinfo = c_loc(info)
-        status = numgpu_dgtsv_batched_interleaved(h, p%n, pdl, pd, pdu, pb, pinfo, p%batch, pivoting)
+        status = numgpu_dgtsv_batched_interleaved(h, p%n, address(dl), address(d), address(du), address(B), &
+            address(info), p%batch, pivoting)
         call report(status, errmsg)
     end subroutine
     subroutine numgpu_gtsv_batched_interleaved_c(h, dl, d, du, B, info, pivoting, status, errmsg)
@@ -2897,21 +2640,11 @@ contains
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(gtsv_plan) :: p
-        type(c_ptr) :: pdl, pd, pdu, pb, pinfo
         call plan_gtsv("numgpu_gtsv_batched_interleaved", "interleaved", shape(dl, c_int64_t), shape(d, c_int64_t), &
             shape(du, c_int64_t), [shape(B, c_int64_t), 1_c_int64_t], size(info, kind=c_int64_t), p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        pdl = c_null_ptr
-        pd = c_null_ptr
-        pdu = c_null_ptr
-        pb = c_null_ptr
-        pinfo = c_null_ptr
-        if (size(dl) > 0) pdl = c_loc(dl)
-        if (size(d) > 0) pd = c_loc(d)
-        if (size(du) > 0) pdu = c_loc(du)
-        if (size(B) > 0) pb = c_loc(B)
-        if (size(info) > 0) pinfo = c_loc(info)
-        status = numgpu_cgtsv_batched_interleaved(h, p%n, pdl, pd, pdu, pb, pinfo, p%batch, pivoting)
+        status = numgpu_cgtsv_batched_interleaved(h, p%n, address(dl), address(d), address(du), address(B), &
+            address(info), p%batch, pivoting)
         call report(status, errmsg)
     end subroutine
     subroutine numgpu_gtsv_batched_interleaved_z(h, dl, d, du, B, info, pivoting, status, errmsg)
@@ -2923,21 +2656,11 @@ contains
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(gtsv_plan) :: p
-        type(c_ptr) :: pdl, pd, pdu, pb, pinfo
         call plan_gtsv("numgpu_gtsv_batched_interleaved", "interleaved", shape(dl, c_int64_t), shape(d, c_int64_t), &
             shape(du, c_int64_t), [shape(B, c_int64_t), 1_c_int64_t], size(info, kind=c_int64_t), p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        pdl = c_null_ptr
-        pd = c_null_ptr
-        pdu = c_null_ptr
-        pb = c_null_ptr
-        pinfo = c_null_ptr
-        if (size(dl) > 0) pdl = c_loc(dl)
-        if (size(d) > 0) pd = c_loc(d)
-        if (size(du) > 0) pdu = c_loc(du)
-        if (size(B) > 0) pb = c_loc(B)
-        if (size(info) > 0) pinfo = c_loc(info)
-        status = numgpu_zgtsv_batched_interleaved(h, p%n, pdl, pd, pdu, pb, pinfo, p%batch, pivoting)
+        status = numgpu_zgtsv_batched_interleaved(h, p%n, address(dl), address(d), address(du), address(B), &
+            address(info), p%batch, pivoting)
         call report(status, errmsg)
     end subroutine
 
@@ -2953,7 +2676,7 @@ contains
         integer(c_int64_t), intent(inout), target, contiguous, optional :: stats(:,:)
         character(len=*), intent(inout), optional :: errmsg
         integer(c_int64_t) :: nsys
-        type(c_ptr) :: py, pp, pa, po, ps, pst, pstats
+        type(c_ptr) :: po, pstate, pstats
         character(len=256) :: why
 
         nsys = size(Y, 2, kind=c_int64_t)
@@ -2971,31 +2694,19 @@ contains
             if (size(stats, 1) /= 6 .or. size(stats, 2, kind=c_int64_t) /= nsys) &
                 write (why, '(a,i0,a)') "stats must have shape (6, ", nsys, ")"
         end if
-        if (len_trim(why) > 0) then
-            status = NUMGPU_INVALID_VALUE
-            if (present(errmsg)) errmsg = "numgpu_rkc: " // trim(why)
-            return
-        end if
-        py = c_null_ptr
-        pp = c_null_ptr
-        pa = c_null_ptr
+        call refuse("numgpu_rkc", why, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
         po = c_null_ptr
-        ps = c_null_ptr
-        pst = c_null_ptr
+        pstate = c_null_ptr
         pstats = c_null_ptr
-        if (size(Y) > 0) py = c_loc(Y)
-        if (size(P) > 0) pp = c_loc(P)
-        if (size(atol) > 0) pa = c_loc(atol)
-        if (size(sys_status) > 0) pst = c_loc(sys_status)
         if (present(opts)) po = c_loc(opts)
-        if (present(state)) then
-            if (size(state) > 0) ps = c_loc(state)
-        end if
+        if (present(state)) pstate = address(state)
         if (present(stats)) then
             if (size(stats) > 0) pstats = c_loc(stats)
         end if
-        status = numgpu_rkc_integrate(h, ode, nsys, t0, tend, py, size(Y, 1, kind=c_int64_t), NUMGPU_LAYOUT_SYSTEM_MAJOR, &
-            pp, max(1_c_int64_t, size(P, 1, kind=c_int64_t)), rtol, pa, size(atol, kind=c_int64_t), po, ps, pst, pstats)
+        status = numgpu_rkc_integrate(h, ode, nsys, t0, tend, address(Y), size(Y, 1, kind=c_int64_t), &
+            NUMGPU_LAYOUT_SYSTEM_MAJOR, address(P), max(1_c_int64_t, size(P, 1, kind=c_int64_t)), rtol, &
+            address(atol), size(atol, kind=c_int64_t), po, pstate, address(sys_status), pstats)
         call report(status, errmsg)
     end subroutine
 
@@ -3034,20 +2745,11 @@ contains
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         integer(c_int64_t) :: m, n
-        type(c_ptr) :: pval, pci, px, py
         call plan_csr(trans, size(row_ptr, kind=c_int64_t), size(val, kind=c_int64_t), size(col_ind, kind=c_int64_t), &
             size(x, kind=c_int64_t), size(y, kind=c_int64_t), m, n, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        pval = c_null_ptr
-        pci = c_null_ptr
-        px = c_null_ptr
-        py = c_null_ptr
-        if (size(val) > 0) pval = c_loc(val)
-        if (size(col_ind) > 0) pci = c_loc(col_ind)
-        if (size(x) > 0) px = c_loc(x)
-        if (size(y) > 0) py = c_loc(y)
-        status = numgpu_scsrmv(h, trans, m, n, size(val, kind=c_int64_t), alpha, pval, c_loc(row_ptr), pci, index_base, &
-            px, beta, py)
+        status = numgpu_scsrmv(h, trans, m, n, size(val, kind=c_int64_t), alpha, address(val), address(row_ptr), &
+            address(col_ind), index_base, address(x), beta, address(y))
         call report(status, errmsg)
     end subroutine
     subroutine numgpu_csrmv_d(h, trans, alpha, val, row_ptr, col_ind, index_base, x, beta, y, status, errmsg)
@@ -3060,20 +2762,11 @@ contains
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         integer(c_int64_t) :: m, n
-        type(c_ptr) :: pval, pci, px, py
         call plan_csr(trans, size(row_ptr, kind=c_int64_t), size(val, kind=c_int64_t), size(col_ind, kind=c_int64_t), &
             size(x, kind=c_int64_t), size(y, kind=c_int64_t), m, n, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        pval = c_null_ptr
-        pci = c_null_ptr
-        px = c_null_ptr
-        py = c_null_ptr
-        if (size(val) > 0) pval = c_loc(val)
-        if (size(col_ind) > 0) pci = c_loc(col_ind)
-        if (size(x) > 0) px = c_loc(x)
-        if (size(y) > 0) py = c_loc(y)
-        status = numgpu_dcsrmv(h, trans, m, n, size(val, kind=c_int64_t), alpha, pval, c_loc(row_ptr), pci, index_base, &
-            px, beta, py)
+        status = numgpu_dcsrmv(h, trans, m, n, size(val, kind=c_int64_t), alpha, address(val), address(row_ptr), &
+            address(col_ind), index_base, address(x), beta, address(y))
         call report(status, errmsg)
     end subroutine
     subroutine numgpu_csrmv_c(h, trans, alpha, val, row_ptr, col_ind, index_base, x, beta, y, status, errmsg)
@@ -3086,20 +2779,11 @@ contains
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         integer(c_int64_t) :: m, n
-        type(c_ptr) :: pval, pci, px, py
         call plan_csr(trans, size(row_ptr, kind=c_int64_t), size(val, kind=c_int64_t), size(col_ind, kind=c_int64_t), &
             size(x, kind=c_int64_t), size(y, kind=c_int64_t), m, n, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        pval = c_null_ptr
-        pci = c_null_ptr
-        px = c_null_ptr
-        py = c_null_ptr
-        if (size(val) > 0) pval = c_loc(val)
-        if (size(col_ind) > 0) pci = c_loc(col_ind)
-        if (size(x) > 0) px = c_loc(x)
-        if (size(y) > 0) py = c_loc(y)
-        status = numgpu_ccsrmv(h, trans, m, n, size(val, kind=c_int64_t), alpha, pval, c_loc(row_ptr), pci, index_base, &
-            px, beta, py)
+        status = numgpu_ccsrmv(h, trans, m, n, size(val, kind=c_int64_t), alpha, address(val), address(row_ptr), &
+            address(col_ind), index_base, address(x), beta, address(y))
         call report(status, errmsg)
     end subroutine
     subroutine numgpu_csrmv_z(h, trans, alpha, val, row_ptr, col_ind, index_base, x, beta, y, status, errmsg)
@@ -3112,20 +2796,11 @@ contains
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         integer(c_int64_t) :: m, n
-        type(c_ptr) :: pval, pci, px, py
         call plan_csr(trans, size(row_ptr, kind=c_int64_t), size(val, kind=c_int64_t), size(col_ind, kind=c_int64_t), &
             size(x, kind=c_int64_t), size(y, kind=c_int64_t), m, n, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        pval = c_null_ptr
-        pci = c_null_ptr
-        px = c_null_ptr
-        py = c_null_ptr
-        if (size(val) > 0) pval = c_loc(val)
-        if (size(col_ind) > 0) pci = c_loc(col_ind)
-        if (size(x) > 0) px = c_loc(x)
-        if (size(y) > 0) py = c_loc(y)
-        status = numgpu_zcsrmv(h, trans, m, n, size(val, kind=c_int64_t), alpha, pval, c_loc(row_ptr), pci, index_base, &
-            px, beta, py)
+        status = numgpu_zcsrmv(h, trans, m, n, size(val, kind=c_int64_t), alpha, address(val), address(row_ptr), &
+            address(col_ind), index_base, address(x), beta, address(y))
         call report(status, errmsg)
     end subroutine
 
@@ -3138,18 +2813,13 @@ contains
         type(c_ptr), intent(inout) :: A
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
-        type(c_ptr) :: pval, pci
         if (size(col_ind) /= size(val) .or. size(row_ptr) < 1) then
             status = NUMGPU_INVALID_VALUE
             if (present(errmsg)) errmsg = "numgpu_cmrs_create: size(col_ind) must be size(val), and row_ptr non-empty"
             return
         end if
-        pval = c_null_ptr
-        pci = c_null_ptr
-        if (size(val) > 0) pval = c_loc(val)
-        if (size(col_ind) > 0) pci = c_loc(col_ind)
-        status = numgpu_scmrs_create(h, size(row_ptr, kind=c_int64_t) - 1, n, size(val, kind=c_int64_t), pval, &
-            c_loc(row_ptr), pci, index_base, height, lanes, A)
+        status = numgpu_scmrs_create(h, size(row_ptr, kind=c_int64_t) - 1, n, size(val, kind=c_int64_t), &
+            address(val), address(row_ptr), address(col_ind), index_base, height, lanes, A)
         call report(status, errmsg)
     end subroutine
     subroutine numgpu_cmrs_create_d(h, n, val, row_ptr, col_ind, index_base, height, lanes, A, status, errmsg)
@@ -3161,18 +2831,13 @@ contains
         type(c_ptr), intent(inout) :: A
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
-        type(c_ptr) :: pval, pci
         if (size(col_ind) /= size(val) .or. size(row_ptr) < 1) then
             status = NUMGPU_INVALID_VALUE
             if (present(errmsg)) errmsg = "numgpu_cmrs_create: size(col_ind) must be size(val), and row_ptr non-empty"
             return
         end if
-        pval = c_null_ptr
-        pci = c_null_ptr
-        if (size(val) > 0) pval = c_loc(val)
-        if (size(col_ind) > 0) pci = c_loc(col_ind)
-        status = numgpu_dcmrs_create(h, size(row_ptr, kind=c_int64_t) - 1, n, size(val, kind=c_int64_t), pval, &
-            c_loc(row_ptr), pci, index_base, height, lanes, A)
+        status = numgpu_dcmrs_create(h, size(row_ptr, kind=c_int64_t) - 1, n, size(val, kind=c_int64_t), &
+            address(val), address(row_ptr), address(col_ind), index_base, height, lanes, A)
         call report(status, errmsg)
     end subroutine
 
@@ -3181,10 +2846,7 @@ contains
         real(c_float), intent(in), target, contiguous :: val(:)
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
-        type(c_ptr) :: pval
-        pval = c_null_ptr
-        if (size(val) > 0) pval = c_loc(val)
-        status = numgpu_scmrs_update_values(h, A, pval)
+        status = numgpu_scmrs_update_values(h, A, address(val))
         call report(status, errmsg)
     end subroutine
     subroutine numgpu_cmrs_update_values_d(h, A, val, status, errmsg)
@@ -3192,10 +2854,7 @@ contains
         real(c_double), intent(in), target, contiguous :: val(:)
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
-        type(c_ptr) :: pval
-        pval = c_null_ptr
-        if (size(val) > 0) pval = c_loc(val)
-        status = numgpu_dcmrs_update_values(h, A, pval)
+        status = numgpu_dcmrs_update_values(h, A, address(val))
         call report(status, errmsg)
     end subroutine
 
@@ -3206,12 +2865,7 @@ contains
         real(c_float), intent(inout), target, contiguous :: y(:)
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
-        type(c_ptr) :: px, py
-        px = c_null_ptr
-        py = c_null_ptr
-        if (size(x) > 0) px = c_loc(x)
-        if (size(y) > 0) py = c_loc(y)
-        status = numgpu_scmrsmv(h, alpha, A, px, beta, py)
+        status = numgpu_scmrsmv(h, alpha, A, address(x), beta, address(y))
         call report(status, errmsg)
     end subroutine
     subroutine numgpu_cmrsmv_d(h, alpha, A, x, beta, y, status, errmsg)
@@ -3221,12 +2875,7 @@ contains
         real(c_double), intent(inout), target, contiguous :: y(:)
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
-        type(c_ptr) :: px, py
-        px = c_null_ptr
-        py = c_null_ptr
-        if (size(x) > 0) px = c_loc(x)
-        if (size(y) > 0) py = c_loc(y)
-        status = numgpu_dcmrsmv(h, alpha, A, px, beta, py)
+        status = numgpu_dcmrsmv(h, alpha, A, address(x), beta, address(y))
         call report(status, errmsg)
     end subroutine
 

@@ -6,7 +6,8 @@
 #                        says at the end which tests were skipped (CUDA ones, without a GPU)
 #   make demo            the tour: every entry point once, checked and timed
 #   make bench           numgpu-bench, results into docs/bench/
-#   make header          regenerate include/numgpu.h (cbindgen)
+#   make header          regenerate include/numgpu.h (cbindgen) and include/numgpu.f90 (from
+#                        the header and the templates of fortran/)
 #   make build           release build of the library (target/release/libnumgpu.{so,a})
 #   make install         PREFIX=/usr/local (default) [DESTDIR=]: library, header, Fortran module,
 #                        pkg-config and CMake package files
@@ -78,7 +79,7 @@ bench: deps
 
 header:
 	NUMGPU_UPDATE_HEADER=1 $(CARGO) test --test integration header::
-	@git diff --stat -- include/numgpu.h || true
+	@git diff --stat -- include/numgpu.h include/numgpu.f90 || true
 
 build: deps
 	$(CARGO) build --release --lib

@@ -1,112 +1,61 @@
-! test_gemm_f: numgpu's batched GEMM from Fortran through `use numgpu`.
+! test_gemm_f: numgpu's batched GEMM from Fortran through `use numgpu`, in every precision
+! (each !@ template block is stamped for s, d, c, z; fortran/README.md).
 !
-! - The generic wrapper numgpu_gemm_batched for real(c_float), real(c_double),
-!   complex(c_float_complex), complex(c_double_complex), all nine op pairs, several shapes
-!   (1, 3..33, rectangular, k = 0), alpha/beta including 0 and complex values, a batch of 3,
-!   one shared A and B (size(A, 3) = size(B, 3) = 1), beta = 0 with NaN in C, an empty batch.
-!   Reference: matmul on op(A) in double complex from the same (rounded) inputs; per matrix
-!   ||C - Cref||_F / (eps (k |alpha| ||A|| ||B|| + |beta| ||C0||) + tiny) <= 10.
-!   Each case runs on the handle numgpu_create picks (AUTO) and on an explicit CPU handle.
-! - The wrapper's own shape check: non-conforming shapes give NUMGPU_INVALID_VALUE and errmsg.
-! - Direct bind(C) calls: numgpu_sgemm_batched_strided with lda too small (status, argument
-!   number, last-error text), numgpu_dgemm_batched with an array of c_ptr, version and status
-!   strings.
+! - The generic wrapper numgpu_gemm_batched: every op pair on a rectangular batch (m, n, k all
+!   different, so a shape taken from the wrong dimension fails), one A and one B shared by the
+!   batch (size(A, 3) = size(B, 3) = 1), complex alpha and beta (their real parts for real
+!   kinds), an empty batch and m = 0 (empty arrays: NULL pointers). Reference: matmul in
+!   complex(c_double) on the same values; ||C - Cref||_F <= 10 k eps ||A|| ||B|| + ... per
+!   matrix (the numerics are the Rust tests' business: tests/integration/gemm_batched.rs).
+! - The wrapper's shape checks (NUMGPU_INVALID_VALUE and errmsg before any call, C untouched),
+!   numgpu's own check through it (transa = 5: argument 2 of numgpu_?gemm_batched_strided,
+!   errmsg = numgpu's message), and status without errmsg.
+! - The bind(C) interfaces: the strided form on numgpu_malloc memory, the pointer-array form
+!   with an array of c_ptr, scalars by value in each kind; lda too small (argument 9, the
+!   exact message, C untouched).
 !
 ! Prints "test_gemm_f: N passed, M failed" and stops with code 1 on any failure.
 program test_gemm_f
-    use, intrinsic :: iso_c_binding, only: c_ptr, c_null_ptr, c_loc, c_associated, c_int32_t, c_int64_t, &
-        c_float, c_double, c_float_complex, c_double_complex
-    use, intrinsic :: ieee_arithmetic, only: ieee_value, ieee_quiet_nan
+    use, intrinsic :: iso_c_binding
     use numgpu
+    use testing
     implicit none
+    type(c_ptr) :: h
 
-    integer, parameter :: dp = c_double
-    real(dp), parameter :: tol = 10.0_dp
-    integer :: passed = 0, failed = 0
-    type(c_ptr) :: hauto = c_null_ptr, hcpu = c_null_ptr
-    integer(c_int32_t) :: backend = -1_c_int32_t
-
-    call check(numgpu_create(hauto) == NUMGPU_SUCCESS, "numgpu_create: " // numgpu_last_error_string())
-    call check(numgpu_create_with(hcpu, NUMGPU_BACKEND_CPU, 0_c_int32_t) == NUMGPU_SUCCESS, &
-        "numgpu_create_with(CPU): " // numgpu_last_error_string())
-    if (.not. (c_associated(hauto) .and. c_associated(hcpu))) call finish()
-    call check(numgpu_get_backend(hauto, backend) == NUMGPU_SUCCESS, "numgpu_get_backend")
-    if (backend == NUMGPU_BACKEND_CUDA) then
-        print '(a)', "test_gemm_f: AUTO handle runs on CUDA"
-    else
-        print '(a)', "test_gemm_f: AUTO handle runs on CPU"
-    end if
-
-    call strings()
-    call direct_calls(hcpu)
-    call sweep(hauto, "AUTO")
-    call sweep(hcpu, "CPU")
-    call shape_checks(hcpu)
-
-    call check(numgpu_destroy(hauto) == NUMGPU_SUCCESS, "numgpu_destroy(AUTO)")
-    call check(numgpu_destroy(hcpu) == NUMGPU_SUCCESS, "numgpu_destroy(CPU)")
-    call finish()
+    h = start("test_gemm_f")
+!@ template s d c z
+    call wrapper_{p}(h)
+    call wrapper_errors_{p}(h)
+    call bind_c_{p}(h)
+!@ end
+    call lda_too_small(h)
+    call finish(h)
 
 contains
 
-    subroutine check(ok, what)
-        logical, intent(in) :: ok
-        character(len=*), intent(in) :: what
-        if (ok) then
-            passed = passed + 1
-        else
-            failed = failed + 1
-            if (failed <= 40) print '(2a)', "FAIL: ", what
-        end if
-    end subroutine
-
-    subroutine finish()
-        print '(a,i0,a,i0,a)', "test_gemm_f: ", passed, " passed, ", failed, " failed"
-        if (failed > 0 .or. passed == 0) stop 1
-        stop
-    end subroutine
-
-    function itoa(i) result(s)
-        integer, intent(in) :: i
-        character(len=:), allocatable :: s
-        character(len=24) :: buf
-        write(buf, '(i0)') i
-        s = trim(buf)
-    end function
-
-    ! Uniform in [-1, 1) in both parts (imaginary part 0 for real precisions).
-    subroutine random_matrix(x, cplx)
-        complex(dp), intent(out) :: x(:,:,:)
-        logical, intent(in) :: cplx
-        real(dp), allocatable :: re(:,:,:), im(:,:,:)
-        allocate(re(size(x, 1), size(x, 2), size(x, 3)), im(size(x, 1), size(x, 2), size(x, 3)))
-        call random_number(re)
-        call random_number(im)
-        if (.not. cplx) im = 0.5_dp
-        x = cmplx(2.0_dp * re - 1.0_dp, 2.0_dp * im - 1.0_dp, dp)
-    end subroutine
-
-    ! Rounds double complex values to precision prec (1 s, 2 d, 3 c, 4 z), as they are passed.
-    elemental function rounded(x, prec) result(y)
-        complex(dp), intent(in) :: x
-        integer, intent(in) :: prec
-        complex(dp) :: y
-        select case (prec)
-        case (1)
-            y = cmplx(real(real(x, c_float), dp), 0.0_dp, dp)
-        case (2)
-            y = cmplx(real(x, dp), 0.0_dp, dp)
-        case (3)
-            y = cmplx(cmplx(x, kind=c_float_complex), kind=dp)
-        case default
-            y = x
-        end select
+    ! ||C - alpha op(A) op(B) - beta C0||_F / (eps (k |alpha| ||A|| ||B|| + |beta| ||C0||)), the
+    ! worst over the batch (A and B of one matrix when shared).
+    real(c_double) function gemm_ratio(ta, tb, alpha, a, b, beta, c0, c, eps) result(worst)
+        integer(c_int32_t), intent(in) :: ta, tb
+        complex(c_double), intent(in) :: alpha, beta, a(:,:,:), b(:,:,:), c0(:,:,:), c(:,:,:)
+        real(c_double), intent(in) :: eps
+        complex(c_double), allocatable :: ref(:,:)
+        integer :: i, ia, ib
+        worst = 0
+        do i = 1, size(c, 3)
+            ia = min(i, size(a, 3))
+            ib = min(i, size(b, 3))
+            allocate(ref, source=alpha * matmul(op(a(:, :, ia), ta), op(b(:, :, ib), tb)) + beta * c0(:, :, i))
+            worst = max(worst, ratio(fro(c(:, :, i) - ref), eps * (size(a, merge(2, 1, ta == NUMGPU_OP_N)) * abs(alpha) * &
+                fro(a(:, :, ia)) * fro(b(:, :, ib)) + abs(beta) * fro(c0(:, :, i)))))
+            deallocate(ref)
+        end do
     end function
 
     function op(x, t) result(y)
-        complex(dp), intent(in) :: x(:,:)
+        complex(c_double), intent(in) :: x(:,:)
         integer(c_int32_t), intent(in) :: t
-        complex(dp), allocatable :: y(:,:)
+        complex(c_double), allocatable :: y(:,:)
         select case (t)
         case (NUMGPU_OP_N)
             y = x
@@ -117,81 +66,27 @@ contains
         end select
     end function
 
-    real(dp) function fro(x)
-        complex(dp), intent(in) :: x(:,:)
+    real(c_double) function fro(x)
+        complex(c_double), intent(in) :: x(:,:)
         fro = sqrt(sum(abs(x)**2))
     end function
 
-    ! Calls the generic wrapper in precision prec on double complex data (converted in and out).
-    subroutine call_wrapper(h, prec, ta, tb, alpha, a, b, beta, c, status, errmsg)
-        type(c_ptr), intent(in) :: h
-        integer, intent(in) :: prec
-        integer(c_int32_t), intent(in) :: ta, tb
-        complex(dp), intent(in) :: alpha, beta, a(:,:,:), b(:,:,:)
-        complex(dp), intent(inout) :: c(:,:,:)
-        integer(c_int32_t), intent(out) :: status
-        character(len=*), intent(inout) :: errmsg
-        ! allocate(source=) rather than assignment to an unallocated array: gfortran 12's
-        ! -Wmaybe-uninitialized misfires on reallocation-on-assignment (a false positive).
-        real(c_float), allocatable :: as(:,:,:), bs(:,:,:), cs(:,:,:)
-        real(c_double), allocatable :: ad(:,:,:), bd(:,:,:), cd(:,:,:)
-        complex(c_float_complex), allocatable :: ac(:,:,:), bc(:,:,:), cc(:,:,:)
-        complex(c_double_complex), allocatable :: az(:,:,:), bz(:,:,:), cz(:,:,:)
-        select case (prec)
-        case (1)
-            allocate(as, source=real(a, c_float))
-            allocate(bs, source=real(b, c_float))
-            allocate(cs, source=real(c, c_float))
-            call numgpu_gemm_batched(h, ta, tb, real(alpha, c_float), as, bs, real(beta, c_float), cs, status, errmsg)
-            c = cmplx(cs, 0.0_c_float, dp)
-        case (2)
-            allocate(ad, source=real(a, c_double))
-            allocate(bd, source=real(b, c_double))
-            allocate(cd, source=real(c, c_double))
-            call numgpu_gemm_batched(h, ta, tb, real(alpha, c_double), ad, bd, real(beta, c_double), cd, status, errmsg)
-            c = cmplx(cd, 0.0_c_double, dp)
-        case (3)
-            allocate(ac, source=cmplx(a, kind=c_float_complex))
-            allocate(bc, source=cmplx(b, kind=c_float_complex))
-            allocate(cc, source=cmplx(c, kind=c_float_complex))
-            call numgpu_gemm_batched(h, ta, tb, cmplx(alpha, kind=c_float_complex), ac, bc, &
-                cmplx(beta, kind=c_float_complex), cc, status, errmsg)
-            c = cmplx(cc, kind=dp)
-        case default
-            allocate(az, source=a)
-            allocate(bz, source=b)
-            allocate(cz, source=c)
-            call numgpu_gemm_batched(h, ta, tb, alpha, az, bz, beta, cz, status, errmsg)
-            c = cz
-        end select
-    end subroutine
+!@ template s d c z
+    real(c_double) function eps_{p}()
+        eps_{p} = epsilon(real(1, {kind}))
+    end function
 
-    ! One product batch: op(A) m x k, op(B) k x n, `batch` matrices, na (nb) matrices of A (B).
-    subroutine run_case(h, hname, prec, ta, tb, m, n, k, batch, na, nb, alpha, beta)
+    ! numgpu_gemm_batched in {type}: one batch of (m, n, k) = (rows, cols, inner).
+    subroutine gemm_case_{p}(h, ta, tb, m, n, k, batch, na, nb, what)
         type(c_ptr), intent(in) :: h
-        character(len=*), intent(in) :: hname
-        integer, intent(in) :: prec, m, n, k, batch, na, nb
         integer(c_int32_t), intent(in) :: ta, tb
-        complex(dp), intent(in) :: alpha, beta
-        character(len=*), parameter :: letters = "sdcz", opc = "NTC"
-        complex(dp), allocatable :: a(:,:,:), b(:,:,:), c0(:,:,:), c(:,:,:), cref(:,:,:)
-        complex(dp) :: al, be
+        integer, intent(in) :: m, n, k, batch, na, nb
+        character(len=*), intent(in) :: what
+        {type}, allocatable :: a(:,:,:), b(:,:,:), c(:,:,:), c0(:,:,:)
+        {type} :: alpha, beta
         integer(c_int32_t) :: status
-        character(len=512) :: errmsg, what
-        real(dp) :: eps, small, err, scale, ratio, worst
-        integer :: i, ia, ib
-        logical :: cplx
-
-        cplx = prec >= 3
-        if (prec == 1 .or. prec == 3) then
-            eps = real(epsilon(1.0_c_float), dp)
-            small = real(tiny(1.0_c_float), dp)
-        else
-            eps = epsilon(1.0_dp)
-            small = tiny(1.0_dp)
-        end if
-        al = rounded(alpha, prec)
-        be = rounded(beta, prec)
+        character(len=200) :: errmsg
+        real(c_double) :: worst
         if (ta == NUMGPU_OP_N) then
             allocate(a(m, k, na))
         else
@@ -203,161 +98,132 @@ contains
             allocate(b(n, k, nb))
         end if
         allocate(c0(m, n, batch))
-        call random_matrix(a, cplx)
-        call random_matrix(b, cplx)
-        call random_matrix(c0, cplx)
-        a = rounded(a, prec)
-        b = rounded(b, prec)
-        c0 = rounded(c0, prec)
-        ! beta = 0 must not read C: NaN there must not reach the result.
-        if (be == (0.0_dp, 0.0_dp)) c0 = cmplx(ieee_value(1.0_dp, ieee_quiet_nan), 0.0_dp, dp)
-
-        allocate(cref(m, n, batch))
-        do i = 1, batch
-            ia = min(i, na)
-            ib = min(i, nb)
-            cref(:, :, i) = al * matmul(op(a(:, :, ia), ta), op(b(:, :, ib), tb))
-            if (be /= (0.0_dp, 0.0_dp)) cref(:, :, i) = cref(:, :, i) + be * c0(:, :, i)
-        end do
-
+        a = reshape(to_{p}(random_z(size(a))), shape(a))
+        b = reshape(to_{p}(random_z(size(b))), shape(b))
+        c0 = reshape(to_{p}(random_z(size(c0))), shape(c0))
+        alpha = to_{p}((0.5_c_double, -1.5_c_double))
+        beta = to_{p}((-1.0_c_double, 0.25_c_double))
         allocate(c, source=c0)
         errmsg = ""
-        call call_wrapper(h, prec, ta, tb, al, a, b, be, c, status, errmsg)
-
-        worst = 0.0_dp
-        do i = 1, batch
-            ia = min(i, na)
-            ib = min(i, nb)
-            err = fro(c(:, :, i) - cref(:, :, i))
-            scale = eps * (real(k, dp) * abs(al) * fro(a(:, :, ia)) * fro(b(:, :, ib))) + small
-            if (be /= (0.0_dp, 0.0_dp)) scale = scale + eps * abs(be) * fro(c0(:, :, i))
-            ratio = err / scale
-            if (.not. (ratio <= worst)) worst = ratio
-        end do
-        write(what, '(5a,2(a1),a,3(i0,1x),a,i0,a,i0,1x,i0,a,4(g0.3,1x),a,g0.3)') hname, " handle: numgpu_gemm_batched(", &
-            letters(prec:prec), ") op=", "", opc(ta + 1:ta + 1), opc(tb + 1:tb + 1), " m n k=", m, n, k, &
-            "batch=", batch, " nA nB=", na, nb, " alpha beta=", al, be, " worst ratio ", worst
-        call check(status == NUMGPU_SUCCESS .and. worst <= tol, trim(what) // " " // trim(errmsg))
+        call numgpu_gemm_batched(h, ta, tb, alpha, a, b, beta, c, status, errmsg)
+        worst = gemm_ratio(ta, tb, cmplx(alpha, kind=c_double), cmplx(a, kind=c_double), cmplx(b, kind=c_double), &
+            cmplx(beta, kind=c_double), cmplx(c0, kind=c_double), cmplx(c, kind=c_double), eps_{p}())
+        call check(status == NUMGPU_SUCCESS .and. worst <= 10, "numgpu_gemm_batched ({p}) " // what // &
+            " ops " // itoa(int(ta)) // itoa(int(tb)) // ": ratio " // trim(real_text(worst)) // " " // trim(errmsg))
     end subroutine
 
-    subroutine sweep(h, hname)
+    subroutine wrapper_{p}(h)
         type(c_ptr), intent(in) :: h
-        character(len=*), intent(in) :: hname
-        integer, parameter :: shapes(3, 8) = reshape([1, 1, 1, 3, 4, 5, 8, 8, 8, 17, 9, 33, &
-            32, 32, 32, 33, 2, 7, 4, 5, 0, 64, 3, 16], [3, 8])
-        complex(dp), parameter :: scalars(2, 5) = reshape([(1.0_dp, 0.0_dp), (0.0_dp, 0.0_dp), &
-            (-1.0_dp, 0.0_dp), (1.0_dp, 0.0_dp), (0.5_dp, -1.5_dp), (0.25_dp, 2.0_dp), &
-            (0.0_dp, 0.0_dp), (-2.0_dp, 0.5_dp), (2.0_dp, 1.0_dp), (0.0_dp, 0.0_dp)], [2, 5])
-        integer :: prec, s, counter
         integer(c_int32_t) :: ta, tb
-        counter = 0
-        do prec = 1, 4
-            do ta = NUMGPU_OP_N, NUMGPU_OP_C
-                do tb = NUMGPU_OP_N, NUMGPU_OP_C
-                    do s = 1, size(shapes, 2)
-                        counter = counter + 1
-                        call run_case(h, hname, prec, ta, tb, shapes(1, s), shapes(2, s), shapes(3, s), 3, 3, 3, &
-                            scalars(1, mod(counter, 5) + 1), scalars(2, mod(counter, 5) + 1))
-                    end do
-                end do
+        do ta = NUMGPU_OP_N, NUMGPU_OP_C
+            do tb = NUMGPU_OP_N, NUMGPU_OP_C
+                call gemm_case_{p}(h, ta, tb, 5, 3, 4, 3, 3, 3, "5 x 3 x 4, batch 3")
             end do
-            ! One A and one B for a batch of 7 (strideA = strideB = 0).
-            call run_case(h, hname, prec, NUMGPU_OP_T, NUMGPU_OP_N, 9, 13, 17, 7, 1, 1, scalars(1, 3), scalars(2, 3))
-            call run_case(h, hname, prec, NUMGPU_OP_N, NUMGPU_OP_C, 9, 13, 17, 7, 1, 7, scalars(1, 5), scalars(2, 5))
-            ! An empty batch, and m = 0.
-            call run_case(h, hname, prec, NUMGPU_OP_N, NUMGPU_OP_N, 4, 4, 4, 0, 0, 0, scalars(1, 2), scalars(2, 2))
-            call run_case(h, hname, prec, NUMGPU_OP_N, NUMGPU_OP_T, 0, 4, 4, 2, 2, 2, scalars(1, 2), scalars(2, 2))
         end do
+        call gemm_case_{p}(h, NUMGPU_OP_T, NUMGPU_OP_N, 9, 13, 17, 7, 1, 1, "one A and one B for a batch of 7")
+        call gemm_case_{p}(h, NUMGPU_OP_N, NUMGPU_OP_C, 9, 13, 17, 7, 1, 7, "one A for a batch of 7")
+        call gemm_case_{p}(h, NUMGPU_OP_N, NUMGPU_OP_N, 4, 4, 4, 0, 0, 0, "empty batch")
+        call gemm_case_{p}(h, NUMGPU_OP_N, NUMGPU_OP_T, 0, 4, 4, 2, 2, 2, "m = 0")
     end subroutine
 
-    ! Non-conforming shapes are refused by the wrapper before any call; C stays untouched.
-    subroutine shape_checks(h)
+    ! Shapes that do not conform are refused before any call; numgpu's own checks come back
+    ! through errmsg; nothing is written either way.
+    subroutine wrapper_errors_{p}(h)
         type(c_ptr), intent(in) :: h
-        real(c_double) :: a(4, 3, 2), b(3, 5, 2), c(4, 5, 2), b_bad(4, 5, 2), a_bad(4, 3, 3)
+        {type} :: a(4, 3, 2), b(3, 5, 2), c(4, 5, 2), b_bad(4, 5, 2), a_bad(4, 3, 3), one, zero
         integer(c_int32_t) :: status
         character(len=256) :: errmsg
-        a = 1.0_dp
-        b = 1.0_dp
-        b_bad = 1.0_dp
-        a_bad = 1.0_dp
-        c = 7.0_dp
+        one = 1
+        zero = 0
+        a = one
+        b = one
+        b_bad = one
+        a_bad = one
+        c = 7
         errmsg = ""
-        call numgpu_gemm_batched(h, NUMGPU_OP_N, NUMGPU_OP_N, 1.0_dp, a, b_bad, 0.0_dp, c, status, errmsg)
-        call check(status == NUMGPU_INVALID_VALUE .and. index(errmsg, "op(B) is 4 x 5") > 0 .and. all(c == 7.0_dp), &
-            "wrapper refuses B of the wrong shape: status " // itoa(int(status)) // ", " // trim(errmsg))
+        call numgpu_gemm_batched(h, NUMGPU_OP_N, NUMGPU_OP_N, one, a, b_bad, zero, c, status, errmsg)
+        call check(status == NUMGPU_INVALID_VALUE .and. index(errmsg, "numgpu_gemm_batched: shapes do not conform: " // &
+            "op(B) is 4 x 5") == 1 .and. all(c == 7), "{p}: wrapper refuses B of the wrong shape: " // trim(errmsg))
         errmsg = ""
-        call numgpu_gemm_batched(h, NUMGPU_OP_N, NUMGPU_OP_N, 1.0_dp, a_bad, b, 0.0_dp, c, status, errmsg)
-        call check(status == NUMGPU_INVALID_VALUE .and. index(errmsg, "size(A, 3)") > 0 .and. all(c == 7.0_dp), &
-            "wrapper refuses a batch of A that is neither 1 nor size(C, 3): " // trim(errmsg))
-        ! An op out of range goes to numgpu, which names argument 2; errmsg has its message.
+        call numgpu_gemm_batched(h, NUMGPU_OP_N, NUMGPU_OP_N, one, a_bad, b, zero, c, status, errmsg)
+        call check(status == NUMGPU_INVALID_VALUE .and. index(errmsg, "size(A, 3)") > 0 .and. all(c == 7), &
+            "{p}: wrapper refuses a batch of A that is neither 1 nor size(C, 3): " // trim(errmsg))
         errmsg = ""
-        call numgpu_gemm_batched(h, 5_c_int32_t, NUMGPU_OP_N, 1.0_dp, a, b, 0.0_dp, c, status, errmsg)
+        call numgpu_gemm_batched(h, 5_c_int32_t, NUMGPU_OP_N, one, a, b, zero, c, status, errmsg)
         call check(status == NUMGPU_INVALID_VALUE .and. numgpu_last_error_arg() == 2 .and. &
-            index(errmsg, "numgpu_dgemm_batched_strided: argument 2 (transa = 5)") == 1 .and. all(c == 7.0_dp), &
-            "transa = 5 is refused by numgpu with argument 2: " // trim(errmsg))
-        ! Without errmsg the status still tells.
-        call numgpu_gemm_batched(h, NUMGPU_OP_N, NUMGPU_OP_N, 1.0_dp, a, b_bad, 0.0_dp, c, status)
-        call check(status == NUMGPU_INVALID_VALUE, "wrapper without errmsg returns the status")
+            index(errmsg, "numgpu_{p}gemm_batched_strided: argument 2 (transa = 5)") == 1 .and. all(c == 7), &
+            "{p}: transa = 5 is refused by numgpu with argument 2: " // trim(errmsg))
+        call numgpu_gemm_batched(h, NUMGPU_OP_N, NUMGPU_OP_N, one, a, b_bad, zero, c, status)
+        call check(status == NUMGPU_INVALID_VALUE .and. all(c == 7), "{p}: wrapper without errmsg returns the status")
+        errmsg = "unchanged"
+        call numgpu_gemm_batched(h, NUMGPU_OP_N, NUMGPU_OP_N, one, a, b, zero, c, status, errmsg)
+        call check(status == NUMGPU_SUCCESS .and. errmsg == "unchanged" .and. all(c == 3), &
+            "{p}: a successful call leaves errmsg unchanged and computes C = A B")
     end subroutine
 
-    ! bind(C) interfaces called directly.
-    subroutine direct_calls(h)
+    ! The bind(C) interfaces in {type}: the strided form on numgpu_malloc memory against the
+    ! wrapper on host arrays, the pointer-array form with an array of c_ptr.
+    subroutine bind_c_{p}(h)
+        type(c_ptr), intent(in) :: h
+        {type}, target :: a(3, 4, 2), b(4, 2, 2), c(3, 2, 2), cw(3, 2, 2), alpha, beta
+        type(c_ptr), target :: pa(2), pb(2), pc(2)
+        type(c_ptr) :: dev(3)
+        integer(c_int32_t) :: status
+        integer :: i
+        a = reshape(to_{p}(random_z(size(a))), shape(a))
+        b = reshape(to_{p}(random_z(size(b))), shape(b))
+        cw = reshape(to_{p}(random_z(size(cw))), shape(cw))
+        alpha = to_{p}((2.0_c_double, 1.0_c_double))
+        beta = to_{p}((0.5_c_double, 0.0_c_double))
+        c = cw
+        call numgpu_gemm_batched(h, NUMGPU_OP_N, NUMGPU_OP_N, alpha, a, b, beta, cw, status)
+        call check(status == NUMGPU_SUCCESS, "numgpu_gemm_batched ({p}) beside the bind(C) calls")
+
+        dev = [on_device(h, c_loc(a), c_sizeof(a)), on_device(h, c_loc(b), c_sizeof(b)), on_device(h, c_loc(c), c_sizeof(c))]
+        call check(numgpu_{p}gemm_batched_strided(h, NUMGPU_OP_N, NUMGPU_OP_N, 3_c_int64_t, 2_c_int64_t, 4_c_int64_t, &
+            alpha, dev(1), 3_c_int64_t, 12_c_int64_t, dev(2), 4_c_int64_t, 8_c_int64_t, beta, dev(3), 3_c_int64_t, &
+            6_c_int64_t, 2_c_int64_t) == NUMGPU_SUCCESS, "numgpu_{p}gemm_batched_strided on numgpu_malloc memory: " // &
+            numgpu_last_error_string())
+        call to_host(h, c_loc(c), dev(3), c_sizeof(c))
+        call free_device(h, dev)
+        call check(all(c == cw), "numgpu_{p}gemm_batched_strided on numgpu_malloc memory gives the wrapper's C")
+
+        c = 0
+        do i = 1, 2
+            pa(i) = c_loc(a(1, 1, i))
+            pb(i) = c_loc(b(1, 1, i))
+            pc(i) = c_loc(c(1, 1, i))
+        end do
+        beta = 0
+        call check(numgpu_{p}gemm_batched(h, NUMGPU_OP_N, NUMGPU_OP_N, 3_c_int64_t, 2_c_int64_t, 4_c_int64_t, alpha, &
+            c_loc(pa), 3_c_int64_t, c_loc(pb), 4_c_int64_t, beta, c_loc(pc), 3_c_int64_t, 2_c_int64_t) == NUMGPU_SUCCESS, &
+            "numgpu_{p}gemm_batched with arrays of c_ptr: " // numgpu_last_error_string())
+        call check(gemm_ratio(NUMGPU_OP_N, NUMGPU_OP_N, cmplx(alpha, kind=c_double), cmplx(a, kind=c_double), &
+            cmplx(b, kind=c_double), (0.0_c_double, 0.0_c_double), cmplx(c, kind=c_double), cmplx(c, kind=c_double), &
+            eps_{p}()) <= 10, "numgpu_{p}gemm_batched with arrays of c_ptr against matmul")
+    end subroutine
+!@ end
+
+    function real_text(x) result(s)
+        real(c_double), intent(in) :: x
+        character(len=24) :: s
+        write(s, '(es10.3)') x
+    end function
+
+    ! The position and text of a rejected argument through the bind(C) interface.
+    subroutine lda_too_small(h)
         type(c_ptr), intent(in) :: h
         real(c_float), target :: a(16), b(16), c(16)
-        real(c_double), target :: ad(2, 2, 2), bd(2, 2, 2), cd(2, 2, 2)
-        type(c_ptr), target :: pa(2), pb(2), pc(2)
-        complex(c_double_complex), target :: az(2, 2), bz(2, 2), cz(2, 2)
-        complex(c_double_complex) :: alpha
-        integer(c_int32_t) :: status
         character(len=*), parameter :: want = "numgpu_sgemm_batched_strided: argument 9 (lda = 3) must be >= max(1, m) = 4"
-        integer :: i
-
-        a = 1.0_c_float
-        b = 1.0_c_float
-        c = 7.0_c_float
-        status = numgpu_sgemm_batched_strided(h, NUMGPU_OP_N, NUMGPU_OP_N, 4_c_int64_t, 4_c_int64_t, 4_c_int64_t, &
+        a = 1
+        b = 1
+        c = 7
+        call check(numgpu_sgemm_batched_strided(h, NUMGPU_OP_N, NUMGPU_OP_N, 4_c_int64_t, 4_c_int64_t, 4_c_int64_t, &
             1.0_c_float, c_loc(a), 3_c_int64_t, 16_c_int64_t, c_loc(b), 4_c_int64_t, 16_c_int64_t, 0.0_c_float, &
-            c_loc(c), 4_c_int64_t, 16_c_int64_t, 1_c_int64_t)
-        call check(status == NUMGPU_INVALID_VALUE, "direct call with lda = 3 < m: INVALID_VALUE, got " // itoa(int(status)))
+            c_loc(c), 4_c_int64_t, 16_c_int64_t, 1_c_int64_t) == NUMGPU_INVALID_VALUE, "lda = 3 < m: INVALID_VALUE")
         call check(numgpu_last_error_arg() == 9, "numgpu_last_error_arg() == 9, got " // itoa(int(numgpu_last_error_arg())))
         call check(numgpu_last_error_string() == want, "last error text: '" // numgpu_last_error_string() // "'")
-        call check(all(c == 7.0_c_float), "C untouched by a rejected call")
-
-        ! Pointer-array form: arrays of c_ptr to the matrices.
-        do i = 1, 2
-            call random_number(ad(:, :, i))
-            call random_number(bd(:, :, i))
-            pa(i) = c_loc(ad(1, 1, i))
-            pb(i) = c_loc(bd(1, 1, i))
-            pc(i) = c_loc(cd(1, 1, i))
-        end do
-        cd = ieee_value(1.0_c_double, ieee_quiet_nan)
-        status = numgpu_dgemm_batched(h, NUMGPU_OP_T, NUMGPU_OP_N, 2_c_int64_t, 2_c_int64_t, 2_c_int64_t, 2.0_c_double, &
-            c_loc(pa), 2_c_int64_t, c_loc(pb), 2_c_int64_t, 0.0_c_double, c_loc(pc), 2_c_int64_t, 2_c_int64_t)
-        call check(status == NUMGPU_SUCCESS, "numgpu_dgemm_batched with c_ptr arrays: " // numgpu_last_error_string())
-        do i = 1, 2
-            call check(maxval(abs(cd(:, :, i) - 2.0_dp * matmul(transpose(ad(:, :, i)), bd(:, :, i)))) <= 8 * epsilon(1.0_dp), &
-                "numgpu_dgemm_batched matrix " // itoa(i))
-        end do
-
-        ! Complex scalar by value through bind(C).
-        az = reshape([(1.0_dp, 2.0_dp), (-0.5_dp, 0.25_dp), (3.0_dp, -1.0_dp), (0.0_dp, 0.5_dp)], [2, 2])
-        bz = reshape([(2.0_dp, -1.0_dp), (1.0_dp, 0.0_dp), (-1.0_dp, 1.0_dp), (0.25_dp, -2.0_dp)], [2, 2])
-        alpha = (0.5_dp, -1.5_dp)
-        status = numgpu_zgemm_batched_strided(h, NUMGPU_OP_N, NUMGPU_OP_C, 2_c_int64_t, 2_c_int64_t, 2_c_int64_t, alpha, &
-            c_loc(az), 2_c_int64_t, 4_c_int64_t, c_loc(bz), 2_c_int64_t, 4_c_int64_t, (0.0_dp, 0.0_dp), c_loc(cz), &
-            2_c_int64_t, 4_c_int64_t, 1_c_int64_t)
-        call check(status == NUMGPU_SUCCESS .and. &
-            maxval(abs(cz - alpha * matmul(az, conjg(transpose(bz))))) <= 32 * epsilon(1.0_dp), &
-            "numgpu_zgemm_batched_strided with a complex alpha by value")
-    end subroutine
-
-    subroutine strings()
-        call check(numgpu_version_string() == NUMGPU_VERSION, "numgpu_version() '" // numgpu_version_string() // &
-            "' == NUMGPU_VERSION '" // NUMGPU_VERSION // "'")
-        call check(index(numgpu_status_message(NUMGPU_INVALID_VALUE), "NUMGPU_INVALID_VALUE:") == 1, &
-            "numgpu_status_string(NUMGPU_INVALID_VALUE): " // numgpu_status_message(NUMGPU_INVALID_VALUE))
-        call check(numgpu_status_message(99_c_int32_t) == "unknown numgpu status", "numgpu_status_string(99)")
+        call check(all(c == 7), "C untouched by a rejected call")
     end subroutine
 
 end program test_gemm_f

@@ -5,12 +5,15 @@
 !     y_j' = -k_j (y_j - cos t) - sin t,  k_j = s * p(1) * j,  exact y_j = cos t + (y0_j - 1) e^(-k_j t),
 !   s = 2 (the user variable; the source has it as a literal), over Y(NEQ, NSYS) and
 !   P(NPAR, NSYS) (NUMGPU_LAYOUT_SYSTEM_MAJOR, ldy = NEQ), RKC and RKCK: every system reaches
-!   the exact solution within 100 tolerances, status 0, steps = accepted + rejected.
+!   the exact solution within 100 tolerances, status 0, steps = accepted + rejected; through
+!   numgpu_rkc_integrate and through the wrapper numgpu_rkc.
 ! - The built-in PLEI with RKCK at 1e-10 against the published values at t = 3 (positions).
 ! - A bad argument (layout 7: argument 8) is NUMGPU_INVALID_VALUE and writes nothing.
 ! - The wrapper numgpu_rkc (assumed-shape Y(NEQ, NSYS)) on PLEI, with a state and stats, and its
 !   shape check (sys_status too short: NUMGPU_INVALID_VALUE, nothing written).
-! Each case runs on the handle numgpu_create picks (AUTO) and on an explicit CPU handle.
+! The user right-hand side runs on the handle numgpu_create picks (AUTO: on a GPU host the
+! CUDA source) and on an explicit CPU handle (the Fortran callback); PLEI on AUTO. RKC's
+! numerics (methods, step control, status codes, problems) are tests/integration/rkc.rs's.
 !
 ! Prints "test_rkc_f: N passed, M failed" and stops with code 1 on any failure.
 module test_rkc_rhs
@@ -34,9 +37,9 @@ contains
 end module
 
 program test_rkc_f
-    use, intrinsic :: iso_c_binding, only: c_ptr, c_null_ptr, c_associated, c_int32_t, c_int64_t, c_double, c_char, &
-        c_null_char, c_new_line, c_funloc, c_null_funptr, c_loc
+    use, intrinsic :: iso_c_binding
     use numgpu
+    use testing
     use test_rkc_rhs
     implicit none
 
@@ -47,9 +50,7 @@ program test_rkc_f
         "}" // c_new_line
     real(c_double), parameter :: PLEI_T3(4) = [0.3706139143970502_c_double, 3.237284092057233_c_double, &
         -3.222559032418324_c_double, 0.6597091455775310_c_double]
-    integer :: passed = 0, failed = 0
-    type(c_ptr) :: hauto = c_null_ptr, hcpu = c_null_ptr
-    integer(c_int32_t) :: backend = -1_c_int32_t
+    type(c_ptr) :: h, hcpu
     real(c_double), target :: scale = 2.0_c_double
     character(kind=c_char), target :: source(len(SRC) + 1)
     integer :: k
@@ -59,44 +60,16 @@ program test_rkc_f
     end do
     source(len(SRC) + 1) = c_null_char
 
-    call check(numgpu_create(hauto) == NUMGPU_SUCCESS, "numgpu_create: " // numgpu_last_error_string())
-    call check(numgpu_create_with(hcpu, NUMGPU_BACKEND_CPU, 0_c_int32_t) == NUMGPU_SUCCESS, &
-        "numgpu_create_with(CPU): " // numgpu_last_error_string())
-    if (.not. (c_associated(hauto) .and. c_associated(hcpu))) call finish()
-    call check(numgpu_get_backend(hauto, backend) == NUMGPU_SUCCESS, "numgpu_get_backend")
-    if (backend == NUMGPU_BACKEND_CUDA) then
-        print '(a)', "test_rkc_f: AUTO handle runs on CUDA"
-    else
-        print '(a)', "test_rkc_f: AUTO handle runs on CPU"
-    end if
-
-    call user_rhs(hauto, "AUTO")
+    h = start("test_rkc_f")
+    hcpu = c_null_ptr
+    call check(numgpu_create_with(hcpu, NUMGPU_BACKEND_CPU, 0_c_int32_t) == NUMGPU_SUCCESS, "numgpu_create_with(CPU)")
+    call user_rhs(h, "AUTO")
     call user_rhs(hcpu, "CPU")
-    call plei(hauto, "AUTO")
-    call plei(hcpu, "CPU")
-
-    call check(numgpu_destroy(hauto) == NUMGPU_SUCCESS, "numgpu_destroy(AUTO)")
+    call plei(h)
     call check(numgpu_destroy(hcpu) == NUMGPU_SUCCESS, "numgpu_destroy(CPU)")
-    call finish()
+    call finish(h)
 
 contains
-
-    subroutine check(ok, what)
-        logical, intent(in) :: ok
-        character(len=*), intent(in) :: what
-        if (ok) then
-            passed = passed + 1
-        else
-            failed = failed + 1
-            if (failed <= 40) print '(2a)', "FAIL: ", what
-        end if
-    end subroutine
-
-    subroutine finish()
-        print '(a,i0,a,i0,a)', "test_rkc_f: ", passed, " passed, ", failed, " failed"
-        if (failed > 0 .or. passed == 0) stop 1
-        stop
-    end subroutine
 
     subroutine user_rhs(h, hname)
         type(c_ptr), intent(in) :: h
@@ -107,7 +80,8 @@ contains
         integer(c_int64_t), target :: stats(6, NSYS)
         type(numgpu_rkc_options), target :: opts
         real(c_double) :: rtol, exact, err, worst, kj
-        integer :: i, j, bad
+        character(len=*), parameter :: forms(2) = ["numgpu_rkc_integrate", "numgpu_rkc          "]
+        integer :: i, j, bad, form
         integer(c_int32_t) :: method, st
 
         ode = c_null_ptr
@@ -125,26 +99,34 @@ contains
         do method = NUMGPU_RKC_METHOD_RKC, NUMGPU_RKC_METHOD_RKCK
             call check(numgpu_rkc_options_default(opts) == NUMGPU_SUCCESS, "numgpu_rkc_options_default")
             opts%method = method
-            Y = Y0
-            status = -7
-            st = numgpu_rkc_integrate(h, ode, NSYS, 0.0_c_double, 1.0_c_double, c_loc(Y), NEQ, NUMGPU_LAYOUT_SYSTEM_MAJOR, &
-                c_loc(P), NPAR, rtol, c_loc(atol), 1_c_int64_t, c_loc(opts), c_null_ptr, c_loc(status), c_loc(stats))
-            call check(st == NUMGPU_SUCCESS, hname // " numgpu_rkc_integrate: " // numgpu_last_error_string())
-            bad = 0
-            worst = 0.0_c_double
-            do i = 1, int(NSYS)
-                do j = 1, int(NEQ)
-                    kj = scale * P(1, i) * real(j, c_double)
-                    exact = cos(1.0_c_double) + (Y0(j, i) - 1.0_c_double) * exp(-kj)
-                    err = abs(Y(j, i) - exact) / (atol(1) + rtol * abs(exact))
-                    worst = max(worst, err)
-                    if (.not. (err < 100.0_c_double)) bad = bad + 1
+            ! The bind(C) interface, then the wrapper numgpu_rkc on the same arrays.
+            do form = 1, 2
+                Y = Y0
+                status = -7
+                if (form == 1) then
+                    st = numgpu_rkc_integrate(h, ode, NSYS, 0.0_c_double, 1.0_c_double, c_loc(Y), NEQ, &
+                        NUMGPU_LAYOUT_SYSTEM_MAJOR, c_loc(P), NPAR, rtol, c_loc(atol), 1_c_int64_t, c_loc(opts), c_null_ptr, &
+                        c_loc(status), c_loc(stats))
+                else
+                    call numgpu_rkc(h, ode, 0.0_c_double, 1.0_c_double, Y, P, rtol, atol, status, st, opts, stats=stats)
+                end if
+                call check(st == NUMGPU_SUCCESS, hname // " " // trim(forms(form)) // ": " // numgpu_last_error_string())
+                bad = 0
+                worst = 0.0_c_double
+                do i = 1, int(NSYS)
+                    do j = 1, int(NEQ)
+                        kj = scale * P(1, i) * real(j, c_double)
+                        exact = cos(1.0_c_double) + (Y0(j, i) - 1.0_c_double) * exp(-kj)
+                        err = abs(Y(j, i) - exact) / (atol(1) + rtol * abs(exact))
+                        worst = max(worst, err)
+                        if (.not. (err < 100.0_c_double)) bad = bad + 1
+                    end do
+                    if (status(i) /= 0 .or. stats(2, i) /= stats(3, i) + stats(4, i)) bad = bad + 1
                 end do
-                if (status(i) /= 0 .or. stats(2, i) /= stats(3, i) + stats(4, i)) bad = bad + 1
+                call check(bad == 0, hname // " " // trim(forms(form)) // ", user RHS, method " // &
+                    merge("RKC ", "RKCK", method == 0) // ": systems off the exact solution or with a bad status")
+                if (bad /= 0) print '(a,es10.3)', "  worst error in tolerances: ", worst
             end do
-            call check(bad == 0, hname // " user RHS, method " // merge("RKC ", "RKCK", method == 0) // &
-                ": systems off the exact solution or with a bad status")
-            if (bad /= 0) print '(a,es10.3)', "  worst error in tolerances: ", worst
         end do
 
         ! One bad argument: layout 7 is argument 8; Y and status untouched.
@@ -158,9 +140,9 @@ contains
         call check(numgpu_ode_destroy(ode) == NUMGPU_SUCCESS, hname // " numgpu_ode_destroy")
     end subroutine
 
-    subroutine plei(h, hname)
+    subroutine plei(h)
         type(c_ptr), intent(in) :: h
-        character(len=*), intent(in) :: hname
+        character(len=*), parameter :: hname = "AUTO"
         type(c_ptr) :: ode
         real(c_double), target :: Y(28, 1), Y0(28, 1), atol(1), state(34, 1), noP(0, 1)
         integer(c_int32_t), target :: status(1), nostatus(0)

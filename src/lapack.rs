@@ -1,53 +1,53 @@
-//! The CBLAS/LAPACK/OpenBLAS symbols the CPU backend calls, and a trait that picks the
-//! precision's routine. Linked through openblas-src (system OpenBLAS) and lapack-src.
+//! The CBLAS/LAPACK routines the CPU backend calls, and a trait that picks the precision's
+//! routine. cblas-sys and lapack-sys declare them, but for the few in the extern block below;
+//! openblas-src (system OpenBLAS) and lapack-src link them.
 
 use crate::core::scalar::Scalar;
+use cblas_sys::CBLAS_LAYOUT::CblasColMajor;
+use cblas_sys::CBLAS_TRANSPOSE::{self, CblasConjTrans, CblasNoTrans, CblasTrans};
+use cblas_sys::{cblas_cgemm, cblas_dgemm, cblas_sgemm, cblas_zgemm};
+use lapack_sys::{cgeqrf_, dgels_, dgeqrf_, sgeqrf_, zgeqrf_};
+use lapack_sys::{cgtsv_, dgtsv_, sgtsv_, zgtsv_};
 use num_complex::{Complex32, Complex64};
 use std::ffi::{c_char, c_int, c_void};
 
-pub(crate) const CBLAS_COL_MAJOR: c_int = 102;
-pub(crate) const CBLAS_NO_TRANS: c_int = 111;
-pub(crate) const CBLAS_TRANS: c_int = 112;
-pub(crate) const CBLAS_CONJ_TRANS: c_int = 113;
+pub(crate) const CBLAS_NO_TRANS: c_int = CblasNoTrans as c_int;
+pub(crate) const CBLAS_TRANS: c_int = CblasTrans as c_int;
+pub(crate) const CBLAS_CONJ_TRANS: c_int = CblasConjTrans as c_int;
 
+// The symbols cblas-sys and lapack-sys do not declare, or declare wrongly.
 extern "C" {
-    pub fn cblas_sgemm(o: c_int, ta: c_int, tb: c_int, m: c_int, n: c_int, k: c_int, alpha: f32, a: *const f32, lda: c_int, b: *const f32, ldb: c_int, beta: f32, c: *mut f32, ldc: c_int);
-    pub fn cblas_dgemm(o: c_int, ta: c_int, tb: c_int, m: c_int, n: c_int, k: c_int, alpha: f64, a: *const f64, lda: c_int, b: *const f64, ldb: c_int, beta: f64, c: *mut f64, ldc: c_int);
-    pub fn cblas_cgemm(o: c_int, ta: c_int, tb: c_int, m: c_int, n: c_int, k: c_int, alpha: *const c_void, a: *const c_void, lda: c_int, b: *const c_void, ldb: c_int, beta: *const c_void, c: *mut c_void, ldc: c_int);
-    pub fn cblas_zgemm(o: c_int, ta: c_int, tb: c_int, m: c_int, n: c_int, k: c_int, alpha: *const c_void, a: *const c_void, lda: c_int, b: *const c_void, ldb: c_int, beta: *const c_void, c: *mut c_void, ldc: c_int);
-    pub fn openblas_set_num_threads(n: c_int);
+    // OpenBLAS's extension, in neither crate.
+    fn openblas_set_num_threads(n: c_int);
 
-    // LAPACK's auxiliary complete-pivoting LU (Fortran symbols: LAPACKE has no wrapper).
-    pub fn sgetc2_(n: *const c_int, a: *mut f32, lda: *const c_int, ipiv: *mut c_int, jpiv: *mut c_int, info: *mut c_int);
-    pub fn dgetc2_(n: *const c_int, a: *mut f64, lda: *const c_int, ipiv: *mut c_int, jpiv: *mut c_int, info: *mut c_int);
-    pub fn cgetc2_(n: *const c_int, a: *mut c_void, lda: *const c_int, ipiv: *mut c_int, jpiv: *mut c_int, info: *mut c_int);
-    pub fn zgetc2_(n: *const c_int, a: *mut c_void, lda: *const c_int, ipiv: *mut c_int, jpiv: *mut c_int, info: *mut c_int);
-    pub fn sgesc2_(n: *const c_int, a: *const f32, lda: *const c_int, rhs: *mut f32, ipiv: *const c_int, jpiv: *const c_int, scale: *mut f32);
-    pub fn dgesc2_(n: *const c_int, a: *const f64, lda: *const c_int, rhs: *mut f64, ipiv: *const c_int, jpiv: *const c_int, scale: *mut f64);
-    pub fn cgesc2_(n: *const c_int, a: *const c_void, lda: *const c_int, rhs: *mut c_void, ipiv: *const c_int, jpiv: *const c_int, scale: *mut f32);
-    pub fn zgesc2_(n: *const c_int, a: *const c_void, lda: *const c_int, rhs: *mut c_void, ipiv: *const c_int, jpiv: *const c_int, scale: *mut f64);
+    // LAPACK auxiliaries that lapack-sys lacks (its source, LAPACKE's lapack.h, has none).
+    fn sgetc2_(n: *const c_int, a: *mut f32, lda: *const c_int, ipiv: *mut c_int, jpiv: *mut c_int, info: *mut c_int);
+    fn dgetc2_(n: *const c_int, a: *mut f64, lda: *const c_int, ipiv: *mut c_int, jpiv: *mut c_int, info: *mut c_int);
+    fn cgetc2_(n: *const c_int, a: *mut c_void, lda: *const c_int, ipiv: *mut c_int, jpiv: *mut c_int, info: *mut c_int);
+    fn zgetc2_(n: *const c_int, a: *mut c_void, lda: *const c_int, ipiv: *mut c_int, jpiv: *mut c_int, info: *mut c_int);
+    fn sgesc2_(n: *const c_int, a: *const f32, lda: *const c_int, rhs: *mut f32, ipiv: *const c_int, jpiv: *const c_int, scale: *mut f32);
+    fn dgesc2_(n: *const c_int, a: *const f64, lda: *const c_int, rhs: *mut f64, ipiv: *const c_int, jpiv: *const c_int, scale: *mut f64);
+    fn cgesc2_(n: *const c_int, a: *const c_void, lda: *const c_int, rhs: *mut c_void, ipiv: *const c_int, jpiv: *const c_int, scale: *mut f32);
+    fn zgesc2_(n: *const c_int, a: *const c_void, lda: *const c_int, rhs: *mut c_void, ipiv: *const c_int, jpiv: *const c_int, scale: *mut f64);
+    fn slartg_(f: *const f32, g: *const f32, c: *mut f32, s: *mut f32, r: *mut f32);
+    fn dlartg_(f: *const f64, g: *const f64, c: *mut f64, s: *mut f64, r: *mut f64);
+    fn clartg_(f: *const c_void, g: *const c_void, c: *mut f32, s: *mut c_void, r: *mut c_void);
+    fn zlartg_(f: *const c_void, g: *const c_void, c: *mut f64, s: *mut c_void, r: *mut c_void);
 
-    // Householder QR, least squares and plane rotations: the references of the Givens QR
-    // tests (Fortran symbols; `?gels_` takes TRANS's hidden length last).
-    pub fn sgeqrf_(m: *const c_int, n: *const c_int, a: *mut f32, lda: *const c_int, tau: *mut f32, work: *mut f32, lwork: *const c_int, info: *mut c_int);
-    pub fn dgeqrf_(m: *const c_int, n: *const c_int, a: *mut f64, lda: *const c_int, tau: *mut f64, work: *mut f64, lwork: *const c_int, info: *mut c_int);
-    pub fn cgeqrf_(m: *const c_int, n: *const c_int, a: *mut c_void, lda: *const c_int, tau: *mut c_void, work: *mut c_void, lwork: *const c_int, info: *mut c_int);
-    pub fn zgeqrf_(m: *const c_int, n: *const c_int, a: *mut c_void, lda: *const c_int, tau: *mut c_void, work: *mut c_void, lwork: *const c_int, info: *mut c_int);
-    pub fn sgels_(trans: *const c_char, m: *const c_int, n: *const c_int, nrhs: *const c_int, a: *mut f32, lda: *const c_int, b: *mut f32, ldb: *const c_int, work: *mut f32, lwork: *const c_int, info: *mut c_int, trans_len: usize);
-    pub fn dgels_(trans: *const c_char, m: *const c_int, n: *const c_int, nrhs: *const c_int, a: *mut f64, lda: *const c_int, b: *mut f64, ldb: *const c_int, work: *mut f64, lwork: *const c_int, info: *mut c_int, trans_len: usize);
-    pub fn cgels_(trans: *const c_char, m: *const c_int, n: *const c_int, nrhs: *const c_int, a: *mut c_void, lda: *const c_int, b: *mut c_void, ldb: *const c_int, work: *mut c_void, lwork: *const c_int, info: *mut c_int, trans_len: usize);
-    pub fn zgels_(trans: *const c_char, m: *const c_int, n: *const c_int, nrhs: *const c_int, a: *mut c_void, lda: *const c_int, b: *mut c_void, ldb: *const c_int, work: *mut c_void, lwork: *const c_int, info: *mut c_int, trans_len: usize);
-    pub fn slartg_(f: *const f32, g: *const f32, c: *mut f32, s: *mut f32, r: *mut f32);
-    pub fn dlartg_(f: *const f64, g: *const f64, c: *mut f64, s: *mut f64, r: *mut f64);
-    pub fn clartg_(f: *const c_void, g: *const c_void, c: *mut f32, s: *mut c_void, r: *mut c_void);
-    pub fn zlartg_(f: *const c_void, g: *const c_void, c: *mut f64, s: *mut c_void, r: *mut c_void);
+    // lapack-sys 0.15 omits gfortran's hidden length of TRANS (passed last) here; dgels_ has it.
+    fn sgels_(trans: *const c_char, m: *const c_int, n: *const c_int, nrhs: *const c_int, a: *mut f32, lda: *const c_int, b: *mut f32, ldb: *const c_int, work: *mut f32, lwork: *const c_int, info: *mut c_int, trans_len: usize);
+    fn cgels_(trans: *const c_char, m: *const c_int, n: *const c_int, nrhs: *const c_int, a: *mut c_void, lda: *const c_int, b: *mut c_void, ldb: *const c_int, work: *mut c_void, lwork: *const c_int, info: *mut c_int, trans_len: usize);
+    fn zgels_(trans: *const c_char, m: *const c_int, n: *const c_int, nrhs: *const c_int, a: *mut c_void, lda: *const c_int, b: *mut c_void, ldb: *const c_int, work: *mut c_void, lwork: *const c_int, info: *mut c_int, trans_len: usize);
+}
 
-    // Tridiagonal solve by Gaussian elimination with partial pivoting: the CPU backend of the
-    // gtsv_spike family (Fortran symbols; the diagonals are overwritten with the factors).
-    pub fn sgtsv_(n: *const c_int, nrhs: *const c_int, dl: *mut f32, d: *mut f32, du: *mut f32, b: *mut f32, ldb: *const c_int, info: *mut c_int);
-    pub fn dgtsv_(n: *const c_int, nrhs: *const c_int, dl: *mut f64, d: *mut f64, du: *mut f64, b: *mut f64, ldb: *const c_int, info: *mut c_int);
-    pub fn cgtsv_(n: *const c_int, nrhs: *const c_int, dl: *mut c_void, d: *mut c_void, du: *mut c_void, b: *mut c_void, ldb: *const c_int, info: *mut c_int);
-    pub fn zgtsv_(n: *const c_int, nrhs: *const c_int, dl: *mut c_void, d: *mut c_void, du: *mut c_void, b: *mut c_void, ldb: *const c_int, info: *mut c_int);
+/// cblas-sys's enum for a CBLAS transpose code (`Blas::gemm` takes the code as a `c_int`).
+fn transpose(code: c_int) -> CBLAS_TRANSPOSE {
+    match code {
+        CBLAS_NO_TRANS => CblasNoTrans,
+        CBLAS_TRANS => CblasTrans,
+        CBLAS_CONJ_TRANS => CblasConjTrans,
+        _ => panic!("{code} is not a CBLAS transpose code"),
+    }
 }
 
 /// BLAS and LAPACK routines of one precision.
@@ -132,25 +132,25 @@ macro_rules! lapack_routines {
 impl Blas for f32 {
     lapack_routines!(sgetc2_, sgesc2_, sgeqrf_, sgels_, slartg_, sgtsv_);
     unsafe fn gemm(ta: c_int, tb: c_int, m: c_int, n: c_int, k: c_int, alpha: f32, a: *const f32, lda: c_int, b: *const f32, ldb: c_int, beta: f32, c: *mut f32, ldc: c_int) {
-        cblas_sgemm(CBLAS_COL_MAJOR, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+        cblas_sgemm(CblasColMajor, transpose(ta), transpose(tb), m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
     }
 }
 impl Blas for f64 {
     lapack_routines!(dgetc2_, dgesc2_, dgeqrf_, dgels_, dlartg_, dgtsv_);
     unsafe fn gemm(ta: c_int, tb: c_int, m: c_int, n: c_int, k: c_int, alpha: f64, a: *const f64, lda: c_int, b: *const f64, ldb: c_int, beta: f64, c: *mut f64, ldc: c_int) {
-        cblas_dgemm(CBLAS_COL_MAJOR, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+        cblas_dgemm(CblasColMajor, transpose(ta), transpose(tb), m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
     }
 }
 impl Blas for Complex32 {
     lapack_routines!(cgetc2_, cgesc2_, cgeqrf_, cgels_, clartg_, cgtsv_);
     unsafe fn gemm(ta: c_int, tb: c_int, m: c_int, n: c_int, k: c_int, alpha: Self, a: *const Self, lda: c_int, b: *const Self, ldb: c_int, beta: Self, c: *mut Self, ldc: c_int) {
-        cblas_cgemm(CBLAS_COL_MAJOR, ta, tb, m, n, k, &alpha as *const _ as _, a as _, lda, b as _, ldb, &beta as *const _ as _, c as _, ldc)
+        cblas_cgemm(CblasColMajor, transpose(ta), transpose(tb), m, n, k, &alpha as *const _ as _, a as _, lda, b as _, ldb, &beta as *const _ as _, c as _, ldc)
     }
 }
 impl Blas for Complex64 {
     lapack_routines!(zgetc2_, zgesc2_, zgeqrf_, zgels_, zlartg_, zgtsv_);
     unsafe fn gemm(ta: c_int, tb: c_int, m: c_int, n: c_int, k: c_int, alpha: Self, a: *const Self, lda: c_int, b: *const Self, ldb: c_int, beta: Self, c: *mut Self, ldc: c_int) {
-        cblas_zgemm(CBLAS_COL_MAJOR, ta, tb, m, n, k, &alpha as *const _ as _, a as _, lda, b as _, ldb, &beta as *const _ as _, c as _, ldc)
+        cblas_zgemm(CblasColMajor, transpose(ta), transpose(tb), m, n, k, &alpha as *const _ as _, a as _, lda, b as _, ldb, &beta as *const _ as _, c as _, ldc)
     }
 }
 

@@ -123,14 +123,14 @@ macro_rules! prec {
             }
             unsafe fn lapack_geqrf(m: i32, n: i32, a: *mut Self, lda: i32, tau: *mut Self, work: &mut [Self]) -> i32 {
                 let (lwork, mut info) = (work.len() as i32, 0);
-                numgpu::lapack::$lgeqrf(&m, &n, a as _, &lda, tau as _, work.as_mut_ptr() as _, &lwork, &mut info);
+                lapack_sys::$lgeqrf(&m, &n, a as _, &lda, tau as _, work.as_mut_ptr() as _, &lwork, &mut info);
                 info
             }
             fn geqrf_lwork(m: i32, n: i32) -> usize {
                 let (mut size, mut info, mut a, mut tau) = (<$t>::zero(), 0, <$t>::zero(), <$t>::zero());
                 let lda = m.max(1);
                 // SAFETY: a workspace query (lwork = −1) reads no matrix and writes work[0].
-                unsafe { numgpu::lapack::$lgeqrf(&m, &n, &mut a as *mut $t as _, &lda, &mut tau as *mut $t as _, &mut size as *mut $t as _, &-1, &mut info) };
+                unsafe { lapack_sys::$lgeqrf(&m, &n, &mut a as *mut $t as _, &lda, &mut tau as *mut $t as _, &mut size as *mut $t as _, &-1, &mut info) };
                 (size.re() as usize).max(n.max(1) as usize)
             }
         }

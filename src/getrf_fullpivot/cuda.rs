@@ -1,15 +1,14 @@
 //! CUDA backend: picks the kernel of `kernels/getrf_fullpivot.cu` for n (a warp per matrix
-//! up to 32, a block per matrix beyond, in shared memory while it fits), stages host arrays
-//! through the workspace, launches.
+//! up to 32, a block per matrix beyond, in shared memory while it fits), describes each
+//! routine's operands to the staging engine and launches on its views.
 
 use super::{Gesc2, Getrf, Getrs};
 use crate::core::error::{Error, Result};
 use crate::core::memory::Space;
 use crate::core::Scalar;
-use crate::cuda::params::{arg, grid, KBatch};
-use crate::cuda::legacy::{chunk_len, download, pack, unpack, upload, Layout};
+use crate::cuda::params::grid;
+use crate::cuda::staging::{Chunk, Dir, Operand, Stage};
 use crate::cuda::{CudaHandle, Device};
-use std::ffi::c_void;
 
 const SOURCE: &str = include_str!("../../kernels/getrf_fullpivot.cu");
 
@@ -77,172 +76,133 @@ fn check_n(n: usize) -> Result<()> {
     Ok(())
 }
 
-/// Enqueues the factorisation of a batch in device memory.
-#[allow(clippy::too_many_arguments)]
-fn launch_getrf<T: Scalar>(ch: &CudaHandle, n: usize, a: KBatch, lda: usize, ipiv: u64, jpiv: u64, info: u64, batch: usize, mode: i32) -> Result<()> {
-    let dev: &Device = &ch.dev;
-    let p = plan::<T>(n, dev.max_smem_optin);
-    let (defines, entry) = specialise::<T>(n, p);
-    let module = dev.modules.get(dev, SOURCE, &defines, &entry)?;
-    let (mut a, mut lda, mut ipiv, mut jpiv, mut info, mut batch_, mut mode) = (a, lda as i64, ipiv, jpiv, info, batch as i64, mode);
-    // SAFETY: the parameter lists match getrf_warp_<T>(ng_batch<T> A, ng_i64 lda, int *ipiv,
-    // int *jpiv, int *info, ng_i64 batch, int mode) and getrf_block_<T>(int n, ...same).
-    unsafe {
-        match p {
-            Plan::Warp { w, mpb } => {
-                let mut params = [arg(&mut a), arg(&mut lda), arg(&mut ipiv), arg(&mut jpiv), arg(&mut info), arg(&mut batch_), arg(&mut mode)];
-                let blocks = batch.div_ceil(mpb) as i64;
-                ch.launch_params(&module, grid(blocks), (mpb * w) as u32, warp_smem::<T>(n, mpb) as u32, &mut params)
-            }
-            Plan::Block { smem } => {
-                let mut n32 = n as i32;
-                let mut params = [arg(&mut n32), arg(&mut a), arg(&mut lda), arg(&mut ipiv), arg(&mut jpiv), arg(&mut info), arg(&mut batch_), arg(&mut mode)];
-                let bytes = if smem { block_smem::<T>(n) } else { 0 };
-                ch.launch_params(&module, grid(batch as i64), BLOCK_THREADS as u32, bytes as u32, &mut params)
-            }
-        }
-    }
-}
+/// Operand indices, the same in every routine's stage so that gesv's `info` is the skip
+/// array of its solve: A, ipiv, jpiv, info (gesc2: scale; getrs: absent, no skip), B (gesc2:
+/// rhs).
+const A: usize = 0;
+const IPIV: usize = 1;
+const JPIV: usize = 2;
+const INFO: usize = 3;
+const B: usize = 4;
 
-/// Enqueues the solves of a batch in device memory.
-#[allow(clippy::too_many_arguments)]
-fn launch_getrs<T: Scalar>(ch: &CudaHandle, g: &Getrs<T>, a: KBatch, lda: usize, ipiv: u64, jpiv: u64, b: KBatch, ldb: usize, skip: u64, batch: usize) -> Result<()> {
-    let (defines, entry) = specialise_solve::<T>("getrs");
-    let module = ch.dev.modules.get(&ch.dev, SOURCE, &defines, &entry)?;
-    let (mut trans, mut n, mut nrhs, mut a, mut lda, mut ipiv, mut jpiv) = (g.trans.code(), g.n as i64, g.nrhs as i64, a, lda as i64, ipiv, jpiv);
-    let (mut b, mut ldb, mut skip, mut batch_) = (b, ldb as i64, skip, batch as i64);
-    let mut params = [arg(&mut trans), arg(&mut n), arg(&mut nrhs), arg(&mut a), arg(&mut lda), arg(&mut ipiv), arg(&mut jpiv), arg(&mut b), arg(&mut ldb), arg(&mut skip), arg(&mut batch_)];
-    let threads = (batch * g.nrhs) as i64;
-    // SAFETY: matches getrs_<T>(int trans, ng_i64 n, ng_i64 nrhs, ng_batch<const T> A,
-    // ng_i64 lda, const int *ipiv, const int *jpiv, ng_batch<T> B, ng_i64 ldb, const int *skip,
-    // ng_i64 batch).
-    unsafe { ch.launch_params(&module, grid((threads + 127) / 128), 128, 0, &mut params) }
-}
-
-fn ptr<P: crate::core::batch::RawPtr>(p: P) -> u64 {
-    p.addr() as u64
+/// The operands of a factorisation: A in/out, ipiv, jpiv and info out (every entry of
+/// them is written).
+fn factorisation<T: Scalar>(space: Space, f: &Getrf<T>) -> Stage {
+    Stage::new(space, f.batch)
+        .op(Operand::matrix(Dir::InOut, &f.a, f.n, f.n, f.lda))
+        .op(Operand::vector(Dir::Out, f.ipiv, f.n, f.n))
+        .op(Operand::vector(Dir::Out, f.jpiv, f.n, f.n))
+        .op(Operand::vector(Dir::Out, f.info, 1, 1))
 }
 
 pub fn getrf<T: Scalar>(ch: &mut CudaHandle, f: &Getrf<T>, space: Space) -> Result<()> {
     check_n(f.n)?;
     ch.bind()?;
-    match space {
-        Space::Device => launch_getrf::<T>(ch, f.n, KBatch::of(&f.a), f.lda, ptr(f.ipiv), ptr(f.jpiv), ptr(f.info), f.batch, f.mode.code()),
-        Space::Host => staged(ch, Some(f), None, f.n, f.batch),
-    }
+    // SAFETY: the operands are the validated call's arrays in `space`; the kernel touches
+    // the chunk's items only.
+    unsafe { factorisation(space, f).run(ch, |ch, k| launch_getrf(ch, f, k)) }
 }
 
 pub fn getrs<T: Scalar>(ch: &mut CudaHandle, g: &Getrs<T>, space: Space) -> Result<()> {
     ch.bind()?;
-    match space {
-        Space::Device => launch_getrs(ch, g, KBatch::of(&g.a), g.lda, ptr(g.ipiv), ptr(g.jpiv), KBatch::of(&g.b), g.ldb, ptr(g.skip), g.batch),
-        Space::Host => staged(ch, None, Some(g), g.n, g.batch),
-    }
+    let stage = Stage::new(space, g.batch)
+        .op(Operand::matrix(Dir::In, &g.a, g.n, g.n, g.lda))
+        .op(Operand::vector(Dir::In, g.ipiv, g.n, g.n))
+        .op(Operand::vector(Dir::In, g.jpiv, g.n, g.n))
+        .op(Operand::absent())
+        .op(Operand::matrix(Dir::InOut, &g.b, g.n, g.nrhs, g.ldb));
+    // SAFETY: as in `getrf`.
+    unsafe { stage.run(ch, |ch, k| launch_getrs(ch, g, k)) }
 }
 
+/// The factorisation `f`, then the solve `g` on its factors, skipping the matrices whose
+/// info is not 0 (their B is in/out, so it comes back unchanged).
 pub fn gesv<T: Scalar>(ch: &mut CudaHandle, f: &Getrf<T>, g: &Getrs<T>, space: Space) -> Result<()> {
     check_n(f.n)?;
     ch.bind()?;
-    match space {
-        Space::Device => {
-            launch_getrf::<T>(ch, f.n, KBatch::of(&f.a), f.lda, ptr(f.ipiv), ptr(f.jpiv), ptr(f.info), f.batch, f.mode.code())?;
+    let b = match g.nrhs {
+        0 => Operand::absent(),
+        _ => Operand::matrix(Dir::InOut, &g.b, g.n, g.nrhs, g.ldb),
+    };
+    let stage = factorisation(space, f).op(b);
+    // SAFETY: as in `getrf`.
+    unsafe {
+        stage.run(ch, |ch, k| {
+            launch_getrf(ch, f, k)?;
             if g.nrhs == 0 {
                 return Ok(());
             }
-            launch_getrs(ch, g, KBatch::of(&g.a), g.lda, ptr(g.ipiv), ptr(g.jpiv), KBatch::of(&g.b), g.ldb, ptr(f.info), g.batch)
-        }
-        Space::Host => staged(ch, Some(f), (g.nrhs > 0).then_some(g), f.n, f.batch),
+            launch_getrs(ch, g, k)
+        })
     }
-}
-
-/// Host arrays: chunks of the batch go through the workspace (A compact, then B, ipiv,
-/// jpiv, info), the factorisation `f` and/or the solve `g` run on them (gesv: both, the solve
-/// skipping matrices whose info is non-zero), and the outputs come back.
-fn staged<T: Scalar>(ch: &mut CudaHandle, f: Option<&Getrf<T>>, g: Option<&Getrs<T>>, n: usize, batch: usize) -> Result<()> {
-    let nrhs = g.map_or(0, |g| g.nrhs);
-    let (sa, sb, size) = (n * n, n * nrhs, std::mem::size_of::<T>());
-    let chunk = chunk_len((sa + sb) * size + (2 * n + 1) * 4, batch);
-    let mut lay = Layout::default();
-    let (oa, ob) = (lay.take(chunk * sa * size), lay.take(chunk * sb * size));
-    let (oi, oj, oinfo) = (lay.take(chunk * n * 4), lay.take(chunk * n * 4), lay.take(chunk * 4));
-    let ws = ch.workspace(lay.bytes)?;
-    let (da, db, dip, djp, dinfo) = (ws + oa as u64, ws + ob as u64, ws + oi as u64, ws + oj as u64, ws + oinfo as u64);
-    let mut host = vec![T::zero(); chunk * sa.max(sb)];
-    let mut first = 0;
-    while first < batch {
-        let cnt = chunk.min(batch - first);
-        // SAFETY: host matrices and index arrays cover their validated extents; the device
-        // regions were sized above for `chunk` matrices; every copy back is synchronised.
-        unsafe {
-            let a_of = |i: usize| match (f, g) {
-                (Some(f), _) => f.a.matrix(first + i) as *const T,
-                (None, Some(g)) => g.a.matrix(first + i),
-                _ => unreachable!(),
-            };
-            let lda = f.map_or_else(|| g.map_or(n, |g| g.lda), |f| f.lda);
-            upload(ch, &mut host, da, cnt, sa, |i, dst| pack(a_of(i), lda, n, n, dst))?;
-            if let Some(g) = g {
-                upload(ch, &mut host, db, cnt, sb, |i, dst| pack(g.b.matrix(first + i), g.ldb, n, nrhs, dst))?;
-            }
-            let dev_a = KBatch::strided(da, sa);
-            if let Some(f) = f {
-                launch_getrf::<T>(ch, n, dev_a, n, dip, djp, dinfo, cnt, f.mode.code())?;
-                download(ch, &mut host, da, cnt, sa, |i, src| unpack(src, n, n, f.a.matrix(first + i), f.lda))?;
-                ch.dtoh(f.ipiv.add(first * n) as *mut c_void, dip, cnt * n * 4)?;
-                ch.dtoh(f.jpiv.add(first * n) as *mut c_void, djp, cnt * n * 4)?;
-                ch.dtoh(f.info.add(first) as *mut c_void, dinfo, cnt * 4)?;
-                ch.synchronize()?;
-            } else if let Some(g) = g {
-                ch.htod(dip, g.ipiv.add(first * n) as *const c_void, cnt * n * 4)?;
-                ch.htod(djp, g.jpiv.add(first * n) as *const c_void, cnt * n * 4)?;
-            }
-            if let Some(g) = g {
-                let skip = if f.is_some() { dinfo } else { 0 };
-                launch_getrs(ch, g, dev_a, n, dip, djp, KBatch::strided(db, sb), n, skip, cnt)?;
-                download(ch, &mut host, db, cnt, sb, |i, src| unpack(src, n, nrhs, g.b.matrix(first + i), g.ldb))?;
-            }
-        }
-        first += cnt;
-    }
-    Ok(())
 }
 
 pub fn gesc2<T: Scalar>(ch: &mut CudaHandle, g: &Gesc2<T>, space: Space) -> Result<()> {
     ch.bind()?;
+    let stage = Stage::new(space, g.batch)
+        .op(Operand::matrix(Dir::In, &g.a, g.n, g.n, g.lda))
+        .op(Operand::vector(Dir::In, g.ipiv, g.n, g.n))
+        .op(Operand::vector(Dir::In, g.jpiv, g.n, g.n))
+        .op(Operand::vector(Dir::Out, g.scale, 1, 1))
+        .op(Operand::matrix(Dir::InOut, &g.rhs, g.n, 1, g.n));
+    // SAFETY: as in `getrf`.
+    unsafe { stage.run(ch, |ch, k| launch_gesc2(ch, g, k)) }
+}
+
+/// Enqueues the factorisation of the chunk's matrices (`f`'s order and mode).
+fn launch_getrf<T: Scalar>(ch: &CudaHandle, f: &Getrf<T>, k: &Chunk) -> Result<()> {
+    let dev: &Device = &ch.dev;
+    let p = plan::<T>(f.n, dev.max_smem_optin);
+    let (defines, entry) = specialise::<T>(f.n, p);
+    let module = dev.modules.get(dev, SOURCE, &defines, &entry)?;
+    let (n, a, lda, ipiv, jpiv, info) = (f.n as i32, k[A].kbatch(), k[A].ld as i64, k[IPIV].ptr(), k[JPIV].ptr(), k[INFO].ptr());
+    let (batch, mode) = (k.count as i64, f.mode.code());
+    // The block kernel takes n first; the warp kernel has it at compile time.
+    let (l, blocks, threads, smem) = match p {
+        Plan::Warp { w, mpb } => (ch.launch(&module), k.count.div_ceil(mpb), mpb * w, warp_smem::<T>(f.n, mpb)),
+        Plan::Block { smem } => (ch.launch(&module).arg(&n), k.count, BLOCK_THREADS, if smem { block_smem::<T>(f.n) } else { 0 }),
+    };
+    // SAFETY: the arguments are those of the entry point `entry` names in
+    // getrf_fullpivot.cu, on the validated views.
+    unsafe { l.arg(&a).arg(&lda).arg(&ipiv).arg(&jpiv).arg(&info).arg(&batch).arg(&mode).run(grid(blocks as i64), threads as u32, smem as u32) }
+}
+
+/// Enqueues the solves of the chunk's matrices; the info operand, when present (gesv), is
+/// the skip array.
+fn launch_getrs<T: Scalar>(ch: &CudaHandle, g: &Getrs<T>, k: &Chunk) -> Result<()> {
+    let (defines, entry) = specialise_solve::<T>("getrs");
+    let module = ch.dev.modules.get(&ch.dev, SOURCE, &defines, &entry)?;
+    let (trans, n, nrhs, a, lda) = (g.trans.code(), g.n as i64, g.nrhs as i64, k[A].kbatch(), k[A].ld as i64);
+    let (ipiv, jpiv, b, ldb, skip, batch) = (k[IPIV].ptr(), k[JPIV].ptr(), k[B].kbatch(), k[B].ld as i64, k[INFO].ptr(), k.count as i64);
+    let threads = batch * nrhs;
+    // SAFETY: the arguments are those of getrs_<T> in getrf_fullpivot.cu, on the validated
+    // views.
+    unsafe {
+        ch.launch(&module)
+            .arg(&trans)
+            .arg(&n)
+            .arg(&nrhs)
+            .arg(&a)
+            .arg(&lda)
+            .arg(&ipiv)
+            .arg(&jpiv)
+            .arg(&b)
+            .arg(&ldb)
+            .arg(&skip)
+            .arg(&batch)
+            .run(grid((threads + 127) / 128), 128, 0)
+    }
+}
+
+/// Enqueues `?gesc2` on the chunk's matrices.
+fn launch_gesc2<T: Scalar>(ch: &CudaHandle, g: &Gesc2<T>, k: &Chunk) -> Result<()> {
     let (defines, entry) = specialise_solve::<T>("gesc2");
     let module = ch.dev.modules.get(&ch.dev, SOURCE, &defines, &entry)?;
-    let run = |ch: &CudaHandle, a: KBatch, lda: usize, rhs: KBatch, ipiv: u64, jpiv: u64, scale: u64, batch: usize| -> Result<()> {
-        let (mut n, mut a, mut lda, mut rhs, mut ipiv, mut jpiv, mut scale, mut batch_) = (g.n as i64, a, lda as i64, rhs, ipiv, jpiv, scale, batch as i64);
-        let mut params = [arg(&mut n), arg(&mut a), arg(&mut lda), arg(&mut rhs), arg(&mut ipiv), arg(&mut jpiv), arg(&mut scale), arg(&mut batch_)];
-        // SAFETY: matches gesc2_<T>(ng_i64 n, ng_batch<const T> A, ng_i64 lda, ng_batch<T> RHS,
-        // const int *ipiv, const int *jpiv, R *scale, ng_i64 batch).
-        unsafe { ch.launch_params(&module, grid((batch as i64 + 127) / 128), 128, 0, &mut params) }
-    };
-    if space == Space::Device {
-        return run(ch, KBatch::of(&g.a), g.lda, KBatch::of(&g.rhs), ptr(g.ipiv), ptr(g.jpiv), ptr(g.scale), g.batch);
-    }
-    let (n, sa, size, rsize) = (g.n, g.n * g.n, std::mem::size_of::<T>(), std::mem::size_of::<T::Real>());
-    let chunk = chunk_len((sa + n) * size + 2 * n * 4 + rsize, g.batch);
-    let mut lay = Layout::default();
-    let (oa, or, oi, oj, os) = (lay.take(chunk * sa * size), lay.take(chunk * n * size), lay.take(chunk * n * 4), lay.take(chunk * n * 4), lay.take(chunk * rsize));
-    let ws = ch.workspace(lay.bytes)?;
-    let mut host = vec![T::zero(); chunk * sa];
-    let mut first = 0;
-    while first < g.batch {
-        let cnt = chunk.min(g.batch - first);
-        // SAFETY: as in `staged`.
-        unsafe {
-            upload(ch, &mut host, ws + oa as u64, cnt, sa, |i, dst| pack(g.a.matrix(first + i), g.lda, n, n, dst))?;
-            upload(ch, &mut host, ws + or as u64, cnt, n, |i, dst| pack(g.rhs.matrix(first + i), n, n, 1, dst))?;
-            ch.htod(ws + oi as u64, g.ipiv.add(first * n) as *const c_void, cnt * n * 4)?;
-            ch.htod(ws + oj as u64, g.jpiv.add(first * n) as *const c_void, cnt * n * 4)?;
-            run(ch, KBatch::strided(ws + oa as u64, sa), n, KBatch::strided(ws + or as u64, n), ws + oi as u64, ws + oj as u64, ws + os as u64, cnt)?;
-            ch.dtoh(g.scale.add(first) as *mut c_void, ws + os as u64, cnt * rsize)?;
-            download(ch, &mut host, ws + or as u64, cnt, n, |i, src| unpack(src, n, 1, g.rhs.matrix(first + i), n))?;
-        }
-        first += cnt;
-    }
-    Ok(())
+    let (n, a, lda, rhs, ipiv, jpiv) = (g.n as i64, k[A].kbatch(), k[A].ld as i64, k[B].kbatch(), k[IPIV].ptr(), k[JPIV].ptr());
+    let (scale, batch) = (k[INFO].ptr(), k.count as i64);
+    // SAFETY: the arguments are those of gesc2_<T> in getrf_fullpivot.cu, on the validated
+    // views.
+    unsafe { ch.launch(&module).arg(&n).arg(&a).arg(&lda).arg(&rhs).arg(&ipiv).arg(&jpiv).arg(&scale).arg(&batch).run(grid((batch + 127) / 128), 128, 0) }
 }
 
 #[cfg(test)]

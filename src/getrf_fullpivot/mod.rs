@@ -171,9 +171,11 @@ pub unsafe fn getrf<T: Blas>(h: &mut Handle, n: i64, a: Batch<*mut T>, lda: i64,
     }
 }
 
-/// Validates a solve.
+/// Validates a solve; `factors_a`: A is factored in place first (gesv), so the batch may not
+/// share one matrix (strideA 0).
 #[allow(clippy::too_many_arguments)]
 unsafe fn check_getrs<T: Scalar>(
+    factors_a: bool,
     trans: Op,
     n: i64,
     nrhs: i64,
@@ -193,7 +195,7 @@ unsafe fn check_getrs<T: Scalar>(
     if nu == 0 || batchu == 0 {
         return Ok(None);
     }
-    check_operand::<T, _>(&a, ldau, nu, batchu, "A", "strideA", "lda", true)?;
+    check_operand::<T, _>(&a, ldau, nu, batchu, "A", "strideA", "lda", !factors_a)?;
     let count = checked_mul(nu, batchu, "n·batch")?;
     check_index_array(ipiv, count, "ipiv")?;
     check_index_array(jpiv, count, "jpiv")?;
@@ -210,7 +212,7 @@ unsafe fn check_getrs<T: Scalar>(
 /// As [`getrf`].
 #[allow(clippy::too_many_arguments)]
 pub unsafe fn getrs<T: Blas>(h: &mut Handle, trans: Op, n: i64, nrhs: i64, a: Batch<*const T>, lda: i64, ipiv: *const i32, jpiv: *const i32, b: Batch<*mut T>, ldb: i64, batch: i64) -> Result<()> {
-    let Some(g) = check_getrs(trans, n, nrhs, a, lda, ipiv, jpiv, b, ldb, batch)? else { return Ok(()) };
+    let Some(g) = check_getrs(false, trans, n, nrhs, a, lda, ipiv, jpiv, b, ldb, batch)? else { return Ok(()) };
     if g.nrhs == 0 {
         return Ok(());
     }
@@ -238,7 +240,7 @@ pub unsafe fn gesv<T: Blas>(h: &mut Handle, n: i64, nrhs: i64, a: Batch<*mut T>,
         Batch::Strided { ptr, stride } => Batch::Strided { ptr: ptr as *const T, stride },
         Batch::Array(p) => Batch::Array(p as *const *const T),
     };
-    let Some(mut g) = check_getrs(Op::N, n, nrhs, ac, lda, ipiv, jpiv, b, ldb, batch)? else { return Ok(()) };
+    let Some(mut g) = check_getrs(true, Op::N, n, nrhs, ac, lda, ipiv, jpiv, b, ldb, batch)? else { return Ok(()) };
     check_index_array(info, g.batch, "info")?;
     let f = Getrf { n: g.n, a, lda: g.lda, ipiv, jpiv, info, batch: g.batch, mode: Mode::Strict };
     g.skip = info;

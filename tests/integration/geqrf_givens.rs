@@ -334,9 +334,19 @@ fn apply_explicit(q: &[Complex64], nq: usize, side: Side, trans: Op, c: &[Comple
     }
 }
 
+/// ‖C − op(Q)·C₀‖_F / (‖C₀‖_F·m·ε) for `cm × cn` C, Q of order m.
+#[allow(clippy::too_many_arguments)]
+fn apply_ratio<T: Scalar>(q: &[Complex64], m: usize, side: Side, trans: Op, c0: &[Complex64], c: &[Complex64], cm: usize, cn: usize) -> f64 {
+    let want = apply_explicit(q, m, side, trans, c0, cm, cn);
+    let nc: f64 = c0.iter().map(|z| z.norm_sqr()).sum::<f64>().sqrt();
+    let diff: f64 = c.iter().zip(&want).map(|(x, y)| (x - y).norm_sqr()).sum::<f64>().sqrt();
+    diff / (nc * m as f64 * T::EPS)
+}
+
 /// Every side and trans against the explicit Q of orgqr (order m, from the first k columns'
 /// rotations, k = n and k = n − 1), on C with padded rows and gaps; also the full Q's
-/// orthogonality, orgqr's first n columns equal to the full Q's, and k = 0 giving I.
+/// orthogonality, orgqr's first n columns equal to the full Q's, k = 0 giving I, and
+/// factors shared by the batch (strides 0).
 fn ormqr_for<T: Blas>(h: &mut Handle) {
     let adjoint = if T::IS_COMPLEX { Op::C } else { Op::T };
     for (s, &(m, n)) in [(1usize, 1usize), (2, 1), (5, 3), (8, 8), (17, 16), (33, 32), (40, 33)].iter().enumerate() {
@@ -389,17 +399,23 @@ fn ormqr_for<T: Blas>(h: &mut Handle) {
                     .unwrap_or_else(|e| panic!("{}: ormqr {side:?} {trans:?} k={k}: {e}", p.what(0)));
                     for (i, qi) in qs.iter().enumerate() {
                         let pick = |v: &[T]| -> Vec<Complex64> { (0..cm * cn).map(|e| v[i * sc + e % cm + (e / cm) * ldc].to_c64()).collect() };
-                        let want = apply_explicit(qi, m, side, trans, &pick(&c0), cm, cn);
-                        let got = pick(&cc);
-                        let nc: f64 = pick(&c0).iter().map(|z| z.norm_sqr()).sum::<f64>().sqrt();
-                        let diff: f64 = got.iter().zip(&want).map(|(x, y)| (x - y).norm_sqr()).sum::<f64>().sqrt();
-                        let ratio = diff / (nc * m as f64 * T::EPS);
+                        let ratio = apply_ratio::<T>(qi, m, side, trans, &pick(&c0), &pick(&cc), cm, cn);
                         assert!(ratio < RATIO_LIMIT, "{}: ormqr {side:?} {trans:?} k={k}: ‖C − op(Q)·C₀‖ ratio {ratio:.2}", p.what(i));
                         for j in 0..cn {
                             assert!(same(cc[i * sc + cm + j * ldc], c0[i * sc + cm + j * ldc]), "{}: ormqr wrote C's padding", p.what(i));
                         }
                     }
                 }
+            }
+            // strideA = strideCS = 0: matrix 0's Q for every C.
+            let sc = m * 2;
+            let c0 = random::<T>(&mut rng(4100 + s as u64), sc * batch, 1.0);
+            let mut cc = c0.clone();
+            ormqr_strided(h, Side::Left, Op::N, m as i64, 2, k as i64, &f.a, p.lda as i64, 0, &f.cs, p.ldcs as i64, 0, &mut cc, m as i64, sc as i64, batch as i64).unwrap();
+            for i in 0..batch {
+                let pick = |v: &[T]| -> Vec<Complex64> { v[i * sc..(i + 1) * sc].iter().map(|x| x.to_c64()).collect() };
+                let ratio = apply_ratio::<T>(&qs[0], m, Side::Left, Op::N, &pick(&c0), &pick(&cc), m, 2);
+                assert!(ratio < RATIO_LIMIT, "{}: ormqr k={k} with shared factors, C {i}: ‖C − Q·C₀‖ ratio {ratio:.2}", p.what(0));
             }
         }
     }

@@ -346,6 +346,15 @@ fn solves_for<T: Blas>(h: &mut Handle) {
                 }
             }
         }
+        // strideA 0: matrix 0's factors for the whole batch (pivots are still per matrix).
+        let per = |p: &[i32]| -> Vec<i32> { p[..n].repeat(batch) };
+        let mut x = b0.clone();
+        getrs_strided(h, Op::N, n as i64, nrhs as i64, &f.a, lu.lda as i64, 0, &per(&f.ipiv), &per(&f.jpiv), &mut x, ldb as i64, sb as i64, batch as i64).unwrap();
+        for i in 0..batch {
+            let pick = |v: &[T]| -> Vec<T> { (0..n * nrhs).map(|e| v[i * sb + e % n + (e / n) * ldb]).collect() };
+            let ratio = solve_ratio(&lu.matrix(&lu.a, 0), n, Op::N, &pick(&x), &pick(&b0), nrhs);
+            assert!(ratio < RATIO_LIMIT, "{}getrs strideA 0 n={n} rhs {i}: residual ratio {ratio:.2}", T::LETTER);
+        }
     }
 }
 
@@ -507,6 +516,11 @@ fn argument_checks_for<T: Blas>(h: &mut Handle) {
     let e = getrs_strided(h, Op::N, 3, 1, &a, lda, lu.stride as i64, &bad, &bad, &mut b, 3, 3, 2).unwrap_err();
     assert_eq!((e.status, c_position(&e, "numgpu_sgetrs_batched_fullpivot_strided")), (Status::NUMGPU_INVALID_VALUE, 8));
     assert!(b.iter().all(|v| *v == T::one()));
+    // gesv factors A in place: its matrices may not be shared (strideA 0).
+    let (mut ip, mut jp, mut info) = (vec![POISON; n * batch], vec![POISON; n * batch], vec![POISON; batch]);
+    let e = gesv_strided(h, 3, 1, &mut a, lda, 0, &mut ip, &mut jp, &mut b, 3, 3, &mut info, 2).unwrap_err();
+    assert_eq!((e.status, c_position(&e, "numgpu_sgesv_batched_fullpivot_strided")), (Status::NUMGPU_INVALID_VALUE, 6));
+    assert!(b.iter().all(|v| *v == T::one()) && ip.iter().chain(&jp).chain(&info).all(|&v| v == POISON));
 }
 
 crate::all_precisions! {

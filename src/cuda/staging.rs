@@ -153,9 +153,15 @@ impl Operand {
         self
     }
 
-    /// One item for the whole batch.
+    /// One item for the whole batch: a stride-0 input, or a table. A stride-0 output is
+    /// valid only for a batch of one (validators reject overlapping outputs), whose item is
+    /// staged and copied back like any other.
     fn shared(&self) -> bool {
-        matches!(self.items, Items::Strided { stride: 0, .. } | Items::Own(_))
+        match self.items {
+            Items::Strided { stride: 0, .. } => self.dir == Dir::In,
+            Items::Own(_) => true,
+            _ => false,
+        }
     }
 
     /// Copied between host and device memory (in the host space).
@@ -337,7 +343,7 @@ impl Stage {
     fn needs_fixed(&self, o: &Operand) -> bool {
         match o.items {
             Items::Own(_) => true,
-            Items::Strided { stride: 0, .. } => self.host() && o.staged(),
+            Items::Strided { .. } => o.shared() && self.host() && o.staged(),
             _ => false,
         }
     }
@@ -588,6 +594,14 @@ mod tests {
         assert_eq!(p.pinned, vec![None, Some(0), None]);
         let d = plan_of(Space::Device, 4, &[Operand::matrix(Dir::In, &b, 2, 2, 2), Operand::scratch::<f64>(3)]);
         assert_eq!((d.workspace_bytes, d.pinned_bytes), (256, 0));
+    }
+
+    #[test]
+    fn a_stride_0_output_of_one_item_comes_back() {
+        let mut c = [0f64; 4];
+        let one = Batch::Strided { ptr: c.as_mut_ptr(), stride: 0 };
+        let p = plan_of(Space::Host, 1, &[Operand::matrix(Dir::InOut, &one, 2, 2, 2), Operand::vector(Dir::Out, c.as_mut_ptr(), 0, 1)]);
+        assert_eq!(p.pinned, vec![Some(0), Some(256)]);
     }
 
     #[test]

@@ -10,6 +10,7 @@ use crate::core::batch::Batch;
 use crate::core::error::Result;
 use crate::core::memory::Space;
 use crate::core::Scalar;
+use crate::cuda::handle::Launch;
 use crate::cuda::module::Module;
 use crate::cuda::params::grid;
 use crate::cuda::staging::{Chunk, Dir, Operand, Stage};
@@ -101,14 +102,41 @@ fn strided_stage<T: Scalar>(g: &GtsvStrided<T>, space: Space) -> Stage {
     elimination::<T>(stage, n, threads)
 }
 
+/// The arguments every strided kernel begins with, from a chunk's views: n, nrhs, dl, d, du,
+/// stride_diag, B, ldb, stride_b, info.
+struct StridedArgs {
+    n: i32,
+    nrhs: i64,
+    dl: u64,
+    d: u64,
+    du: u64,
+    stride_diag: i64,
+    b: u64,
+    ldb: i64,
+    stride_b: i64,
+    info: u64,
+}
+
+impl StridedArgs {
+    fn of<T>(g: &GtsvStrided<T>, k: &Chunk) -> StridedArgs {
+        // One stride for the three diagonals: the caller's, or the staged slots of n.
+        debug_assert!(k[0].ptr() == 0 || k[0].stride == k[1].stride);
+        let (dl, d, du, b) = (&k[0], &k[1], &k[2], &k[3]);
+        let (n, nrhs, info) = (g.n as i32, g.nrhs as i64, k[4].ptr());
+        StridedArgs { n, nrhs, dl: dl.ptr(), d: d.ptr(), du: du.ptr(), stride_diag: d.stride as i64, b: b.ptr(), ldb: b.ld as i64, stride_b: b.stride as i64, info }
+    }
+
+    fn push<'a>(&'a self, l: Launch<'a>) -> Launch<'a> {
+        let diagonals = l.arg(&self.n).arg(&self.nrhs).arg(&self.dl).arg(&self.d).arg(&self.du).arg(&self.stride_diag);
+        diagonals.arg(&self.b).arg(&self.ldb).arg(&self.stride_b).arg(&self.info)
+    }
+}
+
 /// Enqueues the solve of the chunk's systems of a strided batch, on [`strided_stage`]'s
 /// views: the small kernel up to BLOCK_SEQ rows, the block kernel up to SPIKE_MIN, else a
 /// thread per system and right-hand side.
 fn launch_strided<T: Scalar>(ch: &CudaHandle, g: &GtsvStrided<T>, k: &Chunk) -> Result<()> {
-    let (dl, d, du, b, info) = (k[0].ptr(), k[1].ptr(), k[2].ptr(), k[3].ptr(), k[4].ptr());
-    // One stride for the three diagonals: the caller's, or the staged slots of n.
-    debug_assert!(dl == 0 || k[0].stride == k[1].stride);
-    let (n, nrhs, sd, ldb, sb) = (g.n as i32, g.nrhs as i64, k[1].stride as i64, k[3].ld as i64, k[3].stride as i64);
+    let a = StridedArgs::of(g, k);
     let (batch, pivot, rhs) = (k.count as i64, pivot_code(g.pivoting), g.nrhs.min(GRID_Y) as u32);
     if g.n <= BLOCK_SEQ {
         let module = module::<T>(ch, "small")?;
@@ -116,22 +144,7 @@ fn launch_strided<T: Scalar>(ch: &CudaHandle, g: &GtsvStrided<T>, k: &Chunk) -> 
         // SAFETY: the argument list of gtsv_small_<T> in gtsv_spike.cu, on the chunk's views;
         // n <= BLOCK_SEQ, a block of SMALL_PER_BLOCK (<= SPIKE_NT) threads and their systems'
         // rows in shared memory.
-        return unsafe {
-            ch.launch(&module)
-                .arg(&n)
-                .arg(&nrhs)
-                .arg(&dl)
-                .arg(&d)
-                .arg(&du)
-                .arg(&sd)
-                .arg(&b)
-                .arg(&ldb)
-                .arg(&sb)
-                .arg(&info)
-                .arg(&batch)
-                .arg(&pivot)
-                .run((k.count.div_ceil(SMALL_PER_BLOCK) as u32, rhs, 1), SMALL_PER_BLOCK as u32, smem as u32)
-        };
+        return unsafe { a.push(ch.launch(&module)).arg(&batch).arg(&pivot).run((k.count.div_ceil(SMALL_PER_BLOCK) as u32, rhs, 1), SMALL_PER_BLOCK as u32, smem as u32) };
     }
     if by_block(g.n) {
         let module = module::<T>(ch, "block")?;
@@ -139,48 +152,17 @@ fn launch_strided<T: Scalar>(ch: &CudaHandle, g: &GtsvStrided<T>, k: &Chunk) -> 
         // SAFETY: the argument list of gtsv_block_<T> in gtsv_spike.cu, on the chunk's views
         // (a block per system: count <= i32::MAX); n <= SPIKE_MIN, so p <= SPIKE_NT partitions
         // fit the block.
-        return unsafe {
-            ch.launch(&module)
-                .arg(&n)
-                .arg(&nrhs)
-                .arg(&dl)
-                .arg(&d)
-                .arg(&du)
-                .arg(&sd)
-                .arg(&b)
-                .arg(&ldb)
-                .arg(&sb)
-                .arg(&info)
-                .arg(&pivot)
-                .run((k.count as u32, rhs, 1), (32 * p.div_ceil(32)) as u32, spike_smem::<T>(p * SPIKE_L, true))
-        };
+        return unsafe { a.push(ch.launch(&module)).arg(&pivot).run((k.count as u32, rhs, 1), (32 * p.div_ceil(32)) as u32, spike_smem::<T>(p * SPIKE_L, true)) };
     }
     let module = module::<T>(ch, "strided")?;
     let (p, q, kinds) = (k[5].ptr(), k[6].ptr(), k[7].ptr());
     let threads = k.count * g.nrhs;
     // SAFETY: the argument list of gtsv_strided_<T> in gtsv_spike.cu, on the chunk's views;
     // P, Q and K hold n per thread.
-    unsafe {
-        ch.launch(&module)
-            .arg(&n)
-            .arg(&nrhs)
-            .arg(&dl)
-            .arg(&d)
-            .arg(&du)
-            .arg(&sd)
-            .arg(&b)
-            .arg(&ldb)
-            .arg(&sb)
-            .arg(&info)
-            .arg(&batch)
-            .arg(&pivot)
-            .arg(&p)
-            .arg(&q)
-            .arg(&kinds)
-            .run(grid(threads.div_ceil(THREADS) as i64), THREADS as u32, 0)
-    }
+    unsafe { a.push(ch.launch(&module)).arg(&batch).arg(&pivot).arg(&p).arg(&q).arg(&kinds).run(grid(threads.div_ceil(THREADS) as i64), THREADS as u32, 0) }
 }
 
+/// A strided batch (see [`GtsvStrided`]), its arrays in `space`.
 pub fn gtsv_strided<T: Scalar>(ch: &mut CudaHandle, g: &GtsvStrided<T>, space: Space) -> Result<()> {
     ch.bind()?;
     // SAFETY: the operands are the validated call's arrays in `space`; the kernels touch the
@@ -221,15 +203,23 @@ fn spike_smem<T>(rows: usize, with_s: bool) -> u32 {
 }
 
 /// A tridiagonal system in device memory: dl (n − 1), d, du (n − 1), and right-hand sides f
-/// with leading dimension ld.
+/// with leading dimension ld (as the kernels take them).
 #[derive(Clone, Copy)]
 struct Level {
-    n: usize,
+    n: i64,
     dl: u64,
     d: u64,
     du: u64,
     f: u64,
-    ld: usize,
+    ld: i64,
+}
+
+impl Level {
+    /// The arguments the reduce and recover kernels begin with: N, dl, d, du, the right-hand
+    /// sides, their leading dimension, and `pivot`.
+    fn push<'a>(&'a self, l: Launch<'a>, pivot: &'a i32) -> Launch<'a> {
+        l.arg(&self.n).arg(&self.dl).arg(&self.d).arg(&self.du).arg(&self.f).arg(&self.ld).arg(pivot)
+    }
 }
 
 /// Index of the first SPIKE operand, after [`strided_stage`]'s.
@@ -245,77 +235,47 @@ fn spike_stage<T>(stage: Stage, sizes: &[usize], nrhs: usize) -> Stage {
     levels.op(Operand::scratch_once::<u64>(1))
 }
 
-/// The value of a clean flag, and of info after a solve.
+/// The flag of a SPIKE solve that met no singular pivot block (the kernels' `~0ull`).
 static FLAG_CLEAN: u64 = u64::MAX;
+
+/// info of a solved system.
 static INFO_OK: i32 = 0;
 
 /// Reduce: `next` (its diagonals and right-hand sides) from `lv`; `scale` maps `lv`'s rows to
 /// the original system's.
 fn spike_reduce<T: Scalar>(ch: &CudaHandle, lv: Level, next: Level, nrhs: usize, pivot: i32, flag: u64, scale: usize) -> Result<()> {
     let module = module::<T>(ch, "spike_reduce")?;
-    let (n, ld, lds, scale) = (lv.n as i64, lv.ld as i64, next.ld as i64, scale as i64);
-    let blocks = next.n.div_ceil(SPIKE_NT - 1) as u32;
+    let (blocks, scale) = ((next.n as usize).div_ceil(SPIKE_NT - 1) as u32, scale as i64);
+    let smem = spike_smem::<T>(SPIKE_L * SPIKE_NT, false);
     // SAFETY: the argument list of gtsv_spike_reduce_<T> in gtsv_spike.cu; `next` holds order
     // ceil(n / SPIKE_L).
-    unsafe {
-        ch.launch(&module)
-            .arg(&n)
-            .arg(&lv.dl)
-            .arg(&lv.d)
-            .arg(&lv.du)
-            .arg(&lv.f)
-            .arg(&ld)
-            .arg(&pivot)
-            .arg(&next.dl)
-            .arg(&next.d)
-            .arg(&next.du)
-            .arg(&next.f)
-            .arg(&lds)
-            .arg(&flag)
-            .arg(&scale)
-            .run((blocks, nrhs as u32, 1), SPIKE_NT as u32, spike_smem::<T>(SPIKE_L * SPIKE_NT, false))
-    }
+    unsafe { lv.push(ch.launch(&module), &pivot).arg(&next.dl).arg(&next.d).arg(&next.du).arg(&next.f).arg(&next.ld).arg(&flag).arg(&scale).run((blocks, nrhs as u32, 1), SPIKE_NT as u32, smem) }
 }
 
 /// The last level's single unknown, in place.
 fn spike_top<T: Scalar>(ch: &CudaHandle, lv: Level, nrhs: usize, flag: u64) -> Result<()> {
     let module = module::<T>(ch, "spike_top")?;
-    let (nrhs_, ld) = (nrhs as i64, lv.ld as i64);
+    let nrhs_ = nrhs as i64;
     // SAFETY: the argument list of gtsv_spike_top_<T> in gtsv_spike.cu, on an order-1 level.
-    unsafe { ch.launch(&module).arg(&lv.d).arg(&lv.f).arg(&nrhs_).arg(&ld).arg(&flag).run(grid(nrhs.div_ceil(THREADS) as i64), THREADS as u32, 0) }
+    unsafe { ch.launch(&module).arg(&lv.d).arg(&lv.f).arg(&nrhs_).arg(&lv.ld).arg(&flag).run(grid(nrhs.div_ceil(THREADS) as i64), THREADS as u32, 0) }
 }
 
 /// Recover: `lv`'s solution over its right-hand sides, from `next`'s (the separators').
 fn spike_recover<T: Scalar>(ch: &CudaHandle, lv: Level, next: Level, nrhs: usize, pivot: i32, flag: u64) -> Result<()> {
     let module = module::<T>(ch, "spike_recover")?;
-    let (n, ld, lds) = (lv.n as i64, lv.ld as i64, next.ld as i64);
-    let blocks = next.n.div_ceil(SPIKE_NT) as u32;
+    let blocks = (next.n as usize).div_ceil(SPIKE_NT) as u32;
+    let smem = spike_smem::<T>(SPIKE_L * SPIKE_NT, false);
     // SAFETY: the argument list of gtsv_spike_recover_<T> in gtsv_spike.cu.
-    unsafe {
-        ch.launch(&module)
-            .arg(&n)
-            .arg(&lv.dl)
-            .arg(&lv.d)
-            .arg(&lv.du)
-            .arg(&lv.f)
-            .arg(&ld)
-            .arg(&pivot)
-            .arg(&next.f)
-            .arg(&lds)
-            .arg(&flag)
-            .run((blocks, nrhs as u32, 1), SPIKE_NT as u32, spike_smem::<T>(SPIKE_L * SPIKE_NT, false))
-    }
+    unsafe { lv.push(ch.launch(&module), &pivot).arg(&next.f).arg(&next.ld).arg(&flag).run((blocks, nrhs as u32, 1), SPIKE_NT as u32, smem) }
 }
 
 /// One system by SPIKE (n > SPIKE_MIN) on [`spike_stage`]'s views; waits for its flag.
 /// Returns false, having written nothing, when a pivot block of a partition or of a reduced
 /// system was exactly singular.
 fn spike<T: Scalar>(ch: &CudaHandle, g: &Gtsv<T>, sizes: &[usize], k: &Chunk) -> Result<bool> {
-    let top = Level { n: g.n, dl: k[0].ptr(), d: k[1].ptr(), du: k[2].ptr(), f: k[3].ptr(), ld: k[3].ld };
-    let reduced = sizes[1..].iter().enumerate().map(|(i, &m)| {
-        let o = SPIKE_OPS + 4 * i;
-        Level { n: m, dl: k[o].ptr(), d: k[o + 1].ptr(), du: k[o + 2].ptr(), f: k[o + 3].ptr(), ld: m }
-    });
+    let level = |n: usize, o: usize, ld: usize| Level { n: n as i64, dl: k[o].ptr(), d: k[o + 1].ptr(), du: k[o + 2].ptr(), f: k[o + 3].ptr(), ld: ld as i64 };
+    let top = level(g.n, 0, k[3].ld);
+    let reduced = sizes[1..].iter().enumerate().map(|(i, &m)| level(m, SPIKE_OPS + 4 * i, m));
     let levels: Vec<Level> = std::iter::once(top).chain(reduced).collect();
     let (flag, nrhs, pivot) = (k[SPIKE_OPS + 4 * (sizes.len() - 1)].ptr(), g.nrhs, pivot_code(g.pivoting));
     // SAFETY: the flag's view holds a u64; the source is static.
@@ -349,14 +309,15 @@ pub fn gtsv<T: Scalar>(ch: &mut CudaHandle, g: &Gtsv<T>, space: Space) -> Result
     ch.bind()?;
     let s = GtsvStrided { n: g.n, nrhs: g.nrhs, dl: g.dl, d: g.d, du: g.du, stride_diag: 0, b: g.b, ldb: g.ldb, stride_b: 0, info: g.info, batch: 1, pivoting: g.pivoting };
     let stage = strided_stage(&s, space);
-    // SAFETY (both runs): the operands are the validated call's arrays in `space` and the
-    // workspace the kernels are given; they touch nothing else.
     // SPIKE's grid spans the right-hand sides in y; beyond its limit, a thread per right-hand
     // side has parallelism enough.
     if g.n <= SPIKE_MIN || g.nrhs > GRID_Y {
+        // SAFETY: the operands are the validated call's arrays in `space`; the kernels touch
+        // the system only.
         return unsafe { stage.run(ch, |ch, k| launch_strided(ch, &s, k)) };
     }
     let sizes = spike_levels(g.n);
+    // SAFETY: as above; SPIKE's levels and flag are the scratch the stage gives it.
     unsafe {
         spike_stage::<T>(stage, &sizes, g.nrhs).run(ch, |ch, k| match spike(ch, g, &sizes, k)? {
             true => Ok(()),
@@ -379,24 +340,12 @@ fn launch_interleaved<T: Scalar>(ch: &CudaHandle, g: &GtsvInterleaved<T>, k: &Ch
     // SAFETY: the argument list of gtsv_interleaved_<T> in gtsv_spike.cu, on the chunk's
     // views (rows `batch` apart from the chunk's first system); P, Q and K hold n per system.
     unsafe {
-        ch.launch(&module)
-            .arg(&n)
-            .arg(&dl)
-            .arg(&d)
-            .arg(&du)
-            .arg(&b)
-            .arg(&info)
-            .arg(&batch)
-            .arg(&first)
-            .arg(&count)
-            .arg(&pivot)
-            .arg(&p)
-            .arg(&q)
-            .arg(&kinds)
-            .run(grid(k.count.div_ceil(THREADS) as i64), THREADS as u32, 0)
+        let system = ch.launch(&module).arg(&n).arg(&dl).arg(&d).arg(&du).arg(&b).arg(&info);
+        system.arg(&batch).arg(&first).arg(&count).arg(&pivot).arg(&p).arg(&q).arg(&kinds).run(grid(k.count.div_ceil(THREADS) as i64), THREADS as u32, 0)
     }
 }
 
+/// An interleaved batch (see [`GtsvInterleaved`]), its arrays in `space`.
 pub fn gtsv_interleaved<T: Scalar>(ch: &mut CudaHandle, g: &GtsvInterleaved<T>, space: Space) -> Result<()> {
     ch.bind()?;
     let (n, batch) = (g.n, g.batch);

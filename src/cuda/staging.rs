@@ -153,9 +153,15 @@ impl Operand {
         self
     }
 
-    /// One item for the whole batch.
+    /// One item for the whole batch: a stride-0 input, or a table. A stride-0 output is
+    /// valid only for a batch of one (validators reject overlapping outputs), whose item is
+    /// staged and copied back like any other.
     fn shared(&self) -> bool {
-        matches!(self.items, Items::Strided { stride: 0, .. } | Items::Own(_))
+        match self.items {
+            Items::Strided { stride: 0, .. } => self.dir == Dir::In,
+            Items::Own(_) => true,
+            _ => false,
+        }
     }
 
     /// Copied between host and device memory (in the host space).
@@ -337,7 +343,7 @@ impl Stage {
     fn needs_fixed(&self, o: &Operand) -> bool {
         match o.items {
             Items::Own(_) => true,
-            Items::Strided { stride: 0, .. } => self.host() && o.staged(),
+            Items::Strided { .. } => o.shared() && self.host() && o.staged(),
             _ => false,
         }
     }
@@ -369,6 +375,16 @@ impl Stage {
     unsafe fn upload_fixed(&self, ch: &CudaHandle, ws: u64, plan: &Plan) -> Result<()> {
         for (o, &off) in self.ops.iter().zip(&plan.offset) {
             if !self.needs_fixed(o) || o.dir == Dir::Scratch || o.item_bytes() == 0 {
+                continue;
+            }
+            if compact(o) {
+                // One run in the caller's memory, copied from there (a larger slot's tail is
+                // never read); pageable memory has been read when this returns, pinned memory
+                // by the end of the call.
+                let bytes = o.rows * o.cols * o.elem;
+                if bytes > 0 {
+                    ch.htod(ws + off as u64, o.item(0) as *const c_void, bytes)?;
+                }
                 continue;
             }
             let mut host = vec![0u8; o.item_bytes()];
@@ -518,7 +534,7 @@ unsafe fn pack_item(o: &Operand, src: usize, dst: usize) {
 /// As for [`pack_item`], in the copy's direction.
 unsafe fn item_copy(o: &Operand, far: usize, near: usize, gather: bool, part: Part) {
     let e = o.elem;
-    if o.row_step == 1 && (o.ld == o.rows || o.cols == 1) && part == Part::All {
+    if compact(o) && part == Part::All {
         return strided_copy(far, 1, near, o.rows * o.cols, e, gather);
     }
     for c in 0..o.cols {
@@ -527,10 +543,15 @@ unsafe fn item_copy(o: &Operand, far: usize, near: usize, gather: bool, part: Pa
     }
 }
 
+/// Whether an item is one run in the caller's memory, in its compact order.
+fn compact(o: &Operand) -> bool {
+    o.row_step == 1 && (o.ld == o.rows || o.cols == 1)
+}
+
 /// Whether a chunk's items form one run in the caller's memory equal to its compact form.
 fn contiguous(o: &Operand) -> bool {
     let item = o.rows * o.cols;
-    matches!(o.items, Items::Strided { stride, .. } if stride == item && item == o.slot) && o.row_step == 1 && (o.ld == o.rows || o.cols == 1) && !o.interleaved
+    matches!(o.items, Items::Strided { stride, .. } if stride == item && item == o.slot) && compact(o) && !o.interleaved
 }
 
 /// Packs items `first..first + count` of `o` into `dst`.
@@ -588,6 +609,25 @@ mod tests {
         assert_eq!(p.pinned, vec![None, Some(0), None]);
         let d = plan_of(Space::Device, 4, &[Operand::matrix(Dir::In, &b, 2, 2, 2), Operand::scratch::<f64>(3)]);
         assert_eq!((d.workspace_bytes, d.pinned_bytes), (256, 0));
+    }
+
+    #[test]
+    fn a_stride_0_output_of_one_item_comes_back() {
+        let mut c = [0f64; 4];
+        let one = Batch::Strided { ptr: c.as_mut_ptr(), stride: 0 };
+        let p = plan_of(Space::Host, 1, &[Operand::matrix(Dir::InOut, &one, 2, 2, 2), Operand::vector(Dir::Out, c.as_mut_ptr(), 0, 1)]);
+        assert_eq!(p.pinned, vec![Some(0), Some(256)]);
+    }
+
+    #[test]
+    fn compact_items_are_one_run_of_the_callers_memory() {
+        let x = [0f64; 12];
+        let b = Batch::Strided { ptr: x.as_ptr(), stride: 0 };
+        assert!(compact(&Operand::matrix(Dir::In, &b, 3, 2, 3)));
+        assert!(!compact(&Operand::matrix(Dir::In, &b, 3, 2, 4)));
+        assert!(compact(&Operand::vector(Dir::In, x.as_ptr(), 0, 5).slot(6)));
+        assert!(!compact(&Operand::vector(Dir::In, x.as_ptr(), 1, 3).row_step(4)));
+        assert!(compact(&Operand::own(&[1u32, 2])));
     }
 
     #[test]

@@ -2,19 +2,22 @@
 //! (diagonal pivoting or Thomas: a thread per system for the interleaved batch; for the
 //! strided batch a thread per system in shared memory up to BLOCK_SEQ rows, a block per system
 //! and right-hand side in shared memory up to SPIKE_MIN rows, else a thread per system and
-//! right-hand side), in chunks whose elimination workspace fits the handle's workspace,
-//! staging host arrays through it; one large system by SPIKE (`spike`, see the kernel file),
-//! with the whole-system solver as the fallback when a partition is singular.
+//! right-hand side) through the staging engine; one large system by SPIKE (`spike`, see the
+//! kernel file), with the whole-system solver as the fallback when a partition is singular.
 
 use super::{Gtsv, GtsvInterleaved, GtsvStrided, Pivoting};
+use crate::core::batch::Batch;
 use crate::core::error::Result;
 use crate::core::memory::Space;
 use crate::core::Scalar;
-use crate::cuda::params::{arg, grid};
-use crate::cuda::legacy::{chunk_len, pack, unpack, Layout};
+use crate::cuda::handle::Launch;
+use crate::cuda::module::Module;
+use crate::cuda::params::grid;
+use crate::cuda::staging::{Chunk, Dir, Operand, Stage};
 use crate::cuda::CudaHandle;
 use std::ffi::c_void;
 use std::mem::size_of;
+use std::sync::Arc;
 
 const SOURCE: &str = include_str!("../../kernels/gtsv_spike.cu");
 
@@ -38,6 +41,16 @@ pub fn specialise<T: Scalar>(kind: &str) -> (Vec<String>, String) {
     (defines, format!("gtsv_{kind}_{}", T::SUFFIX))
 }
 
+fn module<T: Scalar>(ch: &CudaHandle, kind: &str) -> Result<Arc<Module>> {
+    let (defines, entry) = specialise::<T>(kind);
+    ch.dev.modules.get(&ch.dev, SOURCE, &defines, &entry)
+}
+
+/// The kernels' `pivot` argument.
+fn pivot_code(p: Pivoting) -> i32 {
+    (p == Pivoting::Diagonal) as i32
+}
+
 /// Whether systems of order n go a block per system (`gtsv_block`), all in shared memory;
 /// above, a thread per system and right-hand side with its elimination in the workspace.
 fn by_block(n: usize) -> bool {
@@ -49,214 +62,112 @@ fn by_block(n: usize) -> bool {
 /// stability to their fixed boundaries.
 const BLOCK_SEQ: usize = 4 * SPIKE_L;
 
-/// Bytes of elimination workspace per solving thread: ng_gtsv_rows's P and Q, n each, and
-/// n pivot kinds.
-fn ws_per_thread<T>(n: usize) -> usize {
-    n * (2 * size_of::<T>() + 1)
-}
-
-/// Workspace bytes per system and right-hand side of a strided batch, and for `threads` of
-/// them: none for the block kernel.
-fn strided_ws_per_thread<T>(n: usize) -> usize {
-    if by_block(n) {
-        0
-    } else {
-        ws_per_thread::<T>(n)
-    }
-}
-
-fn strided_ws_bytes<T>(n: usize, threads: usize) -> usize {
-    if by_block(n) {
-        0
-    } else {
-        ws_bytes::<T>(n, threads)
-    }
-}
-
-/// The three workspace arrays for `threads` solving threads, from `base`.
-fn ws_arrays<T>(base: u64, n: usize, threads: usize) -> (u64, u64, u64) {
-    let mut lay = Layout::default();
-    let (p, q, kind) = (lay.take(n * threads * size_of::<T>()), lay.take(n * threads * size_of::<T>()), lay.take(n * threads));
-    (base + p as u64, base + q as u64, base + kind as u64)
-}
-
-fn ws_bytes<T>(n: usize, threads: usize) -> usize {
-    let mut lay = Layout::default();
-    lay.take(n * threads * size_of::<T>());
-    lay.take(n * threads * size_of::<T>());
-    lay.take(n * threads);
-    lay.bytes
-}
-
-/// Device arrays of a strided batch, from system `first` on.
-#[derive(Clone, Copy)]
-struct StridedArgs {
-    dl: u64,
-    d: u64,
-    du: u64,
-    b: u64,
-    info: u64,
-}
-
 /// Largest grid y: right-hand sides beyond it are looped over in the block kernel.
 const GRID_Y: usize = 65535;
-
-#[allow(clippy::too_many_arguments)]
-fn launch_block<T: Scalar>(ch: &CudaHandle, g: &GtsvStrided<T>, a: StridedArgs, stride_diag: usize, ldb: usize, stride_b: usize, count: usize) -> Result<()> {
-    let (defines, entry) = specialise::<T>("block");
-    let module = ch.dev.modules.get(&ch.dev, SOURCE, &defines, &entry)?;
-    let p = g.n.div_ceil(SPIKE_L);
-    let (mut n, mut nrhs, mut dl, mut d, mut du, mut sd) = (g.n as i32, g.nrhs as i64, a.dl, a.d, a.du, stride_diag as i64);
-    let (mut b, mut ldb, mut sb, mut info, mut pivot) = (a.b, ldb as i64, stride_b as i64, a.info, (g.pivoting == Pivoting::Diagonal) as i32);
-    let mut params = [arg(&mut n), arg(&mut nrhs), arg(&mut dl), arg(&mut d), arg(&mut du), arg(&mut sd), arg(&mut b), arg(&mut ldb), arg(&mut sb), arg(&mut info), arg(&mut pivot)];
-    let grid = (count as u32, g.nrhs.min(GRID_Y) as u32, 1);
-    // SAFETY: matches gtsv_block_<T>(int n, ng_i64 nrhs, const T *dl, const T *d, const T *du,
-    // ng_i64 stride_diag, T *B, ng_i64 ldb, ng_i64 stride_b, int *info, int pivot);
-    // n <= SPIKE_MIN, so p <= SPIKE_NT partitions fit the block.
-    unsafe { ch.launch_params(&module, grid, (32 * p.div_ceil(32)) as u32, spike_smem::<T>(p * SPIKE_L, true), &mut params) }
-}
 
 /// Small systems per block of the small-system kernel, a thread each.
 const SMALL_PER_BLOCK: usize = 32;
 
-#[allow(clippy::too_many_arguments)]
-fn launch_small<T: Scalar>(ch: &CudaHandle, g: &GtsvStrided<T>, a: StridedArgs, stride_diag: usize, ldb: usize, stride_b: usize, count: usize) -> Result<()> {
-    let (defines, entry) = specialise::<T>("small");
-    let module = ch.dev.modules.get(&ch.dev, SOURCE, &defines, &entry)?;
-    let (mut n, mut nrhs, mut dl, mut d, mut du, mut sd) = (g.n as i32, g.nrhs as i64, a.dl, a.d, a.du, stride_diag as i64);
-    let (mut b, mut ldb, mut sb, mut info, mut batch, mut pivot) = (a.b, ldb as i64, stride_b as i64, a.info, count as i64, (g.pivoting == Pivoting::Diagonal) as i32);
-    let mut params = [arg(&mut n), arg(&mut nrhs), arg(&mut dl), arg(&mut d), arg(&mut du), arg(&mut sd), arg(&mut b), arg(&mut ldb), arg(&mut sb), arg(&mut info), arg(&mut batch), arg(&mut pivot)];
-    let grid = (count.div_ceil(SMALL_PER_BLOCK) as u32, g.nrhs.min(GRID_Y) as u32, 1);
-    let smem = SMALL_PER_BLOCK * (g.n | 1) * (4 * size_of::<T>() + 1);
-    // SAFETY: matches gtsv_small_<T>(int n, ng_i64 nrhs, const T *dl, const T *d, const T *du,
-    // ng_i64 stride_diag, T *B, ng_i64 ldb, ng_i64 stride_b, int *info, ng_i64 batch,
-    // int pivot); n <= BLOCK_SEQ, a block of SMALL_PER_BLOCK (<= SPIKE_NT)
-    // threads and their systems' rows in shared memory.
-    unsafe { ch.launch_params(&module, grid, SMALL_PER_BLOCK as u32, smem as u32, &mut params) }
+/// The elimination workspace of ng_gtsv_rows for `threads` solving threads per system: P and
+/// Q (n each per thread) and n pivot kinds per thread, interleaved by thread.
+fn elimination<T>(stage: Stage, n: usize, threads: usize) -> Stage {
+    stage.op(Operand::scratch::<T>(n * threads)).op(Operand::scratch::<T>(n * threads)).op(Operand::scratch::<i8>(n * threads))
 }
 
-#[allow(clippy::too_many_arguments)]
-fn launch_strided<T: Scalar>(ch: &CudaHandle, g: &GtsvStrided<T>, a: StridedArgs, stride_diag: usize, ldb: usize, stride_b: usize, count: usize, ws: u64) -> Result<()> {
+/// A strided batch's sub- or super-diagonals (n − 1 per system), each staged in a slot of n
+/// so that staged systems are as far apart as their d; absent when n = 1 (not referenced, and
+/// possibly NULL).
+fn off_diagonal<T>(p: *const T, stride: usize, n: usize) -> Operand {
+    if n == 1 {
+        return Operand::absent();
+    }
+    Operand::vector(Dir::In, p, stride, n - 1).slot(n)
+}
+
+/// The strided batch's operands, in the order [`launch_strided`] reads them: dl, d, du, B,
+/// info, and P, Q, K for the kernel of a thread per system and right-hand side (empty for the
+/// small and block kernels, which need none).
+fn strided_stage<T: Scalar>(g: &GtsvStrided<T>, space: Space) -> Stage {
+    let (n, sd) = (g.n, g.stride_diag);
+    let threads = if by_block(n) { 0 } else { g.nrhs };
+    let b = Batch::Strided { ptr: g.b, stride: g.stride_b as i64 };
+    // The block kernel has a block per system in grid x.
+    let stage = Stage::new(space, g.batch)
+        .max_chunk(i32::MAX as usize)
+        .op(off_diagonal(g.dl, sd, n))
+        .op(Operand::vector(Dir::In, g.d, sd, n))
+        .op(off_diagonal(g.du, sd, n))
+        .op(Operand::matrix(Dir::InOut, &b, n, g.nrhs, g.ldb))
+        .op(Operand::vector(Dir::Out, g.info, 1, 1));
+    elimination::<T>(stage, n, threads)
+}
+
+/// The arguments every strided kernel begins with, from a chunk's views: n, nrhs, dl, d, du,
+/// stride_diag, B, ldb, stride_b, info.
+struct StridedArgs {
+    n: i32,
+    nrhs: i64,
+    dl: u64,
+    d: u64,
+    du: u64,
+    stride_diag: i64,
+    b: u64,
+    ldb: i64,
+    stride_b: i64,
+    info: u64,
+}
+
+impl StridedArgs {
+    fn of<T>(g: &GtsvStrided<T>, k: &Chunk) -> StridedArgs {
+        // One stride for the three diagonals: the caller's, or the staged slots of n.
+        debug_assert!(k[0].ptr() == 0 || k[0].stride == k[1].stride);
+        let (dl, d, du, b) = (&k[0], &k[1], &k[2], &k[3]);
+        let (n, nrhs, info) = (g.n as i32, g.nrhs as i64, k[4].ptr());
+        StridedArgs { n, nrhs, dl: dl.ptr(), d: d.ptr(), du: du.ptr(), stride_diag: d.stride as i64, b: b.ptr(), ldb: b.ld as i64, stride_b: b.stride as i64, info }
+    }
+
+    fn push<'a>(&'a self, l: Launch<'a>) -> Launch<'a> {
+        let diagonals = l.arg(&self.n).arg(&self.nrhs).arg(&self.dl).arg(&self.d).arg(&self.du).arg(&self.stride_diag);
+        diagonals.arg(&self.b).arg(&self.ldb).arg(&self.stride_b).arg(&self.info)
+    }
+}
+
+/// Enqueues the solve of the chunk's systems of a strided batch, on [`strided_stage`]'s
+/// views: the small kernel up to BLOCK_SEQ rows, the block kernel up to SPIKE_MIN, else a
+/// thread per system and right-hand side.
+fn launch_strided<T: Scalar>(ch: &CudaHandle, g: &GtsvStrided<T>, k: &Chunk) -> Result<()> {
+    let a = StridedArgs::of(g, k);
+    let (batch, pivot, rhs) = (k.count as i64, pivot_code(g.pivoting), g.nrhs.min(GRID_Y) as u32);
     if g.n <= BLOCK_SEQ {
-        return launch_small(ch, g, a, stride_diag, ldb, stride_b, count);
+        let module = module::<T>(ch, "small")?;
+        let smem = SMALL_PER_BLOCK * (g.n | 1) * (4 * size_of::<T>() + 1);
+        // SAFETY: the argument list of gtsv_small_<T> in gtsv_spike.cu, on the chunk's views;
+        // n <= BLOCK_SEQ, a block of SMALL_PER_BLOCK (<= SPIKE_NT) threads and their systems'
+        // rows in shared memory.
+        return unsafe { a.push(ch.launch(&module)).arg(&batch).arg(&pivot).run((k.count.div_ceil(SMALL_PER_BLOCK) as u32, rhs, 1), SMALL_PER_BLOCK as u32, smem as u32) };
     }
     if by_block(g.n) {
-        return launch_block(ch, g, a, stride_diag, ldb, stride_b, count);
+        let module = module::<T>(ch, "block")?;
+        let p = g.n.div_ceil(SPIKE_L);
+        // SAFETY: the argument list of gtsv_block_<T> in gtsv_spike.cu, on the chunk's views
+        // (a block per system: count <= i32::MAX); n <= SPIKE_MIN, so p <= SPIKE_NT partitions
+        // fit the block.
+        return unsafe { a.push(ch.launch(&module)).arg(&pivot).run((k.count as u32, rhs, 1), (32 * p.div_ceil(32)) as u32, spike_smem::<T>(p * SPIKE_L, true)) };
     }
-    let (defines, entry) = specialise::<T>("strided");
-    let module = ch.dev.modules.get(&ch.dev, SOURCE, &defines, &entry)?;
-    let threads = count * g.nrhs;
-    let (mut p, mut q, mut kind) = ws_arrays::<T>(ws, g.n, threads);
-    let (mut n, mut nrhs, mut dl, mut d, mut du, mut sd) = (g.n as i32, g.nrhs as i64, a.dl, a.d, a.du, stride_diag as i64);
-    let (mut b, mut ldb, mut sb, mut info, mut batch, mut pivot) = (a.b, ldb as i64, stride_b as i64, a.info, count as i64, (g.pivoting == Pivoting::Diagonal) as i32);
-    let mut params = [arg(&mut n), arg(&mut nrhs), arg(&mut dl), arg(&mut d), arg(&mut du), arg(&mut sd), arg(&mut b), arg(&mut ldb), arg(&mut sb), arg(&mut info), arg(&mut batch), arg(&mut pivot), arg(&mut p), arg(&mut q), arg(&mut kind)];
-    // SAFETY: matches gtsv_strided_<T>(int n, ng_i64 nrhs, const T *dl, const T *d, const T *du,
-    // ng_i64 stride_diag, T *B, ng_i64 ldb, ng_i64 stride_b, int *info, ng_i64 batch, int pivot,
-    // T *P, T *Q, signed char *K); the workspace holds `threads` threads' arrays.
-    unsafe { ch.launch_params(&module, grid(threads.div_ceil(THREADS) as i64), THREADS as u32, 0, &mut params) }
+    let module = module::<T>(ch, "strided")?;
+    let (p, q, kinds) = (k[5].ptr(), k[6].ptr(), k[7].ptr());
+    let threads = k.count * g.nrhs;
+    // SAFETY: the argument list of gtsv_strided_<T> in gtsv_spike.cu, on the chunk's views;
+    // P, Q and K hold n per thread.
+    unsafe { a.push(ch.launch(&module)).arg(&batch).arg(&pivot).arg(&p).arg(&q).arg(&kinds).run(grid(threads.div_ceil(THREADS) as i64), THREADS as u32, 0) }
 }
 
-/// The strided batch in device memory, in chunks of systems whose workspace fits.
-fn strided_on_device<T: Scalar>(ch: &mut CudaHandle, g: &GtsvStrided<T>) -> Result<()> {
-    let chunk = chunk_len(g.nrhs * strided_ws_per_thread::<T>(g.n), g.batch).min(i32::MAX as usize);
-    let ws = ch.workspace(strided_ws_bytes::<T>(g.n, chunk * g.nrhs))?;
-    let elem = size_of::<T>() as u64;
-    let mut first = 0;
-    while first < g.batch {
-        let count = chunk.min(g.batch - first);
-        let od = (first * g.stride_diag) as u64 * elem;
-        let a = StridedArgs {
-            dl: (g.dl as u64).wrapping_add(od),
-            d: g.d as u64 + od,
-            du: (g.du as u64).wrapping_add(od),
-            b: g.b as u64 + (first * g.stride_b) as u64 * elem,
-            info: g.info as u64 + (first * 4) as u64,
-        };
-        launch_strided(ch, g, a, g.stride_diag, g.ldb, g.stride_b, count, ws)?;
-        first += count;
-    }
-    Ok(())
-}
-
-/// Copies `count` systems' first `len` elements (stride `stride` between systems; 0: one
-/// shared copy) from host `src` to device `dst`, each in a slot of n elements (dl and du
-/// have n - 1: the last slot entry is padding the kernel never reads).
-///
-/// # Safety
-/// `src` covers the systems' elements; `dst` holds `count·n` elements.
-#[allow(clippy::too_many_arguments)]
-unsafe fn upload_systems<T: Scalar>(ch: &CudaHandle, host: &mut Vec<T>, dst: u64, src: *const T, stride: usize, len: usize, n: usize, count: usize) -> Result<()> {
-    if src.is_null() || len == 0 {
-        return Ok(());
-    }
-    let copies = if stride == 0 { 1 } else { count };
-    ch.synchronize()?;
-    host.clear();
-    for i in 0..copies {
-        host.extend_from_slice(std::slice::from_raw_parts(src.add(i * stride), len));
-        host.resize((i + 1) * n, T::zero());
-    }
-    ch.htod(dst, host.as_ptr() as *const c_void, host.len() * size_of::<T>())?;
-    ch.synchronize()
-}
-
-/// The strided batch on host arrays: chunks of systems through the workspace (diagonals, B,
-/// info and the elimination workspace), solved, B and info copied back.
-fn strided_on_host<T: Scalar>(ch: &mut CudaHandle, g: &GtsvStrided<T>) -> Result<()> {
-    let (n, nrhs, elem) = (g.n, g.nrhs, size_of::<T>());
-    let per = 3 * n * elem + n * nrhs * elem + 4 + nrhs * strided_ws_per_thread::<T>(n);
-    let chunk = chunk_len(per, g.batch);
-    let mut lay = Layout::default();
-    let (odl, od, odu) = (lay.take(chunk * n * elem), lay.take(chunk * n * elem), lay.take(chunk * n * elem));
-    let (ob, oinfo, ows) = (lay.take(chunk * n * nrhs * elem), lay.take(chunk * 4), lay.take(strided_ws_bytes::<T>(n, chunk * nrhs)));
-    let ws = ch.workspace(lay.bytes)?;
-    let mut host: Vec<T> = Vec::new();
-    let mut first = 0;
-    while first < g.batch {
-        let count = chunk.min(g.batch - first);
-        let o = first * g.stride_diag;
-        // SAFETY: the host arrays cover the validated batch; the device regions were sized for
-        // `chunk` systems; every copy back is synchronised.
-        unsafe {
-            upload_systems(ch, &mut host, ws + odl as u64, g.dl.wrapping_add(o), g.stride_diag, n - 1, n, count)?;
-            upload_systems(ch, &mut host, ws + od as u64, g.d.add(o), g.stride_diag, n, n, count)?;
-            upload_systems(ch, &mut host, ws + odu as u64, g.du.wrapping_add(o), g.stride_diag, n - 1, n, count)?;
-            // B: each system's n × nrhs block, compact with leading dimension n.
-            ch.synchronize()?;
-            host.clear();
-            for i in 0..count {
-                for r in 0..nrhs {
-                    host.extend_from_slice(std::slice::from_raw_parts(g.b.add((first + i) * g.stride_b + r * g.ldb), n));
-                }
-            }
-            ch.htod(ws + ob as u64, host.as_ptr() as *const c_void, host.len() * elem)?;
-            ch.synchronize()?;
-            let a = StridedArgs { dl: ws + odl as u64, d: ws + od as u64, du: ws + odu as u64, b: ws + ob as u64, info: ws + oinfo as u64 };
-            let stride = if g.stride_diag == 0 { 0 } else { n };
-            launch_strided(ch, g, a, stride, n, n * nrhs, count, ws + ows as u64)?;
-            ch.synchronize()?;
-            host.resize(count * n * nrhs, T::zero());
-            ch.dtoh(host.as_mut_ptr() as *mut c_void, ws + ob as u64, count * n * nrhs * elem)?;
-            ch.dtoh(g.info.add(first) as *mut c_void, ws + oinfo as u64, count * 4)?;
-            ch.synchronize()?;
-            for i in 0..count {
-                for r in 0..nrhs {
-                    let src = &host[(i * nrhs + r) * n..(i * nrhs + r + 1) * n];
-                    std::ptr::copy_nonoverlapping(src.as_ptr(), g.b.add((first + i) * g.stride_b + r * g.ldb), n);
-                }
-            }
-        }
-        first += count;
-    }
-    Ok(())
-}
-
+/// A strided batch (see [`GtsvStrided`]), its arrays in `space`.
 pub fn gtsv_strided<T: Scalar>(ch: &mut CudaHandle, g: &GtsvStrided<T>, space: Space) -> Result<()> {
     ch.bind()?;
-    match space {
-        Space::Device => strided_on_device(ch, g),
-        Space::Host => strided_on_host(ch, g),
-    }
+    // SAFETY: the operands are the validated call's arrays in `space`; the kernels touch the
+    // chunk's systems only.
+    unsafe { strided_stage(g, space).run(ch, |ch, k| launch_strided(ch, g, k)) }
 }
 
 /// Rows per SPIKE partition: odd, so that a partition's interior has even order (tridiagonal
@@ -292,91 +203,83 @@ fn spike_smem<T>(rows: usize, with_s: bool) -> u32 {
 }
 
 /// A tridiagonal system in device memory: dl (n − 1), d, du (n − 1), and right-hand sides f
-/// with leading dimension ld.
+/// with leading dimension ld (as the kernels take them).
 #[derive(Clone, Copy)]
 struct Level {
-    n: usize,
+    n: i64,
     dl: u64,
     d: u64,
     du: u64,
     f: u64,
-    ld: usize,
+    ld: i64,
 }
 
-fn spike_module<T: Scalar>(ch: &CudaHandle, step: &str) -> Result<std::sync::Arc<crate::cuda::module::Module>> {
-    let (defines, entry) = specialise::<T>(&format!("spike_{step}"));
-    ch.dev.modules.get(&ch.dev, SOURCE, &defines, &entry)
+impl Level {
+    /// The arguments the reduce and recover kernels begin with: N, dl, d, du, the right-hand
+    /// sides, their leading dimension, and `pivot`.
+    fn push<'a>(&'a self, l: Launch<'a>, pivot: &'a i32) -> Launch<'a> {
+        l.arg(&self.n).arg(&self.dl).arg(&self.d).arg(&self.du).arg(&self.f).arg(&self.ld).arg(pivot)
+    }
 }
+
+/// Index of the first SPIKE operand, after [`strided_stage`]'s.
+const SPIKE_OPS: usize = 8;
+
+/// SPIKE's workspace, after the strided solve's operands (its fallback): each reduced
+/// level's dl, d, du and right-hand sides, then the failure flag.
+fn spike_stage<T>(stage: Stage, sizes: &[usize], nrhs: usize) -> Stage {
+    let levels = sizes[1..].iter().fold(stage, |s, &m| {
+        let diagonals = s.op(Operand::scratch_once::<T>(m - 1)).op(Operand::scratch_once::<T>(m)).op(Operand::scratch_once::<T>(m - 1));
+        diagonals.op(Operand::scratch_once::<T>(m * nrhs))
+    });
+    levels.op(Operand::scratch_once::<u64>(1))
+}
+
+/// The flag of a SPIKE solve that met no singular pivot block (the kernels' `~0ull`).
+static FLAG_CLEAN: u64 = u64::MAX;
+
+/// info of a solved system.
+static INFO_OK: i32 = 0;
 
 /// Reduce: `next` (its diagonals and right-hand sides) from `lv`; `scale` maps `lv`'s rows to
 /// the original system's.
 fn spike_reduce<T: Scalar>(ch: &CudaHandle, lv: Level, next: Level, nrhs: usize, pivot: i32, flag: u64, scale: usize) -> Result<()> {
-    let module = spike_module::<T>(ch, "reduce")?;
-    let (mut n, mut dl, mut d, mut du, mut f, mut ld, mut pivot) = (lv.n as i64, lv.dl, lv.d, lv.du, lv.f, lv.ld as i64, pivot);
-    let (mut sdl, mut sd, mut sdu, mut sf, mut lds, mut flag, mut scale) = (next.dl, next.d, next.du, next.f, next.ld as i64, flag, scale as i64);
-    let mut params = [arg(&mut n), arg(&mut dl), arg(&mut d), arg(&mut du), arg(&mut f), arg(&mut ld), arg(&mut pivot), arg(&mut sdl), arg(&mut sd), arg(&mut sdu), arg(&mut sf), arg(&mut lds), arg(&mut flag), arg(&mut scale)];
-    let blocks = next.n.div_ceil(SPIKE_NT - 1) as u32;
-    // SAFETY: matches gtsv_spike_reduce_<T>(ng_i64 N, const T *dl, const T *d, const T *du,
-    // const T *F, ng_i64 ldf, int pivot, T *sdl, T *sd, T *sdu, T *sf, ng_i64 ldsf,
-    // unsigned long long *flag, ng_i64 scale); `next` holds order ceil(n / SPIKE_L).
-    unsafe { ch.launch_params(&module, (blocks, nrhs as u32, 1), SPIKE_NT as u32, spike_smem::<T>(SPIKE_L * SPIKE_NT, false), &mut params) }
+    let module = module::<T>(ch, "spike_reduce")?;
+    let (blocks, scale) = ((next.n as usize).div_ceil(SPIKE_NT - 1) as u32, scale as i64);
+    let smem = spike_smem::<T>(SPIKE_L * SPIKE_NT, false);
+    // SAFETY: the argument list of gtsv_spike_reduce_<T> in gtsv_spike.cu; `next` holds order
+    // ceil(n / SPIKE_L).
+    unsafe { lv.push(ch.launch(&module), &pivot).arg(&next.dl).arg(&next.d).arg(&next.du).arg(&next.f).arg(&next.ld).arg(&flag).arg(&scale).run((blocks, nrhs as u32, 1), SPIKE_NT as u32, smem) }
 }
 
 /// The last level's single unknown, in place.
 fn spike_top<T: Scalar>(ch: &CudaHandle, lv: Level, nrhs: usize, flag: u64) -> Result<()> {
-    let module = spike_module::<T>(ch, "top")?;
-    let (mut d, mut f, mut nrhs_, mut ld, mut flag) = (lv.d, lv.f, nrhs as i64, lv.ld as i64, flag);
-    let mut params = [arg(&mut d), arg(&mut f), arg(&mut nrhs_), arg(&mut ld), arg(&mut flag)];
-    // SAFETY: matches gtsv_spike_top_<T>(const T *d, T *f, ng_i64 nrhs, ng_i64 ldf,
-    // unsigned long long *flag) on an order-1 level.
-    unsafe { ch.launch_params(&module, grid(nrhs.div_ceil(THREADS) as i64), THREADS as u32, 0, &mut params) }
+    let module = module::<T>(ch, "spike_top")?;
+    let nrhs_ = nrhs as i64;
+    // SAFETY: the argument list of gtsv_spike_top_<T> in gtsv_spike.cu, on an order-1 level.
+    unsafe { ch.launch(&module).arg(&lv.d).arg(&lv.f).arg(&nrhs_).arg(&lv.ld).arg(&flag).run(grid(nrhs.div_ceil(THREADS) as i64), THREADS as u32, 0) }
 }
 
 /// Recover: `lv`'s solution over its right-hand sides, from `next`'s (the separators').
 fn spike_recover<T: Scalar>(ch: &CudaHandle, lv: Level, next: Level, nrhs: usize, pivot: i32, flag: u64) -> Result<()> {
-    let module = spike_module::<T>(ch, "recover")?;
-    let (mut n, mut dl, mut d, mut du, mut x, mut ld, mut pivot) = (lv.n as i64, lv.dl, lv.d, lv.du, lv.f, lv.ld as i64, pivot);
-    let (mut xs, mut lds, mut flag) = (next.f, next.ld as i64, flag);
-    let mut params = [arg(&mut n), arg(&mut dl), arg(&mut d), arg(&mut du), arg(&mut x), arg(&mut ld), arg(&mut pivot), arg(&mut xs), arg(&mut lds), arg(&mut flag)];
-    let blocks = next.n.div_ceil(SPIKE_NT) as u32;
-    // SAFETY: matches gtsv_spike_recover_<T>(ng_i64 N, const T *dl, const T *d, const T *du,
-    // T *X, ng_i64 ldx, int pivot, const T *xs, ng_i64 ldxs, unsigned long long *flag).
-    unsafe { ch.launch_params(&module, (blocks, nrhs as u32, 1), SPIKE_NT as u32, spike_smem::<T>(SPIKE_L * SPIKE_NT, false), &mut params) }
+    let module = module::<T>(ch, "spike_recover")?;
+    let blocks = (next.n as usize).div_ceil(SPIKE_NT) as u32;
+    let smem = spike_smem::<T>(SPIKE_L * SPIKE_NT, false);
+    // SAFETY: the argument list of gtsv_spike_recover_<T> in gtsv_spike.cu.
+    unsafe { lv.push(ch.launch(&module), &pivot).arg(&next.f).arg(&next.ld).arg(&flag).run((blocks, nrhs as u32, 1), SPIKE_NT as u32, smem) }
 }
 
-/// One system by SPIKE (n > SPIKE_MIN). Returns false, having written nothing, when a pivot
-/// block of a partition or of a reduced system was exactly singular.
-fn spike<T: Scalar>(ch: &mut CudaHandle, g: &Gtsv<T>, space: Space) -> Result<bool> {
-    let (n, nrhs, elem) = (g.n, g.nrhs, size_of::<T>());
-    let sizes = spike_levels(n);
-    let mut lay = Layout::default();
-    let staged = (space == Space::Host).then(|| [lay.take((n - 1) * elem), lay.take(n * elem), lay.take((n - 1) * elem), lay.take(n * nrhs * elem)]);
-    let offs: Vec<[usize; 4]> = sizes[1..].iter().map(|&m| [lay.take((m - 1) * elem), lay.take(m * elem), lay.take((m - 1) * elem), lay.take(m * nrhs * elem)]).collect();
-    let oflag = lay.take(size_of::<u64>());
-    let ws = ch.workspace(lay.bytes)?;
-    let at = |o: usize| ws + o as u64;
-    let top = match staged {
-        None => Level { n, dl: g.dl as u64, d: g.d as u64, du: g.du as u64, f: g.b as u64, ld: g.ldb },
-        Some(o) => {
-            let mut host = vec![T::zero(); n * nrhs];
-            // SAFETY: the validated host arrays hold n − 1, n, n − 1 and ldb·(nrhs − 1) + n
-            // elements; the regions were sized for them; pageable copies complete on return.
-            unsafe {
-                ch.htod(at(o[0]), g.dl as *const c_void, (n - 1) * elem)?;
-                ch.htod(at(o[1]), g.d as *const c_void, n * elem)?;
-                ch.htod(at(o[2]), g.du as *const c_void, (n - 1) * elem)?;
-                pack(g.b, g.ldb, n, nrhs, &mut host);
-                ch.htod(at(o[3]), host.as_ptr() as *const c_void, n * nrhs * elem)?;
-            }
-            Level { n, dl: at(o[0]), d: at(o[1]), du: at(o[2]), f: at(o[3]), ld: n }
-        }
-    };
-    let mut levels = vec![top];
-    levels.extend(sizes[1..].iter().zip(&offs).map(|(&m, o)| Level { n: m, dl: at(o[0]), d: at(o[1]), du: at(o[2]), f: at(o[3]), ld: m }));
-    let (flag, pivot) = (at(oflag), (g.pivoting == Pivoting::Diagonal) as i32);
-    let mut status = u64::MAX;
-    // SAFETY: the flag's region holds a u64; pageable copies complete on return.
-    unsafe { ch.htod(flag, &status as *const u64 as *const c_void, size_of::<u64>())? };
+/// One system by SPIKE (n > SPIKE_MIN) on [`spike_stage`]'s views; waits for its flag.
+/// Returns false, having written nothing, when a pivot block of a partition or of a reduced
+/// system was exactly singular.
+fn spike<T: Scalar>(ch: &CudaHandle, g: &Gtsv<T>, sizes: &[usize], k: &Chunk) -> Result<bool> {
+    let level = |n: usize, o: usize, ld: usize| Level { n: n as i64, dl: k[o].ptr(), d: k[o + 1].ptr(), du: k[o + 2].ptr(), f: k[o + 3].ptr(), ld: ld as i64 };
+    let top = level(g.n, 0, k[3].ld);
+    let reduced = sizes[1..].iter().enumerate().map(|(i, &m)| level(m, SPIKE_OPS + 4 * i, m));
+    let levels: Vec<Level> = std::iter::once(top).chain(reduced).collect();
+    let (flag, nrhs, pivot) = (k[SPIKE_OPS + 4 * (sizes.len() - 1)].ptr(), g.nrhs, pivot_code(g.pivoting));
+    // SAFETY: the flag's view holds a u64; the source is static.
+    unsafe { ch.htod(flag, &FLAG_CLEAN as *const u64 as *const c_void, size_of::<u64>())? };
     let mut scale = 1;
     for w in levels.windows(2) {
         spike_reduce::<T>(ch, w[0], w[1], nrhs, pivot, flag, scale)?;
@@ -386,116 +289,76 @@ fn spike<T: Scalar>(ch: &mut CudaHandle, g: &Gtsv<T>, space: Space) -> Result<bo
     for w in levels.windows(2).rev() {
         spike_recover::<T>(ch, w[0], w[1], nrhs, pivot, flag)?;
     }
+    let mut status = FLAG_CLEAN;
     // SAFETY: reads the flag back into a local, synchronised before use.
     unsafe { ch.dtoh(&mut status as *mut u64 as *mut c_void, flag, size_of::<u64>())? };
     ch.synchronize()?;
-    if status != u64::MAX {
+    if status != FLAG_CLEAN {
         return Ok(false);
     }
-    let zero = 0i32;
-    // SAFETY: info is one entry in the call's space; on the host, B is written from the
-    // staged solution (n × nrhs, compact), synchronised.
-    unsafe {
-        match space {
-            Space::Device => ch.htod(g.info as u64, &zero as *const i32 as *const c_void, size_of::<i32>())?,
-            Space::Host => {
-                let mut host = vec![T::zero(); n * nrhs];
-                ch.dtoh(host.as_mut_ptr() as *mut c_void, top.f, n * nrhs * elem)?;
-                ch.synchronize()?;
-                unpack(&host, n, nrhs, g.b, g.ldb);
-                *g.info = 0;
-            }
-        }
-    }
+    // SAFETY: info's view holds one i32; the source is static.
+    unsafe { ch.htod(k[4].ptr(), &INFO_OK as *const i32 as *const c_void, size_of::<i32>())? };
     Ok(true)
 }
 
 /// One system: SPIKE above SPIKE_MIN rows, the block kernel below; when SPIKE meets an exactly
 /// singular pivot block (the system, or a partition of it, is singular), one thread per
-/// right-hand side solves the whole system by diagonal pivoting, which decides info.
+/// right-hand side solves the whole system by diagonal pivoting on the same staged arrays,
+/// which decides info.
 pub fn gtsv<T: Scalar>(ch: &mut CudaHandle, g: &Gtsv<T>, space: Space) -> Result<()> {
     ch.bind()?;
+    let s = GtsvStrided { n: g.n, nrhs: g.nrhs, dl: g.dl, d: g.d, du: g.du, stride_diag: 0, b: g.b, ldb: g.ldb, stride_b: 0, info: g.info, batch: 1, pivoting: g.pivoting };
+    let stage = strided_stage(&s, space);
     // SPIKE's grid spans the right-hand sides in y; beyond its limit, a thread per right-hand
     // side has parallelism enough.
-    if g.n > SPIKE_MIN && g.nrhs <= GRID_Y && spike(ch, g, space)? {
-        return Ok(());
+    if g.n <= SPIKE_MIN || g.nrhs > GRID_Y {
+        // SAFETY: the operands are the validated call's arrays in `space`; the kernels touch
+        // the system only.
+        return unsafe { stage.run(ch, |ch, k| launch_strided(ch, &s, k)) };
     }
-    let s = GtsvStrided { n: g.n, nrhs: g.nrhs, dl: g.dl, d: g.d, du: g.du, stride_diag: 0, b: g.b, ldb: g.ldb, stride_b: 0, info: g.info, batch: 1, pivoting: g.pivoting };
-    gtsv_strided(ch, &s, space)
-}
-
-#[allow(clippy::too_many_arguments)]
-fn launch_interleaved<T: Scalar>(ch: &CudaHandle, g: &GtsvInterleaved<T>, dl: u64, d: u64, du: u64, b: u64, info: u64, stride: usize, first: usize, count: usize, ws: u64) -> Result<()> {
-    let (defines, entry) = specialise::<T>("interleaved");
-    let module = ch.dev.modules.get(&ch.dev, SOURCE, &defines, &entry)?;
-    let (mut p, mut q, mut kind) = ws_arrays::<T>(ws, g.n, count);
-    let (mut n, mut dl, mut d, mut du, mut b, mut info) = (g.n as i32, dl, d, du, b, info);
-    let (mut batch, mut first, mut count_, mut pivot) = (stride as i64, first as i64, count as i64, (g.pivoting == Pivoting::Diagonal) as i32);
-    let mut params = [arg(&mut n), arg(&mut dl), arg(&mut d), arg(&mut du), arg(&mut b), arg(&mut info), arg(&mut batch), arg(&mut first), arg(&mut count_), arg(&mut pivot), arg(&mut p), arg(&mut q), arg(&mut kind)];
-    // SAFETY: matches gtsv_interleaved_<T>(int n, const T *dl, const T *d, const T *du, T *B,
-    // int *info, ng_i64 batch, ng_i64 first, ng_i64 count, int pivot, T *P, T *Q,
-    // signed char *K); the workspace holds `count` threads' arrays.
-    unsafe { ch.launch_params(&module, grid(count.div_ceil(THREADS) as i64), THREADS as u32, 0, &mut params) }
-}
-
-/// Copies the `count` systems from `first` of an interleaved host array (n rows of `batch`)
-/// into `host`, as an interleaved array of `count` systems.
-///
-/// # Safety
-/// `src` holds `n·batch` elements.
-unsafe fn gather<T: Copy>(host: &mut Vec<T>, src: *const T, n: usize, batch: usize, first: usize, count: usize) {
-    host.clear();
-    for k in 0..n {
-        host.extend_from_slice(std::slice::from_raw_parts(src.add(k * batch + first), count));
+    let sizes = spike_levels(g.n);
+    // SAFETY: as above; SPIKE's levels and flag are the scratch the stage gives it.
+    unsafe {
+        spike_stage::<T>(stage, &sizes, g.nrhs).run(ch, |ch, k| match spike(ch, g, &sizes, k)? {
+            true => Ok(()),
+            false => launch_strided(ch, &s, k),
+        })
     }
 }
 
+/// An interleaved batch's array: n rows of `batch` elements, item i at column i.
+fn interleaved<T>(dir: Dir, p: *const T, n: usize, batch: usize) -> Operand {
+    Operand::vector(dir, p, 1, n).row_step(batch).interleaved()
+}
+
+/// Enqueues the solve of the chunk's systems of an interleaved batch: the views start at the
+/// chunk's first system, so the kernel's `first` is 0 and its `batch` the views' row step.
+fn launch_interleaved<T: Scalar>(ch: &CudaHandle, g: &GtsvInterleaved<T>, k: &Chunk) -> Result<()> {
+    let module = module::<T>(ch, "interleaved")?;
+    let (dl, d, du, b, info, p, q, kinds) = (k[0].ptr(), k[1].ptr(), k[2].ptr(), k[3].ptr(), k[4].ptr(), k[5].ptr(), k[6].ptr(), k[7].ptr());
+    let (n, batch, first, count, pivot) = (g.n as i32, k[3].row_step as i64, 0i64, k.count as i64, pivot_code(g.pivoting));
+    // SAFETY: the argument list of gtsv_interleaved_<T> in gtsv_spike.cu, on the chunk's
+    // views (rows `batch` apart from the chunk's first system); P, Q and K hold n per system.
+    unsafe {
+        let system = ch.launch(&module).arg(&n).arg(&dl).arg(&d).arg(&du).arg(&b).arg(&info);
+        system.arg(&batch).arg(&first).arg(&count).arg(&pivot).arg(&p).arg(&q).arg(&kinds).run(grid(k.count.div_ceil(THREADS) as i64), THREADS as u32, 0)
+    }
+}
+
+/// An interleaved batch (see [`GtsvInterleaved`]), its arrays in `space`.
 pub fn gtsv_interleaved<T: Scalar>(ch: &mut CudaHandle, g: &GtsvInterleaved<T>, space: Space) -> Result<()> {
     ch.bind()?;
-    let (n, elem) = (g.n, size_of::<T>());
-    if space == Space::Device {
-        let chunk = chunk_len(ws_per_thread::<T>(n), g.batch);
-        let ws = ch.workspace(ws_bytes::<T>(n, chunk))?;
-        let mut first = 0;
-        while first < g.batch {
-            let count = chunk.min(g.batch - first);
-            launch_interleaved(ch, g, g.dl as u64, g.d as u64, g.du as u64, g.b as u64, g.info as u64, g.batch, first, count, ws)?;
-            first += count;
-        }
-        return Ok(());
-    }
-    let chunk = chunk_len(4 * n * elem + 4 + ws_per_thread::<T>(n), g.batch);
-    let mut lay = Layout::default();
-    let offs: Vec<usize> = (0..4).map(|_| lay.take(chunk * n * elem)).collect();
-    let (oinfo, ows) = (lay.take(chunk * 4), lay.take(ws_bytes::<T>(n, chunk)));
-    let ws = ch.workspace(lay.bytes)?;
-    let mut host: Vec<T> = Vec::new();
-    let mut first = 0;
-    while first < g.batch {
-        let count = chunk.min(g.batch - first);
-        // SAFETY: the host arrays hold n·batch elements (dl and du padded); the device regions
-        // were sized for `chunk` systems; every copy back is synchronised.
-        unsafe {
-            for (src, &off) in [g.dl, g.d, g.du, g.b as *const T].iter().zip(&offs) {
-                if src.is_null() {
-                    continue;
-                }
-                ch.synchronize()?;
-                gather(&mut host, *src, n, g.batch, first, count);
-                ch.htod(ws + off as u64, host.as_ptr() as *const c_void, host.len() * elem)?;
-            }
-            ch.synchronize()?;
-            let at = |i: usize| ws + offs[i] as u64;
-            launch_interleaved(ch, g, at(0), at(1), at(2), at(3), ws + oinfo as u64, count, 0, count, ws + ows as u64)?;
-            host.resize(n * count, T::zero());
-            ch.dtoh(host.as_mut_ptr() as *mut c_void, at(3), n * count * elem)?;
-            ch.dtoh(g.info.add(first) as *mut c_void, ws + oinfo as u64, count * 4)?;
-            ch.synchronize()?;
-            for k in 0..n {
-                std::ptr::copy_nonoverlapping(host.as_ptr().add(k * count), g.b.add(k * g.batch + first), count);
-            }
-        }
-        first += count;
-    }
-    Ok(())
+    let (n, batch) = (g.n, g.batch);
+    // dl's row 0 and du's row n − 1 are not referenced: at n = 1, nothing of them (possibly
+    // NULL or empty).
+    let off = |p| if n > 1 { interleaved(Dir::In, p, n, batch) } else { Operand::absent() };
+    let stage = Stage::new(space, batch)
+        .op(off(g.dl))
+        .op(interleaved(Dir::In, g.d, n, batch))
+        .op(off(g.du))
+        .op(interleaved(Dir::InOut, g.b, n, batch))
+        .op(Operand::vector(Dir::Out, g.info, 1, 1));
+    // SAFETY: the operands are the validated call's arrays in `space`; the kernel touches the
+    // chunk's systems only.
+    unsafe { elimination::<T>(stage, n, 1).run(ch, |ch, k| launch_interleaved(ch, g, k)) }
 }

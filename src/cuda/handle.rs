@@ -209,6 +209,15 @@ impl CudaHandle {
         check(cu::cuMemcpyDtoHAsync_v2(dst, src, bytes, self.cu_stream()), "cuMemcpyDtoHAsync")
     }
 
+    /// Enqueues the clearing of `bytes` of device memory at `dst` to zero (scratch that a
+    /// kernel expects cleared, such as a work counter).
+    ///
+    /// # Safety
+    /// `dst` holds `bytes` of device memory that no other work uses meanwhile.
+    pub unsafe fn zero(&self, dst: cu::CUdeviceptr, bytes: usize) -> Result<()> {
+        check(cu::cuMemsetD8Async(dst, 0, bytes, self.cu_stream()), "cuMemsetD8Async")
+    }
+
     /// `bytes` of device memory for the user (`numgpu_malloc`): raw, because its owner is the
     /// C program, which frees it through `numgpu_free`, on any stream.
     pub fn malloc(&self, bytes: usize) -> Result<*mut c_void> {
@@ -292,5 +301,29 @@ impl<'a> Launch<'a> {
             self.ch.synchronize()?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn zero_clears_exactly_its_range() {
+        let mut ch = match CudaHandle::new(0) {
+            Ok(ch) => ch,
+            Err(e) if std::env::var("NUMGPU_REQUIRE_CUDA").as_deref() != Ok("1") => return eprintln!("SKIPPED CUDA test: {}", e.msg),
+            Err(e) => panic!("no CUDA handle: {e}"),
+        };
+        let ws = ch.workspace(16).unwrap();
+        let mut v = [u32::MAX; 4];
+        // SAFETY: 16 bytes of workspace; `v` is copied before the synchronisation returns.
+        unsafe {
+            ch.htod(ws, v.as_ptr() as *const c_void, 16).unwrap();
+            ch.zero(ws + 4, 8).unwrap();
+            ch.dtoh(v.as_mut_ptr() as *mut c_void, ws, 16).unwrap();
+        }
+        ch.synchronize().unwrap();
+        assert_eq!(v, [u32::MAX, 0, 0, u32::MAX]);
     }
 }

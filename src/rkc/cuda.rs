@@ -1,17 +1,18 @@
 //! CUDA backend: `kernels/rkc.cu` compiled by NVRTC after the ODE's CUDA source, with NEQ and
 //! NPAR as defines (a module per source, sizes and method, in the device's module cache), one
 //! thread per system, persistent threads taking systems from a counter in the workspace.
-//! Device arrays go to the kernel as they are (either layout, any leading dimension); host
-//! arrays are staged through the workspace in chunks of systems, each system's values
-//! contiguous (system-major, leading dimension neq).
+//! The arrays go through the staging engine: device arrays to the kernel as they are (either
+//! layout, any leading dimension), host arrays staged in chunks of systems in the caller's
+//! layout (system-major compact, equation-major interleaved).
 
-use super::{state_len, stats_len, Integrate, Method, Ode, Settings};
+use super::{state_len, stats_len, Integrate, Layout, Method, Ode, Settings};
+use crate::core::batch::RawPtr;
 use crate::core::error::{Error, Result};
 use crate::core::memory::Space;
-use crate::cuda::params::{arg, grid};
-use crate::cuda::legacy::{chunk_len, download, upload, Layout as Regions};
+use crate::cuda::params::grid;
+use crate::cuda::staging::{Chunk, Dir, Operand, Stage, View};
 use crate::cuda::{CudaHandle, Module};
-use std::ffi::c_void;
+use cudarc::driver::safe::DeviceRepr;
 use std::sync::Arc;
 
 const SOURCE: &str = include_str!("../../kernels/rkc.cu");
@@ -71,6 +72,9 @@ struct KArgs {
     constant: i32,
 }
 
+// SAFETY: repr(C) plain data, the layout of `ng_rkc_args`.
+unsafe impl DeviceRepr for KArgs {}
+
 /// Device arrays of a launch (0 for an absent state, stats or P).
 #[repr(C)]
 #[derive(Clone, Copy)]
@@ -84,34 +88,32 @@ struct Arrays {
     next: u64,
 }
 
-#[allow(clippy::too_many_arguments)]
-fn launch(ch: &CudaHandle, m: &Module, c: &Integrate, s: &Settings, a: Arrays, nsys: usize, ldy: usize, ldp: usize, layout: i32) -> Result<()> {
-    // The counter starts at 0 (a pageable source is copied before the call returns).
-    let zero = 0u64;
-    // SAFETY: `next` is 8 bytes of the workspace.
-    unsafe { ch.htod(a.next, &zero as *const u64 as *const c_void, 8)? };
-    let mut k = KArgs {
-        t0: c.t0,
-        tend: c.tend,
-        rtol: c.rtol,
-        h0: s.h0,
-        hmax: s.hmax,
-        arrays: a,
-        nsys: nsys as i64,
-        ldy: ldy as i64,
-        ldp: ldp as i64,
-        max_steps: s.max_steps.min(i64::MAX as u64) as i64,
-        mmax: s.mmax.min(i64::MAX as usize) as i64,
-        natol: c.natol as i32,
-        layout,
-        user_sigma: s.user_sigma as i32,
-        constant: s.constant as i32,
-    };
-    let blocks = nsys.div_ceil(THREADS).min(ch.dev.sm_count.max(1) as usize * 64);
-    let mut params = [arg(&mut k)];
-    // SAFETY: matches rkc_integrate / rkck_integrate(const ng_rkc_args a); the arrays cover
-    // `nsys` systems with these leading dimensions, `next` is a zeroed counter.
-    unsafe { ch.launch_params(m, grid(blocks as i64), THREADS as u32, 0, &mut params) }
+/// `len` values per system in `layout` with leading dimension `ld`; equation-major values
+/// are staged interleaved, so that the kernel reads host and device arrays in one layout.
+fn per_system<P: RawPtr<Elem = f64>>(dir: Dir, ptr: P, len: usize, ld: usize, layout: Layout) -> Operand {
+    let (between_equations, between_systems) = layout.steps(ld);
+    let o = Operand::vector(dir, ptr, between_systems, len).row_step(between_equations);
+    match layout {
+        Layout::SystemMajor => o,
+        Layout::EquationMajor => o.interleaved(),
+    }
+}
+
+/// The leading dimension of a [`per_system`] view in `layout`.
+fn ld(v: &View, layout: Layout) -> i64 {
+    match layout {
+        Layout::SystemMajor => v.stride as i64,
+        Layout::EquationMajor => v.row_step as i64,
+    }
+}
+
+/// `o`, or an absent operand where the caller passed NULL.
+fn unless_null<E>(ptr: *const E, o: Operand) -> Operand {
+    if ptr.is_null() {
+        Operand::absent()
+    } else {
+        o
+    }
 }
 
 /// The CUDA backend of [`super::rkc_integrate`].
@@ -119,74 +121,46 @@ pub fn integrate(ch: &mut CudaHandle, c: &Integrate, space: Space) -> Result<()>
     ch.bind()?;
     let s = Settings::new(&c.opts, c.rtol, c.ode.device_spcrad, "the ODE's CUDA source defines no numgpu_spcrad")?;
     let m = module(ch, c.ode, c.opts.method)?;
-    let layout = c.layout as i32;
-    match space {
-        Space::Device => {
-            let next = ch.workspace(8)?;
-            let a = Arrays {
-                y: c.y as u64,
-                p: c.p as u64,
-                atol: c.atol as u64,
-                state: c.state as u64,
-                status: c.status as u64,
-                stats: c.stats as u64,
-                next,
-            };
-            launch(ch, &m, c, &s, a, c.nsys, c.ldy, c.ldp, layout)
-        }
-        Space::Host => on_host(ch, &m, c, &s),
-    }
-}
-
-/// Host arrays: chunks of systems staged through the workspace, system-major and compact.
-fn on_host(ch: &mut CudaHandle, m: &Module, c: &Integrate, s: &Settings) -> Result<()> {
     let (neq, npar) = (c.ode.neq, c.ode.npar);
-    let sl = if c.state.is_null() { 0 } else { state_len(neq) };
-    let sn = if c.stats.is_null() { 0 } else { stats_len() };
-    let per = 8 * (neq + npar + sl + sn) + 4;
-    let chunk = chunk_len(per, c.nsys);
-    let mut reg = Regions::default();
-    let r_next = reg.take(8);
-    let r_atol = reg.take(8 * c.natol);
-    let r_y = reg.take(8 * neq * chunk);
-    let r_p = reg.take(8 * npar * chunk);
-    let r_state = reg.take(8 * sl * chunk);
-    let r_status = reg.take(4 * chunk);
-    let r_stats = reg.take(8 * sn * chunk);
-    let base = ch.workspace(reg.bytes)?;
-    let at = |off: usize| base + off as u64;
-    let (ye, ys) = c.layout.steps(c.ldy);
-    let (pe, ps) = c.layout.steps(c.ldp);
-    let mut hf: Vec<f64> = vec![0.0; chunk * neq.max(npar).max(sl).max(c.natol)];
-    let mut hi: Vec<i64> = vec![0; chunk * sn];
-    let mut h32: Vec<i32> = vec![0; chunk];
-    // SAFETY: every region holds what is staged into it; the host pointers of a validated
-    // call cover the systems' values.
-    unsafe {
-        upload(ch, &mut hf, at(r_atol), 1, c.natol, |_, d| d.copy_from_slice(std::slice::from_raw_parts(c.atol, c.natol)))?;
-        let mut first = 0;
-        while first < c.nsys {
-            let count = chunk.min(c.nsys - first);
-            upload(ch, &mut hf, at(r_y), count, neq, |i, d| (0..neq).for_each(|j| d[j] = *c.y.add(j * ye + (first + i) * ys)))?;
-            upload(ch, &mut hf, at(r_p), count, npar, |i, d| (0..npar).for_each(|k| d[k] = *c.p.add(k * pe + (first + i) * ps)))?;
-            upload(ch, &mut hf, at(r_state), count, sl, |i, d| d.copy_from_slice(std::slice::from_raw_parts(c.state.add((first + i) * sl), sl)))?;
-            let a = Arrays {
-                y: at(r_y),
-                p: at(r_p),
-                atol: at(r_atol),
-                state: if sl > 0 { at(r_state) } else { 0 },
-                status: at(r_status),
-                stats: if sn > 0 { at(r_stats) } else { 0 },
-                next: at(r_next),
-            };
-            launch(ch, m, c, s, a, count, neq, npar.max(1), 0)?;
-            download(ch, &mut hf, at(r_y), count, neq, |i, v| (0..neq).for_each(|j| *c.y.add(j * ye + (first + i) * ys) = v[j]))?;
-            download(ch, &mut hf, at(r_state), count, sl, |i, v| std::ptr::copy_nonoverlapping(v.as_ptr(), c.state.add((first + i) * sl), sl))?;
-            download(ch, &mut h32, at(r_status), count, 1, |i, v| *c.status.add(first + i) = v[0])?;
-            download(ch, &mut hi, at(r_stats), count, sn, |i, v| std::ptr::copy_nonoverlapping(v.as_ptr(), c.stats.add((first + i) * sn), sn))?;
-            first += count;
-        }
-    }
-    Ok(())
+    let p = if npar == 0 { Operand::absent() } else { per_system(Dir::In, c.p, npar, c.ldp, c.layout) };
+    // Operands in the order `launch` reads them.
+    let stage = Stage::new(space, c.nsys)
+        .op(per_system(Dir::InOut, c.y, neq, c.ldy, c.layout))
+        .op(p)
+        .op(Operand::vector(Dir::In, c.atol, 0, c.natol))
+        .op(unless_null(c.state, Operand::vector(Dir::InOut, c.state, state_len(neq), state_len(neq))))
+        .op(Operand::vector(Dir::Out, c.status, 1, 1))
+        .op(unless_null(c.stats, Operand::vector(Dir::Out, c.stats, stats_len(), stats_len())))
+        .op(Operand::scratch_once::<u64>(1));
+    // SAFETY: the operands are the validated call's arrays in `space`; the kernel integrates
+    // the chunk's systems only.
+    unsafe { stage.run(ch, |ch, k| launch(ch, &m, c, &s, k)) }
 }
 
+/// Integrates the chunk's systems: clears the work counter, then one launch.
+fn launch(ch: &CudaHandle, m: &Module, c: &Integrate, s: &Settings, k: &Chunk) -> Result<()> {
+    let arrays = Arrays { y: k[0].ptr(), p: k[1].ptr(), atol: k[2].ptr(), state: k[3].ptr(), status: k[4].ptr(), stats: k[5].ptr(), next: k[6].ptr() };
+    // SAFETY: `next` is the call's 8 bytes of scratch, used by this chunk's launch only.
+    unsafe { ch.zero(arrays.next, 8)? };
+    let args = KArgs {
+        t0: c.t0,
+        tend: c.tend,
+        rtol: c.rtol,
+        h0: s.h0,
+        hmax: s.hmax,
+        arrays,
+        nsys: k.count as i64,
+        ldy: ld(&k[0], c.layout),
+        ldp: ld(&k[1], c.layout),
+        max_steps: s.max_steps.min(i64::MAX as u64) as i64,
+        mmax: s.mmax.min(i64::MAX as usize) as i64,
+        natol: c.natol as i32,
+        layout: c.layout as i32,
+        user_sigma: s.user_sigma as i32,
+        constant: s.constant as i32,
+    };
+    let blocks = k.count.div_ceil(THREADS).min(ch.dev.sm_count.max(1) as usize * 64);
+    // SAFETY: `rkc_integrate` / `rkck_integrate` of rkc.cu on the chunk's views, with the
+    // counter cleared above on the same stream.
+    unsafe { ch.launch(m).arg(&args).run(grid(blocks as i64), THREADS as u32, 0) }
+}

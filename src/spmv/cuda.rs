@@ -1,21 +1,22 @@
 //! CUDA backend: launches the kernels of `kernels/spmv.cu`. csrmv op N: a block per
 //! `rows_per_block` rows, products staged in shared memory a tile at a time, long rows by the
 //! whole block; op T and C: y scaled, then an atomic scatter with `lanes_per_row` lanes per
-//! row. CMRS: a warp per work item, then a fix-up of the strips cut into several. Host arrays
-//! are staged through the handle's workspace (and validated on the host first); device arrays
-//! are launched on directly, and the kernels report bad structure through the handle's check
-//! word (see `CudaHandle::arm_check`), or a validation pass runs first when
-//! `NUMGPU_CHECK_INPUTS=1`.
+//! row. CMRS: a warp per work item, then a fix-up of the strips cut into several. The arrays
+//! go through the staging engine as a batch of one: host arrays are staged (and validated on
+//! the host first); device arrays are launched on directly, and the kernels report bad
+//! structure through the handle's check word (see `CudaHandle::arm_check`), or a validation
+//! pass runs first when `NUMGPU_CHECK_INPUTS=1`.
 
 use super::cmrs::{CmrsMatrix, CmrsScalar, Layout as Packing, Store};
 use super::{structure_error, CsrRef, Csrmv};
 use crate::core::error::{Error, Result};
 use crate::core::memory::Space;
 use crate::core::{Op, Scalar};
+use crate::core::batch::RawPtr;
 use crate::cuda::driver::Device;
-use crate::cuda::params::{arg, grid};
-use crate::cuda::legacy::Layout;
-use crate::cuda::CudaHandle;
+use crate::cuda::params::{grid, KScalar};
+use crate::cuda::staging::{Chunk, Dir, Operand, Stage};
+use crate::cuda::{CudaHandle, Module};
 use cudarc::driver::sys as cu;
 use std::ffi::c_void;
 use std::mem::size_of;
@@ -118,22 +119,10 @@ fn blocks(ch: &CudaHandle, threads: usize) -> (u32, u32, u32) {
     grid(threads.div_ceil(BLOCK).min(most) as i64)
 }
 
-/// Launches `k` with `params` on `threads` threads of work, persistent blocks of BLOCK.
-///
-/// # Safety
-/// `params` match the kernel's signature and every device address is valid for it.
-unsafe fn launch<T: Scalar>(ch: &CudaHandle, k: Kernel, threads: usize, params: &mut [*mut c_void]) -> Result<()> {
-    launch_on::<T>(ch, k, blocks(ch, threads), BLOCK, params)
-}
-
-/// Launches `k` with `params` on `grid` blocks of `block` threads.
-///
-/// # Safety
-/// As [`launch`].
-unsafe fn launch_on<T: Scalar>(ch: &CudaHandle, k: Kernel, grid: (u32, u32, u32), block: usize, params: &mut [*mut c_void]) -> Result<()> {
+/// The module of `k` for element type T.
+fn module<T: Scalar>(ch: &CudaHandle, k: Kernel) -> Result<Arc<Module>> {
     let (defines, entry) = specialise::<T>(k);
-    let module = ch.dev.modules.get(&ch.dev, SOURCE, &defines, &entry)?;
-    ch.launch_params(&module, grid, block as u32, 0, params)
+    ch.dev.modules.get(&ch.dev, SOURCE, &defines, &entry)
 }
 
 /// Whether `NUMGPU_CHECK_INPUTS=1`: validate device-array structures before the product.
@@ -152,62 +141,50 @@ struct Dev {
     y: u64,
 }
 
+impl Dev {
+    /// The views of a staged csrmv, in [`csrmv`]'s operand order.
+    fn of(k: &Chunk) -> Dev {
+        Dev { val: k[0].ptr(), row_ptr: k[1].ptr(), col_ind: k[2].ptr(), x: k[3].ptr(), y: k[4].ptr() }
+    }
+}
+
 /// Enqueues `y := beta·y` for `len` entries.
 fn launch_scale<T: Scalar>(ch: &CudaHandle, len: usize, beta: T, y: u64) -> Result<()> {
-    let (mut len_, mut beta, mut y, mut zero) = (len as i64, beta, y, beta.is_zero() as i32);
-    let mut params = [arg(&mut len_), arg(&mut beta), arg(&mut y), arg(&mut zero)];
-    // SAFETY: matches scale_<T>(ng_i64 len, T beta, T *y, int beta_zero); y holds len.
-    unsafe { launch::<T>(ch, Kernel::Scale, len, &mut params) }
+    let module = module::<T>(ch, Kernel::Scale)?;
+    let (n, b, zero) = (len as i64, KScalar(beta), beta.is_zero() as i32);
+    // SAFETY: `scale_<T>` of spmv.cu; y holds len entries.
+    unsafe { ch.launch(&module).arg(&n).arg(&b).arg(&y).arg(&zero).run(blocks(ch, len), BLOCK as u32, 0) }
 }
 
 /// Enqueues csrmv op N over A's rows.
 fn launch_csr_n<T: Scalar>(ch: &CudaHandle, c: &Csrmv<T>, d: Dev, flag: u64) -> Result<()> {
     let a = &c.a;
+    let module = module::<T>(ch, Kernel::CsrN)?;
     let rows = rows_per_block(a.m, a.nnz, ch.dev.sm_count as usize);
-    let (mut m, mut n, mut nnz, mut alpha, mut val, mut rp, mut ci, mut base, mut x) = (a.m as i64, a.n as i64, a.nnz as i64, c.alpha, d.val, d.row_ptr, d.col_ind, a.base, d.x);
-    let (mut beta, mut y, mut zero, mut flag, mut rows_) = (c.beta, d.y, c.beta.is_zero() as i32, flag, rows as i32);
-    let mut params = [
-        arg(&mut m),
-        arg(&mut n),
-        arg(&mut nnz),
-        arg(&mut alpha),
-        arg(&mut val),
-        arg(&mut rp),
-        arg(&mut ci),
-        arg(&mut base),
-        arg(&mut x),
-        arg(&mut beta),
-        arg(&mut y),
-        arg(&mut zero),
-        arg(&mut flag),
-        arg(&mut rows_),
-    ];
-    // SAFETY: matches csrmv_n_<T>(ng_i64 m, ng_i64 n, ng_i64 nnz, T alpha, const T *val,
-    // const int *row_ptr, const int *col_ind, int base, const T *x, T beta, T *y,
-    // int beta_zero, ng_u64 *flag, int rows); the arrays cover the validated extents.
-    unsafe { launch_on::<T>(ch, Kernel::CsrN, grid(a.m.div_ceil(rows) as i64), CSR_BLOCK, &mut params) }
+    let (m, n, nnz, rows_) = (a.m as i64, a.n as i64, a.nnz as i64, rows as i32);
+    let (alpha, beta, zero) = (KScalar(c.alpha), KScalar(c.beta), c.beta.is_zero() as i32);
+    let l = ch.launch(&module).arg(&m).arg(&n).arg(&nnz).arg(&alpha).arg(&d.val).arg(&d.row_ptr).arg(&d.col_ind).arg(&a.base).arg(&d.x);
+    // SAFETY: `csrmv_n_<T>` of spmv.cu; the arrays cover the validated extents.
+    unsafe { l.arg(&beta).arg(&d.y).arg(&zero).arg(&flag).arg(&rows_).run(grid(a.m.div_ceil(rows) as i64), CSR_BLOCK as u32, 0) }
 }
 
 /// Enqueues the validation pass over A's structure.
 fn launch_check<T: Scalar>(ch: &CudaHandle, a: &CsrRef<T>, d: Dev, flag: u64) -> Result<()> {
-    let (mut m, mut n, mut nnz, mut rp, mut ci, mut base, mut flag) = (a.m as i64, a.n as i64, a.nnz as i64, d.row_ptr, d.col_ind, a.base, flag);
-    let mut params = [arg(&mut m), arg(&mut n), arg(&mut nnz), arg(&mut rp), arg(&mut ci), arg(&mut base), arg(&mut flag)];
-    // SAFETY: matches csr_check_<T>(ng_i64 m, ng_i64 n, ng_i64 nnz, const int *row_ptr,
-    // const int *col_ind, int base, ng_u64 *flag); it reads only the validated extents.
-    unsafe { launch::<T>(ch, Kernel::Check, a.m, &mut params) }
+    let module = module::<T>(ch, Kernel::Check)?;
+    let (m, n, nnz) = (a.m as i64, a.n as i64, a.nnz as i64);
+    // SAFETY: `csr_check_<T>` of spmv.cu; it reads only the validated extents.
+    unsafe { ch.launch(&module).arg(&m).arg(&n).arg(&nnz).arg(&d.row_ptr).arg(&d.col_ind).arg(&a.base).arg(&flag).run(blocks(ch, a.m), BLOCK as u32, 0) }
 }
 
 /// Enqueues the op T (or C) scatter over A's rows.
 fn launch_csr_t<T: Scalar>(ch: &CudaHandle, c: &Csrmv<T>, d: Dev, flag: u64) -> Result<()> {
     let a = &c.a;
     let v = lanes_per_row(a.m, a.nnz);
-    let (mut m, mut n, mut nnz, mut alpha, mut val, mut rp, mut ci, mut base, mut x) = (a.m as i64, a.n as i64, a.nnz as i64, c.alpha, d.val, d.row_ptr, d.col_ind, a.base, d.x);
-    let (mut y, mut flag) = (d.y, flag);
-    let mut params = [arg(&mut m), arg(&mut n), arg(&mut nnz), arg(&mut alpha), arg(&mut val), arg(&mut rp), arg(&mut ci), arg(&mut base), arg(&mut x), arg(&mut y), arg(&mut flag)];
-    // SAFETY: matches csrmv_t_<T>(ng_i64 m, ng_i64 n, ng_i64 nnz, T alpha, const T *val,
-    // const int *row_ptr, const int *col_ind, int base, const T *x, T *y,
-    // ng_u64 *flag); the arrays cover the validated extents.
-    unsafe { launch::<T>(ch, Kernel::CsrT { v, conj: c.trans == Op::C }, a.m * v, &mut params) }
+    let module = module::<T>(ch, Kernel::CsrT { v, conj: c.trans == Op::C })?;
+    let (m, n, nnz, alpha) = (a.m as i64, a.n as i64, a.nnz as i64, KScalar(c.alpha));
+    let l = ch.launch(&module).arg(&m).arg(&n).arg(&nnz).arg(&alpha).arg(&d.val).arg(&d.row_ptr).arg(&d.col_ind).arg(&a.base).arg(&d.x);
+    // SAFETY: `csrmv_t_<T>` of spmv.cu; the arrays cover the validated extents.
+    unsafe { l.arg(&d.y).arg(&flag).run(blocks(ch, a.m * v), BLOCK as u32, 0) }
 }
 
 /// Enqueues the whole product on device addresses.
@@ -241,16 +218,18 @@ fn decode_csrmv(code: u64) -> Error {
     structure_error(code)
 }
 
-/// Copies `len` elements from host `src` to device `dst` (enqueued; pageable memory is read
-/// before this returns).
-///
-/// # Safety
-/// `src` is valid for `len` reads, `dst` for `len` writes.
-unsafe fn put<E>(ch: &CudaHandle, dst: u64, src: *const E, len: usize) -> Result<()> {
-    if len == 0 {
-        return Ok(());
+/// One array of `len` elements as a batch of one.
+fn whole<P: RawPtr>(dir: Dir, p: P, len: usize) -> Operand {
+    Operand::vector(dir, p, len, len)
+}
+
+/// y's direction: written whole when beta = 0 (every kernel path then stores every entry).
+fn y_dir<T: Scalar>(beta: T) -> Dir {
+    if beta.is_zero() {
+        Dir::Out
+    } else {
+        Dir::InOut
     }
-    ch.htod(dst, src as *const c_void, len * size_of::<E>())
 }
 
 pub fn csrmv<T: Scalar>(ch: &mut CudaHandle, c: &Csrmv<T>, space: Space) -> Result<()> {
@@ -258,52 +237,41 @@ pub fn csrmv<T: Scalar>(ch: &mut CudaHandle, c: &Csrmv<T>, space: Space) -> Resu
     let reads_a = !c.alpha.is_zero();
     let (xlen, ylen) = c.lens();
     let flag = ch.check_word()?;
-    if space == Space::Device {
-        let d = Dev { val: c.a.val as u64, row_ptr: c.a.row_ptr as u64, col_ind: c.a.col_ind as u64, x: c.x as u64, y: c.y as u64 };
-        if reads_a && check_inputs() {
-            launch_check(ch, &c.a, d, flag)?;
-            if let Some(code) = ch.take_check()? {
-                return Err(structure_error(code));
-            }
-        }
-        run(ch, c, d, flag)?;
-        if reads_a {
-            ch.arm_check(csrmv_name::<T>(), decode_csrmv);
-        }
-        return Ok(());
-    }
+    let device = space == Space::Device;
     // Host arrays: validated here, so the kernels meet no bad entry and nothing is written
     // on an invalid call.
-    if reads_a {
+    if !device && reads_a {
         // SAFETY: host memory of the validated extents.
         if let Some(code) = unsafe { c.a.first_bad() } {
             return Err(structure_error(code));
         }
     }
     let a = &c.a;
-    let nnz = if reads_a { a.nnz } else { 0 };
-    let rows = if reads_a { a.m + 1 } else { 0 };
-    let mut lay = Layout::default();
-    let (ov, orp, oci) = (lay.take(nnz * size_of::<T>()), lay.take(rows * 4), lay.take(nnz * 4));
-    let (ox, oy) = (lay.take(if reads_a { xlen } else { 0 } * size_of::<T>()), lay.take(ylen * size_of::<T>()));
-    let ws = ch.workspace(lay.bytes)?;
-    let d = Dev { val: ws + ov as u64, row_ptr: ws + orp as u64, col_ind: ws + oci as u64, x: ws + ox as u64, y: ws + oy as u64 };
-    // SAFETY: the host arrays cover the validated extents, the workspace regions were sized
-    // for them, and y is copied back before the synchronisation returns.
+    let stage = Stage::new(space, 1);
+    // val, row_ptr, col_ind, x (none read when alpha = 0), y.
+    let stage = match reads_a {
+        true => stage.op(whole(Dir::In, a.val, a.nnz)).op(whole(Dir::In, a.row_ptr, a.m + 1)).op(whole(Dir::In, a.col_ind, a.nnz)).op(whole(Dir::In, c.x, xlen)),
+        false => (0..4).fold(stage, |s, _| s.op(Operand::absent())),
+    };
+    let stage = stage.op(whole(y_dir(c.beta), c.y, ylen));
+    // SAFETY: the operands are the validated call's arrays in `space`; the kernels read A's
+    // entries within the extents its (validated or checked) structure gives.
     unsafe {
-        put(ch, d.val, a.val, nnz)?;
-        put(ch, d.row_ptr, a.row_ptr, rows)?;
-        put(ch, d.col_ind, a.col_ind, nnz)?;
-        if reads_a {
-            put(ch, d.x, c.x, xlen)?;
-        }
-        if !c.beta.is_zero() {
-            put(ch, d.y, c.y as *const T, ylen)?;
-        }
-        run(ch, c, d, flag)?;
-        ch.dtoh(c.y as *mut c_void, d.y, ylen * size_of::<T>())?;
+        stage.run(ch, |ch, k| {
+            let d = Dev::of(k);
+            if device && reads_a && check_inputs() {
+                launch_check(ch, a, d, flag)?;
+                if let Some(code) = ch.take_check()? {
+                    return Err(structure_error(code));
+                }
+            }
+            run(ch, c, d, flag)
+        })?
+    };
+    if device && reads_a {
+        ch.arm_check(csrmv_name::<T>(), decode_csrmv);
     }
-    ch.synchronize()
+    Ok(())
 }
 
 /// A CMRS matrix's arrays in device memory, owned (freed on drop, after the device is idle).
@@ -416,75 +384,53 @@ pub unsafe fn cmrs_update_values<T: CmrsScalar>(ch: &mut CudaHandle, a: &mut Cmr
         // d.val holds `stored` elements; memcpy returns when the copy is done.
         return ch.memcpy(d.val as *mut c_void, values.as_ptr() as *const c_void, stored * size_of::<T>());
     }
-    let (mut len, mut src, mut from, mut out) = (stored as i64, d.src, val as u64, d.val);
-    let mut params = [arg(&mut len), arg(&mut src), arg(&mut from), arg(&mut out)];
-    // Matches cmrs_gather_<T>(ng_i64 len, const int *src, const T *val, T *out): src and out
-    // hold `stored` elements, every src entry indexes val's nnz.
-    launch::<T>(ch, Kernel::Gather, stored, &mut params)
-}
-
-/// Bytes of the partial row sums of `a`'s split strips.
-fn part_bytes<T>(a: &CmrsMatrix) -> usize {
-    a.layout.parts() * a.layout.height * size_of::<T>()
+    let module = module::<T>(ch, Kernel::Gather)?;
+    let (len, from) = (stored as i64, val as u64);
+    // `cmrs_gather_<T>` of spmv.cu: src and out hold `stored` elements, every src entry
+    // indexes val's nnz.
+    ch.launch(&module).arg(&len).arg(&d.src).arg(&from).arg(&d.val).run(blocks(ch, stored), BLOCK as u32, 0)
 }
 
 /// Enqueues the CMRS product on device x and y, the split strips' partials at `part`
-/// ([`part_bytes`]).
+/// (`parts · height` elements).
 fn launch_cmrs<T: CmrsScalar>(ch: &CudaHandle, alpha: T, a: &CmrsMatrix, x: u64, beta: T, y: u64, part: u64) -> Result<()> {
     if alpha.is_zero() {
         return launch_scale(ch, a.m, beta, y);
     }
     let d = device_of(a);
     let l: &Packing = &a.layout;
-    let kernel = |cmrs| if cmrs { Kernel::Cmrs { height: l.height, lanes: l.lanes } } else { Kernel::CmrsFixup { height: l.height } };
     let items = l.item_strip.len();
-    let (mut m, mut items_, mut ip, mut is, mut ipart, mut packed, mut val, mut x) = (a.m as i64, items as i64, d.item_ptr, d.item_strip, d.item_part, d.packed, d.val, x);
-    let (mut alpha, mut beta, mut y, mut zero, mut part) = (alpha, beta, y, beta.is_zero() as i32, part);
-    let mut params = [arg(&mut m), arg(&mut items_), arg(&mut ip), arg(&mut is), arg(&mut ipart), arg(&mut packed), arg(&mut val), arg(&mut x), arg(&mut alpha), arg(&mut beta), arg(&mut y), arg(&mut zero), arg(&mut part)];
-    // SAFETY: matches cmrsmv_<T>(ng_i64 m, ng_i64 items, const ng_i64 *item_ptr,
-    // const int *item_strip, const int *item_part, const unsigned *packed, const T *val,
-    // const T *x, T alpha, T beta, T *y, int beta_zero, T *part); the arrays were built for
-    // these sizes, x holds n and y m elements, part the partials.
-    unsafe { launch::<T>(ch, kernel(true), items * 32, &mut params)? };
+    let product = module::<T>(ch, Kernel::Cmrs { height: l.height, lanes: l.lanes })?;
+    let (m, items_) = (a.m as i64, items as i64);
+    let (alpha, beta, zero) = (KScalar(alpha), KScalar(beta), beta.is_zero() as i32);
+    let run = ch.launch(&product).arg(&m).arg(&items_).arg(&d.item_ptr).arg(&d.item_strip).arg(&d.item_part).arg(&d.packed).arg(&d.val).arg(&x);
+    // SAFETY: `cmrsmv_<T>` of spmv.cu; the arrays were built for these sizes, x holds n and
+    // y m elements, part the partials.
+    unsafe { run.arg(&alpha).arg(&beta).arg(&y).arg(&zero).arg(&part).run(blocks(ch, items * 32), BLOCK as u32, 0)? };
     let splits = l.split_strip.len();
     if splits == 0 {
         return Ok(());
     }
-    let (mut splits_, mut ss, mut sp) = (splits as i64, d.split_strip, d.split_part);
-    let mut params = [arg(&mut m), arg(&mut splits_), arg(&mut ss), arg(&mut sp), arg(&mut part), arg(&mut alpha), arg(&mut beta), arg(&mut y), arg(&mut zero)];
-    // SAFETY: matches cmrs_fixup_<T>(ng_i64 m, ng_i64 splits, const int *split_strip,
-    // const int *split_part, const T *part, T alpha, T beta, T *y, int beta_zero), after the
-    // product kernel on the same stream wrote the partials.
-    unsafe { launch::<T>(ch, kernel(false), splits * l.height, &mut params) }
+    let fixup = module::<T>(ch, Kernel::CmrsFixup { height: l.height })?;
+    let splits_ = splits as i64;
+    let run = ch.launch(&fixup).arg(&m).arg(&splits_).arg(&d.split_strip).arg(&d.split_part).arg(&part).arg(&alpha).arg(&beta).arg(&y).arg(&zero);
+    // SAFETY: `cmrs_fixup_<T>` of spmv.cu, after the product kernel on the same stream wrote
+    // the partials.
+    unsafe { run.run(blocks(ch, splits * l.height), BLOCK as u32, 0) }
 }
 
-/// `y := alpha·A·x + beta·y` for a CUDA CMRS matrix: enqueued on device x and y, staged
-/// through the workspace for host ones; the partial sums of long strips in the workspace.
+/// `y := alpha·A·x + beta·y` for a CUDA CMRS matrix, through the staging engine (x and y a
+/// batch of one); the partial sums of long strips in its scratch.
 ///
 /// # Safety
 /// x (not read when alpha = 0) and y are valid for n and m elements in `space`.
 #[allow(clippy::too_many_arguments)]
 pub unsafe fn cmrsmv<T: CmrsScalar>(ch: &mut CudaHandle, alpha: T, a: &CmrsMatrix, x: *const T, beta: T, y: *mut T, space: Space) -> Result<()> {
     ch.bind()?;
-    let device = space == Space::Device;
-    let xlen = if alpha.is_zero() || device { 0 } else { a.n };
-    let ylen = if device { 0 } else { a.m };
-    let mut lay = Layout::default();
-    let (ox, oy, op) = (lay.take(xlen * size_of::<T>()), lay.take(ylen * size_of::<T>()), lay.take(part_bytes::<T>(a)));
-    let ws = if lay.bytes == 0 { 0 } else { ch.workspace(lay.bytes)? };
-    let part = ws + op as u64;
-    if device {
-        return launch_cmrs(ch, alpha, a, x as u64, beta, y as u64, part);
-    }
-    let (dx, dy) = (ws + ox as u64, ws + oy as u64);
-    // x and y cover n and m host elements; y is back before the synchronisation returns.
-    put(ch, dx, x, xlen)?;
-    if !beta.is_zero() {
-        put(ch, dy, y as *const T, a.m)?;
-    }
-    launch_cmrs(ch, alpha, a, dx, beta, dy, part)?;
-    ch.dtoh(y as *mut c_void, dy, a.m * size_of::<T>())?;
-    ch.synchronize()
+    let x = if alpha.is_zero() { Operand::absent() } else { whole(Dir::In, x, a.n) };
+    let parts = a.layout.parts() * a.layout.height;
+    let stage = Stage::new(space, 1).op(x).op(whole(y_dir(beta), y, a.m)).op(Operand::scratch_once::<T>(parts));
+    stage.run(ch, |ch, k| launch_cmrs(ch, alpha, a, k[0].ptr(), beta, k[1].ptr(), k[2].ptr()))
 }
 
 #[cfg(test)]

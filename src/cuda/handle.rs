@@ -173,24 +173,6 @@ impl CudaHandle {
         Launch { ch: self, kernel, args: self.stream.launch_builder(&kernel.func) }
     }
 
-    /// Transitional, until every family launches through [`Self::launch`]: `m.func` with
-    /// parameters given as pointers to their values.
-    ///
-    /// # Safety
-    /// `params` point to the kernel's arguments, in order and with its types, and every
-    /// device address among them is valid for what the kernel touches.
-    pub unsafe fn launch_params(&self, m: &Module, grid: (u32, u32, u32), block: u32, smem: u32, params: &mut [*mut c_void]) -> Result<()> {
-        if smem > 48 * 1024 {
-            m.func.set_attribute(cu::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, smem as i32).map_err(|e| failed(e, "cuFuncSetAttribute"))?;
-        }
-        let mut args = params.to_vec();
-        cudarc::driver::result::launch_kernel(m.func.cu_function(), grid, (block, 1, 1), smem, self.cu_stream(), &mut args).map_err(|e| failed(e, "cuLaunchKernel"))?;
-        if sync_check() {
-            self.synchronize()?;
-        }
-        Ok(())
-    }
-
     /// Enqueues a host-to-device copy of `bytes` from `src`.
     ///
     /// # Safety

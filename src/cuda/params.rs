@@ -3,7 +3,6 @@
 use crate::core::batch::{Batch, RawPtr};
 use crate::core::Scalar;
 use cudarc::driver::safe::DeviceRepr;
-use std::ffi::c_void;
 
 /// `ng_batch<T>` of common.cuh: matrix i at `array[i]` when `array != 0`, else
 /// `base + i*stride`.
@@ -47,11 +46,6 @@ impl KBatch {
         let bytes = rows * cols * std::mem::size_of::<T>();
         self.array == 0 && ld == rows && self.stride == (rows * cols) as i64 && self.base % 16 == 0 && (bytes * nb) % 16 == 0
     }
-}
-
-/// A kernel parameter as `cuLaunchKernel` takes it: a pointer to the value.
-pub fn arg<X>(x: &mut X) -> *mut c_void {
-    x as *mut X as *mut c_void
 }
 
 /// A 1-D grid of `blocks` blocks, clamped to the grid-x limit (kernels loop beyond it).

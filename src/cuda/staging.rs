@@ -230,31 +230,44 @@ impl std::ops::Index<usize> for Chunk {
     }
 }
 
-/// Pinned host memory and events of the staging engine, kept by a handle and grown on demand.
+/// Pinned host memory and events of the staging engine, kept by a handle and grown on demand:
+/// one slot for a call of one chunk, two for the pipeline.
+#[derive(Default)]
 pub struct Buffers {
-    pinned: [PinnedHostSlice<u8>; 2],
-    /// The buffers' addresses, taken once (cudarc's accessor synchronises an event).
-    addr: [usize; 2],
-    done: [CudaEvent; 2],
+    slots: Vec<Slot>,
+}
+
+/// One pinned buffer, its address, and the event of the copies out of its last chunk.
+struct Slot {
+    /// Owns the memory `addr` points to.
+    _pinned: PinnedHostSlice<u8>,
+    /// Taken once: cudarc's accessor synchronises an event each time.
+    addr: usize,
+    bytes: usize,
+    done: CudaEvent,
 }
 
 impl Buffers {
-    fn new(ch: &CudaHandle, bytes: usize) -> Result<Buffers> {
+    /// Makes `slots` slots of at least `bytes` each; a slot too small is replaced (the
+    /// engine leaves no copy in flight between calls).
+    fn reserve(&mut self, ch: &CudaHandle, slots: usize, bytes: usize) -> Result<()> {
+        self.slots.retain(|s| s.bytes >= bytes);
+        while self.slots.len() < slots {
+            self.slots.push(Slot::new(ch, bytes)?);
+        }
+        Ok(())
+    }
+}
+
+impl Slot {
+    fn new(ch: &CudaHandle, bytes: usize) -> Result<Slot> {
         let ctx = &ch.dev.ctx;
         // Not write-combined: outputs are read back from these buffers.
         // SAFETY: the memory is written (packed or copied into) before it is read.
-        let alloc = || unsafe { ctx.alloc_pinned_with_flags::<u8>(bytes, 0) }.map_err(|e| failed(e, "cuMemHostAlloc"));
-        let mut pinned = [alloc()?, alloc()?];
-        let mut addr = [0; 2];
-        for (a, p) in addr.iter_mut().zip(pinned.iter_mut()) {
-            *a = p.as_mut_ptr().map_err(|e| failed(e, "cuEventSynchronize"))? as usize;
-        }
-        let event = || ctx.new_event(Some(cu::CUevent_flags::CU_EVENT_DISABLE_TIMING)).map_err(|e| failed(e, "cuEventCreate"));
-        Ok(Buffers { pinned, addr, done: [event()?, event()?] })
-    }
-
-    fn bytes(&self) -> usize {
-        self.pinned[0].len()
+        let mut pinned = unsafe { ctx.alloc_pinned_with_flags::<u8>(bytes, 0) }.map_err(|e| failed(e, "cuMemHostAlloc"))?;
+        let addr = pinned.as_mut_ptr().map_err(|e| failed(e, "cuEventSynchronize"))? as usize;
+        let done = ctx.new_event(Some(cu::CUevent_flags::CU_EVENT_DISABLE_TIMING)).map_err(|e| failed(e, "cuEventCreate"))?;
+        Ok(Slot { _pinned: pinned, addr, bytes, done })
     }
 }
 
@@ -430,14 +443,12 @@ impl Stage {
 
     /// Host arrays: pack, copy in, launch, copy out, unpack, two chunks in flight.
     unsafe fn pipeline(&self, ch: &mut CudaHandle, ws: u64, plan: &Plan, launch: &mut impl FnMut(&CudaHandle, &Chunk) -> Result<()>) -> Result<()> {
-        let buffers = match ch.buffers.take() {
-            Some(b) if b.bytes() >= plan.pinned_bytes => b,
-            old => {
-                drop(old);
-                Buffers::new(ch, plan.pinned_bytes.max(1))?
-            }
+        let mut buffers = ch.buffers.take().unwrap_or_default();
+        let slots = if self.batch > plan.count { 2 } else { 1 };
+        let result = match buffers.reserve(ch, slots, plan.pinned_bytes.max(1)) {
+            Ok(()) => self.pipeline_with(ch, ws, plan, &buffers, launch),
+            Err(e) => Err(e),
         };
-        let result = self.pipeline_with(ch, ws, plan, &buffers, launch);
         ch.buffers = Some(buffers);
         result
     }
@@ -446,12 +457,12 @@ impl Stage {
         let mut pending: Option<(usize, usize, usize)> = None;
         for (k, (first, count)) in self.chunks(plan).enumerate() {
             let slot = k % 2;
-            let host = buf.addr[slot];
+            let host = buf.slots[slot].addr;
             self.each_pinned(plan, |o, off| if o.dir != Dir::Out { pack(o, first, count, host + off) });
             self.copies(plan, count, |o, off, bytes, dev| if o.dir != Dir::Out { ch.htod(dev, (host + off) as *const c_void, bytes) } else { Ok(()) }, ws)?;
             launch(ch, &self.views(ws, plan, first, count))?;
             self.copies(plan, count, |o, off, bytes, dev| if o.dir != Dir::In { ch.dtoh((host + off) as *mut c_void, dev, bytes) } else { Ok(()) }, ws)?;
-            buf.done[slot].record(&ch.stream).map_err(|e| failed(e, "cuEventRecord"))?;
+            buf.slots[slot].done.record(&ch.stream).map_err(|e| failed(e, "cuEventRecord"))?;
             if let Some(p) = pending.replace((slot, first, count)) {
                 self.finish(buf, plan, p)?;
             }
@@ -464,8 +475,9 @@ impl Stage {
 
     /// Waits for a chunk's copies back and unpacks its outputs.
     unsafe fn finish(&self, buf: &Buffers, plan: &Plan, (slot, first, count): (usize, usize, usize)) -> Result<()> {
-        buf.done[slot].synchronize().map_err(|e| failed(e, "cuEventSynchronize"))?;
-        let host = buf.addr[slot];
+        let slot = &buf.slots[slot];
+        slot.done.synchronize().map_err(|e| failed(e, "cuEventSynchronize"))?;
+        let host = slot.addr;
         self.each_pinned(plan, |o, off| if matches!(o.dir, Dir::Out | Dir::InOut) { unpack(o, first, count, host + off) });
         Ok(())
     }
@@ -517,6 +529,18 @@ unsafe fn strided_copy(src: usize, step: usize, dst: usize, n: usize, elem: usiz
         let (s, d) = if gather { (far, near) } else { (near, far) };
         std::ptr::copy_nonoverlapping(s as *const u8, d as *mut u8, elem);
     }
+}
+
+/// Copies one run of `bytes` between `far` and `near`, in pieces on every core when large.
+///
+/// # Safety
+/// Both ranges are valid for the copy.
+unsafe fn run_copy(far: usize, near: usize, bytes: usize, gather: bool) {
+    let pieces = bytes.div_ceil(PARALLEL_BYTES);
+    for_items(pieces, bytes, |p| {
+        let at = p * PARALLEL_BYTES;
+        strided_copy(far + at, 1, near + at, PARALLEL_BYTES.min(bytes - at), 1, gather);
+    });
 }
 
 /// Copies one item from the caller's layout at `src` to its compact form at `dst`.
@@ -576,7 +600,7 @@ unsafe fn transfer(o: &Operand, first: usize, count: usize, near: usize, gather:
         return;
     }
     if contiguous(o) && part == Part::All {
-        return strided_copy(o.item(first), 1, near, count * o.slot, o.elem, gather);
+        return run_copy(o.item(first), near, bytes, gather);
     }
     if o.interleaved {
         // Element (r, c) of the chunk's items: `count` consecutive items (stride 1).

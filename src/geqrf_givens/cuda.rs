@@ -90,6 +90,7 @@ pub fn specialise_kernel<T: Scalar>(kind: &str) -> (Vec<String>, String) {
     (base_defines::<T>(kind), format!("{kind}_{}", T::SUFFIX))
 }
 
+/// The factorisation `f` on arrays in `space`.
 pub fn geqrf<T: Scalar>(ch: &mut CudaHandle, f: &Geqrf<T>, space: Space) -> Result<()> {
     ch.bind()?;
     // The kernel writes CS strictly below the diagonal; the rest of the caller's CS is not
@@ -102,6 +103,7 @@ pub fn geqrf<T: Scalar>(ch: &mut CudaHandle, f: &Geqrf<T>, space: Space) -> Resu
     unsafe { stage.run(ch, |ch, k| launch_geqrf::<T>(ch, f.m, f.n, &k[0], &k[1], k.count)) }
 }
 
+/// The application of Q `o` on arrays in `space`.
 pub fn ormqr<T: Scalar>(ch: &mut CudaHandle, o: &Ormqr<T>, space: Space) -> Result<()> {
     ch.bind()?;
     let nq = if o.side == Side::Left { o.m } else { o.n };
@@ -113,6 +115,7 @@ pub fn ormqr<T: Scalar>(ch: &mut CudaHandle, o: &Ormqr<T>, space: Space) -> Resu
     unsafe { stage.run(ch, |ch, k| launch_ormqr(ch, o, &k[0], &k[1], &k[2], k.count)) }
 }
 
+/// The generation of Q `o` on arrays in `space`.
 pub fn orgqr<T: Scalar>(ch: &mut CudaHandle, o: &Orgqr<T>, space: Space) -> Result<()> {
     ch.bind()?;
     // CS is not an operand when k = 0 (the caller's may be NULL).

@@ -32,6 +32,7 @@ pub enum Plan {
     Block { smem: bool },
 }
 
+/// The plan for order `n` on a device with `max_smem` bytes of opt-in shared memory per block.
 pub fn plan<T: Scalar>(n: usize, max_smem: usize) -> Plan {
     if n <= 32 {
         let w = n.next_power_of_two().max(1);
@@ -95,6 +96,7 @@ fn factorisation<T: Scalar>(space: Space, f: &Getrf<T>) -> Stage {
         .op(Operand::vector(Dir::Out, f.info, 1, 1))
 }
 
+/// The factorisation `f` on arrays in `space`.
 pub fn getrf<T: Scalar>(ch: &mut CudaHandle, f: &Getrf<T>, space: Space) -> Result<()> {
     check_n(f.n)?;
     ch.bind()?;
@@ -103,6 +105,7 @@ pub fn getrf<T: Scalar>(ch: &mut CudaHandle, f: &Getrf<T>, space: Space) -> Resu
     unsafe { factorisation(space, f).run(ch, |ch, k| launch_getrf(ch, f, k)) }
 }
 
+/// The solve `g` with given factors, on arrays in `space`.
 pub fn getrs<T: Scalar>(ch: &mut CudaHandle, g: &Getrs<T>, space: Space) -> Result<()> {
     ch.bind()?;
     let stage = Stage::new(space, g.batch)
@@ -137,6 +140,7 @@ pub fn gesv<T: Scalar>(ch: &mut CudaHandle, f: &Getrf<T>, g: &Getrs<T>, space: S
     }
 }
 
+/// `?gesc2` (`g`) with given factors, on arrays in `space`.
 pub fn gesc2<T: Scalar>(ch: &mut CudaHandle, g: &Gesc2<T>, space: Space) -> Result<()> {
     ch.bind()?;
     let stage = Stage::new(space, g.batch)

@@ -168,6 +168,11 @@ module numgpu
     integer(c_int32_t), parameter :: NUMGPU_SSHOPM_FIXED = 0_c_int32_t
     integer(c_int32_t), parameter :: NUMGPU_SSHOPM_SAFE = 1_c_int32_t
     integer(c_int32_t), parameter :: NUMGPU_SSHOPM_ADAPTIVE = 2_c_int32_t
+    ! numgpu_sshopm_flag and numgpu_sshopm_pair_type.
+    integer(c_int32_t), parameter :: NUMGPU_SSHOPM_CONVERGED = 0_c_int32_t, NUMGPU_SSHOPM_MAXIT = 1_c_int32_t, &
+        NUMGPU_SSHOPM_UNDERFLOW = 2_c_int32_t, NUMGPU_SSHOPM_NONFINITE = 3_c_int32_t
+    integer(c_int32_t), parameter :: NUMGPU_SSHOPM_LOCAL_MAX = 1_c_int32_t, NUMGPU_SSHOPM_LOCAL_MIN = -1_c_int32_t, &
+        NUMGPU_SSHOPM_OTHER = 0_c_int32_t
 
     ! numgpu_status
     integer(c_int32_t), parameter :: NUMGPU_SUCCESS = 0_c_int32_t

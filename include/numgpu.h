@@ -13,116 +13,6 @@
 
 
 /**
- * The value of a clean check word.
- */
-#define CHECK_CLEAN UINT64_MAX
-
-/**
- * Largest workspace a host-array call stages at once; larger batches go in chunks.
- */
-#define STAGING_BYTES (256 << 20)
-
-/**
- * Largest n of the block kernel: its packed (row, column) indices are `int`.
- */
-#define MAX_N 46340
-
-/**
- * Rows per SPIKE partition: odd, so that a partition's interior has even order (tridiagonal
- * matrices with a vanishing diagonal are singular in odd orders) and the threads' rows fall
- * in distinct shared-memory banks.
- */
-#define SPIKE_L 17
-
-/**
- * Partitions (threads) per SPIKE block.
- */
-#define SPIKE_NT 128
-
-/**
- * Largest order solved by one thread per right-hand side (diagonal pivoting over the whole
- * system) instead of SPIKE: below one block's worth of partitions, SPIKE gains nothing and its
- * fixed partition boundaries would cost stability.
- */
-#define SPIKE_MIN (SPIKE_L * SPIKE_NT)
-
-/**
- * The kinds of bad structure entries, in the order the first one is named: a bad row
- * pointer pair before any bad column index.
- */
-#define BAD_ROW_PTR 0
-
-#define BAD_COL_IND 1
-
-/**
- * Rows per strip at most (4 bits of row-in-strip).
- */
-#define MAX_HEIGHT 16
-
-/**
- * Columns must be fewer than this (28 bits of column).
- */
-#define MAX_COLS (1 << 28)
-
-/**
- * Lanes of a warp: a strip's stored length is a multiple of it.
- */
-#define WARP 32
-
-/**
- * The word of a padding element, skipped by the kernels.
- */
-#define PAD UINT32_MAX
-
-/**
- * The largest M.
- */
-#define MAX_LANES 8
-
-/**
- * Chunks of one work item at most.
- */
-#define ITEM_CHUNKS 32
-
-/**
- * τ of the adaptive shift.
- */
-#define ADAPTIVE_TAU 1e-6
-
-/**
- * Flags of each (tensor, start).
- */
-#define FLAG_CONVERGED 0
-
-#define FLAG_MAXIT 1
-
-#define FLAG_UNDERFLOW 2
-
-#define FLAG_NONFINITE 3
-
-/**
- * Types of [`sshopm_unique`]: the projected Hessian Uᵀ((m−1)·A·x^{m−2} − λ·I)U (U an
- * orthonormal basis of x^⊥) negative definite (a local maximum of A·x^m on the sphere),
- * positive definite (a local minimum), or neither (a saddle point, or an eigenvalue within
- * √ε·(1 + ‖H‖_F) of zero).
- */
-#define TYPE_MAX 1
-
-#define TYPE_MIN -1
-
-#define TYPE_OTHER 0
-
-/**
- * Threads per block.
- */
-#define THREADS 128
-
-/**
- * Largest order supported.
- */
-#define MAX_M 32
-
-/**
  * Backend selector of `numgpu_create_with` and `numgpu_get_backend`.
  */
 enum numgpu_backend
@@ -349,6 +239,35 @@ typedef int32_t numgpu_side;
 #endif // __cplusplus
 
 /**
+ * The flag `numgpu_sshopm` writes for each (tensor, start), as an `int32_t`.
+ */
+enum numgpu_sshopm_flag
+#ifdef __cplusplus
+  : int32_t
+#endif // __cplusplus
+ {
+  /**
+   * |λ_{k+1} − λ_k| <= tol within maxit iterations.
+   */
+  NUMGPU_SSHOPM_CONVERGED = 0,
+  /**
+   * maxit iterations without converging.
+   */
+  NUMGPU_SSHOPM_MAXIT = 1,
+  /**
+   * ‖x̂‖ fell below the smallest normal number (a zero tensor with α = 0, a zero start).
+   */
+  NUMGPU_SSHOPM_UNDERFLOW = 2,
+  /**
+   * A non-finite value (NaN or Inf in the tensor or the start).
+   */
+  NUMGPU_SSHOPM_NONFINITE = 3,
+};
+#ifndef __cplusplus
+typedef int32_t numgpu_sshopm_flag;
+#endif // __cplusplus
+
+/**
  * Which extrema the iteration seeks, as an `int32_t` at the ABI.
  */
 enum numgpu_sshopm_mode
@@ -367,6 +286,33 @@ enum numgpu_sshopm_mode
 };
 #ifndef __cplusplus
 typedef int32_t numgpu_sshopm_mode;
+#endif // __cplusplus
+
+/**
+ * The type `numgpu_sshopm_unique` writes for each eigenpair, as an `int32_t`: from the
+ * projected Hessian Uᵀ((m−1)·A·x^{m−2} − λ·I)U (U an orthonormal basis of x^⊥).
+ */
+enum numgpu_sshopm_pair_type
+#ifdef __cplusplus
+  : int32_t
+#endif // __cplusplus
+ {
+  /**
+   * Negative definite: a local maximum of A·x^m on the sphere.
+   */
+  NUMGPU_SSHOPM_LOCAL_MAX = 1,
+  /**
+   * Positive definite: a local minimum.
+   */
+  NUMGPU_SSHOPM_LOCAL_MIN = -1,
+  /**
+   * Neither: a saddle point, or an eigenvalue within √ε·(1 + ‖H‖_F) of zero; also the
+   * slots after the stored pairs.
+   */
+  NUMGPU_SSHOPM_OTHER = 0,
+};
+#ifndef __cplusplus
+typedef int32_t numgpu_sshopm_pair_type;
 #endif // __cplusplus
 
 /**
@@ -538,12 +484,6 @@ typedef struct {
    */
   int64_t max_stages;
 } numgpu_rkc_options;
-
-/**
- * Largest number of gradient terms (monomials of degree m − 1 times n) supported: the
- * tables stay a few tens of MB.
- */
-#define MAX_TERMS (1 << 22)
 
 #ifdef __cplusplus
 extern "C" {
@@ -2787,10 +2727,11 @@ numgpu_status numgpu_cmrs_destroy(numgpu_cmrs_matrix *A);
  *   last iterate.
  * - `X` [out]: n·ntensors·nstarts values, the last iterate x of g at `X + g·n` (unit).
  * - `iters` [out]: ntensors·nstarts, the iterations g took.
- * - `flags` [out]: ntensors·nstarts: 0 converged, 1 maxit reached, 2 ‖x̂‖ below the smallest
- *   normal number (e.g. a zero tensor with α = 0; also a zero start, with iters = 0), 3 a
- *   non-finite value (NaN or Inf in the tensor or the start); the iteration stops at once and
- *   the last values are stored. Trouble in one (tensor, start) never affects the others.
+ * - `flags` [out]: ntensors·nstarts `numgpu_sshopm_flag` values: `NUMGPU_SSHOPM_CONVERGED`
+ *   (0), `NUMGPU_SSHOPM_MAXIT` (1, maxit reached), `NUMGPU_SSHOPM_UNDERFLOW` (2, ‖x̂‖ below the
+ *   smallest normal number, e.g. a zero tensor with α = 0; also a zero start, with
+ *   iters = 0), `NUMGPU_SSHOPM_NONFINITE` (3, NaN or Inf in the tensor or the start); the
+ *   iteration stops at once and the last values are stored. Trouble in one (tensor, start) never affects the others.
  *
  * ntensors = 0 or nstarts = 0 is success and touches nothing. All arrays are host memory, or
  * all are device memory of the handle's device (then the call is enqueued on the handle's
@@ -2863,10 +2804,11 @@ numgpu_status numgpu_dsshopm(numgpu_handle *h,
  * - `X` [out]: n·ntensors·kmax values, its eigenvector at `X + (t·kmax + k)·n` (NaN for k >=
  *   count[t]).
  * - `mult` [out]: ntensors·kmax, the starts that converged to the pair (0 for k >= count[t]).
- * - `pair_type` [out]: ntensors·kmax: 1 local maximum of A·x^m on the sphere, −1 local minimum, 0
- *   neither (a saddle point, or degenerate: the projected Hessian
- *   Uᵀ((m−1)·A·x^{m−2} − λ·I)U, U a basis of x^⊥, has an eigenvalue within √ε·(1 + its norm)
- *   of zero); 0 for k >= count[t].
+ * - `pair_type` [out]: ntensors·kmax `numgpu_sshopm_pair_type` values:
+ *   `NUMGPU_SSHOPM_LOCAL_MAX` (1, a local maximum of A·x^m on the sphere),
+ *   `NUMGPU_SSHOPM_LOCAL_MIN` (−1, a local minimum), `NUMGPU_SSHOPM_OTHER` (0, neither: a
+ *   saddle point, or degenerate: the projected Hessian Uᵀ((m−1)·A·x^{m−2} − λ·I)U, U a basis
+ *   of x^⊥, has an eigenvalue within √ε·(1 + its norm) of zero); 0 for k >= count[t].
  *
  * ntensors = 0 or nstarts = 0 is success and touches nothing. Spaces, reproducibility and
  * errors as `numgpu_sshopm`, plus `INVALID_VALUE` for merge_tol and kmax.

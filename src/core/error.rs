@@ -1,5 +1,6 @@
-//! The crate's error type: a status code, the 1-based argument it names (0 when none) and a
-//! message. The C boundary turns it into a `numgpu_status` and the thread-local last error.
+//! The crate's error type: a status code, the C parameter it names (if any) and a message.
+//! The C boundary turns it into a `numgpu_status`, the argument's position and the
+//! thread-local last error.
 
 use std::fmt;
 
@@ -28,12 +29,19 @@ pub enum numgpu_status {
 
 pub use numgpu_status as Status;
 
-/// An error with the status it maps to, the 1-based argument it names and a message.
+/// An error with the status it maps to, the C parameter it names and a message.
+///
+/// Below the C boundary an error names its argument by the C parameter's name (`"lda"`);
+/// only the boundary knows positions: it turns the name into the 1-based position of the
+/// entry point that was called (`numgpu_last_error_arg`) and writes
+/// `"<function>: argument <position> <msg>"`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Error {
     pub status: Status,
-    /// 1-based position of the offending argument in the C signature, 0 when none.
-    pub arg: i32,
+    /// The C parameter the error names (`"lda"`), `None` when it names none.
+    pub arg: Option<&'static str>,
+    /// What is wrong; for an argument error it starts with the argument and its value,
+    /// e.g. `"(lda = 3) must be >= max(1, m) = 4"`.
     pub msg: String,
 }
 
@@ -41,11 +49,12 @@ pub type Result<T> = std::result::Result<T, Error>;
 
 impl Error {
     pub fn new(status: Status, msg: impl Into<String>) -> Self {
-        Error { status, arg: 0, msg: msg.into() }
+        Error { status, arg: None, msg: msg.into() }
     }
-    /// `INVALID_VALUE` naming argument `arg` (1-based).
-    pub fn arg(arg: i32, msg: impl Into<String>) -> Self {
-        Error { status: Status::NUMGPU_INVALID_VALUE, arg, msg: format!("argument {arg} {}", msg.into()) }
+    /// `INVALID_VALUE` naming the C parameter `name`; `msg` starts with the argument, e.g.
+    /// `"(lda = 3) must be >= max(1, m) = 4"`.
+    pub fn arg(name: &'static str, msg: impl Into<String>) -> Self {
+        Error { status: Status::NUMGPU_INVALID_VALUE, arg: Some(name), msg: msg.into() }
     }
     pub fn invalid(msg: impl Into<String>) -> Self {
         Self::new(Status::NUMGPU_INVALID_VALUE, msg)
@@ -67,10 +76,37 @@ impl Error {
     }
 }
 
+/// `argument lda (lda = 3) must be ...` for an argument error, else the message; other
+/// arguments the message mentions appear by name.
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.msg)
+        let msg = resolve_mentions(&self.msg, |name| Some(name.to_string()));
+        match self.arg {
+            Some(name) => write!(f, "argument {name} {msg}"),
+            None => f.write_str(&msg),
+        }
     }
+}
+
+/// Marks the C parameter `name` inside a message: `"... but {mention("A")} (A) is host
+/// memory"` reads `"... but argument 8 (A) is host memory"` at the C boundary (the position
+/// of A in the entry point called) and `"... but argument A (A) ..."` in Rust.
+pub fn mention(name: &str) -> String {
+    format!("argument {MARK}{name}{MARK}")
+}
+
+const MARK: char = '\u{1}';
+
+/// `msg` with each mention replaced by what `by` gives for its name (the name itself when
+/// `by` gives nothing).
+pub fn resolve_mentions(msg: &str, by: impl Fn(&str) -> Option<String>) -> String {
+    let mut parts = msg.split(MARK);
+    let mut out = parts.next().unwrap_or_default().to_string();
+    while let Some(name) = parts.next() {
+        out += &by(name).unwrap_or_else(|| name.to_string());
+        out += parts.next().unwrap_or_default();
+    }
+    out
 }
 
 impl std::error::Error for Error {}
@@ -83,9 +119,4 @@ pub fn checked_mul(a: usize, b: usize, what: &str) -> Result<usize> {
 /// `a + b` for sizes, or `NOT_SUPPORTED` naming what overflowed.
 pub fn checked_add(a: usize, b: usize, what: &str) -> Result<usize> {
     a.checked_add(b).ok_or_else(|| Error::not_supported(format!("{what} overflows the address space")))
-}
-
-/// A C `int64_t` size as `usize`, or `INVALID_VALUE` naming argument `arg` when negative.
-pub fn nonneg(v: i64, arg: i32, name: &str) -> Result<usize> {
-    usize::try_from(v).map_err(|_| Error::arg(arg, format!("({name} = {v}) must be >= 0")))
 }

@@ -33,13 +33,13 @@ pub enum BackendChoice {
 }
 
 impl BackendChoice {
-    /// Validates a backend value from C; `arg` is its 1-based position.
-    pub fn from_i32(v: i32, arg: i32) -> Result<Self> {
+    /// Validates a backend value from C (the parameter `backend`).
+    pub fn from_i32(v: i32) -> Result<Self> {
         match v {
             0 => Ok(BackendChoice::Auto),
             1 => Ok(BackendChoice::Cpu),
             2 => Ok(BackendChoice::Cuda),
-            _ => Err(Error::arg(arg, format!("(backend = {v}) must be NUMGPU_BACKEND_AUTO (0), NUMGPU_BACKEND_CPU (1) or NUMGPU_BACKEND_CUDA (2)"))),
+            _ => Err(Error::arg("backend", format!("(backend = {v}) must be NUMGPU_BACKEND_AUTO (0), NUMGPU_BACKEND_CPU (1) or NUMGPU_BACKEND_CUDA (2)"))),
         }
     }
 }
@@ -64,7 +64,7 @@ impl Handle {
     /// but it must be >= 0).
     pub fn new(choice: BackendChoice, device: i32) -> Result<Handle> {
         if device < 0 {
-            return Err(Error::arg(3, format!("(device = {device}) must be >= 0")));
+            return Err(Error::arg("device", format!("(device = {device}) must be >= 0")));
         }
         let choice = match choice {
             BackendChoice::Auto => env_choice()?,
@@ -168,7 +168,7 @@ impl Handle {
         match &self.state {
             State::Cuda(c) => c.memcpy(dst, src, bytes),
             State::Cpu => {
-                super::memory::host_pointers(&[(src, 3, "src"), (dst, 2, "dst")])?;
+                super::memory::host_pointers(&[(src, "src"), (dst, "dst")])?;
                 std::ptr::copy(src as *const u8, dst as *mut u8, bytes);
                 Ok(())
             }

@@ -1,7 +1,7 @@
 //! Pointer spaces: whether the arrays of a call are host memory or device memory of the
 //! handle's device, and the rule that all arrays of one call share one space.
 
-use super::error::{Error, Result};
+use super::error::{mention, Error, Result};
 use super::handle::{Handle, State};
 use std::ffi::c_void;
 
@@ -13,8 +13,8 @@ pub enum Space {
     Device,
 }
 
-/// An array argument: pointer, 1-based position, name.
-pub type ArgPtr = (*const c_void, i32, &'static str);
+/// An array argument: pointer and C parameter name.
+pub type ArgPtr = (*const c_void, &'static str);
 
 /// The one space that all non-NULL `args` share, checked against the handle's backend:
 /// device memory on the CPU backend, memory of another device, or a mix of spaces are
@@ -28,16 +28,14 @@ pub fn common_space(h: &Handle, args: &[ArgPtr]) -> Result<Space> {
                 let space = match crate::cuda::device_of(a.0) {
                     None => Space::Host,
                     Some(d) if d == c.dev.ordinal => Space::Device,
-                    Some(d) => {
-                        return Err(Error::arg(a.1, format!("({}) is memory of CUDA device {d}, but the handle runs on device {}", a.2, c.dev.ordinal)))
-                    }
+                    Some(d) => return Err(Error::arg(a.1, format!("({}) is memory of CUDA device {d}, but the handle runs on device {}", a.1, c.dev.ordinal))),
                 };
                 match first {
                     None => first = Some((space, a)),
                     Some((s, f)) if s != space => {
                         return Err(Error::arg(
                             a.1,
-                            format!("({}) is {} memory but argument {} ({}) is {} memory: all arrays of a call must be in one space", a.2, name(space), f.1, f.2, name(s)),
+                            format!("({}) is {} memory but {} ({}) is {} memory: all arrays of a call must be in one space", a.1, name(space), mention(f.1), f.1, name(s)),
                         ))
                     }
                     _ => {}
@@ -52,7 +50,7 @@ pub fn common_space(h: &Handle, args: &[ArgPtr]) -> Result<Space> {
 pub fn host_pointers(args: &[ArgPtr]) -> Result<()> {
     for a in args {
         if let Some(d) = crate::cuda::device_of(a.0) {
-            return Err(Error::arg(a.1, format!("({}) is memory of CUDA device {d}, but the handle's backend is CPU", a.2)));
+            return Err(Error::arg(a.1, format!("({}) is memory of CUDA device {d}, but the handle's backend is CPU", a.1)));
         }
     }
     Ok(())

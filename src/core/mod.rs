@@ -1,6 +1,8 @@
-//! What every family shares: errors, the handle, element types, pointer spaces, enums.
+//! What every family shares: errors and argument checks, the handle, element types, pointer
+//! spaces, enums.
 
 pub mod batch;
+pub mod check;
 pub mod error;
 pub mod handle;
 pub mod memory;

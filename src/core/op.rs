@@ -24,13 +24,13 @@ pub enum Op {
 }
 
 impl Op {
-    /// Validates an op value from C; `arg` is its 1-based position.
-    pub fn from_i32(v: i32, arg: i32, name: &str) -> Result<Op> {
+    /// Validates an op value from C, passed as the C parameter `name`.
+    pub fn from_i32(v: i32, name: &'static str) -> Result<Op> {
         match v {
             0 => Ok(Op::N),
             1 => Ok(Op::T),
             2 => Ok(Op::C),
-            _ => Err(Error::arg(arg, format!("({name} = {v}) must be NUMGPU_OP_N (0), NUMGPU_OP_T (1) or NUMGPU_OP_C (2)"))),
+            _ => Err(Error::arg(name, format!("({name} = {v}) must be NUMGPU_OP_N (0), NUMGPU_OP_T (1) or NUMGPU_OP_C (2)"))),
         }
     }
     pub fn is_trans(self) -> bool {

@@ -24,12 +24,12 @@ pub enum Side {
 }
 
 impl Side {
-    /// Validates a side value from C; `arg` is its 1-based position.
-    pub fn from_i32(v: i32, arg: i32, name: &str) -> Result<Side> {
+    /// Validates a side value from C, passed as the C parameter `name`.
+    pub fn from_i32(v: i32, name: &'static str) -> Result<Side> {
         match v {
             0 => Ok(Side::Left),
             1 => Ok(Side::Right),
-            _ => Err(Error::arg(arg, format!("({name} = {v}) must be NUMGPU_SIDE_LEFT (0) or NUMGPU_SIDE_RIGHT (1)"))),
+            _ => Err(Error::arg(name, format!("({name} = {v}) must be NUMGPU_SIDE_LEFT (0) or NUMGPU_SIDE_RIGHT (1)"))),
         }
     }
     /// 0 (left) or 1 (right), as the kernels take it.

@@ -1,7 +1,12 @@
 //! Loading the CUDA driver, per-device state on the primary context, checked driver calls.
+//!
+//! Contexts, streams, modules, functions, launches, events and pinned memory go through
+//! cudarc's safe layer; the raw `sys` layer stays where cudarc has no safe form for what we
+//! need (docs/ARCHITECTURE.md lists those places and why).
 
 use crate::core::error::{Error, Result};
-use cudarc::driver::sys as cu;
+use cudarc::driver::safe::CudaContext;
+use cudarc::driver::{sys as cu, DriverError};
 use std::collections::HashMap;
 use std::ffi::{c_void, CStr};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -20,6 +25,11 @@ pub fn check(r: cu::CUresult, what: &str) -> Result<()> {
     } else {
         Err(Error::exec(format!("{what}: {name}")))
     }
+}
+
+/// A failed cudarc call as the crate's error (as [`check`] maps it), naming the call.
+pub fn failed(e: DriverError, what: &str) -> Error {
+    check(e.0, what).expect_err("a DriverError is never success")
 }
 
 fn error_name(r: cu::CUresult) -> String {
@@ -71,7 +81,9 @@ pub fn device_count() -> i32 {
 /// them all).
 pub struct Device {
     pub ordinal: i32,
-    pub ctx: cu::CUcontext,
+    /// The device's primary context (retained once), shared with the CUDA runtime, PyTorch
+    /// and the user's code.
+    pub ctx: Arc<CudaContext>,
     /// Compute capability, e.g. (9, 0).
     pub arch: (i32, i32),
     pub sm_count: i32,
@@ -81,15 +93,10 @@ pub struct Device {
     pub modules: ModuleCache,
 }
 
-// SAFETY: a CUcontext is usable from any thread; the module cache synchronises itself.
-unsafe impl Send for Device {}
-unsafe impl Sync for Device {}
-
 impl Device {
     /// Makes this device's primary context current on the calling thread.
     pub fn bind(&self) -> Result<()> {
-        // SAFETY: ctx is a retained primary context.
-        check(unsafe { cu::cuCtxSetCurrent(self.ctx) }, "cuCtxSetCurrent")
+        self.ctx.bind_to_thread().map_err(|e| failed(e, "cuCtxSetCurrent"))
     }
 
     /// `sm_XX` of this device.
@@ -108,7 +115,7 @@ pub fn device(ordinal: i32) -> Result<Arc<Device>> {
     }
     let count = device_count();
     if ordinal < 0 || ordinal >= count {
-        return Err(Error::arg(3, format!("(device = {ordinal}) must be in [0, {count}): that many CUDA devices are visible")));
+        return Err(Error::arg("device", format!("(device = {ordinal}) must be in [0, {count}): that many CUDA devices are visible")));
     }
     let d = Arc::new(open(ordinal)?);
     map.insert(ordinal, d.clone());
@@ -116,34 +123,22 @@ pub fn device(ordinal: i32) -> Result<Arc<Device>> {
 }
 
 fn open(ordinal: i32) -> Result<Device> {
-    let mut dev: cu::CUdevice = 0;
-    let mut ctx: cu::CUcontext = std::ptr::null_mut();
-    // SAFETY: plain driver queries on a valid ordinal; out-pointers are locals.
-    unsafe {
-        check(cu::cuDeviceGet(&mut dev, ordinal), "cuDeviceGet")?;
-        check(cu::cuDevicePrimaryCtxRetain(&mut ctx, dev), "cuDevicePrimaryCtxRetain")?;
-    }
-    let attr = |a: cu::CUdevice_attribute| -> Result<i32> {
-        let mut v = 0;
-        // SAFETY: as above.
-        check(unsafe { cu::cuDeviceGetAttribute(&mut v, a, dev) }, "cuDeviceGetAttribute")?;
-        Ok(v)
-    };
+    let ctx = CudaContext::new(ordinal as usize).map_err(|e| failed(e, "cuDevicePrimaryCtxRetain"))?;
+    // Work is ordered on each handle's one stream (the user's or the default one), and the
+    // memory kernels touch is the caller's or the handle's raw workspace: cudarc's per-slice
+    // event tracking would only add events.
+    // SAFETY: no cudarc allocation of this context is used from more than one stream.
+    unsafe { ctx.disable_event_tracking() };
+    let attr = |a: cu::CUdevice_attribute| ctx.attribute(a).map_err(|e| failed(e, "cuDeviceGetAttribute"));
     use cu::CUdevice_attribute as A;
-    let arch = (attr(A::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)?, attr(A::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)?);
-    let mut name = [0 as std::ffi::c_char; 256];
-    // SAFETY: the buffer holds 256 bytes and the driver writes a NUL-terminated name.
-    check(unsafe { cu::cuDeviceGetName(name.as_mut_ptr(), 256, dev) }, "cuDeviceGetName")?;
-    // SAFETY: NUL-terminated by the driver.
-    let name = unsafe { CStr::from_ptr(name.as_ptr()) }.to_string_lossy().into_owned();
     Ok(Device {
         ordinal,
-        ctx,
-        arch,
+        arch: ctx.compute_capability().map_err(|e| failed(e, "cuDeviceGetAttribute"))?,
         sm_count: attr(A::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)?,
         max_smem_optin: attr(A::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)? as usize,
-        name,
+        name: ctx.name().map_err(|e| failed(e, "cuDeviceGetName"))?,
         modules: ModuleCache::default(),
+        ctx,
     })
 }
 

@@ -1,23 +1,27 @@
-//! The CUDA side of a handle: its device, its stream, its workspace, checked launches and
+//! The CUDA side of a handle: its device, its stream, its workspace, typed launches and
 //! copies.
 
 use crate::core::error::{Error, Result};
+use cudarc::driver::safe::{CudaStream, DeviceRepr, LaunchArgs, LaunchConfig, PushKernelArg};
 use cudarc::driver::sys as cu;
 use std::cell::Cell;
 use std::ffi::c_void;
 use std::sync::Arc;
 
-use super::driver::{check, device, sync_check, Device};
+use super::driver::{check, device, failed, sync_check, Device};
 use super::module::Module;
+use super::staging::Buffers;
 
 pub struct CudaHandle {
     pub dev: Arc<Device>,
-    /// The stream work is enqueued on: the legacy default stream (NULL) unless the user set
-    /// one, so that work the user enqueued on the default stream is ordered with ours, as
-    /// with cuBLAS.
-    pub stream: cu::CUstream,
+    /// The stream work is enqueued on: the legacy default stream unless the user set one (a
+    /// borrowed `cudaStream_t`), so that work the user enqueued on the default stream is
+    /// ordered with ours, as with cuBLAS.
+    pub stream: Arc<CudaStream>,
     workspace: cu::CUdeviceptr,
     workspace_bytes: usize,
+    /// Pinned host memory and events of the staging engine, grown on demand.
+    pub(crate) buffers: Option<Buffers>,
     /// A device word kernels report bad input entries to (an `atomicMin` of a code; all ones
     /// when clean), allocated on first use; see [`CudaHandle::check_word`].
     check_word: cu::CUdeviceptr,
@@ -31,17 +35,18 @@ pub struct CudaHandle {
 type Deferred = (&'static str, fn(u64) -> Error);
 
 /// The value of a clean check word.
-pub const CHECK_CLEAN: u64 = u64::MAX;
+pub(crate) const CHECK_CLEAN: u64 = u64::MAX;
 
-// SAFETY: a handle is used by one thread at a time (documented); the raw stream and device
-// pointer are plain handles valid in any thread.
+// SAFETY: a handle is used by one thread at a time (documented); the raw device pointers
+// are plain handles valid in any thread.
 unsafe impl Send for CudaHandle {}
 
 impl CudaHandle {
     pub fn new(ordinal: i32) -> Result<Self> {
         let dev = device(ordinal)?;
         dev.bind()?;
-        Ok(CudaHandle { dev, stream: std::ptr::null_mut(), workspace: 0, workspace_bytes: 0, check_word: 0, armed: Cell::new(None) })
+        let stream = dev.ctx.default_stream();
+        Ok(CudaHandle { dev, stream, workspace: 0, workspace_bytes: 0, buffers: None, check_word: 0, armed: Cell::new(None) })
     }
 
     /// Makes the device's context current; called at the start of every CUDA entry point.
@@ -49,20 +54,33 @@ impl CudaHandle {
         self.dev.bind()
     }
 
+    /// Enqueues later work on the user's `cudaStream_t` (NULL: the legacy default stream).
     pub fn set_stream(&mut self, stream: *mut c_void) {
-        self.stream = stream as cu::CUstream;
+        self.stream = if stream.is_null() {
+            self.dev.ctx.default_stream()
+        } else {
+            // SAFETY: the user promises a stream of this device's primary context that
+            // outlives its use through the handle (as with cublasSetStream); it is borrowed,
+            // never destroyed by us.
+            unsafe { self.dev.ctx.wrap_borrowed_stream(stream as cu::CUstream) }
+        };
+    }
+
+    /// The raw stream, for the driver calls cudarc has no safe form of.
+    pub fn cu_stream(&self) -> cu::CUstream {
+        self.stream.cu_stream()
     }
 
     /// Waits for the handle's stream and reports any asynchronous failure, including bad
     /// input entries that kernels of an asynchronous call found (see [`Self::arm_check`]).
     pub fn synchronize(&self) -> Result<()> {
         self.bind()?;
-        // SAFETY: the stream is the default stream or one the user gave us.
-        check(unsafe { cu::cuStreamSynchronize(self.stream) }, "cuStreamSynchronize")?;
+        self.stream.synchronize().map_err(|e| failed(e, "cuStreamSynchronize"))?;
         if let Some((routine, decode)) = self.armed.take() {
             if let Some(code) = self.take_check()? {
                 let e = decode(code);
-                return Err(Error::new(e.status, format!("an earlier call of {routine} on this handle (on device arrays) found bad input: {}", e.msg)));
+                let (what, _) = crate::ffi::boundary::as_raised_by(routine, &e);
+                return Err(Error::new(e.status, format!("an earlier call of {routine} on this handle (on device arrays) found bad input: {what}")));
             }
         }
         Ok(())
@@ -77,7 +95,7 @@ impl CudaHandle {
             // SAFETY: out-pointer is a local; the memset covers the 8 bytes just allocated.
             unsafe {
                 check(cu::cuMemAlloc_v2(&mut p, 8), "cuMemAlloc")?;
-                if let Err(e) = check(cu::cuMemsetD32Async(p, u32::MAX, 2, self.stream), "cuMemsetD32Async") {
+                if let Err(e) = check(cu::cuMemsetD32Async(p, u32::MAX, 2, self.cu_stream()), "cuMemsetD32Async") {
                     cu::cuMemFree_v2(p);
                     return Err(e);
                 }
@@ -107,10 +125,10 @@ impl CudaHandle {
         // SAFETY: the word is 8 bytes of device memory we own; `code` is a local written
         // before the synchronisation returns.
         unsafe {
-            check(cu::cuMemcpyDtoHAsync_v2(&mut code as *mut u64 as *mut c_void, self.check_word, 8, self.stream), "cuMemcpyDtoHAsync")?;
-            check(cu::cuStreamSynchronize(self.stream), "cuStreamSynchronize")?;
+            self.dtoh(&mut code as *mut u64 as *mut c_void, self.check_word, 8)?;
+            self.stream.synchronize().map_err(|e| failed(e, "cuStreamSynchronize"))?;
             if code != CHECK_CLEAN {
-                check(cu::cuMemsetD32Async(self.check_word, u32::MAX, 2, self.stream), "cuMemsetD32Async")?;
+                check(cu::cuMemsetD32Async(self.check_word, u32::MAX, 2, self.cu_stream()), "cuMemsetD32Async")?;
             }
         }
         Ok((code != CHECK_CLEAN).then_some(code))
@@ -119,6 +137,10 @@ impl CudaHandle {
     /// At least `bytes` of device memory owned by the handle, valid until the next call.
     /// Grows on demand; on failure it is `ALLOC_FAILED` with the size, and the handle stays
     /// usable (its workspace is empty).
+    ///
+    /// Raw memory rather than a cudarc slice: a cudarc allocation is freed on the stream it
+    /// was allocated on, and the user may change (and destroy) the handle's stream between
+    /// calls.
     pub fn workspace(&mut self, bytes: usize) -> Result<cu::CUdeviceptr> {
         if bytes <= self.workspace_bytes {
             return Ok(self.workspace);
@@ -127,9 +149,7 @@ impl CudaHandle {
         let mut p: cu::CUdeviceptr = 0;
         // SAFETY: out-pointer is a local.
         let r = unsafe { cu::cuMemAlloc_v2(&mut p, bytes) };
-        check(r, "cuMemAlloc").map_err(|e| {
-            Error::new(e.status, format!("could not allocate {bytes} bytes of device workspace ({})", e.msg))
-        })?;
+        check(r, "cuMemAlloc").map_err(|e| Error::new(e.status, format!("could not allocate {bytes} bytes of device workspace ({})", e.msg)))?;
         self.workspace = p;
         self.workspace_bytes = bytes;
         Ok(p)
@@ -147,20 +167,24 @@ impl CudaHandle {
         Ok(())
     }
 
-    /// Launches `m.func` on the handle's stream.
+    /// A launch of `kernel` on the handle's stream; add its arguments in the kernel's order
+    /// with [`Launch::arg`], then [`Launch::run`].
+    pub fn launch<'a>(&'a self, kernel: &'a Module) -> Launch<'a> {
+        Launch { ch: self, kernel, args: self.stream.launch_builder(&kernel.func) }
+    }
+
+    /// Transitional, until every family launches through [`Self::launch`]: `m.func` with
+    /// parameters given as pointers to their values.
     ///
     /// # Safety
-    /// `params` are pointers to the kernel's arguments, in the kernel's order and with its
-    /// types, and every device address among them is valid for what the kernel touches.
-    pub unsafe fn launch(&self, m: &Module, grid: (u32, u32, u32), block: u32, smem: u32, params: &mut [*mut c_void]) -> Result<()> {
+    /// `params` point to the kernel's arguments, in order and with its types, and every
+    /// device address among them is valid for what the kernel touches.
+    pub unsafe fn launch_params(&self, m: &Module, grid: (u32, u32, u32), block: u32, smem: u32, params: &mut [*mut c_void]) -> Result<()> {
         if smem > 48 * 1024 {
-            check(
-                cu::cuFuncSetAttribute(m.func, cu::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, smem as i32),
-                "cuFuncSetAttribute",
-            )?;
+            m.func.set_attribute(cu::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, smem as i32).map_err(|e| failed(e, "cuFuncSetAttribute"))?;
         }
-        let r = cu::cuLaunchKernel(m.func, grid.0, grid.1, grid.2, block, 1, 1, smem, self.stream, params.as_mut_ptr(), std::ptr::null_mut());
-        check(r, "cuLaunchKernel")?;
+        let mut args = params.to_vec();
+        cudarc::driver::result::launch_kernel(m.func.cu_function(), grid, (block, 1, 1), smem, self.cu_stream(), &mut args).map_err(|e| failed(e, "cuLaunchKernel"))?;
         if sync_check() {
             self.synchronize()?;
         }
@@ -173,17 +197,20 @@ impl CudaHandle {
     /// `dst` holds `bytes` of device memory; `src` is valid for `bytes` reads until the
     /// stream reaches the copy (pageable memory is copied before this returns).
     pub unsafe fn htod(&self, dst: cu::CUdeviceptr, src: *const c_void, bytes: usize) -> Result<()> {
-        check(cu::cuMemcpyHtoDAsync_v2(dst, src, bytes, self.stream), "cuMemcpyHtoDAsync")
+        check(cu::cuMemcpyHtoDAsync_v2(dst, src, bytes, self.cu_stream()), "cuMemcpyHtoDAsync")
     }
 
-    /// Enqueues a device-to-host copy; the data is there after `synchronize`.
+    /// Enqueues a device-to-host copy; the data is there after `synchronize` (at once for
+    /// pageable memory).
     ///
     /// # Safety
     /// `src` holds `bytes` of device memory; `dst` is valid for `bytes` writes until then.
     pub unsafe fn dtoh(&self, dst: *mut c_void, src: cu::CUdeviceptr, bytes: usize) -> Result<()> {
-        check(cu::cuMemcpyDtoHAsync_v2(dst, src, bytes, self.stream), "cuMemcpyDtoHAsync")
+        check(cu::cuMemcpyDtoHAsync_v2(dst, src, bytes, self.cu_stream()), "cuMemcpyDtoHAsync")
     }
 
+    /// `bytes` of device memory for the user (`numgpu_malloc`): raw, because its owner is the
+    /// C program, which frees it through `numgpu_free`, on any stream.
     pub fn malloc(&self, bytes: usize) -> Result<*mut c_void> {
         self.bind()?;
         if bytes == 0 {
@@ -212,7 +239,7 @@ impl CudaHandle {
     /// `src` is valid for `bytes` reads and `dst` for `bytes` writes, in their memories.
     pub unsafe fn memcpy(&self, dst: *mut c_void, src: *const c_void, bytes: usize) -> Result<()> {
         self.bind()?;
-        check(cu::cuMemcpyAsync(dst as cu::CUdeviceptr, src as cu::CUdeviceptr, bytes, self.stream), "cuMemcpyAsync")?;
+        check(cu::cuMemcpyAsync(dst as cu::CUdeviceptr, src as cu::CUdeviceptr, bytes, self.cu_stream()), "cuMemcpyAsync")?;
         self.synchronize()
     }
 }
@@ -223,9 +250,47 @@ impl Drop for CudaHandle {
         if self.check_word != 0 {
             // SAFETY: allocated by check_word(); no work uses it once the stream is drained.
             unsafe {
-                cu::cuStreamSynchronize(self.stream);
+                cu::cuStreamSynchronize(self.cu_stream());
                 cu::cuMemFree_v2(self.check_word);
             }
         }
+    }
+}
+
+/// One kernel launch being assembled: cudarc's typed builder, plus what every numgpu launch
+/// needs (the shared-memory opt-in above 48 KiB, checked errors, `NUMGPU_SYNC_CHECK`).
+pub struct Launch<'a> {
+    ch: &'a CudaHandle,
+    kernel: &'a Module,
+    args: LaunchArgs<'a>,
+}
+
+impl<'a> Launch<'a> {
+    /// The next kernel argument, by value as the kernel declares it (`long long`, `T`,
+    /// `ng_batch<T>`, a device address as `u64`, ...).
+    pub fn arg<A: DeviceRepr>(mut self, a: &'a A) -> Self {
+        self.args.arg(a);
+        self
+    }
+
+    /// Enqueues the launch: `grid` blocks of `block` threads with `smem` bytes of dynamic
+    /// shared memory.
+    ///
+    /// # Safety
+    /// The arguments match the kernel's parameters in number, order and type, and every
+    /// device address among them is valid for what the kernel touches.
+    pub unsafe fn run(mut self, grid: (u32, u32, u32), block: u32, smem: u32) -> Result<()> {
+        if smem > 48 * 1024 {
+            self.kernel
+                .func
+                .set_attribute(cu::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, smem as i32)
+                .map_err(|e| failed(e, "cuFuncSetAttribute"))?;
+        }
+        let cfg = LaunchConfig { grid_dim: grid, block_dim: (block, 1, 1), shared_mem_bytes: smem };
+        self.args.launch(cfg).map_err(|e| failed(e, "cuLaunchKernel"))?;
+        if sync_check() {
+            self.ch.synchronize()?;
+        }
+        Ok(())
     }
 }

@@ -6,6 +6,7 @@ pub mod driver;
 pub mod handle;
 pub mod module;
 pub mod params;
+pub mod legacy;
 pub mod staging;
 
 pub use driver::{device_count, device_of, Device};

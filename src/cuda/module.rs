@@ -2,34 +2,23 @@
 //! architecture, and the module caches: in memory per device, on disk across processes.
 
 use crate::core::error::{Error, Result, Status};
-use cudarc::driver::sys as cu;
+use cudarc::driver::safe::CudaFunction;
 use cudarc::nvrtc::sys as nv;
+use cudarc::nvrtc::Ptx;
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::ffi::{c_char, CStr, CString};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use super::driver::{check, Device};
+use super::driver::{failed, Device};
 
 /// Device-side helpers shared by every family, seen by kernels as `#include "common.cuh"`.
 pub const COMMON_CUH: &str = include_str!("../../kernels/common.cuh");
 
-/// A loaded module and its one entry point.
+/// A loaded module's one entry point (the module stays loaded while the function lives).
 pub struct Module {
-    module: cu::CUmodule,
-    pub func: cu::CUfunction,
-}
-
-// SAFETY: module and function handles are context-wide and usable from any thread.
-unsafe impl Send for Module {}
-unsafe impl Sync for Module {}
-
-impl Drop for Module {
-    fn drop(&mut self) {
-        // SAFETY: the module was loaded by us and nothing uses it once dropped.
-        unsafe { cu::cuModuleUnload(self.module) };
-    }
+    pub func: CudaFunction,
 }
 
 type Slot = Arc<OnceLock<std::result::Result<Arc<Module>, Error>>>;
@@ -76,19 +65,9 @@ impl ModuleCache {
 fn load(dev: &Device, source: &str, defines: &[String], entry: &str) -> Result<Module> {
     let opts = nvrtc_options(&dev.arch_name(), defines);
     let cubin = cached_cubin(source, &opts)?;
-    dev.bind()?;
-    let mut module: cu::CUmodule = std::ptr::null_mut();
-    let mut func: cu::CUfunction = std::ptr::null_mut();
-    let name = CString::new(entry).map_err(|_| Error::internal("kernel name has a NUL"))?;
-    // SAFETY: cubin is a complete image for this device's arch; out-pointers are locals.
-    unsafe {
-        check(cu::cuModuleLoadData(&mut module, cubin.as_ptr() as *const _), "cuModuleLoadData")?;
-        if let Err(e) = check(cu::cuModuleGetFunction(&mut func, module, name.as_ptr()), "cuModuleGetFunction") {
-            cu::cuModuleUnload(module);
-            return Err(e);
-        }
-        Ok(Module { module, func })
-    }
+    let module = dev.ctx.load_module(Ptx::from_binary(cubin)).map_err(|e| failed(e, "cuModuleLoadData"))?;
+    let func = module.load_function(entry).map_err(|e| failed(e, &format!("cuModuleGetFunction({entry})")))?;
+    Ok(Module { func })
 }
 
 /// The NVRTC options numgpu compiles with: C++17, the exact arch, no fast-math, the

@@ -1,6 +1,8 @@
 //! Kernel parameters as the `.cu` files declare them.
 
 use crate::core::batch::{Batch, RawPtr};
+use crate::core::Scalar;
+use cudarc::driver::safe::DeviceRepr;
 use std::ffi::c_void;
 
 /// `ng_batch<T>` of common.cuh: matrix i at `array[i]` when `array != 0`, else
@@ -12,6 +14,18 @@ pub struct KBatch {
     pub stride: i64,
     pub array: u64,
 }
+
+// SAFETY: repr(C) plain data, the layout of `ng_batch<T>`.
+unsafe impl DeviceRepr for KBatch {}
+
+/// A scalar of the element type `T` by value (`T` of the `.cu` templates: float, double,
+/// `ng_complex<R>`, which has the layout of num-complex's `Complex<R>`).
+#[repr(transparent)]
+#[derive(Clone, Copy, Debug)]
+pub struct KScalar<T>(pub T);
+
+// SAFETY: every Scalar is plain data with the layout of its CUDA type.
+unsafe impl<T: Scalar> DeviceRepr for KScalar<T> {}
 
 impl KBatch {
     /// The device-side form of a batch whose arrays are in device memory.

@@ -79,13 +79,13 @@ pub unsafe extern "C" fn numgpu_create(h: *mut *mut Handle) -> numgpu_status {
 #[no_mangle]
 pub unsafe extern "C" fn numgpu_create_with(h: *mut *mut Handle, backend: i32, device: i32) -> numgpu_status {
     boundary("numgpu_create_with", || {
-        let choice = BackendChoice::from_i32(backend, 2)?;
+        let choice = BackendChoice::from_i32(backend)?;
         create(h, choice, device)
     })
 }
 
 unsafe fn create(h: *mut *mut Handle, choice: BackendChoice, device: i32) -> crate::Result<()> {
-    let out = deref_mut(h, 1, "h")?;
+    let out = deref_mut(h, "h")?;
     let handle = Handle::new(choice, device)?;
     *out = Box::into_raw(Box::new(handle));
     Ok(())
@@ -111,8 +111,8 @@ pub unsafe extern "C" fn numgpu_destroy(h: *mut Handle) -> numgpu_status {
 #[no_mangle]
 pub unsafe extern "C" fn numgpu_get_backend(h: *const Handle, backend: *mut i32) -> numgpu_status {
     boundary("numgpu_get_backend", || {
-        let handle = deref(h, 1, "h")?;
-        let out = deref_mut(backend, 2, "backend")?;
+        let handle = deref(h, "h")?;
+        let out = deref_mut(backend, "backend")?;
         *out = match handle.backend() {
             Backend::Cpu => numgpu_backend::NUMGPU_BACKEND_CPU,
             Backend::Cuda => numgpu_backend::NUMGPU_BACKEND_CUDA,
@@ -128,7 +128,7 @@ pub unsafe extern "C" fn numgpu_get_backend(h: *const Handle, backend: *mut i32)
 /// Errors: `INVALID_VALUE` when h is NULL.
 #[no_mangle]
 pub unsafe extern "C" fn numgpu_set_stream(h: *mut Handle, cuda_stream: *mut c_void) -> numgpu_status {
-    boundary("numgpu_set_stream", || deref_mut(h, 1, "h")?.set_stream(cuda_stream))
+    boundary("numgpu_set_stream", || deref_mut(h, "h")?.set_stream(cuda_stream))
 }
 
 /// Sets the seed of the handle's reproducible random draws (0 until set): the random starting
@@ -139,7 +139,7 @@ pub unsafe extern "C" fn numgpu_set_stream(h: *mut Handle, cuda_stream: *mut c_v
 #[no_mangle]
 pub unsafe extern "C" fn numgpu_set_seed(h: *mut Handle, seed: u64) -> numgpu_status {
     boundary("numgpu_set_seed", || {
-        deref_mut(h, 1, "h")?.set_seed(seed);
+        deref_mut(h, "h")?.set_seed(seed);
         Ok(())
     })
 }
@@ -150,7 +150,7 @@ pub unsafe extern "C" fn numgpu_set_seed(h: *mut Handle, seed: u64) -> numgpu_st
 /// on the device).
 #[no_mangle]
 pub unsafe extern "C" fn numgpu_synchronize(h: *mut Handle) -> numgpu_status {
-    boundary("numgpu_synchronize", || deref_mut(h, 1, "h")?.synchronize())
+    boundary("numgpu_synchronize", || deref_mut(h, "h")?.synchronize())
 }
 
 /// Allocates `bytes` of the backend's memory: device memory on CUDA, 64-byte-aligned host
@@ -163,8 +163,8 @@ pub unsafe extern "C" fn numgpu_synchronize(h: *mut Handle) -> numgpu_status {
 #[no_mangle]
 pub unsafe extern "C" fn numgpu_malloc(h: *mut Handle, ptr: *mut *mut c_void, bytes: usize) -> numgpu_status {
     boundary("numgpu_malloc", || {
-        let handle = deref_mut(h, 1, "h")?;
-        let out = deref_mut(ptr, 2, "ptr")?;
+        let handle = deref_mut(h, "h")?;
+        let out = deref_mut(ptr, "ptr")?;
         *out = handle.malloc(bytes)?;
         Ok(())
     })
@@ -175,7 +175,7 @@ pub unsafe extern "C" fn numgpu_malloc(h: *mut Handle, ptr: *mut *mut c_void, by
 /// Errors: `INVALID_VALUE` (h NULL), `EXECUTION_FAILED` (the driver refused the pointer).
 #[no_mangle]
 pub unsafe extern "C" fn numgpu_free(h: *mut Handle, ptr: *mut c_void) -> numgpu_status {
-    boundary("numgpu_free", || deref_mut(h, 1, "h")?.free(ptr))
+    boundary("numgpu_free", || deref_mut(h, "h")?.free(ptr))
 }
 
 /// Copies `bytes` from `src` to `dst`, each host memory or the backend's device memory, in
@@ -187,13 +187,13 @@ pub unsafe extern "C" fn numgpu_free(h: *mut Handle, ptr: *mut c_void) -> numgpu
 #[no_mangle]
 pub unsafe extern "C" fn numgpu_memcpy(h: *mut Handle, dst: *mut c_void, src: *const c_void, bytes: usize) -> numgpu_status {
     boundary("numgpu_memcpy", || {
-        let handle = deref_mut(h, 1, "h")?;
+        let handle = deref_mut(h, "h")?;
         if bytes > 0 {
             if dst.is_null() {
-                return Err(Error::arg(2, "(dst) must not be NULL when bytes > 0"));
+                return Err(Error::arg("dst", "(dst) must not be NULL when bytes > 0"));
             }
             if src.is_null() {
-                return Err(Error::arg(3, "(src) must not be NULL when bytes > 0"));
+                return Err(Error::arg("src", "(src) must not be NULL when bytes > 0"));
             }
         }
         handle.memcpy(dst, src, bytes)

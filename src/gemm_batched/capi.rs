@@ -34,8 +34,8 @@ unsafe fn array_form<T: Blas>(
     batch: i64,
 ) -> numgpu_status {
     boundary(name, || {
-        let h = deref_mut(h, 1, "h")?;
-        let (ta, tb) = (Op::from_i32(transa, 2, "transa")?, Op::from_i32(transb, 3, "transb")?);
+        let h = deref_mut(h, "h")?;
+        let (ta, tb) = (Op::from_i32(transa, "transa")?, Op::from_i32(transb, "transb")?);
         gemm_batched::<T>(
             h,
             ta,
@@ -79,8 +79,8 @@ unsafe fn strided_form<T: Blas>(
     batch: i64,
 ) -> numgpu_status {
     boundary(name, || {
-        let h = deref_mut(h, 1, "h")?;
-        let (ta, tb) = (Op::from_i32(transa, 2, "transa")?, Op::from_i32(transb, 3, "transb")?);
+        let h = deref_mut(h, "h")?;
+        let (ta, tb) = (Op::from_i32(transa, "transa")?, Op::from_i32(transb, "transb")?);
         gemm_batched::<T>(
             h,
             ta,

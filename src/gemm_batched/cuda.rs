@@ -1,14 +1,13 @@
-//! CUDA backend: picks the size class and its compile-time parameters, stages host arrays
-//! through the workspace, launches `kernels/gemm_batched.cu`.
+//! CUDA backend: picks the size class and its compile-time parameters and launches
+//! `kernels/gemm_batched.cu` through the staging engine.
 
-use super::{Batch, Gemm};
+use super::Gemm;
 use crate::core::error::Result;
 use crate::core::memory::Space;
 use crate::core::Scalar;
-use crate::cuda::params::{arg, grid, KBatch};
-use crate::cuda::staging::{chunk_len, pack, upload};
+use crate::cuda::params::{grid, KScalar};
+use crate::cuda::staging::{Dir, Operand, Stage, View};
 use crate::cuda::CudaHandle;
-use std::ffi::c_void;
 
 const SOURCE: &str = include_str!("../../kernels/gemm_batched.cu");
 
@@ -131,77 +130,67 @@ pub fn source() -> &'static str {
 
 pub fn gemm<T: Scalar>(ch: &mut CudaHandle, g: &Gemm<T>, space: Space) -> Result<()> {
     ch.bind()?;
-    match space {
-        Space::Device => launch(ch, g, KBatch::of(&g.a), g.lda, KBatch::of(&g.b), g.ldb, KBatch::of(&g.c), g.ldc, g.batch),
-        Space::Host => staged(ch, g),
-    }
+    let (ar, ac) = g.ta.stored(g.m, g.k);
+    let (br, bc) = g.tb.stored(g.k, g.n);
+    let (a, b) = match g.reads_ab() {
+        true => (Operand::matrix(Dir::In, &g.a, ar, ac, g.lda), Operand::matrix(Dir::In, &g.b, br, bc, g.ldb)),
+        false => (Operand::absent(), Operand::absent()),
+    };
+    let c_dir = if g.beta.is_zero() { Dir::Out } else { Dir::InOut };
+    let stage = Stage::new(space, g.batch).op(a).op(b).op(Operand::matrix(c_dir, &g.c, g.m, g.n, g.ldc));
+    // SAFETY: the operands are the validated call's arrays in `space`; the kernels touch the
+    // chunk's matrices only.
+    unsafe { stage.run(ch, |ch, k| launch(ch, g, &k[0], &k[1], &k[2], k.count)) }
 }
 
-/// Enqueues the kernel for `g`'s sizes on operands already in device memory.
-#[allow(clippy::too_many_arguments)]
-fn launch<T: Scalar>(ch: &CudaHandle, g: &Gemm<T>, a: KBatch, lda: usize, b: KBatch, ldb: usize, c: KBatch, ldc: usize, batch: usize) -> Result<()> {
+/// Enqueues the kernel for `g`'s sizes on `batch` matrices in device memory.
+fn launch<T: Scalar>(ch: &CudaHandle, g: &Gemm<T>, a: &View, b: &View, c: &View, batch: usize) -> Result<()> {
     let p = plan::<T>(g.m, g.n, g.k, g.reads_ab());
     let (defines, entry) = specialise::<T>(p, g.m, g.n, g.k, g.ta.code(), g.tb.code());
     let module = ch.dev.modules.get(&ch.dev, SOURCE, &defines, &entry)?;
-    let (m, n, k) = (g.m as i64, g.n as i64, g.k as i64);
-    let (lda, ldb, ldc, batch) = (lda as i64, ldb as i64, ldc as i64, batch as i64);
-    let (mut alpha, mut beta) = (g.alpha, g.beta);
-    let (mut a, mut b, mut c) = (a, b, c);
-    let (mut m_, mut n_, mut k_, mut lda_, mut ldb_, mut ldc_, mut batch_) = (m, n, k, lda, ldb, ldc, batch);
-    // SAFETY: each parameter list matches the signature of the entry point named by
-    // `entry` in gemm_batched.cu, in order and type (ng_i64 = i64, T by value, ng_batch = KBatch).
+    let (m, n, k, batch) = (g.m as i64, g.n as i64, g.k as i64, batch as i64);
+    let (lda, ldb, ldc) = (a.ld as i64, b.ld as i64, c.ld as i64);
+    let (ka, kb, kc) = (a.kbatch(), b.kbatch(), c.kbatch());
+    let (alpha, beta) = (KScalar(g.alpha), KScalar(g.beta));
+    // SAFETY: each argument list is that of the entry point `entry` names in gemm_batched.cu,
+    // on the validated views.
     unsafe {
         match p {
-            Plan::Scale => {
-                // gemm_scale_<T>(ng_i64 M, ng_i64 N, T beta, ng_batch<T> C, ng_i64 ldc, ng_i64 batch)
-                let mut params = [arg(&mut m_), arg(&mut n_), arg(&mut beta), arg(&mut c), arg(&mut ldc_), arg(&mut batch_)];
-                let total = m * n * batch;
-                ch.launch(&module, grid((total + 255) / 256), 256, 0, &mut params)
-            }
+            Plan::Scale => ch.launch(&module).arg(&m).arg(&n).arg(&beta).arg(&kc).arg(&ldc).arg(&batch).run(grid(ceil_div(m * n * batch, 256)), 256, 0),
             Plan::Small { nb, ti, tj } => {
-                // gemm_small_<T>(T alpha, ng_batch<const T> A, ng_i64 lda, ng_batch<const T> B,
-                //                ng_i64 ldb, T beta, ng_batch<T> C, ng_i64 ldc, ng_i64 batch,
-                //                int packed)
                 let (ar, ac) = g.ta.stored(g.m, g.k);
                 let (br, bc) = g.tb.stored(g.k, g.n);
-                let mut packed = a.packed::<T>(ar, ac, lda as usize, nb) as i32
-                    | (b.packed::<T>(br, bc, ldb as usize, nb) as i32) << 1
-                    | (c.packed::<T>(g.m, g.n, ldc as usize, nb) as i32) << 2;
-                let mut params = [
-                    arg(&mut alpha),
-                    arg(&mut a),
-                    arg(&mut lda_),
-                    arg(&mut b),
-                    arg(&mut ldb_),
-                    arg(&mut beta),
-                    arg(&mut c),
-                    arg(&mut ldc_),
-                    arg(&mut batch_),
-                    arg(&mut packed),
-                ];
+                let packed = ka.packed::<T>(ar, ac, a.ld, nb) as i32 | (kb.packed::<T>(br, bc, b.ld, nb) as i32) << 1 | (kc.packed::<T>(g.m, g.n, c.ld, nb) as i32) << 2;
                 let smem = small_smem::<T>(g.m, g.n, g.k, nb) as u32;
-                ch.launch(&module, grid(ceil_div(batch, nb as i64)), (nb * ti * tj) as u32, smem, &mut params)
+                ch.launch(&module)
+                    .arg(&alpha)
+                    .arg(&ka)
+                    .arg(&lda)
+                    .arg(&kb)
+                    .arg(&ldb)
+                    .arg(&beta)
+                    .arg(&kc)
+                    .arg(&ldc)
+                    .arg(&batch)
+                    .arg(&packed)
+                    .run(grid(ceil_div(batch, nb as i64)), (nb * ti * tj) as u32, smem)
             }
             Plan::Tiled { bm, bn, ti, tj, .. } => {
-                // gemm_tiled_<T>(ng_i64 M, ng_i64 N, ng_i64 K, T alpha, ng_batch<const T> A,
-                //                ng_i64 lda, ng_batch<const T> B, ng_i64 ldb, T beta,
-                //                ng_batch<T> C, ng_i64 ldc, ng_i64 batch)
-                let mut params = [
-                    arg(&mut m_),
-                    arg(&mut n_),
-                    arg(&mut k_),
-                    arg(&mut alpha),
-                    arg(&mut a),
-                    arg(&mut lda_),
-                    arg(&mut b),
-                    arg(&mut ldb_),
-                    arg(&mut beta),
-                    arg(&mut c),
-                    arg(&mut ldc_),
-                    arg(&mut batch_),
-                ];
                 let blocks = ceil_div(m, bm as i64) * ceil_div(n, bn as i64) * batch;
-                ch.launch(&module, grid(blocks), (ti * tj) as u32, 0, &mut params)
+                ch.launch(&module)
+                    .arg(&m)
+                    .arg(&n)
+                    .arg(&k)
+                    .arg(&alpha)
+                    .arg(&ka)
+                    .arg(&lda)
+                    .arg(&kb)
+                    .arg(&ldb)
+                    .arg(&beta)
+                    .arg(&kc)
+                    .arg(&ldc)
+                    .arg(&batch)
+                    .run(grid(blocks), (ti * tj) as u32, 0)
             }
         }
     }
@@ -209,59 +198,6 @@ fn launch<T: Scalar>(ch: &CudaHandle, g: &Gemm<T>, a: KBatch, lda: usize, b: KBa
 
 fn ceil_div(a: i64, b: i64) -> i64 {
     (a + b - 1) / b
-}
-
-/// Host arrays on the CUDA backend: packs chunks of the batch into the workspace (compact
-/// leading dimensions), runs the kernel, copies C back and returns when it is there.
-fn staged<T: Scalar>(ch: &mut CudaHandle, g: &Gemm<T>) -> Result<()> {
-    let (ar, ac) = g.ta.stored(g.m, g.k);
-    let (br, bc) = g.tb.stored(g.k, g.n);
-    let reads_ab = g.reads_ab();
-    let (sa, sb) = if reads_ab { (ar * ac, br * bc) } else { (0, 0) };
-    let sc = g.m * g.n;
-    let size = std::mem::size_of::<T>();
-    // Stride 0 (one matrix for the whole batch) is staged once.
-    let shared_a = matches!(g.a, Batch::Strided { stride: 0, .. });
-    let shared_b = matches!(g.b, Batch::Strided { stride: 0, .. });
-    let per_matrix = (if shared_a { 0 } else { sa } + if shared_b { 0 } else { sb } + sc) * size;
-    let chunk = chunk_len(per_matrix, g.batch);
-    let count = |shared: bool, s: usize| if shared { s } else { s * chunk };
-    let (na, nb, nc) = (count(shared_a, sa), count(shared_b, sb), sc * chunk);
-    let align = |x: usize| x.div_ceil(256) * 256;
-    let ws = ch.workspace(align(na * size) + align(nb * size) + nc * size)?;
-    let (da, db) = (ws, ws + align(na * size) as u64);
-    let dc = db + align(nb * size) as u64;
-    let mut host = vec![T::zero(); na.max(nb).max(nc)];
-    let mut first = 0;
-    while first < g.batch {
-        let cnt = chunk.min(g.batch - first);
-        // SAFETY: host matrices cover their validated extents; the device ranges were sized
-        // above for `chunk` matrices; the stream is synchronised before `host` is reused.
-        unsafe {
-            if reads_ab {
-                let a_n = if shared_a { 1 } else { cnt };
-                upload(ch, &mut host, da, a_n, sa, |i, dst| pack(g.a.matrix(first + i), g.lda, ar, ac, dst))?;
-                let b_n = if shared_b { 1 } else { cnt };
-                upload(ch, &mut host, db, b_n, sb, |i, dst| pack(g.b.matrix(first + i), g.ldb, br, bc, dst))?;
-            }
-            if !g.beta.is_zero() {
-                upload(ch, &mut host, dc, cnt, sc, |i, dst| pack(g.c.matrix(first + i) as *const T, g.ldc, g.m, g.n, dst))?;
-            }
-            let strided = |base: u64, shared: bool, s: usize| KBatch::strided(base, if shared { 0 } else { s });
-            launch(ch, g, strided(da, shared_a, sa), ar.max(1), strided(db, shared_b, sb), br.max(1), strided(dc, false, sc), g.m, cnt)?;
-            ch.dtoh(host.as_mut_ptr() as *mut c_void, dc, cnt * sc * size)?;
-            ch.synchronize()?;
-            for i in 0..cnt {
-                let src = &host[i * sc..(i + 1) * sc];
-                let dst = g.c.matrix(first + i);
-                for j in 0..g.n {
-                    std::ptr::copy_nonoverlapping(src.as_ptr().add(j * g.m), dst.add(j * g.ldc), g.m);
-                }
-            }
-        }
-        first += cnt;
-    }
-    Ok(())
 }
 
 #[cfg(test)]

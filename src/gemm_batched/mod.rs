@@ -13,11 +13,12 @@ pub mod capi;
 pub mod cpu;
 pub mod cuda;
 
-use crate::core::error::{checked_mul, nonneg, Error, Result};
-use crate::core::handle::{Handle, State};
-use crate::core::batch::{check_extent, check_host_array, check_ld, check_stride};
+use crate::core::batch::array_of;
 pub use crate::core::batch::{Batch, RawPtr};
-use crate::core::memory::{common_space, ArgPtr};
+use crate::core::check::{check_extent, check_ld, check_len, check_stride, needed, nonneg, not_null, space_of};
+use crate::core::error::{checked_mul, Result};
+use crate::core::handle::{Handle, State};
+use crate::core::memory::ArgPtr;
 use crate::core::{Op, Scalar};
 use crate::lapack::Blas;
 
@@ -56,27 +57,10 @@ impl<T: Scalar> Gemm<T> {
     }
 }
 
-/// 1-based C positions of gemm's arguments, which differ between the two forms.
-struct Pos {
-    m: i32,
-    lda: i32,
-    sa: i32,
-    b: i32,
-    ldb: i32,
-    sb: i32,
-    c: i32,
-    ldc: i32,
-    sc: i32,
-    batch: i32,
-}
-
-const POS_ARRAY: Pos = Pos { m: 4, lda: 9, sa: 0, b: 10, ldb: 11, sb: 0, c: 13, ldc: 14, sc: 0, batch: 15 };
-const POS_STRIDED: Pos = Pos { m: 4, lda: 9, sa: 10, b: 11, ldb: 12, sb: 13, c: 15, ldc: 16, sc: 17, batch: 18 };
-
 /// `C_i = alpha·op(A_i)·op(B_i) + beta·C_i` for the batch; see the module docs.
 ///
-/// Argument checks follow the C signature's order and name its 1-based positions; an invalid
-/// call writes nothing. Host arrays on the CUDA backend are staged through the handle's
+/// Argument checks follow the C signature's order and name the argument they reject; an
+/// invalid call writes nothing. Host arrays on the CUDA backend are staged through the handle's
 /// workspace and the call returns when C is back; device arrays are enqueued on the handle's
 /// stream and the call returns at once.
 ///
@@ -101,51 +85,44 @@ pub unsafe fn gemm_batched<T: Blas>(
     ldc: i64,
     batch: i64,
 ) -> Result<()> {
-    let strided = matches!(c, Batch::Strided { .. });
-    let p = if strided { &POS_STRIDED } else { &POS_ARRAY };
-    let (mu, nu, ku) = (nonneg(m, p.m, "m")?, nonneg(n, p.m + 1, "n")?, nonneg(k, p.m + 2, "k")?);
+    let (mu, nu, ku) = (nonneg(m, "m")?, nonneg(n, "n")?, nonneg(k, "k")?);
     let (ar, ac) = ta.stored(mu, ku);
     let (br, bc) = tb.stored(ku, nu);
-    let ldau = check_ld(lda, ar, p.lda, "lda", if ta.is_trans() { "k" } else { "m" })?;
+    let ldau = check_ld(lda, ar, "lda", if ta.is_trans() { "k" } else { "m" })?;
     // Strides matter only for batch > 1; batch itself is checked in its turn, last.
     let batch_hint = batch.max(0) as usize;
     if let Batch::Strided { stride, .. } = a {
-        check_stride(stride, checked_mul(ldau, ac, "lda·cols(A)")?, true, batch_hint, p.sa, "strideA", "lda·(columns of A)")?;
+        check_stride(stride, checked_mul(ldau, ac, "lda·cols(A)")?, true, batch_hint, "strideA", "lda·(columns of A)")?;
     }
-    let ldbu = check_ld(ldb, br, p.ldb, "ldb", if tb.is_trans() { "n" } else { "k" })?;
+    let ldbu = check_ld(ldb, br, "ldb", if tb.is_trans() { "n" } else { "k" })?;
     if let Batch::Strided { stride, .. } = b {
-        check_stride(stride, checked_mul(ldbu, bc, "ldb·cols(B)")?, true, batch_hint, p.sb, "strideB", "ldb·(columns of B)")?;
+        check_stride(stride, checked_mul(ldbu, bc, "ldb·cols(B)")?, true, batch_hint, "strideB", "ldb·(columns of B)")?;
     }
-    let ldcu = check_ld(ldc, mu, p.ldc, "ldc", "m")?;
+    let ldcu = check_ld(ldc, mu, "ldc", "m")?;
     if let Batch::Strided { stride, .. } = c {
-        check_stride(stride, checked_mul(ldcu, nu, "ldc·n")?, false, batch_hint, p.sc, "strideC", "ldc·n")?;
+        check_stride(stride, checked_mul(ldcu, nu, "ldc·n")?, false, batch_hint, "strideC", "ldc·n")?;
     }
-    let batchu = nonneg(batch, p.batch, "batch")?;
+    let batchu = nonneg(batch, "batch")?;
     let g = Gemm { ta, tb, m: mu, n: nu, k: ku, alpha, a, lda: ldau, b, ldb: ldbu, beta, c, ldc: ldcu, batch: batchu };
     if g.nothing_to_do() {
         return Ok(());
     }
     let reads_ab = g.reads_ab();
-    if reads_ab && a.raw().is_null() {
-        return Err(Error::arg(8, "(A) must not be NULL"));
+    if reads_ab {
+        not_null(a.raw(), "A")?;
+        not_null(b.raw(), "B")?;
     }
-    if reads_ab && b.raw().is_null() {
-        return Err(Error::arg(p.b, "(B) must not be NULL"));
-    }
-    if c.raw().is_null() {
-        return Err(Error::arg(p.c, "(C) must not be NULL"));
-    }
+    not_null(c.raw(), "C")?;
     check_extents(&g)?;
     let mut args: Vec<ArgPtr> = Vec::with_capacity(3);
+    let mut arrays = Vec::with_capacity(3);
     if reads_ab {
-        args.push((a.raw(), 8, "A"));
-        args.push((b.raw(), p.b, "B"));
+        args.extend([(a.raw(), "A"), (b.raw(), "B")]);
+        arrays.extend([(array_of(&a), "A"), (array_of(&b), "B")]);
     }
-    args.push((c.raw(), p.c, "C"));
-    let space = common_space(h, &args)?;
-    if space == crate::core::memory::Space::Host {
-        check_host_arrays(&g, p)?;
-    }
+    args.push((c.raw(), "C"));
+    arrays.push((array_of(&c), "C"));
+    let space = space_of(h, &args, &arrays, g.batch)?;
     match &mut h.state {
         State::Cpu => cpu::gemm(&g),
         State::Cuda(ch) => cuda::gemm(ch, &g, space),
@@ -157,23 +134,6 @@ fn check_extents<T: Scalar>(g: &Gemm<T>) -> Result<()> {
     check_extent::<T>(g.lda, g.ta.stored(g.m, g.k).1, g.a.stride(), g.batch)?;
     check_extent::<T>(g.ldb, g.tb.stored(g.k, g.n).1, g.b.stride(), g.batch)?;
     check_extent::<T>(g.ldc, g.n, g.c.stride(), g.batch)
-}
-
-/// Host pointer arrays: no NULL entry among the matrices that will be read or written, and
-/// the matrices in host memory too.
-unsafe fn check_host_arrays<T: Scalar>(g: &Gemm<T>, p: &Pos) -> Result<()> {
-    if g.reads_ab() {
-        if let Batch::Array(arr) = g.a {
-            check_host_array(arr, g.batch, 8, "A")?;
-        }
-        if let Batch::Array(arr) = g.b {
-            check_host_array(arr, g.batch, p.b, "B")?;
-        }
-    }
-    if let Batch::Array(arr) = g.c {
-        check_host_array(arr as *const *const T, g.batch, p.c, "C")?;
-    }
-    Ok(())
 }
 
 /// Safe wrapper for host slices in the strided form: checks that each slice covers the
@@ -200,17 +160,11 @@ pub fn gemm_batched_strided<T: Blas>(
     stride_c: i64,
     batch: i64,
 ) -> Result<()> {
-    let need = |ld: i64, cols: i64, stride: i64| -> usize {
-        if ld <= 0 || cols <= 0 || batch <= 0 {
-            return 0;
-        }
-        ((batch - 1).max(0) as usize).saturating_mul(stride.max(0) as usize).saturating_add((ld as usize).saturating_mul(cols as usize))
-    };
     let (acols, bcols) = (if ta.is_trans() { m } else { k }, if tb.is_trans() { k } else { n });
-    for (len, want, arg, name) in [(a.len(), need(lda, acols, stride_a), 8, "A"), (b.len(), need(ldb, bcols, stride_b), 11, "B"), (c.len(), need(ldc, n, stride_c), 15, "C")] {
-        if m >= 0 && n >= 0 && k >= 0 && len < want {
-            return Err(Error::arg(arg, format!("({name}) has {len} elements but the sizes need {want}")));
-        }
+    if m >= 0 && n >= 0 && k >= 0 {
+        check_len(a.len(), needed(lda, acols, stride_a, batch), "A")?;
+        check_len(b.len(), needed(ldb, bcols, stride_b, batch), "B")?;
+        check_len(c.len(), needed(ldc, n, stride_c, batch), "C")?;
     }
     // SAFETY: the slices cover every offset the checked sizes reach.
     unsafe {

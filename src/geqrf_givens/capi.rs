@@ -19,7 +19,7 @@ use num_complex::{Complex32, Complex64};
 #[allow(clippy::too_many_arguments)]
 unsafe fn geqrf_form<T: Scalar>(name: &str, h: *mut Handle, m: i64, n: i64, a: Batch<*mut T>, lda: i64, cs: Batch<*mut T::Real>, ldcs: i64, batch: i64) -> numgpu_status {
     boundary(name, || {
-        let h = deref_mut(h, 1, "h")?;
+        let h = deref_mut(h, "h")?;
         geqrf(h, m, n, a, lda, cs, ldcs, batch)
     })
 }
@@ -42,9 +42,9 @@ unsafe fn ormqr_form<T: Scalar>(
     batch: i64,
 ) -> numgpu_status {
     boundary(name, || {
-        let h = deref_mut(h, 1, "h")?;
-        let side = Side::from_i32(side, 2, "side")?;
-        let trans = Op::from_i32(trans, 3, "trans")?;
+        let h = deref_mut(h, "h")?;
+        let side = Side::from_i32(side, "side")?;
+        let trans = Op::from_i32(trans, "trans")?;
         ormqr(h, side, trans, m, n, k, a, lda, cs, ldcs, c, ldc, batch)
     })
 }
@@ -52,7 +52,7 @@ unsafe fn ormqr_form<T: Scalar>(
 #[allow(clippy::too_many_arguments)]
 unsafe fn orgqr_form<T: Scalar>(name: &str, h: *mut Handle, m: i64, n: i64, k: i64, a: Batch<*mut T>, lda: i64, cs: Batch<*const T::Real>, ldcs: i64, batch: i64) -> numgpu_status {
     boundary(name, || {
-        let h = deref_mut(h, 1, "h")?;
+        let h = deref_mut(h, "h")?;
         orgqr(h, m, n, k, a, lda, cs, ldcs, batch)
     })
 }
@@ -60,7 +60,7 @@ unsafe fn orgqr_form<T: Scalar>(name: &str, h: *mut Handle, m: i64, n: i64, k: i
 #[allow(clippy::too_many_arguments)]
 unsafe fn gels_form<T: Scalar>(name: &str, h: *mut Handle, m: i64, n: i64, nrhs: i64, a: Batch<*mut T>, lda: i64, b: Batch<*mut T>, ldb: i64, info: *mut i32, batch: i64) -> numgpu_status {
     boundary(name, || {
-        let h = deref_mut(h, 1, "h")?;
+        let h = deref_mut(h, "h")?;
         gels(h, m, n, nrhs, a, lda, b, ldb, info, batch)
     })
 }

@@ -8,7 +8,7 @@ use crate::core::error::Result;
 use crate::core::memory::Space;
 use crate::core::{Op, Scalar, Side};
 use crate::cuda::params::{arg, grid, KBatch};
-use crate::cuda::staging::{chunk_len, download, pack, unpack, upload, Layout};
+use crate::cuda::legacy::{chunk_len, download, pack, unpack, upload, Layout};
 use crate::cuda::CudaHandle;
 use num_traits::Zero;
 use std::ffi::c_void;
@@ -114,7 +114,7 @@ fn launch_geqrf<T: Scalar>(ch: &CudaHandle, m: usize, n: usize, a: KBatch, lda: 
     let mut params = [arg(&mut m_), arg(&mut n_), arg(&mut a), arg(&mut lda), arg(&mut cs), arg(&mut ldcs), arg(&mut batch_), arg(&mut ldm)];
     // SAFETY: matches geqrf_<T>(int m, int n, ng_batch<T> A, ng_i64 lda, ng_batch<R> CS,
     // ng_i64 ldcs, ng_i64 batch, int ldm).
-    unsafe { ch.launch(&module, grid(batch.div_ceil(p.mpb) as i64), (p.g * p.mpb) as u32, p.smem_bytes::<T>(m, n) as u32, &mut params) }
+    unsafe { ch.launch_params(&module, grid(batch.div_ceil(p.mpb) as i64), (p.g * p.mpb) as u32, p.smem_bytes::<T>(m, n) as u32, &mut params) }
 }
 
 /// Enqueues `op(Q)·C` or `C·op(Q)` for a batch in device memory.
@@ -132,7 +132,7 @@ fn launch_ormqr<T: Scalar>(ch: &CudaHandle, o: &Ormqr<T>, a: KBatch, cs: KBatch,
     // SAFETY: matches ormqr_<T>(int side, int forward, ng_i64 m, ng_i64 n, ng_i64 k,
     // ng_batch<const T> A, ng_i64 lda, ng_batch<const R> CS, ng_i64 ldcs, ng_batch<T> C,
     // ng_i64 ldc, ng_i64 batch).
-    unsafe { ch.launch(&module, grid(threads.div_ceil(BLOCK_THREADS) as i64), BLOCK_THREADS as u32, 0, &mut params) }
+    unsafe { ch.launch_params(&module, grid(threads.div_ceil(BLOCK_THREADS) as i64), BLOCK_THREADS as u32, 0, &mut params) }
 }
 
 /// Enqueues the generation of Q for a batch in device memory.
@@ -143,7 +143,7 @@ fn launch_orgqr<T: Scalar>(ch: &CudaHandle, o: &Orgqr<T>, a: KBatch, cs: KBatch,
     let mut params = [arg(&mut m), arg(&mut n), arg(&mut k), arg(&mut a), arg(&mut lda), arg(&mut cs), arg(&mut ldcs), arg(&mut batch_)];
     // SAFETY: matches orgqr_<T>(int m, int n, int k, ng_batch<T> A, ng_i64 lda,
     // ng_batch<const R> CS, ng_i64 ldcs, ng_i64 batch).
-    unsafe { ch.launch(&module, grid(batch as i64), BLOCK_THREADS as u32, 0, &mut params) }
+    unsafe { ch.launch_params(&module, grid(batch as i64), BLOCK_THREADS as u32, 0, &mut params) }
 }
 
 /// Enqueues gels' solve (after the factorisation) for a batch in device memory.
@@ -158,7 +158,7 @@ fn launch_gels_solve<T: Scalar>(ch: &CudaHandle, g: &Gels<T>, a: KBatch, lda: us
     // SAFETY: matches gels_solve_<T>(ng_i64 m, ng_i64 n, ng_i64 nrhs, ng_batch<const T> A,
     // ng_i64 lda, ng_batch<const R> CS, ng_i64 ldcs, ng_batch<T> B, ng_i64 ldb, int *info,
     // ng_i64 batch).
-    unsafe { ch.launch(&module, grid(threads.div_ceil(BLOCK_THREADS) as i64), BLOCK_THREADS as u32, 0, &mut params) }
+    unsafe { ch.launch_params(&module, grid(threads.div_ceil(BLOCK_THREADS) as i64), BLOCK_THREADS as u32, 0, &mut params) }
 }
 
 /// Writes the strictly lower part of the compact `m × n` CS in `src` to `dst` (the rest of

@@ -32,8 +32,9 @@ pub mod capi;
 pub mod cpu;
 pub mod cuda;
 
-use crate::core::batch::{array_of, check_len, check_ld, check_operand, needed, space_of, Batch};
-use crate::core::error::{checked_mul, nonneg, Error, Result};
+use crate::core::batch::{array_of, Batch};
+use crate::core::check::{check_ld, check_len, check_operand, needed, nonneg, not_null, space_of};
+use crate::core::error::{checked_mul, Error, Result};
 use crate::core::handle::{Handle, State};
 use crate::core::memory::ArgPtr;
 use crate::core::{Op, Scalar, Side};
@@ -146,45 +147,36 @@ unsafe impl<T: Scalar> Sync for Orgqr<T> {}
 unsafe impl<T: Scalar> Send for Gels<T> {}
 unsafe impl<T: Scalar> Sync for Gels<T> {}
 
-/// `n <= m`, the shape every routine of the family needs (`arg` names n).
-fn check_tall(m: usize, n: usize, arg: i32, name: &str, m_name: &str) -> Result<()> {
+/// `n <= m`, the shape every routine of the family needs (`name` is n's parameter).
+fn check_tall(m: usize, n: usize, name: &'static str, m_name: &str) -> Result<()> {
     if n > m {
-        return Err(Error::arg(arg, format!("({name} = {n}) must be <= {m_name} = {m}")));
+        return Err(Error::arg(name, format!("({name} = {n}) must be <= {m_name} = {m}")));
     }
     Ok(())
 }
 
-/// Whether a batch is in the `_strided` form (its C arguments then have one more position
-/// per operand, the stride after the leading dimension).
-fn strided<P>(b: &Batch<P>) -> i32 {
-    matches!(b, Batch::Strided { .. }) as i32
-}
-
 /// Batched Givens QR: `A_i = Q_i·R_i`, R and the sines s in A_i, the cosines c in CS_i; see
-/// the module docs. Argument positions are those of the C forms (`_strided`: a stride after
-/// each leading dimension). m >= n >= 0; n = 0 or batch = 0 touches nothing.
+/// the module docs. m >= n >= 0; n = 0 or batch = 0 touches nothing.
 ///
 /// # Safety
 /// Every pointer is NULL or valid for the extents the sizes describe, all in host memory or
 /// all in device memory of the handle's device.
 #[allow(clippy::too_many_arguments)]
 pub unsafe fn geqrf<T: Scalar>(h: &mut Handle, m: i64, n: i64, a: Batch<*mut T>, lda: i64, cs: Batch<*mut T::Real>, ldcs: i64, batch: i64) -> Result<()> {
-    let s = strided(&a);
-    let (p_cs, p_batch) = (6 + s, 8 + 2 * s);
-    let mu = nonneg(m, 2, "m")?;
-    let nu = nonneg(n, 3, "n")?;
-    check_tall(mu, nu, 3, "n", "m")?;
-    let ldau = check_ld(lda, mu, 5, "lda", "m")?;
-    let ldcsu = check_ld(ldcs, mu, p_cs + 1, "ldcs", "m")?;
-    let batchu = nonneg(batch, p_batch, "batch")?;
+    let mu = nonneg(m, "m")?;
+    let nu = nonneg(n, "n")?;
+    check_tall(mu, nu, "n", "m")?;
+    let ldau = check_ld(lda, mu, "lda", "m")?;
+    let ldcsu = check_ld(ldcs, mu, "ldcs", "m")?;
+    let batchu = nonneg(batch, "batch")?;
     if nu == 0 || batchu == 0 {
         return Ok(());
     }
-    check_operand::<T, _>(&a, ldau, nu, batchu, 4, "A", 6, false)?;
-    check_operand::<T::Real, _>(&cs, ldcsu, nu, batchu, p_cs, "CS", p_cs + 2, false)?;
+    check_operand::<T, _>(&a, ldau, nu, batchu, "A", "strideA", "lda", false)?;
+    check_operand::<T::Real, _>(&cs, ldcsu, nu, batchu, "CS", "strideCS", "ldcs", false)?;
     let f = Geqrf { m: mu, n: nu, a, lda: ldau, cs, ldcs: ldcsu, batch: batchu };
-    let args: [ArgPtr; 2] = [(a.raw(), 4, "A"), (cs.raw(), p_cs, "CS")];
-    let space = space_of(h, &args, &[(array_of(&a), 4, "A"), (array_of(&cs), p_cs, "CS")], batchu)?;
+    let args: [ArgPtr; 2] = [(a.raw(), "A"), (cs.raw(), "CS")];
+    let space = space_of(h, &args, &[(array_of(&a), "A"), (array_of(&cs), "CS")], batchu)?;
     match &mut h.state {
         State::Cpu => cpu::geqrf(&f),
         State::Cuda(ch) => cuda::geqrf(ch, &f, space),
@@ -214,33 +206,31 @@ pub unsafe fn ormqr<T: Scalar>(
     ldc: i64,
     batch: i64,
 ) -> Result<()> {
-    let s = strided(&a);
-    let (p_cs, p_c, p_batch) = (9 + s, 11 + 2 * s, 13 + 3 * s);
     let (ok, routine) = if T::IS_COMPLEX { (Op::C, "unmqr") } else { (Op::T, "ormqr") };
     if trans != Op::N && trans != ok {
         return Err(Error::arg(
-            3,
+            "trans",
             format!("(trans = NUMGPU_OP_{trans:?}) must be NUMGPU_OP_N or NUMGPU_OP_{ok:?} for {} elements, as LAPACK {}{routine}", if T::IS_COMPLEX { "complex" } else { "real" }, T::LETTER),
         ));
     }
-    let mu = nonneg(m, 4, "m")?;
-    let nu = nonneg(n, 5, "n")?;
+    let mu = nonneg(m, "m")?;
+    let nu = nonneg(n, "n")?;
     let (nq, nq_name) = if side == Side::Left { (mu, "m") } else { (nu, "n") };
-    let ku = nonneg(k, 6, "k")?;
-    check_tall(nq, ku, 6, "k", nq_name)?;
-    let ldau = check_ld(lda, nq, 8, "lda", nq_name)?;
-    let ldcsu = check_ld(ldcs, nq, p_cs + 1, "ldcs", nq_name)?;
-    let ldcu = check_ld(ldc, mu, p_c + 1, "ldc", "m")?;
-    let batchu = nonneg(batch, p_batch, "batch")?;
+    let ku = nonneg(k, "k")?;
+    check_tall(nq, ku, "k", nq_name)?;
+    let ldau = check_ld(lda, nq, "lda", nq_name)?;
+    let ldcsu = check_ld(ldcs, nq, "ldcs", nq_name)?;
+    let ldcu = check_ld(ldc, mu, "ldc", "m")?;
+    let batchu = nonneg(batch, "batch")?;
     if mu == 0 || nu == 0 || ku == 0 || batchu == 0 {
         return Ok(());
     }
-    check_operand::<T, _>(&a, ldau, ku, batchu, 7, "A", 9, true)?;
-    check_operand::<T::Real, _>(&cs, ldcsu, ku, batchu, p_cs, "CS", p_cs + 2, true)?;
-    check_operand::<T, _>(&c, ldcu, nu, batchu, p_c, "C", p_c + 2, false)?;
+    check_operand::<T, _>(&a, ldau, ku, batchu, "A", "strideA", "lda", true)?;
+    check_operand::<T::Real, _>(&cs, ldcsu, ku, batchu, "CS", "strideCS", "ldcs", true)?;
+    check_operand::<T, _>(&c, ldcu, nu, batchu, "C", "strideC", "ldc", false)?;
     let o = Ormqr { side, trans, m: mu, n: nu, k: ku, a, lda: ldau, cs, ldcs: ldcsu, c, ldc: ldcu, batch: batchu };
-    let args: [ArgPtr; 3] = [(a.raw(), 7, "A"), (cs.raw(), p_cs, "CS"), (c.raw(), p_c, "C")];
-    let space = space_of(h, &args, &[(array_of(&a), 7, "A"), (array_of(&cs), p_cs, "CS"), (array_of(&c), p_c, "C")], batchu)?;
+    let args: [ArgPtr; 3] = [(a.raw(), "A"), (cs.raw(), "CS"), (c.raw(), "C")];
+    let space = space_of(h, &args, &[(array_of(&a), "A"), (array_of(&cs), "CS"), (array_of(&c), "C")], batchu)?;
     match &mut h.state {
         State::Cpu => cpu::ormqr(&o),
         State::Cuda(ch) => cuda::ormqr(ch, &o, space),
@@ -256,26 +246,24 @@ pub unsafe fn ormqr<T: Scalar>(
 /// As [`geqrf`].
 #[allow(clippy::too_many_arguments)]
 pub unsafe fn orgqr<T: Scalar>(h: &mut Handle, m: i64, n: i64, k: i64, a: Batch<*mut T>, lda: i64, cs: Batch<*const T::Real>, ldcs: i64, batch: i64) -> Result<()> {
-    let s = strided(&a);
-    let (p_cs, p_batch) = (7 + s, 9 + 2 * s);
-    let mu = nonneg(m, 2, "m")?;
-    let nu = nonneg(n, 3, "n")?;
-    check_tall(mu, nu, 3, "n", "m")?;
-    let ku = nonneg(k, 4, "k")?;
-    check_tall(nu, ku, 4, "k", "n")?;
-    let ldau = check_ld(lda, mu, 6, "lda", "m")?;
-    let ldcsu = check_ld(ldcs, mu, p_cs + 1, "ldcs", "m")?;
-    let batchu = nonneg(batch, p_batch, "batch")?;
+    let mu = nonneg(m, "m")?;
+    let nu = nonneg(n, "n")?;
+    check_tall(mu, nu, "n", "m")?;
+    let ku = nonneg(k, "k")?;
+    check_tall(nu, ku, "k", "n")?;
+    let ldau = check_ld(lda, mu, "lda", "m")?;
+    let ldcsu = check_ld(ldcs, mu, "ldcs", "m")?;
+    let batchu = nonneg(batch, "batch")?;
     if nu == 0 || batchu == 0 {
         return Ok(());
     }
-    check_operand::<T, _>(&a, ldau, nu, batchu, 5, "A", 7, false)?;
-    let mut args: Vec<ArgPtr> = vec![(a.raw(), 5, "A")];
-    let mut arrays = vec![(array_of(&a), 5, "A")];
+    check_operand::<T, _>(&a, ldau, nu, batchu, "A", "strideA", "lda", false)?;
+    let mut args: Vec<ArgPtr> = vec![(a.raw(), "A")];
+    let mut arrays = vec![(array_of(&a), "A")];
     if ku > 0 {
-        check_operand::<T::Real, _>(&cs, ldcsu, ku, batchu, p_cs, "CS", p_cs + 2, false)?;
-        args.push((cs.raw(), p_cs, "CS"));
-        arrays.push((array_of(&cs), p_cs, "CS"));
+        check_operand::<T::Real, _>(&cs, ldcsu, ku, batchu, "CS", "strideCS", "ldcs", false)?;
+        args.push((cs.raw(), "CS"));
+        arrays.push((array_of(&cs), "CS"));
     }
     let o = Orgqr { m: mu, n: nu, k: ku, a, lda: ldau, cs, ldcs: ldcsu, batch: batchu };
     let space = space_of(h, &args, &arrays, batchu)?;
@@ -296,39 +284,35 @@ pub unsafe fn orgqr<T: Scalar>(h: &mut Handle, m: i64, n: i64, k: i64, a: Batch<
 /// As [`geqrf`].
 #[allow(clippy::too_many_arguments)]
 pub unsafe fn gels<T: Scalar>(h: &mut Handle, m: i64, n: i64, nrhs: i64, a: Batch<*mut T>, lda: i64, b: Batch<*mut T>, ldb: i64, info: *mut i32, batch: i64) -> Result<()> {
-    let s = strided(&a);
-    let (p_b, p_info, p_batch) = (7 + s, 9 + 2 * s, 10 + 2 * s);
-    let mu = nonneg(m, 2, "m")?;
-    let nu = nonneg(n, 3, "n")?;
-    check_tall(mu, nu, 3, "n", "m")?;
-    let nrhsu = nonneg(nrhs, 4, "nrhs")?;
-    let ldau = check_ld(lda, mu, 6, "lda", "m")?;
-    let ldbu = check_ld(ldb, mu, p_b + 1, "ldb", "m")?;
-    let batchu = nonneg(batch, p_batch, "batch")?;
+    let mu = nonneg(m, "m")?;
+    let nu = nonneg(n, "n")?;
+    check_tall(mu, nu, "n", "m")?;
+    let nrhsu = nonneg(nrhs, "nrhs")?;
+    let ldau = check_ld(lda, mu, "lda", "m")?;
+    let ldbu = check_ld(ldb, mu, "ldb", "m")?;
+    let batchu = nonneg(batch, "batch")?;
     if nu == 0 || nrhsu == 0 || batchu == 0 {
         return Ok(());
     }
-    check_operand::<T, _>(&a, ldau, nu, batchu, 5, "A", 7, false)?;
-    check_operand::<T, _>(&b, ldbu, nrhsu, batchu, p_b, "B", p_b + 2, false)?;
-    if info.is_null() {
-        return Err(Error::arg(p_info, "(info) must not be NULL"));
-    }
+    check_operand::<T, _>(&a, ldau, nu, batchu, "A", "strideA", "lda", false)?;
+    check_operand::<T, _>(&b, ldbu, nrhsu, batchu, "B", "strideB", "ldb", false)?;
+    not_null(info, "info")?;
     checked_mul(batchu, 4, "info")?;
     let g = Gels { m: mu, n: nu, nrhs: nrhsu, a, lda: ldau, b, ldb: ldbu, info, batch: batchu };
-    let args: [ArgPtr; 3] = [(a.raw(), 5, "A"), (b.raw(), p_b, "B"), (info as _, p_info, "info")];
-    let space = space_of(h, &args, &[(array_of(&a), 5, "A"), (array_of(&b), p_b, "B")], batchu)?;
+    let args: [ArgPtr; 3] = [(a.raw(), "A"), (b.raw(), "B"), (info as _, "info")];
+    let space = space_of(h, &args, &[(array_of(&a), "A"), (array_of(&b), "B")], batchu)?;
     match &mut h.state {
         State::Cpu => cpu::gels(&g),
         State::Cuda(ch) => cuda::gels(ch, &g, space),
     }
 }
 
-/// Safe strided [`geqrf`] on host slices (each checked to cover its extent; argument
-/// numbers as `numgpu_?geqrf_givens_batched_strided`).
+/// Safe strided [`geqrf`] on host slices (each checked to cover its
+/// extent).
 #[allow(clippy::too_many_arguments)]
 pub fn geqrf_strided<T: Scalar>(h: &mut Handle, m: i64, n: i64, a: &mut [T], lda: i64, stride_a: i64, cs: &mut [T::Real], ldcs: i64, stride_cs: i64, batch: i64) -> Result<()> {
-    check_len(a.len(), needed(lda, n, stride_a, batch), 4, "A")?;
-    check_len(cs.len(), needed(ldcs, n, stride_cs, batch), 7, "CS")?;
+    check_len(a.len(), needed(lda, n, stride_a, batch), "A")?;
+    check_len(cs.len(), needed(ldcs, n, stride_cs, batch), "CS")?;
     // SAFETY: the slices cover every offset the checked sizes reach.
     unsafe { geqrf(h, m, n, Batch::Strided { ptr: a.as_mut_ptr(), stride: stride_a }, lda, Batch::Strided { ptr: cs.as_mut_ptr(), stride: stride_cs }, ldcs, batch) }
 }
@@ -353,9 +337,9 @@ pub fn ormqr_strided<T: Scalar>(
     stride_c: i64,
     batch: i64,
 ) -> Result<()> {
-    check_len(a.len(), needed(lda, k, stride_a, batch), 7, "A")?;
-    check_len(cs.len(), needed(ldcs, k, stride_cs, batch), 10, "CS")?;
-    check_len(c.len(), needed(ldc, n, stride_c, batch), 13, "C")?;
+    check_len(a.len(), needed(lda, k, stride_a, batch), "A")?;
+    check_len(cs.len(), needed(ldcs, k, stride_cs, batch), "CS")?;
+    check_len(c.len(), needed(ldc, n, stride_c, batch), "C")?;
     // SAFETY: as above.
     unsafe {
         ormqr(
@@ -379,8 +363,8 @@ pub fn ormqr_strided<T: Scalar>(
 /// Safe strided [`orgqr`] on host slices (each checked to cover its extent).
 #[allow(clippy::too_many_arguments)]
 pub fn orgqr_strided<T: Scalar>(h: &mut Handle, m: i64, n: i64, k: i64, a: &mut [T], lda: i64, stride_a: i64, cs: &[T::Real], ldcs: i64, stride_cs: i64, batch: i64) -> Result<()> {
-    check_len(a.len(), needed(lda, n, stride_a, batch), 5, "A")?;
-    check_len(cs.len(), needed(ldcs, k, stride_cs, batch), 8, "CS")?;
+    check_len(a.len(), needed(lda, n, stride_a, batch), "A")?;
+    check_len(cs.len(), needed(ldcs, k, stride_cs, batch), "CS")?;
     // SAFETY: as above.
     unsafe { orgqr(h, m, n, k, Batch::Strided { ptr: a.as_mut_ptr(), stride: stride_a }, lda, Batch::Strided { ptr: cs.as_ptr(), stride: stride_cs }, ldcs, batch) }
 }
@@ -388,9 +372,9 @@ pub fn orgqr_strided<T: Scalar>(h: &mut Handle, m: i64, n: i64, k: i64, a: &mut 
 /// Safe strided [`gels`] on host slices (each checked to cover its extent).
 #[allow(clippy::too_many_arguments)]
 pub fn gels_strided<T: Scalar>(h: &mut Handle, m: i64, n: i64, nrhs: i64, a: &mut [T], lda: i64, stride_a: i64, b: &mut [T], ldb: i64, stride_b: i64, info: &mut [i32], batch: i64) -> Result<()> {
-    check_len(a.len(), needed(lda, n, stride_a, batch), 5, "A")?;
-    check_len(b.len(), needed(ldb, nrhs, stride_b, batch), 8, "B")?;
-    check_len(info.len(), batch.max(0) as usize, 11, "info")?;
+    check_len(a.len(), needed(lda, n, stride_a, batch), "A")?;
+    check_len(b.len(), needed(ldb, nrhs, stride_b, batch), "B")?;
+    check_len(info.len(), batch.max(0) as usize, "info")?;
     // SAFETY: as above.
     unsafe { gels(h, m, n, nrhs, Batch::Strided { ptr: a.as_mut_ptr(), stride: stride_a }, lda, Batch::Strided { ptr: b.as_mut_ptr(), stride: stride_b }, ldb, info.as_mut_ptr(), batch) }
 }

@@ -19,10 +19,9 @@ use num_complex::{Complex32, Complex64};
 
 #[allow(clippy::too_many_arguments)]
 unsafe fn getrf_form<T: Blas>(name: &str, h: *mut Handle, n: i64, a: Batch<*mut T>, lda: i64, ipiv: *mut i32, jpiv: *mut i32, info: *mut i32, batch: i64, mode: i32) -> numgpu_status {
-    let s = matches!(a, Batch::Strided { .. }) as i32;
     boundary(name, || {
-        let h = deref_mut(h, 1, "h")?;
-        let mode = Mode::from_i32(mode, 9 + s)?;
+        let h = deref_mut(h, "h")?;
+        let mode = Mode::from_i32(mode)?;
         getrf(h, n, a, lda, ipiv, jpiv, info, batch, mode)
     })
 }
@@ -30,8 +29,8 @@ unsafe fn getrf_form<T: Blas>(name: &str, h: *mut Handle, n: i64, a: Batch<*mut 
 #[allow(clippy::too_many_arguments)]
 unsafe fn getrs_form<T: Blas>(name: &str, h: *mut Handle, trans: i32, n: i64, nrhs: i64, a: Batch<*const T>, lda: i64, ipiv: *const i32, jpiv: *const i32, b: Batch<*mut T>, ldb: i64, batch: i64) -> numgpu_status {
     boundary(name, || {
-        let h = deref_mut(h, 1, "h")?;
-        let trans = Op::from_i32(trans, 2, "trans")?;
+        let h = deref_mut(h, "h")?;
+        let trans = Op::from_i32(trans, "trans")?;
         getrs(h, trans, n, nrhs, a, lda, ipiv, jpiv, b, ldb, batch)
     })
 }
@@ -39,7 +38,7 @@ unsafe fn getrs_form<T: Blas>(name: &str, h: *mut Handle, trans: i32, n: i64, nr
 #[allow(clippy::too_many_arguments)]
 unsafe fn gesv_form<T: Blas>(name: &str, h: *mut Handle, n: i64, nrhs: i64, a: Batch<*mut T>, lda: i64, ipiv: *mut i32, jpiv: *mut i32, b: Batch<*mut T>, ldb: i64, info: *mut i32, batch: i64) -> numgpu_status {
     boundary(name, || {
-        let h = deref_mut(h, 1, "h")?;
+        let h = deref_mut(h, "h")?;
         gesv(h, n, nrhs, a, lda, ipiv, jpiv, b, ldb, info, batch)
     })
 }
@@ -47,7 +46,7 @@ unsafe fn gesv_form<T: Blas>(name: &str, h: *mut Handle, n: i64, nrhs: i64, a: B
 #[allow(clippy::too_many_arguments)]
 unsafe fn gesc2_form<T: Blas>(name: &str, h: *mut Handle, n: i64, a: *const T, lda: i64, stride_a: i64, rhs: *mut T, stride_rhs: i64, ipiv: *const i32, jpiv: *const i32, scale: *mut T::Real, batch: i64) -> numgpu_status {
     boundary(name, || {
-        let h = deref_mut(h, 1, "h")?;
+        let h = deref_mut(h, "h")?;
         gesc2(h, n, a, lda, stride_a, rhs, stride_rhs, ipiv, jpiv, scale, batch)
     })
 }

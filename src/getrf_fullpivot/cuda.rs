@@ -7,7 +7,7 @@ use crate::core::error::{Error, Result};
 use crate::core::memory::Space;
 use crate::core::Scalar;
 use crate::cuda::params::{arg, grid, KBatch};
-use crate::cuda::staging::{chunk_len, download, pack, unpack, upload, Layout};
+use crate::cuda::legacy::{chunk_len, download, pack, unpack, upload, Layout};
 use crate::cuda::{CudaHandle, Device};
 use std::ffi::c_void;
 
@@ -19,7 +19,7 @@ pub fn source() -> &'static str {
 }
 
 /// Largest n of the block kernel: its packed (row, column) indices are `int`.
-pub const MAX_N: usize = 46340;
+pub(crate) const MAX_N: usize = 46340;
 
 /// Threads of one block-per-matrix block.
 const BLOCK_THREADS: usize = 256;
@@ -92,13 +92,13 @@ fn launch_getrf<T: Scalar>(ch: &CudaHandle, n: usize, a: KBatch, lda: usize, ipi
             Plan::Warp { w, mpb } => {
                 let mut params = [arg(&mut a), arg(&mut lda), arg(&mut ipiv), arg(&mut jpiv), arg(&mut info), arg(&mut batch_), arg(&mut mode)];
                 let blocks = batch.div_ceil(mpb) as i64;
-                ch.launch(&module, grid(blocks), (mpb * w) as u32, warp_smem::<T>(n, mpb) as u32, &mut params)
+                ch.launch_params(&module, grid(blocks), (mpb * w) as u32, warp_smem::<T>(n, mpb) as u32, &mut params)
             }
             Plan::Block { smem } => {
                 let mut n32 = n as i32;
                 let mut params = [arg(&mut n32), arg(&mut a), arg(&mut lda), arg(&mut ipiv), arg(&mut jpiv), arg(&mut info), arg(&mut batch_), arg(&mut mode)];
                 let bytes = if smem { block_smem::<T>(n) } else { 0 };
-                ch.launch(&module, grid(batch as i64), BLOCK_THREADS as u32, bytes as u32, &mut params)
+                ch.launch_params(&module, grid(batch as i64), BLOCK_THREADS as u32, bytes as u32, &mut params)
             }
         }
     }
@@ -116,7 +116,7 @@ fn launch_getrs<T: Scalar>(ch: &CudaHandle, g: &Getrs<T>, a: KBatch, lda: usize,
     // SAFETY: matches getrs_<T>(int trans, ng_i64 n, ng_i64 nrhs, ng_batch<const T> A,
     // ng_i64 lda, const int *ipiv, const int *jpiv, ng_batch<T> B, ng_i64 ldb, const int *skip,
     // ng_i64 batch).
-    unsafe { ch.launch(&module, grid((threads + 127) / 128), 128, 0, &mut params) }
+    unsafe { ch.launch_params(&module, grid((threads + 127) / 128), 128, 0, &mut params) }
 }
 
 fn ptr<P: crate::core::batch::RawPtr>(p: P) -> u64 {
@@ -216,7 +216,7 @@ pub fn gesc2<T: Scalar>(ch: &mut CudaHandle, g: &Gesc2<T>, space: Space) -> Resu
         let mut params = [arg(&mut n), arg(&mut a), arg(&mut lda), arg(&mut rhs), arg(&mut ipiv), arg(&mut jpiv), arg(&mut scale), arg(&mut batch_)];
         // SAFETY: matches gesc2_<T>(ng_i64 n, ng_batch<const T> A, ng_i64 lda, ng_batch<T> RHS,
         // const int *ipiv, const int *jpiv, R *scale, ng_i64 batch).
-        unsafe { ch.launch(&module, grid((batch as i64 + 127) / 128), 128, 0, &mut params) }
+        unsafe { ch.launch_params(&module, grid((batch as i64 + 127) / 128), 128, 0, &mut params) }
     };
     if space == Space::Device {
         return run(ch, KBatch::of(&g.a), g.lda, KBatch::of(&g.rhs), ptr(g.ipiv), ptr(g.jpiv), ptr(g.scale), g.batch);

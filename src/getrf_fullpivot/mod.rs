@@ -23,8 +23,9 @@ pub mod capi;
 pub mod cpu;
 pub mod cuda;
 
-use crate::core::batch::{array_of, check_extent, check_len, check_ld, check_operand, check_stride, needed, space_of, Batch};
-use crate::core::error::{checked_mul, nonneg, Error, Result};
+use crate::core::batch::{array_of, Batch};
+use crate::core::check::{check_extent, check_ld, check_len, check_operand, check_stride, needed, nonneg, not_null, space_of};
+use crate::core::error::{checked_mul, Error, Result};
 use crate::core::handle::{Handle, State};
 use crate::core::memory::{common_space, ArgPtr, Space};
 use crate::core::{Op, Scalar};
@@ -52,12 +53,12 @@ pub enum Mode {
 }
 
 impl Mode {
-    /// Validates a mode value from C; `arg` is its 1-based position.
-    pub fn from_i32(v: i32, arg: i32) -> Result<Mode> {
+    /// Validates a mode value from C (the parameter `mode`).
+    pub fn from_i32(v: i32) -> Result<Mode> {
         match v {
             0 => Ok(Mode::Getc2),
             1 => Ok(Mode::Strict),
-            _ => Err(Error::arg(arg, format!("(mode = {v}) must be NUMGPU_FULLPIVOT_GETC2 (0) or NUMGPU_FULLPIVOT_STRICT (1)"))),
+            _ => Err(Error::arg("mode", format!("(mode = {v}) must be NUMGPU_FULLPIVOT_GETC2 (0) or NUMGPU_FULLPIVOT_STRICT (1)"))),
         }
     }
     pub fn code(self) -> i32 {
@@ -121,11 +122,9 @@ unsafe impl<T: Sync> Sync for Getrs<T> {}
 unsafe impl<T: Scalar> Send for Gesc2<T> {}
 unsafe impl<T: Scalar> Sync for Gesc2<T> {}
 
-/// The pivot/info arrays: `n·batch` entries, non-NULL.
-fn check_index_array(p: *const i32, count: usize, arg: i32, name: &str) -> Result<()> {
-    if p.is_null() {
-        return Err(Error::arg(arg, format!("({name}) must not be NULL")));
-    }
+/// The pivot/info arrays: `count` entries, non-NULL.
+fn check_index_array(p: *const i32, count: usize, name: &'static str) -> Result<()> {
+    not_null(p, name)?;
     checked_mul(count, 4, name).map(|_| ())
 }
 
@@ -133,57 +132,46 @@ fn check_index_array(p: *const i32, count: usize, arg: i32, name: &str) -> Resul
 /// in [k, n] (1-based), as `?getc2` produces them. (Device pivots are not read on the host:
 /// the kernels treat an out-of-range entry as no interchange and never access outside the
 /// matrix.)
-unsafe fn check_pivots(p: *const i32, n: usize, batch: usize, arg: i32, name: &str) -> Result<()> {
+unsafe fn check_pivots(p: *const i32, n: usize, batch: usize, name: &'static str) -> Result<()> {
     for i in 0..batch {
         for k in 0..n {
             let v = *p.add(i * n + k);
             if v < (k + 1) as i32 || v as i64 > n as i64 {
-                return Err(Error::arg(arg, format!("({name}[{}] = {v}, matrix {i}) must be in [{}, {n}], as getrf_batched_fullpivot writes it", i * n + k, k + 1)));
+                return Err(Error::arg(name, format!("({name}[{}] = {v}, matrix {i}) must be in [{}, {n}], as getrf_batched_fullpivot writes it", i * n + k, k + 1)));
             }
         }
     }
     Ok(())
 }
 
-/// Batched LU with complete pivoting; see the module docs. `strided` selects the argument
-/// positions of the `_strided` C form (one more argument after `lda`).
+/// Batched LU with complete pivoting; see the module docs.
 ///
 /// # Safety
 /// Every pointer is NULL or valid for the extents the sizes describe, all in host memory or
 /// all in device memory of the handle's device.
 #[allow(clippy::too_many_arguments)]
 pub unsafe fn getrf<T: Blas>(h: &mut Handle, n: i64, a: Batch<*mut T>, lda: i64, ipiv: *mut i32, jpiv: *mut i32, info: *mut i32, batch: i64, mode: Mode) -> Result<()> {
-    let s = matches!(a, Batch::Strided { .. }) as i32;
-    let nu = nonneg(n, 2, "n")?;
-    let ldau = check_ld(lda, nu, 4, "lda", "n")?;
-    let batchu = nonneg(batch, 8 + s, "batch")?;
+    let nu = nonneg(n, "n")?;
+    let ldau = check_ld(lda, nu, "lda", "n")?;
+    let batchu = nonneg(batch, "batch")?;
     if nu == 0 || batchu == 0 {
         return Ok(());
     }
-    check_operand::<T, _>(&a, ldau, nu, batchu, 3, "A", 5, false)?;
+    check_operand::<T, _>(&a, ldau, nu, batchu, "A", "strideA", "lda", false)?;
     let count = checked_mul(nu, batchu, "n·batch")?;
-    check_index_array(ipiv, count, 5 + s, "ipiv")?;
-    check_index_array(jpiv, count, 6 + s, "jpiv")?;
-    check_index_array(info, batchu, 7 + s, "info")?;
+    check_index_array(ipiv, count, "ipiv")?;
+    check_index_array(jpiv, count, "jpiv")?;
+    check_index_array(info, batchu, "info")?;
     let f = Getrf { n: nu, a, lda: ldau, ipiv, jpiv, info, batch: batchu, mode };
-    let args: [ArgPtr; 4] = [(a.raw(), 3, "A"), (ipiv as _, 5 + s, "ipiv"), (jpiv as _, 6 + s, "jpiv"), (info as _, 7 + s, "info")];
-    let space = space_of(h, &args, &[(array_of(&a), 3, "A")], batchu)?;
+    let args: [ArgPtr; 4] = [(a.raw(), "A"), (ipiv as _, "ipiv"), (jpiv as _, "jpiv"), (info as _, "info")];
+    let space = space_of(h, &args, &[(array_of(&a), "A")], batchu)?;
     match &mut h.state {
         State::Cpu => cpu::getrf(&f),
         State::Cuda(ch) => cuda::getrf(ch, &f, space),
     }
 }
 
-/// Positions of getrs's arguments after `lda` in the two C forms.
-struct RsPos {
-    ipiv: i32,
-    b: i32,
-    ldb: i32,
-    sb: i32,
-    batch: i32,
-}
-
-/// Validates a solve; `p` gives the positions of its arguments after `lda`, `a_pos` that of A.
+/// Validates a solve.
 #[allow(clippy::too_many_arguments)]
 unsafe fn check_getrs<T: Scalar>(
     trans: Op,
@@ -196,24 +184,21 @@ unsafe fn check_getrs<T: Scalar>(
     b: Batch<*mut T>,
     ldb: i64,
     batch: i64,
-    n_pos: i32,
-    p: &RsPos,
 ) -> Result<Option<Getrs<T>>> {
-    let a_pos = n_pos + 2;
-    let nu = nonneg(n, n_pos, "n")?;
-    let nrhsu = nonneg(nrhs, n_pos + 1, "nrhs")?;
-    let ldau = check_ld(lda, nu, a_pos + 1, "lda", "n")?;
-    let ldbu = check_ld(ldb, nu, p.ldb, "ldb", "n")?;
-    let batchu = nonneg(batch, p.batch, "batch")?;
+    let nu = nonneg(n, "n")?;
+    let nrhsu = nonneg(nrhs, "nrhs")?;
+    let ldau = check_ld(lda, nu, "lda", "n")?;
+    let ldbu = check_ld(ldb, nu, "ldb", "n")?;
+    let batchu = nonneg(batch, "batch")?;
     if nu == 0 || batchu == 0 {
         return Ok(None);
     }
-    check_operand::<T, _>(&a, ldau, nu, batchu, a_pos, "A", a_pos + 2, true)?;
+    check_operand::<T, _>(&a, ldau, nu, batchu, "A", "strideA", "lda", true)?;
     let count = checked_mul(nu, batchu, "n·batch")?;
-    check_index_array(ipiv, count, p.ipiv, "ipiv")?;
-    check_index_array(jpiv, count, p.ipiv + 1, "jpiv")?;
+    check_index_array(ipiv, count, "ipiv")?;
+    check_index_array(jpiv, count, "jpiv")?;
     if nrhsu > 0 {
-        check_operand::<T, _>(&b, ldbu, nrhsu, batchu, p.b, "B", p.sb, false)?;
+        check_operand::<T, _>(&b, ldbu, nrhsu, batchu, "B", "strideB", "ldb", false)?;
     }
     Ok(Some(Getrs { trans, n: nu, nrhs: nrhsu, a, lda: ldau, ipiv, jpiv, b, ldb: ldbu, skip: std::ptr::null(), batch: batchu }))
 }
@@ -225,17 +210,15 @@ unsafe fn check_getrs<T: Scalar>(
 /// As [`getrf`].
 #[allow(clippy::too_many_arguments)]
 pub unsafe fn getrs<T: Blas>(h: &mut Handle, trans: Op, n: i64, nrhs: i64, a: Batch<*const T>, lda: i64, ipiv: *const i32, jpiv: *const i32, b: Batch<*mut T>, ldb: i64, batch: i64) -> Result<()> {
-    let s = matches!(a, Batch::Strided { .. }) as i32;
-    let p = RsPos { ipiv: 7 + s, b: 9 + s, ldb: 10 + s, sb: 11 + s, batch: 11 + 2 * s };
-    let Some(g) = check_getrs(trans, n, nrhs, a, lda, ipiv, jpiv, b, ldb, batch, 3, &p)? else { return Ok(()) };
+    let Some(g) = check_getrs(trans, n, nrhs, a, lda, ipiv, jpiv, b, ldb, batch)? else { return Ok(()) };
     if g.nrhs == 0 {
         return Ok(());
     }
-    let args: [ArgPtr; 4] = [(a.raw(), 5, "A"), (ipiv as _, p.ipiv, "ipiv"), (jpiv as _, p.ipiv + 1, "jpiv"), (b.raw(), p.b, "B")];
-    let space = space_of(h, &args, &[(array_of(&a), 5, "A"), (array_of(&b), p.b, "B")], g.batch)?;
+    let args: [ArgPtr; 4] = [(a.raw(), "A"), (ipiv as _, "ipiv"), (jpiv as _, "jpiv"), (b.raw(), "B")];
+    let space = space_of(h, &args, &[(array_of(&a), "A"), (array_of(&b), "B")], g.batch)?;
     if space == Space::Host {
-        check_pivots(ipiv, g.n, g.batch, p.ipiv, "ipiv")?;
-        check_pivots(jpiv, g.n, g.batch, p.ipiv + 1, "jpiv")?;
+        check_pivots(ipiv, g.n, g.batch, "ipiv")?;
+        check_pivots(jpiv, g.n, g.batch, "jpiv")?;
     }
     match &mut h.state {
         State::Cpu => cpu::getrs(&g),
@@ -251,22 +234,19 @@ pub unsafe fn getrs<T: Blas>(h: &mut Handle, trans: Op, n: i64, nrhs: i64, a: Ba
 /// As [`getrf`].
 #[allow(clippy::too_many_arguments)]
 pub unsafe fn gesv<T: Blas>(h: &mut Handle, n: i64, nrhs: i64, a: Batch<*mut T>, lda: i64, ipiv: *mut i32, jpiv: *mut i32, b: Batch<*mut T>, ldb: i64, info: *mut i32, batch: i64) -> Result<()> {
-    let s = matches!(a, Batch::Strided { .. }) as i32;
-    let p = RsPos { ipiv: 6 + s, b: 8 + s, ldb: 9 + s, sb: 10 + s, batch: 11 + 2 * s };
     let ac = match a {
         Batch::Strided { ptr, stride } => Batch::Strided { ptr: ptr as *const T, stride },
         Batch::Array(p) => Batch::Array(p as *const *const T),
     };
-    // n sits at position 2 here: check_getrs names n at n_pos, nrhs at n_pos + 1, A after.
-    let Some(mut g) = check_getrs(Op::N, n, nrhs, ac, lda, ipiv, jpiv, b, ldb, batch, 2, &p)? else { return Ok(()) };
-    check_index_array(info, g.batch, 10 + 2 * s, "info")?;
+    let Some(mut g) = check_getrs(Op::N, n, nrhs, ac, lda, ipiv, jpiv, b, ldb, batch)? else { return Ok(()) };
+    check_index_array(info, g.batch, "info")?;
     let f = Getrf { n: g.n, a, lda: g.lda, ipiv, jpiv, info, batch: g.batch, mode: Mode::Strict };
     g.skip = info;
-    let mut args: Vec<ArgPtr> = vec![(a.raw(), 4, "A"), (ipiv as _, p.ipiv, "ipiv"), (jpiv as _, p.ipiv + 1, "jpiv"), (info as _, 10 + 2 * s, "info")];
-    let mut arrays = vec![(array_of(&a), 4, "A")];
+    let mut args: Vec<ArgPtr> = vec![(a.raw(), "A"), (ipiv as _, "ipiv"), (jpiv as _, "jpiv"), (info as _, "info")];
+    let mut arrays = vec![(array_of(&a), "A")];
     if g.nrhs > 0 {
-        args.push((b.raw(), p.b, "B"));
-        arrays.push((array_of(&b), p.b, "B"));
+        args.push((b.raw(), "B"));
+        arrays.push((array_of(&b), "B"));
     }
     let space = space_of(h, &args, &arrays, g.batch)?;
     match &mut h.state {
@@ -300,31 +280,27 @@ pub unsafe fn gesc2<T: Blas>(
     scale: *mut T::Real,
     batch: i64,
 ) -> Result<()> {
-    let nu = nonneg(n, 2, "n")?;
-    let ldau = check_ld(lda, nu, 4, "lda", "n")?;
-    let batchu = nonneg(batch, 11, "batch")?;
+    let nu = nonneg(n, "n")?;
+    let ldau = check_ld(lda, nu, "lda", "n")?;
+    let batchu = nonneg(batch, "batch")?;
     if nu == 0 || batchu == 0 {
         return Ok(());
     }
     let ab = Batch::Strided { ptr: a, stride: stride_a };
-    check_operand::<T, _>(&ab, ldau, nu, batchu, 3, "A", 5, true)?;
-    if rhs.is_null() {
-        return Err(Error::arg(6, "(rhs) must not be NULL"));
-    }
-    check_stride(stride_rhs, nu, false, batchu, 7, "strideRhs", "n")?;
+    check_operand::<T, _>(&ab, ldau, nu, batchu, "A", "strideA", "lda", true)?;
+    not_null(rhs, "rhs")?;
+    check_stride(stride_rhs, nu, false, batchu, "strideRhs", "n")?;
     check_extent::<T>(nu, 1, stride_rhs, batchu)?;
     let count = checked_mul(nu, batchu, "n·batch")?;
-    check_index_array(ipiv, count, 8, "ipiv")?;
-    check_index_array(jpiv, count, 9, "jpiv")?;
-    if scale.is_null() {
-        return Err(Error::arg(10, "(scale) must not be NULL"));
-    }
+    check_index_array(ipiv, count, "ipiv")?;
+    check_index_array(jpiv, count, "jpiv")?;
+    not_null(scale, "scale")?;
     let g = Gesc2 { n: nu, a: ab, lda: ldau, rhs: Batch::Strided { ptr: rhs, stride: stride_rhs }, ipiv, jpiv, scale, batch: batchu };
-    let args: [ArgPtr; 5] = [(a as _, 3, "A"), (rhs as _, 6, "rhs"), (ipiv as _, 8, "ipiv"), (jpiv as _, 9, "jpiv"), (scale as _, 10, "scale")];
+    let args: [ArgPtr; 5] = [(a as _, "A"), (rhs as _, "rhs"), (ipiv as _, "ipiv"), (jpiv as _, "jpiv"), (scale as _, "scale")];
     let space = common_space(h, &args)?;
     if space == Space::Host {
-        check_pivots(ipiv, nu, batchu, 8, "ipiv")?;
-        check_pivots(jpiv, nu, batchu, 9, "jpiv")?;
+        check_pivots(ipiv, nu, batchu, "ipiv")?;
+        check_pivots(jpiv, nu, batchu, "jpiv")?;
     }
     match &mut h.state {
         State::Cpu => cpu::gesc2(&g),
@@ -336,10 +312,10 @@ pub unsafe fn gesc2<T: Blas>(
 #[allow(clippy::too_many_arguments)]
 pub fn getrf_strided<T: Blas>(h: &mut Handle, n: i64, a: &mut [T], lda: i64, stride_a: i64, ipiv: &mut [i32], jpiv: &mut [i32], info: &mut [i32], batch: i64, mode: Mode) -> Result<()> {
     let nb = (n.max(0) * batch.max(0)) as usize;
-    check_len(a.len(), needed(lda, n, stride_a, batch), 3, "A")?;
-    check_len(ipiv.len(), nb, 6, "ipiv")?;
-    check_len(jpiv.len(), nb, 7, "jpiv")?;
-    check_len(info.len(), batch.max(0) as usize, 8, "info")?;
+    check_len(a.len(), needed(lda, n, stride_a, batch), "A")?;
+    check_len(ipiv.len(), nb, "ipiv")?;
+    check_len(jpiv.len(), nb, "jpiv")?;
+    check_len(info.len(), batch.max(0) as usize, "info")?;
     // SAFETY: the slices cover every offset the checked sizes reach.
     unsafe { getrf(h, n, Batch::Strided { ptr: a.as_mut_ptr(), stride: stride_a }, lda, ipiv.as_mut_ptr(), jpiv.as_mut_ptr(), info.as_mut_ptr(), batch, mode) }
 }
@@ -348,10 +324,10 @@ pub fn getrf_strided<T: Blas>(h: &mut Handle, n: i64, a: &mut [T], lda: i64, str
 #[allow(clippy::too_many_arguments)]
 pub fn getrs_strided<T: Blas>(h: &mut Handle, trans: Op, n: i64, nrhs: i64, a: &[T], lda: i64, stride_a: i64, ipiv: &[i32], jpiv: &[i32], b: &mut [T], ldb: i64, stride_b: i64, batch: i64) -> Result<()> {
     let nb = (n.max(0) * batch.max(0)) as usize;
-    check_len(a.len(), needed(lda, n, stride_a, batch), 5, "A")?;
-    check_len(ipiv.len(), nb, 8, "ipiv")?;
-    check_len(jpiv.len(), nb, 9, "jpiv")?;
-    check_len(b.len(), needed(ldb, nrhs, stride_b, batch), 10, "B")?;
+    check_len(a.len(), needed(lda, n, stride_a, batch), "A")?;
+    check_len(ipiv.len(), nb, "ipiv")?;
+    check_len(jpiv.len(), nb, "jpiv")?;
+    check_len(b.len(), needed(ldb, nrhs, stride_b, batch), "B")?;
     // SAFETY: as above.
     unsafe { getrs(h, trans, n, nrhs, Batch::Strided { ptr: a.as_ptr(), stride: stride_a }, lda, ipiv.as_ptr(), jpiv.as_ptr(), Batch::Strided { ptr: b.as_mut_ptr(), stride: stride_b }, ldb, batch) }
 }
@@ -360,11 +336,11 @@ pub fn getrs_strided<T: Blas>(h: &mut Handle, trans: Op, n: i64, nrhs: i64, a: &
 #[allow(clippy::too_many_arguments)]
 pub fn gesv_strided<T: Blas>(h: &mut Handle, n: i64, nrhs: i64, a: &mut [T], lda: i64, stride_a: i64, ipiv: &mut [i32], jpiv: &mut [i32], b: &mut [T], ldb: i64, stride_b: i64, info: &mut [i32], batch: i64) -> Result<()> {
     let nb = (n.max(0) * batch.max(0)) as usize;
-    check_len(a.len(), needed(lda, n, stride_a, batch), 4, "A")?;
-    check_len(ipiv.len(), nb, 7, "ipiv")?;
-    check_len(jpiv.len(), nb, 8, "jpiv")?;
-    check_len(b.len(), needed(ldb, nrhs, stride_b, batch), 9, "B")?;
-    check_len(info.len(), batch.max(0) as usize, 12, "info")?;
+    check_len(a.len(), needed(lda, n, stride_a, batch), "A")?;
+    check_len(ipiv.len(), nb, "ipiv")?;
+    check_len(jpiv.len(), nb, "jpiv")?;
+    check_len(b.len(), needed(ldb, nrhs, stride_b, batch), "B")?;
+    check_len(info.len(), batch.max(0) as usize, "info")?;
     // SAFETY: as above.
     unsafe {
         gesv(
@@ -387,11 +363,11 @@ pub fn gesv_strided<T: Blas>(h: &mut Handle, n: i64, nrhs: i64, a: &mut [T], lda
 #[allow(clippy::too_many_arguments)]
 pub fn gesc2_strided<T: Blas>(h: &mut Handle, n: i64, a: &[T], lda: i64, stride_a: i64, rhs: &mut [T], stride_rhs: i64, ipiv: &[i32], jpiv: &[i32], scale: &mut [T::Real], batch: i64) -> Result<()> {
     let nb = (n.max(0) * batch.max(0)) as usize;
-    check_len(a.len(), needed(lda, n, stride_a, batch), 3, "A")?;
-    check_len(rhs.len(), needed(n, 1, stride_rhs, batch), 6, "rhs")?;
-    check_len(ipiv.len(), nb, 8, "ipiv")?;
-    check_len(jpiv.len(), nb, 9, "jpiv")?;
-    check_len(scale.len(), batch.max(0) as usize, 10, "scale")?;
+    check_len(a.len(), needed(lda, n, stride_a, batch), "A")?;
+    check_len(rhs.len(), needed(n, 1, stride_rhs, batch), "rhs")?;
+    check_len(ipiv.len(), nb, "ipiv")?;
+    check_len(jpiv.len(), nb, "jpiv")?;
+    check_len(scale.len(), batch.max(0) as usize, "scale")?;
     // SAFETY: as above.
     unsafe { gesc2(h, n, a.as_ptr(), lda, stride_a, rhs.as_mut_ptr(), stride_rhs, ipiv.as_ptr(), jpiv.as_ptr(), scale.as_mut_ptr(), batch) }
 }

@@ -17,8 +17,8 @@ use num_complex::{Complex32, Complex64};
 #[allow(clippy::too_many_arguments)]
 unsafe fn spike_form<T: Blas>(name: &str, h: *mut Handle, n: i64, nrhs: i64, dl: *const T, d: *const T, du: *const T, b: *mut T, ldb: i64, info: *mut i32, pivoting: i32) -> numgpu_status {
     boundary(name, || {
-        let h = deref_mut(h, 1, "h")?;
-        let pivoting = Pivoting::from_i32(pivoting, 10)?;
+        let h = deref_mut(h, "h")?;
+        let pivoting = Pivoting::from_i32(pivoting)?;
         gtsv_spike(h, n, nrhs, dl, d, du, b, ldb, info, pivoting)
     })
 }
@@ -41,8 +41,8 @@ unsafe fn strided_form<T: Blas>(
     pivoting: i32,
 ) -> numgpu_status {
     boundary(name, || {
-        let h = deref_mut(h, 1, "h")?;
-        let pivoting = Pivoting::from_i32(pivoting, 13)?;
+        let h = deref_mut(h, "h")?;
+        let pivoting = Pivoting::from_i32(pivoting)?;
         gtsv_batched_strided(h, n, nrhs, dl, d, du, stride_diag, b, ldb, stride_b, info, batch, pivoting)
     })
 }
@@ -50,8 +50,8 @@ unsafe fn strided_form<T: Blas>(
 #[allow(clippy::too_many_arguments)]
 unsafe fn interleaved_form<T: Blas>(name: &str, h: *mut Handle, n: i64, dl: *const T, d: *const T, du: *const T, b: *mut T, info: *mut i32, batch: i64, pivoting: i32) -> numgpu_status {
     boundary(name, || {
-        let h = deref_mut(h, 1, "h")?;
-        let pivoting = Pivoting::from_i32(pivoting, 9)?;
+        let h = deref_mut(h, "h")?;
+        let pivoting = Pivoting::from_i32(pivoting)?;
         gtsv_batched_interleaved(h, n, dl, d, du, b, info, batch, pivoting)
     })
 }

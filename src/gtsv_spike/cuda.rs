@@ -11,7 +11,7 @@ use crate::core::error::Result;
 use crate::core::memory::Space;
 use crate::core::Scalar;
 use crate::cuda::params::{arg, grid};
-use crate::cuda::staging::{chunk_len, pack, unpack, Layout};
+use crate::cuda::legacy::{chunk_len, pack, unpack, Layout};
 use crate::cuda::CudaHandle;
 use std::ffi::c_void;
 use std::mem::size_of;
@@ -113,7 +113,7 @@ fn launch_block<T: Scalar>(ch: &CudaHandle, g: &GtsvStrided<T>, a: StridedArgs, 
     // SAFETY: matches gtsv_block_<T>(int n, ng_i64 nrhs, const T *dl, const T *d, const T *du,
     // ng_i64 stride_diag, T *B, ng_i64 ldb, ng_i64 stride_b, int *info, int pivot);
     // n <= SPIKE_MIN, so p <= SPIKE_NT partitions fit the block.
-    unsafe { ch.launch(&module, grid, (32 * p.div_ceil(32)) as u32, spike_smem::<T>(p * SPIKE_L, true), &mut params) }
+    unsafe { ch.launch_params(&module, grid, (32 * p.div_ceil(32)) as u32, spike_smem::<T>(p * SPIKE_L, true), &mut params) }
 }
 
 /// Small systems per block of the small-system kernel, a thread each.
@@ -132,7 +132,7 @@ fn launch_small<T: Scalar>(ch: &CudaHandle, g: &GtsvStrided<T>, a: StridedArgs, 
     // ng_i64 stride_diag, T *B, ng_i64 ldb, ng_i64 stride_b, int *info, ng_i64 batch,
     // int pivot); n <= BLOCK_SEQ, a block of SMALL_PER_BLOCK (<= SPIKE_NT)
     // threads and their systems' rows in shared memory.
-    unsafe { ch.launch(&module, grid, SMALL_PER_BLOCK as u32, smem as u32, &mut params) }
+    unsafe { ch.launch_params(&module, grid, SMALL_PER_BLOCK as u32, smem as u32, &mut params) }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -153,7 +153,7 @@ fn launch_strided<T: Scalar>(ch: &CudaHandle, g: &GtsvStrided<T>, a: StridedArgs
     // SAFETY: matches gtsv_strided_<T>(int n, ng_i64 nrhs, const T *dl, const T *d, const T *du,
     // ng_i64 stride_diag, T *B, ng_i64 ldb, ng_i64 stride_b, int *info, ng_i64 batch, int pivot,
     // T *P, T *Q, signed char *K); the workspace holds `threads` threads' arrays.
-    unsafe { ch.launch(&module, grid(threads.div_ceil(THREADS) as i64), THREADS as u32, 0, &mut params) }
+    unsafe { ch.launch_params(&module, grid(threads.div_ceil(THREADS) as i64), THREADS as u32, 0, &mut params) }
 }
 
 /// The strided batch in device memory, in chunks of systems whose workspace fits.
@@ -262,15 +262,15 @@ pub fn gtsv_strided<T: Scalar>(ch: &mut CudaHandle, g: &GtsvStrided<T>, space: S
 /// Rows per SPIKE partition: odd, so that a partition's interior has even order (tridiagonal
 /// matrices with a vanishing diagonal are singular in odd orders) and the threads' rows fall
 /// in distinct shared-memory banks.
-pub const SPIKE_L: usize = 17;
+pub(crate) const SPIKE_L: usize = 17;
 
 /// Partitions (threads) per SPIKE block.
-pub const SPIKE_NT: usize = 128;
+pub(crate) const SPIKE_NT: usize = 128;
 
 /// Largest order solved by one thread per right-hand side (diagonal pivoting over the whole
 /// system) instead of SPIKE: below one block's worth of partitions, SPIKE gains nothing and its
 /// fixed partition boundaries would cost stability.
-pub const SPIKE_MIN: usize = SPIKE_L * SPIKE_NT;
+pub(crate) const SPIKE_MIN: usize = SPIKE_L * SPIKE_NT;
 
 /// The orders of SPIKE's levels: n, then each level's Schur complement in the separators
 /// (one per partition), down to 1.
@@ -319,7 +319,7 @@ fn spike_reduce<T: Scalar>(ch: &CudaHandle, lv: Level, next: Level, nrhs: usize,
     // SAFETY: matches gtsv_spike_reduce_<T>(ng_i64 N, const T *dl, const T *d, const T *du,
     // const T *F, ng_i64 ldf, int pivot, T *sdl, T *sd, T *sdu, T *sf, ng_i64 ldsf,
     // unsigned long long *flag, ng_i64 scale); `next` holds order ceil(n / SPIKE_L).
-    unsafe { ch.launch(&module, (blocks, nrhs as u32, 1), SPIKE_NT as u32, spike_smem::<T>(SPIKE_L * SPIKE_NT, false), &mut params) }
+    unsafe { ch.launch_params(&module, (blocks, nrhs as u32, 1), SPIKE_NT as u32, spike_smem::<T>(SPIKE_L * SPIKE_NT, false), &mut params) }
 }
 
 /// The last level's single unknown, in place.
@@ -329,7 +329,7 @@ fn spike_top<T: Scalar>(ch: &CudaHandle, lv: Level, nrhs: usize, flag: u64) -> R
     let mut params = [arg(&mut d), arg(&mut f), arg(&mut nrhs_), arg(&mut ld), arg(&mut flag)];
     // SAFETY: matches gtsv_spike_top_<T>(const T *d, T *f, ng_i64 nrhs, ng_i64 ldf,
     // unsigned long long *flag) on an order-1 level.
-    unsafe { ch.launch(&module, grid(nrhs.div_ceil(THREADS) as i64), THREADS as u32, 0, &mut params) }
+    unsafe { ch.launch_params(&module, grid(nrhs.div_ceil(THREADS) as i64), THREADS as u32, 0, &mut params) }
 }
 
 /// Recover: `lv`'s solution over its right-hand sides, from `next`'s (the separators').
@@ -341,7 +341,7 @@ fn spike_recover<T: Scalar>(ch: &CudaHandle, lv: Level, next: Level, nrhs: usize
     let blocks = next.n.div_ceil(SPIKE_NT) as u32;
     // SAFETY: matches gtsv_spike_recover_<T>(ng_i64 N, const T *dl, const T *d, const T *du,
     // T *X, ng_i64 ldx, int pivot, const T *xs, ng_i64 ldxs, unsigned long long *flag).
-    unsafe { ch.launch(&module, (blocks, nrhs as u32, 1), SPIKE_NT as u32, spike_smem::<T>(SPIKE_L * SPIKE_NT, false), &mut params) }
+    unsafe { ch.launch_params(&module, (blocks, nrhs as u32, 1), SPIKE_NT as u32, spike_smem::<T>(SPIKE_L * SPIKE_NT, false), &mut params) }
 }
 
 /// One system by SPIKE (n > SPIKE_MIN). Returns false, having written nothing, when a pivot
@@ -435,7 +435,7 @@ fn launch_interleaved<T: Scalar>(ch: &CudaHandle, g: &GtsvInterleaved<T>, dl: u6
     // SAFETY: matches gtsv_interleaved_<T>(int n, const T *dl, const T *d, const T *du, T *B,
     // int *info, ng_i64 batch, ng_i64 first, ng_i64 count, int pivot, T *P, T *Q,
     // signed char *K); the workspace holds `count` threads' arrays.
-    unsafe { ch.launch(&module, grid(count.div_ceil(THREADS) as i64), THREADS as u32, 0, &mut params) }
+    unsafe { ch.launch_params(&module, grid(count.div_ceil(THREADS) as i64), THREADS as u32, 0, &mut params) }
 }
 
 /// Copies the `count` systems from `first` of an interleaved host array (n rows of `batch`)

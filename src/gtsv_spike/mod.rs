@@ -53,8 +53,9 @@ pub mod capi;
 pub mod cpu;
 pub mod cuda;
 
-use crate::core::batch::{check_extent, check_ld, check_len, check_operand, check_stride, needed, Batch};
-use crate::core::error::{checked_mul, nonneg, Error, Result};
+use crate::core::batch::Batch;
+use crate::core::check::{check_extent, check_ld, check_len, check_operand, check_stride, needed, nonneg, not_null};
+use crate::core::error::{checked_mul, Error, Result};
 use crate::core::handle::{Handle, State};
 use crate::core::memory::{common_space, ArgPtr};
 use crate::lapack::Blas;
@@ -82,12 +83,12 @@ pub enum Pivoting {
 }
 
 impl Pivoting {
-    /// Validates a pivoting value from C; `arg` is its 1-based position.
-    pub fn from_i32(v: i32, arg: i32) -> Result<Pivoting> {
+    /// Validates a pivoting value from C (the parameter `pivoting`).
+    pub fn from_i32(v: i32) -> Result<Pivoting> {
         match v {
             0 => Ok(Pivoting::Diagonal),
             1 => Ok(Pivoting::NoPivot),
-            _ => Err(Error::arg(arg, format!("(pivoting = {v}) must be NUMGPU_GTSV_DIAG_PIVOT (0) or NUMGPU_GTSV_NOPIVOT (1)"))),
+            _ => Err(Error::arg("pivoting", format!("(pivoting = {v}) must be NUMGPU_GTSV_DIAG_PIVOT (0) or NUMGPU_GTSV_NOPIVOT (1)"))),
         }
     }
 }
@@ -178,39 +179,29 @@ unsafe impl<T: Send> Send for GtsvInterleaved<T> {}
 unsafe impl<T: Sync> Sync for GtsvInterleaved<T> {}
 
 /// dl, d, du not NULL, except dl and du when n = 1 (then they hold no referenced entry).
-/// `first` is dl's 1-based C position; d and du follow it.
-fn check_diagonals<T>(dl: *const T, d: *const T, du: *const T, n: usize, first: i32) -> Result<()> {
-    for (k, (p, name)) in [(dl, "dl"), (d, "d"), (du, "du")].into_iter().enumerate() {
+fn check_diagonals<T>(dl: *const T, d: *const T, du: *const T, n: usize) -> Result<()> {
+    for (p, name) in [(dl, "dl"), (d, "d"), (du, "du")] {
         if p.is_null() && (n > 1 || name == "d") {
             let when = if name == "d" { "" } else { " when n > 1" };
-            return Err(Error::arg(first + k as i32, format!("({name}) must not be NULL{when}")));
+            return Err(Error::arg(name, format!("({name}) must not be NULL{when}")));
         }
     }
     Ok(())
 }
 
 /// The `count` entries of info: not NULL.
-fn check_info(info: *const i32, count: usize, arg: i32) -> Result<()> {
-    if info.is_null() {
-        return Err(Error::arg(arg, "(info) must not be NULL"));
-    }
+fn check_info(info: *const i32, count: usize) -> Result<()> {
+    not_null(info, "info")?;
     checked_mul(count, 4, "info").map(|_| ())
 }
 
-/// The arrays of a call with their C positions, dl first.
-#[allow(clippy::too_many_arguments)]
-fn args<T>(dl: *const T, d: *const T, du: *const T, b: *const T, info: *const i32, first: i32, b_pos: i32, info_pos: i32) -> [ArgPtr; 5] {
-    [
-        (dl as _, first, "dl"),
-        (d as _, first + 1, "d"),
-        (du as _, first + 2, "du"),
-        (b as _, b_pos, "B"),
-        (info as _, info_pos, "info"),
-    ]
+/// The arrays of a call.
+fn args<T>(dl: *const T, d: *const T, du: *const T, b: *const T, info: *const i32) -> [ArgPtr; 5] {
+    [(dl as _, "dl"), (d as _, "d"), (du as _, "du"), (b as _, "B"), (info as _, "info")]
 }
 
 /// Solves `T·X = B` for one tridiagonal system (see the module docs); X overwrites B unless
-/// `*info > 0`. Argument positions are those of `numgpu_?gtsv_spike`. n = 0 or nrhs = 0
+/// `*info > 0`. n = 0 or nrhs = 0
 /// touches nothing (info included).
 ///
 /// # Safety
@@ -218,19 +209,17 @@ fn args<T>(dl: *const T, d: *const T, du: *const T, b: *const T, info: *const i3
 /// in device memory of the handle's device.
 #[allow(clippy::too_many_arguments)]
 pub unsafe fn gtsv_spike<T: Blas>(h: &mut Handle, n: i64, nrhs: i64, dl: *const T, d: *const T, du: *const T, b: *mut T, ldb: i64, info: *mut i32, pivoting: Pivoting) -> Result<()> {
-    let nu = nonneg(n, 2, "n")?;
-    let nrhsu = nonneg(nrhs, 3, "nrhs")?;
-    let ldbu = check_ld(ldb, nu, 8, "ldb", "n")?;
+    let nu = nonneg(n, "n")?;
+    let nrhsu = nonneg(nrhs, "nrhs")?;
+    let ldbu = check_ld(ldb, nu, "ldb", "n")?;
     if nu == 0 || nrhsu == 0 {
         return Ok(());
     }
-    check_diagonals(dl, d, du, nu, 4)?;
+    check_diagonals(dl, d, du, nu)?;
     check_extent::<T>(nu, 1, 0, 1)?;
-    if b.is_null() {
-        return Err(Error::arg(7, "(B) must not be NULL"));
-    }
+    not_null(b, "B")?;
     check_extent::<T>(ldbu, nrhsu, 0, 1)?;
-    check_info(info, 1, 9)?;
+    check_info(info, 1)?;
     let g = Gtsv {
         n: nu,
         nrhs: nrhsu,
@@ -242,7 +231,7 @@ pub unsafe fn gtsv_spike<T: Blas>(h: &mut Handle, n: i64, nrhs: i64, dl: *const 
         info,
         pivoting,
     };
-    let space = common_space(h, &args(dl, d, du, b, info, 4, 7, 9))?;
+    let space = common_space(h, &args(dl, d, du, b, info))?;
     match &mut h.state {
         State::Cpu => cpu::gtsv(&g),
         State::Cuda(ch) => cuda::gtsv(ch, &g, space),
@@ -250,8 +239,7 @@ pub unsafe fn gtsv_spike<T: Blas>(h: &mut Handle, n: i64, nrhs: i64, dl: *const 
 }
 
 /// Solves `T_i·X_i = B_i` for a strided batch of tridiagonal systems (see the module docs);
-/// X_i overwrites B_i unless `info[i] > 0`. Argument positions are those of
-/// `numgpu_?gtsv_batched_strided`. n, nrhs or batch = 0 touches nothing.
+/// X_i overwrites B_i unless `info[i] > 0`. n, nrhs or batch = 0 touches nothing.
 ///
 /// # Safety
 /// As [`gtsv_spike`].
@@ -271,18 +259,18 @@ pub unsafe fn gtsv_batched_strided<T: Blas>(
     batch: i64,
     pivoting: Pivoting,
 ) -> Result<()> {
-    let nu = nonneg(n, 2, "n")?;
-    let nrhsu = nonneg(nrhs, 3, "nrhs")?;
-    let ldbu = check_ld(ldb, nu, 9, "ldb", "n")?;
-    let batchu = nonneg(batch, 12, "batch")?;
+    let nu = nonneg(n, "n")?;
+    let nrhsu = nonneg(nrhs, "nrhs")?;
+    let ldbu = check_ld(ldb, nu, "ldb", "n")?;
+    let batchu = nonneg(batch, "batch")?;
     if nu == 0 || nrhsu == 0 || batchu == 0 {
         return Ok(());
     }
-    check_diagonals(dl, d, du, nu, 4)?;
-    check_stride(stride_diag, nu, true, batchu, 7, "stride_diag", "n")?;
+    check_diagonals(dl, d, du, nu)?;
+    check_stride(stride_diag, nu, true, batchu, "stride_diag", "n")?;
     check_extent::<T>(nu, 1, stride_diag, batchu)?;
-    check_operand::<T, _>(&Batch::Strided { ptr: b, stride: stride_b }, ldbu, nrhsu, batchu, 8, "B", 10, false)?;
-    check_info(info, batchu, 11)?;
+    check_operand::<T, _>(&Batch::Strided { ptr: b, stride: stride_b }, ldbu, nrhsu, batchu, "B", "strideB", "ldb", false)?;
+    check_info(info, batchu)?;
     let g = GtsvStrided {
         n: nu,
         nrhs: nrhsu,
@@ -297,7 +285,7 @@ pub unsafe fn gtsv_batched_strided<T: Blas>(
         batch: batchu,
         pivoting,
     };
-    let space = common_space(h, &args(dl, d, du, b, info, 4, 8, 11))?;
+    let space = common_space(h, &args(dl, d, du, b, info))?;
     match &mut h.state {
         State::Cpu => cpu::gtsv_strided(&g),
         State::Cuda(ch) => cuda::gtsv_strided(ch, &g, space),
@@ -305,26 +293,23 @@ pub unsafe fn gtsv_batched_strided<T: Blas>(
 }
 
 /// Solves `T_i·x_i = b_i` for an interleaved batch of tridiagonal systems, one right-hand side
-/// each (see the module docs for the layout); x_i overwrites b_i unless `info[i] > 0`.
-/// Argument positions are those of `numgpu_?gtsv_batched_interleaved`. n = 0 or batch = 0
+/// each (see the module docs for the layout); x_i overwrites b_i unless `info[i] > 0`. n = 0 or batch = 0
 /// touches nothing.
 ///
 /// # Safety
 /// As [`gtsv_spike`]; each array holds `n·batch` elements (dl and du may be NULL when n = 1).
 #[allow(clippy::too_many_arguments)]
 pub unsafe fn gtsv_batched_interleaved<T: Blas>(h: &mut Handle, n: i64, dl: *const T, d: *const T, du: *const T, b: *mut T, info: *mut i32, batch: i64, pivoting: Pivoting) -> Result<()> {
-    let nu = nonneg(n, 2, "n")?;
-    let batchu = nonneg(batch, 8, "batch")?;
+    let nu = nonneg(n, "n")?;
+    let batchu = nonneg(batch, "batch")?;
     if nu == 0 || batchu == 0 {
         return Ok(());
     }
-    check_diagonals(dl, d, du, nu, 3)?;
-    if b.is_null() {
-        return Err(Error::arg(6, "(B) must not be NULL"));
-    }
+    check_diagonals(dl, d, du, nu)?;
+    not_null(b, "B")?;
     let count = checked_mul(nu, batchu, "n·batch")?;
     check_extent::<T>(count, 1, 0, 1)?;
-    check_info(info, batchu, 7)?;
+    check_info(info, batchu)?;
     let g = GtsvInterleaved {
         n: nu,
         dl,
@@ -335,7 +320,7 @@ pub unsafe fn gtsv_batched_interleaved<T: Blas>(h: &mut Handle, n: i64, dl: *con
         batch: batchu,
         pivoting,
     };
-    let space = common_space(h, &args(dl, d, du, b, info, 3, 6, 7))?;
+    let space = common_space(h, &args(dl, d, du, b, info))?;
     match &mut h.state {
         State::Cpu => cpu::gtsv_interleaved(&g),
         State::Cuda(ch) => cuda::gtsv_interleaved(ch, &g, space),
@@ -347,20 +332,18 @@ fn off_len(n: i64) -> i64 {
     (n - 1).max(0)
 }
 
-/// Safe [`gtsv_spike`] on host slices (each checked to cover its extent; argument numbers as
-/// `numgpu_?gtsv_spike`). dl and du may be empty when n = 1.
+/// Safe [`gtsv_spike`] on host slices (each checked to cover its extent). dl and du may be empty when n = 1.
 #[allow(clippy::too_many_arguments)]
 pub fn gtsv_spike_slices<T: Blas>(h: &mut Handle, n: i64, nrhs: i64, dl: &[T], d: &[T], du: &[T], b: &mut [T], ldb: i64, info: &mut i32, pivoting: Pivoting) -> Result<()> {
-    check_len(dl.len(), needed(off_len(n), 1, 0, 1), 4, "dl")?;
-    check_len(d.len(), needed(n, 1, 0, 1), 5, "d")?;
-    check_len(du.len(), needed(off_len(n), 1, 0, 1), 6, "du")?;
-    check_len(b.len(), needed(ldb, nrhs, 0, 1), 7, "B")?;
+    check_len(dl.len(), needed(off_len(n), 1, 0, 1), "dl")?;
+    check_len(d.len(), needed(n, 1, 0, 1), "d")?;
+    check_len(du.len(), needed(off_len(n), 1, 0, 1), "du")?;
+    check_len(b.len(), needed(ldb, nrhs, 0, 1), "B")?;
     // SAFETY: the slices cover every offset the checked sizes reach.
     unsafe { gtsv_spike(h, n, nrhs, dl.as_ptr(), d.as_ptr(), du.as_ptr(), b.as_mut_ptr(), ldb, info, pivoting) }
 }
 
-/// Safe [`gtsv_batched_strided`] on host slices (each checked to cover its extent; argument
-/// numbers as `numgpu_?gtsv_batched_strided`).
+/// Safe [`gtsv_batched_strided`] on host slices (each checked to cover its extent).
 #[allow(clippy::too_many_arguments)]
 pub fn gtsv_batched_strided_slices<T: Blas>(
     h: &mut Handle,
@@ -377,11 +360,11 @@ pub fn gtsv_batched_strided_slices<T: Blas>(
     batch: i64,
     pivoting: Pivoting,
 ) -> Result<()> {
-    check_len(dl.len(), needed(off_len(n), 1, stride_diag, batch), 4, "dl")?;
-    check_len(d.len(), needed(n, 1, stride_diag, batch), 5, "d")?;
-    check_len(du.len(), needed(off_len(n), 1, stride_diag, batch), 6, "du")?;
-    check_len(b.len(), needed(ldb, nrhs, stride_b, batch), 8, "B")?;
-    check_len(info.len(), batch.max(0) as usize, 11, "info")?;
+    check_len(dl.len(), needed(off_len(n), 1, stride_diag, batch), "dl")?;
+    check_len(d.len(), needed(n, 1, stride_diag, batch), "d")?;
+    check_len(du.len(), needed(off_len(n), 1, stride_diag, batch), "du")?;
+    check_len(b.len(), needed(ldb, nrhs, stride_b, batch), "B")?;
+    check_len(info.len(), batch.max(0) as usize, "info")?;
     // SAFETY: as above.
     unsafe {
         gtsv_batched_strided(
@@ -403,16 +386,15 @@ pub fn gtsv_batched_strided_slices<T: Blas>(
 }
 
 /// Safe [`gtsv_batched_interleaved`] on host slices (each checked to cover its extent:
-/// `n·batch` elements, none for dl and du when n = 1; argument numbers as
-/// `numgpu_?gtsv_batched_interleaved`).
+/// `n·batch` elements, none for dl and du when n = 1).
 #[allow(clippy::too_many_arguments)]
 pub fn gtsv_batched_interleaved_slices<T: Blas>(h: &mut Handle, n: i64, dl: &[T], d: &[T], du: &[T], b: &mut [T], info: &mut [i32], batch: i64, pivoting: Pivoting) -> Result<()> {
     let offs = if n > 1 { needed(n, batch, 0, 1) } else { 0 };
-    check_len(dl.len(), offs, 3, "dl")?;
-    check_len(d.len(), needed(n, batch, 0, 1), 4, "d")?;
-    check_len(du.len(), offs, 5, "du")?;
-    check_len(b.len(), needed(n, batch, 0, 1), 6, "B")?;
-    check_len(info.len(), batch.max(0) as usize, 7, "info")?;
+    check_len(dl.len(), offs, "dl")?;
+    check_len(d.len(), needed(n, batch, 0, 1), "d")?;
+    check_len(du.len(), offs, "du")?;
+    check_len(b.len(), needed(n, batch, 0, 1), "B")?;
+    check_len(info.len(), batch.max(0) as usize, "info")?;
     // SAFETY: as above.
     unsafe { gtsv_batched_interleaved(h, n, dl.as_ptr(), d.as_ptr(), du.as_ptr(), b.as_mut_ptr(), info.as_mut_ptr(), batch, pivoting) }
 }

@@ -53,9 +53,9 @@ pub unsafe extern "C" fn numgpu_ode_create(
     ode: *mut *mut Ode,
 ) -> numgpu_status {
     boundary("numgpu_ode_create", || {
-        let h = deref_mut(h, 1, "h")?;
-        let out = deref_mut(ode, 8, "ode")?;
-        let source = c_text(cuda_source, 4, "cuda_source")?;
+        let h = deref_mut(h, "h")?;
+        let out = deref_mut(ode, "ode")?;
+        let source = c_text(cuda_source, "cuda_source")?;
         let host = host_rhs.map(|rhs| Callbacks { rhs, spcrad: host_spcrad, user });
         *out = Box::into_raw(Box::new(Ode::create(h, neq, npar, source, host)?));
         Ok(())
@@ -81,9 +81,9 @@ pub unsafe extern "C" fn numgpu_ode_create(
 #[no_mangle]
 pub unsafe extern "C" fn numgpu_ode_builtin(h: *mut Handle, which: i32, size: i64, ode: *mut *mut Ode) -> numgpu_status {
     boundary("numgpu_ode_builtin", || {
-        let h = deref_mut(h, 1, "h")?;
-        let problem = Problem::from_i32(which, 2)?;
-        let out = deref_mut(ode, 4, "ode")?;
+        let h = deref_mut(h, "h")?;
+        let problem = Problem::from_i32(which)?;
+        let out = deref_mut(ode, "ode")?;
         *out = Box::into_raw(Box::new(Ode::builtin(h, problem, size)?));
         Ok(())
     })
@@ -109,7 +109,7 @@ pub unsafe extern "C" fn numgpu_ode_destroy(ode: *mut Ode) -> numgpu_status {
 #[no_mangle]
 pub unsafe extern "C" fn numgpu_rkc_options_default(opts: *mut numgpu_rkc_options) -> numgpu_status {
     boundary("numgpu_rkc_options_default", || {
-        *deref_mut(opts, 1, "opts")? = numgpu_rkc_options::default();
+        *deref_mut(opts, "opts")? = numgpu_rkc_options::default();
         Ok(())
     })
 }
@@ -183,10 +183,10 @@ pub unsafe extern "C" fn numgpu_rkc_integrate(
     stats: *mut i64,
 ) -> numgpu_status {
     boundary("numgpu_rkc_integrate", || {
-        let h = deref_mut(h, 1, "h")?;
-        let ode = deref(ode, 2, "ode")?;
-        let layout = Layout::from_i32(layout, 8)?;
-        let opts = Options::from_c(opts.as_ref(), 14)?;
+        let h = deref_mut(h, "h")?;
+        let ode = deref(ode, "ode")?;
+        let layout = Layout::from_i32(layout)?;
+        let opts = Options::from_c(opts.as_ref())?;
         rkc_integrate(h, ode, nsys, t0, tend, Y, ldy, layout, P, ldp, rtol, atol, natol, opts, state, status, stats)
     })
 }

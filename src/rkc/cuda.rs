@@ -9,7 +9,7 @@ use super::{state_len, stats_len, Integrate, Method, Ode, Settings};
 use crate::core::error::{Error, Result};
 use crate::core::memory::Space;
 use crate::cuda::params::{arg, grid};
-use crate::cuda::staging::{chunk_len, download, upload, Layout as Regions};
+use crate::cuda::legacy::{chunk_len, download, upload, Layout as Regions};
 use crate::cuda::{CudaHandle, Module};
 use std::ffi::c_void;
 use std::sync::Arc;
@@ -111,7 +111,7 @@ fn launch(ch: &CudaHandle, m: &Module, c: &Integrate, s: &Settings, a: Arrays, n
     let mut params = [arg(&mut k)];
     // SAFETY: matches rkc_integrate / rkck_integrate(const ng_rkc_args a); the arrays cover
     // `nsys` systems with these leading dimensions, `next` is a zeroed counter.
-    unsafe { ch.launch(m, grid(blocks as i64), THREADS as u32, 0, &mut params) }
+    unsafe { ch.launch_params(m, grid(blocks as i64), THREADS as u32, 0, &mut params) }
 }
 
 /// The CUDA backend of [`super::rkc_integrate`].

@@ -45,7 +45,8 @@ pub mod cpu;
 pub mod cuda;
 pub mod problems;
 
-use crate::core::error::{checked_mul, nonneg, Error, Result};
+use crate::core::check::{check_ld, check_len, nonneg, not_null};
+use crate::core::error::{checked_mul, mention, Error, Result};
 use crate::core::handle::{Handle, State};
 use crate::core::memory::{common_space, ArgPtr};
 use std::ffi::{c_char, c_void, CStr};
@@ -194,12 +195,12 @@ pub enum Layout {
 }
 
 impl Layout {
-    /// Validates a layout value from C; `arg` is its 1-based position.
-    pub fn from_i32(v: i32, arg: i32) -> Result<Layout> {
+    /// Validates a layout value from C (the parameter `layout`).
+    pub fn from_i32(v: i32) -> Result<Layout> {
         match v {
             0 => Ok(Layout::SystemMajor),
             1 => Ok(Layout::EquationMajor),
-            _ => Err(Error::arg(arg, format!("(layout = {v}) must be NUMGPU_LAYOUT_SYSTEM_MAJOR (0) or NUMGPU_LAYOUT_EQUATION_MAJOR (1)"))),
+            _ => Err(Error::arg("layout", format!("(layout = {v}) must be NUMGPU_LAYOUT_SYSTEM_MAJOR (0) or NUMGPU_LAYOUT_EQUATION_MAJOR (1)"))),
         }
     }
 
@@ -231,11 +232,11 @@ pub struct Options {
 const DEFAULT_MAX_STEPS: u64 = 100_000;
 
 impl Options {
-    /// Validates the C options (NULL: defaults); `arg` is their 1-based position.
-    pub fn from_c(o: Option<&numgpu_rkc_options>, arg: i32) -> Result<Options> {
+    /// Validates the C options (the parameter `opts`; NULL: defaults).
+    pub fn from_c(o: Option<&numgpu_rkc_options>) -> Result<Options> {
         let d = numgpu_rkc_options::default();
         let o = o.unwrap_or(&d);
-        let bad = |field: &str, what: String| Error::arg(arg, format!("(opts->{field} = {what})"));
+        let bad = |field: &str, what: String| Error::arg("opts", format!("(opts->{field} = {what})"));
         if o.size != d.size {
             return Err(bad("size", format!("{}) must be sizeof(numgpu_rkc_options) = {}", o.size, d.size)));
         }
@@ -276,7 +277,7 @@ impl Options {
 
 impl Default for Options {
     fn default() -> Self {
-        Options::from_c(None, 0).expect("the defaults are valid")
+        Options::from_c(None).expect("the defaults are valid")
     }
 }
 
@@ -370,15 +371,14 @@ impl Ode {
         self.npar
     }
 
-    /// An ODE from a CUDA source and/or a host callback (argument positions of
-    /// `numgpu_ode_create`). On a CUDA handle the source is compiled now, so a source that
+    /// An ODE from a CUDA source and/or a host callback. On a CUDA handle the source is compiled now, so a source that
     /// does not compile is `COMPILE_FAILED` with NVRTC's log.
     pub fn create(h: &mut Handle, neq: i64, npar: i64, source: Option<&str>, host: Option<Callbacks>) -> Result<Ode> {
-        let neq = nonneg(neq, 2, "neq")?;
+        let neq = nonneg(neq, "neq")?;
         if neq == 0 {
-            return Err(Error::arg(2, "(neq = 0) must be >= 1"));
+            return Err(Error::arg("neq", "(neq = 0) must be >= 1"));
         }
-        let npar = nonneg(npar, 3, "npar")?;
+        let npar = nonneg(npar, "npar")?;
         if neq > MAX_NEQ {
             return Err(Error::not_supported(format!("neq = {neq} exceeds {MAX_NEQ}, the most equations a system may have (its stages live in one GPU thread)")));
         }
@@ -386,7 +386,7 @@ impl Ode {
             return Err(Error::not_supported(format!("npar = {npar} exceeds {MAX_NEQ}")));
         }
         if source.is_none() && host.is_none() {
-            return Err(Error::arg(4, "(cuda_source) and argument 5 (host_rhs) must not both be NULL"));
+            return Err(Error::arg("cuda_source", format!("(cuda_source) and {} (host_rhs) must not both be NULL", mention("host_rhs"))));
         }
         let ode = Ode {
             neq,
@@ -399,10 +399,9 @@ impl Ode {
         Ok(ode)
     }
 
-    /// A built-in problem (argument positions of `numgpu_ode_builtin`); on a CUDA handle its
-    /// kernel is compiled now.
+    /// A built-in problem; on a CUDA handle its kernel is compiled now.
     pub fn builtin(h: &mut Handle, problem: Problem, size: i64) -> Result<Ode> {
-        let neq = problem.neq(size, 3)?;
+        let neq = problem.neq(size)?;
         let ode = Ode {
             neq,
             npar: problem.npar(),
@@ -432,11 +431,11 @@ const MAX_NEQ: usize = 1024;
 ///
 /// # Safety
 /// A non-NULL `s` is NUL-terminated.
-pub unsafe fn c_text<'a>(s: *const c_char, arg: i32, name: &str) -> Result<Option<&'a str>> {
+pub unsafe fn c_text<'a>(s: *const c_char, name: &'static str) -> Result<Option<&'a str>> {
     if s.is_null() {
         return Ok(None);
     }
-    CStr::from_ptr(s).to_str().map(Some).map_err(|_| Error::arg(arg, format!("({name}) must be UTF-8 text")))
+    CStr::from_ptr(s).to_str().map(Some).map_err(|_| Error::arg(name, format!("({name}) must be UTF-8 text")))
 }
 
 /// One validated call of [`rkc_integrate`] (nsys >= 1).
@@ -472,16 +471,8 @@ pub struct Integrate<'a> {
 unsafe impl Send for Integrate<'_> {}
 unsafe impl Sync for Integrate<'_> {}
 
-/// A leading dimension: at least `max(1, need)`.
-fn check_ld(ld: i64, need: usize, arg: i32, name: &str, what: &str) -> Result<usize> {
-    if ld < need.max(1) as i64 {
-        return Err(Error::arg(arg, format!("({name} = {ld}) must be >= max(1, {what}) = {}", need.max(1))));
-    }
-    Ok(ld as usize)
-}
-
 /// Integrates `nsys` independent systems of `ode` from t0 to tend (see the module docs).
-/// Argument positions are those of `numgpu_rkc_integrate`. nsys = 0 touches nothing; t0 =
+/// nsys = 0 touches nothing; t0 =
 /// tend writes status 0 and zero stats and leaves Y and state unchanged.
 ///
 /// # Safety
@@ -507,40 +498,34 @@ pub unsafe fn rkc_integrate(
     status: *mut i32,
     stats: *mut i64,
 ) -> Result<()> {
-    let nsysu = nonneg(nsys, 3, "nsys")?;
+    let nsysu = nonneg(nsys, "nsys")?;
     if !t0.is_finite() {
-        return Err(Error::arg(4, format!("(t0 = {t0}) must be finite")));
+        return Err(Error::arg("t0", format!("(t0 = {t0}) must be finite")));
     }
     if !tend.is_finite() {
-        return Err(Error::arg(5, format!("(tend = {tend}) must be finite")));
+        return Err(Error::arg("tend", format!("(tend = {tend}) must be finite")));
     }
     let (neq, npar) = (ode.neq, ode.npar);
     let rows = |l: Layout, per: usize| if l == Layout::SystemMajor { (per, if per == 0 { "0" } else { "neq" }) } else { (nsysu, "nsys") };
     let (yneed, yname) = rows(layout, neq);
-    let ldyu = check_ld(ldy, yneed, 7, "ldy", yname)?;
+    let ldyu = check_ld(ldy, yneed, "ldy", yname)?;
     let (pneed, pname) = if layout == Layout::SystemMajor { (npar, "npar") } else { (nsysu, "nsys") };
-    let ldpu = if npar == 0 { ldp.max(1) as usize } else { check_ld(ldp, pneed, 10, "ldp", pname)? };
+    let ldpu = if npar == 0 { ldp.max(1) as usize } else { check_ld(ldp, pneed, "ldp", pname)? };
     if !(rtol.is_finite() && (0.0..=0.1).contains(&rtol)) {
-        return Err(Error::arg(11, format!("(rtol = {rtol}) must be in [0, 0.1]")));
+        return Err(Error::arg("rtol", format!("(rtol = {rtol}) must be in [0, 0.1]")));
     }
     if natol != 1 && natol != neq as i64 {
-        return Err(Error::arg(13, format!("(natol = {natol}) must be 1 or neq = {neq}")));
+        return Err(Error::arg("natol", format!("(natol = {natol}) must be 1 or neq = {neq}")));
     }
     if nsysu == 0 {
         return Ok(());
     }
-    if y.is_null() {
-        return Err(Error::arg(6, "(Y) must not be NULL"));
-    }
+    not_null(y, "Y")?;
     if npar > 0 && p.is_null() {
-        return Err(Error::arg(9, "(P) must not be NULL when npar > 0"));
+        return Err(Error::arg("P", "(P) must not be NULL when npar > 0"));
     }
-    if atol.is_null() {
-        return Err(Error::arg(12, "(atol) must not be NULL"));
-    }
-    if status.is_null() {
-        return Err(Error::arg(16, "(status) must not be NULL"));
-    }
+    not_null(atol, "atol")?;
+    not_null(status, "status")?;
     // Every offset of Y, P, state and stats fits the address space.
     checked_mul(ldyu, if layout == Layout::SystemMajor { nsysu } else { neq }, "Y extent")?;
     checked_mul(ldpu, if layout == Layout::SystemMajor { nsysu } else { npar.max(1) }, "P extent")?;
@@ -549,12 +534,12 @@ pub unsafe fn rkc_integrate(
     let space = common_space(
         h,
         &[
-            (y as *const c_void, 6, "Y") as ArgPtr,
-            (p as *const c_void, 9, "P"),
-            (atol as *const c_void, 12, "atol"),
-            (state as *const c_void, 15, "state"),
-            (status as *const c_void, 16, "status"),
-            (stats as *const c_void, 17, "stats"),
+            (y as *const c_void, "Y") as ArgPtr,
+            (p as *const c_void, "P"),
+            (atol as *const c_void, "atol"),
+            (state as *const c_void, "state"),
+            (status as *const c_void, "status"),
+            (stats as *const c_void, "stats"),
         ],
     )?;
     if space == crate::core::memory::Space::Host {
@@ -562,7 +547,7 @@ pub unsafe fn rkc_integrate(
         for k in 0..natol as usize {
             let a = *atol.add(k);
             if !(a.is_finite() && a >= 0.0) {
-                return Err(Error::arg(12, format!("(atol[{k}] = {a}) must be finite and >= 0")));
+                return Err(Error::arg("atol", format!("(atol[{k}] = {a}) must be finite and >= 0")));
             }
         }
     }
@@ -625,21 +610,20 @@ pub fn rkc_integrate_slices(
     status: &mut [i32],
     stats: Option<&mut [i64]>,
 ) -> Result<()> {
-    use crate::core::batch::check_len;
     let n = nsys.max(0) as usize;
-    check_len(y.len(), needed(layout, ldy, ode.neq, nsys), 6, "Y")?;
-    check_len(p.len(), needed(layout, ldp, ode.npar, nsys), 9, "P")?;
-    check_len(status.len(), n, 16, "status")?;
+    check_len(y.len(), needed(layout, ldy, ode.neq, nsys), "Y")?;
+    check_len(p.len(), needed(layout, ldp, ode.npar, nsys), "P")?;
+    check_len(status.len(), n, "status")?;
     let state = match state {
         Some(s) => {
-            check_len(s.len(), n * state_len(ode.neq), 15, "state")?;
+            check_len(s.len(), n * state_len(ode.neq), "state")?;
             s.as_mut_ptr()
         }
         None => std::ptr::null_mut(),
     };
     let stats = match stats {
         Some(s) => {
-            check_len(s.len(), n * stats_len(), 17, "stats")?;
+            check_len(s.len(), n * stats_len(), "stats")?;
             s.as_mut_ptr()
         }
         None => std::ptr::null_mut(),

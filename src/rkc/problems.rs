@@ -61,20 +61,20 @@ const PLEI_INITIAL: [f64; 28] = [
 ];
 
 impl Problem {
-    /// Validates a problem value from C; `arg` is its 1-based position.
-    pub fn from_i32(v: i32, arg: i32) -> Result<Problem> {
+    /// Validates a problem value from C (the parameter `which`).
+    pub fn from_i32(v: i32) -> Result<Problem> {
         match v {
             0 => Ok(Problem::Heat),
             1 => Ok(Problem::Brusselator),
             2 => Ok(Problem::Lorenz),
             3 => Ok(Problem::Plei),
-            _ => Err(Error::arg(arg, format!("(which = {v}) must be a numgpu_ode_problem value (0 to 3)"))),
+            _ => Err(Error::arg("which", format!("(which = {v}) must be a numgpu_ode_problem value (0 to 3)"))),
         }
     }
 
-    /// The equations of the problem of `size` (argument `arg`): heat size >= 1, Brusselator
-    /// even size >= 2, Lorenz 0 or 3, PLEI 0 or 28.
-    pub fn neq(self, size: i64, arg: i32) -> Result<usize> {
+    /// The equations of the problem of `size` (the parameter `size`): heat size >= 1,
+    /// Brusselator even size >= 2, Lorenz 0 or 3, PLEI 0 or 28.
+    pub fn neq(self, size: i64) -> Result<usize> {
         let ok = match self {
             Problem::Heat => (1..=1024).contains(&size),
             Problem::Brusselator => (2..=1024).contains(&size) && size % 2 == 0,
@@ -88,7 +88,7 @@ impl Problem {
                 Problem::Lorenz => "0 or 3 for Lorenz",
                 Problem::Plei => "0 or 28 for PLEI",
             };
-            return Err(Error::arg(arg, format!("(size = {size}) must be {want}")));
+            return Err(Error::arg("size", format!("(size = {size}) must be {want}")));
         }
         Ok(match self {
             Problem::Lorenz => 3,

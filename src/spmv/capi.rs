@@ -32,8 +32,8 @@ unsafe fn csrmv_form<T: Scalar>(
     y: *mut T::Abi,
 ) -> numgpu_status {
     boundary(name, || {
-        let h = deref_mut(h, 1, "h")?;
-        let trans = Op::from_i32(trans, 2, "trans")?;
+        let h = deref_mut(h, "h")?;
+        let trans = Op::from_i32(trans, "trans")?;
         csrmv::<T>(h, trans, m, n, nnz, T::from_abi(alpha), val as *const T, row_ptr, col_ind, index_base, x as *const T, T::from_abi(beta), y as *mut T)
     })
 }
@@ -179,8 +179,8 @@ unsafe fn create_form<T: CmrsScalar>(
     a: *mut *mut CmrsMatrix,
 ) -> numgpu_status {
     boundary(name, || {
-        let h = deref_mut(h, 1, "h")?;
-        let out = deref_mut(a, 11, "A")?;
+        let h = deref_mut(h, "h")?;
+        let out = deref_mut(a, "A")?;
         let made = cmrs_create::<T>(h, m, n, nnz, val, row_ptr, col_ind, index_base, height, lanes)?;
         *out = Box::into_raw(Box::new(made));
         Ok(())
@@ -257,8 +257,8 @@ pub unsafe extern "C" fn numgpu_dcmrs_create(
 
 unsafe fn update_form<T: CmrsScalar>(name: &str, h: *mut Handle, a: *mut CmrsMatrix, val: *const T) -> numgpu_status {
     boundary(name, || {
-        let h = deref_mut(h, 1, "h")?;
-        let a = deref_mut(a, 2, "A")?;
+        let h = deref_mut(h, "h")?;
+        let a = deref_mut(a, "A")?;
         cmrs_update_values::<T>(h, a, val)
     })
 }
@@ -291,8 +291,8 @@ pub unsafe extern "C" fn numgpu_dcmrs_update_values(h: *mut Handle, A: *mut Cmrs
 
 unsafe fn cmrsmv_form<T: CmrsScalar>(name: &str, h: *mut Handle, alpha: T, a: *const CmrsMatrix, x: *const T, beta: T, y: *mut T) -> numgpu_status {
     boundary(name, || {
-        let h = deref_mut(h, 1, "h")?;
-        let a = deref(a, 3, "A")?;
+        let h = deref_mut(h, "h")?;
+        let a = deref(a, "A")?;
         cmrsmv::<T>(h, alpha, a, x, beta, y)
     })
 }
@@ -340,7 +340,7 @@ pub unsafe extern "C" fn numgpu_dcmrsmv(h: *mut Handle, alpha: f64, A: *const Cm
 #[no_mangle]
 pub unsafe extern "C" fn numgpu_cmrs_info(A: *const CmrsMatrix, height: *mut i32, M: *mut i32, padding_ratio: *mut f64) -> numgpu_status {
     boundary("numgpu_cmrs_info", || {
-        let a = deref(A, 1, "A")?;
+        let a = deref(A, "A")?;
         if let Some(p) = height.as_mut() {
             *p = a.height() as i32;
         }

@@ -32,19 +32,19 @@ use crate::core::Scalar;
 use rayon::prelude::*;
 
 /// Rows per strip at most (4 bits of row-in-strip).
-pub const MAX_HEIGHT: usize = 16;
+pub(crate) const MAX_HEIGHT: usize = 16;
 /// Columns must be fewer than this (28 bits of column).
-pub const MAX_COLS: usize = 1 << 28;
+pub(crate) const MAX_COLS: usize = 1 << 28;
 /// Lanes of a warp: a strip's stored length is a multiple of it.
-pub const WARP: usize = 32;
+pub(crate) const WARP: usize = 32;
 /// The word of a padding element, skipped by the kernels.
-pub const PAD: u32 = u32::MAX;
+pub(crate) const PAD: u32 = u32::MAX;
 /// The values M may take.
-pub const LANE_CHOICES: [usize; 3] = [2, 4, 8];
+pub(crate) const LANE_CHOICES: [usize; 3] = [2, 4, 8];
 /// The largest M.
-pub const MAX_LANES: usize = 8;
+pub(crate) const MAX_LANES: usize = 8;
 /// Chunks of one work item at most.
-pub const ITEM_CHUNKS: usize = 32;
+pub(crate) const ITEM_CHUNKS: usize = 32;
 
 /// The packed structure of a CMRS matrix (host memory).
 #[derive(Clone, Debug, Default)]

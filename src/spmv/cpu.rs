@@ -39,7 +39,7 @@ pub fn csrmv<T: Scalar>(c: &Csrmv<T>) -> Result<()> {
     // SAFETY: the structure and x are host memory of the validated extents.
     let (rp, ci, val, x) = unsafe {
         if let Some(code) = c.a.first_bad() {
-            return Err(structure_error(code, 8, 9));
+            return Err(structure_error(code));
         }
         let (rp, ci) = c.a.structure();
         let val = if c.a.nnz == 0 { &[][..] } else { std::slice::from_raw_parts(c.a.val, c.a.nnz) };
@@ -75,7 +75,7 @@ pub fn cmrs_create<T: CmrsScalar>(a: &CsrRef<T>, height: usize, lanes: Option<us
     // SAFETY: validated in mod.rs: host memory of the given extents.
     let (layout, values) = unsafe {
         if let Some(code) = a.first_bad() {
-            return Err(structure_error(code, 6, 7));
+            return Err(structure_error(code));
         }
         let (rp, ci) = a.structure();
         let layout = Layout::build(rp, ci, a.base, height, lanes);

@@ -14,7 +14,7 @@ use crate::core::memory::Space;
 use crate::core::{Op, Scalar};
 use crate::cuda::driver::Device;
 use crate::cuda::params::{arg, grid};
-use crate::cuda::staging::Layout;
+use crate::cuda::legacy::Layout;
 use crate::cuda::CudaHandle;
 use cudarc::driver::sys as cu;
 use std::ffi::c_void;
@@ -133,7 +133,7 @@ unsafe fn launch<T: Scalar>(ch: &CudaHandle, k: Kernel, threads: usize, params: 
 unsafe fn launch_on<T: Scalar>(ch: &CudaHandle, k: Kernel, grid: (u32, u32, u32), block: usize, params: &mut [*mut c_void]) -> Result<()> {
     let (defines, entry) = specialise::<T>(k);
     let module = ch.dev.modules.get(&ch.dev, SOURCE, &defines, &entry)?;
-    ch.launch(&module, grid, block as u32, 0, params)
+    ch.launch_params(&module, grid, block as u32, 0, params)
 }
 
 /// Whether `NUMGPU_CHECK_INPUTS=1`: validate device-array structures before the product.
@@ -238,7 +238,7 @@ fn csrmv_name<T: Scalar>() -> &'static str {
 }
 
 fn decode_csrmv(code: u64) -> Error {
-    structure_error(code, 8, 9)
+    structure_error(code)
 }
 
 /// Copies `len` elements from host `src` to device `dst` (enqueued; pageable memory is read
@@ -263,7 +263,7 @@ pub fn csrmv<T: Scalar>(ch: &mut CudaHandle, c: &Csrmv<T>, space: Space) -> Resu
         if reads_a && check_inputs() {
             launch_check(ch, &c.a, d, flag)?;
             if let Some(code) = ch.take_check()? {
-                return Err(structure_error(code, 8, 9));
+                return Err(structure_error(code));
             }
         }
         run(ch, c, d, flag)?;
@@ -277,7 +277,7 @@ pub fn csrmv<T: Scalar>(ch: &mut CudaHandle, c: &Csrmv<T>, space: Space) -> Resu
     if reads_a {
         // SAFETY: host memory of the validated extents.
         if let Some(code) = unsafe { c.a.first_bad() } {
-            return Err(structure_error(code, 8, 9));
+            return Err(structure_error(code));
         }
     }
     let a = &c.a;
@@ -378,7 +378,7 @@ pub fn cmrs_create<T: CmrsScalar>(ch: &mut CudaHandle, a: &CsrRef<T>, height: us
     // SAFETY: the arrays cover the validated extents in `space`.
     let (rp, ci, val) = unsafe { (to_host(ch, a.row_ptr, a.m + 1, space)?, to_host(ch, a.col_ind, a.nnz, space)?, to_host(ch, a.val, a.nnz, space)?) };
     if let Some(code) = super::first_bad(&rp, &ci, a.n, a.nnz, a.base) {
-        return Err(structure_error(code, 6, 7));
+        return Err(structure_error(code));
     }
     let layout = Packing::build(&rp, &ci, a.base, height, lanes);
     let values = layout.gather(&val);
@@ -516,7 +516,7 @@ mod tests {
         let row = super::super::bad_code(super::super::BAD_ROW_PTR, 7);
         let entry = super::super::bad_code(super::super::BAD_COL_IND, 0);
         assert!(row < entry);
-        assert_eq!(decode_csrmv(row).arg, 8);
-        assert_eq!(decode_csrmv(entry).arg, 9);
+        assert_eq!(decode_csrmv(row).arg, Some("row_ptr"));
+        assert_eq!(decode_csrmv(entry).arg, Some("col_ind"));
     }
 }

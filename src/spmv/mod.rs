@@ -26,7 +26,8 @@ pub mod suite;
 
 pub use cmrs::{CmrsMatrix, CmrsScalar};
 
-use crate::core::error::{checked_add, checked_mul, nonneg, Error, Result, Status};
+use crate::core::check::{nonneg, not_null};
+use crate::core::error::{checked_add, checked_mul, Error, Result, Status};
 use crate::core::handle::{Handle, State};
 use crate::core::memory::{common_space, ArgPtr};
 use crate::core::{Op, Scalar};
@@ -94,8 +95,8 @@ impl<T: Copy> Csr<T> {
 
 /// The kinds of bad structure entries, in the order the first one is named: a bad row
 /// pointer pair before any bad column index.
-pub const BAD_ROW_PTR: u64 = 0;
-pub const BAD_COL_IND: u64 = 1;
+pub(crate) const BAD_ROW_PTR: u64 = 0;
+pub(crate) const BAD_COL_IND: u64 = 1;
 /// Bits of a bad-entry code that hold the entry's position.
 const AT_BITS: u32 = 48;
 
@@ -105,17 +106,16 @@ pub fn bad_code(kind: u64, at: u64) -> u64 {
     (kind << AT_BITS) | at
 }
 
-/// The `INVALID_VALUE` a bad-entry code stands for; `row_ptr_arg` and `col_ind_arg` are the
-/// 1-based positions of those arrays in the entry point.
-pub fn structure_error(code: u64, row_ptr_arg: i32, col_ind_arg: i32) -> Error {
+/// The `INVALID_VALUE` a bad-entry code stands for, naming `row_ptr` or `col_ind`.
+pub fn structure_error(code: u64) -> Error {
     let at = code & ((1u64 << AT_BITS) - 1);
     if code >> AT_BITS == BAD_ROW_PTR {
         Error::arg(
-            row_ptr_arg,
+            "row_ptr",
             format!("(row_ptr) is not a CSR row pointer at row {at}: index_base <= row_ptr[{at}] <= row_ptr[{}] <= nnz + index_base must hold", at + 1),
         )
     } else {
-        Error::arg(col_ind_arg, format!("(col_ind[{at}]) is out of range: column indices must be in [index_base, n + index_base)"))
+        Error::arg("col_ind", format!("(col_ind[{at}]) is out of range: column indices must be in [index_base, n + index_base)"))
     }
 }
 
@@ -194,30 +194,22 @@ impl<T: Scalar> Csrmv<T> {
 unsafe impl<T: Scalar> Send for Csrmv<T> {}
 unsafe impl<T: Scalar> Sync for Csrmv<T> {}
 
-/// `index_base` 0 or 1, or `INVALID_VALUE` naming argument `arg`.
-fn check_base(base: i32, arg: i32) -> Result<i32> {
+/// `index_base` 0 or 1.
+fn check_base(base: i32) -> Result<i32> {
     if base == 0 || base == 1 {
         Ok(base)
     } else {
-        Err(Error::arg(arg, format!("(index_base = {base}) must be 0 or 1")))
+        Err(Error::arg("index_base", format!("(index_base = {base}) must be 0 or 1")))
     }
 }
 
 /// nnz fits the int32 offsets of `row_ptr` with the base added.
-fn check_nnz(nnz: i64, base: i32, arg: i32) -> Result<usize> {
-    let u = nonneg(nnz, arg, "nnz")?;
+fn check_nnz(nnz: i64, base: i32) -> Result<usize> {
+    let u = nonneg(nnz, "nnz")?;
     if nnz + base as i64 > i32::MAX as i64 {
-        return Err(Error::arg(arg, format!("(nnz = {nnz}) must be <= 2^31 - 1 - index_base: row_ptr holds int32 offsets")));
+        return Err(Error::arg("nnz", format!("(nnz = {nnz}) must be <= 2^31 - 1 - index_base: row_ptr holds int32 offsets")));
     }
     Ok(u)
-}
-
-/// `p` is not NULL, or `INVALID_VALUE` naming argument `arg`.
-fn non_null<P>(p: *const P, arg: i32, name: &str) -> Result<()> {
-    if p.is_null() {
-        return Err(Error::arg(arg, format!("({name}) must not be NULL")));
-    }
-    Ok(())
 }
 
 /// `len` elements of `T` fit the address space.
@@ -230,19 +222,17 @@ fn check_bytes<T>(len: usize, what: &str) -> Result<()> {
 }
 
 /// The CSR operand's checks: sizes, base, pointers (NULL only where not read), extents.
-/// `args` are the 1-based positions of m, nnz, val, row_ptr, col_ind and index_base.
 #[allow(clippy::too_many_arguments)]
-fn check_csr<T>(m: i64, n: i64, nnz: i64, val: *const T, row_ptr: *const i32, col_ind: *const i32, index_base: i32, args: [i32; 6], read: bool) -> Result<CsrRef<T>> {
-    let [p_m, p_nnz, p_val, p_row_ptr, p_col_ind, p_base] = args;
-    let mu = nonneg(m, p_m, "m")?;
-    let nu = nonneg(n, p_m + 1, "n")?;
-    let base = check_base(index_base, p_base)?;
-    let nnzu = check_nnz(nnz, base, p_nnz)?;
+fn check_csr<T>(m: i64, n: i64, nnz: i64, val: *const T, row_ptr: *const i32, col_ind: *const i32, index_base: i32, read: bool) -> Result<CsrRef<T>> {
+    let mu = nonneg(m, "m")?;
+    let nu = nonneg(n, "n")?;
+    let base = check_base(index_base)?;
+    let nnzu = check_nnz(nnz, base)?;
     if read {
-        non_null(row_ptr, p_row_ptr, "row_ptr")?;
+        not_null(row_ptr, "row_ptr")?;
         if nnzu > 0 {
-            non_null(val, p_val, "val")?;
-            non_null(col_ind, p_col_ind, "col_ind")?;
+            not_null(val, "val")?;
+            not_null(col_ind, "col_ind")?;
         }
         check_bytes::<i32>(checked_add(mu, 1, "row_ptr")?, "row_ptr")?;
         check_bytes::<T>(nnzu, "val")?;
@@ -250,9 +240,7 @@ fn check_csr<T>(m: i64, n: i64, nnz: i64, val: *const T, row_ptr: *const i32, co
     Ok(CsrRef { m: mu, n: nu, nnz: nnzu, val, row_ptr, col_ind, base })
 }
 
-/// Sparse `y := alpha·op(A)·x + beta·y` with A in CSR; see the module docs. Argument
-/// positions are those of `numgpu_?csrmv`: h 1, trans 2, m 3, n 4, nnz 5, alpha 6, val 7,
-/// row_ptr 8, col_ind 9, index_base 10, x 11, beta 12, y 13.
+/// Sparse `y := alpha·op(A)·x + beta·y` with A in CSR; see the module docs.
 ///
 /// # Safety
 /// Every pointer is NULL (where allowed) or valid for the extent the sizes give it, all in
@@ -275,21 +263,21 @@ pub unsafe fn csrmv<T: Scalar>(
 ) -> Result<()> {
     let reads_a = !alpha.is_zero();
     // Arrays are checked only where they are read: not on a quick return.
-    let a = check_csr(m, n, nnz, val, row_ptr, col_ind, index_base, [3, 5, 7, 8, 9, 10], reads_a && m > 0 && n > 0)?;
+    let a = check_csr(m, n, nnz, val, row_ptr, col_ind, index_base, reads_a && m > 0 && n > 0)?;
     if a.m == 0 || a.n == 0 || (!reads_a && beta == T::one()) {
         return Ok(());
     }
     let c = Csrmv { trans, a, alpha, x, beta, y };
     let (xlen, ylen) = c.lens();
     if reads_a {
-        non_null(x, 11, "x")?;
+        not_null(x, "x")?;
         check_bytes::<T>(xlen, "x")?;
     }
-    non_null(y, 13, "y")?;
+    not_null(y, "y")?;
     check_bytes::<T>(ylen, "y")?;
-    let mut args: Vec<ArgPtr> = vec![(y as _, 13, "y")];
+    let mut args: Vec<ArgPtr> = vec![(y as _, "y")];
     if reads_a {
-        args.extend([(val as _, 7, "val"), (row_ptr as _, 8, "row_ptr"), (col_ind as _, 9, "col_ind"), (x as _, 11, "x")]);
+        args.extend([(val as _, "val"), (row_ptr as _, "row_ptr"), (col_ind as _, "col_ind"), (x as _, "x")]);
     }
     let space = common_space(h, &args)?;
     match &mut h.state {
@@ -299,26 +287,24 @@ pub unsafe fn csrmv<T: Scalar>(
 }
 
 /// Safe [`csrmv`] on host data: `a` with `x` of op(A)'s columns and `y` of its rows (each
-/// checked; argument numbers as `numgpu_?csrmv`).
+/// checked).
 pub fn csrmv_csr<T: Scalar>(h: &mut Handle, trans: Op, alpha: T, a: &Csr<T>, x: &[T], beta: T, y: &mut [T]) -> Result<()> {
     if a.row_ptr.len() != a.m + 1 {
-        return Err(Error::arg(8, format!("(row_ptr) has {} entries but m + 1 = {}", a.row_ptr.len(), a.m + 1)));
+        return Err(Error::arg("row_ptr", format!("(row_ptr) has {} entries but m + 1 = {}", a.row_ptr.len(), a.m + 1)));
     }
     if a.val.len() != a.col_ind.len() {
-        return Err(Error::arg(7, format!("(val) has {} entries but col_ind has {}", a.val.len(), a.col_ind.len())));
+        return Err(Error::arg("val", format!("(val) has {} entries but col_ind has {}", a.val.len(), a.col_ind.len())));
     }
     let (xlen, ylen) = if trans == Op::N { (a.n, a.m) } else { (a.m, a.n) };
-    crate::core::batch::check_len(x.len(), xlen, 11, "x")?;
-    crate::core::batch::check_len(y.len(), ylen, 13, "y")?;
+    crate::core::check::check_len(x.len(), xlen, "x")?;
+    crate::core::check::check_len(y.len(), ylen, "y")?;
     // SAFETY: the slices cover what the sizes reach.
     unsafe { csrmv(h, trans, a.m as i64, a.n as i64, a.nnz() as i64, alpha, a.val.as_ptr(), a.row_ptr.as_ptr(), a.col_ind.as_ptr(), a.base, x.as_ptr(), beta, y.as_mut_ptr()) }
 }
 
 /// Converts A (CSR, as [`csrmv`] takes it) to a CMRS matrix on the handle's backend; see
 /// [`cmrs`]. `height` rows per strip (0 → 16, else 1..=16) and `lanes` = M (0 → the one of
-/// 2, 4, 8 with the least padding, else one of them). Argument positions as
-/// `numgpu_?cmrs_create`: h 1, m 2, n 3, nnz 4, val 5, row_ptr 6, col_ind 7, index_base 8,
-/// height 9, M 10, A 11. Always validates the structure.
+/// 2, 4, 8 with the least padding, else one of them). Always validates the structure.
 ///
 /// # Safety
 /// As [`csrmv`].
@@ -335,25 +321,25 @@ pub unsafe fn cmrs_create<T: CmrsScalar>(
     height: i32,
     lanes: i32,
 ) -> Result<CmrsMatrix> {
-    let a = check_csr(m, n, nnz, val, row_ptr, col_ind, index_base, [2, 4, 5, 6, 7, 8], true)?;
+    let a = check_csr(m, n, nnz, val, row_ptr, col_ind, index_base, true)?;
     if a.n >= cmrs::MAX_COLS {
         return Err(Error {
             status: Status::NUMGPU_NOT_SUPPORTED,
-            arg: 3,
-            msg: format!("argument 3 (n = {}) must be < 2^28: CMRS packs a column index and a 4-bit row-in-strip into 32 bits", a.n),
+            arg: Some("n"),
+            msg: format!("(n = {}) must be < 2^28: CMRS packs a column index and a 4-bit row-in-strip into 32 bits", a.n),
         });
     }
     let height = match height {
         0 => cmrs::MAX_HEIGHT,
         1..=16 => height as usize,
-        _ => return Err(Error::arg(9, format!("(height = {height}) must be 0 (16) or in 1..=16"))),
+        _ => return Err(Error::arg("height", format!("(height = {height}) must be 0 (16) or in 1..=16"))),
     };
     let lanes = match lanes {
         0 => None,
         2 | 4 | 8 => Some(lanes as usize),
-        _ => return Err(Error::arg(10, format!("(M = {lanes}) must be 0 (chosen), 2, 4 or 8"))),
+        _ => return Err(Error::arg("M", format!("(M = {lanes}) must be 0 (chosen), 2, 4 or 8"))),
     };
-    let args: [ArgPtr; 3] = [(val as _, 5, "val"), (row_ptr as _, 6, "row_ptr"), (col_ind as _, 7, "col_ind")];
+    let args: [ArgPtr; 3] = [(val as _, "val"), (row_ptr as _, "row_ptr"), (col_ind as _, "col_ind")];
     let space = common_space(h, &args)?;
     match &mut h.state {
         State::Cpu => cpu::cmrs_create(&a, height, lanes),
@@ -362,10 +348,10 @@ pub unsafe fn cmrs_create<T: CmrsScalar>(
 }
 
 /// The error when `a` does not belong to the handle's backend and device, or holds the
-/// other precision; `arg` is A's position.
-fn check_owner<T: CmrsScalar>(h: &Handle, a: &CmrsMatrix, arg: i32, routine: &str) -> Result<()> {
+/// other precision.
+fn check_owner<T: CmrsScalar>(h: &Handle, a: &CmrsMatrix, routine: &str) -> Result<()> {
     if a.letter() != T::LETTER {
-        return Err(Error::arg(arg, format!("(A) holds {} values: use numgpu_{}{routine}", if a.letter() == 's' { "float" } else { "double" }, a.letter())));
+        return Err(Error::arg("A", format!("(A) holds {} values: use numgpu_{}{routine}", if a.letter() == 's' { "float" } else { "double" }, a.letter())));
     }
     let here = match &h.state {
         State::Cpu => None,
@@ -373,24 +359,23 @@ fn check_owner<T: CmrsScalar>(h: &Handle, a: &CmrsMatrix, arg: i32, routine: &st
     };
     if here != a.device() {
         let name = |d: Option<i32>| d.map_or("the CPU backend".to_string(), |d| format!("CUDA device {d}"));
-        return Err(Error::arg(arg, format!("(A) lives on {} but the handle runs on {}", name(a.device()), name(here))));
+        return Err(Error::arg("A", format!("(A) lives on {} but the handle runs on {}", name(a.device()), name(here))));
     }
     Ok(())
 }
 
 /// Replaces the values of `a` by `val` (nnz entries, in the order of the CSR `a` was created
-/// from; host or device memory of the handle's device). Positions as
-/// `numgpu_?cmrs_update_values`: h 1, A 2, val 3.
+/// from; host or device memory of the handle's device).
 ///
 /// # Safety
 /// `val` is valid for nnz reads.
 pub unsafe fn cmrs_update_values<T: CmrsScalar>(h: &mut Handle, a: &mut CmrsMatrix, val: *const T) -> Result<()> {
-    check_owner::<T>(h, a, 2, "cmrs_update_values")?;
+    check_owner::<T>(h, a, "cmrs_update_values")?;
     if a.nnz() == 0 {
         return Ok(());
     }
-    non_null(val, 3, "val")?;
-    let space = common_space(h, &[(val as _, 3, "val")])?;
+    not_null(val, "val")?;
+    let space = common_space(h, &[(val as _, "val")])?;
     match &mut h.state {
         State::Cpu => {
             cpu::cmrs_update_values(a, std::slice::from_raw_parts(val, a.nnz()));
@@ -401,24 +386,23 @@ pub unsafe fn cmrs_update_values<T: CmrsScalar>(h: &mut Handle, a: &mut CmrsMatr
 }
 
 /// `y := alpha·A·x + beta·y` with a CMRS A (`m × n`): x of n, y of m entries, BLAS
-/// conventions as [`csrmv`]. Positions as `numgpu_?cmrsmv`: h 1, alpha 2, A 3, x 4, beta 5,
-/// y 6.
+/// conventions as [`csrmv`].
 ///
 /// # Safety
 /// x and y are valid for n and m elements, both host memory or both device memory of the
 /// handle's device.
 pub unsafe fn cmrsmv<T: CmrsScalar>(h: &mut Handle, alpha: T, a: &CmrsMatrix, x: *const T, beta: T, y: *mut T) -> Result<()> {
-    check_owner::<T>(h, a, 3, "cmrsmv")?;
+    check_owner::<T>(h, a, "cmrsmv")?;
     let reads_a = !alpha.is_zero();
     if a.m() == 0 || a.n() == 0 || (!reads_a && beta == T::one()) {
         return Ok(());
     }
-    let mut args: Vec<ArgPtr> = vec![(y as _, 6, "y")];
+    let mut args: Vec<ArgPtr> = vec![(y as _, "y")];
     if reads_a {
-        non_null(x, 4, "x")?;
-        args.push((x as _, 4, "x"));
+        not_null(x, "x")?;
+        args.push((x as _, "x"));
     }
-    non_null(y, 6, "y")?;
+    not_null(y, "y")?;
     let space = common_space(h, &args)?;
     match &mut h.state {
         State::Cpu => {
@@ -433,7 +417,7 @@ pub unsafe fn cmrsmv<T: CmrsScalar>(h: &mut Handle, alpha: T, a: &CmrsMatrix, x:
 /// Safe [`cmrs_create`] from an owned CSR matrix.
 pub fn cmrs_from_csr<T: CmrsScalar>(h: &mut Handle, a: &Csr<T>, height: i32, lanes: i32) -> Result<CmrsMatrix> {
     if a.row_ptr.len() != a.m + 1 || a.val.len() != a.col_ind.len() {
-        return Err(Error::arg(6, "(row_ptr) must have m + 1 entries and val as many as col_ind"));
+        return Err(Error::arg("row_ptr", "(row_ptr) must have m + 1 entries and val as many as col_ind"));
     }
     // SAFETY: the vectors cover what the sizes reach.
     unsafe { cmrs_create(h, a.m as i64, a.n as i64, a.nnz() as i64, a.val.as_ptr(), a.row_ptr.as_ptr(), a.col_ind.as_ptr(), a.base, height, lanes) }
@@ -441,15 +425,15 @@ pub fn cmrs_from_csr<T: CmrsScalar>(h: &mut Handle, a: &Csr<T>, height: i32, lan
 
 /// Safe [`cmrsmv`] on host vectors (x of n, y of m entries, checked).
 pub fn cmrsmv_host<T: CmrsScalar>(h: &mut Handle, alpha: T, a: &CmrsMatrix, x: &[T], beta: T, y: &mut [T]) -> Result<()> {
-    crate::core::batch::check_len(x.len(), a.n(), 4, "x")?;
-    crate::core::batch::check_len(y.len(), a.m(), 6, "y")?;
+    crate::core::check::check_len(x.len(), a.n(), "x")?;
+    crate::core::check::check_len(y.len(), a.m(), "y")?;
     // SAFETY: the slices cover n and m elements.
     unsafe { cmrsmv(h, alpha, a, x.as_ptr(), beta, y.as_mut_ptr()) }
 }
 
 /// Safe [`cmrs_update_values`] from host values (nnz of them, checked).
 pub fn cmrs_update_host<T: CmrsScalar>(h: &mut Handle, a: &mut CmrsMatrix, val: &[T]) -> Result<()> {
-    crate::core::batch::check_len(val.len(), a.nnz(), 3, "val")?;
+    crate::core::check::check_len(val.len(), a.nnz(), "val")?;
     // SAFETY: the slice covers nnz elements.
     unsafe { cmrs_update_values(h, a, val.as_ptr()) }
 }

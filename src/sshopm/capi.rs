@@ -31,7 +31,7 @@ unsafe fn run<T: Real>(
     out: Outputs<T>,
 ) -> numgpu_status {
     boundary(name, || {
-        let h = deref_mut(h, 1, "h")?;
+        let h = deref_mut(h, "h")?;
         sshopm(h, m, n, ntensors, A, strideA, nstarts, X0, strideX0, mode, shift_kind, alpha, tol, maxit, out)
     })
 }
@@ -62,7 +62,7 @@ unsafe fn unique<T: Real>(
     pair_type: *mut i32,
 ) -> numgpu_status {
     boundary(name, || {
-        let h = deref_mut(h, 1, "h")?;
+        let h = deref_mut(h, "h")?;
         sshopm_unique(h, m, n, ntensors, A, strideA, nstarts, X0, strideX0, mode, shift_kind, alpha, tol, maxit, merge_tol, kmax, count, lambda, X, mult, pair_type)
     })
 }
@@ -103,10 +103,11 @@ unsafe fn unique<T: Real>(
 ///   last iterate.
 /// - `X` [out]: n·ntensors·nstarts values, the last iterate x of g at `X + g·n` (unit).
 /// - `iters` [out]: ntensors·nstarts, the iterations g took.
-/// - `flags` [out]: ntensors·nstarts: 0 converged, 1 maxit reached, 2 ‖x̂‖ below the smallest
-///   normal number (e.g. a zero tensor with α = 0; also a zero start, with iters = 0), 3 a
-///   non-finite value (NaN or Inf in the tensor or the start); the iteration stops at once and
-///   the last values are stored. Trouble in one (tensor, start) never affects the others.
+/// - `flags` [out]: ntensors·nstarts `numgpu_sshopm_flag` values: `NUMGPU_SSHOPM_CONVERGED`
+///   (0), `NUMGPU_SSHOPM_MAXIT` (1, maxit reached), `NUMGPU_SSHOPM_UNDERFLOW` (2, ‖x̂‖ below the
+///   smallest normal number, e.g. a zero tensor with α = 0; also a zero start, with
+///   iters = 0), `NUMGPU_SSHOPM_NONFINITE` (3, NaN or Inf in the tensor or the start); the
+///   iteration stops at once and the last values are stored. Trouble in one (tensor, start) never affects the others.
 ///
 /// ntensors = 0 or nstarts = 0 is success and touches nothing. All arrays are host memory, or
 /// all are device memory of the handle's device (then the call is enqueued on the handle's
@@ -187,10 +188,11 @@ pub unsafe extern "C" fn numgpu_dsshopm(
 /// - `X` [out]: n·ntensors·kmax values, its eigenvector at `X + (t·kmax + k)·n` (NaN for k >=
 ///   count[t]).
 /// - `mult` [out]: ntensors·kmax, the starts that converged to the pair (0 for k >= count[t]).
-/// - `pair_type` [out]: ntensors·kmax: 1 local maximum of A·x^m on the sphere, −1 local minimum, 0
-///   neither (a saddle point, or degenerate: the projected Hessian
-///   Uᵀ((m−1)·A·x^{m−2} − λ·I)U, U a basis of x^⊥, has an eigenvalue within √ε·(1 + its norm)
-///   of zero); 0 for k >= count[t].
+/// - `pair_type` [out]: ntensors·kmax `numgpu_sshopm_pair_type` values:
+///   `NUMGPU_SSHOPM_LOCAL_MAX` (1, a local maximum of A·x^m on the sphere),
+///   `NUMGPU_SSHOPM_LOCAL_MIN` (−1, a local minimum), `NUMGPU_SSHOPM_OTHER` (0, neither: a
+///   saddle point, or degenerate: the projected Hessian Uᵀ((m−1)·A·x^{m−2} − λ·I)U, U a basis
+///   of x^⊥, has an eigenvalue within √ε·(1 + its norm) of zero); 0 for k >= count[t].
 ///
 /// ntensors = 0 or nstarts = 0 is success and touches nothing. Spaces, reproducibility and
 /// errors as `numgpu_sshopm`, plus `INVALID_VALUE` for merge_tol and kmax.
@@ -267,13 +269,13 @@ pub unsafe extern "C" fn numgpu_dsshopm_unique(
 /// `numgpu_sshopm` (`INVALID_VALUE` for p out of range too).
 #[no_mangle]
 pub unsafe extern "C" fn numgpu_ssym_apply(h: *mut Handle, m: i32, n: i32, p: i32, ntensors: i64, A: *const f32, strideA: i64, x: *const f32, strideX: i64, y: *mut f32, strideY: i64) -> numgpu_status {
-    boundary("numgpu_ssym_apply", || sym_apply(deref_mut(h, 1, "h")?, m, n, p, ntensors, A, strideA, x, strideX, y, strideY))
+    boundary("numgpu_ssym_apply", || sym_apply(deref_mut(h, "h")?, m, n, p, ntensors, A, strideA, x, strideX, y, strideY))
 }
 
 /// `numgpu_ssym_apply` in double precision; the same arguments, semantics and errors.
 #[no_mangle]
 pub unsafe extern "C" fn numgpu_dsym_apply(h: *mut Handle, m: i32, n: i32, p: i32, ntensors: i64, A: *const f64, strideA: i64, x: *const f64, strideX: i64, y: *mut f64, strideY: i64) -> numgpu_status {
-    boundary("numgpu_dsym_apply", || sym_apply(deref_mut(h, 1, "h")?, m, n, p, ntensors, A, strideA, x, strideX, y, strideY))
+    boundary("numgpu_dsym_apply", || sym_apply(deref_mut(h, "h")?, m, n, p, ntensors, A, strideA, x, strideX, y, strideY))
 }
 
 /// Packs a dense order-m tensor of dimension n into the U = C(m+n−1, m) unique entries that

@@ -10,7 +10,7 @@ use crate::core::error::{Error, Result};
 use crate::core::memory::Space;
 use crate::core::Scalar;
 use crate::cuda::params::{arg, grid};
-use crate::cuda::staging::{chunk_len, upload, Layout};
+use crate::cuda::legacy::{chunk_len, upload, Layout};
 use crate::cuda::CudaHandle;
 use std::ffi::c_void;
 use std::mem::size_of;
@@ -23,7 +23,7 @@ pub fn source() -> &'static str {
 }
 
 /// Threads per block.
-pub const THREADS: usize = 128;
+pub(crate) const THREADS: usize = 128;
 
 /// Largest n of the CUDA kernels: a thread holds n × n matrices (the adaptive shift, the
 /// types of `sshopm_unique`).
@@ -270,7 +270,7 @@ unsafe fn launch_sshopm<T: Real>(ch: &CudaHandle, p: &Problem<T>, dt: &DevTables
     // T alpha, T tol, int maxit, T *lambda, T *X, int *iters, int *flags, const int *t_parent,
     // const int *t_var, const int *t_gidx, const int *t_hidx, const T *t_gw, const T *t_hw,
     // const T *t_mult).
-    ch.launch(&module, blocks(count * p.nstarts), THREADS as u32, 0, &mut params)
+    ch.launch_params(&module, blocks(count * p.nstarts), THREADS as u32, 0, &mut params)
 }
 
 pub fn sshopm<T: Real>(ch: &mut CudaHandle, p: &Problem<T>, out: &Outputs<T>, space: Space) -> Result<()> {
@@ -368,7 +368,7 @@ unsafe fn launch_unique<T: Real>(ch: &CudaHandle, p: &Problem<T>, o: &UniqueOutp
     // SAFETY: matches unique_<T>(ng_i64 ntensors, ng_i64 nstarts, const T *A, ng_i64 strideA,
     // const T *lam, const T *xs, const int *fl, int *rep, int *cnt, int *sel, T merge_tol,
     // int kmax, int *count, T *lambda, T *X, int *mult, int *type, the seven tables).
-    ch.launch(&module, blocks(count), THREADS as u32, 0, &mut params)
+    ch.launch_params(&module, blocks(count), THREADS as u32, 0, &mut params)
 }
 
 pub fn sshopm_unique<T: Real>(ch: &mut CudaHandle, p: &Problem<T>, o: &UniqueOutputs<T>, space: Space) -> Result<()> {
@@ -433,7 +433,7 @@ unsafe fn launch_apply<T: Real>(ch: &CudaHandle, ap: &Apply<T>, dt: &DevTables, 
     let mut params = [arg(&mut nt), arg(&mut p), arg(&mut a), arg(&mut sa), arg(&mut x), arg(&mut sx), arg(&mut y), arg(&mut sy), arg(t0), arg(t1), arg(t2), arg(t3), arg(t4), arg(t5), arg(t6)];
     // SAFETY: matches apply_<T>(ng_i64 ntensors, int p, const T *A, ng_i64 strideA, const T *x,
     // ng_i64 strideX, T *y, ng_i64 strideY, the seven tables).
-    ch.launch(&module, blocks(count), THREADS as u32, 0, &mut params)
+    ch.launch_params(&module, blocks(count), THREADS as u32, 0, &mut params)
 }
 
 pub fn sym_apply<T: Real>(ch: &mut CudaHandle, ap: &Apply<T>, space: Space) -> Result<()> {
@@ -463,7 +463,7 @@ pub fn sym_apply<T: Real>(ch: &mut CudaHandle, ap: &Apply<T>, space: Space) -> R
             let xs = if ap.stride_x == 0 { 1 } else { count };
             upload(ch, &mut host, ws + ox as u64, xs, n, |i, d| d.copy_from_slice(std::slice::from_raw_parts(ap.x.add((first + i) * ap.stride_x), n)))?;
             launch_apply(ch, ap, &dt, count, ws + oa as u64, u, ws + ox as u64, if ap.stride_x == 0 { 0 } else { n }, ws + oy as u64, len)?;
-            crate::cuda::staging::download(ch, &mut host, ws + oy as u64, count, len, |i, v| {
+            crate::cuda::legacy::download(ch, &mut host, ws + oy as u64, count, len, |i, v| {
                 std::ptr::copy_nonoverlapping(v.as_ptr(), ap.y.add((first + i) * ap.stride_y), len);
             })?;
         }

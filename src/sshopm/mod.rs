@@ -31,8 +31,8 @@ pub mod cpu;
 pub mod cuda;
 pub mod tables;
 
-use crate::core::batch::{check_extent, check_stride};
-use crate::core::error::{checked_mul, nonneg, Error, Result};
+use crate::core::check::{check_extent, check_stride, nonneg, not_null};
+use crate::core::error::{checked_mul, Error, Result};
 use crate::core::handle::{Handle, State};
 use crate::core::memory::{common_space, host_pointers, ArgPtr};
 use crate::core::Scalar;
@@ -92,7 +92,7 @@ pub fn iteration_flops(tab: &Tables) -> f64 {
 }
 
 /// τ of the adaptive shift.
-pub const ADAPTIVE_TAU: f64 = 1e-6;
+pub(crate) const ADAPTIVE_TAU: f64 = 1e-6;
 
 /// Which extrema the iteration seeks, as an `int32_t` at the ABI.
 #[repr(i32)]
@@ -127,12 +127,12 @@ pub enum Mode {
 }
 
 impl Mode {
-    /// Validates a mode from C; `arg` is its 1-based position.
-    pub fn from_i32(v: i32, arg: i32) -> Result<Mode> {
+    /// Validates a mode from C (the parameter `mode`).
+    pub fn from_i32(v: i32) -> Result<Mode> {
         match v {
             0 => Ok(Mode::Convex),
             1 => Ok(Mode::Concave),
-            _ => Err(Error::arg(arg, format!("(mode = {v}) must be NUMGPU_SSHOPM_CONVEX (0) or NUMGPU_SSHOPM_CONCAVE (1)"))),
+            _ => Err(Error::arg("mode", format!("(mode = {v}) must be NUMGPU_SSHOPM_CONVEX (0) or NUMGPU_SSHOPM_CONCAVE (1)"))),
         }
     }
 }
@@ -146,25 +146,40 @@ pub enum Shift {
 }
 
 impl Shift {
-    /// Validates a shift kind from C; `arg` is its 1-based position.
-    pub fn from_i32(v: i32, arg: i32) -> Result<Shift> {
+    /// Validates a shift kind from C (the parameter `shift_kind`).
+    pub fn from_i32(v: i32) -> Result<Shift> {
         match v {
             0 => Ok(Shift::Fixed),
             1 => Ok(Shift::Safe),
             2 => Ok(Shift::Adaptive),
             _ => Err(Error::arg(
-                arg,
+                "shift_kind",
                 format!("(shift_kind = {v}) must be NUMGPU_SSHOPM_FIXED (0), NUMGPU_SSHOPM_SAFE (1) or NUMGPU_SSHOPM_ADAPTIVE (2)"),
             )),
         }
     }
 }
 
-/// Flags of each (tensor, start).
-pub const FLAG_CONVERGED: i32 = 0;
-pub const FLAG_MAXIT: i32 = 1;
-pub const FLAG_UNDERFLOW: i32 = 2;
-pub const FLAG_NONFINITE: i32 = 3;
+/// The flag `numgpu_sshopm` writes for each (tensor, start), as an `int32_t`.
+#[repr(i32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(non_camel_case_types)]
+pub enum numgpu_sshopm_flag {
+    /// |λ_{k+1} − λ_k| <= tol within maxit iterations.
+    NUMGPU_SSHOPM_CONVERGED = 0,
+    /// maxit iterations without converging.
+    NUMGPU_SSHOPM_MAXIT = 1,
+    /// ‖x̂‖ fell below the smallest normal number (a zero tensor with α = 0, a zero start).
+    NUMGPU_SSHOPM_UNDERFLOW = 2,
+    /// A non-finite value (NaN or Inf in the tensor or the start).
+    NUMGPU_SSHOPM_NONFINITE = 3,
+}
+
+/// The flags of [`numgpu_sshopm_flag`] as the `flags` array holds them.
+pub const FLAG_CONVERGED: i32 = numgpu_sshopm_flag::NUMGPU_SSHOPM_CONVERGED as i32;
+pub const FLAG_MAXIT: i32 = numgpu_sshopm_flag::NUMGPU_SSHOPM_MAXIT as i32;
+pub const FLAG_UNDERFLOW: i32 = numgpu_sshopm_flag::NUMGPU_SSHOPM_UNDERFLOW as i32;
+pub const FLAG_NONFINITE: i32 = numgpu_sshopm_flag::NUMGPU_SSHOPM_NONFINITE as i32;
 
 /// Where the starting vectors come from.
 #[derive(Clone, Copy, Debug)]
@@ -220,13 +235,25 @@ pub struct UniqueOutputs<T> {
     pub kind: *mut i32,
 }
 
-/// Types of [`sshopm_unique`]: the projected Hessian Uᵀ((m−1)·A·x^{m−2} − λ·I)U (U an
-/// orthonormal basis of x^⊥) negative definite (a local maximum of A·x^m on the sphere),
-/// positive definite (a local minimum), or neither (a saddle point, or an eigenvalue within
-/// √ε·(1 + ‖H‖_F) of zero).
-pub const TYPE_MAX: i32 = 1;
-pub const TYPE_MIN: i32 = -1;
-pub const TYPE_OTHER: i32 = 0;
+/// The type `numgpu_sshopm_unique` writes for each eigenpair, as an `int32_t`: from the
+/// projected Hessian Uᵀ((m−1)·A·x^{m−2} − λ·I)U (U an orthonormal basis of x^⊥).
+#[repr(i32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(non_camel_case_types)]
+pub enum numgpu_sshopm_pair_type {
+    /// Negative definite: a local maximum of A·x^m on the sphere.
+    NUMGPU_SSHOPM_LOCAL_MAX = 1,
+    /// Positive definite: a local minimum.
+    NUMGPU_SSHOPM_LOCAL_MIN = -1,
+    /// Neither: a saddle point, or an eigenvalue within √ε·(1 + ‖H‖_F) of zero; also the
+    /// slots after the stored pairs.
+    NUMGPU_SSHOPM_OTHER = 0,
+}
+
+/// The types of [`numgpu_sshopm_pair_type`] as the `pair_type` array holds them.
+pub const TYPE_MAX: i32 = numgpu_sshopm_pair_type::NUMGPU_SSHOPM_LOCAL_MAX as i32;
+pub const TYPE_MIN: i32 = numgpu_sshopm_pair_type::NUMGPU_SSHOPM_LOCAL_MIN as i32;
+pub const TYPE_OTHER: i32 = numgpu_sshopm_pair_type::NUMGPU_SSHOPM_OTHER as i32;
 
 // SAFETY: these carry the caller's pointers; every backend writes output g (or tensor t's
 // slots) from one thread, and the inputs are only read.
@@ -237,21 +264,20 @@ unsafe impl<T: Sync> Sync for Outputs<T> {}
 unsafe impl<T: Send> Send for UniqueOutputs<T> {}
 unsafe impl<T: Sync> Sync for UniqueOutputs<T> {}
 
-/// m ≥ 2 and n ≥ 1 (positions 2 and 3 in every entry point with a handle; `base` shifts them
-/// for the pack/unpack ones), and tables within the limits.
-fn check_order(m: i32, n: i32, base: i32) -> Result<(usize, usize)> {
+/// m ≥ 2 and n ≥ 1, and tables within the limits.
+fn check_order(m: i32, n: i32) -> Result<(usize, usize)> {
     if m < 2 {
-        return Err(Error::arg(base, format!("(m = {m}) must be >= 2")));
+        return Err(Error::arg("m", format!("(m = {m}) must be >= 2")));
     }
     if n < 1 {
-        return Err(Error::arg(base + 1, format!("(n = {n}) must be >= 1")));
+        return Err(Error::arg("n", format!("(n = {n}) must be >= 1")));
     }
     let (m, n) = (m as usize, n as usize);
     tables::check_size(m, n)?;
     Ok((m, n))
 }
 
-/// The arguments [`sshopm`] and [`sshopm_unique`] share, positions 2 … 14, checked in order
+/// The arguments [`sshopm`] and [`sshopm_unique`] share, checked in order
 /// (sizes and scalars first, then, unless the work is empty, the arrays). None when empty.
 #[allow(clippy::too_many_arguments)]
 unsafe fn problem<T: Real>(
@@ -270,36 +296,34 @@ unsafe fn problem<T: Real>(
     tol: T,
     maxit: i32,
 ) -> Result<Option<Problem<T>>> {
-    let (mu, nu) = check_order(m, n, 2)?;
-    let nt = nonneg(ntensors, 4, "ntensors")?;
+    let (mu, nu) = check_order(m, n)?;
+    let nt = nonneg(ntensors, "ntensors")?;
     let u = tables::unique_count(mu, nu) as usize;
-    check_stride(stride_a, u, false, nt, 6, "strideA", "U = C(m+n−1, m)")?;
-    let ns = nonneg(nstarts, 7, "nstarts")?;
+    check_stride(stride_a, u, false, nt, "strideA", "U = C(m+n−1, m)")?;
+    let ns = nonneg(nstarts, "nstarts")?;
     let per_tensor = checked_mul(nu, ns, "n·nstarts")?;
     if !x0.is_null() {
-        check_stride(stride_x0, per_tensor, true, nt, 9, "strideX0", "n·nstarts")?;
+        check_stride(stride_x0, per_tensor, true, nt, "strideX0", "n·nstarts")?;
     }
-    let mode = Mode::from_i32(mode, 10)?;
-    let shift = Shift::from_i32(shift, 11)?;
+    let mode = Mode::from_i32(mode)?;
+    let shift = Shift::from_i32(shift)?;
     if shift == Shift::Fixed {
         let ok = alpha.finite() && if mode == Mode::Convex { alpha >= T::c(0.0) } else { alpha <= T::c(0.0) };
         if !ok {
             let want = if mode == Mode::Convex { ">= 0 (convex mode)" } else { "<= 0 (concave mode)" };
-            return Err(Error::arg(12, format!("(alpha = {alpha:?}) must be finite and {want} with NUMGPU_SSHOPM_FIXED")));
+            return Err(Error::arg("alpha", format!("(alpha = {alpha:?}) must be finite and {want} with NUMGPU_SSHOPM_FIXED")));
         }
     }
     if !(tol >= T::c(0.0) && tol.finite()) {
-        return Err(Error::arg(13, format!("(tol = {tol:?}) must be finite and >= 0")));
+        return Err(Error::arg("tol", format!("(tol = {tol:?}) must be finite and >= 0")));
     }
     if maxit < 1 {
-        return Err(Error::arg(14, format!("(maxit = {maxit}) must be >= 1")));
+        return Err(Error::arg("maxit", format!("(maxit = {maxit}) must be >= 1")));
     }
     if nt == 0 || ns == 0 {
         return Ok(None);
     }
-    if a.is_null() {
-        return Err(Error::arg(5, "(A) must not be NULL"));
-    }
+    not_null(a, "A")?;
     check_extent::<T>(u, 1, stride_a, nt)?;
     if !x0.is_null() {
         check_extent::<T>(per_tensor, 1, stride_x0, nt)?;
@@ -321,24 +345,20 @@ unsafe fn problem<T: Real>(
 }
 
 /// `count` elements of an output array: not NULL, within the address space.
-fn check_out<E>(p: *const E, count: usize, arg: i32, name: &str) -> Result<()> {
-    if p.is_null() {
-        return Err(Error::arg(arg, format!("({name}) must not be NULL")));
-    }
+fn check_out<E>(p: *const E, count: usize, name: &'static str) -> Result<()> {
+    not_null(p, name)?;
     check_extent::<E>(count, 1, 0, 1)
 }
 
 fn x0_arg<T>(p: &Problem<T>) -> ArgPtr {
     match p.starts {
-        Starts::Given { x0, .. } => (x0 as _, 8, "X0"),
-        Starts::Random { .. } => (std::ptr::null(), 8, "X0"),
+        Starts::Given { x0, .. } => (x0 as _, "X0"),
+        Starts::Random { .. } => (std::ptr::null(), "X0"),
     }
 }
 
-/// Runs SS-HOPM from every start on every tensor (see the module docs); argument positions are
-/// those of `numgpu_?sshopm`: h, m, n, ntensors, A, strideA, nstarts, X0, strideX0, mode,
-/// shift_kind, alpha, tol, maxit, lambda, X, iters, flags. ntensors = 0 or nstarts = 0 touches
-/// nothing.
+/// Runs SS-HOPM from every start on every tensor (see the module docs). ntensors = 0 or
+/// nstarts = 0 touches nothing.
 ///
 /// # Safety
 /// Every pointer is NULL or valid for the extents the sizes describe, all in host memory or all
@@ -365,11 +385,11 @@ pub unsafe fn sshopm<T: Real>(
         return Ok(());
     };
     let total = checked_mul(p.ntensors, p.nstarts, "ntensors·nstarts")?;
-    check_out(out.lambda, total, 15, "lambda")?;
-    check_out(out.x, checked_mul(total, p.tab.n, "n·ntensors·nstarts")?, 16, "X")?;
-    check_out(out.iters, total, 17, "iters")?;
-    check_out(out.flags, total, 18, "flags")?;
-    let args = [(a as _, 5, "A"), x0_arg(&p), (out.lambda as _, 15, "lambda"), (out.x as _, 16, "X"), (out.iters as _, 17, "iters"), (out.flags as _, 18, "flags")];
+    check_out(out.lambda, total, "lambda")?;
+    check_out(out.x, checked_mul(total, p.tab.n, "n·ntensors·nstarts")?, "X")?;
+    check_out(out.iters, total, "iters")?;
+    check_out(out.flags, total, "flags")?;
+    let args = [(a as _, "A"), x0_arg(&p), (out.lambda as _, "lambda"), (out.x as _, "X"), (out.iters as _, "iters"), (out.flags as _, "flags")];
     let space = common_space(h, &args)?;
     match &mut h.state {
         State::Cpu => cpu::sshopm(&p, &out),
@@ -384,8 +404,7 @@ pub unsafe fn sshopm<T: Real>(
 /// than kmax are found, those reached by the most starts are kept (ties: first found). Kept
 /// pairs are stored by decreasing λ with their multiplicity (starts that reached them) and type
 /// ([`TYPE_MAX`]); count[t] is how many were stored, and the slots after them get λ = NaN,
-/// x = NaN, mult = 0, type = 0. Argument positions are those of `numgpu_?sshopm_unique`: the 14
-/// of `numgpu_?sshopm`, then merge_tol, kmax, count, lambda, X, mult, type.
+/// x = NaN, mult = 0, type = 0.
 ///
 /// # Safety
 /// As [`sshopm`].
@@ -415,20 +434,20 @@ pub unsafe fn sshopm_unique<T: Real>(
 ) -> Result<()> {
     let p = problem(h, m, n, ntensors, a, stride_a, nstarts, x0, stride_x0, mode, shift, alpha, tol, maxit)?;
     if !(merge_tol > T::c(0.0) && merge_tol.finite()) {
-        return Err(Error::arg(15, format!("(merge_tol = {merge_tol:?}) must be finite and > 0")));
+        return Err(Error::arg("merge_tol", format!("(merge_tol = {merge_tol:?}) must be finite and > 0")));
     }
     if kmax < 1 {
-        return Err(Error::arg(16, format!("(kmax = {kmax}) must be >= 1")));
+        return Err(Error::arg("kmax", format!("(kmax = {kmax}) must be >= 1")));
     }
     let Some(p) = p else { return Ok(()) };
     let k = kmax as usize;
     let slots = checked_mul(p.ntensors, k, "ntensors·kmax")?;
-    check_out(count, p.ntensors, 17, "count")?;
-    check_out(lambda, slots, 18, "lambda")?;
-    check_out(x, checked_mul(slots, p.tab.n, "n·ntensors·kmax")?, 19, "X")?;
-    check_out(mult, slots, 20, "mult")?;
-    check_out(kind, slots, 21, "pair_type")?;
-    let args = [(a as _, 5, "A"), x0_arg(&p), (count as _, 17, "count"), (lambda as _, 18, "lambda"), (x as _, 19, "X"), (mult as _, 20, "mult"), (kind as _, 21, "pair_type")];
+    check_out(count, p.ntensors, "count")?;
+    check_out(lambda, slots, "lambda")?;
+    check_out(x, checked_mul(slots, p.tab.n, "n·ntensors·kmax")?, "X")?;
+    check_out(mult, slots, "mult")?;
+    check_out(kind, slots, "pair_type")?;
+    let args = [(a as _, "A"), x0_arg(&p), (count as _, "count"), (lambda as _, "lambda"), (x as _, "X"), (mult as _, "mult"), (kind as _, "pair_type")];
     let space = common_space(h, &args)?;
     let out = UniqueOutputs { merge_tol, kmax: k, count, lambda, x, mult, kind };
     match &mut h.state {
@@ -466,37 +485,33 @@ impl<T> Apply<T> {
 }
 
 /// y_t = A_t·x_t^m (p = 0), A_t·x_t^{m−1} (p = 1) or A_t·x_t^{m−2} (p = 2, the n × n matrix,
-/// column-major) for every tensor, at any x (not normalised). Argument positions as
-/// `numgpu_?sym_apply`: h, m, n, p, ntensors, A, strideA, x, strideX, y, strideY. ntensors = 0
-/// touches nothing.
+/// column-major) for every tensor, at any x (not normalised). ntensors = 0 touches nothing.
 ///
 /// # Safety
 /// As [`sshopm`].
 #[allow(clippy::too_many_arguments)]
 pub unsafe fn sym_apply<T: Real>(h: &mut Handle, m: i32, n: i32, p: i32, ntensors: i64, a: *const T, stride_a: i64, x: *const T, stride_x: i64, y: *mut T, stride_y: i64) -> Result<()> {
-    let (mu, nu) = check_order(m, n, 2)?;
+    let (mu, nu) = check_order(m, n)?;
     if !(0..=2).contains(&p) {
-        return Err(Error::arg(4, format!("(p = {p}) must be 0 (A·x^m), 1 (A·x^(m−1)) or 2 (A·x^(m−2))")));
+        return Err(Error::arg("p", format!("(p = {p}) must be 0 (A·x^m), 1 (A·x^(m−1)) or 2 (A·x^(m−2))")));
     }
-    let nt = nonneg(ntensors, 5, "ntensors")?;
+    let nt = nonneg(ntensors, "ntensors")?;
     let u = tables::unique_count(mu, nu) as usize;
-    check_stride(stride_a, u, false, nt, 7, "strideA", "U = C(m+n−1, m)")?;
-    check_stride(stride_x, nu, true, nt, 9, "strideX", "n")?;
+    check_stride(stride_a, u, false, nt, "strideA", "U = C(m+n−1, m)")?;
+    check_stride(stride_x, nu, true, nt, "strideX", "n")?;
     let out_len = nu.pow(p as u32);
-    check_stride(stride_y, out_len, false, nt, 11, "strideY", "n^p")?;
+    check_stride(stride_y, out_len, false, nt, "strideY", "n^p")?;
     if nt == 0 {
         return Ok(());
     }
-    for (ptr, arg, name) in [(a as *const u8, 6, "A"), (x as _, 8, "x"), (y as _, 10, "y")] {
-        if ptr.is_null() {
-            return Err(Error::arg(arg, format!("({name}) must not be NULL")));
-        }
+    for (ptr, name) in [(a as *const u8, "A"), (x as _, "x"), (y as _, "y")] {
+        not_null(ptr, name)?;
     }
     check_extent::<T>(u, 1, stride_a, nt)?;
     check_extent::<T>(nu, 1, stride_x, nt)?;
     check_extent::<T>(out_len, 1, stride_y, nt)?;
     let ap = Apply { tab: tables(mu, nu), p: p as usize, ntensors: nt, a, stride_a: stride_a as usize, x, stride_x: stride_x as usize, y, stride_y: stride_y as usize };
-    let space = common_space(h, &[(a as _, 6, "A"), (x as _, 8, "x"), (y as _, 10, "y")])?;
+    let space = common_space(h, &[(a as _, "A"), (x as _, "x"), (y as _, "y")])?;
     match &mut h.state {
         State::Cpu => cpu::sym_apply(&ap),
         State::Cuda(ch) => cuda::sym_apply(ch, &ap, space),
@@ -533,21 +548,16 @@ fn for_each_dense(m: usize, n: usize, mut f: impl FnMut(usize, &[u16])) {
 
 /// Packs a dense order-m tensor (n^m elements, first index fastest) into its U unique entries:
 /// each the mean of the dense entries it stands for (the symmetric part's entry; for a
-/// symmetric tensor, its own). Host memory only. Positions as `numgpu_?sym_pack`: m, n,
-/// dense, packed.
+/// symmetric tensor, its own). Host memory only.
 ///
 /// # Safety
 /// `dense` holds n^m elements and `packed` U, in host memory.
 pub unsafe fn sym_pack<T: Real>(m: i32, n: i32, dense: *const T, packed: *mut T) -> Result<()> {
-    let (mu, nu) = check_order(m, n, 1)?;
+    let (mu, nu) = check_order(m, n)?;
     let len = dense_len(mu, nu)?;
-    if dense.is_null() {
-        return Err(Error::arg(3, "(dense) must not be NULL"));
-    }
-    if packed.is_null() {
-        return Err(Error::arg(4, "(packed) must not be NULL"));
-    }
-    host_pointers(&[(dense as _, 3, "dense"), (packed as _, 4, "packed")])?;
+    not_null(dense, "dense")?;
+    not_null(packed, "packed")?;
+    host_pointers(&[(dense as _, "dense"), (packed as _, "packed")])?;
     let tab = tables(mu, nu);
     let d = std::slice::from_raw_parts(dense, len);
     // Per entry: the first dense value met, plus the mean of the others' differences from it
@@ -571,20 +581,16 @@ pub unsafe fn sym_pack<T: Real>(m: i32, n: i32, dense: *const T, packed: *mut T)
 }
 
 /// Unpacks the U unique entries into the dense symmetric tensor (n^m elements, first index
-/// fastest). Host memory only. Positions as `numgpu_?sym_unpack`: m, n, packed, dense.
+/// fastest). Host memory only.
 ///
 /// # Safety
 /// `packed` holds U elements and `dense` n^m, in host memory.
 pub unsafe fn sym_unpack<T: Real>(m: i32, n: i32, packed: *const T, dense: *mut T) -> Result<()> {
-    let (mu, nu) = check_order(m, n, 1)?;
+    let (mu, nu) = check_order(m, n)?;
     let len = dense_len(mu, nu)?;
-    if packed.is_null() {
-        return Err(Error::arg(3, "(packed) must not be NULL"));
-    }
-    if dense.is_null() {
-        return Err(Error::arg(4, "(dense) must not be NULL"));
-    }
-    host_pointers(&[(packed as _, 3, "packed"), (dense as _, 4, "dense")])?;
+    not_null(packed, "packed")?;
+    not_null(dense, "dense")?;
+    host_pointers(&[(packed as _, "packed"), (dense as _, "dense")])?;
     let tab = tables(mu, nu);
     let pk = std::slice::from_raw_parts(packed, tab.u);
     let d = std::slice::from_raw_parts_mut(dense, len);

@@ -20,10 +20,10 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 /// Largest order supported.
-pub const MAX_M: usize = 32;
+pub(crate) const MAX_M: usize = 32;
 /// Largest number of gradient terms (monomials of degree m − 1 times n) supported: the
 /// tables stay a few tens of MB.
-pub const MAX_TERMS: u128 = 1 << 22;
+pub(crate) const MAX_TERMS: u128 = 1 << 22;
 
 /// The tables of one (m, n).
 #[derive(Debug)]

@@ -64,3 +64,10 @@ macro_rules! real_precisions {
         })*
     };
 }
+
+/// The 1-based position that the C entry point `cfn` reports (`numgpu_last_error_arg`) for
+/// the argument `e` names, 0 when it names none: the Rust API names arguments, the C
+/// boundary numbers them, and these tests hold the numbers C users see.
+pub fn c_position(e: &numgpu::Error, cfn: &str) -> i32 {
+    numgpu::ffi::boundary::as_raised_by(cfn, e).1
+}

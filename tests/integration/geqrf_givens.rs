@@ -7,6 +7,7 @@
 //! 3-4-5 triangles). Outputs are poisoned: the padding of A, C and B and the entries of CS
 //! that are not referenced must come back unchanged, and an invalid call writes nothing.
 
+use crate::common::c_position;
 use num_traits::Float;
 use numgpu::core::batch::Batch;
 use numgpu::geqrf_givens::{gels, gels_strided, geqrf, geqrf_strided, orgqr, orgqr_strided, ormqr, ormqr_strided};
@@ -488,17 +489,17 @@ fn device_arrays_for<T: Blas>(h: &mut Handle) {
 }
 
 /// `(status, argument)` of a call that must fail, after checking that it wrote nothing.
-fn rejected<T: Scalar>(r: numgpu::Result<()>, outputs: &[&[T]], before: &[&[T]], ints: &[i32]) -> (Status, i32) {
+fn rejected<T: Scalar>(cfn: &str, r: numgpu::Result<()>, outputs: &[&[T]], before: &[&[T]], ints: &[i32]) -> (Status, i32) {
     let e = r.expect_err("invalid call succeeded");
     for (o, b) in outputs.iter().zip(before) {
         assert!(unchanged(&o, &b), "invalid call wrote an output: {e:?}");
     }
     assert!(ints.iter().all(|&v| v == POISON), "invalid call wrote info: {e:?}");
-    (e.status, e.arg)
+    (e.status, c_position(&e, cfn))
 }
 
-/// Every argument check names its argument (the C forms' 1-based positions) and writes
-/// nothing.
+/// Every argument check names its argument (checked as the 1-based positions the C forms
+/// report) and writes nothing.
 fn argument_checks_for<T: Blas>(h: &mut Handle) {
     const BAD: Status = Status::NUMGPU_INVALID_VALUE;
     let p = Qr::<T>::new(Kind::Random, 4, 3, 2, 1700);
@@ -512,7 +513,7 @@ fn argument_checks_for<T: Blas>(h: &mut Handle) {
         let (mut a, mut cs) = (p.a.clone(), cs0[short_cs..].to_vec());
         let r = geqrf_strided(h, m, n, &mut a, lda, sa, &mut cs, ldcs, scs, batch);
         let cs_t: Vec<T> = cs.iter().map(|&x| T::from_real(x)).collect();
-        rejected(r, &[&a, &cs_t], &[&p.a, &cs0_t[short_cs..]], &[])
+        rejected("numgpu_sgeqrf_givens_batched_strided", r, &[&a, &cs_t], &[&p.a, &cs0_t[short_cs..]], &[])
     };
     assert_eq!(geqrf_case(-1, 3, lda, sa, ldcs, scs, 2, 0), (BAD, 2));
     assert_eq!(geqrf_case(4, -1, lda, sa, ldcs, scs, 2, 0), (BAD, 3));
@@ -525,21 +526,21 @@ fn argument_checks_for<T: Blas>(h: &mut Handle) {
     assert_eq!(geqrf_case(4, 3, lda, sa, ldcs, scs, 2, 3), (BAD, 7));
     let mut cs = cs0.clone();
     let e = unsafe { geqrf::<T>(h, 4, 3, Batch::Strided { ptr: std::ptr::null_mut(), stride: sa }, lda, Batch::Strided { ptr: cs.as_mut_ptr(), stride: scs }, ldcs, 2) }.unwrap_err();
-    assert_eq!((e.status, e.arg), (BAD, 4));
+    assert_eq!((e.status, c_position(&e, "numgpu_sgeqrf_givens_batched_strided")), (BAD, 4));
     let mut a = p.a.clone();
     let e = unsafe { geqrf::<T>(h, 4, 3, Batch::Strided { ptr: a.as_mut_ptr(), stride: sa }, lda, Batch::Strided { ptr: std::ptr::null_mut(), stride: scs }, ldcs, 2) }.unwrap_err();
-    assert_eq!((e.status, e.arg), (BAD, 7));
+    assert_eq!((e.status, c_position(&e, "numgpu_sgeqrf_givens_batched_strided")), (BAD, 7));
     // Pointer-array form (h=1, m=2, n=3, A=4, lda=5, CS=6, ldcs=7, batch=8): NULL entries.
     let pa: Vec<*mut T> = vec![a.as_mut_ptr(), std::ptr::null_mut()];
     let pcs: Vec<*mut T::Real> = vec![cs.as_mut_ptr(), unsafe { cs.as_mut_ptr().add(p.scs) }];
     let e = unsafe { geqrf(h, 4, 3, Batch::Array(pa.as_ptr()), lda, Batch::Array(pcs.as_ptr()), ldcs, 2) }.unwrap_err();
-    assert_eq!((e.status, e.arg), (BAD, 4));
+    assert_eq!((e.status, c_position(&e, "numgpu_sgeqrf_givens_batched")), (BAD, 4));
     let pa: Vec<*mut T> = vec![a.as_mut_ptr(), unsafe { a.as_mut_ptr().add(p.stride) }];
     let pcs: Vec<*mut T::Real> = vec![std::ptr::null_mut(), cs.as_mut_ptr()];
     let e = unsafe { geqrf(h, 4, 3, Batch::Array(pa.as_ptr()), lda, Batch::Array(pcs.as_ptr()), ldcs, -1) }.unwrap_err();
-    assert_eq!((e.status, e.arg), (BAD, 8));
+    assert_eq!((e.status, c_position(&e, "numgpu_sgeqrf_givens_batched")), (BAD, 8));
     let e = unsafe { geqrf(h, 4, 3, Batch::Array(pa.as_ptr()), lda, Batch::Array(pcs.as_ptr()), ldcs, 2) }.unwrap_err();
-    assert_eq!((e.status, e.arg), (BAD, 6));
+    assert_eq!((e.status, c_position(&e, "numgpu_sgeqrf_givens_batched")), (BAD, 6));
     assert!(unchanged(&a, &p.a) && cs.iter().all(|x| x.is_nan()), "invalid geqrf wrote");
 
     // ormqr_strided(h=1, side=2, trans=3, m=4, n=5, k=6, A=7, lda=8, strideA=9, CS=10,
@@ -550,7 +551,7 @@ fn argument_checks_for<T: Blas>(h: &mut Handle) {
     let mut ormqr_case = |side: Side, trans: Op, m: i64, n: i64, k: i64, lda: i64, sa: i64, ldcs: i64, scs: i64, ldc: i64, sc: i64, batch: i64| {
         let mut cc = c0.clone();
         let r = ormqr_strided(h, side, trans, m, n, k, &f.a, lda, sa, &f.cs, ldcs, scs, &mut cc, ldc, sc, batch);
-        rejected(r, &[&cc], &[&c0], &[])
+        rejected("numgpu_sormqr_givens_batched_strided", r, &[&cc], &[&c0], &[])
     };
     let l = Side::Left;
     assert_eq!(ormqr_case(l, wrong, 4, 2, 3, lda, sa, ldcs, scs, 5, 10, 2), (BAD, 3));
@@ -588,7 +589,7 @@ fn argument_checks_for<T: Blas>(h: &mut Handle) {
         )
     }
     .unwrap_err();
-    assert_eq!((e.status, e.arg), (BAD, 13));
+    assert_eq!((e.status, c_position(&e, "numgpu_sormqr_givens_batched_strided")), (BAD, 13));
     let e = unsafe {
         ormqr::<T>(
             h,
@@ -607,7 +608,7 @@ fn argument_checks_for<T: Blas>(h: &mut Handle) {
         )
     }
     .unwrap_err();
-    assert_eq!((e.status, e.arg), (BAD, 7));
+    assert_eq!((e.status, c_position(&e, "numgpu_sormqr_givens_batched_strided")), (BAD, 7));
     let e = unsafe {
         ormqr::<T>(
             h,
@@ -626,15 +627,15 @@ fn argument_checks_for<T: Blas>(h: &mut Handle) {
         )
     }
     .unwrap_err();
-    assert_eq!((e.status, e.arg), (BAD, 10));
+    assert_eq!((e.status, c_position(&e, "numgpu_sormqr_givens_batched_strided")), (BAD, 10));
     // Pointer-array form: C = 11, batch = 13.
     let pa: Vec<*const T> = vec![f.a.as_ptr(); 2];
     let pcs: Vec<*const T::Real> = vec![f.cs.as_ptr(); 2];
     let pc: Vec<*mut T> = vec![cc.as_mut_ptr(), std::ptr::null_mut()];
     let e = unsafe { ormqr(h, l, Op::N, 4, 2, 3, Batch::Array(pa.as_ptr()), lda, Batch::Array(pcs.as_ptr()), ldcs, Batch::Array(pc.as_ptr()), 5, 2) }.unwrap_err();
-    assert_eq!((e.status, e.arg), (BAD, 11));
+    assert_eq!((e.status, c_position(&e, "numgpu_sormqr_givens_batched")), (BAD, 11));
     let e = unsafe { ormqr(h, l, Op::N, 4, 2, 3, Batch::Array(pa.as_ptr()), lda, Batch::Array(pcs.as_ptr()), ldcs, Batch::Array(pc.as_ptr()), 5, -2) }.unwrap_err();
-    assert_eq!((e.status, e.arg), (BAD, 13));
+    assert_eq!((e.status, c_position(&e, "numgpu_sormqr_givens_batched")), (BAD, 13));
     assert!(unchanged(&cc, &c0), "invalid ormqr wrote C");
 
     // orgqr_strided(h=1, m=2, n=3, k=4, A=5, lda=6, strideA=7, CS=8, ldcs=9, strideCS=10,
@@ -642,7 +643,7 @@ fn argument_checks_for<T: Blas>(h: &mut Handle) {
     let mut orgqr_case = |m: i64, n: i64, k: i64, lda: i64, sa: i64, ldcs: i64, scs: i64, batch: i64| {
         let mut a = f.a.clone();
         let r = orgqr_strided(h, m, n, k, &mut a, lda, sa, &f.cs, ldcs, scs, batch);
-        rejected(r, &[&a], &[&f.a], &[])
+        rejected("numgpu_sorgqr_givens_batched_strided", r, &[&a], &[&f.a], &[])
     };
     assert_eq!(orgqr_case(-1, 3, 3, lda, sa, ldcs, scs, 2), (BAD, 2));
     assert_eq!(orgqr_case(2, 3, 3, lda, sa, ldcs, scs, 2), (BAD, 3));
@@ -655,13 +656,13 @@ fn argument_checks_for<T: Blas>(h: &mut Handle) {
     assert_eq!(orgqr_case(4, 3, 3, lda, sa, ldcs, scs, -3), (BAD, 11));
     let mut a = f.a.clone();
     let e = unsafe { orgqr::<T>(h, 4, 3, 3, Batch::Strided { ptr: a.as_mut_ptr(), stride: sa }, lda, Batch::Strided { ptr: std::ptr::null(), stride: scs }, ldcs, 2) }.unwrap_err();
-    assert_eq!((e.status, e.arg), (BAD, 8));
+    assert_eq!((e.status, c_position(&e, "numgpu_sorgqr_givens_batched_strided")), (BAD, 8));
     let e = unsafe { orgqr::<T>(h, 4, 3, 3, Batch::Strided { ptr: std::ptr::null_mut(), stride: sa }, lda, Batch::Strided { ptr: f.cs.as_ptr(), stride: scs }, ldcs, 2) }.unwrap_err();
-    assert_eq!((e.status, e.arg), (BAD, 5));
+    assert_eq!((e.status, c_position(&e, "numgpu_sorgqr_givens_batched_strided")), (BAD, 5));
     let pa: Vec<*mut T> = vec![a.as_mut_ptr(), unsafe { a.as_mut_ptr().add(p.stride) }];
     let pcs: Vec<*const T::Real> = vec![f.cs.as_ptr(), std::ptr::null()];
     let e = unsafe { orgqr(h, 4, 3, 3, Batch::Array(pa.as_ptr()), lda, Batch::Array(pcs.as_ptr()), ldcs, 2) }.unwrap_err();
-    assert_eq!((e.status, e.arg), (BAD, 7));
+    assert_eq!((e.status, c_position(&e, "numgpu_sorgqr_givens_batched")), (BAD, 7));
     assert!(unchanged(&a, &f.a), "invalid orgqr wrote A");
 
     // gels_strided(h=1, m=2, n=3, nrhs=4, A=5, lda=6, strideA=7, B=8, ldb=9, strideB=10,
@@ -670,7 +671,7 @@ fn argument_checks_for<T: Blas>(h: &mut Handle) {
     let mut gels_case = |m: i64, n: i64, nrhs: i64, lda: i64, sa: i64, ldb: i64, sb: i64, batch: i64, info_len: usize| {
         let (mut a, mut b, mut info) = (p.a.clone(), b0.clone(), vec![POISON; info_len]);
         let r = gels_strided(h, m, n, nrhs, &mut a, lda, sa, &mut b, ldb, sb, &mut info, batch);
-        rejected(r, &[&a, &b], &[&p.a, &b0], &info)
+        rejected("numgpu_sgels_givens_batched_strided", r, &[&a, &b], &[&p.a, &b0], &info)
     };
     assert_eq!(gels_case(-1, 3, 1, lda, sa, 4, 4, 2, 2), (BAD, 2));
     assert_eq!(gels_case(2, 3, 1, lda, sa, 4, 4, 2, 2), (BAD, 3));
@@ -683,22 +684,22 @@ fn argument_checks_for<T: Blas>(h: &mut Handle) {
     assert_eq!(gels_case(4, 3, 1, lda, sa, 4, 4, -1, 2), (BAD, 12));
     let (mut a, mut b) = (p.a.clone(), b0.clone());
     let e = unsafe { gels::<T>(h, 4, 3, 1, Batch::Strided { ptr: a.as_mut_ptr(), stride: sa }, lda, Batch::Strided { ptr: b.as_mut_ptr(), stride: 4 }, 4, std::ptr::null_mut(), 2) }.unwrap_err();
-    assert_eq!((e.status, e.arg), (BAD, 11));
+    assert_eq!((e.status, c_position(&e, "numgpu_sgels_givens_batched_strided")), (BAD, 11));
     let mut info = vec![POISON; 2];
     let e = unsafe { gels::<T>(h, 4, 3, 1, Batch::Strided { ptr: a.as_mut_ptr(), stride: sa }, lda, Batch::Strided { ptr: std::ptr::null_mut(), stride: 4 }, 4, info.as_mut_ptr(), 2) }.unwrap_err();
-    assert_eq!((e.status, e.arg), (BAD, 8));
+    assert_eq!((e.status, c_position(&e, "numgpu_sgels_givens_batched_strided")), (BAD, 8));
     // Pointer-array form (A=5, lda=6, B=7, ldb=8, info=9, batch=10).
     let pa: Vec<*mut T> = vec![a.as_mut_ptr(), unsafe { a.as_mut_ptr().add(p.stride) }];
     let pb: Vec<*mut T> = vec![b.as_mut_ptr(), std::ptr::null_mut()];
     let e = unsafe { gels(h, 4, 3, 1, Batch::Array(pa.as_ptr()), lda, Batch::Array(pb.as_ptr()), 4, info.as_mut_ptr(), 2) }.unwrap_err();
-    assert_eq!((e.status, e.arg), (BAD, 7));
+    assert_eq!((e.status, c_position(&e, "numgpu_sgels_givens_batched")), (BAD, 7));
     let e = unsafe { gels(h, 4, 3, 1, Batch::Array(pa.as_ptr()), lda, Batch::Array(pb.as_ptr()), 3, info.as_mut_ptr(), 2) }.unwrap_err();
-    assert_eq!((e.status, e.arg), (BAD, 8));
+    assert_eq!((e.status, c_position(&e, "numgpu_sgels_givens_batched")), (BAD, 8));
     let pb: Vec<*mut T> = vec![b.as_mut_ptr(), unsafe { b.as_mut_ptr().add(4) }];
     let e = unsafe { gels(h, 4, 3, 1, Batch::Array(pa.as_ptr()), lda, Batch::Array(pb.as_ptr()), 4, std::ptr::null_mut(), 2) }.unwrap_err();
-    assert_eq!((e.status, e.arg), (BAD, 9));
+    assert_eq!((e.status, c_position(&e, "numgpu_sgels_givens_batched")), (BAD, 9));
     let e = unsafe { gels(h, 4, 3, 1, Batch::Array(pa.as_ptr()), lda, Batch::Array(pb.as_ptr()), 4, info.as_mut_ptr(), -2) }.unwrap_err();
-    assert_eq!((e.status, e.arg), (BAD, 10));
+    assert_eq!((e.status, c_position(&e, "numgpu_sgels_givens_batched")), (BAD, 10));
     assert!(unchanged(&a, &p.a) && unchanged(&b, &b0) && info.iter().all(|&v| v == POISON), "invalid gels wrote");
 }
 

@@ -4,6 +4,7 @@
 //! (`numgpu::testing::lu`), on the matrix classes of `numgpu::testing::dense`. Outputs are
 //! poisoned before each call, and the padding of A must come back unchanged.
 
+use crate::common::c_position;
 use numgpu::core::batch::Batch;
 use numgpu::getrf_fullpivot::{gesc2_strided, gesv, gesv_strided, getrf, getrf_strided, getrs_strided, Mode};
 use numgpu::lapack::Blas;
@@ -298,7 +299,7 @@ fn argument_checks_for<T: Blas>(h: &mut Handle) {
         let (mut ip, mut jp, mut info) = (vec![POISON; n * batch - short], vec![POISON; n * batch], vec![POISON; batch]);
         let e = getrf_strided(h, nn, &mut a, lda, stride, &mut ip, &mut jp, &mut info, batch_, Mode::Getc2).unwrap_err();
         assert!(unchanged(&a, &lu.a) && ip.iter().chain(&jp).chain(&info).all(|&v| v == POISON), "invalid call wrote: {e:?}");
-        (e.status, e.arg)
+        (e.status, c_position(&e, "numgpu_sgetrf_batched_fullpivot_strided"))
     };
     let lda = lu.lda();
     assert_eq!(run(-1, lda, lu.stride(), 2, 0), (Status::NUMGPU_INVALID_VALUE, 2));
@@ -310,7 +311,7 @@ fn argument_checks_for<T: Blas>(h: &mut Handle) {
     let mut a = lu.a.clone();
     let (mut ip, mut jp, mut info) = (vec![POISON; n * batch], vec![POISON; n * batch], vec![POISON; batch]);
     let e = unsafe { getrf(h, 3, Batch::Strided { ptr: a.as_mut_ptr(), stride: lu.stride() }, lda, std::ptr::null_mut(), jp.as_mut_ptr(), info.as_mut_ptr(), 2, Mode::Getc2) }.unwrap_err();
-    assert_eq!((e.status, e.arg), (Status::NUMGPU_INVALID_VALUE, 6));
+    assert_eq!((e.status, c_position(&e, "numgpu_sgetrf_batched_fullpivot_strided")), (Status::NUMGPU_INVALID_VALUE, 6));
     let s = unsafe { numgpu::getrf_fullpivot::capi::numgpu_sgetrf_batched_fullpivot_strided(h, 3, std::ptr::null_mut(), 3, 9, ip.as_mut_ptr(), jp.as_mut_ptr(), info.as_mut_ptr(), 1, 2) };
     assert_eq!((s, numgpu::ffi::capi::numgpu_last_error_arg()), (Status::NUMGPU_INVALID_VALUE, 10));
     assert!(ip.iter().chain(&jp).chain(&info).all(|&v| v == POISON));
@@ -319,7 +320,7 @@ fn argument_checks_for<T: Blas>(h: &mut Handle) {
     bad[1] = 1; // entry k = 2 must be >= 2
     let mut b = vec![T::one(); n * batch];
     let e = getrs_strided(h, Op::N, 3, 1, &a, lda, lu.stride(), &bad, &bad, &mut b, 3, 3, 2).unwrap_err();
-    assert_eq!((e.status, e.arg), (Status::NUMGPU_INVALID_VALUE, 8));
+    assert_eq!((e.status, c_position(&e, "numgpu_sgetrs_batched_fullpivot_strided")), (Status::NUMGPU_INVALID_VALUE, 8));
     assert!(b.iter().all(|v| *v == T::one()));
 }
 

@@ -9,6 +9,7 @@
 //! (and the gaps between systems) are bitwise unchanged, that the padding of B is not written,
 //! and that info (poisoned) was written; an invalid call writes nothing.
 
+use crate::common::c_position;
 use numgpu::gtsv_spike::{gtsv_batched_interleaved, gtsv_batched_interleaved_slices, gtsv_batched_strided, gtsv_batched_strided_slices, gtsv_spike, gtsv_spike_slices, Pivoting};
 use numgpu::lapack::Blas;
 use numgpu::testing::gen::{nan, POISON};
@@ -532,15 +533,15 @@ fn device_arrays_for<T: Blas>(h: &mut Handle) {
 }
 
 /// `(status, argument)` of a call that must fail, after checking that it wrote nothing.
-fn rejected<T: Scalar>(r: numgpu::Result<()>, b: &[T], b0: &[T], info: &[i32]) -> (Status, i32) {
+fn rejected<T: Scalar>(cfn: &str, r: numgpu::Result<()>, b: &[T], b0: &[T], info: &[i32]) -> (Status, i32) {
     let e = r.expect_err("invalid call succeeded");
     assert!(unchanged(b, b0), "invalid call wrote B: {e:?}");
     assert!(info.iter().all(|&v| v == POISON), "invalid call wrote info: {e:?}");
-    (e.status, e.arg)
+    (e.status, c_position(&e, cfn))
 }
 
-/// Every argument check names its argument (the C forms' 1-based positions) and writes
-/// nothing.
+/// Every argument check names its argument (checked as the 1-based positions the C forms
+/// report) and writes nothing.
 fn argument_checks_for<T: Blas>(h: &mut Handle) {
     const BAD: Status = Status::NUMGPU_INVALID_VALUE;
     let p = Pivoting::Diagonal;
@@ -553,7 +554,7 @@ fn argument_checks_for<T: Blas>(h: &mut Handle) {
     let mut single = |n: i64, nrhs: i64, cut: [usize; 4], ldb: i64| {
         let (mut b, mut info) = (b0[cut[3]..].to_vec(), POISON);
         let r = gtsv_spike_slices(h, n, nrhs, &dl[cut[0]..], &d[cut[1]..], &du[cut[2]..], &mut b, ldb, &mut info, p);
-        rejected(r, &b, &b0[cut[3]..], &[info])
+        rejected("numgpu_sgtsv_spike", r, &b, &b0[cut[3]..], &[info])
     };
     assert_eq!(single(-1, 2, [0; 4], 4), (BAD, 2));
     assert_eq!(single(4, -1, [0; 4], 4), (BAD, 3));
@@ -566,14 +567,14 @@ fn argument_checks_for<T: Blas>(h: &mut Handle) {
     let (mut b, mut info) = (b0.clone(), POISON);
     for (ptrs, arg) in [([null, d.as_ptr(), du.as_ptr()], 4), ([dl.as_ptr(), null, du.as_ptr()], 5), ([dl.as_ptr(), d.as_ptr(), null], 6)] {
         let e = unsafe { gtsv_spike::<T>(h, 4, 2, ptrs[0], ptrs[1], ptrs[2], b.as_mut_ptr(), 4, &mut info, p) }.unwrap_err();
-        assert_eq!((e.status, e.arg), (BAD, arg));
+        assert_eq!((e.status, c_position(&e, "numgpu_sgtsv_spike")), (BAD, arg));
     }
     let e = unsafe { gtsv_spike::<T>(h, 4, 2, dl.as_ptr(), d.as_ptr(), du.as_ptr(), std::ptr::null_mut(), 4, &mut info, p) }.unwrap_err();
-    assert_eq!((e.status, e.arg), (BAD, 7));
+    assert_eq!((e.status, c_position(&e, "numgpu_sgtsv_spike")), (BAD, 7));
     let e = unsafe { gtsv_spike::<T>(h, 4, 2, dl.as_ptr(), d.as_ptr(), du.as_ptr(), b.as_mut_ptr(), 4, std::ptr::null_mut(), p) }.unwrap_err();
-    assert_eq!((e.status, e.arg), (BAD, 9));
+    assert_eq!((e.status, c_position(&e, "numgpu_sgtsv_spike")), (BAD, 9));
     let e = unsafe { gtsv_spike::<T>(h, 1, 2, dl.as_ptr(), null, du.as_ptr(), b.as_mut_ptr(), 1, &mut info, p) }.unwrap_err();
-    assert_eq!((e.status, e.arg), (BAD, 5));
+    assert_eq!((e.status, c_position(&e, "numgpu_sgtsv_spike")), (BAD, 5));
     assert!(unchanged(&b, &b0) && info == POISON, "invalid gtsv_spike wrote");
 
     // Strided: two systems, diagonals 4 apart, B 8 apart. (h=1, n=2, nrhs=3, dl=4, d=5, du=6,
@@ -584,7 +585,7 @@ fn argument_checks_for<T: Blas>(h: &mut Handle) {
     let mut strided = |n: i64, nrhs: i64, sdg: i64, ldb: i64, sbb: i64, batch: i64, cut: [usize; 5]| {
         let (mut b, mut info) = (sb0[cut[3]..].to_vec(), vec![POISON; 2 - cut[4]]);
         let r = gtsv_batched_strided_slices(h, n, nrhs, &sdl[cut[0]..], &sd[cut[1]..], &sdu[cut[2]..], sdg, &mut b, ldb, sbb, &mut info, batch, p);
-        rejected(r, &b, &sb0[cut[3]..], &info)
+        rejected("numgpu_sgtsv_batched_strided", r, &b, &sb0[cut[3]..], &info)
     };
     assert_eq!(strided(-1, 2, 4, 4, 8, 2, [0; 5]), (BAD, 2));
     assert_eq!(strided(4, -1, 4, 4, 8, 2, [0; 5]), (BAD, 3));
@@ -603,12 +604,12 @@ fn argument_checks_for<T: Blas>(h: &mut Handle) {
     let call = |h: &mut Handle, dl: *const T, d: *const T, du: *const T, b: *mut T, info: *mut i32| unsafe { gtsv_batched_strided::<T>(h, 4, 2, dl, d, du, 4, b, 4, 8, info, 2, p) };
     for (ptrs, arg) in [([null, sd.as_ptr(), sdu.as_ptr()], 4), ([sdl.as_ptr(), null, sdu.as_ptr()], 5), ([sdl.as_ptr(), sd.as_ptr(), null], 6)] {
         let e = call(h, ptrs[0], ptrs[1], ptrs[2], b.as_mut_ptr(), info.as_mut_ptr()).unwrap_err();
-        assert_eq!((e.status, e.arg), (BAD, arg));
+        assert_eq!((e.status, c_position(&e, "numgpu_sgtsv_batched_strided")), (BAD, arg));
     }
     let e = call(h, sdl.as_ptr(), sd.as_ptr(), sdu.as_ptr(), std::ptr::null_mut(), info.as_mut_ptr()).unwrap_err();
-    assert_eq!((e.status, e.arg), (BAD, 8));
+    assert_eq!((e.status, c_position(&e, "numgpu_sgtsv_batched_strided")), (BAD, 8));
     let e = call(h, sdl.as_ptr(), sd.as_ptr(), sdu.as_ptr(), b.as_mut_ptr(), std::ptr::null_mut()).unwrap_err();
-    assert_eq!((e.status, e.arg), (BAD, 11));
+    assert_eq!((e.status, c_position(&e, "numgpu_sgtsv_batched_strided")), (BAD, 11));
     assert!(unchanged(&b, &sb0) && info.iter().all(|&v| v == POISON), "invalid gtsv_batched_strided wrote");
     // A stride of 0 for the diagonals is one matrix for the whole batch; with one system any
     // stride is accepted.
@@ -625,7 +626,7 @@ fn argument_checks_for<T: Blas>(h: &mut Handle) {
     let mut interleaved = |n: i64, batch: i64, cut: [usize; 5]| {
         let (mut b, mut info) = (ib0[cut[3]..].to_vec(), vec![POISON; 2 - cut[4]]);
         let r = gtsv_batched_interleaved_slices(h, n, &v8[cut[0]..], &v8[cut[1]..], &v8[cut[2]..], &mut b, &mut info, batch, p);
-        rejected(r, &b, &ib0[cut[3]..], &info)
+        rejected("numgpu_sgtsv_batched_interleaved", r, &b, &ib0[cut[3]..], &info)
     };
     assert_eq!(interleaved(-1, 2, [0; 5]), (BAD, 2));
     assert_eq!(interleaved(4, 2, [1, 0, 0, 0, 0]), (BAD, 3));
@@ -638,12 +639,12 @@ fn argument_checks_for<T: Blas>(h: &mut Handle) {
     let call = |h: &mut Handle, dl: *const T, d: *const T, du: *const T, b: *mut T, info: *mut i32| unsafe { gtsv_batched_interleaved::<T>(h, 4, dl, d, du, b, info, 2, p) };
     for (ptrs, arg) in [([null, v8.as_ptr(), v8.as_ptr()], 3), ([v8.as_ptr(), null, v8.as_ptr()], 4), ([v8.as_ptr(), v8.as_ptr(), null], 5)] {
         let e = call(h, ptrs[0], ptrs[1], ptrs[2], b.as_mut_ptr(), info.as_mut_ptr()).unwrap_err();
-        assert_eq!((e.status, e.arg), (BAD, arg));
+        assert_eq!((e.status, c_position(&e, "numgpu_sgtsv_batched_interleaved")), (BAD, arg));
     }
     let e = call(h, v8.as_ptr(), v8.as_ptr(), v8.as_ptr(), std::ptr::null_mut(), info.as_mut_ptr()).unwrap_err();
-    assert_eq!((e.status, e.arg), (BAD, 6));
+    assert_eq!((e.status, c_position(&e, "numgpu_sgtsv_batched_interleaved")), (BAD, 6));
     let e = call(h, v8.as_ptr(), v8.as_ptr(), v8.as_ptr(), b.as_mut_ptr(), std::ptr::null_mut()).unwrap_err();
-    assert_eq!((e.status, e.arg), (BAD, 7));
+    assert_eq!((e.status, c_position(&e, "numgpu_sgtsv_batched_interleaved")), (BAD, 7));
     assert!(unchanged(&b, &ib0) && info.iter().all(|&v| v == POISON), "invalid gtsv_batched_interleaved wrote");
 }
 

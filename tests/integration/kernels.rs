@@ -181,7 +181,7 @@ fn rkc_kernels_compile_for_sm80_and_sm90() {
     let user = "__device__ void numgpu_rhs(double t, const double *y, const double *p, double *f) { for (int i = 0; i < NEQ; ++i) f[i] = -p[0] * y[i] + sin(t); }";
     let mut cases: Vec<(String, usize, usize, bool)> = vec![(user.to_string(), 5, 1, false)];
     for (p, size) in [(Problem::Heat, 33), (Problem::Brusselator, 64), (Problem::Lorenz, 3), (Problem::Plei, 28)] {
-        cases.push((p.cuda_source(), p.neq(size, 3).unwrap(), p.npar(), p.has_spcrad()));
+        cases.push((p.cuda_source(), p.neq(size).unwrap(), p.npar(), p.has_spcrad()));
     }
     let mut report = Vec::new();
     for (src, neq, npar, spcrad) in &cases {

@@ -3,6 +3,7 @@
 
 mod common;
 mod header;
+mod header_names;
 mod kernels;
 mod gemm_batched;
 mod geqrf_givens;

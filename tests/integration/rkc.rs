@@ -10,6 +10,7 @@
 //! rtol·‖y_ref‖∞), which must stay below ACC (global error is a modest multiple of the local
 //! tolerance for these problems).
 
+use crate::common::c_position;
 use numgpu::rkc::cpu::Rhs;
 use numgpu::rkc::{rkc_integrate, rkc_integrate_slices, state_len, Callbacks, Layout, Method, Ode, Options, Problem, Spectral};
 use numgpu::testing::ode::{heat_modes, linear, linear_callbacks, linear_exact as exact_linear, reference, weighted_error as weighted_err, LINEAR_CU, PLEI_AT_3};
@@ -357,27 +358,28 @@ fn bad_arguments(h: &mut Handle) {
         let mut y = y0;
         let mut status = [-7, -7];
         let e = call(h, &mut y, &mut status).expect_err("bad argument accepted");
-        assert_eq!((e.status, e.arg), (Status::NUMGPU_INVALID_VALUE, *arg), "{}", e.msg);
-        assert!(e.msg.starts_with(&format!("argument {arg} ")), "{}", e.msg);
+        let (text, position) = numgpu::ffi::boundary::as_raised_by("numgpu_rkc_integrate", &e);
+        assert_eq!((e.status, position), (Status::NUMGPU_INVALID_VALUE, *arg), "{text}");
+        assert!(text.starts_with(&format!("argument {arg} ")), "{text}");
         assert_eq!((y, status), (y0, [-7, -7]), "an invalid call wrote its outputs ({})", e.msg);
     }
     // The options, each bad field naming argument 14.
     use numgpu::rkc::numgpu_rkc_options as O;
     let d = O::default();
     for bad in [O { size: 8, ..d }, O { method: 2, ..d }, O { spectral: 4, ..d }, O { h0: -1.0, ..d }, O { hmax: f64::NAN, ..d }, O { max_steps: -1, ..d }, O { max_stages: 1, ..d }] {
-        let e = Options::from_c(Some(&bad), 14).expect_err("bad options accepted");
-        assert_eq!((e.status, e.arg), (Status::NUMGPU_INVALID_VALUE, 14), "{}", e.msg);
+        let e = Options::from_c(Some(&bad)).expect_err("bad options accepted");
+        assert_eq!((e.status, c_position(&e, "numgpu_rkc_integrate")), (Status::NUMGPU_INVALID_VALUE, 14), "{}", e.msg);
     }
     // The ODE's sizes and the built-in problems' sizes.
     for (neq, npar, arg) in [(0, 0, 2), (-1, 0, 2), (2, -1, 3)] {
         let e = Ode::create(h, neq, npar, Some(LINEAR_CU), None).expect_err("bad size accepted");
-        assert_eq!((e.status, e.arg), (Status::NUMGPU_INVALID_VALUE, arg), "{}", e.msg);
+        assert_eq!((e.status, c_position(&e, "numgpu_ode_create")), (Status::NUMGPU_INVALID_VALUE, arg), "{}", e.msg);
     }
-    assert_eq!(Ode::create(h, 2, 4, None, None).unwrap_err().arg, 4);
+    assert_eq!(c_position(&Ode::create(h, 2, 4, None, None).unwrap_err(), "numgpu_ode_create"), 4);
     assert_eq!(Ode::create(h, 5000, 0, Some(LINEAR_CU), None).unwrap_err().status, Status::NUMGPU_NOT_SUPPORTED);
     for (pb, size) in [(Problem::Heat, 0), (Problem::Brusselator, 33), (Problem::Lorenz, 4), (Problem::Plei, 27)] {
         let e = Ode::builtin(h, pb, size).expect_err("bad size accepted");
-        assert_eq!((e.status, e.arg), (Status::NUMGPU_INVALID_VALUE, 3), "{}", e.msg);
+        assert_eq!((e.status, c_position(&e, "numgpu_ode_builtin")), (Status::NUMGPU_INVALID_VALUE, 3), "{}", e.msg);
     }
     // An ODE without the form this backend needs.
     let (source, host) = match h.backend() {
@@ -447,7 +449,7 @@ fn host_rhs_sees_parameters(h: &mut Handle) {
 fn builtin_bounds_cover_the_spectral_radius() {
     use numgpu::rkc::Settings;
     for (pb, size) in [(Problem::Heat, 20), (Problem::Brusselator, 32)] {
-        let neq = pb.neq(size, 3).unwrap();
+        let neq = pb.neq(size).unwrap();
         let (y, p) = (pb.initial(neq), pb.default_params());
         let bound = pb.spcrad(0.0, &y, &p).unwrap();
         // One RKC step of the power method's σ: stages from the estimate (1.2·σ) must not

@@ -6,6 +6,7 @@
 //! CSR on the same matrix, its values updated; bad structures and every argument check
 //! (`INVALID_VALUE` naming the argument, y untouched).
 
+use crate::common::c_position;
 use numgpu::spmv::{cmrs_create, cmrs_from_csr, cmrs_update_host, cmrsmv, cmrsmv_host, csrmv, csrmv_csr, CmrsMatrix, CmrsScalar, Csr};
 use numgpu::testing::gen::{c, nan, random, rng};
 use numgpu::testing::norm::same;
@@ -156,7 +157,7 @@ fn bad_structure_for<T: Scalar>(h: &mut Handle) {
             let (x, y0) = vectors(trans, a, T::one(), 41);
             let mut y = y0.clone();
             let e = csrmv_csr(h, trans, T::one(), a, &x, T::one(), &mut y).expect_err(what);
-            assert_eq!((e.status, e.arg), (Status::NUMGPU_INVALID_VALUE, *arg), "{}csrmv {what} {trans:?}: {e}", T::LETTER);
+            assert_eq!((e.status, c_position(&e, "numgpu_scsrmv")), (Status::NUMGPU_INVALID_VALUE, *arg), "{}csrmv {what} {trans:?}: {e}", T::LETTER);
             assert!(e.msg.contains(names.as_str()), "{}csrmv {what}: message '{}' does not name {names}", T::LETTER, e.msg);
             assert!(y.iter().zip(&y0).all(|(p, q)| same(*p, *q)), "{}csrmv {what} {trans:?}: y written", T::LETTER);
         }
@@ -188,7 +189,7 @@ fn argument_checks_for<T: Scalar>(h: &mut Handle) {
         let mut y = y0.clone();
         let yp = if null_y { std::ptr::null_mut() } else { y.as_mut_ptr() };
         let e = unsafe { csrmv(h, Op::N, m, n, nnz, T::one(), v, r, cc, base, xp, T::one(), yp) }.expect_err("invalid call");
-        assert_eq!((e.status, e.arg), (Status::NUMGPU_INVALID_VALUE, arg), "{}csrmv: {e}", T::LETTER);
+        assert_eq!((e.status, c_position(&e, "numgpu_scsrmv")), (Status::NUMGPU_INVALID_VALUE, arg), "{}csrmv: {e}", T::LETTER);
         assert!(y.iter().zip(&y0).all(|(p, q)| same(*p, *q)), "{}csrmv argument {arg}: y written", T::LETTER);
     }
     // NULL is fine where nothing is read: val and col_ind with nnz = 0.
@@ -342,30 +343,30 @@ fn cmrs_checks_for<T: CmrsScalar>(h: &mut Handle) {
     let create = |h: &mut Handle, a: &Csr<T>, n: i64, height: i32, lanes: i32| unsafe { cmrs_create(h, a.m as i64, n, a.nnz() as i64, a.val.as_ptr(), a.row_ptr.as_ptr(), a.col_ind.as_ptr(), a.base, height, lanes) };
     for (height, lanes, arg) in [(17, 0, 9), (-1, 0, 9), (0, 3, 10), (0, 16, 10)] {
         let e = create(h, &a, a.n as i64, height, lanes).err().expect("invalid height or M");
-        assert_eq!((e.status, e.arg), (Status::NUMGPU_INVALID_VALUE, arg), "{e}");
+        assert_eq!((e.status, c_position(&e, "numgpu_scmrs_create")), (Status::NUMGPU_INVALID_VALUE, arg), "{e}");
     }
     let e = create(h, &a, 1 << 28, 0, 0).err().expect("n >= 2^28");
-    assert_eq!((e.status, e.arg), (Status::NUMGPU_NOT_SUPPORTED, 3), "{e}");
+    assert_eq!((e.status, c_position(&e, "numgpu_scmrs_create")), (Status::NUMGPU_NOT_SUPPORTED, 3), "{e}");
     assert!(create(h, &a, (1 << 28) - 1, 0, 0).is_ok(), "n = 2^28 - 1 fits");
     let mut bad = a.clone();
     bad.row_ptr.swap(2, 3);
     let e = cmrs_from_csr(h, &bad, 0, 0).err().expect("bad row_ptr");
-    assert_eq!((e.status, e.arg), (Status::NUMGPU_INVALID_VALUE, 6), "{e}");
+    assert_eq!((e.status, c_position(&e, "numgpu_scmrs_create")), (Status::NUMGPU_INVALID_VALUE, 6), "{e}");
     let mut bad = a.clone();
     bad.col_ind[4] = 10;
     let e = cmrs_from_csr(h, &bad, 0, 0).err().expect("bad col_ind");
-    assert_eq!((e.status, e.arg), (Status::NUMGPU_INVALID_VALUE, 7), "{e}");
+    assert_eq!((e.status, c_position(&e, "numgpu_scmrs_create")), (Status::NUMGPU_INVALID_VALUE, 7), "{e}");
     assert!(e.msg.contains("col_ind[4]"), "{e}");
     let mut m = cmrs_from_csr(h, &a, 0, 0).unwrap();
     let x = vec![T::one(); a.n];
     let y0 = vec![c::<T>(3.0, 0.0); a.m];
     let mut y = y0.clone();
     let e = unsafe { cmrsmv(h, T::one(), &m, std::ptr::null(), T::one(), y.as_mut_ptr()) }.unwrap_err();
-    assert_eq!(e.arg, 4, "{e}");
+    assert_eq!(c_position(&e, "numgpu_scmrsmv"), 4, "{e}");
     let e = unsafe { cmrsmv(h, T::one(), &m, x.as_ptr(), T::one(), std::ptr::null_mut()) }.unwrap_err();
-    assert_eq!(e.arg, 6, "{e}");
+    assert_eq!(c_position(&e, "numgpu_scmrsmv"), 6, "{e}");
     let e = unsafe { numgpu::spmv::cmrs_update_values::<T>(h, &mut m, std::ptr::null()) }.unwrap_err();
-    assert_eq!(e.arg, 3, "{e}");
+    assert_eq!(c_position(&e, "numgpu_scmrs_update_values"), 3, "{e}");
     assert!(y.iter().all(|v| *v == y0[0]), "{}cmrsmv: y written by an invalid call", T::LETTER);
 }
 
@@ -375,10 +376,11 @@ fn cmrs_precision_mismatch(h: &mut Handle) {
     let mut m = cmrs_from_csr(h, &a, 0, 0).unwrap();
     let (x, mut y) = (vec![1f32; 8], vec![0f32; 8]);
     let e = cmrsmv_host::<f32>(h, 1.0, &m, &x, 0.0, &mut y).unwrap_err();
-    assert_eq!((e.status, e.arg), (Status::NUMGPU_INVALID_VALUE, 3), "{e}");
+    assert_eq!((e.status, c_position(&e, "numgpu_scmrsmv")), (Status::NUMGPU_INVALID_VALUE, 3), "{e}");
     assert!(e.msg.contains("numgpu_dcmrsmv"), "{e}");
     let e = cmrs_update_host::<f32>(h, &mut m, &x[..a.nnz().min(8)]).unwrap_err();
-    assert!(e.arg == 2 || e.arg == 3, "{e}");
+    let pos = c_position(&e, "numgpu_scmrs_update_values");
+    assert!(pos == 2 || pos == 3, "{e}");
 }
 
 crate::real_precisions! {

@@ -11,7 +11,7 @@
 //! empty work, reproducibility, `sshopm_unique`, and every argument check (outputs poisoned,
 //! untouched by an invalid call).
 
-use crate::common::handle;
+use crate::common::{c_position, handle};
 use numgpu::sshopm::{self, cpu as host_backend, draw, sshopm as run_raw, sshopm_unique, sym_apply, sym_pack, sym_unpack, tables, Outputs, Real};
 use numgpu::testing::tensor::{dense, dense_grad, distinct, eigen_residual as residual, orthonormal, random_tensor, sum_of_powers, symmetrised, KR, KR_MAX, KR_MIN};
 use numgpu::testing::tol::{eigen_residual as res_bound, sshopm_tol};
@@ -439,7 +439,7 @@ fn argument_checks_for<T: Real>(h: &mut Handle) {
         let (m, n, ntt, ap, sa, nss, xp, sx, mode, shift, alpha, tol, maxit) = f(&mut o, &mut oi);
         let out = Outputs { lambda: o[0], x: o[1], iters: oi[0], flags: oi[1] };
         let e = unsafe { run_raw::<T>(h, m, n, ntt, ap, sa, nss, xp, sx, mode, shift, T::c(alpha), T::c(tol), maxit, out) }.expect_err("invalid sshopm call succeeded");
-        (e.status, e.arg)
+        (e.status, c_position(&e, "numgpu_sshopm"))
     };
     let base = (4i32, 3i32, 2i64, a.as_ptr(), 15i64, 4i64, x0.as_ptr(), 0i64, CONVEX, FIXED, 1.0f64, 1e-6f64, 10i32);
     type Args<T> = (i32, i32, i64, *const T, i64, i64, *const T, i64, i32, i32, f64, f64, i32);
@@ -491,7 +491,7 @@ fn argument_checks_for<T: Real>(h: &mut Handle) {
             sshopm_unique::<T>(h, 4, 3, 2, a.as_ptr(), 15, 4, x0.as_ptr(), 0, CONVEX, SAFE, T::c(0.0), T::c(1e-6), 10, T::c(mt), kmax, p(0, cnt.as_mut_ptr()), q(1, ul.as_mut_ptr()), q(2, ux.as_mut_ptr()), p(3, um.as_mut_ptr()), p(4, uk.as_mut_ptr()))
         }
         .expect_err("invalid sshopm_unique succeeded");
-        assert_eq!((e.status, e.arg), (BAD, arg), "{}sshopm_unique argument {arg}", T::LETTER);
+        assert_eq!((e.status, c_position(&e, "numgpu_sshopm_unique")), (BAD, arg), "{}sshopm_unique argument {arg}", T::LETTER);
     }
     assert!(cnt.iter().chain(&um).chain(&uk).all(|&v| v == POISON) && ul.iter().chain(&ux).all(|&v| v == T::c(7.0)), "sshopm_unique: an invalid call wrote");
 
@@ -503,7 +503,7 @@ fn argument_checks_for<T: Real>(h: &mut Handle) {
         let x_ = if nulls & 2 != 0 { std::ptr::null() } else { xs.as_ptr() };
         let y_ = if nulls & 4 != 0 { std::ptr::null_mut() } else { y.as_mut_ptr() };
         let e = unsafe { sym_apply::<T>(h, m, 3, p, nt, a_, sa, x_, sx, y_, sy) }.expect_err("invalid sym_apply succeeded");
-        (e.status, e.arg)
+        (e.status, c_position(&e, "numgpu_ssym_apply"))
     };
     assert_eq!(ap(1, 1, 2, 15, 3, 3, 0), (BAD, 2));
     assert_eq!(ap(4, 3, 2, 15, 3, 3, 0), (BAD, 4));
@@ -523,10 +523,10 @@ fn argument_checks_for<T: Real>(h: &mut Handle) {
         let d = if dp { std::ptr::null() } else { dn.as_ptr() };
         let p = if pp { std::ptr::null_mut() } else { pk.as_mut_ptr() };
         let e = unsafe { sym_pack::<T>(m, n, d, p) }.expect_err("invalid sym_pack succeeded");
-        assert_eq!((e.status, e.arg), (BAD, arg), "sym_pack argument {arg}");
+        assert_eq!((e.status, c_position(&e, "numgpu_ssym_pack")), (BAD, arg), "sym_pack argument {arg}");
     }
     let e = unsafe { sym_unpack::<T>(4, 3, std::ptr::null(), std::ptr::null_mut()) }.expect_err("invalid sym_unpack succeeded");
-    assert_eq!((e.status, e.arg), (BAD, 3));
+    assert_eq!((e.status, c_position(&e, "numgpu_ssym_unpack")), (BAD, 3));
     assert!(pk.iter().all(|&v| v == T::c(7.0)), "sym_pack: an invalid call wrote");
     let out = Outputs { lambda: lam.as_mut_ptr(), x: x.as_mut_ptr(), iters: it.as_mut_ptr(), flags: fl.as_mut_ptr() };
     let e = unsafe { run_raw::<T>(h, 12, 16, 1, a.as_ptr(), 15, 1, std::ptr::null(), 0, CONVEX, SAFE, T::c(0.0), T::c(1e-6), 10, out) }.expect_err("m = 12, n = 16 accepted");

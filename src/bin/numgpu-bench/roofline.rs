@@ -93,7 +93,7 @@ fn fma_peak<T: Prec>(gpu: &Gpu, target_ms: f64) -> Res<f64> {
         // SAFETY: the parameters match the kernel's signature above in order and type; `out`
         // holds threads·CHAINS elements.
         ng(check(
-            unsafe { cu::cuLaunchKernel(module.func, blocks, 1, 1, BLOCK, 1, 1, 0, gpu.stream, params.as_mut_ptr(), std::ptr::null_mut()) },
+            unsafe { cu::cuLaunchKernel(module.func.cu_function(), blocks, 1, 1, BLOCK, 1, 1, 0, gpu.stream, params.as_mut_ptr(), std::ptr::null_mut()) },
             "cuLaunchKernel(fma_peak)",
         ))
     };

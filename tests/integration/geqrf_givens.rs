@@ -492,7 +492,7 @@ fn device_arrays_for<T: Blas>(h: &mut Handle) {
 fn rejected<T: Scalar>(cfn: &str, r: numgpu::Result<()>, outputs: &[&[T]], before: &[&[T]], ints: &[i32]) -> (Status, i32) {
     let e = r.expect_err("invalid call succeeded");
     for (o, b) in outputs.iter().zip(before) {
-        assert!(unchanged(&o, &b), "invalid call wrote an output: {e:?}");
+        assert!(unchanged(o, b), "invalid call wrote an output: {e:?}");
     }
     assert!(ints.iter().all(|&v| v == POISON), "invalid call wrote info: {e:?}");
     (e.status, c_position(&e, cfn))

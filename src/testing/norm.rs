@@ -28,16 +28,6 @@ pub fn norm1_matrix(a: &[Complex64], rows: usize, cols: usize) -> f64 {
     (0..cols).map(|j| norm1(&a[j * rows..(j + 1) * rows])).fold(0.0, f64::max)
 }
 
-/// The Frobenius norm of `x`'s entries, in double precision.
-pub fn fro<T: Scalar>(x: &[T]) -> f64 {
-    x.iter().map(|v| v.to_c64().norm_sqr()).sum::<f64>().sqrt()
-}
-
-/// ‖x − y‖_F, in double precision.
-pub fn fro_diff<T: Scalar>(x: &[T], y: &[T]) -> f64 {
-    x.iter().zip(y).map(|(a, b)| (a.to_c64() - b.to_c64()).norm_sqr()).sum::<f64>().sqrt()
-}
-
 /// `num / den` of a test ratio, where den = 0 means "only 0 is exact" (0 for num = 0, else
 /// +∞); NaN stays NaN.
 pub fn ratio(num: f64, den: f64) -> f64 {

@@ -5,7 +5,7 @@
 #   .gpu-bundle/run.sh             the steps to run there (see scripts/gpu-run.sh)
 #   .gpu-bundle/bin/numgpu-unit    the library's unit-test binary
 #   .gpu-bundle/bin/integration    the integration-test binary (tests/integration/main.rs)
-#   .gpu-bundle/bin/tour           examples/tour.rs
+#   .gpu-bundle/bin/tour           examples/tour/
 #   .gpu-bundle/bin/numgpu-bench   the benchmarks (feature bench)
 #   .gpu-bundle/bin/ctests/        the C and Fortran test executables, built by the c_abi and
 #                                  fortran test modules (NUMGPU_TEST_BIN_DIR), run there with
@@ -99,7 +99,7 @@ optional_failed() {
 [[ $ctests_ok == 0 ]] && warnings+=("C/Fortran tests failed on the CPU (ctests-cpu.log)")
 
 tour=0
-if [[ -f examples/tour.rs ]]; then
+if [[ -f examples/tour/main.rs ]]; then
     say "tour (release)"
     if cargo build --release --example tour; then
         install -m 755 target/release/examples/tour "$B/bin/tour"
@@ -108,7 +108,7 @@ if [[ -f examples/tour.rs ]]; then
         optional_failed "the tour did not build: not in the bundle"
     fi
 else
-    optional_failed "examples/tour.rs does not exist: no tour in the bundle"
+    optional_failed "examples/tour/main.rs does not exist: no tour in the bundle"
 fi
 
 # Last: the bench feature builds the library again with other features (cuBLAS and cuSPARSE bindings);

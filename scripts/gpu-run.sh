@@ -242,7 +242,7 @@ sanitize() {
 }
 
 step_tour() {
-    have_bin tour || missing tour "examples/tour.rs did not exist when the bundle was built" || return 1
+    have_bin tour || missing tour "examples/tour/main.rs did not exist when the bundle was built" || return 1
     # shellcheck disable=SC2086
     "$BUNDLE/bin/tour" ${TOUR_ARGS:-}
 }

@@ -5,7 +5,8 @@
 //! Layout: `core` (handle, errors, element types, pointer spaces), `ffi` (the C boundary and
 //! core entry points), `cuda` (driver, NVRTC, module cache, launches), `lapack` (the
 //! CBLAS/LAPACK symbols), and one module per routine family with its Rust API (`mod.rs`),
-//! CPU and CUDA backends and its `capi.rs`.
+//! CPU and CUDA backends and its `capi.rs`; `testing` (feature `testing`) is the oracle of the
+//! checks, never part of the installed library.
 
 pub mod core;
 pub mod cuda;
@@ -18,6 +19,12 @@ pub mod lapack;
 pub mod rkc;
 pub mod spmv;
 pub mod sshopm;
+/// The oracle the tests, the tour and numgpu-bench check numgpu against (feature `testing`;
+/// not part of the C API, so cbindgen skips it).
+///
+/// cbindgen:ignore
+#[cfg(feature = "testing")]
+pub mod testing;
 
 pub use crate::core::{Backend, BackendChoice, Error, Handle, Op, Result, Scalar, Side, Status};
 pub use num_complex::{Complex32, Complex64};

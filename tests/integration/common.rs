@@ -1,8 +1,8 @@
-//! Shared test machinery: the backends to run on, seeded random data, norms.
+//! The test harness: the backends to run on, and the macros that expand one generic check
+//! into a test per backend and a call per precision. What the checks compare against (data,
+//! references, ratios, tolerances) is the oracle, `numgpu::testing`.
 
-use numgpu::{BackendChoice, Complex64, Handle, Scalar};
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
+use numgpu::{BackendChoice, Handle};
 
 /// Whether the CUDA tests must run (a GPU host): then a missing device fails them.
 pub fn require_cuda() -> bool {
@@ -40,28 +40,6 @@ macro_rules! on_every_backend {
     };
 }
 
-pub fn rng(seed: u64) -> ChaCha8Rng {
-    ChaCha8Rng::seed_from_u64(seed)
-}
-
-/// Uniform in [-1, 1) (both parts for complex types), times `scale`.
-pub fn random<T: Scalar>(r: &mut ChaCha8Rng, len: usize, scale: f64) -> Vec<T> {
-    (0..len)
-        .map(|_| {
-            let re = r.gen_range(-1.0..1.0) * scale;
-            let im = if T::IS_COMPLEX { r.gen_range(-1.0..1.0) * scale } else { 0.0 };
-            T::from_c64(Complex64::new(re, im))
-        })
-        .collect()
-}
-
-/// Bitwise-style equality that treats NaN as equal to NaN (for "unchanged" checks).
-pub fn same<T: Scalar>(x: T, y: T) -> bool {
-    let (a, b) = (x.to_c64(), y.to_c64());
-    let eq = |p: f64, q: f64| p.to_bits() == q.to_bits() || (p.is_nan() && q.is_nan());
-    eq(a.re, b.re) && eq(a.im, b.im)
-}
-
 /// Expands `name => generic;` into `fn name(h: &mut Handle)` running `generic::<T>(h)` for
 /// the four precisions.
 #[macro_export]
@@ -72,6 +50,17 @@ macro_rules! all_precisions {
             $generic::<f64>(h);
             $generic::<numgpu::Complex32>(h);
             $generic::<numgpu::Complex64>(h);
+        })*
+    };
+}
+
+/// As [`all_precisions`], for the two real precisions.
+#[macro_export]
+macro_rules! real_precisions {
+    ($($name:ident => $generic:ident;)*) => {
+        $(fn $name(h: &mut numgpu::Handle) {
+            $generic::<f32>(h);
+            $generic::<f64>(h);
         })*
     };
 }

@@ -1,14 +1,17 @@
-//! gemm_batched on every backend against a reference in f64 arithmetic, with BLAS's error
-//! ratio ‖C − C_ref‖_F / ((k+2)·(|α|‖A‖_F‖B‖_F + |β|‖C₀‖_F)·ε), which stays below a small
-//! constant for a correct product in any scaling. Outputs are poisoned: padding and gaps
-//! between C matrices must come back bitwise unchanged, and beta = 0 cases start from NaN.
+//! gemm_batched on every backend against the oracle's reference in f64 arithmetic, with
+//! BLAS's error ratio (`numgpu::testing::gemm`), which stays below a small constant for a
+//! correct product in any scaling. Outputs are poisoned: padding and gaps between C matrices
+//! must come back bitwise unchanged, and beta = 0 cases start from NaN.
 
-use crate::common::{random, rng, same};
 use numgpu::gemm_batched::{gemm_batched, gemm_batched_strided, Batch};
 use numgpu::lapack::Blas;
-use numgpu::{Backend, Complex64, Handle, Op, Scalar};
+use numgpu::testing::gemm::Gemm;
+use numgpu::testing::gen::{c as s, nan, random, rng};
+use numgpu::testing::layout::Layout;
+use numgpu::testing::norm::same;
+use numgpu::testing::tol::GEMM_RATIO;
+use numgpu::{Backend, Complex64, Handle, Op};
 
-const RATIO_LIMIT: f64 = 10.0;
 const OPS: [Op; 3] = [Op::N, Op::T, Op::C];
 
 /// One batched product with its inputs, laid out strided (pointer forms point into it).
@@ -45,7 +48,7 @@ impl<T: Blas> Case<T> {
         let (sa, sb, sc) = (lda * ac + pad, ldb * bc + pad, ldc * n + pad);
         let a = random::<T>(&mut r, sa * batch, scale);
         let b = random::<T>(&mut r, sb * batch, 1.0 / scale);
-        let c0 = if beta.is_zero() { vec![T::from_c64(Complex64::new(f64::NAN, f64::NAN)); sc * batch] } else { random::<T>(&mut r, sc * batch, 1.0) };
+        let c0 = if beta.is_zero() { vec![nan::<T>(); sc * batch] } else { random::<T>(&mut r, sc * batch, 1.0) };
         Case { ta, tb, m, n, k, alpha, beta, batch, lda, ldb, ldc, sa, sb, sc, a, b, c0, seed }
     }
 
@@ -81,58 +84,22 @@ impl<T: Blas> Case<T> {
         )
     }
 
-    fn op_elem(x: T, op: Op) -> Complex64 {
-        if op == Op::C { x.conj().to_c64() } else { x.to_c64() }
-    }
-
     /// Checks `c` against the reference; `b_is_a`: B's matrices were A's (aliasing test).
     fn check(&self, c: &[T], b_is_a: bool) {
-        let (bsrc, ldb, sb, tb) = if b_is_a { (&self.a, self.lda, self.sa, self.tb) } else { (&self.b, self.ldb, self.sb, self.tb) };
-        let eps = T::EPS;
+        let (b, ldb, sb) = if b_is_a { (&self.a, self.lda, self.sa) } else { (&self.b, self.ldb, self.sb) };
+        let layout = Layout { rows: self.m, cols: self.n, ld: self.ldc, stride: self.sc, count: self.batch };
+        assert!(layout.outside_unchanged(c, &self.c0), "{}: padding or a gap between the C matrices was written", self.describe());
         for p in 0..self.batch {
-            let (a, b) = (&self.a[p * self.sa..], &bsrc[p * sb..]);
-            let (c0, c) = (&self.c0[p * self.sc..], &c[p * self.sc..]);
-            let (mut diff, mut na, mut nb, mut nc) = (0.0, 0.0, 0.0, 0.0);
-            for j in 0..self.n {
-                for i in 0..self.m {
-                    let mut s = Complex64::new(0.0, 0.0);
-                    for l in 0..self.k {
-                        let x = Self::op_elem(if self.ta == Op::N { a[l * self.lda + i] } else { a[i * self.lda + l] }, self.ta);
-                        let y = Self::op_elem(if tb == Op::N { b[j * ldb + l] } else { b[l * ldb + j] }, tb);
-                        s += x * y;
-                    }
-                    let mut want = self.alpha.to_c64() * s;
-                    if !self.beta.is_zero() {
-                        want += self.beta.to_c64() * c0[j * self.ldc + i].to_c64();
-                    }
-                    let got = c[j * self.ldc + i].to_c64();
-                    assert!(got.re.is_finite() && got.im.is_finite(), "{}: matrix {p} C({i},{j}) = {got} not written or not finite", self.describe());
-                    diff += (got - want).norm_sqr();
-                }
-                for i in self.m..self.ldc {
-                    assert!(same(c[j * self.ldc + i], c0[j * self.ldc + i]), "{}: matrix {p} padding row {i} col {j} was written", self.describe());
-                }
+            let (cp, c0) = (&c[p * self.sc..], &self.c0[p * self.sc..]);
+            for e in 0..self.m * self.n {
+                let got = cp[e % self.m + (e / self.m) * self.ldc].to_c64();
+                assert!(got.re.is_finite() && got.im.is_finite(), "{}: matrix {p} C({}, {}) = {got} not written or not finite", self.describe(), e % self.m, e / self.m);
             }
-            for i in self.ldc * self.n..self.sc {
-                assert!(same(c[i], c0[i]), "{}: gap after matrix {p} was written", self.describe());
-            }
-            let (ar, ac) = self.ta.stored(self.m, self.k);
-            let (br, bc) = tb.stored(self.k, self.n);
-            let ldb_ = if b_is_a { self.lda } else { self.ldb };
-            for j in 0..ac { for i in 0..ar { na += a[j * self.lda + i].to_c64().norm_sqr(); } }
-            for j in 0..bc { for i in 0..br { nb += b[j * ldb_ + i].to_c64().norm_sqr(); } }
-            if !self.beta.is_zero() {
-                for j in 0..self.n { for i in 0..self.m { nc += c0[j * self.ldc + i].to_c64().norm_sqr(); } }
-            }
-            let scale = (self.k as f64 + 2.0) * (self.alpha.to_c64().norm() * na.sqrt() * nb.sqrt() + self.beta.to_c64().norm() * nc.sqrt()) * eps;
-            let ratio = if scale > 0.0 { diff.sqrt() / scale } else { diff.sqrt() };
-            assert!(ratio < RATIO_LIMIT, "{}: matrix {p} error ratio {ratio:.3e} >= {RATIO_LIMIT} (‖C−C_ref‖_F = {:.3e})", self.describe(), diff.sqrt());
+            let g = Gemm { ta: self.ta, tb: self.tb, m: self.m, n: self.n, k: self.k, alpha: self.alpha, a: &self.a[p * self.sa..], lda: self.lda, b: &b[p * sb..], ldb, beta: self.beta, c0, ldc: self.ldc };
+            let ratio = g.ratio(cp);
+            assert!(ratio < GEMM_RATIO, "{}: matrix {p} error ratio {ratio:.3e} >= {GEMM_RATIO}", self.describe());
         }
     }
-}
-
-fn s<T: Scalar>(re: f64, im: f64) -> T {
-    T::from_c64(Complex64::new(re, im))
 }
 
 /// Square sizes of the spec with every op pair on a subset; strided and pointer forms.

@@ -9,275 +9,29 @@
 //! (and the gaps between systems) are bitwise unchanged, that the padding of B is not written,
 //! and that info (poisoned) was written; an invalid call writes nothing.
 
-use crate::common::{c_position, same};
+use crate::common::c_position;
 use numgpu::gtsv_spike::{gtsv_batched_interleaved, gtsv_batched_interleaved_slices, gtsv_batched_strided, gtsv_batched_strided_slices, gtsv_spike, gtsv_spike_slices, Pivoting};
 use numgpu::lapack::Blas;
+use numgpu::testing::gen::{nan, POISON};
+use numgpu::testing::norm::{same, unchanged};
+use numgpu::testing::tol::RATIO;
+use numgpu::testing::tridiag::{lapack, ratios, reference, Kind, Sys, SOLVABLE};
 use numgpu::{Backend, Complex64, Handle, Scalar, Status};
 
-const RATIO_LIMIT: f64 = 30.0;
-const POISON: i32 = -7;
 const MODES: [Pivoting; 2] = [Pivoting::Diagonal, Pivoting::NoPivot];
-
-/// The classes of systems of the spec.
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Kind {
-    /// |d(k)| > |dl| + |du| by rows and columns (random signs and phases).
-    Dominant,
-    /// dl, d, du uniform: not dominant, pivoting needed.
-    Random,
-    /// Hermitian, diagonal 1e-3·uniform, off-diagonals about 1: indefinite, 2×2 pivots.
-    Indefinite,
-    /// Random with every third diagonal entry exactly zero.
-    ZeroDiagonal,
-    /// tridiag(−1, 2, −1) with b = (c + 1)·ones in column c: x(k) = (c + 1)·k(n + 1 − k)/2.
-    Laplace,
-    /// Dominant with rows scaled by 1e6, 1, 1e-6 in turn (b too).
-    ScaledRows,
-    /// Singular: all zero.
-    Zero,
-    /// Singular: Dominant with column n/2 zero.
-    ZeroColumn,
-    /// Singular for odd n: tridiag(1, 0, 1).
-    Bipartite,
-}
-
-impl Kind {
-    fn singular(self) -> bool {
-        matches!(self, Kind::Zero | Kind::ZeroColumn | Kind::Bipartite)
-    }
-    /// Whether the no-pivoting algorithm is meant for it (diagonally dominant by rows, or
-    /// symmetric positive definite).
-    fn dominant(self) -> bool {
-        matches!(self, Kind::Dominant | Kind::Laplace | Kind::ScaledRows)
-    }
-}
-
-const SOLVABLE: [Kind; 6] = [Kind::Dominant, Kind::Random, Kind::Indefinite, Kind::ZeroDiagonal, Kind::Laplace, Kind::ScaledRows];
 
 fn c64(re: f64, im: f64) -> Complex64 {
     Complex64::new(re, im)
 }
 
-/// One system in f64/c64 (every value representable in T), with its right-hand sides.
-#[derive(Clone, Debug)]
-struct Sys {
-    kind: Kind,
-    seed: u64,
-    n: usize,
-    nrhs: usize,
-    dl: Vec<Complex64>,
-    d: Vec<Complex64>,
-    du: Vec<Complex64>,
-    /// n × nrhs, compact.
-    b: Vec<Complex64>,
-    /// The exact solution, where known.
-    exact: Option<Vec<Complex64>>,
+/// How a failure names the system.
+trait Describe {
+    fn what<T: Scalar>(&self, form: &str, i: usize, mode: Pivoting) -> String;
 }
 
-/// A seeded xorshift64* generator: the systems reach 2^20 entries, and the suite runs
-/// unoptimised, where it is many times faster than ChaCha.
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-    /// Uniform in [-1, 1).
-    fn next(&mut self) -> f64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11) as f64 * (2.0 / (1u64 << 53) as f64) - 1.0
-    }
-    /// `len` values uniform in [-1, 1) (both parts for complex T), rounded to T.
-    fn uniform<T: Scalar>(&mut self, len: usize) -> Vec<Complex64> {
-        (0..len).map(|_| round::<T>(c64(self.next(), if T::IS_COMPLEX { self.next() } else { 0.0 }))).collect()
-    }
-}
-
-/// `v` rounded to T.
-fn round<T: Scalar>(v: Complex64) -> Complex64 {
-    T::from_c64(v).to_c64()
-}
-
-impl Sys {
-    fn new<T: Scalar>(kind: Kind, n: usize, nrhs: usize, seed: u64) -> Sys {
-        let mut r = Rng::new(seed);
-        let m = n.saturating_sub(1);
-        let (mut dl, mut du) = (r.uniform::<T>(m), r.uniform::<T>(m));
-        let mut d = r.uniform::<T>(n);
-        let mut b = r.uniform::<T>(n * nrhs);
-        let mut exact = None;
-        let dominate = |d: &mut Vec<Complex64>| d.iter_mut().for_each(|x| *x = round::<T>(*x + if x.re >= 0.0 { 5.0 } else { -5.0 }));
-        match kind {
-            Kind::Dominant | Kind::ScaledRows | Kind::ZeroColumn => {
-                dominate(&mut d);
-                if kind == Kind::ScaledRows {
-                    let s = |k: usize| [1e6, 1.0, 1e-6][k % 3];
-                    (0..m).for_each(|k| {
-                        dl[k] = round::<T>(dl[k] * s(k + 1));
-                        du[k] = round::<T>(du[k] * s(k));
-                    });
-                    (0..n).for_each(|k| d[k] = round::<T>(d[k] * s(k)));
-                    (0..n * nrhs).for_each(|e| b[e] = round::<T>(b[e] * s(e % n)));
-                }
-                if kind == Kind::ZeroColumn {
-                    let j = n / 2;
-                    d[j] = c64(0.0, 0.0);
-                    if j > 0 {
-                        du[j - 1] = c64(0.0, 0.0);
-                    }
-                    if j < m {
-                        dl[j] = c64(0.0, 0.0);
-                    }
-                }
-            }
-            Kind::Random => {}
-            Kind::Indefinite => {
-                d.iter_mut().for_each(|x| *x = round::<T>(c64(1e-3 * x.re, 0.0)));
-                dl.iter_mut().for_each(|x| *x = round::<T>(*x * 0.5 + 1.0));
-                du = dl.iter().map(|x| x.conj()).collect();
-            }
-            Kind::ZeroDiagonal => (0..n).filter(|k| k % 3 == 1).for_each(|k| d[k] = c64(0.0, 0.0)),
-            Kind::Laplace => {
-                dl.fill(c64(-1.0, 0.0));
-                du.fill(c64(-1.0, 0.0));
-                d.fill(c64(2.0, 0.0));
-                let x: Vec<Complex64> = (0..n * nrhs).map(|e| c64(((e / n + 1) * (e % n + 1) * (n - e % n)) as f64 / 2.0, 0.0)).collect();
-                b = (0..n * nrhs).map(|e| c64((e / n + 1) as f64, 0.0)).collect();
-                exact = Some(x);
-            }
-            Kind::Zero => {
-                dl.fill(c64(0.0, 0.0));
-                du.fill(c64(0.0, 0.0));
-                d.fill(c64(0.0, 0.0));
-            }
-            Kind::Bipartite => {
-                dl.fill(c64(1.0, 0.0));
-                du.fill(c64(1.0, 0.0));
-                d.fill(c64(0.0, 0.0));
-            }
-        }
-        Sys {
-            kind,
-            seed,
-            n,
-            nrhs,
-            dl,
-            d,
-            du,
-            b,
-            exact,
-        }
-    }
-
+impl Describe for Sys {
     fn what<T: Scalar>(&self, form: &str, i: usize, mode: Pivoting) -> String {
         format!("{}gtsv {form} {:?} n={} nrhs={} {mode:?} system {i} (seed {})", T::LETTER, self.kind, self.n, self.nrhs, self.seed)
-    }
-
-    /// ‖T‖₁ (largest column sum).
-    fn norm1(&self) -> f64 {
-        (0..self.n)
-            .map(|k| self.d[k].norm() + if k > 0 { self.du[k - 1].norm() } else { 0.0 } + if k + 1 < self.n { self.dl[k].norm() } else { 0.0 })
-            .fold(0.0, f64::max)
-    }
-
-    /// T·x for one column x (n entries).
-    fn apply(&self, x: &[Complex64]) -> Vec<Complex64> {
-        (0..self.n)
-            .map(|k| {
-                let mut s = self.d[k] * x[k];
-                if k > 0 {
-                    s += self.dl[k - 1] * x[k - 1];
-                }
-                if k + 1 < self.n {
-                    s += self.du[k] * x[k + 1];
-                }
-                s
-            })
-            .collect()
-    }
-}
-
-/// LAPACK `?gtsv` of precision R on copies of the system (R = f64 drops imaginary parts):
-/// X (n × nrhs, as c64) and info.
-fn lapack<R: Blas>(s: &Sys, rhs: &[Complex64], nrhs: usize) -> (Vec<Complex64>, i32) {
-    let cv = |v: &[Complex64]| -> Vec<R> { v.iter().map(|&z| R::from_c64(z)).collect() };
-    let (mut dl, mut d, mut du, mut b) = (cv(&s.dl), cv(&s.d), cv(&s.du), cv(rhs));
-    let n = s.n as i32;
-    let info = unsafe { R::gtsv(n, nrhs as i32, dl.as_mut_ptr(), d.as_mut_ptr(), du.as_mut_ptr(), b.as_mut_ptr(), n.max(1)) };
-    (b.iter().map(|x| x.to_c64()).collect(), info)
-}
-
-/// LAPACK in higher precision: `dgtsv` for real T, `zgtsv` for complex T.
-fn reference<T: Scalar>(s: &Sys) -> (Vec<Complex64>, i32) {
-    if T::IS_COMPLEX {
-        lapack::<Complex64>(s, &s.b, s.nrhs)
-    } else {
-        lapack::<f64>(s, &s.b, s.nrhs)
-    }
-}
-
-fn norm1(v: &[Complex64]) -> f64 {
-    v.iter().map(|z| z.norm()).sum()
-}
-
-/// ‖T⁻¹‖₁: for T strictly diagonally dominant by columns, Varah's bound
-/// 1 / min_k (|d(k)| − |du(k−1)| − |dl(k)|) (an upper bound, cheap for the large systems);
-/// otherwise estimated as LAPACK's `?lacn2` does (Hager's method with Higham's refinements: at
-/// most five steps, and the alternating-sign vector), with `zgtsv` solves; +∞ when T is
-/// singular.
-fn inv_norm1(s: &Sys) -> f64 {
-    let n = s.n;
-    let margin = (0..n)
-        .map(|k| s.d[k].norm() - if k > 0 { s.du[k - 1].norm() } else { 0.0 } - if k + 1 < n { s.dl[k].norm() } else { 0.0 })
-        .fold(f64::INFINITY, f64::min);
-    if margin > 0.0 {
-        return 1.0 / margin;
-    }
-    let adj = Sys {
-        dl: s.du.iter().map(|z| z.conj()).collect(),
-        d: s.d.iter().map(|z| z.conj()).collect(),
-        du: s.dl.iter().map(|z| z.conj()).collect(),
-        exact: None,
-        ..s.clone()
-    };
-    let solve = |t: &Sys, v: &[Complex64]| -> Option<Vec<Complex64>> {
-        let (x, info) = lapack::<Complex64>(t, v, 1);
-        (info == 0).then_some(x)
-    };
-    let mut x = vec![c64(1.0 / n as f64, 0.0); n];
-    let mut est = 0.0;
-    for step in 0..5 {
-        let Some(y) = solve(s, &x) else { return f64::INFINITY };
-        let ny = norm1(&y);
-        if step > 0 && ny <= est {
-            break;
-        }
-        est = ny;
-        let xi: Vec<Complex64> = y.iter().map(|z| if z.norm() > 0.0 { z / z.norm() } else { c64(1.0, 0.0) }).collect();
-        let Some(z) = solve(&adj, &xi) else { return f64::INFINITY };
-        let (j, zj) = z.iter().enumerate().map(|(j, z)| (j, z.norm())).fold((0, -1.0), |a, b| if b.1 > a.1 { b } else { a });
-        let ztx: f64 = z.iter().zip(&x).map(|(z, x)| (z.conj() * x).re).sum();
-        if step > 0 && zj <= ztx {
-            break;
-        }
-        x = vec![c64(0.0, 0.0); n];
-        x[j] = c64(1.0, 0.0);
-    }
-    let alt: Vec<Complex64> = (0..n).map(|i| c64(if i % 2 == 0 { 1.0 } else { -1.0 } * (1.0 + i as f64 / (n.max(2) - 1) as f64), 0.0)).collect();
-    let Some(y) = solve(s, &alt) else { return f64::INFINITY };
-    est.max(2.0 * norm1(&y) / (3.0 * n as f64))
-}
-
-/// a / b for a test ratio, where b = 0 means "only 0 is exact".
-fn ratio(a: f64, b: f64) -> f64 {
-    if b > 0.0 {
-        a / b
-    } else if a == 0.0 {
-        0.0
-    } else {
-        f64::INFINITY
     }
 }
 
@@ -286,7 +40,7 @@ fn ratio(a: f64, b: f64) -> f64 {
 /// On the CPU backend, X and info equal LAPACK's in precision T bitwise.
 fn verify<T: Blas>(backend: Backend, what: &str, s: &Sys, x: &[T], info: i32) {
     let (n, nrhs) = (s.n, s.nrhs);
-    let (xref, ref_info) = reference::<T>(s);
+    let (_, ref_info) = reference::<T>(s);
     assert_eq!(
         s.kind.singular(),
         ref_info > 0,
@@ -310,35 +64,14 @@ fn verify<T: Blas>(backend: Backend, what: &str, s: &Sys, x: &[T], info: i32) {
         return;
     }
     assert_eq!(info, 0, "{what}: info {info} for a nonsingular system");
-    let norm_t = s.norm1();
-    let kappa = norm_t * inv_norm1(s);
-    for c in 0..nrhs {
-        let xc: Vec<Complex64> = x[c * n..(c + 1) * n].iter().map(|v| v.to_c64()).collect();
-        let bc = &s.b[c * n..(c + 1) * n];
-        let tx = s.apply(&xc);
-        let res: Vec<Complex64> = bc.iter().zip(&tx).map(|(b, t)| b - t).collect();
-        let r1 = ratio(norm1(&res), norm_t * norm1(&xc) * n as f64 * T::EPS);
-        assert!(r1 < RATIO_LIMIT, "{what}, column {c}: residual ratio {r1:.3e} >= {RATIO_LIMIT}");
-        let xr = match &s.exact {
-            Some(e) => &e[c * n..(c + 1) * n],
-            None => &xref[c * n..(c + 1) * n],
-        };
-        let diff: Vec<Complex64> = xc.iter().zip(xr).map(|(a, b)| a - b).collect();
-        let r2 = ratio(norm1(&diff), norm1(xr) * kappa * T::EPS);
-        assert!(r2 < RATIO_LIMIT, "{what}, column {c}: forward error ratio {r2:.3e} >= {RATIO_LIMIT} (kappa_1 estimate {kappa:.3e})");
+    for (c, (r1, r2)) in ratios::<T>(s, x).into_iter().enumerate() {
+        assert!(r1 < RATIO, "{what}, column {c}: residual ratio {r1:.3e} >= {RATIO}");
+        assert!(r2 < RATIO, "{what}, column {c}: forward error ratio {r2:.3e} >= {RATIO}");
     }
-}
-
-fn nan<T: Scalar>() -> T {
-    T::from_c64(c64(f64::NAN, f64::NAN))
 }
 
 fn to_t<T: Scalar>(v: &[Complex64]) -> Vec<T> {
     v.iter().map(|&z| T::from_c64(z)).collect()
-}
-
-fn unchanged<T: Scalar>(a: &[T], b: &[T]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| same(*x, *y))
 }
 
 /// One system through `numgpu_?gtsv_spike`'s Rust API, B with two rows of padding (NaN, must
@@ -775,15 +508,7 @@ fn device_arrays_for<T: Blas>(h: &mut Handle) {
             h.free(p as _).unwrap();
         }
         // Interleaved (first right-hand sides only).
-        let one: Vec<Sys> = systems
-            .iter()
-            .map(|s| Sys {
-                nrhs: 1,
-                b: s.b[..n].to_vec(),
-                exact: None,
-                ..s.clone()
-            })
-            .collect();
+        let one: Vec<Sys> = systems.iter().map(Sys::first_rhs).collect();
         let il = |f: &dyn Fn(&Sys, usize) -> Complex64| -> Vec<T> { (0..n * batch).map(|e| T::from_c64(f(&one[e % batch], e / batch))).collect() };
         let zero = c64(0.0, 0.0);
         let (dl, d, du, b) = (

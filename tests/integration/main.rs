@@ -12,8 +12,6 @@ mod gtsv_spike;
 mod sshopm;
 mod rkc;
 mod handle;
-mod mtx;
 mod spmv;
-mod spmv_reference;
 mod c_abi;
 mod fortran;

@@ -13,44 +13,13 @@
 use crate::common::c_position;
 use numgpu::rkc::cpu::Rhs;
 use numgpu::rkc::{rkc_integrate, rkc_integrate_slices, state_len, Callbacks, Layout, Method, Ode, Options, Problem, Spectral};
+use numgpu::testing::ode::{heat_modes, linear, linear_callbacks, linear_exact as exact_linear, reference, weighted_error as weighted_err, LINEAR_CU, PLEI_AT_3};
+use numgpu::testing::tol::ODE_GLOBAL as ACC;
 use numgpu::{Backend, Handle, Status};
 use std::ffi::c_void;
 
-/// Largest global error, in units of the local tolerance, a problem may reach.
-const ACC: f64 = 100.0;
-
-/// A linear system with forcing, y' = A·(y − g(t)) + g'(t), g = (sin t, cos t), A = [p0 p1;
-/// p2 p3]: exact y = g + e^{At}(y0 − g(0)). Its CUDA form:
-const LINEAR_CU: &str = r#"
-__device__ void numgpu_rhs(double t, const double *y, const double *p, double *f) {
-    const double d0 = y[0] - sin(t), d1 = y[1] - cos(t);
-    f[0] = p[0] * d0 + p[1] * d1 + cos(t);
-    f[1] = p[2] * d0 + p[3] * d1 - sin(t);
-}
-"#;
-
-/// Its host form.
-unsafe extern "C" fn linear_rhs(t: f64, y: *const f64, p: *const f64, f: *mut f64, _neq: i64, _user: *mut c_void) {
-    let (y, p, f) = (std::slice::from_raw_parts(y, 2), std::slice::from_raw_parts(p, 4), std::slice::from_raw_parts_mut(f, 2));
-    let (d0, d1) = (y[0] - t.sin(), y[1] - t.cos());
-    f[0] = p[0] * d0 + p[1] * d1 + t.cos();
-    f[1] = p[2] * d0 + p[3] * d1 - t.sin();
-}
-
-fn linear(h: &mut Handle) -> Ode {
-    let cb = Callbacks { rhs: linear_rhs, spcrad: None, user: std::ptr::null_mut() };
-    Ode::create(h, 2, 4, Some(LINEAR_CU), Some(cb)).expect("linear ODE")
-}
-
 fn opts(method: Method) -> Options {
     Options { method, ..Options::default() }
-}
-
-/// ‖y − r‖∞ / (atol + rtol·‖r‖∞) (norm-wise: a component passing through zero does not
-/// inflate it); infinite when y has a NaN.
-fn weighted_err(y: &[f64], r: &[f64], rtol: f64, atol: f64) -> f64 {
-    let rn = r.iter().fold(0.0f64, |m, v| m.max(v.abs()));
-    y.iter().zip(r).map(|(a, b)| (a - b).abs() / (atol + rtol * rn)).fold(0.0, |m, e| if e.is_nan() { f64::INFINITY } else { m.max(e) })
 }
 
 /// Integrates `nsys` systems with the same layout arguments, system-major, compact; returns
@@ -79,7 +48,7 @@ fn linear_exact(h: &mut Handle) {
         let (status, stats) = run(h, &ode, t0, tend, &mut y, &p, rtol, &[atol], opts(method));
         for i in 0..nsys {
             assert_eq!(status[i], 0, "{method:?} system {i} λ = {}: status {}", lam[i], status[i]);
-            let exact = [tend.sin() + (y0[2 * i] - 0.0) * (lam[i] * tend).exp(), tend.cos() + (y0[2 * i + 1] - 1.0) * (0.5 * lam[i] * tend).exp()];
+            let exact = exact_linear(p[4 * i], p[4 * i + 3], &y0[2 * i..], tend);
             let e = weighted_err(&y[2 * i..2 * i + 2], &exact, rtol, atol);
             assert!(e < ACC, "{method:?} system {i} λ = {}: error {e:.3e} tolerances (limit {ACC}), y = {:?}, exact = {exact:?}", lam[i], &y[2 * i..2 * i + 2]);
             let s = &stats[6 * i..6 * i + 6];
@@ -105,19 +74,16 @@ fn heat_exact(h: &mut Handle) {
     let ode = Ode::builtin(h, Problem::Heat, n as i64).unwrap();
     let nsys = 9;
     let d: Vec<f64> = (0..nsys).map(|i| 0.1 * (1.5f64).powi(i as i32)).collect();
-    let x = |k: usize| (k + 1) as f64 / (n + 1) as f64;
-    let pi = std::f64::consts::PI;
-    let y0: Vec<f64> = (0..nsys).flat_map(|_| (0..n).map(move |k| (pi * x(k)).sin() + 0.5 * (3.0 * pi * x(k)).sin())).collect();
+    let modes = [(1.0, 1.0), (3.0, 0.5)];
+    let y0: Vec<f64> = (0..nsys).flat_map(|_| heat_modes(n, &modes, 1.0, 0.0)).collect();
     let tend = 0.05;
-    let lam = |m: f64, d: f64| 4.0 * d * ((n + 1) * (n + 1)) as f64 * (m * pi / (2.0 * (n + 1) as f64)).sin().powi(2);
     for spectral in [Spectral::Auto, Spectral::Estimate, Spectral::Constant] {
         let (rtol, atol) = (1e-5, 1e-7);
         let mut y = y0.clone();
         let (status, stats) = run(h, &ode, 0.0, tend, &mut y, &d, rtol, &[atol], Options { spectral, ..Options::default() });
         for i in 0..nsys {
             assert_eq!(status[i], 0, "{spectral:?} system {i}");
-            let exact: Vec<f64> = (0..n).map(|k| (pi * x(k)).sin() * (-lam(1.0, d[i]) * tend).exp() + 0.5 * (3.0 * pi * x(k)).sin() * (-lam(3.0, d[i]) * tend).exp()).collect();
-            let e = weighted_err(&y[i * n..(i + 1) * n], &exact, rtol, atol);
+            let e = weighted_err(&y[i * n..(i + 1) * n], &heat_modes(n, &modes, d[i], tend), rtol, atol);
             assert!(e < ACC, "{spectral:?} system {i} D = {}: error {e:.3e} tolerances", d[i]);
             let sigma_evals = stats[6 * i + 4];
             // The problem's bound serves AUTO and CONSTANT; ESTIMATE runs the power method.
@@ -129,15 +95,6 @@ fn heat_exact(h: &mut Handle) {
     }
 }
 
-/// A tight-tolerance reference on the CPU backend (RKCK, rtol = atol = 1e-12).
-fn reference(ode: &Ode, t0: f64, tend: f64, y0: &[f64], p: &[f64]) -> Vec<f64> {
-    let mut y = y0.to_vec();
-    let mut cpu = Handle::cpu();
-    let (status, _) = run(&mut cpu, ode, t0, tend, &mut y, p, 1e-12, &[1e-12], opts(Method::Rkck));
-    assert!(status.iter().all(|&s| s == 0), "reference status {status:?}");
-    y
-}
-
 /// The Brusselator (32 equations) with per-system A and B, RKC at rtol 1e-6 against the RKCK
 /// reference at 1e-12; both layouts.
 fn brusselator_reference(h: &mut Handle) {
@@ -146,7 +103,7 @@ fn brusselator_reference(h: &mut Handle) {
     let nsys = 5;
     let p: Vec<f64> = (0..nsys).flat_map(|i| [1.0 + 0.05 * i as f64, 3.0 - 0.1 * i as f64, 0.02]).collect();
     let y0: Vec<f64> = (0..nsys).flat_map(|_| Problem::Brusselator.initial(neq)).collect();
-    let yref = reference(&ode, 0.0, 10.0, &y0, &p);
+    let yref = reference(&ode, 0.0, 10.0, &y0, &p).unwrap();
     let (rtol, atol) = (1e-6, 1e-6);
     let mut y = y0.clone();
     let (status, stats) = run(h, &ode, 0.0, 10.0, &mut y, &p, rtol, &[atol], Options::default());
@@ -187,7 +144,7 @@ fn plei_reference(h: &mut Handle) {
     let (rtol, atol) = (1e-10, 1e-10);
     let (status, _) = run(h, &ode, 0.0, 3.0, &mut y, &[], rtol, &[atol], opts(Method::Rkck));
     assert_eq!(status, vec![0; nsys]);
-    let r = numgpu::rkc::problems::plei_reference();
+    let r = PLEI_AT_3;
     for i in 0..nsys {
         let e = weighted_err(&y[28 * i..28 * (i + 1)], &r, rtol, atol);
         assert!(e < 1000.0, "PLEI system {i}: error {e:.3e} tolerances against the published values");
@@ -205,7 +162,7 @@ fn lorenz_ensemble(h: &mut Handle) {
     let p: Vec<f64> = (0..nsys).flat_map(|i| [10.0, 0.1 + 49.9 * i as f64 / (nsys - 1) as f64, 8.0 / 3.0]).collect();
     let y0: Vec<f64> = (0..nsys).flat_map(|_| [10.0, 10.0, 10.0]).collect();
     let tend = 1.0;
-    let yref = reference(&ode, 0.0, tend, &y0, &p);
+    let yref = reference(&ode, 0.0, tend, &y0, &p).unwrap();
     let mut cpu = Handle::cpu();
     let mut y = y0.clone();
     let (status, _) = run(h, &ode, 0.0, tend, &mut y, &p, 1e-7, &[1e-7], opts(Method::Rkc));
@@ -427,7 +384,7 @@ fn bad_arguments(h: &mut Handle) {
     // An ODE without the form this backend needs.
     let (source, host) = match h.backend() {
         Backend::Cpu => (Some(LINEAR_CU), None),
-        Backend::Cuda => (None, Some(Callbacks { rhs: linear_rhs, spcrad: None, user: std::ptr::null_mut() })),
+        Backend::Cuda => (None, Some(linear_callbacks())),
     };
     let half = Ode::create(h, 2, 4, source, host).unwrap();
     let mut y = [1.0, 1.0];

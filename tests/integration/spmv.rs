@@ -1,60 +1,19 @@
-//! csrmv and CMRS on every backend, against a reference in f64 arithmetic with the spec's
-//! per-row tolerance `(len_i + 4)·ε·(|alpha|·(|A|·|x|)_i + |beta·y_i|)` (magnitudes in
-//! `|re| + |im|`, times 2 for complex arithmetic): the real matrices of shared/matrices and
+//! csrmv and CMRS on every backend, against the oracle's reference with the spec's per-row
+//! tolerance (`numgpu::testing::sparse`): the real matrices of shared/matrices and
 //! the generated suite; empty rows, a dense row, nnz = 0, m or n = 0 or 1, rectangular,
 //! 1-based, unsorted and duplicate entries; alpha and beta 0 and 1; beta = 0 over NaN in y;
 //! Inf in x (rows that do not touch it stay finite); CMRS with each M and height, equal to
 //! CSR on the same matrix, its values updated; bad structures and every argument check
 //! (`INVALID_VALUE` naming the argument, y untouched).
 
-use crate::common::{c_position, random, rng, same};
-use crate::mtx;
-use crate::spmv_reference::{abs1, reference};
-use numgpu::spmv::suite::{benchmark_suite, generate, Kind};
+use crate::common::c_position;
 use numgpu::spmv::{cmrs_create, cmrs_from_csr, cmrs_update_host, cmrsmv, cmrsmv_host, csrmv, csrmv_csr, CmrsMatrix, CmrsScalar, Csr};
+use numgpu::testing::gen::{c, nan, random, rng};
+use numgpu::testing::norm::same;
+use numgpu::testing::sparse::{self, benchmark_suite, cast, check, generate, pattern, revalue, Kind};
 use numgpu::{Backend, Complex64, Handle, Op, Scalar, Status};
-use rand::Rng;
 
 const OPS: [Op; 3] = [Op::N, Op::T, Op::C];
-
-fn c<T: Scalar>(re: f64, im: f64) -> T {
-    T::from_c64(Complex64::new(re, im))
-}
-
-fn nan<T: Scalar>() -> T {
-    c(f64::NAN, f64::NAN)
-}
-
-/// `a`'s pattern with values of T: the f64 values themselves (imaginary part v/2 for complex
-/// types).
-fn cast<T: Scalar>(a: &Csr<f64>) -> Csr<T> {
-    a.map(|v| c::<T>(v, if T::IS_COMPLEX { v / 2.0 } else { 0.0 }))
-}
-
-/// `a`'s pattern with random values in [-1, 1) (both parts).
-fn revalue<T: Scalar>(a: &Csr<f64>, seed: u64) -> Csr<T> {
-    let v = random::<T>(&mut rng(seed), a.nnz(), 1.0);
-    let mut out = cast::<T>(a);
-    out.val = v;
-    out
-}
-
-/// `got` against the reference: within tolerance where the reference is finite, non-finite
-/// where it is not.
-#[allow(clippy::too_many_arguments)]
-fn check<T: Scalar>(what: &str, trans: Op, alpha: T, a: &Csr<T>, x: &[T], beta: T, y0: &[T], got: &[T]) {
-    let (want, tol) = reference(trans, alpha, a, x, beta, y0);
-    assert_eq!(got.len(), want.len(), "{what}");
-    for (i, (g, w)) in got.iter().zip(&want).enumerate() {
-        let g = g.to_c64();
-        if w.re.is_finite() && w.im.is_finite() {
-            let err = abs1(g - w);
-            assert!(err <= tol[i], "{what}: y[{i}] = {g}, want {w} (error {err:.3e} > tolerance {:.3e})", tol[i]);
-        } else {
-            assert!(!(g.re.is_finite() && g.im.is_finite()), "{what}: y[{i}] = {g} is finite, the reference {w} is not");
-        }
-    }
-}
 
 /// One csrmv on host arrays, checked; returns y.
 #[allow(clippy::too_many_arguments)]
@@ -88,22 +47,9 @@ fn all_ops<T: Scalar>(h: &mut Handle, what: &str, a: &Csr<T>, seed: u64) {
     }
 }
 
-/// A random `m × n` pattern with row lengths from `len(row)` (duplicates possible, columns in
-/// random order), values 1.
-fn pattern(m: usize, n: usize, seed: u64, len: impl Fn(usize) -> usize) -> Csr<f64> {
-    let mut r = rng(seed);
-    let mut t = Vec::new();
-    for i in 0..m {
-        for _ in 0..len(i) {
-            t.push((i, r.gen_range(0..n), 1.0));
-        }
-    }
-    Csr::from_triplets(m, n, &t)
-}
-
 fn shared_matrices_for<T: Scalar>(h: &mut Handle) {
-    for path in mtx::shared_matrices().unwrap_or_else(|e| panic!("{e}")) {
-        let a = mtx::read(&path).unwrap_or_else(|e| panic!("{e}"));
+    for path in sparse::shared_matrices().unwrap_or_else(|e| panic!("{e}")) {
+        let a = sparse::read(&path).unwrap_or_else(|e| panic!("{e}"));
         assert!(a.nnz() > 0, "{} read as empty", path.display());
         all_ops(h, &path.file_name().unwrap().to_string_lossy(), &cast::<T>(&a), 11);
     }
@@ -368,8 +314,8 @@ fn cmrs_for<T: CmrsScalar>(h: &mut Handle) {
         }
     }
     // The real matrices, and CMRS equal to CSR within the tolerance on each.
-    for path in mtx::shared_matrices().unwrap_or_else(|e| panic!("{e}")) {
-        let a = cast::<T>(&mtx::read(&path).unwrap());
+    for path in sparse::shared_matrices().unwrap_or_else(|e| panic!("{e}")) {
+        let a = cast::<T>(&sparse::read(&path).unwrap());
         let m = cmrs_from_csr(h, &a, 0, 0).unwrap();
         check_cmrs(h, &path.file_name().unwrap().to_string_lossy(), &m, &a, T::one(), c(-1.0, 0.0), 500);
     }
@@ -437,19 +383,14 @@ fn cmrs_precision_mismatch(h: &mut Handle) {
     assert!(pos == 2 || pos == 3, "{e}");
 }
 
-fn cmrs(h: &mut Handle) {
-    cmrs_for::<f32>(h);
-    cmrs_for::<f64>(h);
-}
-
-fn cmrs_values_and_inf(h: &mut Handle) {
-    cmrs_values_and_inf_for::<f32>(h);
-    cmrs_values_and_inf_for::<f64>(h);
+crate::real_precisions! {
+    cmrs => cmrs_for;
+    cmrs_values_and_inf => cmrs_values_and_inf_for;
+    cmrs_checks_real => cmrs_checks_for;
 }
 
 fn cmrs_checks(h: &mut Handle) {
-    cmrs_checks_for::<f32>(h);
-    cmrs_checks_for::<f64>(h);
+    cmrs_checks_real(h);
     cmrs_precision_mismatch(h);
 }
 

@@ -11,24 +11,20 @@
 //! empty work, reproducibility, `sshopm_unique`, and every argument check (outputs poisoned,
 //! untouched by an invalid call).
 
-use crate::common::{c_position, handle, rng};
+use crate::common::{c_position, handle};
 use numgpu::sshopm::{self, cpu as host_backend, draw, sshopm as run_raw, sshopm_unique, sym_apply, sym_pack, sym_unpack, tables, Outputs, Real};
+use numgpu::testing::tensor::{dense, dense_grad, distinct, eigen_residual as residual, orthonormal, random_tensor, sum_of_powers, symmetrised, KR, KR_MAX, KR_MIN};
+use numgpu::testing::tol::{eigen_residual as res_bound, sshopm_tol};
 use numgpu::{BackendChoice, Handle, Status};
-use rand::Rng;
 
 const CONVEX: i32 = 0;
 const CONCAVE: i32 = 1;
 const FIXED: i32 = 0;
 const SAFE: i32 = 1;
 const ADAPTIVE: i32 = 2;
-const POISON: i32 = -7;
+const POISON: i32 = numgpu::testing::gen::POISON;
 /// No λ or x component takes this value.
 const POISON_REAL: f64 = -7.125e7;
-
-/// Kofidis and Regalia's example (m = 4, n = 3) and its eigenvalues.
-const KR: [f64; 15] = [0.2883, -0.0031, 0.1973, -0.2485, -0.2939, 0.3847, 0.2972, 0.1862, 0.0919, -0.3619, 0.1241, -0.3420, 0.2127, 0.2727, -0.3054];
-const KR_MAX: [f64; 3] = [0.8893220107, 0.8168813450, 0.3633060484];
-const KR_MIN: [f64; 3] = [-0.0450921811, -0.5629171327, -1.0953516989];
 
 fn to_t<T: Real>(v: &[f64]) -> Vec<T> {
     v.iter().map(|&x| T::c(x)).collect()
@@ -70,61 +66,13 @@ fn run<T: Real>(h: &mut Handle, m: usize, n: usize, a: &[T], stride_a: usize, nt
     r
 }
 
-/// The dense tensor of packed entries `a` (f64), from `sym_unpack`.
-fn dense(m: usize, n: usize, a: &[f64]) -> Vec<f64> {
-    let mut d = vec![f64::NAN; n.pow(m as u32)];
-    unsafe { sym_unpack(m as i32, n as i32, a.as_ptr(), d.as_mut_ptr()) }.unwrap();
-    d
-}
-
-/// A·x^{m−1} from the dense tensor (first index fastest), in f64.
-fn dense_grad(m: usize, n: usize, d: &[f64], x: &[f64]) -> Vec<f64> {
-    let mut y = vec![0.0; n];
-    for (pos, &v) in d.iter().enumerate() {
-        let (i, mut rest, mut p) = (pos % n, pos / n, v);
-        for _ in 1..m {
-            p *= x[rest % n];
-            rest /= n;
-        }
-        y[i] += p;
-    }
-    y
-}
-
-/// The eigen-residual ‖A·x^{m−1} − λ·x‖₂ in f64 at the returned (λ, x), and |‖x‖ − 1|.
-fn residual(m: usize, n: usize, d: &[f64], lam: f64, x: &[f64]) -> (f64, f64) {
-    let y = dense_grad(m, n, d, x);
-    let r = y.iter().zip(x).map(|(a, b)| (a - lam * b).powi(2)).sum::<f64>().sqrt();
-    let norm = x.iter().map(|v| v * v).sum::<f64>().sqrt();
-    (r, (norm - 1.0).abs())
-}
-
-/// Residual bound of a converged pair: tol shapes x's accuracy (|Δλ| ~ ‖Δx‖² near a fixed
-/// point), ε the rest.
-fn res_bound<T: Real>(tol: f64, scale: f64) -> f64 {
-    (10.0 * tol.sqrt() + 1e3 * T::EPS) * scale.max(1.0)
-}
-
-/// Distinct values of `v`, merged within `tol`.
-fn distinct(v: &[f64], tol: f64) -> Vec<f64> {
-    let mut s: Vec<f64> = v.to_vec();
-    s.sort_by(|a, b| b.partial_cmp(a).unwrap());
-    let mut out: Vec<f64> = Vec::new();
-    for x in s {
-        if out.last().map_or(true, |l| (l - x).abs() > tol) {
-            out.push(x);
-        }
-    }
-    out
-}
-
 /// Kofidis and Regalia: with `shift` (α = 2 when fixed), from 128 random starts, the converged
 /// λ are exactly the known maxima (convex) or minima (concave), every pair a true eigenpair.
 fn kofidis_regalia_for<T: Real>(h: &mut Handle) {
     let (m, n, ns) = (4, 3, 128);
     let a = to_t::<T>(&KR);
     let d = dense(m, n, &KR);
-    let tol = if T::EPS < 1e-10 { 1e-12 } else { 1e-6 };
+    let tol = sshopm_tol(T::EPS);
     h.set_seed(2024);
     for (mode, want) in [(CONVEX, KR_MAX), (CONCAVE, KR_MIN)] {
         for shift in [FIXED, SAFE, ADAPTIVE] {
@@ -136,7 +84,7 @@ fn kofidis_regalia_for<T: Real>(h: &mut Handle) {
             for (s, &l) in lams.iter().enumerate() {
                 let x: Vec<f64> = r.x[s * n..(s + 1) * n].iter().map(|v| v.to_f64().unwrap()).collect();
                 let (res, unit) = residual(m, n, &d, l, &x);
-                assert!(res < res_bound::<T>(tol, 1.0) && unit < 1e2 * T::EPS, "{what} start {s}: λ = {l} residual {res:e}, |‖x‖ − 1| = {unit:e}");
+                assert!(res < res_bound(tol, T::EPS, 1.0) && unit < 1e2 * T::EPS, "{what} start {s}: λ = {l} residual {res:e}, |‖x‖ − 1| = {unit:e}");
             }
             let found = distinct(&lams, 1e-3);
             assert_eq!(found.len(), 3, "{what}: distinct λ {found:?}, want {want:?}");
@@ -152,50 +100,9 @@ fn kofidis_regalia_for<T: Real>(h: &mut Handle) {
     for s in (0..ns).filter(|&s| r.fl[s] == 0) {
         let x: Vec<f64> = r.x[s * n..(s + 1) * n].iter().map(|v| v.to_f64().unwrap()).collect();
         let (res, _) = residual(m, n, &d, r.lam[s].to_f64().unwrap(), &x);
-        assert!(res < res_bound::<T>(tol, 1.0), "{}sshopm K&R α = 0 start {s}: flag 0 with residual {res:e}", T::LETTER);
+        assert!(res < res_bound(tol, T::EPS, 1.0), "{}sshopm K&R α = 0 start {s}: flag 0 with residual {res:e}", T::LETTER);
     }
     assert!(r.it.iter().zip(&r.fl).all(|(&i, &f)| f != 1 || i == 500), "maxit starts must report 500 iterations");
-}
-
-/// A random orthonormal basis of R^n (Gram–Schmidt on uniform vectors).
-fn orthonormal(n: usize, seed: u64) -> Vec<Vec<f64>> {
-    let mut r = rng(seed);
-    let mut basis: Vec<Vec<f64>> = Vec::new();
-    while basis.len() < n {
-        let mut v: Vec<f64> = (0..n).map(|_| r.gen_range(-1.0..1.0)).collect();
-        for b in &basis {
-            let d: f64 = v.iter().zip(b).map(|(x, y)| x * y).sum();
-            v.iter_mut().zip(b).for_each(|(x, y)| *x -= d * y);
-        }
-        let nrm = v.iter().map(|x| x * x).sum::<f64>().sqrt();
-        if nrm > 1e-3 {
-            basis.push(v.iter().map(|x| x / nrm).collect());
-        }
-    }
-    basis
-}
-
-/// Packed entries of Σ_k w_k·v_k^{⊗m}.
-fn sum_of_powers(m: usize, n: usize, w: &[f64], v: &[Vec<f64>]) -> Vec<f64> {
-    let tab = tables(m, n);
-    let mut a = vec![0.0; tab.u];
-    // Entry I = (i1 ≤ … ≤ im): Σ_k w_k·Π v_k(i_j), enumerated through the dense positions that
-    // are nondecreasing.
-    let mut idx = vec![0u16; m];
-    for _ in 0..n.pow(m as u32) {
-        if idx.windows(2).all(|p| p[0] <= p[1]) {
-            let e = tab.entry(&idx);
-            a[e] = w.iter().zip(v).map(|(wk, vk)| wk * idx.iter().map(|&i| vk[i as usize]).product::<f64>()).sum();
-        }
-        for i in idx.iter_mut() {
-            *i += 1;
-            if (*i as usize) < n {
-                break;
-            }
-            *i = 0;
-        }
-    }
-    a
 }
 
 /// Orthogonally decomposable Σ λ_k v_k^{⊗4}, λ = 3, 2, 1 (n = 3): `sshopm_unique` finds exactly
@@ -273,12 +180,6 @@ fn sphere_for<T: Real>(h: &mut Handle) {
     assert!(r2.x.iter().zip(&r.x).any(|(p, q)| p != q), "the seed must change the draws");
 }
 
-/// A random symmetric tensor's packed entries (uniform in [−1, 1)).
-fn random_tensor(u: usize, seed: u64) -> Vec<f64> {
-    let mut r = rng(seed);
-    (0..u).map(|_| r.gen_range(-1.0..1.0)).collect()
-}
-
 /// Every (m, n) of a grid within the limits: `sym_apply` satisfies Euler's identities
 /// (A·x^{m−2})·x = A·x^{m−1} and xᵀ·A·x^{m−1} = A·x^m, and matches the dense tensor where it is
 /// small; SS-HOPM (SAFE, two tensors × three starts) converges to true eigenpairs where the
@@ -324,7 +225,7 @@ fn every_order_for<T: Real>(h: &mut Handle) {
             if tab.ngrad * n > 2_000 {
                 continue;
             }
-            let tol = if T::EPS < 1e-10 { 1e-12 } else { 1e-6 };
+            let tol = sshopm_tol(T::EPS);
             let r = run::<T>(h, m, n, &a, tab.u, nt, 3, None, cfg(CONVEX, SAFE, 0.0, tol, 20000));
             for g in (0..nt * 3).filter(|&g| r.fl[g] == 0) {
                 let t = g / 3;
@@ -332,7 +233,7 @@ fn every_order_for<T: Real>(h: &mut Handle) {
                 let xs: Vec<f64> = r.x[g * n..(g + 1) * n].iter().map(|&v| f(v)).collect();
                 let scale = tab.mult.iter().sum::<f64>().sqrt();
                 let (res, unit) = residual(m, n, &d, f(r.lam[g]), &xs);
-                assert!(res < res_bound::<T>(tol, scale) && unit < 1e2 * T::EPS, "{}sshopm m={m} n={n} g={g}: residual {res:e}", T::LETTER);
+                assert!(res < res_bound(tol, T::EPS, scale) && unit < 1e2 * T::EPS, "{}sshopm m={m} n={n} g={g}: residual {res:e}", T::LETTER);
             }
             // n = 1, even m, a < 0: SAFE's α = −a makes x̂ exactly zero (flag 2).
             assert!(r.fl.iter().all(|&fl| fl == 0 || fl == 1 || (n == 1 && fl == 2)), "{}sshopm m={m} n={n}: flags {:?}", T::LETTER, r.fl);
@@ -408,7 +309,7 @@ fn empty_for<T: Real>(h: &mut Handle) {
 fn unique_for<T: Real>(h: &mut Handle) {
     let (m, n, ns, nt) = (4usize, 3usize, 128usize, 3usize);
     let a: Vec<T> = (0..nt).flat_map(|_| to_t::<T>(&KR)).collect();
-    let tol = if T::EPS < 1e-10 { 1e-12 } else { 1e-6 };
+    let tol = sshopm_tol(T::EPS);
     let mt = if T::EPS < 1e-10 { 1e-4 } else { 2e-2 };
     h.set_seed(99);
     for (mode, want, ty) in [(CONVEX, KR_MAX, sshopm::TYPE_MAX), (CONCAVE, KR_MIN, sshopm::TYPE_MIN)] {
@@ -493,30 +394,24 @@ fn pack_unpack_for<T: Real>() {
         let len = n.pow(m as u32);
         let d64 = random_tensor(len, (m * 10 + n) as u64);
         let dd = to_t::<T>(&d64);
-        // S: per sorted tuple, the mean of D over the positions with that multiset.
+        let s = symmetrised(m, n, &dd.iter().map(|v| v.to_f64().unwrap()).collect::<Vec<_>>());
+        // The packed entry of a dense position: its indices sorted.
         let key = |pos: usize| {
-            let mut idx: Vec<usize> = (0..m).map(|k| pos / n.pow(k as u32) % n).collect();
+            let mut idx: Vec<u16> = (0..m).map(|k| (pos / n.pow(k as u32) % n) as u16).collect();
             idx.sort_unstable();
             idx
         };
-        let mut sums: std::collections::HashMap<Vec<usize>, (f64, f64)> = Default::default();
-        for (pos, v) in dd.iter().enumerate() {
-            let e = sums.entry(key(pos)).or_default();
-            e.0 += v.to_f64().unwrap();
-            e.1 += 1.0;
-        }
-        let s: Vec<f64> = (0..len).map(|pos| sums[&key(pos)].0 / sums[&key(pos)].1).collect();
         let tab = tables(m, n);
         let mut packed = vec![T::nan(); tab.u];
         unsafe { sym_pack::<T>(m as i32, n as i32, dd.as_ptr(), packed.as_mut_ptr()) }.unwrap();
         for (pos, &sv) in s.iter().enumerate() {
-            let idx: Vec<u16> = key(pos).iter().map(|&i| i as u16).collect();
+            let idx = key(pos);
             let got = packed[tab.entry(&idx)].to_f64().unwrap();
             assert!((got - sv).abs() <= 4.0 * T::EPS, "{}sym_pack m={m} n={n} {idx:?}: {got} vs {sv}", T::LETTER);
         }
         let mut back = vec![T::nan(); len];
         unsafe { sym_unpack::<T>(m as i32, n as i32, packed.as_ptr(), back.as_mut_ptr()) }.unwrap();
-        assert!(back.iter().enumerate().all(|(pos, v)| v.to_f64().unwrap() == packed[tab.entry(&key(pos).iter().map(|&i| i as u16).collect::<Vec<_>>())].to_f64().unwrap()), "{}sym_unpack m={m} n={n}", T::LETTER);
+        assert!(back.iter().enumerate().all(|(pos, v)| v.to_f64().unwrap() == packed[tab.entry(&key(pos))].to_f64().unwrap()), "{}sym_unpack m={m} n={n}", T::LETTER);
         let mut again = vec![T::nan(); tab.u];
         unsafe { sym_pack::<T>(m as i32, n as i32, back.as_ptr(), again.as_mut_ptr()) }.unwrap();
         assert!(again.iter().zip(&packed).all(|(p, q)| p == q), "{}sym_pack(sym_unpack(p)) != p, m={m} n={n}", T::LETTER);
@@ -638,17 +533,7 @@ fn argument_checks_for<T: Real>(h: &mut Handle) {
     assert_eq!(e.status, Status::NUMGPU_NOT_SUPPORTED, "{e:?}");
 }
 
-/// Both precisions of a generic check.
-macro_rules! both {
-    ($($name:ident => $generic:ident;)*) => {
-        $(fn $name(h: &mut Handle) {
-            $generic::<f32>(h);
-            $generic::<f64>(h);
-        })*
-    };
-}
-
-both! {
+crate::real_precisions! {
     kofidis_regalia => kofidis_regalia_for;
     decomposable => decomposable_for;
     sphere => sphere_for;

@@ -19,7 +19,8 @@
 //!   [`dense`] (the dense matrix classes and an f64 GEMM), [`gemm`], [`lu`] (complete
 //!   pivoting), [`qr`] (Givens QR, least squares), [`tridiag`] (tridiagonal systems),
 //!   [`sparse`] (the SpMV suite, Matrix Market files, products), [`tensor`] (symmetric tensors
-//!   and their eigenpairs), [`ode`] (ODE problems and their reference solutions).
+//!   and their eigenpairs), [`ode`] (ODE problems and their reference solutions);
+//! - [`workloads`]: the inputs of numgpu-bench's larger workloads (ODE systems, fibre tensors).
 //!
 //! A module per kind of mathematics rather than per entry point, because the checks are about
 //! the mathematics (an LU ratio holds for any LU); each module's doc names the families it
@@ -39,3 +40,7 @@ pub mod sparse;
 pub mod tensor;
 pub mod tol;
 pub mod tridiag;
+pub mod workloads;
+
+#[cfg(test)]
+mod checks;

@@ -1,344 +1,198 @@
-//! The gemm sweep: for one precision and one n, numgpu's batched GEMM (strided and
-//! pointer-array forms) against cuBLAS `gemmStridedBatched` / `gemmBatched` on the same
-//! device buffers and stream, and OpenBLAS (numgpu's CPU backend) on the host; accuracy of
-//! numgpu's C against cuBLAS's in the same run.
-//!
-//! C_i = alpha·A_i·B_i + beta·C_i with alpha = 1, beta = 0.5 (C is read), square n, packed
-//! (ld = n, stride = n²), nonzero random data.
+//! gemm: numgpu's batched GEMM, strided and pointer-array forms, against cuBLAS
+//! `gemmStridedBatched` and `gemmBatched` on the same device buffers and stream, and OpenBLAS
+//! (numgpu's CPU backend) on the host; numgpu's C checked against cuBLAS's by the oracle's
+//! gemm ratio, matrix by matrix, in both forms.
 
-use crate::gpu::{median, ng, Cublas, DevBuf, Gpu, Res};
-use crate::prec::{fill_random, Prec};
+use crate::bench::{below, bits, dispatch, finish, grid, rates, secs, sets, About, Bench, Case, Ctx};
+use crate::gpu::{median, ng, ok, DevBuf, Res};
+use crate::prec::Prec;
+use crate::report::{gbs_panel, Fmt, Meta, Panel, Row};
 use crate::roofline::Roofline;
+use crate::Cli;
 use numgpu::gemm_batched::{gemm_batched, gemm_batched_strided, Batch};
-use numgpu::{Complex64, Handle, Op};
+use numgpu::testing::{gemm::Gemm as Product, gen::fill_random, norm, tol};
+use numgpu::{Complex32, Complex64, Handle, Op, Scalar};
 use rayon::prelude::*;
-use serde::Serialize;
-use std::time::Instant;
+use serde_json::{Map, Value};
 
-/// What every row shares.
-pub struct Config {
-    /// A + B + C of one input set, bytes.
-    pub target_bytes: f64,
-    pub reps: usize,
-    pub warmup: usize,
-    /// Most flops, and about the seconds, of one OpenBLAS run (its batch is sized from them).
-    pub cpu_flops: f64,
-    pub cpu_secs: f64,
-    pub cpu_reps: usize,
-    /// Device memory the sweep may hold at once, bytes.
-    pub mem_budget: f64,
-    /// MAGMA's tolerance on the scaled error.
-    pub tol: f64,
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// gemm: bytes of A + B + C of one call; the batch is sized from it [default: 1e9; --quick: 6.4e7].
+    #[arg(long)]
+    target_bytes: Option<f64>,
 }
 
-/// One row of the table: one precision and one n.
-#[derive(Clone, Debug, Default, Serialize)]
-pub struct Row {
-    pub precision: char,
-    pub n: usize,
-    pub batch: usize,
-    /// Input sets the timed calls rotate through (more than 1 when one fits in L2).
-    pub sets: usize,
-    /// Flops and bytes of one call: 2n³ or 8n³ per matrix; (A + B + 2·C)·elem per matrix.
-    pub flops: f64,
-    pub bytes: f64,
-    pub ours_ms: Option<f64>,
-    pub ours_gflops: Option<f64>,
-    pub ours_gbs: Option<f64>,
-    /// min(bandwidth · flops/bytes, FMA peak) and which of the two it is.
-    pub roof_gflops: f64,
-    pub roof_bound: &'static str,
-    pub roof_pct: Option<f64>,
-    pub cublas_ms: Option<f64>,
-    pub cublas_gflops: Option<f64>,
-    pub cublas_gbs: Option<f64>,
-    /// t_cuBLAS / t_numgpu (> 1: numgpu is faster), strided forms.
-    pub ratio_cublas: Option<f64>,
-    pub ours_array_ms: Option<f64>,
-    pub cublas_array_ms: Option<f64>,
-    /// t_cuBLAS gemmBatched / t_numgpu pointer-array form.
-    pub ratio_cublas_array: Option<f64>,
-    pub openblas_batch: usize,
-    pub openblas_ms: Option<f64>,
-    pub openblas_gflops: Option<f64>,
-    /// ‖C_numgpu − C_cuBLAS‖_F / ‖C_cuBLAS‖_F over the batch (strided form).
-    pub rel_error: Option<f64>,
-    /// max_i ‖ΔC_i‖_F / ((√(k+2)·|α|·‖A_i‖_F·‖B_i‖_F + 2|β|·‖C_i‖_F)·ε): strided and pointer-array forms.
-    pub scaled_error: Option<f64>,
-    pub scaled_error_array: Option<f64>,
-    /// Two strided calls on the same inputs gave bitwise the same C.
-    pub reproducible: Option<bool>,
-    pub ok: bool,
-    pub note: String,
+/// The sizes, the bytes of one call's inputs, and OpenBLAS's run: at most `cpu_flops` and
+/// about `cpu_secs` per run, `cpu_reps` runs.
+pub struct Gemm {
+    sizes: Vec<usize>,
+    target_bytes: f64,
+    cpu_flops: f64,
+    cpu_secs: f64,
+    cpu_reps: usize,
 }
 
-/// The device buffers of one input set.
-struct Set {
-    a: DevBuf,
-    b: DevBuf,
-    c: DevBuf,
-    pa: DevBuf,
-    pb: DevBuf,
-    pc: DevBuf,
+impl Gemm {
+    pub fn new(cli: &Cli) -> Res<Gemm> {
+        let target_bytes = cli.or(cli.gemm.target_bytes, 1e9, 64e6);
+        if !(1e3..=32e9).contains(&target_bytes) {
+            return Err(format!("--target-bytes {target_bytes:e}: must be between 1e3 and 3.2e10"));
+        }
+        let sizes = cli.sizes_or(&[4, 8, 16, 32, 64, 128, 256], &[4, 32, 128]);
+        Ok(Gemm { sizes, target_bytes, cpu_flops: cli.or(None, 2e9, 2e8), cpu_secs: cli.or(None, 0.1, 0.02), cpu_reps: cli.or(None, 3, 1) })
+    }
 }
 
-/// Relative Frobenius error over the batch and MAGMA's scaled error (max over the matrices)
-/// of `c` against the reference `r`, for C = alpha·A·B + beta·C0.
+#[rustfmt::skip]
+const ABOUT: About = About {
+    name: "gemm", report: "gemm", tolerance: tol::GEMM_RATIO, precisions: &['s', 'd', 'c', 'z'], default: &['s', 'd', 'c', 'z'], cusparse: false,
+    description: "Batched GEMM, square n, C_i = 1·A_i·B_i + 0.5·C_i, nonzero random data: numgpu_?gemm_batched_strided against cublas?gemmStridedBatched, and the pointer-array forms (numgpu_?gemm_batched, cublas?gemmBatched), on the same device buffers and stream.",
+    columns: &[("prec", "precision", Fmt::Text), ("n", "n", Fmt::Fix(0)), ("batch", "batch", Fmt::Fix(0)), ("ours ms", "ours_ms", Fmt::Ms), ("GFLOP/s", "ours_gflops", Fmt::Rate),
+        ("GB/s", "ours_gbs", Fmt::Fix(0)), ("% roof", "roof_pct", Fmt::Pct(0)), ("cuBLAS ms", "cublas_ms", Fmt::Ms), ("cuBLAS GB/s", "cublas_gbs", Fmt::Fix(0)),
+        ("×cuBLAS", "ratio_cublas", Fmt::Fix(2)), ("×cuBLAS ptr", "ratio_cublas_array", Fmt::Fix(2)), ("OpenBLAS GFLOP/s", "openblas_gflops", Fmt::Rate),
+        ("error", "rel_error", Fmt::Exp(1)), ("gemm ratio", "scaled_error", Fmt::Fix(2))],
+    log: &["ours_ms", "ratio_cublas"],
+};
+
+impl Bench for Gemm {
+    fn about(&self) -> &'static About {
+        &ABOUT
+    }
+    fn cases(&self, precisions: &[char]) -> Vec<Case> {
+        grid(precisions, &self.sizes, "n")
+    }
+    fn measure(&mut self, ctx: &mut Ctx, case: &Case) -> Vec<Row> {
+        let mut row = Row::new(&case.label);
+        let r = dispatch!(case.precision, [f32, f64, Complex32, Complex64], body(self, ctx, case.n, &mut row));
+        vec![finish(ctx, row, r)]
+    }
+    fn method(&self, meta: &Meta) -> String {
+        format!(
+            "- method: C_i = 1·A_i·B_i + 0.5·C_i, square n, packed (ld = n, stride = n²), nonzero random data; batch sized so that A + B + C ≈ {:.2} GB; inputs rotated among `sets` copies when one fits in 3× L2; {} warm-up calls, then the median of {} calls, each between CUDA events on one stream shared by numgpu and cuBLAS (default math mode: no TF32); OpenBLAS through numgpu's CPU backend on a smaller batch, host clock\n\
+             - GB/s counts (A + B + 2·C)·elem per matrix (beta ≠ 0 reads C); GFLOP/s counts 2n³ (real) or 8n³ (complex) per matrix; % roof = GFLOP/s / min(bandwidth · flops/byte, FMA peak); ×cuBLAS = t_cuBLAS / t_numgpu (> 1: numgpu faster), strided forms; ×cuBLAS ptr the same for the pointer-array forms (`gemmBatched`)\n\
+             - error = ‖C_numgpu − C_cuBLAS‖_F / ‖C_cuBLAS‖_F over the batch; gemm ratio = the oracle's (`numgpu::testing::gemm`), max over the matrices of ‖C_i − C_cuBLAS,i‖_F / ((n + 2)·(|α|·‖A_i‖_F·‖B_i‖_F + |β|·‖C0_i‖_F)·ε); a row fails when it reaches {} in either form, when two calls on the same inputs differ bitwise, or when a call fails\n",
+            self.target_bytes / 1e9,
+            meta.warmup,
+            meta.reps,
+            tol::GEMM_RATIO
+        )
+    }
+    fn plot(&self, rows: &[Row], meta: &Meta, roof: &Roofline) -> Vec<Panel> {
+        let title = format!("numgpu gemm vs cuBLAS: {} ({})", meta.device, meta.date);
+        vec![gbs_panel(title, "GB/s, (A + B + 2C)·elem / time", rows, |r| r.text("precision"), ("cublas_gbs", "cuBLAS"), roof.bandwidth_gbs)]
+    }
+    fn extra(&self, _: &[Row]) -> Map<String, Value> {
+        Map::from_iter([("target_bytes".to_string(), self.target_bytes.into())])
+    }
+}
+
+/// The oracle's gemm ratio of `c` against the reference `r` (worst matrix) and the relative
+/// Frobenius error over the batch, for C = alpha·A·B + beta·C0, packed n×n matrices.
 #[allow(clippy::too_many_arguments)]
-fn compare<T: Prec>(c: &[T], r: &[T], a: &[T], b: &[T], c0: &[T], n: usize, alpha: T, beta: T) -> (f64, f64) {
+fn errors<T: Scalar>(c: &[T], r: &[T], a: &[T], b: &[T], c0: &[T], n: usize, alpha: T, beta: T) -> (f64, f64) {
     let e = n * n;
-    let (al, be) = (alpha.to_c64().norm(), beta.to_c64().norm());
-    let nsq = |x: &[T]| x.iter().map(|v| v.to_c64().norm_sqr()).sum::<f64>();
-    let nanmax = |x: f64, y: f64| if x.is_nan() || y.is_nan() { f64::NAN } else { x.max(y) };
-    let (diff, refn, worst) = (0..c.len() / e)
+    let (worst, diff, refn) = (0..c.len() / e)
         .into_par_iter()
         .map(|i| {
             let s = i * e..(i + 1) * e;
-            let d: f64 = c[s.clone()].iter().zip(&r[s.clone()]).map(|(x, y)| (x.to_c64() - y.to_c64()).norm_sqr()).sum();
-            let denom = (((n + 2) as f64).sqrt() * al * nsq(&a[s.clone()]).sqrt() * nsq(&b[s.clone()]).sqrt() + 2.0 * be * nsq(&c0[s.clone()]).sqrt()) * T::EPS;
-            let scaled = if denom > 0.0 { d.sqrt() / denom } else if d == 0.0 { 0.0 } else { f64::INFINITY };
-            (d, nsq(&r[s]), scaled)
+            let g = Product { ta: Op::N, tb: Op::N, m: n, n, k: n, alpha, a: &a[s.clone()], lda: n, b: &b[s.clone()], ldb: n, beta, c0: &c0[s.clone()], ldc: n };
+            let sq = |z: Complex64| z.norm_sqr();
+            let diff = c[s.clone()].iter().zip(&r[s.clone()]).map(|(x, y)| sq(x.to_c64() - y.to_c64())).sum::<f64>();
+            (g.ratio_to(&c[s.clone()], &norm::c64s(&r[s.clone()])), diff, r[s].iter().map(|y| sq(y.to_c64())).sum::<f64>())
         })
-        .reduce(|| (0.0, 0.0, 0.0), |x, y| (x.0 + y.0, x.1 + y.1, nanmax(x.2, y.2)));
-    let rel = if refn > 0.0 { (diff / refn).sqrt() } else { diff.sqrt() };
-    (rel, worst)
+        .reduce(|| (0.0, 0.0, 0.0), |x, y| (norm::nan_max(x.0, y.0), x.1 + y.1, x.2 + y.2));
+    (worst, norm::ratio(diff.sqrt(), refn.sqrt()))
 }
 
-/// `x < tol`, false for a missing value or NaN.
-fn below(x: Option<f64>, tol: f64) -> bool {
-    x.is_some_and(|x| x < tol)
-}
-
-fn bits<T>(v: &[T]) -> &[u8] {
-    // SAFETY: plain-old-data element types; reading their bytes is sound.
-    unsafe { std::slice::from_raw_parts(v.as_ptr() as *const u8, std::mem::size_of_val(v)) }
-}
-
-/// One row; a failure anywhere in it is recorded in the row (`ok = false`, `note`), never
-/// ends the sweep.
-pub fn run_row<T: Prec>(gpu: &Gpu, cublas: &Cublas, h: &mut Handle, roof: &Roofline, cfg: &Config, n: usize) -> Row {
-    let size = std::mem::size_of::<T>();
-    let e = n * n;
-    let per_matrix = 3 * e * size;
-    let batch = ((cfg.target_bytes / per_matrix as f64) as usize).clamp(1, i32::MAX as usize);
-    let flops = batch as f64 * T::FLOPS_PER_FMA * (n * n * n) as f64;
-    let bytes = (batch * 4 * e * size) as f64;
-    let (bw_roof, peak) = (roof.bandwidth_gbs * flops / bytes, roof.peak(T::LETTER));
-    let mut row = Row {
-        precision: T::LETTER,
-        n,
-        batch,
-        flops,
-        bytes,
-        roof_gflops: bw_roof.min(peak),
-        roof_bound: if bw_roof < peak { "bandwidth" } else { "FMA" },
-        ..Default::default()
-    };
-    let r = row_body::<T>(gpu, cublas, h, cfg, n, &mut row);
-    // Whatever happened, leave the stream idle before the buffers are freed.
-    let s = gpu.sync();
-    match r.and(s) {
-        Ok(()) => {
-            let mut why = Vec::new();
-            if !below(row.scaled_error, cfg.tol) {
-                why.push(format!("scaled error {:.3e} >= {}", row.scaled_error.unwrap_or(f64::NAN), cfg.tol));
-            }
-            if !below(row.scaled_error_array, cfg.tol) {
-                why.push(format!("pointer-array form: scaled error {:.3e} >= {}", row.scaled_error_array.unwrap_or(f64::NAN), cfg.tol));
-            }
-            if row.reproducible != Some(true) {
-                why.push("two calls on the same inputs differ bitwise".into());
-            }
-            if !row.note.is_empty() {
-                why.push(std::mem::take(&mut row.note));
-            }
-            row.ok = why.is_empty();
-            row.note = why.join("; ");
+fn body<T: Prec>(g: &Gemm, ctx: &mut Ctx, n: usize, row: &mut Row) -> Res<()> {
+    let (gpu, size, e) = (ctx.gpu, std::mem::size_of::<T>(), n * n);
+    let batch = ((g.target_bytes / (3 * e * size) as f64) as usize).clamp(1, i32::MAX as usize);
+    let (len, flops, bytes) = (batch * e, batch as f64 * if T::IS_COMPLEX { 8.0 } else { 2.0 } * (e * n) as f64, (batch * 4 * e * size) as f64);
+    let roof = (ctx.roof.bandwidth_gbs * flops / bytes).min(ctx.roof.peak(T::LETTER));
+    let nsets = sets((3 * len * size) as f64, gpu.l2_bytes as f64, false);
+    row.set("precision", T::LETTER.to_string());
+    [("n", n), ("batch", batch), ("sets", nsets)].into_iter().for_each(|(k, v)| row.set(k, v));
+    [("flops", flops), ("bytes", bytes), ("roof_gflops", roof)].into_iter().for_each(|(k, v)| row.set(k, v));
+    row.set("roof_bound", if roof < ctx.roof.peak(T::LETTER) { "bandwidth" } else { "FMA" });
+    let need = nsets as f64 * (3 * len * size + 3 * batch * 8) as f64;
+    if need > ctx.budget {
+        return Err(format!("skipped: needs {:.1} GB of device memory, the budget is {:.1} GB (lower --target-bytes)", need / 1e9, ctx.budget / 1e9));
+    }
+    let (alpha, beta, seed) = (T::one(), T::from_c64(Complex64::new(0.5, 0.0)), ((T::LETTER as u64) << 32) ^ n as u64);
+    let [a, b, c0] = [0xa, 0xb, 0xc].map(|k| {
+        let mut v = vec![T::zero(); len];
+        fill_random(&mut v, seed ^ k);
+        v
+    });
+    // Each set: A, B, C, and the pointer arrays to their matrices.
+    let mut all: Vec<Vec<DevBuf>> = Vec::with_capacity(nsets);
+    for _ in 0..nsets {
+        let s = [len * size, len * size, len * size, batch * 8, batch * 8, batch * 8].iter().map(|&b| gpu.alloc(b)).collect::<Res<Vec<_>>>()?;
+        for (k, host) in [&a, &b, &c0].into_iter().enumerate() {
+            gpu.htod(s[k].ptr, host)?;
+            gpu.htod(s[k + 3].ptr, &(0..batch as u64).map(|i| s[k].ptr + i * (e * size) as u64).collect::<Vec<_>>())?;
         }
-        Err(e) => {
-            row.ok = false;
-            row.note = e;
+        all.push(s);
+    }
+    let (nl, stride, cublas) = (n as i64, e as i64, ctx.cublas.h());
+    // Method m on set s: numgpu strided (0) and pointer-array (1), cuBLAS gemmStridedBatched
+    // (2) and gemmBatched (3).
+    let call = |h: &mut Handle, m: usize, s: &[DevBuf]| -> Res<()> {
+        let (st, ar) = (|k: usize| Batch::Strided { ptr: s[k].ptr as *mut T, stride }, |k: usize| Batch::Array(s[k].ptr as *const *mut T));
+        let (ni, bi, bl) = (n as i32, batch as i32, batch as i64);
+        // SAFETY: every set holds `batch` packed n×n matrices A, B, C and the pointer arrays
+        // to them, on the handle's device and stream.
+        unsafe {
+            match m {
+                0 => ng(gemm_batched::<T>(h, Op::N, Op::N, nl, nl, nl, alpha, Batch::Strided { ptr: s[0].ptr as *const T, stride }, nl, Batch::Strided { ptr: s[1].ptr as *const T, stride }, nl, beta, st(2), nl, bl)),
+                1 => ng(gemm_batched::<T>(h, Op::N, Op::N, nl, nl, nl, alpha, Batch::Array(s[3].ptr as _), nl, Batch::Array(s[4].ptr as _), nl, beta, ar(5), nl, bl)),
+                2 => ok(T::gemm_strided(cublas, ni, &alpha, s[0].ptr, s[1].ptr, &beta, s[2].ptr, bi).result(), "cublasXgemmStridedBatched"),
+                _ => ok(T::gemm_array(cublas, ni, &alpha, s[3].ptr, s[4].ptr, &beta, s[5].ptr, bi).result(), "cublasXgemmBatched"),
+            }
         }
-    }
-    row
-}
-
-fn row_body<T: Prec>(gpu: &Gpu, cublas: &Cublas, h: &mut Handle, cfg: &Config, n: usize, row: &mut Row) -> Res<()> {
-    let size = std::mem::size_of::<T>();
-    let e = n * n;
-    let batch = row.batch;
-    let len = batch * e;
-    let set_bytes = (3 * len * size) as f64;
-    // Rotate through enough sets that the next call's inputs are out of L2.
-    let l2 = gpu.l2_bytes as f64;
-    let sets = if set_bytes < 3.0 * l2 { ((3.0 * l2 / set_bytes).ceil() as usize).clamp(2, 64) } else { 1 };
-    row.sets = sets;
-    let need = sets as f64 * (set_bytes + (3 * batch * 8) as f64);
-    if need > cfg.mem_budget {
-        return Err(format!("skipped: needs {:.1} GB of device memory, the budget is {:.1} GB (lower --target-bytes)", need / 1e9, cfg.mem_budget / 1e9));
-    }
-    let alpha = T::one();
-    let beta = T::from_c64(Complex64::new(0.5, 0.0));
-    let seed = ((T::LETTER as u64) << 32) ^ n as u64;
-    let mut a = vec![T::zero(); len];
-    let mut b = vec![T::zero(); len];
-    let mut c0 = vec![T::zero(); len];
-    fill_random(&mut a, seed ^ 0xa);
-    fill_random(&mut b, seed ^ 0xb);
-    fill_random(&mut c0, seed ^ 0xc);
-
-    let mut bufs = Vec::with_capacity(sets);
-    for _ in 0..sets {
-        let s = Set {
-            a: gpu.alloc(len * size)?,
-            b: gpu.alloc(len * size)?,
-            c: gpu.alloc(len * size)?,
-            pa: gpu.alloc(batch * 8)?,
-            pb: gpu.alloc(batch * 8)?,
-            pc: gpu.alloc(batch * 8)?,
-        };
-        gpu.htod(s.a.ptr, &a)?;
-        gpu.htod(s.b.ptr, &b)?;
-        gpu.htod(s.c.ptr, &c0)?;
-        for (arr, base) in [(&s.pa, s.a.ptr), (&s.pb, s.b.ptr), (&s.pc, s.c.ptr)] {
-            let ptrs: Vec<u64> = (0..batch as u64).map(|i| base + i * (e * size) as u64).collect();
-            gpu.htod(arr.ptr, &ptrs)?;
-        }
-        bufs.push(s);
-    }
-
-    let (ni, nl, bi) = (n as i32, n as i64, batch as i32);
-    let stride = e as i64;
-    let ours = |h: &mut Handle, s: &Set| -> Res<()> {
-        // SAFETY: device buffers of `batch` packed n×n matrices each, on the handle's device.
-        ng(unsafe {
-            gemm_batched::<T>(
-                h,
-                Op::N,
-                Op::N,
-                nl,
-                nl,
-                nl,
-                alpha,
-                Batch::Strided { ptr: s.a.ptr as *const T, stride },
-                nl,
-                Batch::Strided { ptr: s.b.ptr as *const T, stride },
-                nl,
-                beta,
-                Batch::Strided { ptr: s.c.ptr as *mut T, stride },
-                nl,
-                batch as i64,
-            )
-        })
     };
-    let ours_array = |h: &mut Handle, s: &Set| -> Res<()> {
-        // SAFETY: device pointer arrays of `batch` entries to packed n×n matrices.
-        ng(unsafe {
-            gemm_batched::<T>(
-                h,
-                Op::N,
-                Op::N,
-                nl,
-                nl,
-                nl,
-                alpha,
-                Batch::Array(s.pa.ptr as *const *const T),
-                nl,
-                Batch::Array(s.pb.ptr as *const *const T),
-                nl,
-                beta,
-                Batch::Array(s.pc.ptr as *const *mut T),
-                nl,
-                batch as i64,
-            )
-        })
+    // Accuracy on set 0, each call from C0: cuBLAS strided is the reference.
+    let c_of = |h: &mut Handle, m: usize| -> Res<Vec<T>> {
+        let mut c = vec![T::zero(); len];
+        gpu.htod(all[0][2].ptr, &c0)?;
+        call(h, m, &all[0])?;
+        gpu.dtoh(&mut c, all[0][2].ptr).map(|_| c)
     };
-    let cb_strided = |s: &Set| -> Res<()> {
-        // SAFETY: as for `ours`.
-        crate::gpu::cublas_check(unsafe { T::cublas_strided(cublas.h, ni, &alpha, s.a.ptr, stride, s.b.ptr, &beta, s.c.ptr, bi) }, "cublasXgemmStridedBatched")
-    };
-    let cb_array = |s: &Set| -> Res<()> {
-        // SAFETY: as for `ours_array`.
-        crate::gpu::cublas_check(unsafe { T::cublas_array(cublas.h, ni, &alpha, s.pa.ptr, s.pb.ptr, &beta, s.pc.ptr, bi) }, "cublasXgemmBatched")
-    };
-
-    // Accuracy, on set 0, each call from the same C0: cuBLAS strided is the reference.
-    let s0 = &bufs[0];
-    let (mut c_ref, mut c_ours, mut tmp) = (vec![T::zero(); len], vec![T::zero(); len], vec![T::zero(); len]);
-    cb_strided(s0)?;
-    gpu.dtoh(&mut c_ref, s0.c.ptr)?;
-    gpu.htod(s0.c.ptr, &c0)?;
-    cb_array(s0)?;
-    gpu.dtoh(&mut tmp, s0.c.ptr)?;
-    let (_, cb_err) = compare(&tmp, &c_ref, &a, &b, &c0, n, alpha, beta);
-    if !below(Some(cb_err), cfg.tol) {
-        row.note = format!("bench check: cuBLAS gemmBatched disagrees with gemmStridedBatched (scaled error {cb_err:.3e})");
-    }
-    gpu.htod(s0.c.ptr, &c0)?;
-    ours(h, s0)?;
-    gpu.dtoh(&mut c_ours, s0.c.ptr)?;
-    let (rel, scaled) = compare(&c_ours, &c_ref, &a, &b, &c0, n, alpha, beta);
-    row.rel_error = Some(rel);
-    row.scaled_error = Some(scaled);
-    gpu.htod(s0.c.ptr, &c0)?;
-    ours(h, s0)?;
-    gpu.dtoh(&mut tmp, s0.c.ptr)?;
-    row.reproducible = Some(bits(&tmp) == bits(&c_ours));
-    gpu.htod(s0.c.ptr, &c0)?;
-    ours_array(h, s0)?;
-    gpu.dtoh(&mut tmp, s0.c.ptr)?;
-    row.scaled_error_array = Some(compare(&tmp, &c_ref, &a, &b, &c0, n, alpha, beta).1);
-    drop((c_ref, c_ours, tmp));
-
+    let want = c_of(ctx.h, 2)?;
+    let check = |c: &[T]| errors(c, &want, &a, &b, &c0, n, alpha, beta);
+    let (cb_ratio, (ratio, rel), first) = (check(&c_of(ctx.h, 3)?).0, check(&c_of(ctx.h, 0)?), c_of(ctx.h, 0)?);
+    let (ratio_array, same, tol) = (check(&c_of(ctx.h, 1)?).0, bits(&first) == bits(&c_of(ctx.h, 0)?), tol::GEMM_RATIO);
+    [("rel_error", rel), ("scaled_error", ratio), ("scaled_error_array", ratio_array)].into_iter().for_each(|(k, v)| row.set(k, v));
+    row.set("reproducible", same);
+    row.check(below(Some(cb_ratio), tol), || format!("bench check: cuBLAS gemmBatched disagrees with gemmStridedBatched (gemm ratio {cb_ratio:.3e})"));
+    row.check(below(Some(ratio), tol), || format!("gemm ratio {ratio:.3e} >= {tol}"));
+    row.check(below(Some(ratio_array), tol), || format!("pointer-array form: gemm ratio {ratio_array:.3e} >= {tol}"));
+    row.check(same, || "two calls on the same inputs differ bitwise".into());
+    gpu.htod(all[0][2].ptr, &c0)?;
     // Timing: C keeps being updated (C ← A·B + C/2 stays bounded); calls rotate the sets.
-    let ms = gpu.time(cfg.warmup, cfg.reps, |i| cb_strided(&bufs[i % sets]))?;
-    let t_cb = median(&ms);
-    let ms = gpu.time(cfg.warmup, cfg.reps, |i| ours(h, &bufs[i % sets]))?;
-    let t_ours = median(&ms);
-    let ms = gpu.time(cfg.warmup, cfg.reps, |i| cb_array(&bufs[i % sets]))?;
-    let t_cba = median(&ms);
-    let ms = gpu.time(cfg.warmup, cfg.reps, |i| ours_array(h, &bufs[i % sets]))?;
-    let t_oa = median(&ms);
-    gpu.sync()?;
-    drop(bufs);
-
-    let gflops = |t: f64| row.flops / (t * 1e6);
-    let gbs = |t: f64| row.bytes / (t * 1e6);
-    row.ours_ms = Some(t_ours);
-    row.ours_gflops = Some(gflops(t_ours));
-    row.ours_gbs = Some(gbs(t_ours));
-    row.roof_pct = Some(100.0 * gflops(t_ours) / row.roof_gflops);
-    row.cublas_ms = Some(t_cb);
-    row.cublas_gflops = Some(gflops(t_cb));
-    row.cublas_gbs = Some(gbs(t_cb));
-    row.ratio_cublas = Some(t_cb / t_ours);
-    row.ours_array_ms = Some(t_oa);
-    row.cublas_array_ms = Some(t_cba);
-    row.ratio_cublas_array = Some(t_cba / t_oa);
-
-    // OpenBLAS on the host through numgpu's CPU backend, on the first matrices of the batch:
-    // a first run of about `cpu_flops / 100` flops sizes the batch so that one run takes
-    // about `cpu_secs` (small matrices are slow on the host: per-call overheads).
-    let per = T::FLOPS_PER_FMA * (n * n * n) as f64;
-    let mut cpu = Handle::cpu();
-    let mut cc = c0.clone();
-    let mut cpu_run = |bc: usize| -> Res<f64> {
-        let t = Instant::now();
-        let k = bc * e;
-        ng(gemm_batched_strided(&mut cpu, Op::N, Op::N, nl, nl, nl, alpha, &a[..k], nl, stride, &b[..k], nl, stride, beta, &mut cc[..k], nl, stride, bc as i64))?;
-        Ok(t.elapsed().as_secs_f64())
-    };
-    let probe = ((cfg.cpu_flops / 100.0 / per).ceil() as usize).clamp(1, batch);
-    let secs = cpu_run(probe)?; // also the warm-up
-    let by_time = (cfg.cpu_secs * probe as f64 / secs.max(1e-9)) as usize;
-    let bc = by_time.min((cfg.cpu_flops / per).ceil() as usize).clamp(1, batch);
-    let mut times = Vec::new();
-    for _ in 0..cfg.cpu_reps {
-        times.push(cpu_run(bc)? * 1e3);
+    let mut t = [0.0; 4];
+    for m in [2, 0, 3, 1] {
+        t[m] = median(&gpu.time(ctx.warmup, ctx.reps, |_| Ok(()), |j| call(ctx.h, m, &all[j % nsets]))?);
     }
-    let t_cpu = median(&times);
-    row.openblas_batch = bc;
-    row.openblas_ms = Some(t_cpu);
-    row.openblas_gflops = Some(bc as f64 * per / (t_cpu * 1e6));
+    rates(row, "ours", t[0], bytes, Some(flops));
+    row.set("roof_pct", 100.0 * flops / (t[0] * 1e6) / roof);
+    rates(row, "cublas", t[2], bytes, Some(flops));
+    [("ratio_cublas", t[2] / t[0]), ("ours_array_ms", t[1]), ("cublas_array_ms", t[3]), ("ratio_cublas_array", t[3] / t[1])].into_iter().for_each(|(k, v)| row.set(k, v));
+
+    // OpenBLAS through numgpu's CPU backend on the first matrices of the batch: a run of about
+    // cpu_flops / 100 flops sizes the batch so that one run takes about cpu_secs.
+    let per = flops / batch as f64;
+    let (mut cpu, mut cc) = (Handle::cpu(), c0.clone());
+    let mut run = |bc: usize| -> Res<f64> {
+        let (k, mut r) = (bc * e, Ok(()));
+        let t = secs(|| r = ng(gemm_batched_strided(&mut cpu, Op::N, Op::N, nl, nl, nl, alpha, &a[..k], nl, stride, &b[..k], nl, stride, beta, &mut cc[..k], nl, stride, bc as i64)));
+        r.map(|_| t)
+    };
+    let probe = ((g.cpu_flops / 100.0 / per).ceil() as usize).clamp(1, batch);
+    let bc = ((g.cpu_secs * probe as f64 / run(probe)?.max(1e-9)) as usize).min((g.cpu_flops / per).ceil() as usize).clamp(1, batch);
+    let t_cpu = median(&(0..g.cpu_reps).map(|_| run(bc).map(|t| t * 1e3)).collect::<Res<Vec<f64>>>()?);
+    row.set("openblas_batch", bc);
+    row.set("openblas_ms", t_cpu);
+    row.set("openblas_gflops", bc as f64 * per / (t_cpu * 1e6));
     Ok(())
 }

@@ -1,365 +1,188 @@
-//! The gtsv sweep: numgpu's tridiagonal solvers (`gtsv_spike`) in their three forms and both
-//! pivoting modes, against cuSPARSE on the same device buffers and stream, and against LAPACK
-//! `?gtsv` on the host.
-//!
-//! Forms, each for one precision and one order n:
-//! - single: one system (`gtsv_spike`), one right-hand side; peers `cusparse<t>gtsv2`
-//!   (partial pivoting) for the diagonal-pivoting rows and `gtsv2_nopivot` for the no-pivot
-//!   rows; LAPACK `?gtsv` on one core (one system cannot be split);
-//! - strided: a batch of systems one after the other (`gtsv_batched_strided`, stride n, one
-//!   right-hand side each), as many as make a call move `batch_bytes`; peer
-//!   `gtsv2StridedBatch` (which does not pivot) for both modes; LAPACK over the batch (rayon);
-//! - interleaved: the same batch interleaved (`gtsv_batched_interleaved`: element k of system
-//!   i at `k·batch + i`); peer `gtsvInterleavedBatch` with each of its algorithms (0 Thomas, 1
-//!   LU with partial pivoting, 2 QR), the fastest one is the row's peer; LAPACK over the batch
-//!   in the strided layout (it cannot read another).
-//!
-//! One set of device arrays serves numgpu and cuSPARSE: cuSPARSE wants each system's dl and
-//! du with n entries, dl's first and du's last zero; numgpu reads LAPACK's n − 1 entries, so
-//! its dl starts one element further (for the interleaved form both take the padded rows).
-//! GB/s count 5·n elements per system (dl, d, du and b read, x written), as the spec does.
-//!
-//! Two classes of inputs: `dominant`, random and strictly diagonally dominant (by rows and
-//! columns), on which every solver, pivoting or not, is stable: every mode and every peer;
-//! and `random`, random entries that need pivoting (and make the diagonal-pivoting solvers
-//! take 2×2 pivots, which dominant inputs never do): the diagonal-pivoting rows only, against
-//! the pivoting peers (`gtsv2`; `gtsvInterleavedBatch` LU and QR; the strided batch has none).
-//!
-//! Each method (ours in a mode, or a peer) is checked before it is timed: a call on fresh
-//! inputs (info poisoned), its X fetched and its backward error measured against the inputs
-//! in double precision, then a second call timed alone (numgpu's X must equal the first
-//! bitwise); these two calls are the warm-up. Then the median of `reps` calls, each on fresh
-//! inputs: B (and the diagonals, which `gtsvInterleavedBatch` overwrites) of the set the
-//! previous call used is restored from a pristine copy before the next call's start event, so
-//! untimed, and the sets rotate so that a restored set has left L2 before its next use.
-//! Fewer calls are timed where one call takes so long that `reps` of them would exceed
-//! `max_secs`; where one call alone does, the timed check call is the measurement.
+//! gtsv: numgpu's tridiagonal solvers (`gtsv_spike`: one system, a strided batch, an
+//! interleaved batch; diagonal pivoting or none) against cuSPARSE's on the same device arrays
+//! and stream (`gtsv2`, `gtsv2_nopivot`, `gtsv2StridedBatch`, the fastest algorithm of
+//! `gtsvInterleavedBatch`), and LAPACK `?gtsv` on the host; the oracle's systems
+//! (`numgpu::testing::tridiag`: `dominant`, and `random`, which needs pivoting) and backward
+//! error. One set of arrays in cuSPARSE's layout serves both libraries: each system's dl and
+//! du hold n entries, dl's first and du's last zero; numgpu's dl (LAPACK's n − 1 entries)
+//! starts one element further, except in the interleaved form, which pads both alike. The
+//! report's method notes (`method`) say how each method is checked and timed.
 
-use crate::getrf::{below, bits, nan_max, rotation_sets};
-use crate::gpu::{cusparse_check, median, ng, Cusparse, DevBuf, Gpu, Res};
-use crate::prec::{fill_random, Tridiag};
+use crate::bench::{below, bits, dispatch, rates, sets, About, Bench, Case, Ctx};
+use crate::gpu::{median, ng, ok, DevBuf, Gpu, Res};
+use crate::prec::Prec;
+use crate::report::{cell, gbs_panel, Fmt, Meta, Panel, Row, Style};
 use crate::roofline::Roofline;
+use crate::Cli;
+use clap::ValueEnum;
+use cudarc::cusparse::sys::cusparseHandle_t;
 use numgpu::gtsv_spike::{gtsv_batched_interleaved, gtsv_batched_strided, gtsv_spike, Pivoting};
-use numgpu::lapack::Blas;
-use numgpu::{Handle, Scalar};
+use numgpu::testing::norm::nan_max;
+use numgpu::testing::tridiag::{backward_error, Kind, Sys};
+use numgpu::testing::tol;
+use numgpu::{Complex32, Complex64, Handle, Scalar};
 use rayon::prelude::*;
-use serde::Serialize;
 use std::mem::size_of;
-use std::time::Instant;
 
-/// A closed set of values that the command line and the rows name.
-pub trait Named: Copy + PartialEq + 'static {
-    const ALL: &'static [Self];
-    fn name(self) -> &'static str;
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// gtsv: orders of the single system, comma-separated [default: 65536,131072,…,33554432 (2^16 … 2^25); --quick: 65536,262144,1048576].
+    #[arg(long, value_delimiter = ',')]
+    single_sizes: Option<Vec<usize>>,
+    /// gtsv: forms, comma-separated [default: all three].
+    #[arg(long, value_delimiter = ',')]
+    forms: Option<Vec<Form>>,
+    /// gtsv: pivoting modes, comma-separated [default: both].
+    #[arg(long, value_delimiter = ',')]
+    modes: Option<Vec<Mode>>,
+    /// gtsv: classes of inputs, comma-separated: dominant (random, strictly diagonally dominant: every mode and peer), random (needs pivoting: diag rows and pivoting peers only) [default: both].
+    #[arg(long, value_delimiter = ',')]
+    inputs: Option<Vec<Inputs>>,
+    /// gtsv: bytes one batched call moves (5·n·elem per system); the batch is sized from it [default: 268435456 (256 MiB); --quick: 33554432].
+    #[arg(long)]
+    batch_bytes: Option<f64>,
 }
 
-/// The values named by a comma-separated option (`opt`, for the message), duplicates
-/// dropped; all of them when the option was not given.
-pub fn parse_list<N: Named>(opt: &str, given: Option<Vec<String>>) -> Result<Vec<N>, String> {
-    let Some(given) = given else { return Ok(N::ALL.to_vec()) };
-    let mut out = Vec::new();
-    for g in given {
-        let v = N::ALL.iter().copied().find(|v| v.name() == g.trim());
-        let known = || N::ALL.iter().map(|v| v.name()).collect::<Vec<_>>().join(", ");
-        let v = v.ok_or_else(|| format!("{opt} {g}: unknown; known: {}", known()))?;
-        if !out.contains(&v) {
-            out.push(v);
-        }
-    }
-    if out.is_empty() {
-        return Err(format!("{opt}: needs at least one value"));
-    }
-    Ok(out)
-}
-
-/// The three forms of the family.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Form {
     Single,
     Strided,
     Interleaved,
 }
 
-impl Named for Form {
-    const ALL: &'static [Form] = &[Form::Single, Form::Strided, Form::Interleaved];
-    fn name(self) -> &'static str {
-        match self {
-            Form::Single => "single",
-            Form::Strided => "strided",
-            Form::Interleaved => "interleaved",
-        }
-    }
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Mode {
+    Diag,
+    Nopivot,
 }
 
-/// The pivoting modes, named as in the rows and on the command line.
-impl Named for Pivoting {
-    const ALL: &'static [Pivoting] = &[Pivoting::Diagonal, Pivoting::NoPivot];
-    fn name(self) -> &'static str {
-        match self {
-            Pivoting::Diagonal => "diag",
-            Pivoting::NoPivot => "nopivot",
-        }
-    }
-}
-
-/// What every row shares.
-pub struct Config {
-    /// Timed calls per measurement (fewer where they would exceed `max_secs`).
-    pub reps: usize,
-    /// Bytes one batched call moves (5·n·elem per system); sizes the batch.
-    pub batch_bytes: f64,
-    /// About the longest the timed calls of one measurement may take, seconds.
-    pub max_secs: f64,
-    /// LAPACK: at most `cpu_reps` runs, fewer once they have taken `cpu_secs`; the median.
-    pub cpu_secs: f64,
-    pub cpu_reps: usize,
-    /// Device memory the sweep may hold at once, bytes.
-    pub mem_budget: f64,
-    /// The largest backward error accepted, in units of ε.
-    pub tol: f64,
-    /// The modes measured, a row each.
-    pub modes: Vec<Pivoting>,
-    /// The classes of inputs (`random` with the diagonal-pivoting mode only).
-    pub inputs: Vec<Inputs>,
-}
-
-/// The classes of inputs (see the module docs).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Inputs {
     Dominant,
     Random,
 }
 
-impl Named for Inputs {
-    const ALL: &'static [Inputs] = &[Inputs::Dominant, Inputs::Random];
-    fn name(self) -> &'static str {
-        match self {
-            Inputs::Dominant => "dominant",
-            Inputs::Random => "random",
-        }
-    }
+/// The name clap gives a value.
+fn name<V: ValueEnum>(v: V) -> String {
+    v.to_possible_value().map_or(String::new(), |p| p.get_name().to_string())
 }
 
-impl Inputs {
-    /// The modes of `modes` that solve this class stably.
-    fn modes(self, modes: &[Pivoting]) -> Vec<Pivoting> {
-        modes.iter().copied().filter(|&m| self == Inputs::Dominant || m == Pivoting::Diagonal).collect()
-    }
-}
-
-/// One row of the table: one form, precision, n and mode.
-#[derive(Clone, Debug, Default, Serialize)]
-pub struct Row {
-    pub form: &'static str,
-    pub mode: &'static str,
-    /// The class of inputs: dominant or random (see the module docs).
-    pub inputs: &'static str,
-    pub precision: char,
-    pub n: usize,
-    /// Systems per call (1 for the single form).
-    pub batch: usize,
-    /// Input sets the timed calls rotate through.
-    pub sets: usize,
-    /// Bytes of one call: 5·n·elem per system (dl, d, du, b read; x written).
-    pub bytes: f64,
-    /// Calls numgpu's median is of (`reps`, or fewer for slow calls).
-    pub reps: usize,
-    pub ours_ms: Option<f64>,
-    pub ours_gbs: Option<f64>,
-    /// GB/s / the copy bandwidth measured in the same run, %.
-    pub roof_pct: Option<f64>,
-    /// The cuSPARSE routine of the row (for the interleaved form the fastest algorithm); "—"
-    /// where cuSPARSE has none for the class (a pivoting strided batch).
-    pub cusparse: String,
-    pub cusparse_ms: Option<f64>,
-    pub cusparse_gbs: Option<f64>,
-    /// t_cuSPARSE / t_numgpu (> 1: numgpu is faster).
-    pub ratio_cusparse: Option<f64>,
-    /// Interleaved form: `gtsvInterleavedBatch`'s time with algorithm 0 (Thomas), 1 (LU with
-    /// partial pivoting) and 2 (QR); None where it failed.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub cusparse_algo_ms: Vec<Option<f64>>,
-    /// LAPACK `?gtsv` on the host: one core for the single form, all cores over the batch.
-    pub lapack_ms: Option<f64>,
-    pub lapack_gbs: Option<f64>,
-    /// t_LAPACK / t_numgpu.
-    pub ratio_lapack: Option<f64>,
-    /// max over the systems of ‖b − T·x‖∞ / ((‖T‖∞·‖x‖∞ + ‖b‖∞)·ε), numgpu's x.
-    pub backward_error: Option<f64>,
-    /// The same for the row's cuSPARSE routine (a check of the bench).
-    pub cusparse_backward_error: Option<f64>,
-    /// Systems whose info ≠ 0 (all are nonsingular).
-    pub info_nonzero: Option<usize>,
-    /// Two calls on the same inputs gave bitwise the same X.
-    pub reproducible: Option<bool>,
-    pub ok: bool,
-    pub note: String,
-    /// What the reader should know about the peers that does not fail the row (a peer that does
-    /// not solve inputs which need pivoting to the bound); joins `note` at the end.
-    #[serde(skip)]
-    pub peer_note: String,
-}
-
-/// gtsvInterleavedBatch's algorithms, by number.
-const ALGOS: [&str; 3] = ["Thomas", "LU", "QR"];
-
-/// Systems of order n on the host, one after the other (system i's entries at i·n … i·n + n − 1),
-/// in cuSPARSE's layout: row k of dl is T(k, k−1) (0 for k = 0), of du T(k, k+1) (0 for
-/// k = n − 1).
-#[derive(Clone)]
-pub(crate) struct Systems<T> {
-    pub n: usize,
-    pub batch: usize,
-    pub dl: Vec<T>,
-    pub d: Vec<T>,
-    pub du: Vec<T>,
-    pub b: Vec<T>,
-}
-
-impl<T: Scalar> Systems<T> {
-    /// Random systems that depend only on `seed`: every entry with real and imaginary parts
-    /// uniform in [-1, 1) (never zero); for `Inputs::Dominant` the diagonal z·(1 + 4/|z|) for
-    /// such a z, so |d(k)| > 4 > |dl| + |du| (< 2√2) in every row and column: strictly
-    /// diagonally dominant.
-    pub fn random(n: usize, batch: usize, inputs: Inputs, seed: u64) -> Systems<T> {
-        let len = n * batch;
-        let mut s = Systems { n, batch, dl: vec![T::zero(); len], d: vec![T::zero(); len], du: vec![T::zero(); len], b: vec![T::zero(); len] };
-        fill_random(&mut s.dl, seed ^ 0x1);
-        fill_random(&mut s.d, seed ^ 0x2);
-        fill_random(&mut s.du, seed ^ 0x3);
-        fill_random(&mut s.b, seed ^ 0x4);
-        if inputs == Inputs::Dominant {
-            s.d.par_iter_mut().for_each(|x| {
-                let z = x.to_c64();
-                *x = T::from_c64(z * (1.0 + 4.0 / z.norm()));
-            });
-        }
-        s.dl.par_chunks_mut(n).for_each(|c| c[0] = T::zero());
-        s.du.par_chunks_mut(n).for_each(|c| c[n - 1] = T::zero());
-        s
-    }
-}
-
-/// `v` (`batch` systems of n entries, one after the other) interleaved: entry k of system i at
-/// `k·batch + i`.
-pub(crate) fn interleave<T: Copy + Send + Sync>(v: &[T], n: usize, batch: usize) -> Vec<T> {
-    let mut out = v.to_vec();
-    out.par_chunks_mut(batch).enumerate().for_each(|(k, row)| row.iter_mut().enumerate().for_each(|(i, x)| *x = v[i * n + k]));
+/// The values given, each once, else every value.
+fn list<V: ValueEnum + PartialEq>(given: &Option<Vec<V>>) -> Vec<V> {
+    let mut out: Vec<V> = Vec::new();
+    given.clone().unwrap_or_else(|| V::value_variants().to_vec()).into_iter().for_each(|v| if !out.contains(&v) { out.push(v) });
     out
 }
 
-/// The inverse of `interleave`.
-pub(crate) fn deinterleave<T: Copy + Send + Sync>(v: &[T], n: usize, batch: usize) -> Vec<T> {
-    let mut out = v.to_vec();
-    out.par_chunks_mut(n).enumerate().for_each(|(i, sys)| sys.iter_mut().enumerate().for_each(|(k, x)| *x = v[k * batch + i]));
-    out
+pub struct Gtsv {
+    sizes: Vec<usize>,
+    single_sizes: Vec<usize>,
+    forms: Vec<Form>,
+    modes: Vec<Mode>,
+    inputs: Vec<Inputs>,
+    batch_bytes: f64,
+    max_secs: f64,
+    /// LAPACK: at most `cpu_reps` runs, fewer once they have taken `cpu_secs`; the median.
+    cpu_secs: f64,
+    cpu_reps: usize,
 }
 
-/// `num / den`, where den = 0 means "only 0 is exact"; NaN stays NaN.
-fn ratio(num: f64, den: f64) -> f64 {
-    if den > 0.0 {
-        num / den
-    } else if num == 0.0 {
-        0.0
-    } else {
-        f64::INFINITY
+impl Gtsv {
+    pub fn new(cli: &Cli) -> Res<Gtsv> {
+        let a = &cli.gtsv;
+        // cuSPARSE needs n >= 3; LAPACK and cuSPARSE take 32-bit sizes.
+        let single_sizes = a.single_sizes.clone().unwrap_or_else(|| if cli.quick { vec![1 << 16, 1 << 18, 1 << 20] } else { (16..=25).map(|k| 1 << k).collect() });
+        if let Some(n) = single_sizes.iter().find(|n| !(3..=1 << 30).contains(*n)) {
+            return Err(format!("--single-sizes: {n} is outside 3..=2^30"));
+        }
+        let batch_bytes = cli.or(a.batch_bytes, (256u64 << 20) as f64, (32u64 << 20) as f64);
+        if !(1e3..=32e9).contains(&batch_bytes) {
+            return Err(format!("--batch-bytes {batch_bytes:e}: must be between 1e3 and 3.2e10"));
+        }
+        let sizes = cli.sizes_or(&[64, 128, 256, 512, 1024], &[64, 256, 1024]);
+        let (forms, modes, inputs, max_secs) = (list(&a.forms), list(&a.modes), list(&a.inputs), cli.max_secs());
+        Ok(Gtsv { sizes, single_sizes, forms, modes, inputs, batch_bytes, max_secs, cpu_secs: cli.or(None, 0.2, 0.05), cpu_reps: cli.or(None, 3, 1) })
     }
 }
 
-/// The max over the systems of the normwise backward error of `x` (the systems' solutions,
-/// laid out as `s`), ‖b − T·x‖∞ / ((‖T‖∞·‖x‖∞ + ‖b‖∞)·ε), in double precision; NaN when an x
-/// is NaN. No factor n: a tridiagonal solve's backward error does not grow with n, and n·ε
-/// reaches 4 in single precision at n = 2^25, where such a factor would let any answer pass.
-pub(crate) fn backward_error<T: Scalar>(s: &Systems<T>, x: &[T]) -> f64 {
-    // Rows are taken in blocks, so that one large system is measured in parallel too; a
-    // block never spans two systems.
-    const BLOCK: usize = 1 << 15;
-    let n = s.n;
-    let nb = n.div_ceil(BLOCK);
-    let c = |v: &[T], g: usize| v[g].to_c64();
-    let parts: Vec<[f64; 4]> = (0..s.batch * nb)
-        .into_par_iter()
-        .map(|j| {
-            let (base, first) = ((j / nb) * n, (j % nb) * BLOCK);
-            // ‖r‖∞, ‖T‖∞, ‖x‖∞, ‖b‖∞ over the block's rows.
-            let mut m = [0f64; 4];
-            for k in first..(first + BLOCK).min(n) {
-                let g = base + k;
-                let mut tx = c(&s.d, g) * c(x, g);
-                if k > 0 {
-                    tx += c(&s.dl, g) * c(x, g - 1);
-                }
-                if k + 1 < n {
-                    tx += c(&s.du, g) * c(x, g + 1);
-                }
-                let row = c(&s.dl, g).norm() + c(&s.d, g).norm() + c(&s.du, g).norm();
-                m = [nan_max(m[0], (c(&s.b, g) - tx).norm()), m[1].max(row), nan_max(m[2], c(x, g).norm()), m[3].max(c(&s.b, g).norm())];
+#[rustfmt::skip]
+const ABOUT: About = About {
+    name: "gtsv", report: "gtsv_spike", tolerance: tol::RATIO, precisions: &['s', 'd', 'c', 'z'], default: &['s', 'd'], cusparse: true,
+    description: "Tridiagonal solvers, one right-hand side per system, random systems (strictly diagonally dominant, and for the diagonal-pivoting rows also ones that need pivoting): numgpu_?gtsv_spike (one system) against cusparse?gtsv2 (diagonal-pivoting rows) and cusparse?gtsv2_nopivot (no-pivot rows); numgpu_?gtsv_batched_strided against cusparse?gtsv2StridedBatch (which does not pivot); numgpu_?gtsv_batched_interleaved against the fastest of cusparse?gtsvInterleavedBatch's three algorithms; all on the same device buffers and stream; and LAPACK ?gtsv on the host (one core for one system, all cores over a batch).",
+    columns: &[("form", "form", Fmt::Text), ("mode", "mode", Fmt::Text), ("inputs", "inputs", Fmt::Text), ("prec", "precision", Fmt::Text), ("n", "n", Fmt::Fix(0)),
+        ("batch", "batch", Fmt::Fix(0)), ("ours ms", "ours_ms", Fmt::Ms), ("GB/s", "ours_gbs", Fmt::Fix(0)), ("% roof", "roof_pct", Fmt::Pct(0)), ("cuSPARSE", "cusparse", Fmt::Text),
+        ("cuSPARSE ms", "cusparse_ms", Fmt::Ms), ("cuSPARSE GB/s", "cusparse_gbs", Fmt::Fix(0)), ("×cuSPARSE", "ratio_cusparse", Fmt::Fix(2)), ("LAPACK ms", "lapack_ms", Fmt::Ms),
+        ("LAPACK GB/s", "lapack_gbs", Fmt::Rate), ("×LAPACK", "ratio_lapack", Fmt::Rate), ("backward error", "backward_error", Fmt::Fix(2)),
+        ("cuSPARSE backward error", "cusparse_backward_error", Fmt::Fix(2))],
+    log: &["ours_ms", "ratio_cusparse"],
+};
+
+impl Bench for Gtsv {
+    fn about(&self) -> &'static About {
+        &ABOUT
+    }
+    fn cases(&self, precisions: &[char]) -> Vec<Case> {
+        let forms = Form::value_variants().iter().enumerate().filter(|f| self.forms.contains(f.1));
+        let sizes = |f: Form| if f == Form::Single { &self.single_sizes } else { &self.sizes };
+        let each = |k: usize, f: Form, p: char| sizes(f).iter().map(move |&n| Case { precision: p, n, kind: k, label: format!("{} {p} n = {n}", name(f)) });
+        forms.flat_map(|(k, &f)| precisions.iter().flat_map(move |&p| each(k, f, p))).collect()
+    }
+    fn measure(&mut self, ctx: &mut Ctx, case: &Case) -> Vec<Row> {
+        let (form, this) = (Form::value_variants()[case.kind], &*self);
+        this.inputs.iter().flat_map(|&inputs| dispatch!(case.precision, [f32, f64, Complex32, Complex64], class(this, ctx, form, inputs, case.n))).collect()
+    }
+    fn method(&self, meta: &Meta) -> String {
+        format!(
+            "- method: one right-hand side per system; `single` one system of order n; `strided` and `interleaved` a batch of systems of order n, as many as make one call move at least {:.0} MiB, the same batch in both layouts; device memory, one set of arrays in cuSPARSE's layout serving both libraries (numgpu's dl starts one element into cuSPARSE's zero-padded one); every call solves fresh inputs (a device copy of the pristine arrays restores the set the previous call used, enqueued before the next call's start event, so untimed), rotated among `sets` copies so a restored set leaves L2 before its next use; per method, two calls for the check (the warm-up), then the median of {} calls (fewer where one call takes long: see the notes), each between CUDA events on one stream shared by numgpu and cuSPARSE, whose workspace (`bufferSizeExt`) is allocated before; LAPACK `?gtsv` (OpenBLAS's LAPACK) on the host, host clock, on copies made before the clock starts, one system on one core (it cannot be split), a batch over all {} threads (rayon, single-threaded BLAS; the interleaved batch in the strided layout, the only one LAPACK reads)\n\
+             - peers: `single` diag rows against `gtsv2` (partial pivoting), nopivot rows against `gtsv2_nopivot`; `strided` rows against `gtsv2StridedBatch`, which does not pivot (cuSPARSE has no pivoting strided batch: none for the `random` inputs); `interleaved` rows against the fastest of `gtsvInterleavedBatch`'s algorithms (0 Thomas, no pivoting, not run on the `random` inputs; 1 LU with partial pivoting; 2 QR) that solved the systems, named in the column, all in the table below; `gtsvInterleavedBatch` overwrites the diagonals too, which are restored with B\n\
+             - GB/s count 5·n·elem per system, as the spec does (dl, d, du and b read, x written), for every library alike; % roof = numgpu's GB/s / the copy bandwidth; ×cuSPARSE = t_cuSPARSE / t_numgpu and ×LAPACK = t_LAPACK / t_numgpu (> 1: numgpu faster)\n\
+             - inputs, the oracle's classes (`numgpu::testing::tridiag`, one seed per system): `dominant`, off-diagonals with parts uniform in [-1, 1) and the diagonal's real part moved away from 0 by 5 (strictly dominant by rows and columns), on which the pivoting and the non-pivoting solvers are all stable: every mode and peer; `random`, every entry with parts uniform in [-1, 1), which needs pivoting (and 2×2 pivots in numgpu's diagonal pivoting): the diag rows and the pivoting peers only; checks, in double precision over every system of the call: the oracle's backward error max ‖b − T·x‖∞ / ((‖T‖∞·‖x‖∞ + ‖b‖∞)·ε) < {} (no factor n: a tridiagonal solve's backward error does not grow with n), info = 0 for every system (info poisoned before the call), two calls on the same inputs bitwise equal; a row also fails when a call fails, or when its cuSPARSE routine's backward error fails the same bound on dominant inputs (a check of the bench)\n",
+            self.batch_bytes / (1u64 << 20) as f64,
+            meta.reps,
+            meta.host_threads,
+            tol::RATIO
+        )
+    }
+    fn plot(&self, rows: &[Row], meta: &Meta, roof: &Roofline) -> Vec<Panel> {
+        let forms = Form::value_variants().iter().filter(|f| rows.iter().any(|r| r.text("form") == name(**f)));
+        forms
+            .map(|&form| {
+                let rows: Vec<Row> = rows.iter().filter(|r| r.text("form") == name(form)).cloned().collect();
+                let peer = ["cuSPARSE gtsv2 (diag) / gtsv2_nopivot (nopivot)", "cuSPARSE gtsv2StridedBatch", "cuSPARSE gtsvInterleavedBatch, fastest algorithm"][form as usize];
+                let title = format!("numgpu gtsv_spike ({} {}) vs {peer}: {} ({})", name(form), if form == Form::Single { "system" } else { "batch" }, meta.device, meta.date);
+                let series = |r: &Row| if r.text("inputs") == "dominant" { format!("{} {}", r.text("precision"), r.text("mode")) } else { format!("{} {} {}", r.text("precision"), r.text("mode"), r.text("inputs")) };
+                let mut p = gbs_panel(title, "GB/s, 5·n·elem per system / time", &rows, series, ("cusparse_gbs", "cuSPARSE"), roof.bandwidth_gbs);
+                p.x.0 = "n, order of each system (log2 scale)".into();
+                // A peer both modes share is drawn once.
+                let mut seen: Vec<Vec<(f64, f64)>> = Vec::new();
+                p.lines.retain(|l| l.style != Style::Dashed || (!seen.contains(&l.pts) && (seen.push(l.pts.clone()), true).1));
+                p
+            })
+            .collect()
+    }
+    fn tables(&self, rows: &[Row]) -> String {
+        // The algorithms' times are the same in every mode's row of a class, precision and n.
+        let mut seen = Vec::new();
+        let mut s = String::new();
+        for r in rows.iter().filter(|r| r.value("cusparse_algo_ms").is_some()) {
+            let key = (r.text("inputs"), r.text("precision"), r.text("n"));
+            if !seen.contains(&key) {
+                let t: Vec<String> = (0..3).map(|a| cell(r.value(&format!("cusparse_algo_ms.{a}")), Fmt::Ms)).collect();
+                s += &format!("| {} | {} | {} | {} | {} | {} |\n", key.0, key.1, key.2, r.text("batch"), t.join(" | "), r.text("cusparse"));
+                seen.push(key);
             }
-            m
-        })
-        .collect();
-    parts
-        .chunks(nb)
-        .map(|p| {
-            let m = p.iter().fold([0f64; 4], |a, q| [nan_max(a[0], q[0]), a[1].max(q[1]), nan_max(a[2], q[2]), a[3].max(q[3])]);
-            ratio(m[0], (m[1] * m[2] + m[3]) * T::EPS)
-        })
-        .fold(0.0, nan_max)
-}
-
-/// LAPACK `?gtsv` on `w`, a copy of the systems (LAPACK overwrites them): one system on this
-/// thread, a batch over rayon's threads; returns the seconds and the systems with info ≠ 0.
-pub(crate) fn lapack_run<T: Blas>(w: &mut Systems<T>) -> (f64, usize) {
-    let (n, ni) = (w.n, w.n as i32);
-    let one = |dl: &mut [T], d: &mut [T], du: &mut [T], b: &mut [T]| -> usize {
-        // SAFETY: one system: dl from T(2, 1) (the padded row 0 skipped), d, du and b with n
-        // entries each (LAPACK reads n − 1 of dl and du).
-        (unsafe { T::gtsv(ni, 1, dl[1..].as_mut_ptr(), d.as_mut_ptr(), du.as_mut_ptr(), b.as_mut_ptr(), ni) } != 0) as usize
-    };
-    let t = Instant::now();
-    let bad = if w.batch == 1 {
-        one(&mut w.dl, &mut w.d, &mut w.du, &mut w.b)
-    } else {
-        numgpu::lapack::single_threaded_blas();
-        // About 64K flops (8n per system) per task.
-        let min = (8192 / n).max(1);
-        let sys = w.dl.par_chunks_mut(n).zip(w.d.par_chunks_mut(n)).zip(w.du.par_chunks_mut(n)).zip(w.b.par_chunks_mut(n));
-        sys.with_min_len(min).map(|(((dl, d), du), b)| one(dl, d, du, b)).sum()
-    };
-    (t.elapsed().as_secs_f64(), bad)
-}
-
-/// Device addresses of one set's arrays, in cuSPARSE's layout; `info`: `batch` entries.
-#[derive(Clone, Copy)]
-pub(crate) struct Ptrs {
-    pub dl: u64,
-    pub d: u64,
-    pub du: u64,
-    pub b: u64,
-    pub info: u64,
-}
-
-/// numgpu on the arrays at `p` (one system, or `batch` in the form's layout); its dl starts one
-/// element after cuSPARSE's, except for the interleaved form, whose rows are padded alike.
-///
-/// # Safety
-/// The arrays at `p` hold n·batch elements of T each (info `batch` entries), in memory of the
-/// handle's backend.
-pub(crate) unsafe fn ours<T: Blas>(h: &mut Handle, form: Form, n: usize, batch: usize, p: Ptrs, mode: Pivoting) -> Res<()> {
-    let lapack_dl = (p.dl + size_of::<T>() as u64) as *const T;
-    let (dl, d, du, b, info) = (p.dl as *const T, p.d as *const T, p.du as *const T, p.b as *mut T, p.info as *mut i32);
-    let (nl, bl) = (n as i64, batch as i64);
-    ng(match form {
-        Form::Single => gtsv_spike::<T>(h, nl, 1, lapack_dl, d, du, b, nl, info, mode),
-        Form::Strided => gtsv_batched_strided::<T>(h, nl, 1, lapack_dl, d, du, nl, b, nl, nl, info, bl, mode),
-        Form::Interleaved => gtsv_batched_interleaved::<T>(h, nl, dl, d, du, b, info, bl, mode),
-    })
+        }
+        if s.is_empty() {
+            return s;
+        }
+        format!("cuSPARSE `gtsvInterleavedBatch` by algorithm (ms; — where it failed, or was not run: Thomas on inputs that need pivoting):\n\n| inputs | prec | n | batch | 0 Thomas | 1 LU | 2 QR | fastest that solved |\n|---|---|--:|--:|--:|--:|--:|---|\n{s}\n")
+    }
 }
 
 /// What is measured: numgpu in a mode, or a cuSPARSE routine.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Method {
-    Ours(Pivoting),
+    Ours(Mode),
     /// `gtsv2` (pivot) or `gtsv2_nopivot`.
     Gtsv2(bool),
     StridedBatch,
@@ -370,20 +193,19 @@ enum Method {
 impl Method {
     fn name(self) -> String {
         match self {
-            Method::Ours(p) => format!("numgpu {}", p.name()),
-            Method::Gtsv2(true) => "gtsv2".into(),
-            Method::Gtsv2(false) => "gtsv2_nopivot".into(),
+            Method::Ours(m) => format!("numgpu {}", name(m)),
+            Method::Gtsv2(pivot) => if pivot { "gtsv2" } else { "gtsv2_nopivot" }.into(),
             Method::StridedBatch => "gtsv2StridedBatch".into(),
-            Method::Interleaved(a) => format!("gtsvInterleavedBatch {}", ALGOS[a as usize]),
+            Method::Interleaved(a) => format!("gtsvInterleavedBatch {}", ["Thomas", "LU", "QR"][a as usize]),
         }
     }
 }
 
 /// The peers a form is measured against, for the modes asked (those that solve the class).
-fn peers(form: Form, modes: &[Pivoting], inputs: Inputs) -> Vec<Method> {
+fn peers(form: Form, modes: &[Mode], inputs: Inputs) -> Vec<Method> {
     let pivoting_only = inputs == Inputs::Random;
     match form {
-        Form::Single => modes.iter().map(|&m| Method::Gtsv2(m == Pivoting::Diagonal)).collect(),
+        Form::Single => modes.iter().map(|&m| Method::Gtsv2(m == Mode::Diag)).collect(),
         Form::Strided if pivoting_only => vec![],
         Form::Strided => vec![Method::StridedBatch],
         Form::Interleaved => (pivoting_only as i32..3).map(Method::Interleaved).collect(),
@@ -391,10 +213,10 @@ fn peers(form: Form, modes: &[Pivoting], inputs: Inputs) -> Vec<Method> {
 }
 
 /// The row's peer: `gtsv2` or `gtsv2_nopivot` by mode; the strided batch's where the class has
-/// one; the interleaved form's fastest algorithm that solved the systems, `fastest`.
-fn peer_of(form: Form, mode: Pivoting, inputs: Inputs, fastest: Option<Method>) -> Option<Method> {
+/// one; the interleaved form's fastest algorithm that solved the systems.
+fn peer_of(form: Form, mode: Mode, inputs: Inputs, fastest: Option<Method>) -> Option<Method> {
     match form {
-        Form::Single => Some(Method::Gtsv2(mode == Pivoting::Diagonal)),
+        Form::Single => Some(Method::Gtsv2(mode == Mode::Diag)),
         Form::Strided => (inputs == Inputs::Dominant).then_some(Method::StridedBatch),
         Form::Interleaved => fastest,
     }
@@ -410,306 +232,243 @@ struct Measured {
     reproducible: Option<bool>,
 }
 
-/// The device arrays of one input set.
-struct Set {
-    dl: DevBuf,
-    d: DevBuf,
-    du: DevBuf,
-    b: DevBuf,
-    info: DevBuf,
-}
-
-impl Set {
-    fn ptrs(&self) -> Ptrs {
-        Ptrs { dl: self.dl.ptr, d: self.d.ptr, du: self.du.ptr, b: self.b.ptr, info: self.info.ptr }
-    }
-}
-
 /// Systems per call and input sets for order n: one system for the single form, else enough
-/// to move `batch_bytes` per call, within cuSPARSE's 32-bit sizes; sets as getrf's, within
-/// three quarters of the memory budget (the rest for cuSPARSE's workspace). Batch 0: even one
-/// set does not fit.
-fn sizing(form: Form, n: usize, elem: usize, cfg: &Config, l2: f64) -> (usize, usize) {
-    let mut batch = if form == Form::Single { 1 } else { ((cfg.batch_bytes / (5 * n * elem) as f64).ceil() as usize).clamp(1, i32::MAX as usize / n) };
-    let set_bytes = |batch: usize| (batch * (4 * n * elem + 4)) as f64;
-    // The pristine copy plus `sets` working sets.
-    let need = |batch: usize, sets: usize| (sets + 1) as f64 * set_bytes(batch);
-    let budget = 0.75 * cfg.mem_budget;
+/// to move `batch_bytes` per call, within cuSPARSE's 32-bit sizes; sets rotated out of L2
+/// within three quarters of the memory budget (the rest for cuSPARSE's workspace). Batch 0:
+/// even one set does not fit.
+fn sizing(form: Form, n: usize, elem: usize, batch_bytes: f64, budget: f64, l2: f64) -> (usize, usize) {
+    let mut batch = if form == Form::Single { 1 } else { ((batch_bytes / (5 * n * elem) as f64).ceil() as usize).clamp(1, i32::MAX as usize / n) };
+    let set = |batch: usize| (batch * (4 * n * elem + 4)) as f64;
+    let (need, budget) = (|batch: usize, sets: usize| (sets + 1) as f64 * set(batch), 0.75 * budget);
     if need(batch, 2) > budget {
         batch = if form == Form::Single { 0 } else { (budget / need(1, 2)) as usize };
     }
-    let mut sets = rotation_sets(set_bytes(batch), l2);
-    while sets > 2 && need(batch, sets) > budget {
-        sets -= 1;
+    let mut nsets = sets(set(batch), l2, true);
+    while nsets > 2 && need(batch, nsets) > budget {
+        nsets -= 1;
     }
-    (batch, sets)
+    (batch, nsets)
 }
 
-/// One form, precision and n: a row per class of inputs and mode (see `Inputs::modes`). A
-/// failure is recorded in the rows it concerns (`ok = false`, `note`), never ends the sweep.
-pub fn run_case<T: Tridiag>(gpu: &Gpu, sp: &Cusparse, h: &mut Handle, roof: &Roofline, cfg: &Config, form: Form, n: usize) -> Vec<Row> {
-    cfg.inputs.iter().flat_map(|&inputs| run_class::<T>(gpu, sp, h, roof, cfg, form, inputs, n)).collect()
-}
-
-/// `run_case`'s rows of one class of inputs.
-#[allow(clippy::too_many_arguments)]
-fn run_class<T: Tridiag>(gpu: &Gpu, sp: &Cusparse, h: &mut Handle, roof: &Roofline, cfg: &Config, form: Form, inputs: Inputs, n: usize) -> Vec<Row> {
-    let elem = size_of::<T>();
-    let modes = inputs.modes(&cfg.modes);
-    if modes.is_empty() {
-        return Vec::new();
-    }
-    let (batch, sets) = sizing(form, n, elem, cfg, gpu.l2_bytes as f64);
-    let row = |m: Pivoting| Row { form: form.name(), mode: m.name(), inputs: inputs.name(), precision: T::LETTER, n, batch, sets, bytes: (5 * n * batch * elem) as f64, ..Default::default() };
-    let mut rows: Vec<Row> = modes.iter().map(|&m| row(m)).collect();
-    let r = if batch == 0 {
-        Err(format!("skipped: the system and its copies exceed the device memory budget of {:.1} GB", cfg.mem_budget / 1e9))
+/// `v` (`batch` systems of n entries, one after the other) interleaved: entry k of system i
+/// at `k·batch + i`; `back` undoes it.
+fn interleave<T: Copy + Send + Sync>(v: &[T], n: usize, batch: usize, back: bool) -> Vec<T> {
+    let mut out = v.to_vec();
+    if back {
+        out.par_chunks_mut(n).enumerate().for_each(|(i, sys)| sys.iter_mut().enumerate().for_each(|(k, x)| *x = v[k * batch + i]));
     } else {
-        case_body::<T>(gpu, sp, h, roof, cfg, form, inputs, &modes, &mut rows)
-    };
-    // Whatever happened, leave the stream idle before the buffers are freed.
-    let s = gpu.sync();
-    for row in &mut rows {
-        match r.clone().and(s.clone()) {
-            // numgpu's call failed: its error (first in the note) says it all.
-            Ok(()) if row.ours_ms.is_none() => row.ok = false,
-            Ok(()) => {
-                let mut why = Vec::new();
-                if !below(row.backward_error, cfg.tol) {
-                    why.push(format!("backward error {:.3e} >= {}", row.backward_error.unwrap_or(f64::NAN), cfg.tol));
-                }
-                if row.info_nonzero != Some(0) {
-                    why.push(format!("info ≠ 0 on {} of {} nonsingular systems", row.info_nonzero.map_or("?".into(), |k| k.to_string()), row.batch));
-                }
-                if row.reproducible != Some(true) {
-                    why.push("two calls on the same inputs differ bitwise".into());
-                }
-                if !row.note.is_empty() {
-                    why.push(std::mem::take(&mut row.note));
-                }
-                row.ok = why.is_empty();
-                row.note = why.join("; ");
-            }
-            Err(e) => {
-                row.ok = false;
-                row.note = if row.note.is_empty() { e } else { format!("{e}; {}", row.note) };
-            }
-        }
-        // What does not fail the row, but whoever reads it should know.
-        let mut fyi = vec![std::mem::take(&mut row.peer_note)];
-        if row.ok && row.reps < cfg.reps {
-            fyi.push(format!("median of {} calls: one takes {:.1} ms", row.reps, row.ours_ms.unwrap_or(f64::NAN)));
-        }
-        row.note = std::iter::once(std::mem::take(&mut row.note)).chain(fyi).filter(|x| !x.is_empty()).collect::<Vec<_>>().join("; ");
+        out.par_chunks_mut(batch).enumerate().for_each(|(k, row)| row.iter_mut().enumerate().for_each(|(i, x)| *x = v[i * n + k]));
     }
-    rows
+    out
 }
 
-/// The state of one case: the host systems, the device sets and the peers' workspace.
-struct Case<'a, T> {
+/// The oracle's systems as T, one after the other in cuSPARSE's layout: dl, d, du, b.
+fn host<T: Scalar>(sys: &[Sys], n: usize) -> [Vec<T>; 4] {
+    let mut out = [(); 4].map(|_| vec![T::zero(); n * sys.len()]);
+    let t = |z: &Complex64| T::from_c64(*z);
+    let [dl, d, du, b] = &mut out;
+    (dl.par_chunks_mut(n), d.par_chunks_mut(n), du.par_chunks_mut(n), b.par_chunks_mut(n)).into_par_iter().zip(sys).for_each(|((dl, d, du, b), s)| {
+        (1..n).for_each(|k| (dl[k], du[k - 1]) = (t(&s.dl[k - 1]), t(&s.du[k - 1])));
+        (0..n).for_each(|k| (d[k], b[k]) = (t(&s.d[k]), t(&s.b[k])));
+    });
+    out
+}
+
+/// The oracle's worst backward error over the systems of `x` (one after the other).
+fn worst_error<T: Scalar>(sys: &[Sys], x: &[T]) -> f64 {
+    sys.par_iter().zip(x.par_chunks(sys[0].n)).map(|(s, x)| backward_error::<T>(s, 0, x, None)).reduce(|| 0.0, nan_max)
+}
+
+/// LAPACK `?gtsv` on the systems `w` (dl, d, du, b; overwritten) over rayon's threads (one
+/// system: one core); the seconds and the systems with info ≠ 0.
+fn lapack_run<T: Prec>(w: &mut [Vec<T>; 4], n: usize) -> (f64, usize) {
+    let [dl, d, du, b] = w;
+    numgpu::lapack::single_threaded_blas();
+    let mut bad = 0;
+    let systems = dl.par_chunks_mut(n).zip(d.par_chunks_mut(n)).zip(du.par_chunks_mut(n).zip(b.par_chunks_mut(n))).with_min_len((8192 / n).max(1));
+    // SAFETY: one system: dl from T(2, 1) (the padded row 0 skipped), d, du and b with n
+    // entries each (LAPACK reads n − 1 of dl and du).
+    let t = crate::bench::secs(|| bad = systems.map(|((dl, d), (du, b))| (unsafe { T::gtsv(n as i32, 1, dl[1..].as_mut_ptr(), d.as_mut_ptr(), du.as_mut_ptr(), b.as_mut_ptr(), n as i32) } != 0) as usize).sum());
+    (t, bad)
+}
+
+/// One class of a case on the device: the systems, the pristine arrays and the sets the timed
+/// calls rotate through (dl, d, du, b, info each), cuSPARSE's workspace.
+struct Dev<'a> {
     gpu: &'a Gpu,
-    sp: &'a Cusparse,
+    sp: cusparseHandle_t,
     form: Form,
-    host: &'a Systems<T>,
-    pristine: Set,
-    sets: Vec<Set>,
-    /// cuSPARSE's workspace, the largest any peer of the case asked for.
+    n: usize,
+    sys: &'a [Sys],
+    pristine: Vec<DevBuf>,
+    sets: Vec<Vec<DevBuf>>,
     buf: DevBuf,
     max_secs: f64,
     reps: usize,
 }
 
-impl<T: Tridiag> Case<'_, T> {
-    fn bytes(&self) -> usize {
-        self.host.n * self.host.batch * size_of::<T>()
-    }
-
+impl Dev<'_> {
     /// Enqueues copies of the pristine arrays into set `j`.
-    fn restore(&self, j: usize) -> Res<()> {
-        let (s, p, bytes) = (&self.sets[j], &self.pristine, self.bytes());
-        for (dst, src) in [(&s.dl, &p.dl), (&s.d, &p.d), (&s.du, &p.du), (&s.b, &p.b)] {
-            self.gpu.copy_async(dst.ptr, src.ptr, bytes)?;
-        }
-        Ok(())
+    fn restore<T>(&self, j: usize) -> Res<()> {
+        (0..4).try_for_each(|a| self.gpu.copy_async(self.sets[j][a].ptr, self.pristine[a].ptr, self.n * self.sys.len() * size_of::<T>()))
     }
 
-    fn call(&self, h: &mut Handle, m: Method, j: usize) -> Res<()> {
-        let (n, batch, p) = (self.host.n, self.host.batch, self.sets[j].ptrs());
-        let (ni, bi, sp) = (n as i32, batch as i32, self.sp.h);
+    /// Calls method m on set j, or (`size`) asks for its workspace on the pristine arrays.
+    fn call<T: Prec>(&self, h: &mut Handle, m: Method, j: usize, size: bool) -> Res<usize> {
+        let (n, batch) = (self.n, self.sys.len());
+        let p: Vec<u64> = if size { &self.pristine } else { &self.sets[j] }.iter().map(|b| b.ptr).collect();
+        let (ni, bi, buf, mut bytes) = (n as i32, batch as i32, (!size).then_some(self.buf.ptr), 0);
+        let (nl, lapack_dl, d, du, b, info) = (n as i64, (p[0] + size_of::<T>() as u64) as *const T, p[1] as *const T, p[2] as *const T, p[3] as *mut T, p[4] as *mut i32);
+        let piv = |m: Mode| if m == Mode::Diag { Pivoting::Diagonal } else { Pivoting::NoPivot };
         // SAFETY: every array of the set holds n·batch elements on the handle's device, info
         // `batch` entries, the workspace the largest size a peer asked for.
-        unsafe {
-            match m {
-                Method::Ours(mode) => ours::<T>(h, self.form, n, batch, p, mode),
-                Method::Gtsv2(pivot) => cusparse_check(T::gtsv2(sp, pivot, ni, 1, p.dl, p.d, p.du, p.b, ni, self.buf.ptr), &m.name()),
-                Method::StridedBatch => cusparse_check(T::strided(sp, ni, p.dl, p.d, p.du, p.b, bi, ni, self.buf.ptr), &m.name()),
-                Method::Interleaved(a) => cusparse_check(T::interleaved(sp, a, ni, p.dl, p.d, p.du, p.b, bi, self.buf.ptr), &m.name()),
-            }
-        }
-    }
-
-    /// The workspace bytes a peer asks for (none for numgpu).
-    fn buffer_size(&self, m: Method) -> Res<usize> {
-        let (ni, bi, sp, p) = (self.host.n as i32, self.host.batch as i32, self.sp.h, self.pristine.ptrs());
-        let mut bytes = 0;
-        // SAFETY: size queries on arrays of n·batch elements.
         let status = unsafe {
             match m {
-                Method::Ours(_) => return Ok(0),
-                Method::Gtsv2(pivot) => T::gtsv2_buffer(sp, pivot, ni, 1, p.dl, p.d, p.du, p.b, ni, &mut bytes),
-                Method::StridedBatch => T::strided_buffer(sp, ni, p.dl, p.d, p.du, p.b, bi, ni, &mut bytes),
-                Method::Interleaved(a) => T::interleaved_buffer(sp, a, ni, p.dl, p.d, p.du, p.b, bi, &mut bytes),
+                Method::Ours(_) if size => return Ok(0),
+                Method::Ours(md) => {
+                    return ng(match self.form {
+                        Form::Single => gtsv_spike::<T>(h, nl, 1, lapack_dl, d, du, b, nl, info, piv(md)),
+                        Form::Strided => gtsv_batched_strided::<T>(h, nl, 1, lapack_dl, d, du, nl, b, nl, nl, info, batch as i64, piv(md)),
+                        Form::Interleaved => gtsv_batched_interleaved::<T>(h, nl, p[0] as *const T, d, du, b, info, batch as i64, piv(md)),
+                    })
+                    .map(|_| 0)
+                }
+                Method::Gtsv2(pivot) => T::gtsv2(self.sp, pivot, ni, p[0], p[1], p[2], p[3], buf, &mut bytes),
+                Method::StridedBatch => T::gtsv_strided(self.sp, ni, p[0], p[1], p[2], p[3], bi, buf, &mut bytes),
+                Method::Interleaved(a) => T::gtsv_interleaved(self.sp, a, ni, p[0], p[1], p[2], p[3], bi, buf, &mut bytes),
             }
         };
-        cusparse_check(status, &format!("{}_bufferSizeExt", m.name()))?;
-        Ok(bytes)
+        ok(status.result(), &format!("{}{}", m.name(), if size { "_bufferSizeExt" } else { "" })).map(|_| bytes)
     }
 
-    /// Set j's X, one system after the other.
-    fn fetch_x(&self, j: usize) -> Res<Vec<T>> {
-        let mut x = vec![T::zero(); self.host.n * self.host.batch];
-        self.gpu.dtoh(&mut x, self.sets[j].b.ptr)?;
-        Ok(if self.form == Form::Interleaved { deinterleave(&x, self.host.n, self.host.batch) } else { x })
-    }
-
-    /// Checks method m on set 0, then times it (see the module docs).
-    fn measure(&self, h: &mut Handle, m: Method) -> Res<Measured> {
-        let is_ours = matches!(m, Method::Ours(_));
-        let batch = self.host.batch;
-        // Info poisoned (0xff bytes: −1), so an entry left unwritten shows.
-        let fresh = || -> Res<()> {
-            self.restore(0)?;
-            self.gpu.memset_async(self.sets[0].info.ptr, 0xff, 4 * batch)
+    /// Checks method m on set 0, then times it: a call on fresh inputs (info poisoned: 0xff
+    /// bytes, −1), the oracle's backward error of every system, a second call timed alone
+    /// (numgpu's X must equal the first's); then the median of `reps` calls on fresh inputs,
+    /// fewer where they would take more than `max_secs` (one: the second call's time).
+    fn measure<T: Prec>(&self, h: &mut Handle, m: Method) -> Res<Measured> {
+        let (ours, batch, (x0, info)) = (matches!(m, Method::Ours(_)), self.sys.len(), (self.sets[0][3].ptr, self.sets[0][4].ptr));
+        let fresh = || self.restore::<T>(0).and_then(|_| self.gpu.memset_async(info, 0xff, 4 * batch));
+        let fetch_x = || -> Res<Vec<T>> {
+            let mut x = vec![T::zero(); self.n * batch];
+            self.gpu.dtoh(&mut x, x0)?;
+            Ok(if self.form == Form::Interleaved { interleave(&x, self.n, batch, true) } else { x })
         };
         fresh()?;
-        self.call(h, m, 0)?;
-        let x = self.fetch_x(0)?;
-        let info_nonzero = if is_ours {
-            let mut info = vec![0i32; batch];
-            self.gpu.dtoh(&mut info, self.sets[0].info.ptr)?;
-            Some(info.iter().filter(|&&v| v != 0).count())
-        } else {
-            None
-        };
-        let error = backward_error(self.host, &x);
+        self.call::<T>(h, m, 0, false)?;
+        let (x, mut infos) = (fetch_x()?, vec![0i32; batch]);
+        self.gpu.dtoh(&mut infos, info)?;
         fresh()?;
-        let probe = median(&self.gpu.time_setup(0, 1, |_| Ok(()), |_| self.call(h, m, 0))?);
-        let reproducible = if is_ours { Some(bits(&self.fetch_x(0)?) == bits(&x)) } else { None };
-        drop(x);
-        self.restore(0)?;
+        let probe = median(&self.gpu.time(0, 1, |_| Ok(()), |_| self.call::<T>(h, m, 0, false).map(|_| ()))?);
+        let reproducible = if ours { Some(bits(&fetch_x()?) == bits(&x)) } else { None };
+        self.restore::<T>(0)?;
         let reps = ((self.max_secs * 1e3 / probe.max(1e-6)) as usize).clamp(1, self.reps);
-        if reps == 1 {
-            // One call takes longer than the measurement may: the probe is the measurement.
-            return Ok(Measured { ms: probe, reps, error, info_nonzero, reproducible });
-        }
-        let sets = self.sets.len();
-        let before = |j: usize| if j > 0 { self.restore((j - 1) % sets) } else { Ok(()) };
-        let ms = self.gpu.time_setup(0, reps, before, |j| self.call(h, m, j % sets))?;
-        self.restore((reps - 1) % sets)?;
-        Ok(Measured { ms: median(&ms), reps, error, info_nonzero, reproducible })
+        let ms = if reps == 1 { probe } else { self.gpu.time_fresh(0, reps, self.sets.len(), |j| self.restore::<T>(j), |j| self.call::<T>(h, m, j, false).map(|_| ()))? };
+        let info_nonzero = ours.then(|| infos.iter().filter(|&&v| v != 0).count());
+        Ok(Measured { ms, reps, error: worst_error(self.sys, &x), info_nonzero, reproducible })
     }
 }
 
-/// `run_class`'s work: inputs, device sets, the peers, numgpu in each of `modes` (one row
-/// each), LAPACK.
-#[allow(clippy::too_many_arguments)]
-fn case_body<T: Tridiag>(gpu: &Gpu, sp: &Cusparse, h: &mut Handle, roof: &Roofline, cfg: &Config, form: Form, inputs: Inputs, modes: &[Pivoting], rows: &mut [Row]) -> Res<()> {
-    let (n, batch, nsets) = (rows[0].n, rows[0].batch, rows[0].sets);
+/// The rows of one class of inputs of a case, a row per mode that solves the class. A failure
+/// is recorded in the rows it concerns, never ends the sweep.
+fn class<T: Prec>(g: &Gtsv, ctx: &mut Ctx, form: Form, inputs: Inputs, n: usize) -> Vec<Row> {
+    let modes: Vec<Mode> = g.modes.iter().copied().filter(|&m| inputs == Inputs::Dominant || m == Mode::Diag).collect();
+    let (batch, nsets) = sizing(form, n, size_of::<T>(), g.batch_bytes, ctx.budget, ctx.gpu.l2_bytes as f64);
+    let mut rows: Vec<Row> = modes
+        .iter()
+        .map(|&m| {
+            let mut r = Row::new(format!("{} {} {} {} n = {n}", name(form), name(m), name(inputs), T::LETTER));
+            [("form", name(form)), ("mode", name(m)), ("inputs", name(inputs)), ("precision", T::LETTER.to_string())].into_iter().for_each(|(k, v)| r.set(k, v));
+            [("n", n), ("batch", batch), ("sets", nsets)].into_iter().for_each(|(k, v)| r.set(k, v));
+            r.set("bytes", (5 * n * batch * size_of::<T>()) as f64);
+            r
+        })
+        .collect();
+    let r = if batch == 0 { Err(format!("skipped: the system and its copies exceed the device memory budget of {:.1} GB", ctx.budget / 1e9)) } else { body::<T>(g, ctx, (form, inputs, n, batch, nsets), &modes, &mut rows) };
+    // Whatever happened, leave the stream idle before the buffers are freed.
+    if let Err(e) = r.and(ctx.gpu.sync()) {
+        rows.iter_mut().for_each(|row| row.fail(e.clone()));
+    }
+    rows
+}
+
+fn body<T: Prec>(g: &Gtsv, ctx: &mut Ctx, (form, inputs, n, batch, nsets): (Form, Inputs, usize, usize, usize), modes: &[Mode], rows: &mut [Row]) -> Res<()> {
     let seed = ((T::LETTER as u64) << 32) ^ (n as u64) ^ ((form as u64) << 40) ^ ((inputs as u64) << 44) ^ 0x6774_7376_0000;
-    let host = Systems::<T>::random(n, batch, inputs, seed);
-    let bytes = n * batch * size_of::<T>();
-    let alloc_set = || -> Res<Set> { Ok(Set { dl: gpu.alloc(bytes)?, d: gpu.alloc(bytes)?, du: gpu.alloc(bytes)?, b: gpu.alloc(bytes)?, info: gpu.alloc(4 * batch)? }) };
-    let pristine = alloc_set()?;
-    for (dst, v) in [(&pristine.dl, &host.dl), (&pristine.d, &host.d), (&pristine.du, &host.du), (&pristine.b, &host.b)] {
-        if form == Form::Interleaved {
-            gpu.htod(dst.ptr, &interleave(v, n, batch))?;
-        } else {
-            gpu.htod(dst.ptr, v)?;
-        }
+    let kind = if inputs == Inputs::Dominant { Kind::Dominant } else { Kind::Random };
+    let sys: Vec<Sys> = (0..batch as u64).into_par_iter().map(|i| Sys::new::<T>(kind, n, 1, seed ^ (i << 1))).collect();
+    let (arrays, bytes, gpu) = (host::<T>(&sys, n), n * batch * size_of::<T>(), ctx.gpu);
+    let alloc = || -> Res<Vec<DevBuf>> { [bytes, bytes, bytes, bytes, 4 * batch].iter().map(|&b| gpu.alloc(b)).collect() };
+    let pristine = alloc()?;
+    for (buf, v) in pristine.iter().zip(&arrays) {
+        gpu.htod(buf.ptr, &if form == Form::Interleaved { interleave(v, n, batch, false) } else { v.clone() })?;
     }
-    let sets = (0..nsets).map(|_| alloc_set()).collect::<Res<Vec<Set>>>()?;
-    let mut case = Case { gpu, sp, form, host: &host, pristine, sets, buf: DevBuf { ptr: 0 }, max_secs: cfg.max_secs, reps: cfg.reps };
-    for j in 0..nsets {
-        case.restore(j)?;
-    }
+    let sets = (0..nsets).map(|_| alloc()).collect::<Res<Vec<_>>>()?;
+    let mut dev = Dev { gpu, sp: ctx.cusparse().h, form, n, sys: &sys, pristine, sets, buf: gpu.alloc(0)?, max_secs: g.max_secs, reps: ctx.reps };
+    (0..nsets).try_for_each(|j| dev.restore::<T>(j))?;
     let peers = peers(form, modes, inputs);
-    let mut need = 0;
-    for &m in &peers {
-        need = need.max(case.buffer_size(m)?);
-    }
-    case.buf = gpu.alloc(need)?;
-    gpu.sync()?;
+    let need = peers.iter().map(|&m| dev.call::<T>(ctx.h, m, 0, true)).collect::<Res<Vec<_>>>()?;
+    dev.buf = gpu.alloc(need.into_iter().max().unwrap_or(0))?;
 
     // The peers, each once; what went wrong with one is noted in the rows that compare with it.
-    let theirs: Vec<(Method, Res<Measured>)> = peers.iter().map(|&m| (m, case.measure(h, m))).collect();
-    let solved = |r: &Res<Measured>| r.as_ref().ok().filter(|x| below(Some(x.error), cfg.tol)).map(|x| x.ms);
-    // The interleaved rows' peer: the fastest algorithm that solved the systems.
+    let theirs: Vec<(Method, Res<Measured>)> = peers.iter().map(|&m| (m, dev.measure::<T>(ctx.h, m))).collect();
+    let solved = |r: &Res<Measured>| r.as_ref().ok().filter(|x| below(Some(x.error), tol::RATIO)).map(|x| x.ms);
     let fastest = theirs.iter().filter_map(|(m, r)| solved(r).map(|t| (*m, t))).min_by(|a, b| a.1.total_cmp(&b.1)).map(|(m, _)| m);
     for (row, &mode) in rows.iter_mut().zip(modes) {
-        let peer = peer_of(form, mode, inputs, fastest);
-        row.cusparse = match (peer, form) {
-            (Some(m), _) => m.name(),
-            (None, Form::Interleaved) => "gtsvInterleavedBatch".into(),
-            (None, _) => "—".into(),
-        };
-        let mut notes = Vec::new();
+        let (peer, bytes) = (peer_of(form, mode, inputs, fastest), row.num("bytes").unwrap_or(f64::NAN));
+        row.set("cusparse", peer.map_or(if form == Form::Interleaved { "gtsvInterleavedBatch".into() } else { "—".into() }, |m| m.name()));
         for (m, r) in theirs.iter().filter(|(m, _)| form == Form::Interleaved || Some(*m) == peer) {
             match r {
-                Err(e) => notes.push(format!("cuSPARSE {}: {e}", m.name())),
+                Err(e) => row.fail(format!("cuSPARSE {}: {e}", m.name())),
                 // On dominant inputs every peer must solve: else the bench is wrong. On inputs
                 // that need pivoting, that is the peer's business, and it is only reported.
-                Ok(x) if !below(Some(x.error), cfg.tol) && inputs == Inputs::Dominant => notes.push(format!("bench check: cuSPARSE {}'s backward error {:.3e} >= {}", m.name(), x.error, cfg.tol)),
-                Ok(x) if !below(Some(x.error), cfg.tol) => row.peer_note = format!("cuSPARSE {}'s backward error {:.3e} >= {}: not compared", m.name(), x.error, cfg.tol),
+                Ok(x) if !below(Some(x.error), tol::RATIO) && inputs == Inputs::Dominant => row.fail(format!("bench check: cuSPARSE {}'s backward error {:.3e} >= {}", m.name(), x.error, tol::RATIO)),
+                Ok(x) if !below(Some(x.error), tol::RATIO) => row.note(format!("cuSPARSE {}'s backward error {:.3e} >= {}: not compared", m.name(), x.error, tol::RATIO)),
                 Ok(x) if Some(*m) == peer => {
-                    row.cusparse_ms = Some(x.ms);
-                    row.cusparse_gbs = Some(row.bytes / (x.ms * 1e6));
-                    row.cusparse_backward_error = Some(x.error);
+                    rates(row, "cusparse", x.ms, bytes, None);
+                    row.set("cusparse_backward_error", x.error);
                 }
                 Ok(_) => {}
             }
         }
         if form == Form::Interleaved {
-            row.cusparse_algo_ms = (0..3).map(|a| theirs.iter().find(|(m, _)| *m == Method::Interleaved(a)).and_then(|(_, r)| r.as_ref().ok().map(|x| x.ms))).collect();
+            let algo = |a| theirs.iter().find(|(m, _)| *m == Method::Interleaved(a)).and_then(|(_, r)| r.as_ref().ok().map(|x| x.ms));
+            row.set("cusparse_algo_ms", (0..3).map(algo).collect::<Vec<_>>());
         }
-        match case.measure(h, Method::Ours(mode)) {
-            Ok(o) => {
-                row.reps = o.reps;
-                row.ours_ms = Some(o.ms);
-                row.ours_gbs = Some(row.bytes / (o.ms * 1e6));
-                row.roof_pct = Some(100.0 * row.bytes / (o.ms * 1e6) / roof.bandwidth_gbs);
-                row.ratio_cusparse = row.cusparse_ms.map(|t| t / o.ms);
-                row.backward_error = Some(o.error);
-                row.info_nonzero = o.info_nonzero;
-                row.reproducible = o.reproducible;
+        let o = match dev.measure::<T>(ctx.h, Method::Ours(mode)) {
+            Ok(o) => o,
+            Err(e) => {
+                row.fail(e);
+                continue;
             }
-            Err(e) => notes.insert(0, e),
+        };
+        row.set("reps", o.reps);
+        rates(row, "ours", o.ms, bytes, None);
+        row.set("roof_pct", 100.0 * bytes / (o.ms * 1e6) / ctx.roof.bandwidth_gbs);
+        row.set("ratio_cusparse", row.num("cusparse_ms").map(|t| t / o.ms));
+        row.set("backward_error", o.error);
+        row.set("info_nonzero", o.info_nonzero);
+        row.set("reproducible", o.reproducible);
+        row.check(below(Some(o.error), tol::RATIO), || format!("backward error {:.3e} >= {}", o.error, tol::RATIO));
+        row.check(o.info_nonzero == Some(0), || format!("info ≠ 0 on {} of {batch} nonsingular systems", o.info_nonzero.unwrap_or(0)));
+        row.check(o.reproducible == Some(true), || "two calls on the same inputs differ bitwise".into());
+        if o.reps < ctx.reps {
+            row.note(format!("median of {} calls: one takes {:.1} ms", o.reps, o.ms));
         }
-        row.note = notes.join("; ");
     }
     gpu.sync()?;
-    drop(case);
+    drop(dev);
 
     // LAPACK on copies of the host systems, each copy made before the clock starts.
-    let mut w = host.clone();
     let (mut times, mut bad) = (Vec::new(), 0);
-    loop {
-        let (t, b) = lapack_run(&mut w);
+    while times.is_empty() || times.len() < g.cpu_reps && times.iter().sum::<f64>() < g.cpu_secs {
+        let (t, b) = lapack_run(&mut arrays.clone(), n);
         times.push(t);
         bad += b;
-        if times.len() >= cfg.cpu_reps.max(1) || times.iter().sum::<f64>() >= cfg.cpu_secs {
-            break;
-        }
-        w = host.clone();
     }
     let lapack_ms = median(&times) * 1e3;
     for row in rows.iter_mut() {
-        row.lapack_ms = Some(lapack_ms);
-        row.lapack_gbs = Some(row.bytes / (lapack_ms * 1e6));
-        row.ratio_lapack = row.ours_ms.map(|t| lapack_ms / t);
-        if bad > 0 {
-            let what = format!("bench check: LAPACK ?gtsv reported info ≠ 0 on {bad} system solves");
-            row.note = if row.note.is_empty() { what } else { format!("{}; {what}", row.note) };
-        }
+        rates(row, "lapack", lapack_ms, row.num("bytes").unwrap_or(f64::NAN), None);
+        row.set("ratio_lapack", row.num("ours_ms").map(|t| lapack_ms / t));
+        row.check(bad == 0, || format!("bench check: LAPACK ?gtsv reported info ≠ 0 on {bad} system solves"));
     }
     Ok(())
 }
@@ -717,114 +476,49 @@ fn case_body<T: Tridiag>(gpu: &Gpu, sp: &Cusparse, h: &mut Handle, roof: &Roofli
 #[cfg(test)]
 mod tests {
     use super::*;
-    use numgpu::{Complex32, Complex64};
 
-    fn host_ptrs<T>(dl: &[T], d: &[T], du: &[T], b: &mut [T], info: &mut [i32]) -> Ptrs {
-        Ptrs { dl: dl.as_ptr() as u64, d: d.as_ptr() as u64, du: du.as_ptr() as u64, b: b.as_mut_ptr() as u64, info: info.as_mut_ptr() as u64 }
-    }
-
-    /// The inputs, layouts and checks on the host: the dominant systems are dominant, and
-    /// both classes have cuSPARSE's padding; numgpu's call on the bench's layout (its dl one
-    /// element into cuSPARSE's) solves them on the CPU backend in every form and in the
-    /// class's modes, with a small backward error that a perturbed or NaN solution does not
-    /// have; LAPACK's batch over rayon equals one system at a time.
-    fn check_helpers<T: Tridiag>(inputs: Inputs) {
-        for (n, batch) in [(3usize, 1usize), (64, 37), (1000, 1), (129, 5)] {
-            let s = Systems::<T>::random(n, batch, inputs, 7 + n as u64);
-            for i in 0..batch {
-                assert!(s.dl[i * n] == T::zero() && s.du[i * n + n - 1] == T::zero());
-                for k in 0..n {
-                    let g = i * n + k;
-                    let off = s.dl[g].to_c64().norm() + s.du[g].to_c64().norm();
-                    let dominant = s.d[g].to_c64().norm() > 4.0 && off < 2.0 * 2f64.sqrt();
-                    assert!(dominant || inputs == Inputs::Random, "{} n={n} row {k}", T::LETTER);
-                }
+    /// The bench's layout on the host: numgpu's call with its dl one element into cuSPARSE's
+    /// solves the oracle's systems on the CPU backend in every form and the class's modes; the
+    /// host LAPACK's batch equals one system at a time; the options' defaults and sizing.
+    #[test]
+    fn layout_and_settings() {
+        for (n, batch, kind) in [(3usize, 1usize, Kind::Dominant), (64, 37, Kind::Random), (129, 5, Kind::Dominant)] {
+            let sys: Vec<Sys> = (0..batch as u64).map(|i| Sys::new::<Complex64>(kind, n, 1, 7 + i)).collect();
+            let arrays = host::<Complex64>(&sys, n);
+            let modes: &[Pivoting] = if kind == Kind::Dominant { &[Pivoting::Diagonal, Pivoting::NoPivot] } else { &[Pivoting::Diagonal] };
+            let forms = [Form::Single, Form::Strided, Form::Interleaved].into_iter().filter(|&f| f != Form::Single || batch == 1);
+            for (form, &p) in forms.flat_map(|f| modes.iter().map(move |p| (f, p))) {
+                let lay = |v: &Vec<Complex64>| if form == Form::Interleaved { interleave(v, n, batch, false) } else { v.clone() };
+                let [dl, d, du, mut b] = [&arrays[0], &arrays[1], &arrays[2], &arrays[3]].map(lay);
+                let (mut info, nl, bl, h) = (vec![-7; batch], n as i64, batch as i64, &mut Handle::cpu());
+                // SAFETY: host arrays of n·batch elements and batch infos, a CPU handle.
+                let r = unsafe {
+                    match form {
+                        Form::Single => gtsv_spike(h, nl, 1, dl[1..].as_ptr(), d.as_ptr(), du.as_ptr(), b.as_mut_ptr(), nl, info.as_mut_ptr(), p),
+                        Form::Strided => gtsv_batched_strided(h, nl, 1, dl[1..].as_ptr(), d.as_ptr(), du.as_ptr(), nl, b.as_mut_ptr(), nl, nl, info.as_mut_ptr(), bl, p),
+                        Form::Interleaved => gtsv_batched_interleaved(h, nl, dl.as_ptr(), d.as_ptr(), du.as_ptr(), b.as_mut_ptr(), info.as_mut_ptr(), bl, p),
+                    }
+                };
+                assert!(r.is_ok() && info.iter().all(|&v| v == 0), "{form:?} n={n}: {r:?} info {info:?}");
+                let x = if form == Form::Interleaved { interleave(&b, n, batch, true) } else { b };
+                assert!(worst_error(&sys, &x) < tol::RATIO, "{form:?} {p:?} {kind:?} n={n}");
             }
-            assert_eq!(deinterleave(&interleave(&s.b, n, batch), n, batch), s.b);
-            let forms: &[Form] = if batch == 1 { &[Form::Single, Form::Strided, Form::Interleaved] } else { &[Form::Strided, Form::Interleaved] };
-            for &form in forms {
-                for mode in inputs.modes(&[Pivoting::Diagonal, Pivoting::NoPivot]) {
-                    let lay = |v: &[T]| if form == Form::Interleaved { interleave(v, n, batch) } else { v.to_vec() };
-                    let (dl, d, du, mut b) = (lay(&s.dl), lay(&s.d), lay(&s.du), lay(&s.b));
-                    let mut info = vec![-7; batch];
-                    let p = host_ptrs(&dl, &d, &du, &mut b, &mut info);
-                    // SAFETY: host arrays of n·batch elements and batch infos, a CPU handle.
-                    unsafe { ours::<T>(&mut Handle::cpu(), form, n, batch, p, mode) }.unwrap();
-                    assert!(info.iter().all(|&v| v == 0), "{} {form:?} n={n}: info {info:?}", T::LETTER);
-                    let x = if form == Form::Interleaved { deinterleave(&b, n, batch) } else { b };
-                    let e = backward_error(&s, &x);
-                    assert!(e < 30.0, "{} {form:?} {mode:?} n={n} batch={batch}: backward error {e}", T::LETTER);
-                    let mut bad = x.clone();
-                    // x(n/2) changed by 1e-2·(1 + ‖x‖∞) changes the residual of rows n/2 − 1 … n/2 + 1
-                    // by that times T's entries of column n/2, far above ε·‖T‖∞·‖x‖∞.
-                    let dx = 1e-2 * (1.0 + bad.iter().map(|v| v.to_c64().norm()).fold(0.0, f64::max));
-                    bad[n / 2] = bad[n / 2] + T::from_c64(Complex64::new(dx, 0.0));
-                    assert!(backward_error(&s, &bad) > 100.0, "{} n={n}: a perturbed x passes", T::LETTER);
-                    bad[n / 2] = T::from_c64(Complex64::new(f64::NAN, 0.0));
-                    assert!(!below(Some(backward_error(&s, &bad)), 30.0), "{} n={n}: a NaN x passes", T::LETTER);
-                }
-            }
-            let mut all = s.clone();
-            assert_eq!(lapack_run(&mut all).1, 0);
-            for i in 0..batch {
-                let r = i * n..(i + 1) * n;
-                let mut one = Systems { n, batch: 1, dl: s.dl[r.clone()].to_vec(), d: s.d[r.clone()].to_vec(), du: s.du[r.clone()].to_vec(), b: s.b[r.clone()].to_vec() };
-                assert_eq!(lapack_run(&mut one).1, 0);
-                assert_eq!(bits(&one.b), bits(&all.b[r]), "{} n={n} system {i}", T::LETTER);
-            }
-            assert!(backward_error(&s, &all.b) < 30.0);
+            let (mut all, mut one) = (arrays.clone(), [0, 1, 2, 3].map(|a| arrays[a][..n].to_vec()));
+            assert_eq!((lapack_run(&mut all, n).1, lapack_run(&mut one, n).1), (0, 0));
+            assert_eq!(bits(&one[3]), bits(&all[3][..n]));
+            assert!(worst_error(&sys, &all[3]) < tol::RATIO);
         }
-    }
-
-    #[test]
-    fn gtsv_check_helpers() {
-        for &inputs in Inputs::ALL {
-            check_helpers::<f32>(inputs);
-            check_helpers::<f64>(inputs);
-            check_helpers::<Complex32>(inputs);
-            check_helpers::<Complex64>(inputs);
-        }
-    }
-
-    /// A backward error a hand computation confirms: T = tridiag(1, 4, 1) of order 3, b = T·1
-    /// = (5, 6, 5), x = 1 except x(2) = 1 + δ: r = (−δ, −4δ, −δ), ‖r‖∞ = 4δ, ‖T‖∞ = 6,
-    /// ‖x‖∞ = 1 + δ, ‖b‖∞ = 6.
-    #[test]
-    fn backward_error_by_hand() {
-        let delta = 1e-10;
-        let s = Systems { n: 3, batch: 1, dl: vec![0.0, 1.0, 1.0], d: vec![4.0; 3], du: vec![1.0, 1.0, 0.0], b: vec![5.0, 6.0, 5.0] };
-        let e = backward_error(&s, &[1.0, 1.0 + delta, 1.0]);
-        let want = 4.0 * delta / ((6.0 * (1.0 + delta) + 6.0) * f64::EPSILON);
-        assert!((e - want).abs() < 1e-6 * want, "{e} vs {want}");
-        assert_eq!(backward_error(&s, &[1.0, 1.0, 1.0]), 0.0);
-    }
-
-    #[test]
-    fn sizing_moves_the_asked_bytes() {
-        let cfg = Config { reps: 20, batch_bytes: 256.0 * (1 << 20) as f64, max_secs: 2.0, cpu_secs: 0.2, cpu_reps: 3, mem_budget: 70e9, tol: 30.0, modes: vec![Pivoting::Diagonal], inputs: vec![Inputs::Dominant] };
+        let g = Gtsv::new(&crate::tests::cli(&["--routine", "gtsv"])).unwrap();
+        assert_eq!((g.single_sizes.len(), g.sizes.as_slice(), g.batch_bytes, g.max_secs), (10, &[64, 128, 256, 512, 1024][..], (256u64 << 20) as f64, 2.0));
+        assert_eq!((g.forms.len(), g.modes.as_slice(), g.inputs.len(), g.cases(&['s', 'd']).len()), (3, &[Mode::Diag, Mode::Nopivot][..], 2, 40));
+        let q = Gtsv::new(&crate::tests::cli(&["--quick", "--forms", "interleaved,interleaved", "--modes", "nopivot"])).unwrap();
+        assert_eq!((q.single_sizes.len(), q.forms.as_slice(), q.modes.as_slice()), (3, &[Form::Interleaved][..], &[Mode::Nopivot][..]));
+        assert!(Gtsv::new(&crate::tests::cli(&["--single-sizes", "2"])).is_err() && Gtsv::new(&crate::tests::cli(&["--batch-bytes", "10"])).is_err());
         let l2 = (50 << 20) as f64;
-        let (batch, sets) = sizing(Form::Strided, 64, 4, &cfg, l2);
-        assert_eq!((batch, sets), (209_716, 2));
-        assert!((5 * 64 * batch * 4) as f64 >= cfg.batch_bytes);
-        // A small single system rotates among many sets, a large one between two.
-        assert_eq!(sizing(Form::Single, 1 << 16, 4, &cfg, l2), (1, 64));
-        assert_eq!(sizing(Form::Single, 1 << 25, 8, &cfg, l2), (1, 2));
-        let tight = Config { mem_budget: 1e6, ..cfg };
-        assert_eq!(sizing(Form::Single, 1 << 20, 8, &tight, l2).0, 0);
-        let (b, _) = sizing(Form::Interleaved, 1024, 8, &tight, l2);
-        assert!(b > 0 && (3 * b * 4 * 1024 * 8) as f64 <= 0.75e6);
-        let list = |v: &[&str]| Some(v.iter().map(|s| s.to_string()).collect::<Vec<_>>());
-        assert_eq!(parse_list::<Form>("--forms", list(&["interleaved", " single", "interleaved"])), Ok(vec![Form::Interleaved, Form::Single]));
-        assert_eq!(parse_list::<Pivoting>("--modes", None), Ok(vec![Pivoting::Diagonal, Pivoting::NoPivot]));
-        assert_eq!(parse_list::<Inputs>("--inputs", list(&["dense"])), Err("--inputs dense: unknown; known: dominant, random".into()));
-        assert!(parse_list::<Inputs>("--inputs", list(&[])).is_err());
-        assert_eq!(Inputs::Random.modes(&[Pivoting::NoPivot, Pivoting::Diagonal]), [Pivoting::Diagonal]);
-        assert_eq!(Inputs::Dominant.modes(&[Pivoting::NoPivot]), [Pivoting::NoPivot]);
-        // The random class: pivoting peers only, none for the strided batch.
-        let modes = [Pivoting::Diagonal];
-        assert_eq!(peers(Form::Interleaved, &modes, Inputs::Random), [Method::Interleaved(1), Method::Interleaved(2)]);
-        assert!(peers(Form::Strided, &modes, Inputs::Random).is_empty());
-        assert_eq!(peer_of(Form::Strided, Pivoting::Diagonal, Inputs::Random, None), None);
-        assert_eq!(peer_of(Form::Single, Pivoting::NoPivot, Inputs::Dominant, None), Some(Method::Gtsv2(false)));
+        assert_eq!(sizing(Form::Strided, 64, 4, g.batch_bytes, 70e9, l2), (209_716, 2));
+        assert_eq!((sizing(Form::Single, 1 << 16, 4, g.batch_bytes, 70e9, l2), sizing(Form::Single, 1 << 20, 8, g.batch_bytes, 1e6, l2).0), ((1, 64), 0));
+        assert_eq!(peers(Form::Interleaved, &[Mode::Diag], Inputs::Random), [Method::Interleaved(1), Method::Interleaved(2)]);
+        assert!(peers(Form::Strided, &[Mode::Diag], Inputs::Random).is_empty());
+        assert_eq!(peer_of(Form::Single, Mode::Nopivot, Inputs::Dominant, None), Some(Method::Gtsv2(false)));
     }
 }

@@ -1,290 +1,219 @@
-//! The rkc sweep: `numgpu_rkc_integrate` (RKC, one GPU thread per system) on many independent
-//! ODE systems, against the CPU backend in the same run on all host cores and on one core.
-//!
-//! Problems (double precision, t in [0, 1], rtol = atol = 1e-6, the spectral radius from the
-//! problem's bound):
-//! - `bruss32`, `bruss64`: the built-in Brusselator with 32 and 64 equations (16 and 32 grid
-//!   points), B swept over [2.5, 3.5] across the systems;
-//! - `user64`: a user-written CUDA source (and the same right-hand side as a host callback for
-//!   the CPU peers) of similar cost: a chain of 64 diffusively coupled phase oscillators
-//!   (ch. 7), θ_k' = ω_k + c·(sin(θ_{k+1} − θ_k) + sin(θ_{k−1} − θ_k)), c = κ·65², free ends,
-//!   with its Gershgorin bound 4c as `numgpu_spcrad`; ω and κ vary over the systems.
-//!
-//! For each problem and system count: device arrays (system-major), Y restored from a pristine
-//! copy before each call (untimed, enqueued before the start event); two checked calls (the
-//! warm-up: every status 0, bitwise equal results), then the median of `reps` calls between
-//! CUDA events (fewer where one call is slow: at most about `max_secs` of timed calls). The
-//! CPU peers integrate the first min(nsys, cap) systems of the same inputs (caps
-//! `cpu_all_max` for all cores, `cpu_one_max` for one core, a one-thread rayon pool), host
-//! clock, the median of `cpu_reps` runs; their rates (systems/s) are compared with ours, since
-//! they may integrate fewer systems. The GPU's results on those systems must agree with the
-//! CPU's within ACC tolerances per system (‖Δy‖∞ / (atol + rtol·‖y‖∞)).
+//! rkc: `numgpu_rkc_integrate` (RKC, one GPU thread per system) on many independent ODE
+//! systems (the built-in Brusselator with 32 and 64 equations; a user-written CUDA source of
+//! similar cost, the oracle's chain of 64 coupled phase oscillators) against the CPU backend
+//! in the same run on all host cores and on one core (capped system counts, rates compared);
+//! the GPU's solutions checked against the CPU's within the oracle's global-error bound.
 
-use crate::gpu::{median, ng, DevBuf, Gpu, Res};
-use numgpu::rkc::{rkc_integrate, rkc_integrate_slices, Callbacks, Layout, Method, Ode, Options, Problem};
+use crate::bench::{finish, one_core, secs, About, Bench, Case, Ctx};
+use crate::gpu::{median, ng, Res};
+use crate::report::{series_lines, Fmt, Meta, Panel, Row, Scale, Style};
+use crate::roofline::Roofline;
+use crate::Cli;
+use clap::ValueEnum;
+use numgpu::rkc::{rkc_integrate, rkc_integrate_slices, Layout, Method, Ode, Options, Problem};
+use numgpu::testing::{ode::worst_weighted_error, tol, workloads};
 use numgpu::Handle;
-use serde::Serialize;
-use std::ffi::c_void;
-use std::time::Instant;
 
-/// Largest CPU-vs-GPU difference accepted per system, in tolerances (a global error: the
-/// two backends round differently, and a step accepted on one may be rejected on the other).
-const ACC: f64 = 100.0;
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// rkc: systems per call, comma-separated [default: 1000,10000,100000,1000000; --quick: 1000,10000,100000].
+    #[arg(long, value_delimiter = ',')]
+    systems: Option<Vec<usize>>,
+    /// rkc: problems, comma-separated: bruss32, bruss64 (the built-in Brusselator with 32 and 64 equations), user64 (a user-written CUDA source, a chain of 64 coupled phase oscillators) [default: all three].
+    #[arg(long, value_delimiter = ',')]
+    problems: Option<Vec<Workload>>,
+    /// rkc: most systems the CPU backend integrates on all host cores (rates are compared) [default: 100000; --quick: 10000].
+    #[arg(long)]
+    cpu_all_max: Option<usize>,
+    /// rkc: most systems the CPU backend integrates on one core [default: 10000; --quick: 1000].
+    #[arg(long)]
+    cpu_one_max: Option<usize>,
+}
+
 const TOL: f64 = 1e-6;
 const TEND: f64 = 1.0;
 
-/// The phase-oscillator chain's CUDA source.
-const CHAIN_CU: &str = r#"
-__device__ void numgpu_rhs(double t, const double *y, const double *p, double *f) {
-    const double c = p[1] * (double)((NEQ + 1) * (NEQ + 1));
-    for (int k = 0; k < NEQ; ++k) {
-        double s = 0.0;
-        if (k > 0) s += sin(y[k - 1] - y[k]);
-        if (k + 1 < NEQ) s += sin(y[k + 1] - y[k]);
-        f[k] = p[0] * (1.0 + 0.01 * (double)k) + c * s;
-    }
-}
-__device__ double numgpu_spcrad(double t, const double *y, const double *p) {
-    return 4.0 * p[1] * (double)((NEQ + 1) * (NEQ + 1));
-}
-"#;
-
-/// The same chain on the host.
-unsafe extern "C" fn chain_rhs(_t: f64, y: *const f64, p: *const f64, f: *mut f64, neq: i64, _user: *mut c_void) {
-    let n = neq as usize;
-    let (y, p, f) = (std::slice::from_raw_parts(y, n), std::slice::from_raw_parts(p, 2), std::slice::from_raw_parts_mut(f, n));
-    let c = p[1] * ((n + 1) * (n + 1)) as f64;
-    for k in 0..n {
-        let mut s = 0.0;
-        if k > 0 {
-            s += (y[k - 1] - y[k]).sin();
-        }
-        if k + 1 < n {
-            s += (y[k + 1] - y[k]).sin();
-        }
-        f[k] = p[0] * (1.0 + 0.01 * k as f64) + c * s;
-    }
-}
-
-unsafe extern "C" fn chain_spcrad(_t: f64, _y: *const f64, p: *const f64, neq: i64, _user: *mut c_void) -> f64 {
-    4.0 * *p.add(1) * ((neq + 1) * (neq + 1)) as f64
-}
-
 /// The problems of the sweep.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Workload {
     Bruss32,
     Bruss64,
     User64,
 }
 
-impl crate::gtsv::Named for Workload {
-    const ALL: &'static [Workload] = &[Workload::Bruss32, Workload::Bruss64, Workload::User64];
-    fn name(self) -> &'static str {
-        match self {
-            Workload::Bruss32 => "bruss32",
-            Workload::Bruss64 => "bruss64",
-            Workload::User64 => "user64",
-        }
-    }
-}
-
 impl Workload {
+    fn name(self) -> &'static str {
+        ["bruss32", "bruss64", "user64"][self as usize]
+    }
+
     fn ode(self, h: &mut Handle) -> numgpu::Result<Ode> {
         match self {
             Workload::Bruss32 => Ode::builtin(h, Problem::Brusselator, 32),
             Workload::Bruss64 => Ode::builtin(h, Problem::Brusselator, 64),
-            Workload::User64 => Ode::create(h, 64, 2, Some(CHAIN_CU), Some(Callbacks { rhs: chain_rhs, spcrad: Some(chain_spcrad), user: std::ptr::null_mut() })),
-        }
-    }
-
-    /// Initial states and parameters of `nsys` systems, system-major.
-    fn inputs(self, nsys: usize) -> (Vec<f64>, Vec<f64>) {
-        let f = |i: usize| i as f64 / nsys.max(2) as f64;
-        match self {
-            Workload::Bruss32 | Workload::Bruss64 => {
-                let neq = if self == Workload::Bruss32 { 32 } else { 64 };
-                let y0 = Problem::Brusselator.initial(neq);
-                ((0..nsys).flat_map(|_| y0.iter().copied()).collect(), (0..nsys).flat_map(|i| [1.0, 2.5 + f(i), 0.02]).collect())
-            }
-            Workload::User64 => {
-                let y = (0..nsys).flat_map(|i| (0..64).map(move |k| 0.1 * k as f64 + f(i))).collect();
-                (y, (0..nsys).flat_map(|i| [1.0 + f(i), 0.005 * (1.0 + f(i))]).collect())
-            }
+            Workload::User64 => workloads::chain(h, 64),
         }
     }
 }
 
-/// What every row shares.
-pub struct Config {
-    pub reps: usize,
-    /// About the longest the timed calls of one measurement may take, seconds.
-    pub max_secs: f64,
-    /// Systems the CPU peers integrate at most: all cores, one core.
-    pub cpu_all_max: usize,
-    pub cpu_one_max: usize,
-    /// CPU runs per peer (the median).
-    pub cpu_reps: usize,
-    pub workloads: Vec<Workload>,
+pub struct Rkc {
+    systems: Vec<usize>,
+    problems: Vec<Workload>,
+    cpu_all_max: usize,
+    cpu_one_max: usize,
+    cpu_reps: usize,
+    max_secs: f64,
 }
 
-/// One row: one problem and one system count.
-#[derive(Clone, Debug, Default, Serialize)]
-pub struct Row {
-    pub problem: &'static str,
-    pub precision: char,
-    pub neq: usize,
-    pub nsys: usize,
-    /// Calls numgpu's median is of.
-    pub reps: usize,
-    pub ours_ms: Option<f64>,
-    pub ours_sys_per_s: Option<f64>,
-    /// RHS evaluations per second (the power method's included; none here).
-    pub ours_rhs_per_s: Option<f64>,
-    /// Mean RHS evaluations per system.
-    pub rhs_per_system: Option<f64>,
-    /// Systems the all-cores peer integrated (min(nsys, cap)).
-    pub cpu_all_nsys: usize,
-    pub cpu_all_ms: Option<f64>,
-    pub cpu_all_sys_per_s: Option<f64>,
-    /// Our rate / the all-cores rate.
-    pub ratio_all: Option<f64>,
-    pub cpu_one_nsys: usize,
-    pub cpu_one_ms: Option<f64>,
-    pub cpu_one_sys_per_s: Option<f64>,
-    pub ratio_one: Option<f64>,
-    /// max over the systems the CPU integrated of ‖y − y_cpu‖∞ / (atol + rtol·‖y_cpu‖∞).
-    pub err_cpu: Option<f64>,
-    /// Systems whose status is not 0.
-    pub status_nonzero: Option<usize>,
-    /// Two calls on the same inputs gave bitwise the same Y.
-    pub reproducible: Option<bool>,
-    pub ok: bool,
-    pub note: String,
+impl Rkc {
+    pub fn new(cli: &Cli) -> Res<Rkc> {
+        let a = &cli.rkc;
+        let systems = a.systems.clone().unwrap_or_else(|| if cli.quick { vec![1000, 10_000, 100_000] } else { vec![1000, 10_000, 100_000, 1_000_000] });
+        if let Some(n) = systems.iter().find(|n| !(1..=100_000_000).contains(*n)) {
+            return Err(format!("--systems: {n} is outside 1..=10^8"));
+        }
+        let mut problems: Vec<Workload> = Vec::new();
+        a.problems.clone().unwrap_or_else(|| Workload::value_variants().to_vec()).into_iter().for_each(|w| if !problems.contains(&w) { problems.push(w) });
+        let (cpu_all_max, cpu_one_max) = (cli.or(a.cpu_all_max, 100_000, 10_000).max(1), cli.or(a.cpu_one_max, 10_000, 1000).max(1));
+        Ok(Rkc { systems, problems, cpu_all_max, cpu_one_max, cpu_reps: cli.or(None, 3, 1), max_secs: cli.max_secs() })
+    }
 }
 
-/// ‖y − r‖∞ / (atol + rtol·‖r‖∞) per system, the max.
-fn max_err(y: &[f64], r: &[f64], neq: usize) -> f64 {
-    y.chunks(neq)
-        .zip(r.chunks(neq))
-        .map(|(a, b)| {
-            let rn = b.iter().fold(0.0f64, |m, v| m.max(v.abs()));
-            let d = a.iter().zip(b).map(|(p, q)| (p - q).abs()).fold(0.0f64, |m, v| if v.is_nan() { f64::INFINITY } else { m.max(v) });
-            d / (TOL + TOL * rn)
-        })
-        .fold(0.0, f64::max)
+#[rustfmt::skip]
+const ABOUT: About = About {
+    name: "rkc", report: "rkc", tolerance: tol::ODE_GLOBAL, precisions: &['d'], default: &['d'], cusparse: false,
+    description: "Many independent ODE systems: numgpu_rkc_integrate (RKC, one GPU thread per system) on the built-in Brusselator (32 and 64 equations) and on a user-written CUDA source of similar cost (a chain of 64 coupled phase oscillators), against numgpu's CPU backend (the same integrator in Rust, rayon over the systems) on all host cores and on one core in the same run.",
+    columns: &[("problem", "problem", Fmt::Text), ("neq", "neq", Fmt::Fix(0)), ("systems", "nsys", Fmt::Fix(0)), ("ours ms", "ours_ms", Fmt::Ms), ("systems/s", "ours_sys_per_s", Fmt::Exp(2)),
+        ("RHS evals/s", "ours_rhs_per_s", Fmt::Exp(2)), ("RHS/system", "rhs_per_system", Fmt::Fix(0)), ("CPU all: systems", "cpu_all_nsys", Fmt::Fix(0)), ("ms", "cpu_all_ms", Fmt::Ms),
+        ("systems/s", "cpu_all_sys_per_s", Fmt::Exp(2)), ("×CPU all", "ratio_all", Fmt::Fix(1)), ("CPU 1 core: systems", "cpu_one_nsys", Fmt::Fix(0)), ("ms", "cpu_one_ms", Fmt::Ms),
+        ("systems/s", "cpu_one_sys_per_s", Fmt::Exp(2)), ("×CPU 1 core", "ratio_one", Fmt::Fix(0)), ("Δ vs CPU (tol)", "err_cpu", Fmt::Fix(2))],
+    log: &["ours_ms", "ratio_all"],
+};
+
+impl Bench for Rkc {
+    fn about(&self) -> &'static About {
+        &ABOUT
+    }
+    fn cases(&self, precisions: &[char]) -> Vec<Case> {
+        let problems = self.problems.iter().enumerate().filter(|_| precisions.contains(&'d'));
+        problems.flat_map(|(k, w)| self.systems.iter().map(move |&n| Case { precision: 'd', n, kind: k, label: format!("{} {n} systems", w.name()) })).collect()
+    }
+    fn measure(&mut self, ctx: &mut Ctx, case: &Case) -> Vec<Row> {
+        let (w, mut row) = (self.problems[case.kind], Row::new(&case.label));
+        [("problem", w.name()), ("precision", "d")].into_iter().for_each(|(k, v)| row.set(k, v));
+        row.set("nsys", case.n);
+        let r = body(self, ctx, w, case.n, &mut row);
+        vec![finish(ctx, row, r)]
+    }
+    fn method(&self, meta: &Meta) -> String {
+        format!(
+            "- method: double precision, RKC (rkc.f) with the problem's spectral-radius bound, t in [0, 1], rtol = atol = 1e-6, one GPU thread per system, device arrays (system-major); Y restored from a pristine copy before each call (untimed); two checked calls (every status 0, bitwise equal), then the median of up to {} calls between CUDA events (fewer where one call is slow: the `reps` column of the JSON); the CPU backend in the same run on the first min(systems, cap) systems of the same inputs, host clock, on all {} host threads (rayon) and on one core (a one-thread pool)\n\
+             - rates: systems/s and RHS evaluations/s; ×CPU = our systems/s over the CPU's (the CPU peers may integrate fewer systems than the row: their system counts are in the table); Δ vs CPU = max over the systems both integrated of the oracle's ‖y − y_cpu‖∞ / (atol + rtol·‖y_cpu‖∞), which must stay below {} (the backends round differently, so their step sequences may part)\n",
+            meta.reps, meta.host_threads, tol::ODE_GLOBAL
+        )
+    }
+    fn plot(&self, rows: &[Row], meta: &Meta, _: &Roofline) -> Vec<Panel> {
+        let what = [("ours_sys_per_s", "numgpu", Style::Solid), ("cpu_all_sys_per_s", "CPU all cores", Style::Dashed), ("cpu_one_sys_per_s", "CPU one core", Style::Marks)];
+        let lines = series_lines(rows, |r| r.text("problem"), "nsys", &what);
+        let title = format!("numgpu rkc_integrate vs the CPU backend: {} ({})", meta.device, meta.date);
+        vec![Panel { title, x: ("systems per call (log10)".into(), Scale::Log10), y: ("systems/s (log10)".into(), Scale::Log10), names: vec![], level: None, lines }]
+    }
 }
 
-/// The CPU backend on the first `n` systems, in a pool of `threads` threads (0: rayon's
-/// global pool); the median seconds of `reps` runs and the last run's Y.
-fn cpu_peer(w: Workload, y0: &[f64], p: &[f64], neq: usize, n: usize, threads: usize, reps: usize) -> Res<(f64, Vec<f64>)> {
+/// The CPU backend on the first `n` systems (all cores, or a one-thread pool); the median
+/// seconds of `reps` runs and the last run's Y.
+fn cpu_peer(w: Workload, y0: &[f64], p: &[f64], n: usize, one: bool, reps: usize) -> Res<(f64, Vec<f64>)> {
     let mut h = Handle::cpu();
     let ode = ng(w.ode(&mut h))?;
-    let npar = ode.npar();
-    let run = |h: &mut Handle| -> Res<(f64, Vec<f64>)> {
-        let mut y = y0[..n * neq].to_vec();
-        let mut status = vec![-1; n];
-        let t = Instant::now();
-        ng(rkc_integrate_slices(h, &ode, n as i64, 0.0, TEND, &mut y, neq as i64, Layout::SystemMajor, &p[..n * npar], npar as i64, TOL, &[TOL], Options::default(), None, &mut status, None))?;
-        Ok((t.elapsed().as_secs_f64(), y))
-    };
-    let mut times = Vec::new();
-    let mut last = Vec::new();
-    for _ in 0..reps.max(1) {
-        let (t, y) = if threads == 0 {
-            run(&mut h)?
-        } else {
-            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| format!("rayon pool: {e}"))?;
-            pool.install(|| run(&mut h))?
-        };
-        times.push(t);
-        last = y;
-    }
-    Ok((median(&times), last))
-}
-
-/// One row: `w` on `nsys` systems.
-pub fn run_row(g: &Gpu, h: &mut Handle, c: &Config, w: Workload, nsys: usize) -> Row {
-    let mut row = Row { problem: crate::gtsv::Named::name(w), precision: 'd', nsys, ..Row::default() };
-    if let Err(e) = measure(g, h, c, w, nsys, &mut row) {
-        row.ok = false;
-        row.note = e;
-    }
-    row
-}
-
-fn measure(g: &Gpu, h: &mut Handle, c: &Config, w: Workload, nsys: usize, row: &mut Row) -> Res<()> {
-    let ode = ng(w.ode(h))?;
     let (neq, npar) = (ode.neq(), ode.npar());
-    row.neq = neq;
-    let (y0, p) = w.inputs(nsys);
+    let mut run = || -> Res<(f64, Vec<f64>)> {
+        let (mut y, mut status) = (y0[..n * neq].to_vec(), vec![-1; n]);
+        let mut r = Ok(());
+        let t = secs(|| r = ng(rkc_integrate_slices(&mut h, &ode, n as i64, 0.0, TEND, &mut y, neq as i64, Layout::SystemMajor, &p[..n * npar], npar as i64, TOL, &[TOL], Options::default(), None, &mut status, None)));
+        r.map(|_| (t, y))
+    };
+    let pool = one_core()?;
+    let runs = (0..reps.max(1)).map(|_| if one { pool.install(&mut run) } else { run() }).collect::<Res<Vec<_>>>()?;
+    Ok((median(&runs.iter().map(|r| r.0).collect::<Vec<_>>()), runs.into_iter().last().map(|r| r.1).unwrap_or_default()))
+}
+
+fn body(c: &Rkc, ctx: &mut Ctx, w: Workload, nsys: usize, row: &mut Row) -> Res<()> {
+    let (g, ode) = (ctx.gpu, ng(w.ode(ctx.h))?);
+    let (neq, npar) = (ode.neq(), ode.npar());
+    row.set("neq", neq);
+    let (y0, p) = workloads::ode_inputs(w == Workload::User64, neq, nsys);
     let ybytes = y0.len() * 8;
-    let (dy, dy0, dp, da, ds, dstats): (DevBuf, DevBuf, DevBuf, DevBuf, DevBuf, DevBuf) =
-        (g.alloc(ybytes)?, g.alloc(ybytes)?, g.alloc(p.len() * 8)?, g.alloc(8)?, g.alloc(nsys * 4)?, g.alloc(nsys * 48)?);
+    let (dy, dy0, dp, da, ds, dstats) = (g.alloc(ybytes)?, g.alloc(ybytes)?, g.alloc(p.len() * 8)?, g.alloc(8)?, g.alloc(nsys * 4)?, g.alloc(nsys * 48)?);
     g.htod(dy0.ptr, &y0)?;
     g.htod(dp.ptr, &p)?;
     g.htod(da.ptr, &[TOL])?;
+    let restore = |_| g.copy_async(dy.ptr, dy0.ptr, ybytes);
     let call = |h: &mut Handle, stats: u64| -> Res<()> {
         // SAFETY: device arrays of nsys systems (system-major, compact) on the handle's device.
         ng(unsafe { rkc_integrate(h, &ode, nsys as i64, 0.0, TEND, dy.ptr as *mut f64, neq as i64, Layout::SystemMajor, dp.ptr as *const f64, npar as i64, TOL, da.ptr as *const f64, 1, Options { method: Method::Rkc, ..Options::default() }, std::ptr::null_mut(), ds.ptr as *mut i32, stats as *mut i64) })
     };
     // The checked calls: statuses, statistics, reproducibility.
-    let mut first = vec![0.0f64; y0.len()];
-    let mut again = vec![0.0f64; y0.len()];
-    let mut status = vec![0i32; nsys];
-    let mut stats = vec![0i64; 6 * nsys];
-    g.copy_async(dy.ptr, dy0.ptr, ybytes)?;
-    let t = Instant::now();
-    call(h, dstats.ptr)?;
-    g.sync()?;
-    let one_call = t.elapsed().as_secs_f64();
+    let (mut first, mut again, mut status, mut stats) = (vec![0.0f64; y0.len()], vec![0.0f64; y0.len()], vec![0i32; nsys], vec![0i64; 6 * nsys]);
+    restore(0)?;
+    let mut r = Ok(());
+    let one_call = secs(|| r = call(ctx.h, dstats.ptr).and(g.sync()));
+    r?;
     g.dtoh(&mut first, dy.ptr)?;
     g.dtoh(&mut status, ds.ptr)?;
     g.dtoh(&mut stats, dstats.ptr)?;
-    g.copy_async(dy.ptr, dy0.ptr, ybytes)?;
-    call(h, 0)?;
+    restore(0)?;
+    call(ctx.h, 0)?;
     g.dtoh(&mut again, dy.ptr)?;
-    row.reproducible = Some(first.iter().zip(&again).all(|(a, b)| a.to_bits() == b.to_bits()));
-    row.status_nonzero = Some(status.iter().filter(|&&s| s != 0).count());
+    let same = first.iter().zip(&again).all(|(a, b)| a.to_bits() == b.to_bits());
+    let bad = status.iter().filter(|&&s| s != 0).count();
     let evals: i64 = stats.chunks(6).map(|s| s[0] + s[4]).sum();
-    row.rhs_per_system = Some(evals as f64 / nsys as f64);
-
-    let reps = ((c.max_secs / one_call.max(1e-6)) as usize).clamp(1, c.reps);
-    row.reps = reps;
-    let ms = g.time_setup(0, reps, |_| g.copy_async(dy.ptr, dy0.ptr, ybytes), |_| call(h, 0))?;
-    let t_ours = median(&ms) / 1e3;
-    row.ours_ms = Some(t_ours * 1e3);
-    row.ours_sys_per_s = Some(nsys as f64 / t_ours);
-    row.ours_rhs_per_s = Some(evals as f64 / t_ours);
+    row.set("rhs_per_system", evals as f64 / nsys as f64);
+    let reps = ((c.max_secs / one_call.max(1e-6)) as usize).clamp(1, ctx.reps);
+    row.set("reps", reps);
+    restore(0)?;
+    let t = g.time_fresh(0, reps, 1, restore, |_| call(ctx.h, 0))? / 1e3;
+    row.set("ours_ms", t * 1e3);
+    row.set("ours_sys_per_s", nsys as f64 / t);
+    row.set("ours_rhs_per_s", evals as f64 / t);
 
     // The CPU peers on the first systems of the same inputs.
-    let n_all = nsys.min(c.cpu_all_max);
-    let (t_all, y_all) = cpu_peer(w, &y0, &p, neq, n_all, 0, c.cpu_reps)?;
-    row.cpu_all_nsys = n_all;
-    row.cpu_all_ms = Some(t_all * 1e3);
-    row.cpu_all_sys_per_s = Some(n_all as f64 / t_all);
-    row.ratio_all = Some((nsys as f64 / t_ours) / (n_all as f64 / t_all));
-    let n_one = nsys.min(c.cpu_one_max);
-    let (t_one, _) = cpu_peer(w, &y0, &p, neq, n_one, 1, 1)?;
-    row.cpu_one_nsys = n_one;
-    row.cpu_one_ms = Some(t_one * 1e3);
-    row.cpu_one_sys_per_s = Some(n_one as f64 / t_one);
-    row.ratio_one = Some((nsys as f64 / t_ours) / (n_one as f64 / t_one));
-    let err = max_err(&first[..n_all * neq], &y_all, neq);
-    row.err_cpu = Some(err);
-
-    let mut why = Vec::new();
-    if row.status_nonzero != Some(0) {
-        why.push(format!("{} systems with status ≠ 0", row.status_nonzero.unwrap_or(0)));
+    let mut err = 0.0;
+    for (who, cap, one) in [("all", c.cpu_all_max, false), ("one", c.cpu_one_max, true)] {
+        let n = nsys.min(cap);
+        let (secs, y) = cpu_peer(w, &y0, &p, n, one, if one { 1 } else { c.cpu_reps })?;
+        row.set(&format!("cpu_{who}_nsys"), n);
+        row.set(&format!("cpu_{who}_ms"), secs * 1e3);
+        row.set(&format!("cpu_{who}_sys_per_s"), n as f64 / secs);
+        row.set(&format!("ratio_{who}"), (nsys as f64 / t) / (n as f64 / secs));
+        if !one {
+            err = worst_weighted_error(&first[..n * neq], &y, neq, TOL, TOL);
+        }
     }
-    if row.reproducible != Some(true) {
-        why.push("two calls differ".to_string());
+    row.set("err_cpu", err);
+    row.set("status_nonzero", bad);
+    row.set("reproducible", same);
+    row.check(bad == 0, || format!("{bad} systems with status ≠ 0"));
+    row.check(same, || "two calls differ".into());
+    row.check(err < tol::ODE_GLOBAL, || format!("differs from the CPU backend by {err:.3e} tolerances (limit {})", tol::ODE_GLOBAL));
+    let (n_all, n_one) = (nsys.min(c.cpu_all_max), nsys.min(c.cpu_one_max));
+    if n_all < nsys || n_one < nsys {
+        row.note(format!("CPU peers on {n_all} (all cores) and {n_one} (one core) of the systems, rates compared"));
     }
-    if err.is_nan() || err >= ACC {
-        why.push(format!("differs from the CPU backend by {err:.3e} tolerances (limit {ACC})"));
-    }
-    row.ok = why.is_empty();
-    let capped = if n_all < nsys || n_one < nsys { format!("CPU peers on {n_all} (all cores) and {n_one} (one core) of the systems, rates compared") } else { String::new() };
-    row.note = why.into_iter().chain((!capped.is_empty()).then_some(capped)).collect::<Vec<_>>().join("; ");
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    /// The defaults (system counts, problems, CPU caps) and the options' checks.
+    #[test]
+    fn settings() {
+        let r = Rkc::new(&crate::tests::cli(&["--routine", "rkc"])).unwrap();
+        assert_eq!((r.systems.as_slice(), r.problems.len(), r.cpu_all_max, r.cpu_one_max), (&[1000, 10_000, 100_000, 1_000_000][..], 3, 100_000, 10_000));
+        let q = Rkc::new(&crate::tests::cli(&["--quick", "--problems", "user64", "--systems", "5000", "--cpu-one-max", "7"])).unwrap();
+        assert_eq!((q.systems.as_slice(), q.problems.as_slice(), q.cpu_one_max, q.cases(&['d']).len()), (&[5000][..], &[Workload::User64][..], 7, 1));
+        assert!(Rkc::new(&crate::tests::cli(&["--systems", "0"])).is_err());
+        assert!(Cli::try_parse_from(["numgpu-bench", "--problems", "robertson"]).is_err());
+    }
 }

@@ -1,80 +1,59 @@
-//! The spmv sweep: numgpu's sparse matrix–vector products against cuSPARSE `cusparseSpMV`
-//! over the spec's suite (`spmv.md`), one row per matrix and precision (s, d):
-//! - `csrmv`, op N, on the CSR arrays in device memory;
-//! - `cmrsmv` on the CMRS matrix `cmrs_create` builds from those arrays (height 16, M
-//!   chosen); the conversion is timed apart (host clock) and not counted in the product;
-//! - cuSPARSE's generic `cusparseSpMV` on the same arrays, x and y (CSR, 32-bit indices,
-//!   base 0, compute type the value type, host scalars), with `CUSPARSE_SPMV_ALG_DEFAULT`
-//!   (for CSR, `CSR_ALG1`) and `CUSPARSE_SPMV_CSR_ALG2`, each with its own descriptor and
-//!   workspace, prepared by `cusparseSpMV_preprocess` before it is timed (as a matrix
-//!   multiplied many times would be).
-//!
-//! The matrices: every class of `numgpu::spmv::suite` (stencils, FEM-like, short random,
-//! power-law and dense-ish rows) in natural and in randomly permuted order, generated with
-//! the seeds `benchmark_suite` uses, at the spec's sizes (the 7-point stencil on 160³ and the
-//! 27-point one on 100³, where the spec quotes cuSPARSE; 2·10^7 entries for the others),
-//! then every Matrix Market file of `shared/matrices` (read by sprs, `tests/integration/mtx.rs`).
-//! Values are the matrix's own, rounded to the precision; x is random in [-1, 1), never 0;
-//! y := 1·A·x + 0·y, so y is written and not read.
-//!
-//! Bytes of one product, as the spec counts them and for every method alike: values and
-//! column indices once (nnz·(elem + 4)), row pointers ((m + 1)·4), x once (n·elem), y
-//! written (m·elem). % roof = GB/s / the copy bandwidth of the same run; ×default and ×ALG2
-//! = t_cuSPARSE / t_numgpu (> 1: numgpu is faster).
-//!
-//! Checks, before each method is timed, on fresh outputs (y poisoned with NaN, so an entry
-//! left unwritten shows): every entry of y against a reference computed on the host as
-//! accurately as in twice double precision (`dot2`), within the tolerance of the tests,
-//! (len_i + 4)·ε·(|A|·|x|)_i (the error ratio shown is the largest |Δy_i| over it, at most 1
-//! to pass); numgpu's two products bitwise equal to a second call's; the deferred report of
-//! bad structure (none is expected) read by `Handle::synchronize`. cuSPARSE's results pass
-//! the same check, or the bench itself is wrong and the row fails.
+//! spmv: numgpu's sparse matrix–vector products (`csrmv` on the CSR arrays, `cmrsmv` on the
+//! CMRS matrix `cmrs_create` builds from them) against cuSPARSE `cusparseSpMV` (default
+//! algorithm and CSR_ALG2) on the same arrays, x and y, one row per matrix and precision (s,
+//! d): the oracle's suite (`numgpu::testing::sparse`) in natural and permuted order at the
+//! spec's sizes, then the Matrix Market files of shared/matrices; every product checked by
+//! the oracle's error ratio. The report's method notes (`method`) say how.
 
-use crate::getrf::{bits, nan_max};
-use crate::gpu::{cusparse_check, median, ng, Cusparse, DevBuf, Gpu, Res};
-use crate::mtx;
-use crate::prec::{fill_random, Prec};
+use crate::bench::{bits, dispatch, finish, sets, About, Bench, Case, Ctx};
+use crate::gpu::{median, ng, ok, Cusparse, DevBuf, Res};
+use crate::prec::Prec;
+use crate::report::{cell, Fmt, Line, Meta, Panel, Row, Scale, Style};
 use crate::roofline::Roofline;
+use crate::Cli;
 use cudarc::cusparse::sys as cs;
-use numgpu::spmv::suite::{generate, permuted, Kind};
-use numgpu::spmv::{cmrs_create, cmrsmv, csrmv, CmrsMatrix, CmrsScalar, Csr};
-use numgpu::{Complex64, Handle, Op};
-use rayon::prelude::*;
-use serde::Serialize;
+use numgpu::spmv::{cmrs_create, cmrsmv, csrmv, CmrsScalar, Csr};
+use numgpu::testing::gen::fill_random;
+use numgpu::testing::sparse::{self, generate, permuted, Kind};
+use numgpu::{Handle, Op};
+use serde_json::{json, Map, Value};
 use std::ffi::c_void;
 use std::mem::size_of;
 use std::path::PathBuf;
-use std::time::Instant;
 
-/// What every row shares.
-pub struct Config {
-    pub reps: usize,
-    pub warmup: usize,
-    /// Entries of every generated matrix; None: each class's default (`default_nnz`).
-    pub nnz: Option<usize>,
-    /// The smaller default sizes of a --quick run.
-    pub quick: bool,
-    /// The matrices to run, by name; empty: all.
-    pub only: Vec<String>,
-    /// Device memory the sweep may hold at once, bytes.
-    pub mem_budget: f64,
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// spmv: entries of every generated matrix of the suite [default: the spec's sizes, 28672000 for the 7-point stencil (160³), 27000000 for the 27-point one (100³), 20000000 for the others; --quick: 2000000].
+    #[arg(long)]
+    nnz: Option<usize>,
+    /// spmv: the matrices to run, comma-separated, by name: the suite's (stencil2d-5pt, stencil3d-7pt, stencil3d-27pt, fem-like, short-rows, power-law, dense-rows, each also with -perm) and the files of shared/matrices without .mtx [default: all].
+    #[arg(long, value_delimiter = ',')]
+    matrices: Option<Vec<String>>,
 }
 
-impl Config {
-    /// Entries of the generated matrix of `kind`.
-    pub fn nnz_of(&self, kind: Kind) -> usize {
-        self.nnz.unwrap_or_else(|| default_nnz(kind, self.quick))
-    }
+/// Where a matrix comes from: the suite (its class, permuted or not) or a file.
+#[derive(Clone, Debug)]
+enum Source {
+    Suite(usize, bool),
+    File(PathBuf),
+    /// shared/matrices could not be listed: why.
+    Missing(String),
+}
 
-    fn wanted(&self, name: &str) -> bool {
-        self.only.is_empty() || self.only.iter().any(|o| o == name)
-    }
+pub struct Spmv {
+    matrices: Vec<(String, Source)>,
+    nnz: Option<usize>,
+    quick: bool,
+    /// The last class generated, and the last matrix had, by case kind: a class serves its
+    /// natural and permuted rows, a matrix its precisions.
+    class: Option<(usize, Csr<f64>)>,
+    last: Option<(usize, Result<Csr<f64>, String>)>,
 }
 
 /// The spec's suite sizes: where it quotes cuSPARSE on the H100 (the 7-point stencil on 160³,
-/// the 27-point one on 100³, 4M rows of 5 random columns), those matrices; 2·10^7 entries
-/// for the other classes; 2·10^6 for all in a --quick run (the spec's floor is 10^6).
-pub fn default_nnz(kind: Kind, quick: bool) -> usize {
+/// the 27-point one on 100³), those matrices; 2·10^7 entries for the other classes; 2·10^6
+/// for all in a --quick run.
+fn default_nnz(kind: Kind, quick: bool) -> usize {
     match (kind, quick) {
         (_, true) => 2_000_000,
         (Kind::Stencil7, false) => 7 * 160 * 160 * 160,
@@ -83,367 +62,203 @@ pub fn default_nnz(kind: Kind, quick: bool) -> usize {
     }
 }
 
-/// The names of the suite's matrices, in the sweep's order: each class natural, then
-/// permuted.
-pub fn suite_names() -> Vec<String> {
-    Kind::ALL.iter().flat_map(|k| [k.name().to_string(), format!("{}-perm", k.name())]).collect()
-}
-
-/// The name of a shared/matrices file in the rows: its file name without `.mtx`.
-pub fn file_name(path: &std::path::Path) -> String {
-    path.file_stem().map_or_else(String::new, |s| s.to_string_lossy().into_owned())
-}
-
-/// The element types of the sweep: real, as CMRS is, with cuSPARSE's name of the type.
-pub trait SpmvPrec: Prec + CmrsScalar {
-    const VALUE_TYPE: cs::cudaDataType;
-}
-
-impl SpmvPrec for f32 {
-    const VALUE_TYPE: cs::cudaDataType = cs::cudaDataType::CUDA_R_32F;
-}
-
-impl SpmvPrec for f64 {
-    const VALUE_TYPE: cs::cudaDataType = cs::cudaDataType::CUDA_R_64F;
-}
-
-/// One method's outcome in a row.
-#[derive(Clone, Debug, Default, Serialize)]
-pub struct Measure {
-    /// Median time of one product.
-    pub ms: Option<f64>,
-    pub gbs: Option<f64>,
-    /// GB/s / the copy bandwidth measured in the same run, %.
-    pub roof_pct: Option<f64>,
-    /// max_i |y_i − y_ref,i| / ((len_i + 4)·ε·(|A|·|x|)_i); at most 1 passes.
-    pub error: Option<f64>,
-}
-
-/// One row of the table: one matrix and one precision.
-#[derive(Clone, Debug, Default, Serialize)]
-pub struct Row {
-    pub matrix: String,
-    /// `suite` (generated, in the geometric means) or `shared` (shared/matrices).
-    pub source: &'static str,
-    pub precision: char,
-    pub m: usize,
-    pub n: usize,
-    pub nnz: usize,
-    /// nnz / m, and the longest row.
-    pub mean_row: f64,
-    pub max_row: usize,
-    /// Bytes of one product as the spec counts them (see the module docs).
-    pub bytes: f64,
-    /// Copies of the arrays the timed calls rotate through (more than 1 when one fits in L2).
-    pub sets: usize,
-    pub csrmv: Measure,
-    pub cmrsmv: Measure,
-    /// cuSPARSE `cusparseSpMV`, `CUSPARSE_SPMV_ALG_DEFAULT` and `CUSPARSE_SPMV_CSR_ALG2`.
-    pub cusparse_default: Measure,
-    pub cusparse_alg2: Measure,
-    /// t_cuSPARSE / t_numgpu for each pair (> 1: numgpu is faster).
-    pub csrmv_x_default: Option<f64>,
-    pub csrmv_x_alg2: Option<f64>,
-    pub cmrsmv_x_default: Option<f64>,
-    pub cmrsmv_x_alg2: Option<f64>,
-    /// Host-clock time of `cmrs_create` from the device CSR arrays (structure copied back,
-    /// packed on the host, uploaded).
-    pub cmrs_create_ms: Option<f64>,
-    /// The CMRS matrix's M and padding ratio ((stored − nnz) / nnz), from its info.
-    pub cmrs_lanes: Option<usize>,
-    pub cmrs_padding: Option<f64>,
-    /// Two calls of each numgpu product on the same inputs gave bitwise the same y.
-    pub reproducible: Option<bool>,
-    pub ok: bool,
-    pub note: String,
-}
-
-impl Row {
-    fn new(matrix: &str, source: &'static str, precision: char, a: &Csr<f64>, elem: usize) -> Row {
-        let (m, n, nnz) = (a.m, a.n, a.nnz());
-        Row {
-            matrix: matrix.into(),
-            source,
-            precision,
-            m,
-            n,
-            nnz,
-            mean_row: nnz as f64 / m.max(1) as f64,
-            max_row: (0..m).map(|i| a.row(i).len()).max().unwrap_or(0),
-            bytes: (nnz * (elem + 4) + (m + 1) * 4 + n * elem + m * elem) as f64,
-            ..Default::default()
+impl Spmv {
+    pub fn new(cli: &Cli) -> Res<Spmv> {
+        // Enough for every class's generator; few enough for int32 offsets with CMRS's padding.
+        if let Some(nnz) = cli.spmv.nnz.filter(|n| !(1000..=1 << 28).contains(n)) {
+            return Err(format!("--nnz {nnz}: must be between 1000 and 2^28"));
         }
-    }
-
-    fn measure_mut(&mut self, m: Method) -> &mut Measure {
-        match m {
-            Method::Csrmv => &mut self.csrmv,
-            Method::Cmrsmv => &mut self.cmrsmv,
-            Method::Cusparse(Alg::Default) => &mut self.cusparse_default,
-            Method::Cusparse(Alg::Alg2) => &mut self.cusparse_alg2,
+        let mut all: Vec<(String, Source)> = Kind::ALL.iter().enumerate().flat_map(|(k, kind)| [(kind.name().to_string(), Source::Suite(k, false)), (format!("{}-perm", kind.name()), Source::Suite(k, true))]).collect();
+        match sparse::shared_matrices() {
+            Ok(files) => all.extend(files.into_iter().map(|f| (f.file_stem().map_or(String::new(), |s| s.to_string_lossy().into_owned()), Source::File(f)))),
+            Err(e) => all.push(("shared/matrices".into(), Source::Missing(e))),
         }
-    }
-
-    /// t_best cuSPARSE / t, for numgpu's time t (the faster of the two algorithms).
-    pub fn x_best(&self, ours: &Measure) -> Option<f64> {
-        let best = [self.cusparse_default.ms, self.cusparse_alg2.ms].into_iter().flatten().reduce(f64::min)?;
-        ours.ms.map(|t| best / t)
-    }
-}
-
-/// cuSPARSE's algorithms the sweep compares with.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Alg {
-    Default,
-    Alg2,
-}
-
-impl Alg {
-    fn sys(self) -> cs::cusparseSpMVAlg_t {
-        match self {
-            Alg::Default => cs::cusparseSpMVAlg_t::CUSPARSE_SPMV_ALG_DEFAULT,
-            Alg::Alg2 => cs::cusparseSpMVAlg_t::CUSPARSE_SPMV_CSR_ALG2,
+        let only: Vec<String> = cli.spmv.matrices.iter().flatten().map(|m| m.trim().to_string()).collect();
+        if let Some(m) = only.iter().find(|m| !all.iter().any(|(n, s)| n == *m && !matches!(s, Source::Missing(_)))) {
+            let known: Vec<&str> = all.iter().filter(|(_, s)| !matches!(s, Source::Missing(_))).map(|(n, _)| n.as_str()).collect();
+            return Err(format!("--matrices {m}: unknown; known: {}", known.join(", ")));
         }
+        // Asked for all matrices, the spec's shared ones must be there.
+        all.retain(|(n, _)| only.is_empty() || only.contains(n));
+        Ok(Spmv { matrices: all, nnz: cli.spmv.nnz, quick: cli.quick, class: None, last: None })
     }
-}
 
-/// What a row measures.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Method {
-    Csrmv,
-    Cmrsmv,
-    Cusparse(Alg),
-}
-
-impl Method {
-    /// The peers first, so that a failure of ours cannot hide their numbers.
-    const ALL: [Method; 4] = [Method::Cusparse(Alg::Default), Method::Cusparse(Alg::Alg2), Method::Csrmv, Method::Cmrsmv];
-
-    fn name(self) -> &'static str {
-        match self {
-            Method::Csrmv => "csrmv",
-            Method::Cmrsmv => "cmrsmv",
-            Method::Cusparse(Alg::Default) => "cuSPARSE SpMV ALG_DEFAULT",
-            Method::Cusparse(Alg::Alg2) => "cuSPARSE SpMV CSR_ALG2",
+    /// The matrix of case kind `k`, generated or read once.
+    fn matrix(&mut self, k: usize) -> &Result<Csr<f64>, String> {
+        if self.last.as_ref().map(|l| l.0) != Some(k) {
+            let a = match &self.matrices[k].1 {
+                Source::Suite(s, perm) => {
+                    if self.class.as_ref().map(|c| c.0) != Some(*s) {
+                        // The seeds of the oracle's `benchmark_suite`.
+                        self.class = Some((*s, generate(Kind::ALL[*s], self.nnz.unwrap_or_else(|| default_nnz(Kind::ALL[*s], self.quick)), 1000 + *s as u64)));
+                    }
+                    let a = &self.class.as_ref().expect("set above").1;
+                    Ok(if *perm { permuted(a, 2000 + *s as u64) } else { a.clone() })
+                }
+                Source::File(f) => sparse::read(f),
+                Source::Missing(e) => Err(e.clone()),
+            };
+            self.last = Some((k, a));
         }
-    }
-
-    fn ours(self) -> bool {
-        !matches!(self, Method::Cusparse(_))
+        &self.last.as_ref().expect("set above").1
     }
 }
 
-/// The geometric means over the suite of one precision, the spec's targets' measures.
-#[derive(Clone, Debug, Default, Serialize)]
-pub struct Summary {
-    pub precision: char,
-    /// The suite's matrices in the means (rows that passed and have every time).
-    pub matrices: usize,
-    pub csrmv_x_default: Option<f64>,
-    pub csrmv_x_alg2: Option<f64>,
-    /// Against the faster cuSPARSE algorithm of each matrix.
-    pub csrmv_x_best: Option<f64>,
-    pub cmrsmv_x_default: Option<f64>,
-    pub cmrsmv_x_alg2: Option<f64>,
-    pub cmrsmv_x_best: Option<f64>,
-    /// The suite's matrices with a mean row length of 4 to 30 (the spec's CMRS target), and
-    /// cmrsmv against the faster cuSPARSE algorithm over them.
-    pub short_matrices: usize,
-    pub cmrsmv_x_best_short: Option<f64>,
-    /// The lowest % of the roofline csrmv reaches on the stencils.
-    pub csrmv_stencil_roof_pct_min: Option<f64>,
-}
+#[rustfmt::skip]
+const ABOUT: About = About {
+    name: "spmv", report: "spmv", tolerance: 1.0, precisions: &['s', 'd'], default: &['s', 'd'], cusparse: true,
+    description: "Sparse matrix–vector products y = A·x (beta = 0) over the spec's suite (stencils, FEM-like, short random, power-law and dense-ish rows, natural and permuted order) and the files of shared/matrices: numgpu_?csrmv (op N) on the CSR arrays and numgpu_?cmrsmv on the CMRS matrix numgpu_?cmrs_create builds from them, against cusparseSpMV on the same CSR arrays, x and y (CUSPARSE_SPMV_ALG_DEFAULT, which is CSR_ALG1 for CSR, and CUSPARSE_SPMV_CSR_ALG2), on one stream.",
+    columns: &[("matrix", "matrix", Fmt::Text), ("prec", "precision", Fmt::Text), ("m", "m", Fmt::Fix(0)), ("nnz", "nnz", Fmt::Fix(0)), ("mean row", "mean_row", Fmt::Fix(1)),
+        ("csrmv ms", "csrmv.ms", Fmt::Ms), ("csrmv GB/s", "csrmv.gbs", Fmt::Fix(0)), ("% roof", "csrmv.roof_pct", Fmt::Pct(0)), ("cmrsmv GB/s", "cmrsmv.gbs", Fmt::Fix(0)),
+        ("% roof", "cmrsmv.roof_pct", Fmt::Pct(0)), ("M", "cmrs_lanes", Fmt::Fix(0)), ("padding", "cmrs_padding", Fmt::Fix(2)), ("cuSPARSE default GB/s", "cusparse_default.gbs", Fmt::Fix(0)),
+        ("cuSPARSE ALG2 GB/s", "cusparse_alg2.gbs", Fmt::Fix(0)), ("csrmv ×default", "csrmv_x_default", Fmt::Fix(2)), ("csrmv ×ALG2", "csrmv_x_alg2", Fmt::Fix(2)),
+        ("cmrsmv ×default", "cmrsmv_x_default", Fmt::Fix(2)), ("cmrsmv ×ALG2", "cmrsmv_x_alg2", Fmt::Fix(2)), ("error csrmv", "csrmv.error", Fmt::Fix(2)), ("error cmrsmv", "cmrsmv.error", Fmt::Fix(2))],
+    log: &["csrmv.gbs", "csrmv_x_default", "csrmv_x_alg2", "cmrsmv.gbs", "cmrsmv_x_default", "cmrsmv_x_alg2"],
+};
 
-/// The geometric mean, None for no values.
-fn geomean(v: impl Iterator<Item = f64>) -> Option<f64> {
-    let (sum, k) = v.fold((0.0, 0usize), |(s, k), x| (s + x.ln(), k + 1));
-    (k > 0).then(|| (sum / k as f64).exp())
-}
-
-/// One `Summary` per precision of `rows`, over their suite rows.
-pub fn summarise(rows: &[Row]) -> Vec<Summary> {
-    // In order of first appearance: the rows alternate precisions matrix by matrix.
-    let mut precisions: Vec<char> = Vec::new();
-    for r in rows {
-        if !precisions.contains(&r.precision) {
-            precisions.push(r.precision);
+impl Bench for Spmv {
+    fn about(&self) -> &'static About {
+        &ABOUT
+    }
+    fn cases(&self, precisions: &[char]) -> Vec<Case> {
+        self.matrices.iter().enumerate().flat_map(|(k, (name, _))| precisions.iter().map(move |&p| Case { precision: p, n: 0, kind: k, label: format!("{name} {p}") })).collect()
+    }
+    fn measure(&mut self, ctx: &mut Ctx, case: &Case) -> Vec<Row> {
+        let (name, source) = self.matrices[case.kind].clone();
+        let mut row = Row::new(&case.label);
+        row.set("matrix", name);
+        row.set("source", if matches!(source, Source::Suite(..)) { "suite" } else { "shared" });
+        row.set("precision", case.precision.to_string());
+        let r = match self.matrix(case.kind) {
+            Ok(a) => dispatch!(case.precision, [f32, f64], body(ctx, a, &mut row)),
+            Err(e) => Err(e.clone()),
+        };
+        vec![finish(ctx, row, r)]
+    }
+    fn method(&self, meta: &Meta) -> String {
+        format!(
+            "- method: y = 1·A·x + 0·y (y written, not read), 0-based CSR with 32-bit indices in device memory, x random in [-1, 1); the suite generated by the oracle (`numgpu::testing::sparse`) with `benchmark_suite`'s seeds, then the Matrix Market files of shared/matrices (symmetric ones expanded); every method on the same CSR arrays, x and y, on one stream; `cmrsmv` on the CMRS matrix `cmrs_create` builds from those device arrays (height 16, M chosen; its host-clock time in the JSON, `cmrs_create_ms`); cuSPARSE `cusparseSpMV` with its own descriptors and `bufferSize` workspace per algorithm, `cusparseSpMV_preprocess`d before it is timed, compute type the value type; inputs rotated among `sets` copies when one fits in 3× L2; {} warm-up calls, then the median of {} calls, each between CUDA events\n\
+             - bytes of one product, as the spec counts them, for every method alike: nnz·(elem + 4) (values and column indices once) + (m + 1)·4 (row pointers) + n·elem (x once) + m·elem (y written); CMRS's padding is not counted; % roof = GB/s / the copy bandwidth; ×default and ×ALG2 = t_cuSPARSE / t_numgpu (> 1: numgpu faster), `CUSPARSE_SPMV_ALG_DEFAULT` (CSR_ALG1 for CSR) and `CUSPARSE_SPMV_CSR_ALG2`; M and padding: the CMRS matrix's M and (stored − nnz) / nnz\n\
+             - checks before timing, on y poisoned with NaN: error = the oracle's max_i |y_i − y_ref,i| / ((len_i + 4)·ε·(|A|·|x|)_i) ≤ 1, y_ref computed on the host from the same A and x as accurately as in twice double precision (Dot2); numgpu's products bitwise equal on a second call; bad structure reported by the handle's synchronisation (none expected); a row also fails when a call fails or when a cuSPARSE result fails the same check (a check of the bench)\n",
+            meta.warmup, meta.reps
+        )
+    }
+    fn plot(&self, rows: &[Row], meta: &Meta, roof: &Roofline) -> Vec<Panel> {
+        let mut names: Vec<String> = Vec::new();
+        rows.iter().map(|r| r.text("matrix")).for_each(|m| if !names.contains(&m) { names.push(m) });
+        let mut precisions: Vec<String> = Vec::new();
+        rows.iter().map(|r| r.text("precision")).for_each(|p| if !precisions.contains(&p) { precisions.push(p) });
+        let y = |r: &Row| (names.len() - 1 - names.iter().position(|n| *n == r.text("matrix")).unwrap_or(0)) as f64;
+        let methods = [("numgpu csrmv", "csrmv"), ("numgpu cmrsmv", "cmrsmv"), ("cuSPARSE SpMV default", "cusparse_default"), ("cuSPARSE SpMV CSR_ALG2", "cusparse_alg2")];
+        let panel = |p: &String| Panel {
+            title: format!("numgpu spmv ({p}) vs cuSPARSE SpMV: {} ({})", meta.device, meta.date),
+            x: ("GB/s, (nnz·(elem + 4) + (m + 1)·4 + (n + m)·elem) / time".into(), Scale::Lin),
+            y: (String::new(), Scale::Lin),
+            names: names.clone(),
+            level: Some((roof.bandwidth_gbs, format!("copy bandwidth {:.0} GB/s", roof.bandwidth_gbs))),
+            lines: methods.iter().enumerate().map(|(i, (label, key))| Line { label: label.to_string(), color: i, style: Style::Marks, pts: rows.iter().filter(|r| r.text("precision") == *p).filter_map(|r| Some((r.num(&format!("{key}.gbs"))?, y(r)))).collect() }).collect(),
+        };
+        precisions.iter().map(panel).collect()
+    }
+    fn extra(&self, rows: &[Row]) -> Map<String, Value> {
+        Map::from_iter([("summary".to_string(), Value::Array(summary(rows)))])
+    }
+    fn tables(&self, rows: &[Row]) -> String {
+        let mut s = String::from("Geometric means of t_cuSPARSE / t_numgpu over the suite's generated matrices (rows that passed; best: the faster cuSPARSE algorithm of each matrix). Spec targets on the H100: csrmv ≥ 1.15× cuSPARSE and ≥ 75% of the roofline on stencils; cmrsmv ≥ 1.3× cuSPARSE on mean row lengths 4–30.\n\n");
+        s += "| prec | matrices | csrmv ×default | csrmv ×ALG2 | csrmv ×best | cmrsmv ×default | cmrsmv ×ALG2 | cmrsmv ×best | mean row 4–30: matrices | cmrsmv ×best | csrmv % roof on stencils, lowest |\n|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n";
+        for m in summary(rows) {
+            let keys = ["matrices", "csrmv_x_default", "csrmv_x_alg2", "csrmv_x_best", "cmrsmv_x_default", "cmrsmv_x_alg2", "cmrsmv_x_best", "short_matrices", "cmrsmv_x_best_short"];
+            let cells: Vec<String> = keys.iter().map(|k| cell(m.get(*k), if k.contains("matrices") { Fmt::Fix(0) } else { Fmt::Fix(2) })).collect();
+            s += &format!("| {} | {} | {} |\n", m["precision"].as_str().unwrap_or(""), cells.join(" | "), cell(m.get("csrmv_stencil_roof_pct_min"), Fmt::Pct(0)));
         }
+        s + "\n"
     }
+}
+
+/// The geometric means over the suite rows that passed, per precision (the spec's targets'
+/// measures; `best` against the faster cuSPARSE algorithm of each matrix).
+fn summary(rows: &[Row]) -> Vec<Value> {
+    let mut precisions: Vec<String> = Vec::new();
+    rows.iter().map(|r| r.text("precision")).for_each(|p| if !precisions.contains(&p) { precisions.push(p) });
+    let geomean = |v: Vec<f64>| (!v.is_empty()).then(|| (v.iter().map(|x| x.ln()).sum::<f64>() / v.len() as f64).exp());
+    let best = |r: &Row, ours: &str| Some(r.num("cusparse_default.ms").into_iter().chain(r.num("cusparse_alg2.ms")).reduce(f64::min)? / r.num(&format!("{ours}.ms"))?);
     precisions
-        .into_iter()
+        .iter()
         .map(|p| {
-            let suite: Vec<&Row> = rows.iter().filter(|r| r.precision == p && r.source == "suite" && r.ok).collect();
-            let short: Vec<&Row> = suite.iter().copied().filter(|r| (4.0..=30.0).contains(&r.mean_row)).collect();
-            let mean = |rs: &[&Row], f: fn(&Row) -> Option<f64>| geomean(rs.iter().filter_map(|r| f(r)));
-            Summary {
-                precision: p,
-                matrices: suite.len(),
-                csrmv_x_default: mean(&suite, |r| r.csrmv_x_default),
-                csrmv_x_alg2: mean(&suite, |r| r.csrmv_x_alg2),
-                csrmv_x_best: mean(&suite, |r| r.x_best(&r.csrmv)),
-                cmrsmv_x_default: mean(&suite, |r| r.cmrsmv_x_default),
-                cmrsmv_x_alg2: mean(&suite, |r| r.cmrsmv_x_alg2),
-                cmrsmv_x_best: mean(&suite, |r| r.x_best(&r.cmrsmv)),
-                short_matrices: short.len(),
-                cmrsmv_x_best_short: mean(&short, |r| r.x_best(&r.cmrsmv)),
-                csrmv_stencil_roof_pct_min: suite.iter().filter(|r| r.matrix.starts_with("stencil")).filter_map(|r| r.csrmv.roof_pct).reduce(f64::min),
-            }
+            let suite: Vec<&Row> = rows.iter().filter(|r| r.text("precision") == *p && r.text("source") == "suite" && r.ok()).collect();
+            let short: Vec<&Row> = suite.iter().copied().filter(|r| r.num("mean_row").is_some_and(|m| (4.0..=30.0).contains(&m))).collect();
+            let mean = |rs: &[&Row], f: &dyn Fn(&Row) -> Option<f64>| geomean(rs.iter().filter_map(|r| f(r)).collect());
+            let key = |k: &'static str| move |r: &Row| r.num(k);
+            let stencil = suite.iter().filter(|r| r.text("matrix").starts_with("stencil")).filter_map(|r| r.num("csrmv.roof_pct")).reduce(f64::min);
+            json!({
+                "precision": p, "matrices": suite.len(),
+                "csrmv_x_default": mean(&suite, &key("csrmv_x_default")), "csrmv_x_alg2": mean(&suite, &key("csrmv_x_alg2")), "csrmv_x_best": mean(&suite, &|r| best(r, "csrmv")),
+                "cmrsmv_x_default": mean(&suite, &key("cmrsmv_x_default")), "cmrsmv_x_alg2": mean(&suite, &key("cmrsmv_x_alg2")), "cmrsmv_x_best": mean(&suite, &|r| best(r, "cmrsmv")),
+                "short_matrices": short.len(), "cmrsmv_x_best_short": mean(&short, &|r| best(r, "cmrsmv")), "csrmv_stencil_roof_pct_min": stencil,
+            })
         })
         .collect()
 }
 
-/// `a`'s entries as the sum Σ a_k·b_k, by Ogita, Rump and Oishi's Dot2 (exact products by
-/// FMA, error-free additions): as accurate as if computed in twice double precision, so that
-/// the reference of the double-precision rows is not as inexact as what it checks.
-fn dot2(terms: impl Iterator<Item = (f64, f64)>) -> f64 {
-    let (mut s, mut c) = (0.0f64, 0.0f64);
-    for (a, b) in terms {
-        let p = a * b;
-        let e = a.mul_add(b, -p);
-        let t = s + p;
-        let z = t - s;
-        c += (s - (t - z)) + (p - z) + e;
-        s = t;
-    }
-    s + c
-}
+/// cuSPARSE's algorithms the sweep compares with, and the names of the rows' keys.
+const ALGS: [(cs::cusparseSpMVAlg_t, &str, &str); 2] =
+    [(cs::cusparseSpMVAlg_t::CUSPARSE_SPMV_ALG_DEFAULT, "cusparse_default", "cuSPARSE SpMV ALG_DEFAULT"), (cs::cusparseSpMVAlg_t::CUSPARSE_SPMV_CSR_ALG2, "cusparse_alg2", "cuSPARSE SpMV CSR_ALG2")];
 
-/// y = A·x and each row's tolerance (len_i + 4)·ε·(|A|·|x|)_i, ε of T, computed on the host
-/// from `a` and `x` as held in T.
-fn reference<T: SpmvPrec>(a: &Csr<T>, x: &[T]) -> (Vec<f64>, Vec<f64>) {
-    let re = |v: T| v.to_c64().re;
-    (0..a.m)
-        .into_par_iter()
-        .with_min_len(1024)
-        .map(|i| {
-            let terms = a.row(i).map(|k| (re(a.val[k]), re(x[(a.col_ind[k] - a.base) as usize])));
-            let mag: f64 = terms.clone().map(|(v, w)| (v * w).abs()).sum();
-            (dot2(terms), (a.row(i).len() + 4) as f64 * T::EPS * mag)
-        })
-        .unzip()
-}
-
-/// The largest |y_i − want_i| / tol_i; NaN when a y_i is NaN. A tolerance of 0 (a row whose
-/// terms are all 0, which must give exactly 0) is taken as the least normal number, so that
-/// any error there fails.
-fn error_ratio<T: SpmvPrec>(y: &[T], want: &[f64], tol: &[f64]) -> f64 {
-    y.par_iter().zip(want.par_iter().zip(tol)).map(|(g, (w, t))| (g.to_c64().re - w).abs() / t.max(f64::MIN_POSITIVE)).reduce(|| 0.0, nan_max)
-}
-
-/// cuSPARSE's descriptors of one set's arrays for one algorithm, and its workspace;
-/// released on drop (after the stream is idle).
+/// cuSPARSE's descriptors of one set's arrays for one algorithm, and its workspace; released
+/// on drop (after the stream is idle).
 struct SpMv {
     mat: cs::cusparseConstSpMatDescr_t,
     x: cs::cusparseConstDnVecDescr_t,
     y: cs::cusparseDnVecDescr_t,
-    alg: Alg,
-    buf: DevBuf,
+    alg: cs::cusparseSpMVAlg_t,
+    buf: Option<DevBuf>,
 }
 
 impl Drop for SpMv {
     fn drop(&mut self) {
-        // SAFETY: descriptors created by `SpMv::new` (or null, skipped); no call using them
-        // is in flight.
+        // SAFETY: descriptors created by `SpMv::new` (or null, skipped); no call using them is
+        // in flight.
         unsafe {
-            if !self.mat.is_null() {
-                cs::cusparseDestroySpMat(self.mat);
-            }
-            if !self.x.is_null() {
-                cs::cusparseDestroyDnVec(self.x);
-            }
-            if !self.y.is_null() {
-                cs::cusparseDestroyDnVec(self.y);
-            }
+            (!self.mat.is_null()).then(|| cs::cusparseDestroySpMat(self.mat));
+            (!self.x.is_null()).then(|| cs::cusparseDestroyDnVec(self.x));
+            (!self.y.is_null()).then(|| cs::cusparseDestroyDnVec(self.y));
         }
     }
 }
 
 impl SpMv {
-    /// Descriptors of `d`'s CSR arrays, x and y for `alg`, its workspace, and the
-    /// preprocessing; a preprocessing cuSPARSE refuses is reported in `note`, not an error
-    /// (the products then run without it).
-    fn new<T: SpmvPrec>(gpu: &Gpu, sp: &Cusparse, d: &DevCsr, alg: Alg, note: &mut Vec<String>) -> Res<SpMv> {
+    /// Descriptors of the set's CSR arrays `d` (val, row_ptr, col_ind, x, y), its workspace,
+    /// and the preprocessing, which cuSPARSE may refuse (then noted, and the products run
+    /// without it).
+    fn new<T: Prec>(ctx: &Ctx, a: &Csr<T>, d: &[DevBuf], alg: cs::cusparseSpMVAlg_t, note: &mut Option<String>) -> Res<SpMv> {
         use cs::cusparseIndexType_t::CUSPARSE_INDEX_32I as I32;
-        let mut s = SpMv { mat: std::ptr::null(), x: std::ptr::null(), y: std::ptr::null_mut(), alg, buf: DevBuf { ptr: 0 } };
-        let (m, n, nnz) = (d.m as i64, d.n as i64, d.nnz as i64);
-        let (one, zero) = (T::one(), T::zero());
-        let mut bytes = 0usize;
-        // SAFETY: the device arrays of `d` hold m + 1 row pointers, nnz column indices and
-        // values, n elements of x and m of y; the scalars are host values of T, cuSPARSE's
-        // default pointer mode.
+        let mut s = SpMv { mat: std::ptr::null(), x: std::ptr::null(), y: std::ptr::null_mut(), alg, buf: None };
+        let (m, n, nnz, vt, p) = (a.m as i64, a.n as i64, a.nnz() as i64, T::VALUE_TYPE, |b: &DevBuf| b.ptr as *mut c_void);
+        let (one, zero, mut bytes, h) = (T::one(), T::zero(), 0, ctx.cusparse().h);
+        let (al, be, op) = (&one as *const T as *const c_void, &zero as *const T as *const c_void, cs::cusparseOperation_t::CUSPARSE_OPERATION_NON_TRANSPOSE);
+        // SAFETY: the set's arrays hold m + 1 row pointers, nnz column indices and values, n
+        // elements of x and m of y; the scalars are host values of T, the default pointer mode.
         unsafe {
-            let base = cs::cusparseIndexBase_t::CUSPARSE_INDEX_BASE_ZERO;
-            cusparse_check(cs::cusparseCreateConstCsr(&mut s.mat, m, n, nnz, d.row_ptr.ptr as *const c_void, d.col_ind.ptr as *const c_void, d.val.ptr as *const c_void, I32, I32, base, T::VALUE_TYPE), "cusparseCreateConstCsr")?;
-            cusparse_check(cs::cusparseCreateConstDnVec(&mut s.x, n, d.x.ptr as *const c_void, T::VALUE_TYPE), "cusparseCreateConstDnVec")?;
-            cusparse_check(cs::cusparseCreateDnVec(&mut s.y, m, d.y.ptr as *mut c_void, T::VALUE_TYPE), "cusparseCreateDnVec")?;
-            let (a, b) = (&one as *const T as *const c_void, &zero as *const T as *const c_void);
-            let op = cs::cusparseOperation_t::CUSPARSE_OPERATION_NON_TRANSPOSE;
-            cusparse_check(cs::cusparseSpMV_bufferSize(sp.h, op, a, s.mat, s.x, b, s.y, T::VALUE_TYPE, alg.sys(), &mut bytes), "cusparseSpMV_bufferSize")?;
-            s.buf = gpu.alloc(bytes)?;
-            let pre = cs::cusparseSpMV_preprocess(sp.h, op, a, s.mat, s.x, b, s.y, T::VALUE_TYPE, alg.sys(), s.buf.ptr as *mut c_void);
-            if let Err(e) = cusparse_check(pre, "cusparseSpMV_preprocess") {
-                note.push(format!("{} timed without preprocessing ({e})", Method::Cusparse(alg).name()));
+            ok(cs::cusparseCreateConstCsr(&mut s.mat, m, n, nnz, p(&d[1]), p(&d[2]), p(&d[0]), I32, I32, cs::cusparseIndexBase_t::CUSPARSE_INDEX_BASE_ZERO, vt).result(), "cusparseCreateConstCsr")?;
+            ok(cs::cusparseCreateConstDnVec(&mut s.x, n, p(&d[3]), vt).result(), "cusparseCreateConstDnVec")?;
+            ok(cs::cusparseCreateDnVec(&mut s.y, m, p(&d[4]), vt).result(), "cusparseCreateDnVec")?;
+            ok(cs::cusparseSpMV_bufferSize(h, op, al, s.mat, s.x, be, s.y, vt, alg, &mut bytes).result(), "cusparseSpMV_bufferSize")?;
+            let buf = ctx.gpu.alloc(bytes)?;
+            if let Err(e) = cs::cusparseSpMV_preprocess(h, op, al, s.mat, s.x, be, s.y, vt, alg, p(&buf)).result() {
+                *note = Some(format!("{} timed without preprocessing ({e:?})", ALGS.iter().find(|x| x.0 == alg).map_or("", |x| x.2)));
             }
+            s.buf = Some(buf);
         }
         Ok(s)
     }
 
     /// Enqueues y := 1·A·x + 0·y.
-    fn call<T: SpmvPrec>(&self, sp: &Cusparse) -> Res<()> {
-        let (one, zero) = (T::one(), T::zero());
-        let op = cs::cusparseOperation_t::CUSPARSE_OPERATION_NON_TRANSPOSE;
+    fn call<T: Prec>(&self, sp: &Cusparse) -> Res<()> {
+        let (one, zero, op) = (T::one(), T::zero(), cs::cusparseOperation_t::CUSPARSE_OPERATION_NON_TRANSPOSE);
+        let buf = self.buf.as_ref().map_or(0, |b| b.ptr) as *mut c_void;
         // SAFETY: the descriptors and workspace of `new`, alive; host scalars of T.
-        let status = unsafe { cs::cusparseSpMV(sp.h, op, &one as *const T as *const c_void, self.mat, self.x, &zero as *const T as *const c_void, self.y, T::VALUE_TYPE, self.alg.sys(), self.buf.ptr as *mut c_void) };
-        cusparse_check(status, "cusparseSpMV")
+        ok(unsafe { cs::cusparseSpMV(sp.h, op, &one as *const T as _, self.mat, self.x, &zero as *const T as _, self.y, T::VALUE_TYPE, self.alg, buf) }.result(), "cusparseSpMV")
     }
-}
-
-/// One copy of the CSR arrays, x and y in device memory (0-based).
-struct DevCsr {
-    m: usize,
-    n: usize,
-    nnz: usize,
-    val: DevBuf,
-    row_ptr: DevBuf,
-    col_ind: DevBuf,
-    x: DevBuf,
-    y: DevBuf,
-}
-
-impl DevCsr {
-    fn upload<T: SpmvPrec>(gpu: &Gpu, a: &Csr<T>, x: &[T]) -> Res<DevCsr> {
-        let e = size_of::<T>();
-        let d = DevCsr {
-            m: a.m,
-            n: a.n,
-            nnz: a.nnz(),
-            val: gpu.alloc(a.nnz() * e)?,
-            row_ptr: gpu.alloc((a.m + 1) * 4)?,
-            col_ind: gpu.alloc(a.nnz() * 4)?,
-            x: gpu.alloc(a.n * e)?,
-            y: gpu.alloc(a.m * e)?,
-        };
-        gpu.htod(d.val.ptr, &a.val)?;
-        gpu.htod(d.row_ptr.ptr, &a.row_ptr)?;
-        gpu.htod(d.col_ind.ptr, &a.col_ind)?;
-        gpu.htod(d.x.ptr, x)?;
-        Ok(d)
-    }
-}
-
-/// One input set: the arrays, numgpu's CMRS matrix of them, cuSPARSE's two descriptors.
-struct Set {
-    d: DevCsr,
-    cmrs: CmrsMatrix,
-    spmv: Vec<SpMv>,
-}
-
-/// The sweep's shared state: the device, the peers' handle, the roofline, the settings.
-pub struct Ctx<'a> {
-    pub gpu: &'a Gpu,
-    pub sp: &'a Cusparse,
-    pub roof: &'a Roofline,
-    pub cfg: &'a Config,
 }
 
 /// A seed from a matrix's name and the precision, so that each row's x is its own.
@@ -451,195 +266,101 @@ fn seed_of(name: &str, letter: char) -> u64 {
     name.bytes().fold(0xcbf2_9ce4_8422_2325u64 ^ letter as u64, |h, b| (h ^ b as u64).wrapping_mul(0x0100_0000_01b3))
 }
 
-/// One matrix in each precision of `precisions` (s, d): its rows.
-fn run_matrix(ctx: &Ctx, h: &mut Handle, name: &str, source: &'static str, a: &Csr<f64>, precisions: &[char]) -> Vec<Row> {
-    precisions.iter().map(|&p| if p == 's' { run_row::<f32>(ctx, h, name, source, a) } else { run_row::<f64>(ctx, h, name, source, a) }).collect()
-}
-
-/// Failed rows, one per precision, for a matrix that could not be had (`why`).
-fn failed(matrix: &str, precisions: &[char], why: &str) -> Vec<Row> {
-    precisions.iter().map(|&precision| Row { matrix: matrix.into(), source: "shared", precision, note: why.into(), ..Default::default() }).collect()
-}
-
-/// The whole sweep: every suite matrix and shared/matrices file `cfg` asks for, in each of
-/// `precisions` (s and d only); `progress` is told what is being done, `done` of each row
-/// when it is. A matrix that cannot be read gives failed rows, never ends the sweep.
-pub fn sweep(ctx: &Ctx, h: &mut Handle, precisions: &[char], mut progress: impl FnMut(&str), mut done: impl FnMut(&Row)) -> Vec<Row> {
-    let cfg = ctx.cfg;
-    let mut rows = Vec::new();
-    let mut emit = |new: Vec<Row>| {
-        new.iter().for_each(&mut done);
-        rows.extend(new);
-    };
-    for (s, kind) in Kind::ALL.into_iter().enumerate() {
-        let (natural, perm) = (kind.name().to_string(), format!("{}-perm", kind.name()));
-        if !cfg.wanted(&natural) && !cfg.wanted(&perm) {
-            continue;
-        }
-        progress(&format!("generating {natural} ({} entries)", cfg.nnz_of(kind)));
-        // The seeds of `benchmark_suite`.
-        let a = generate(kind, cfg.nnz_of(kind), 1000 + s as u64);
-        if cfg.wanted(&natural) {
-            progress(&natural);
-            emit(run_matrix(ctx, h, &natural, "suite", &a, precisions));
-        }
-        if cfg.wanted(&perm) {
-            progress(&format!("permuting {natural}"));
-            let p = permuted(&a, 2000 + s as u64);
-            progress(&perm);
-            emit(run_matrix(ctx, h, &perm, "suite", &p, precisions));
-        }
-    }
-    match mtx::shared_matrices() {
-        Ok(files) => {
-            for f in files.iter().filter(|f| cfg.wanted(&file_name(f))) {
-                let name = file_name(f);
-                progress(&name);
-                emit(match mtx::read(f) {
-                    Ok(a) => run_matrix(ctx, h, &name, "shared", &a, precisions),
-                    Err(e) => failed(&name, precisions, &e),
-                });
-            }
-        }
-        // Asked for all matrices, the spec's shared ones must be there.
-        Err(e) if cfg.only.is_empty() => emit(failed("shared/matrices", precisions, &e)),
-        Err(_) => {}
-    }
-    rows
-}
-
-/// The rows `sweep` will produce for `cfg` and `precisions`, given the files of
-/// shared/matrices (for the progress bar).
-pub fn planned(cfg: &Config, files: &[PathBuf], precisions: usize) -> usize {
-    let suite = suite_names().iter().filter(|n| cfg.wanted(n)).count();
-    let shared = if files.is_empty() && cfg.only.is_empty() { 1 } else { files.iter().filter(|f| cfg.wanted(&file_name(f))).count() };
-    (suite + shared) * precisions
-}
-
-/// One matrix in precision T; a failure anywhere is recorded in the row (`ok = false`,
-/// `note`), never ends the sweep.
-fn run_row<T: SpmvPrec>(ctx: &Ctx, h: &mut Handle, name: &str, source: &'static str, a: &Csr<f64>) -> Row {
-    let mut row = Row::new(name, source, T::LETTER, a, size_of::<T>());
-    let (mut why, mut fyi) = (Vec::new(), Vec::new());
-    let r = row_body::<T>(ctx, h, a, &mut row, &mut why, &mut fyi);
-    // Whatever happened, leave the stream idle before the buffers are freed.
-    match r.and(ctx.gpu.sync()) {
-        Err(e) => why.insert(0, e),
-        Ok(()) => {
-            for m in Method::ALL {
-                // A method without an error ratio failed, and `why` says how.
-                if let Some(err) = row.measure_mut(m).error.filter(|e| e.is_nan() || *e > 1.0) {
-                    let who = if m.ours() { m.name().to_string() } else { format!("bench check: {}", m.name()) };
-                    why.push(format!("{who}: error ratio {err:.3e} > 1 (|Δy_i| / ((len_i + 4)·ε·(|A|·|x|)_i))"));
-                }
-            }
-            if row.reproducible != Some(true) {
-                why.push("two calls on the same inputs differ bitwise".into());
-            }
-        }
-    }
-    row.ok = why.is_empty();
-    // What does not fail the row, but whoever reads it should know, after why it failed.
-    why.extend(fyi);
-    row.note = why.join("; ");
-    row
-}
-
-/// Arrays a timed call should find out of L2: enough sets that the products between two uses
-/// of one read at least 3× L2 (as gemm's), else one.
-fn sets_for(bytes: f64, l2: f64) -> usize {
-    if bytes < 3.0 * l2 {
-        ((3.0 * l2 / bytes).ceil() as usize).clamp(2, 64)
-    } else {
-        1
-    }
-}
-
-/// `run_row`'s work: inputs, reference, sets, then each method checked and timed. A failure
-/// of one method goes to `why` (and fails the row), what is only reported to `fyi`.
-fn row_body<T: SpmvPrec>(ctx: &Ctx, h: &mut Handle, a64: &Csr<f64>, row: &mut Row, why: &mut Vec<String>, fyi: &mut Vec<String>) -> Res<()> {
-    let (gpu, cfg) = (ctx.gpu, ctx.cfg);
-    let e = size_of::<T>();
-    let sets = sets_for(row.bytes, gpu.l2_bytes as f64);
-    row.sets = sets;
+/// One matrix in precision T: the row's values, its checks, its notes.
+fn body<T: Prec + CmrsScalar>(ctx: &mut Ctx, a64: &Csr<f64>, row: &mut Row) -> Res<()> {
+    let (gpu, e, (m, n, nnz)) = (ctx.gpu, size_of::<T>(), (a64.m, a64.n, a64.nnz()));
+    let bytes = (nnz * (e + 4) + (m + 1) * 4 + n * e + m * e) as f64;
+    [("m", m), ("n", n), ("nnz", nnz), ("max_row", (0..m).map(|i| a64.row(i).len()).max().unwrap_or(0))].into_iter().for_each(|(k, v)| row.set(k, v));
+    row.set("mean_row", nnz as f64 / m.max(1) as f64);
+    row.set("bytes", bytes);
+    let nsets = sets(bytes, gpu.l2_bytes as f64, false);
+    row.set("sets", nsets);
     // The CSR copy, CMRS's packed copy (padding can triple a power-law matrix) and cuSPARSE's
     // workspace, per set.
-    let need = sets as f64 * (row.bytes + 4.0 * (row.nnz * (e + 8)) as f64);
-    if need > cfg.mem_budget {
-        return Err(format!("skipped: needs about {:.1} GB of device memory, the budget is {:.1} GB (lower --nnz)", need / 1e9, cfg.mem_budget / 1e9));
+    let need = nsets as f64 * (bytes + 4.0 * (a64.nnz() * (e + 8)) as f64);
+    if need > ctx.budget {
+        return Err(format!("skipped: needs about {:.1} GB of device memory, the budget is {:.1} GB (lower --nnz)", need / 1e9, ctx.budget / 1e9));
     }
-    let a: Csr<T> = a64.map(|v| T::from_c64(Complex64::new(v, 0.0)));
+    let a: Csr<T> = sparse::cast(a64);
     let mut x = vec![T::zero(); a.n];
-    fill_random(&mut x, seed_of(&row.matrix, T::LETTER));
-    let (want, tol) = reference(&a, &x);
-
-    let mut all = Vec::with_capacity(sets);
-    for k in 0..sets {
-        let d = DevCsr::upload(gpu, &a, &x)?;
-        let t = Instant::now();
-        // SAFETY: d's device arrays hold the validated 0-based CSR matrix a.
-        let cmrs = ng(unsafe { cmrs_create::<T>(h, a.m as i64, a.n as i64, a.nnz() as i64, d.val.ptr as *const T, d.row_ptr.ptr as *const i32, d.col_ind.ptr as *const i32, 0, 0, 0) }).map_err(|e| format!("cmrs_create: {e}"))?;
-        ng(h.synchronize())?;
+    fill_random(&mut x, seed_of(&row.text("matrix"), T::LETTER));
+    let (want, tol) = sparse::reference(Op::N, T::one(), &a, &x, T::zero(), &[]);
+    // Each set: val, row_ptr, col_ind, x, y; the CMRS matrix; cuSPARSE's two descriptors.
+    let mut all = Vec::with_capacity(nsets);
+    for k in 0..nsets {
+        let d = [a.nnz() * e, (a.m + 1) * 4, a.nnz() * 4, a.n * e, a.m * e].iter().map(|&b| gpu.alloc(b)).collect::<Res<Vec<_>>>()?;
+        gpu.htod(d[0].ptr, &a.val)?;
+        gpu.htod(d[1].ptr, &a.row_ptr)?;
+        gpu.htod(d[2].ptr, &a.col_ind)?;
+        gpu.htod(d[3].ptr, &x)?;
+        let t = std::time::Instant::now();
+        // SAFETY: the set's device arrays hold the validated 0-based CSR matrix a.
+        let cmrs = ng(unsafe { cmrs_create::<T>(ctx.h, a.m as i64, a.n as i64, a.nnz() as i64, d[0].ptr as _, d[1].ptr as _, d[2].ptr as _, 0, 0, 0) }).map_err(|e| format!("cmrs_create: {e}"))?;
+        ng(ctx.h.synchronize())?;
         if k == 0 {
-            row.cmrs_create_ms = Some(t.elapsed().as_secs_f64() * 1e3);
-            row.cmrs_lanes = Some(cmrs.lanes());
-            row.cmrs_padding = Some(cmrs.padding_ratio());
+            row.set("cmrs_create_ms", t.elapsed().as_secs_f64() * 1e3);
+            row.set("cmrs_lanes", cmrs.lanes());
+            row.set("cmrs_padding", cmrs.padding_ratio());
         }
+        let mut note = None;
+        let sp = ALGS.iter().map(|alg| SpMv::new::<T>(ctx, &a, &d, alg.0, &mut note)).collect::<Res<Vec<_>>>()?;
         // The other sets' notes repeat set 0's.
-        let (mut spmv, mut again) = (Vec::new(), Vec::new());
-        for alg in [Alg::Default, Alg::Alg2] {
-            spmv.push(SpMv::new::<T>(gpu, ctx.sp, &d, alg, if k == 0 { &mut *fyi } else { &mut again })?);
-        }
-        all.push(Set { d, cmrs, spmv });
+        note.filter(|_| k == 0).into_iter().for_each(|n| row.note(n));
+        all.push((d, cmrs, sp));
     }
     gpu.sync()?;
 
-    let call = |h: &mut Handle, m: Method, s: &Set| -> Res<()> {
-        let d = &s.d;
-        let (x, y) = (d.x.ptr as *const T, d.y.ptr as *mut T);
-        match m {
+    // The methods: cuSPARSE's first, so that a failure of ours cannot hide their numbers.
+    let (sp, methods) = (ctx.cusparse(), ["cusparse_default", "cusparse_alg2", "csrmv", "cmrsmv"]);
+    let call = |h: &mut Handle, method: usize, s: usize| -> Res<()> {
+        let (d, cmrs, spmv) = &all[s];
+        let (x, y) = (d[3].ptr as *const T, d[4].ptr as *mut T);
+        match method {
             // SAFETY: the set's device arrays, of the sizes the CSR matrix gives them.
-            Method::Csrmv => ng(unsafe { csrmv::<T>(h, Op::N, d.m as i64, d.n as i64, d.nnz as i64, T::one(), d.val.ptr as *const T, d.row_ptr.ptr as *const i32, d.col_ind.ptr as *const i32, 0, x, T::zero(), y) }),
+            2 => ng(unsafe { csrmv::<T>(h, Op::N, a.m as i64, a.n as i64, a.nnz() as i64, T::one(), d[0].ptr as _, d[1].ptr as _, d[2].ptr as _, 0, x, T::zero(), y) }),
             // SAFETY: x and y hold n and m device elements.
-            Method::Cmrsmv => ng(unsafe { cmrsmv::<T>(h, T::one(), &s.cmrs, x, T::zero(), y) }),
-            Method::Cusparse(alg) => s.spmv.iter().find(|p| p.alg == alg).expect("one per algorithm").call::<T>(ctx.sp),
+            3 => ng(unsafe { cmrsmv::<T>(h, T::one(), cmrs, x, T::zero(), y) }),
+            k => spmv[k].call::<T>(sp),
         }
     };
     // Set 0's y after a call on poisoned y; the handle's synchronisation reports bad
     // structure a kernel found.
-    let fresh_y = |h: &mut Handle, m: Method| -> Res<Vec<T>> {
-        let d = &all[0].d;
-        gpu.memset_async(d.y.ptr, 0xff, d.m * e)?;
-        call(h, m, &all[0])?;
+    let fresh_y = |h: &mut Handle, method: usize| -> Res<Vec<T>> {
+        gpu.memset_async(all[0].0[4].ptr, 0xff, a.m * e)?;
+        call(h, method, 0)?;
         ng(h.synchronize())?;
-        let mut y = vec![T::zero(); d.m];
-        gpu.dtoh(&mut y, d.y.ptr)?;
+        let mut y = vec![T::zero(); a.m];
+        gpu.dtoh(&mut y, all[0].0[4].ptr)?;
         Ok(y)
     };
     let mut same = true;
-    for m in Method::ALL {
-        let measured = (|| -> Res<Measure> {
-            let y = fresh_y(h, m)?;
-            let error = Some(error_ratio(&y, &want, &tol));
-            if m.ours() {
-                same &= bits(&fresh_y(h, m)?) == bits(&y);
+    for (k, key) in methods.iter().enumerate() {
+        let measured = (|| -> Res<()> {
+            let y = fresh_y(ctx.h, k)?;
+            let err = sparse::error_ratio(&y, &want, &tol);
+            row.set(&format!("{key}.error"), err);
+            if k >= 2 {
+                same &= bits(&fresh_y(ctx.h, k)?) == bits(&y);
             }
-            let ms = median(&gpu.time(cfg.warmup, cfg.reps, |i| call(h, m, &all[i % sets]))?);
-            ng(h.synchronize())?;
-            let gbs = row.bytes / (ms * 1e6);
-            Ok(Measure { ms: Some(ms), gbs: Some(gbs), roof_pct: Some(100.0 * gbs / ctx.roof.bandwidth_gbs), error })
+            let ms = median(&gpu.time(ctx.warmup, ctx.reps, |_| Ok(()), |j| call(ctx.h, k, j % nsets))?);
+            ng(ctx.h.synchronize())?;
+            row.set(&format!("{key}.ms"), ms);
+            row.set(&format!("{key}.gbs"), bytes / (ms * 1e6));
+            row.set(&format!("{key}.roof_pct"), 100.0 * bytes / (ms * 1e6) / ctx.roof.bandwidth_gbs);
+            let who = if k >= 2 { key.to_string() } else { format!("bench check: {}", ALGS[k].2) };
+            row.check(err <= 1.0, || format!("{who}: error ratio {err:.3e} > 1 (|Δy_i| / ((len_i + 4)·ε·(|A|·|x|)_i))"));
+            Ok(())
         })();
-        match measured {
-            Ok(x) => *row.measure_mut(m) = x,
-            Err(e) => why.push(format!("{}: {e}", m.name())),
+        if let Err(e) = measured {
+            row.fail(format!("{}: {e}", if k >= 2 { key } else { ALGS[k].2 }));
         }
     }
-    row.reproducible = Some(same);
-    let ratio = |peer: &Measure, ours: &Measure| Some(peer.ms? / ours.ms?);
-    row.csrmv_x_default = ratio(&row.cusparse_default, &row.csrmv);
-    row.csrmv_x_alg2 = ratio(&row.cusparse_alg2, &row.csrmv);
-    row.cmrsmv_x_default = ratio(&row.cusparse_default, &row.cmrsmv);
-    row.cmrsmv_x_alg2 = ratio(&row.cusparse_alg2, &row.cmrsmv);
+    row.set("reproducible", same);
+    row.check(same, || "two calls on the same inputs differ bitwise".into());
+    for (ours, peer) in [("csrmv", "default"), ("csrmv", "alg2"), ("cmrsmv", "default"), ("cmrsmv", "alg2")] {
+        let r = row.num(&format!("cusparse_{peer}.ms")).zip(row.num(&format!("{ours}.ms"))).map(|(p, o)| p / o);
+        row.set(&format!("{ours}_x_{peer}"), r);
+    }
     gpu.sync()?;
     Ok(())
 }
@@ -647,76 +368,32 @@ fn row_body<T: SpmvPrec>(ctx: &Ctx, h: &mut Handle, a64: &Csr<f64>, row: &mut Ro
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::getrf::below;
-    use numgpu::spmv::{cmrs_from_csr, cmrsmv_host, csrmv_csr};
 
-    /// The host side of the check: the CPU backend's csrmv and cmrsmv pass it on suite
-    /// matrices and a shared one in both precisions, a perturbed or NaN entry does not, and
-    /// Dot2 is exact where plain summation is not.
-    fn check_helpers<T: SpmvPrec>() {
-        let mut mats: Vec<(String, Csr<f64>)> = numgpu::spmv::suite::benchmark_suite(20_000);
-        let files = mtx::shared_matrices().expect("shared/matrices");
-        mats.push(("nos4".into(), mtx::read(files.iter().find(|f| file_name(f) == "nos4").expect("nos4.mtx")).unwrap()));
-        let mut h = Handle::cpu();
-        for (name, a64) in &mats {
-            let a: Csr<T> = a64.map(|v| T::from_c64(Complex64::new(v, 0.0)));
-            let mut x = vec![T::zero(); a.n];
-            fill_random(&mut x, seed_of(name, T::LETTER));
-            let (want, tol) = reference(&a, &x);
-            let mut y = vec![T::zero(); a.m];
-            csrmv_csr(&mut h, Op::N, T::one(), &a, &x, T::zero(), &mut y).unwrap();
-            let r = error_ratio(&y, &want, &tol);
-            assert!(r <= 1.0, "{}csrmv {name}: error ratio {r}", T::LETTER);
-            let c = cmrs_from_csr(&mut h, &a, 0, 0).unwrap();
-            let mut yc = vec![T::zero(); a.m];
-            cmrsmv_host(&mut h, T::one(), &c, &x, T::zero(), &mut yc).unwrap();
-            assert!(error_ratio(&yc, &want, &tol) <= 1.0, "{}cmrsmv {name}", T::LETTER);
-            // The row with the largest tolerance, moved by 4 of it.
-            let i = (0..a.m).max_by(|&p, &q| tol[p].total_cmp(&tol[q])).unwrap();
-            y[i] = T::from_c64(Complex64::new(want[i] + 4.0 * tol[i], 0.0));
-            assert!(error_ratio(&y, &want, &tol) > 3.0, "{name}: a perturbed y passes");
-            y[i] = T::from_c64(Complex64::new(f64::NAN, 0.0));
-            assert!(!below(Some(error_ratio(&y, &want, &tol)), 1.0), "{name}: NaN passes");
-        }
-        // 1 + 2^-60 − 1 = 2^-60 exactly; a plain sum gives 0.
-        assert_eq!(dot2([(1.0, 1.0), (2f64.powi(-60), 1.0), (-1.0, 1.0)].into_iter()), 2f64.powi(-60));
-        let exact_zero = vec![T::zero(); 2];
-        assert_eq!(error_ratio(&exact_zero, &[0.0, 0.0], &[0.0, 0.0]), 0.0);
-        assert!(error_ratio(&[T::one()], &[0.0], &[0.0]) > 1e300);
-    }
-
+    /// The options' defaults and checks, the planned cases, and the summary's means on made-up
+    /// rows.
     #[test]
-    fn spmv_check_helpers() {
-        check_helpers::<f32>();
-        check_helpers::<f64>();
-    }
-
-    /// Sizes, names, the L2 rotation and the summary's means on made-up rows.
-    #[test]
-    fn spmv_plan_and_summary() {
-        assert_eq!(default_nnz(Kind::Stencil7, false), 28_672_000);
+    fn plan_and_summary() {
+        let s = Spmv::new(&crate::tests::cli(&["--routine", "spmv"])).unwrap();
+        let files = sparse::shared_matrices().unwrap().len();
+        assert_eq!((s.matrices.len(), s.cases(&['s', 'd']).len(), s.nnz), (14 + files, 2 * (14 + files), None));
+        assert_eq!((default_nnz(Kind::Stencil7, false), default_nnz(Kind::Stencil27, false), default_nnz(Kind::PowerLaw, false)), (28_672_000, 27_000_000, 20_000_000));
         assert_eq!(generate(Kind::Stencil27, default_nnz(Kind::Stencil27, true), 0).m, 42 * 42 * 42);
-        let names = suite_names();
-        assert_eq!((names.len(), names[0].as_str(), names[1].as_str()), (14, "stencil2d-5pt", "stencil2d-5pt-perm"));
-        let cfg = Config { reps: 20, warmup: 2, nnz: None, quick: false, only: vec!["short-rows".into(), "nos4".into()], mem_budget: 70e9 };
-        let files = [PathBuf::from("m/nos4.mtx"), PathBuf::from("m/cage4.mtx")];
-        assert_eq!(planned(&cfg, &files, 2), 4);
-        assert_eq!(planned(&Config { only: vec![], ..cfg }, &[], 2), 30);
-        let l2 = (50u64 << 20) as f64;
-        assert_eq!((sets_for(3e8, l2), sets_for(1e6, l2), sets_for(1e8, l2)), (1, 64, 2));
-
+        let q = Spmv::new(&crate::tests::cli(&["--quick", "--matrices", "short-rows, nos4", "--nnz", "5000"])).unwrap();
+        assert_eq!((q.matrices.iter().map(|m| m.0.as_str()).collect::<Vec<_>>(), q.nnz), (vec!["short-rows", "nos4"], Some(5000)));
+        for bad in [&["--nnz", "10"][..], &["--nnz", "1000000000"], &["--matrices", "dense"]] {
+            assert!(Spmv::new(&crate::tests::cli(bad)).is_err(), "{bad:?} accepted");
+        }
         let row = |matrix: &str, p: char, mean_row: f64, ours: f64, def: f64, alg2: f64| {
-            let m = |ms: f64| Measure { ms: Some(ms), ..Default::default() };
-            Row { matrix: matrix.into(), source: "suite", precision: p, mean_row, csrmv: m(ours), cmrsmv: m(ours / 2.0), cusparse_default: m(def), cusparse_alg2: m(alg2), csrmv_x_default: Some(def / ours), ok: true, ..Default::default() }
+            let mut r = Row::new(matrix);
+            [("matrix", matrix.to_string()), ("source", "suite".into()), ("precision", p.to_string())].into_iter().for_each(|(k, v)| r.set(k, v));
+            [("mean_row", mean_row), ("csrmv.ms", ours), ("cmrsmv.ms", ours / 2.0), ("cusparse_default.ms", def), ("cusparse_alg2.ms", alg2), ("csrmv_x_default", def / ours)].into_iter().for_each(|(k, v)| r.set(k, v));
+            r
         };
         // Precisions interleaved, as the bench's rows come.
-        let rows = [row("stencil3d-7pt", 's', 7.0, 1.0, 2.0, 8.0), row("short-rows", 'd', 5.0, 1.0, 1.0, 1.0), row("dense-rows", 's', 2000.0, 1.0, 8.0, 4.0)];
-        let s = summarise(&rows);
-        assert_eq!((s.len(), s[0].matrices, s[0].short_matrices), (2, 2, 1));
-        let close = |x: Option<f64>, y: f64| (x.unwrap() - y).abs() < 1e-12;
-        assert!(close(s[0].csrmv_x_default, 4.0) && close(s[0].csrmv_x_best, 8f64.sqrt()) && close(s[0].cmrsmv_x_best_short, 4.0));
-        assert_eq!(s[0].csrmv_stencil_roof_pct_min, None);
-        assert!(close(s[1].cmrsmv_x_best, 2.0));
+        let s = summary(&[row("stencil3d-7pt", 's', 7.0, 1.0, 2.0, 8.0), row("short-rows", 'd', 5.0, 1.0, 1.0, 1.0), row("dense-rows", 's', 2000.0, 1.0, 8.0, 4.0)]);
+        assert_eq!((s.len(), &s[0]["matrices"], &s[0]["short_matrices"]), (2, &json!(2), &json!(1)));
+        let close = |x: &Value, y: f64| (x.as_f64().unwrap() - y).abs() < 1e-12;
+        assert!(close(&s[0]["csrmv_x_default"], 4.0) && close(&s[0]["csrmv_x_best"], 8f64.sqrt()) && close(&s[0]["cmrsmv_x_best_short"], 4.0) && close(&s[1]["cmrsmv_x_best"], 2.0));
+        assert_eq!(s[0]["csrmv_stencil_roof_pct_min"], Value::Null);
     }
 }
-

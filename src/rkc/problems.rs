@@ -1,6 +1,6 @@
 //! The built-in problems of `numgpu_ode_builtin`, on the host (here) and as CUDA source
 //! (`kernels/rkc_problems.cu`, the same formulas in the same order), with their usual initial
-//! values and parameters for tests, the tour and the bench.
+//! values and parameters (the tests' reference solutions are in `testing::ode`).
 
 use super::cpu::Rhs;
 use crate::core::error::{Error, Result};
@@ -15,45 +15,6 @@ pub enum Problem {
 }
 
 const SOURCE: &str = include_str!("../../kernels/rkc_problems.cu");
-
-/// PLEI's values at t = 3 (Hairer–Wanner's test set, `plei.pdf`): positions x1…x7, y1…y7,
-/// then velocities.
-pub fn plei_reference() -> [f64; 28] {
-    PLEI_REFERENCE
-}
-
-// The digits as published, beyond what a double holds.
-#[allow(clippy::excessive_precision)]
-const PLEI_REFERENCE: [f64; 28] = [
-    0.3706139143970502,
-    0.3237284092057233e1,
-    -0.3222559032418324e1,
-    0.6597091455775310,
-    0.3425581707156584,
-    0.1562172101400631e1,
-    -0.7003092922212495,
-    -0.3943437585517392e1,
-    -0.3271380973972550e1,
-    0.5225081843456543e1,
-    -0.2590612434977470e1,
-    0.1198213693392275e1,
-    -0.2429682344935824,
-    0.1091449240428980e1,
-    0.3417003806314313e1,
-    0.1354584501625501e1,
-    -0.2590065597810775e1,
-    0.2025053734714242e1,
-    -0.1155815100160448e1,
-    -0.8072988170223021,
-    0.5952396354208710,
-    -0.3741244961234010e1,
-    0.3773459685750630,
-    0.9386858869551073,
-    0.3667922227200571,
-    -0.3474046353808490,
-    0.2344915448180937e1,
-    -0.1947020434263292e1,
-];
 
 /// PLEI's initial values at t = 0.
 const PLEI_INITIAL: [f64; 28] = [

@@ -29,7 +29,6 @@ use crate::core::error::{checked_mul, Error, Result};
 use crate::core::handle::{Handle, State};
 use crate::core::memory::{common_space, ArgPtr, Space};
 use crate::core::{Op, Scalar};
-use num_complex::Complex64;
 use crate::lapack::Blas;
 
 /// How `getrf_batched_fullpivot` treats small and zero pivots, as an `int32_t` at the ABI.
@@ -374,75 +373,3 @@ pub fn gesc2_strided<T: Blas>(h: &mut Handle, n: i64, a: &[T], lda: i64, stride_
     unsafe { gesc2(h, n, a.as_ptr(), lda, stride_a, rhs.as_mut_ptr(), stride_rhs, ipiv.as_ptr(), jpiv.as_ptr(), scale.as_mut_ptr(), batch) }
 }
 
-/// Diagnostics for comparing pivots with a reference implementation (the tour and the
-/// bench use it): where ipiv/jpiv `oip`/`ojp` first differ from the reference's `rip`/`rjp` (with the
-/// reference's factors `rf`), that step k (0-based) and the relative gap
-/// (|U(k,k)| − |S_k(r, c)|) / |U(k,k)| between the reference's pivot and the element picked
-/// instead, in the reference's trailing block S_k = L₂₂·U₂₂ (rows and columns as the
-/// reference leaves them); None where they agree. An out-of-range pick has gap +∞.
-/// A gap within a few n·ε is a near-tie that rounding (FMA or not, the complex modulus) may
-/// break either way.
-pub fn pivot_gap<T: Scalar>(rf: &[T], rip: &[i32], rjp: &[i32], oip: &[i32], ojp: &[i32], n: usize) -> Option<(usize, f64)> {
-    let k = (0..n).find(|&k| rip[k] != oip[k] || rjp[k] != ojp[k])?;
-    let pick = |v: i32| if v > k as i32 && v as usize <= n { Some(v as usize - 1) } else { None };
-    let (Some(r0), Some(c0)) = (pick(oip[k]), pick(ojp[k])) else { return Some((k, f64::INFINITY)) };
-    // Follow the pick (an index in step k's order) through the reference's interchanges.
-    let follow = |mut p: usize, piv: &[i32]| {
-        for (j, &q) in piv.iter().enumerate().skip(k) {
-            let q = q as usize - 1;
-            if p == j {
-                p = q;
-            } else if p == q {
-                p = j;
-            }
-        }
-        p
-    };
-    let (r, c) = (follow(r0, rip), follow(c0, rjp));
-    let at = |i: usize, j: usize| rf[i + j * n].to_c64();
-    let mut s = if r <= c { at(r, c) } else { Complex64::new(0.0, 0.0) };
-    for t in k..r.min(c + 1) {
-        s += at(r, t) * at(t, c);
-    }
-    let ukk = at(k, k).norm();
-    Some((k, (ukk - s.norm()) / ukk))
-}
-
-/// Diagnostic (the tour and the bench use it): LAPACK's ratio ‖P·L·U·Q − A‖₁ / (n·‖A‖₁·ε) of
-/// one n×n matrix `a` (compact) and its factors `f` with the interchanges `ipiv`/`jpiv`, in
-/// double precision; ‖P·L·U·Q − A‖₁ itself when A = 0, +∞ for a pivot out of range.
-pub fn lu_ratio<T: Scalar>(a: &[T], f: &[T], ipiv: &[i32], jpiv: &[i32], n: usize) -> f64 {
-    let m: Vec<Complex64> = f.iter().map(|x| x.to_c64()).collect();
-    let mut prod = vec![Complex64::new(0.0, 0.0); n * n];
-    for j in 0..n {
-        for r in 0..n {
-            // (L·U)(r, j) with L's unit diagonal.
-            let mut s = if r <= j { m[r + j * n] } else { Complex64::new(0.0, 0.0) };
-            for k in 0..r.min(j + 1) {
-                s += m[r + k * n] * m[k + j * n];
-            }
-            prod[r + j * n] = s;
-        }
-    }
-    // Undo the interchanges in reverse: step k swapped rows k, ipiv(k) and columns k, jpiv(k).
-    for k in (0..n).rev() {
-        let (p, q) = ((ipiv[k] as usize).wrapping_sub(1), (jpiv[k] as usize).wrapping_sub(1));
-        if p >= n || q >= n {
-            return f64::INFINITY;
-        }
-        for j in 0..n {
-            prod.swap(k + j * n, p + j * n);
-        }
-        for r in 0..n {
-            prod.swap(r + k * n, r + q * n);
-        }
-    }
-    let norm1 = |x: &[Complex64]| (0..n).map(|j| x[j * n..(j + 1) * n].iter().map(|v| v.norm()).sum::<f64>()).fold(0.0, f64::max);
-    let diff: Vec<Complex64> = prod.iter().zip(a).map(|(p, q)| p - q.to_c64()).collect();
-    let na = norm1(&a.iter().map(|x| x.to_c64()).collect::<Vec<_>>());
-    if na == 0.0 {
-        norm1(&diff)
-    } else {
-        norm1(&diff) / (n as f64 * na * T::EPS)
-    }
-}

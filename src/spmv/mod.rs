@@ -22,7 +22,6 @@ pub mod capi;
 pub mod cmrs;
 pub mod cpu;
 pub mod cuda;
-pub mod suite;
 
 pub use cmrs::{CmrsMatrix, CmrsScalar};
 
@@ -34,7 +33,7 @@ use crate::core::{Op, Scalar};
 use rayon::prelude::*;
 
 /// A sparse matrix in CSR, owned: what the tests, the tour and the bench build, read from
-/// Matrix Market files or generate ([`suite`]), and what the safe wrappers take.
+/// Matrix Market files or generate (`testing::sparse`), and what the safe wrappers take.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Csr<T> {
     pub m: usize,

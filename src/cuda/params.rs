@@ -1,6 +1,5 @@
 //! Kernel parameters as the `.cu` files declare them.
 
-use crate::core::batch::{Batch, RawPtr};
 use crate::core::Scalar;
 use cudarc::driver::safe::DeviceRepr;
 
@@ -27,19 +26,6 @@ pub struct KScalar<T>(pub T);
 unsafe impl<T: Scalar> DeviceRepr for KScalar<T> {}
 
 impl KBatch {
-    /// The device-side form of a batch whose arrays are in device memory.
-    pub fn of<P: RawPtr>(b: &Batch<P>) -> KBatch {
-        match *b {
-            Batch::Strided { ptr, stride } => KBatch { base: ptr.addr() as u64, stride, array: 0 },
-            Batch::Array(p) => KBatch { base: 0, stride: 0, array: p as u64 },
-        }
-    }
-
-    /// Matrices at `base + i·stride` (elements) in device memory.
-    pub fn strided(base: u64, stride: usize) -> KBatch {
-        KBatch { base, stride: stride as i64, array: 0 }
-    }
-
     /// Whether `nb` consecutive matrices of `rows × cols` (leading dimension `ld`) form one
     /// contiguous, 16-byte-aligned run of whole 16-byte vectors.
     pub fn packed<T>(&self, rows: usize, cols: usize, ld: usize, nb: usize) -> bool {

@@ -541,7 +541,10 @@ numgpu_status numgpu_create_with(numgpu_handle **h, int32_t backend, int32_t dev
 /**
  * Destroys a handle: waits for its work, frees its workspace. NULL is a no-op.
  *
- * Errors: `EXECUTION_FAILED` when pending work had failed (the handle is released anyway).
+ * Errors: `EXECUTION_FAILED` when pending work had failed (the handle is released anyway);
+ * `INVALID_VALUE` when h is not a live handle: destroyed already, or never returned by
+ * `numgpu_create` (a handle destroyed twice is detected unless a later `numgpu_create`
+ * returned the same address meanwhile).
  */
 numgpu_status numgpu_destroy(numgpu_handle *h);
 
@@ -602,7 +605,8 @@ numgpu_status numgpu_free(numgpu_handle *h, void *ptr);
  * work). The ranges must not overlap, except on the CPU backend (memmove).
  *
  * Errors: `INVALID_VALUE` (h, dst or src NULL with bytes > 0; device memory on the CPU
- * backend), `EXECUTION_FAILED`.
+ * backend), `NOT_SUPPORTED` (bytes beyond the address space, > PTRDIFF_MAX),
+ * `EXECUTION_FAILED`.
  */
 numgpu_status numgpu_memcpy(numgpu_handle *h, void *dst, const void *src, size_t bytes);
 
@@ -619,7 +623,10 @@ numgpu_status numgpu_memcpy(numgpu_handle *h, void *dst, const void *src, size_t
  * - `B` [in]: array of `batch` pointers to B[i], ldb × (n if transb = N, else k).
  * - `ldb` [in]: >= max(1, k) if transb = N, else >= max(1, n).
  * - `beta` [in]: scalar. When 0, C is not read (NaN in C does not propagate).
- * - `C` [in,out]: array of `batch` pointers to distinct C[i], ldc × n.
+ * - `C` [in,out]: array of `batch` pointers to distinct C[i], ldc × n, none of them an A[j]
+ *   or B[j]. Equal pointers are rejected where they are cheap to see (entries of host
+ *   pointer arrays, the base pointers of the strided form); partial overlaps and the entries
+ *   of device pointer arrays are not checked.
  * - `ldc` [in]: >= max(1, m).
  * - `batch` [in]: number of products, >= 0.
  *
@@ -631,8 +638,8 @@ numgpu_status numgpu_memcpy(numgpu_handle *h, void *dst, const void *src, size_t
  *
  * Errors: `INVALID_VALUE` naming the first bad argument (NULL handle; op out of range;
  * negative size; leading dimension too small; NULL array or, for host arrays, NULL entry
- * that would be accessed; device memory on the CPU backend; arrays in different spaces);
- * nothing is written then. `NOT_SUPPORTED` (extents beyond the address space or, on CPU,
+ * that would be accessed; device memory on the CPU backend; arrays in different spaces; an
+ * output aliasing another matrix of the call); nothing is written then. `NOT_SUPPORTED` (extents beyond the address space or, on CPU,
  * beyond BLAS's 32-bit integers), `ALLOC_FAILED` (staging workspace; the handle stays
  * usable), `COMPILE_FAILED`, `EXECUTION_FAILED`.
  */
@@ -824,6 +831,9 @@ numgpu_status numgpu_zgemm_batched_strided(numgpu_handle *h,
  * - `A` [in,out]: array of `batch` pointers to distinct m × n matrices (column-major). On
  *   exit, R in the upper triangle (R(i, i) may be negative) and, below the diagonal, the
  *   sine s of G(i, j) in A(i, j).
+ *   Distinct: the matrices a call writes are neither repeated nor any other matrix of the
+ *   call; equal pointers are rejected where they are cheap to see (entries of host pointer
+ *   arrays, strided base pointers), partial overlaps are not checked.
  * - `lda` [in]: >= max(1, m).
  * - `CS` [out]: array of `batch` pointers to distinct real m × n arrays: the cosine c of
  *   G(i, j) in CS(i, j) for i > j; the entries with i <= j are not referenced. Store it
@@ -842,7 +852,8 @@ numgpu_status numgpu_zgemm_batched_strided(numgpu_handle *h,
  *
  * Errors: `INVALID_VALUE` naming the first bad argument (NULL handle, negative m, n or
  * batch, n > m, lda or ldcs too small, NULL array or host pointer-array entry, device
- * memory on the CPU backend, arrays in different spaces); nothing is written then.
+ * memory on the CPU backend, arrays in different spaces, an output aliasing
+ * another matrix of the call); nothing is written then.
  * `NOT_SUPPORTED` (extents beyond the address space), `ALLOC_FAILED`, `COMPILE_FAILED`,
  * `EXECUTION_FAILED`.
  */
@@ -901,7 +912,8 @@ numgpu_status numgpu_sgeqrf_givens_batched_strided(numgpu_handle *h,
  *
  * Errors: `INVALID_VALUE` naming the first bad argument (NULL handle, side or trans out of
  * range, negative sizes, k > nq, lda, ldcs or ldc too small, NULL array or host
- * pointer-array entry, device memory on the CPU backend, arrays in different spaces);
+ * pointer-array entry, device memory on the CPU backend, arrays in different spaces, an output aliasing
+ * another matrix of the call);
  * nothing is written then. `NOT_SUPPORTED`, `ALLOC_FAILED`, `COMPILE_FAILED`,
  * `EXECUTION_FAILED` as for the factorisation.
  */
@@ -967,7 +979,8 @@ numgpu_status numgpu_sormqr_givens_batched_strided(numgpu_handle *h,
  *
  * Errors: `INVALID_VALUE` naming the first bad argument (NULL handle, negative sizes,
  * n > m, k > n, lda or ldcs too small, NULL array or host pointer-array entry, device
- * memory on the CPU backend, arrays in different spaces); nothing is written then.
+ * memory on the CPU backend, arrays in different spaces, an output aliasing
+ * another matrix of the call); nothing is written then.
  * `NOT_SUPPORTED`, `ALLOC_FAILED`, `COMPILE_FAILED`, `EXECUTION_FAILED` as for the
  * factorisation.
  */
@@ -1031,7 +1044,8 @@ numgpu_status numgpu_sorgqr_givens_batched_strided(numgpu_handle *h,
  *
  * Errors: `INVALID_VALUE` naming the first bad argument (NULL handle, negative sizes,
  * n > m, lda or ldb too small, NULL array or host pointer-array entry, NULL info, device
- * memory on the CPU backend, arrays in different spaces); nothing is written then.
+ * memory on the CPU backend, arrays in different spaces, an output aliasing
+ * another matrix of the call); nothing is written then.
  * `NOT_SUPPORTED`, `ALLOC_FAILED`, `COMPILE_FAILED`, `EXECUTION_FAILED` as for the
  * factorisation.
  */
@@ -1490,6 +1504,9 @@ numgpu_status numgpu_zgels_givens_batched_strided(numgpu_handle *h,
  * - `h` [in]: handle.
  * - `n` [in]: order of every matrix, >= 0.
  * - `A` [in,out]: array of `batch` pointers to distinct n × n matrices (column-major).
+ *   Distinct: the matrices a call writes are neither repeated nor any other matrix of the
+ *   call; equal pointers are rejected where they are cheap to see (entries of host pointer
+ *   arrays, strided base pointers), partial overlaps are not checked.
  * - `lda` [in]: >= max(1, n).
  * - `ipiv` [out]: `n·batch` entries; matrix i's row interchanges at `ipiv + i·n`, 1-based:
  *   row k was interchanged with row `ipiv[i·n + k−1]` (k = 1 … n, `ipiv(n) = n`).
@@ -1514,7 +1531,8 @@ numgpu_status numgpu_zgels_givens_batched_strided(numgpu_handle *h,
  *
  * Errors: `INVALID_VALUE` naming the first bad argument (NULL handle, negative n or batch,
  * lda too small, NULL array or host pointer-array entry, mode out of range, device memory on
- * the CPU backend, arrays in different spaces); nothing is written then. `NOT_SUPPORTED`
+ * the CPU backend, arrays in different spaces, an output aliasing
+ * another matrix of the call); nothing is written then. `NOT_SUPPORTED`
  * (extents beyond the address space; n > 46340 on CUDA), `ALLOC_FAILED`, `COMPILE_FAILED`,
  * `EXECUTION_FAILED`.
  */
@@ -2438,7 +2456,9 @@ numgpu_status numgpu_rkc_integrate(numgpu_handle *h,
  * - `row_ptr` [in]: m + 1 offsets: row i's entries are `row_ptr[i] − index_base` up to
  *   `row_ptr[i+1] − index_base` (exclusive). Rows may be empty.
  * - `col_ind` [in]: nnz column indices, `index_base`-based; within a row in any order,
- *   duplicates allowed (they add up).
+ *   duplicates allowed (they add up). The matrix is the entries up to row_ptr[m]: entries
+ *   of val and col_ind from `row_ptr[m] − index_base` to nnz are never read, so never
+ *   checked.
  * - `index_base` [in]: 0 (C) or 1 (Fortran) for row_ptr and col_ind.
  * - `x` [in]: op(A)'s columns: n entries for N, m for T and C.
  * - `beta` [in]: scalar. When 0, y is not read (NaN in y does not propagate).

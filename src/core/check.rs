@@ -2,7 +2,7 @@
 //! the C boundary turns the name into its position, so no position appears below it.
 
 use super::batch::{Batch, RawPtr};
-use super::error::{checked_add, checked_mul, Error, Result};
+use super::error::{checked_mul, mention, Error, Result};
 use super::handle::Handle;
 use super::memory::{common_space, ArgPtr, Space};
 use std::ffi::c_void;
@@ -65,16 +65,41 @@ pub unsafe fn check_host_array<T>(arr: *const *const T, batch: usize, name: &'st
     Ok(())
 }
 
-/// Every element offset of `batch` matrices of `ld × cols` elements of `T`, `stride` elements
-/// apart, must fit `isize` bytes; `NOT_SUPPORTED` otherwise.
-pub fn check_extent<T>(ld: usize, cols: usize, stride: i64, batch: usize) -> Result<()> {
-    let one = checked_mul(ld, cols, "matrix extent")?;
-    let last = checked_mul(batch.saturating_sub(1), stride.max(0) as usize, "batch extent")?;
-    let total = checked_add(one, last, "batch extent")?;
-    if total > isize::MAX as usize / std::mem::size_of::<T>().max(1) {
-        return Err(Error::not_supported("batch extent exceeds the address space"));
+/// `NOT_SUPPORTED` naming the array `name`, whose extent does not fit the address space.
+fn beyond(name: &'static str, what: &str) -> Error {
+    Error::unsupported_arg(name, format!("({name}) would span {what} elements: beyond the address space"))
+}
+
+/// The extent of an array of `count` blocks of `len` elements of `E`, `step` elements apart:
+/// `(count − 1)·step + len` elements (0 when `count` or `len` is 0), which must fit `isize`
+/// bytes, as every pointer offset must; `NOT_SUPPORTED` naming the array `name` otherwise.
+/// The one extent check of every family: a leading dimension, a stride, a batch count and
+/// a pointer array's length are all checked through it, before anything is read or written.
+pub fn check_span<E>(len: usize, step: usize, count: usize, name: &'static str) -> Result<usize> {
+    if len == 0 || count == 0 {
+        return Ok(0);
     }
-    Ok(())
+    let elems = (count - 1)
+        .checked_mul(step)
+        .and_then(|e| e.checked_add(len))
+        .ok_or_else(|| beyond(name, &format!("({count} − 1)·{step} + {len}")))?;
+    match elems.checked_mul(std::mem::size_of::<E>()) {
+        Some(bytes) if bytes <= isize::MAX as usize => Ok(elems),
+        _ => Err(beyond(name, &format!("{elems} × {} bytes", std::mem::size_of::<E>()))),
+    }
+}
+
+/// A contiguous array `name` of `count` elements of `E`: its bytes fit the address space.
+pub fn check_array<E>(count: usize, name: &'static str) -> Result<()> {
+    check_span::<E>(count, 0, 1, name).map(|_| ())
+}
+
+/// `batch` matrices of `ld × cols` elements of `E`, `stride` elements apart (0 for a pointer
+/// array's matrices, each of which is checked alone): every element offset fits `isize`
+/// bytes; `NOT_SUPPORTED` naming the operand `name` otherwise.
+pub fn check_extent<E>(ld: usize, cols: usize, stride: i64, batch: usize, name: &'static str) -> Result<()> {
+    let one = ld.checked_mul(cols).ok_or_else(|| beyond(name, &format!("{ld}·{cols}")))?;
+    check_span::<E>(one, stride.max(0) as usize, batch, name).map(|_| ())
 }
 
 /// A matrix operand of a batched call (elements of type `E`, `ld × cols`): NULL check,
@@ -86,24 +111,69 @@ pub fn check_operand<E, P: RawPtr>(b: &Batch<P>, ld: usize, cols: usize, batch: 
         let extent = checked_mul(ld, cols, "ld·cols")?;
         check_stride(stride, extent, zero_ok, batch, stride_name, &format!("{ld_name}·{}", if cols == 0 { "0" } else { "cols" }))?;
     }
-    check_extent::<E>(ld, cols, b.stride(), batch)
+    check_extent::<E>(ld, cols, b.stride(), batch, name)
 }
 
 /// The common space of the arrays `args`, and for host pointer arrays (`arrays`: pointer and
-/// name; NULL for strided operands) their entries.
+/// name; NULL for strided operands) their entries; then that the matrices the call writes
+/// (the operands named in `written`) are distinct ([`check_distinct`]).
 ///
 /// # Safety
 /// Each non-NULL pointer array is valid for `batch` reads when it is host memory.
-pub unsafe fn space_of(h: &Handle, args: &[ArgPtr], arrays: &[(*const *const c_void, &'static str)], batch: usize) -> Result<Space> {
+pub unsafe fn space_of(h: &Handle, args: &[ArgPtr], arrays: &[(*const *const c_void, &'static str)], written: &[&'static str], batch: usize) -> Result<Space> {
+    // A pointer array is as long as the batch: its bytes must exist before it is walked.
+    for &(_, name) in arrays.iter().filter(|a| !a.0.is_null()) {
+        check_array::<*const c_void>(batch, name)?;
+    }
     let space = common_space(h, args)?;
-    if space == Space::Host {
-        for &(arr, name) in arrays {
-            if !arr.is_null() {
-                check_host_array(arr, batch, name)?;
+    let host_arrays: &[_] = if space == Space::Host { arrays } else { &[] };
+    for &(arr, name) in host_arrays.iter().filter(|a| !a.0.is_null()) {
+        check_host_array(arr, batch, name)?;
+    }
+    check_distinct(args, host_arrays, written, batch)?;
+    Ok(space)
+}
+
+/// A matrix of a call: its address, operand name and batch index (None: a strided base).
+type Matrix = (usize, &'static str, Option<usize>);
+
+/// The matrices of operand `arg`: the entries of its host pointer array when `arrays` has
+/// one, else the pointer itself (a strided base, or an array whose entries are not read here).
+///
+/// # Safety
+/// As [`space_of`]; the host pointer arrays have been checked.
+unsafe fn matrices(arg: &ArgPtr, arrays: &[(*const *const c_void, &'static str)], batch: usize) -> Vec<Matrix> {
+    match arrays.iter().find(|a| a.1 == arg.1 && !a.0.is_null()) {
+        Some(&(arr, name)) => (0..batch).map(|i| (*arr.add(i) as usize, name, Some(i))).collect(),
+        None => vec![(arg.0 as usize, arg.1, None)],
+    }
+}
+
+/// The matrices a call writes (operands named in `written`) must be distinct from each other
+/// and from every other array of the call: `INVALID_VALUE` naming the second one found. What
+/// is compared is what is cheap to see: the entries of host pointer arrays (sorted once,
+/// O(batch·log batch)) and the base pointers of strided operands; overlapping but unequal
+/// matrices, and the entries of device pointer arrays, are the caller's promise.
+///
+/// # Safety
+/// As [`space_of`]; `arrays` are host pointer arrays already checked.
+unsafe fn check_distinct(args: &[ArgPtr], arrays: &[(*const *const c_void, &'static str)], written: &[&'static str], batch: usize) -> Result<()> {
+    let label = |&(_, name, i): &Matrix| i.map_or_else(|| name.to_string(), |i| format!("{name}[{i}]"));
+    let mut outs: Vec<Matrix> = args.iter().filter(|a| written.contains(&a.1)).flat_map(|a| matrices(a, arrays, batch)).collect();
+    outs.sort_unstable_by_key(|m| m.0);
+    if let Some(w) = outs.windows(2).find(|w| w[0].0 == w[1].0) {
+        let (first, second) = (label(&w[0]), label(&w[1]));
+        return Err(Error::arg(w[1].1, format!("({second}) is the same matrix as {} ({first}): the matrices a call writes must be distinct", mention(w[0].1))));
+    }
+    for a in args.iter().filter(|a| !a.0.is_null() && !written.contains(&a.1)) {
+        for m in matrices(a, arrays, batch) {
+            if let Ok(k) = outs.binary_search_by_key(&m.0, |o| o.0) {
+                let o = &outs[k];
+                return Err(Error::arg(o.1, format!("({}) is also {} ({}), which the call reads: an output must not alias an input", label(o), mention(m.1), label(&m))));
             }
         }
     }
-    Ok(space)
+    Ok(())
 }
 
 /// Elements a strided slice must hold: `(batch − 1)·stride + ld·cols` (0 for empty sizes).

@@ -62,6 +62,11 @@ impl Error {
     pub fn not_supported(msg: impl Into<String>) -> Self {
         Self::new(Status::NUMGPU_NOT_SUPPORTED, msg)
     }
+    /// `NOT_SUPPORTED` naming the C parameter `name` (an extent or size this build cannot
+    /// serve); `msg` starts with the argument, as for [`Error::arg`].
+    pub fn unsupported_arg(name: &'static str, msg: impl Into<String>) -> Self {
+        Error { status: Status::NUMGPU_NOT_SUPPORTED, arg: Some(name), msg: msg.into() }
+    }
     pub fn unavailable(msg: impl Into<String>) -> Self {
         Self::new(Status::NUMGPU_BACKEND_UNAVAILABLE, msg)
     }

@@ -4,9 +4,12 @@
 //! Core entry points: status strings, last error, version, the handle and memory.
 
 use super::boundary::{boundary, deref, deref_mut, last_error};
+use crate::core::check::check_array;
 use crate::core::error::{numgpu_status, Error};
 use crate::core::handle::{numgpu_backend, Backend, BackendChoice, Handle};
+use std::collections::BTreeSet;
 use std::ffi::{c_char, c_void, CStr};
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 /// A static, NUL-terminated description of a `numgpu_status` code ("NUMGPU_SUCCESS: ...");
 /// unknown codes give "unknown numgpu status".
@@ -84,21 +87,38 @@ pub unsafe extern "C" fn numgpu_create_with(h: *mut *mut Handle, backend: i32, d
     })
 }
 
+/// The addresses of the handles `numgpu_create` made that `numgpu_destroy` has not released,
+/// so that destroying one twice is reported instead of freeing memory twice. Only creating
+/// and destroying a handle take the lock.
+static LIVE_HANDLES: Mutex<BTreeSet<usize>> = Mutex::new(BTreeSet::new());
+
+fn live_handles() -> MutexGuard<'static, BTreeSet<usize>> {
+    // The set stays consistent across a panic (each update is one insert or remove).
+    LIVE_HANDLES.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
 unsafe fn create(h: *mut *mut Handle, choice: BackendChoice, device: i32) -> crate::Result<()> {
     let out = deref_mut(h, "h")?;
-    let handle = Handle::new(choice, device)?;
-    *out = Box::into_raw(Box::new(handle));
+    let handle = Box::into_raw(Box::new(Handle::new(choice, device)?));
+    live_handles().insert(handle as usize);
+    *out = handle;
     Ok(())
 }
 
 /// Destroys a handle: waits for its work, frees its workspace. NULL is a no-op.
 ///
-/// Errors: `EXECUTION_FAILED` when pending work had failed (the handle is released anyway).
+/// Errors: `EXECUTION_FAILED` when pending work had failed (the handle is released anyway);
+/// `INVALID_VALUE` when h is not a live handle: destroyed already, or never returned by
+/// `numgpu_create` (a handle destroyed twice is detected unless a later `numgpu_create`
+/// returned the same address meanwhile).
 #[no_mangle]
 pub unsafe extern "C" fn numgpu_destroy(h: *mut Handle) -> numgpu_status {
     boundary("numgpu_destroy", || {
         if h.is_null() {
             return Ok(());
+        }
+        if !live_handles().remove(&(h as usize)) {
+            return Err(Error::arg("h", "(h) is not a live handle: destroyed already, or not made by numgpu_create"));
         }
         let mut handle = Box::from_raw(h);
         handle.synchronize()
@@ -183,7 +203,8 @@ pub unsafe extern "C" fn numgpu_free(h: *mut Handle, ptr: *mut c_void) -> numgpu
 /// work). The ranges must not overlap, except on the CPU backend (memmove).
 ///
 /// Errors: `INVALID_VALUE` (h, dst or src NULL with bytes > 0; device memory on the CPU
-/// backend), `EXECUTION_FAILED`.
+/// backend), `NOT_SUPPORTED` (bytes beyond the address space, > PTRDIFF_MAX),
+/// `EXECUTION_FAILED`.
 #[no_mangle]
 pub unsafe extern "C" fn numgpu_memcpy(h: *mut Handle, dst: *mut c_void, src: *const c_void, bytes: usize) -> numgpu_status {
     boundary("numgpu_memcpy", || {
@@ -196,6 +217,7 @@ pub unsafe extern "C" fn numgpu_memcpy(h: *mut Handle, dst: *mut c_void, src: *c
                 return Err(Error::arg("src", "(src) must not be NULL when bytes > 0"));
             }
         }
+        check_array::<u8>(bytes, "bytes")?;
         handle.memcpy(dst, src, bytes)
     })
 }

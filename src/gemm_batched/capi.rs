@@ -113,7 +113,10 @@ unsafe fn strided_form<T: Blas>(
 /// - `B` [in]: array of `batch` pointers to B[i], ldb × (n if transb = N, else k).
 /// - `ldb` [in]: >= max(1, k) if transb = N, else >= max(1, n).
 /// - `beta` [in]: scalar. When 0, C is not read (NaN in C does not propagate).
-/// - `C` [in,out]: array of `batch` pointers to distinct C[i], ldc × n.
+/// - `C` [in,out]: array of `batch` pointers to distinct C[i], ldc × n, none of them an A[j]
+///   or B[j]. Equal pointers are rejected where they are cheap to see (entries of host
+///   pointer arrays, the base pointers of the strided form); partial overlaps and the entries
+///   of device pointer arrays are not checked.
 /// - `ldc` [in]: >= max(1, m).
 /// - `batch` [in]: number of products, >= 0.
 ///
@@ -125,8 +128,8 @@ unsafe fn strided_form<T: Blas>(
 ///
 /// Errors: `INVALID_VALUE` naming the first bad argument (NULL handle; op out of range;
 /// negative size; leading dimension too small; NULL array or, for host arrays, NULL entry
-/// that would be accessed; device memory on the CPU backend; arrays in different spaces);
-/// nothing is written then. `NOT_SUPPORTED` (extents beyond the address space or, on CPU,
+/// that would be accessed; device memory on the CPU backend; arrays in different spaces; an
+/// output aliasing another matrix of the call); nothing is written then. `NOT_SUPPORTED` (extents beyond the address space or, on CPU,
 /// beyond BLAS's 32-bit integers), `ALLOC_FAILED` (staging workspace; the handle stays
 /// usable), `COMPILE_FAILED`, `EXECUTION_FAILED`.
 #[no_mangle]

@@ -122,7 +122,7 @@ pub unsafe fn gemm_batched<T: Blas>(
     }
     args.push((c.raw(), "C"));
     arrays.push((array_of(&c), "C"));
-    let space = space_of(h, &args, &arrays, g.batch)?;
+    let space = space_of(h, &args, &arrays, &["C"], g.batch)?;
     match &mut h.state {
         State::Cpu => cpu::gemm(&g),
         State::Cuda(ch) => cuda::gemm(ch, &g, space),
@@ -131,9 +131,9 @@ pub unsafe fn gemm_batched<T: Blas>(
 
 /// Every element offset the call may touch must fit in `isize`.
 fn check_extents<T: Scalar>(g: &Gemm<T>) -> Result<()> {
-    check_extent::<T>(g.lda, g.ta.stored(g.m, g.k).1, g.a.stride(), g.batch)?;
-    check_extent::<T>(g.ldb, g.tb.stored(g.k, g.n).1, g.b.stride(), g.batch)?;
-    check_extent::<T>(g.ldc, g.n, g.c.stride(), g.batch)
+    check_extent::<T>(g.lda, g.ta.stored(g.m, g.k).1, g.a.stride(), g.batch, "A")?;
+    check_extent::<T>(g.ldb, g.tb.stored(g.k, g.n).1, g.b.stride(), g.batch, "B")?;
+    check_extent::<T>(g.ldc, g.n, g.c.stride(), g.batch, "C")
 }
 
 /// Safe wrapper for host slices in the strided form: checks that each slice covers the

@@ -77,6 +77,9 @@ unsafe fn gels_form<T: Scalar>(name: &str, h: *mut Handle, m: i64, n: i64, nrhs:
 /// - `A` [in,out]: array of `batch` pointers to distinct m × n matrices (column-major). On
 ///   exit, R in the upper triangle (R(i, i) may be negative) and, below the diagonal, the
 ///   sine s of G(i, j) in A(i, j).
+///   Distinct: the matrices a call writes are neither repeated nor any other matrix of the
+///   call; equal pointers are rejected where they are cheap to see (entries of host pointer
+///   arrays, strided base pointers), partial overlaps are not checked.
 /// - `lda` [in]: >= max(1, m).
 /// - `CS` [out]: array of `batch` pointers to distinct real m × n arrays: the cosine c of
 ///   G(i, j) in CS(i, j) for i > j; the entries with i <= j are not referenced. Store it
@@ -95,7 +98,8 @@ unsafe fn gels_form<T: Scalar>(name: &str, h: *mut Handle, m: i64, n: i64, nrhs:
 ///
 /// Errors: `INVALID_VALUE` naming the first bad argument (NULL handle, negative m, n or
 /// batch, n > m, lda or ldcs too small, NULL array or host pointer-array entry, device
-/// memory on the CPU backend, arrays in different spaces); nothing is written then.
+/// memory on the CPU backend, arrays in different spaces, an output aliasing
+/// another matrix of the call); nothing is written then.
 /// `NOT_SUPPORTED` (extents beyond the address space), `ALLOC_FAILED`, `COMPILE_FAILED`,
 /// `EXECUTION_FAILED`.
 #[no_mangle]
@@ -151,7 +155,8 @@ pub unsafe extern "C" fn numgpu_sgeqrf_givens_batched_strided(
 ///
 /// Errors: `INVALID_VALUE` naming the first bad argument (NULL handle, side or trans out of
 /// range, negative sizes, k > nq, lda, ldcs or ldc too small, NULL array or host
-/// pointer-array entry, device memory on the CPU backend, arrays in different spaces);
+/// pointer-array entry, device memory on the CPU backend, arrays in different spaces, an output aliasing
+/// another matrix of the call);
 /// nothing is written then. `NOT_SUPPORTED`, `ALLOC_FAILED`, `COMPILE_FAILED`,
 /// `EXECUTION_FAILED` as for the factorisation.
 #[no_mangle]
@@ -238,7 +243,8 @@ pub unsafe extern "C" fn numgpu_sormqr_givens_batched_strided(
 ///
 /// Errors: `INVALID_VALUE` naming the first bad argument (NULL handle, negative sizes,
 /// n > m, k > n, lda or ldcs too small, NULL array or host pointer-array entry, device
-/// memory on the CPU backend, arrays in different spaces); nothing is written then.
+/// memory on the CPU backend, arrays in different spaces, an output aliasing
+/// another matrix of the call); nothing is written then.
 /// `NOT_SUPPORTED`, `ALLOC_FAILED`, `COMPILE_FAILED`, `EXECUTION_FAILED` as for the
 /// factorisation.
 #[no_mangle]
@@ -298,7 +304,8 @@ pub unsafe extern "C" fn numgpu_sorgqr_givens_batched_strided(
 ///
 /// Errors: `INVALID_VALUE` naming the first bad argument (NULL handle, negative sizes,
 /// n > m, lda or ldb too small, NULL array or host pointer-array entry, NULL info, device
-/// memory on the CPU backend, arrays in different spaces); nothing is written then.
+/// memory on the CPU backend, arrays in different spaces, an output aliasing
+/// another matrix of the call); nothing is written then.
 /// `NOT_SUPPORTED`, `ALLOC_FAILED`, `COMPILE_FAILED`, `EXECUTION_FAILED` as for the
 /// factorisation.
 #[no_mangle]

@@ -33,8 +33,8 @@ pub mod cpu;
 pub mod cuda;
 
 use crate::core::batch::{array_of, Batch};
-use crate::core::check::{check_ld, check_len, check_operand, needed, nonneg, not_null, space_of};
-use crate::core::error::{checked_mul, Error, Result};
+use crate::core::check::{check_array, check_ld, check_len, check_operand, needed, nonneg, not_null, space_of};
+use crate::core::error::{Error, Result};
 use crate::core::handle::{Handle, State};
 use crate::core::memory::ArgPtr;
 use crate::core::{Op, Scalar, Side};
@@ -176,7 +176,7 @@ pub unsafe fn geqrf<T: Scalar>(h: &mut Handle, m: i64, n: i64, a: Batch<*mut T>,
     check_operand::<T::Real, _>(&cs, ldcsu, nu, batchu, "CS", "strideCS", "ldcs", false)?;
     let f = Geqrf { m: mu, n: nu, a, lda: ldau, cs, ldcs: ldcsu, batch: batchu };
     let args: [ArgPtr; 2] = [(a.raw(), "A"), (cs.raw(), "CS")];
-    let space = space_of(h, &args, &[(array_of(&a), "A"), (array_of(&cs), "CS")], batchu)?;
+    let space = space_of(h, &args, &[(array_of(&a), "A"), (array_of(&cs), "CS")], &["A", "CS"], batchu)?;
     match &mut h.state {
         State::Cpu => cpu::geqrf(&f),
         State::Cuda(ch) => cuda::geqrf(ch, &f, space),
@@ -230,7 +230,7 @@ pub unsafe fn ormqr<T: Scalar>(
     check_operand::<T, _>(&c, ldcu, nu, batchu, "C", "strideC", "ldc", false)?;
     let o = Ormqr { side, trans, m: mu, n: nu, k: ku, a, lda: ldau, cs, ldcs: ldcsu, c, ldc: ldcu, batch: batchu };
     let args: [ArgPtr; 3] = [(a.raw(), "A"), (cs.raw(), "CS"), (c.raw(), "C")];
-    let space = space_of(h, &args, &[(array_of(&a), "A"), (array_of(&cs), "CS"), (array_of(&c), "C")], batchu)?;
+    let space = space_of(h, &args, &[(array_of(&a), "A"), (array_of(&cs), "CS"), (array_of(&c), "C")], &["C"], batchu)?;
     match &mut h.state {
         State::Cpu => cpu::ormqr(&o),
         State::Cuda(ch) => cuda::ormqr(ch, &o, space),
@@ -266,7 +266,7 @@ pub unsafe fn orgqr<T: Scalar>(h: &mut Handle, m: i64, n: i64, k: i64, a: Batch<
         arrays.push((array_of(&cs), "CS"));
     }
     let o = Orgqr { m: mu, n: nu, k: ku, a, lda: ldau, cs, ldcs: ldcsu, batch: batchu };
-    let space = space_of(h, &args, &arrays, batchu)?;
+    let space = space_of(h, &args, &arrays, &["A"], batchu)?;
     match &mut h.state {
         State::Cpu => cpu::orgqr(&o),
         State::Cuda(ch) => cuda::orgqr(ch, &o, space),
@@ -297,10 +297,10 @@ pub unsafe fn gels<T: Scalar>(h: &mut Handle, m: i64, n: i64, nrhs: i64, a: Batc
     check_operand::<T, _>(&a, ldau, nu, batchu, "A", "strideA", "lda", false)?;
     check_operand::<T, _>(&b, ldbu, nrhsu, batchu, "B", "strideB", "ldb", false)?;
     not_null(info, "info")?;
-    checked_mul(batchu, 4, "info")?;
+    check_array::<i32>(batchu, "info")?;
     let g = Gels { m: mu, n: nu, nrhs: nrhsu, a, lda: ldau, b, ldb: ldbu, info, batch: batchu };
     let args: [ArgPtr; 3] = [(a.raw(), "A"), (b.raw(), "B"), (info as _, "info")];
-    let space = space_of(h, &args, &[(array_of(&a), "A"), (array_of(&b), "B")], batchu)?;
+    let space = space_of(h, &args, &[(array_of(&a), "A"), (array_of(&b), "B")], &["A", "B"], batchu)?;
     match &mut h.state {
         State::Cpu => cpu::gels(&g),
         State::Cuda(ch) => cuda::gels(ch, &g, space),

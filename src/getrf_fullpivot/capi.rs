@@ -58,6 +58,9 @@ unsafe fn gesc2_form<T: Blas>(name: &str, h: *mut Handle, n: i64, a: *const T, l
 /// - `h` [in]: handle.
 /// - `n` [in]: order of every matrix, >= 0.
 /// - `A` [in,out]: array of `batch` pointers to distinct n × n matrices (column-major).
+///   Distinct: the matrices a call writes are neither repeated nor any other matrix of the
+///   call; equal pointers are rejected where they are cheap to see (entries of host pointer
+///   arrays, strided base pointers), partial overlaps are not checked.
 /// - `lda` [in]: >= max(1, n).
 /// - `ipiv` [out]: `n·batch` entries; matrix i's row interchanges at `ipiv + i·n`, 1-based:
 ///   row k was interchanged with row `ipiv[i·n + k−1]` (k = 1 … n, `ipiv(n) = n`).
@@ -82,7 +85,8 @@ unsafe fn gesc2_form<T: Blas>(name: &str, h: *mut Handle, n: i64, a: *const T, l
 ///
 /// Errors: `INVALID_VALUE` naming the first bad argument (NULL handle, negative n or batch,
 /// lda too small, NULL array or host pointer-array entry, mode out of range, device memory on
-/// the CPU backend, arrays in different spaces); nothing is written then. `NOT_SUPPORTED`
+/// the CPU backend, arrays in different spaces, an output aliasing
+/// another matrix of the call); nothing is written then. `NOT_SUPPORTED`
 /// (extents beyond the address space; n > 46340 on CUDA), `ALLOC_FAILED`, `COMPILE_FAILED`,
 /// `EXECUTION_FAILED`.
 #[no_mangle]

@@ -24,8 +24,8 @@ pub mod cpu;
 pub mod cuda;
 
 use crate::core::batch::{array_of, Batch};
-use crate::core::check::{check_extent, check_ld, check_len, check_operand, check_stride, needed, nonneg, not_null, space_of};
-use crate::core::error::{checked_mul, Error, Result};
+use crate::core::check::{check_array, check_extent, check_span, check_ld, check_len, check_operand, check_stride, needed, nonneg, not_null, space_of};
+use crate::core::error::{Error, Result};
 use crate::core::handle::{Handle, State};
 use crate::core::memory::{common_space, ArgPtr, Space};
 use crate::core::{Op, Scalar};
@@ -121,10 +121,10 @@ unsafe impl<T: Sync> Sync for Getrs<T> {}
 unsafe impl<T: Scalar> Send for Gesc2<T> {}
 unsafe impl<T: Scalar> Sync for Gesc2<T> {}
 
-/// The pivot/info arrays: `count` entries, non-NULL.
-fn check_index_array(p: *const i32, count: usize, name: &'static str) -> Result<()> {
+/// A pivot or info array: non-NULL, `per` entries for each of `batch` problems.
+fn check_index_array(p: *const i32, per: usize, batch: usize, name: &'static str) -> Result<()> {
     not_null(p, name)?;
-    checked_mul(count, 4, name).map(|_| ())
+    check_span::<i32>(per, per, batch, name).map(|_| ())
 }
 
 /// Host-side check of user pivots for `getrs`/`gesc2` on host arrays: entry k of matrix i
@@ -157,13 +157,12 @@ pub unsafe fn getrf<T: Blas>(h: &mut Handle, n: i64, a: Batch<*mut T>, lda: i64,
         return Ok(());
     }
     check_operand::<T, _>(&a, ldau, nu, batchu, "A", "strideA", "lda", false)?;
-    let count = checked_mul(nu, batchu, "n·batch")?;
-    check_index_array(ipiv, count, "ipiv")?;
-    check_index_array(jpiv, count, "jpiv")?;
-    check_index_array(info, batchu, "info")?;
+    check_index_array(ipiv, nu, batchu, "ipiv")?;
+    check_index_array(jpiv, nu, batchu, "jpiv")?;
+    check_index_array(info, 1, batchu, "info")?;
     let f = Getrf { n: nu, a, lda: ldau, ipiv, jpiv, info, batch: batchu, mode };
     let args: [ArgPtr; 4] = [(a.raw(), "A"), (ipiv as _, "ipiv"), (jpiv as _, "jpiv"), (info as _, "info")];
-    let space = space_of(h, &args, &[(array_of(&a), "A")], batchu)?;
+    let space = space_of(h, &args, &[(array_of(&a), "A")], &["A"], batchu)?;
     match &mut h.state {
         State::Cpu => cpu::getrf(&f),
         State::Cuda(ch) => cuda::getrf(ch, &f, space),
@@ -195,9 +194,8 @@ unsafe fn check_getrs<T: Scalar>(
         return Ok(None);
     }
     check_operand::<T, _>(&a, ldau, nu, batchu, "A", "strideA", "lda", !factors_a)?;
-    let count = checked_mul(nu, batchu, "n·batch")?;
-    check_index_array(ipiv, count, "ipiv")?;
-    check_index_array(jpiv, count, "jpiv")?;
+    check_index_array(ipiv, nu, batchu, "ipiv")?;
+    check_index_array(jpiv, nu, batchu, "jpiv")?;
     if nrhsu > 0 {
         check_operand::<T, _>(&b, ldbu, nrhsu, batchu, "B", "strideB", "ldb", false)?;
     }
@@ -216,7 +214,7 @@ pub unsafe fn getrs<T: Blas>(h: &mut Handle, trans: Op, n: i64, nrhs: i64, a: Ba
         return Ok(());
     }
     let args: [ArgPtr; 4] = [(a.raw(), "A"), (ipiv as _, "ipiv"), (jpiv as _, "jpiv"), (b.raw(), "B")];
-    let space = space_of(h, &args, &[(array_of(&a), "A"), (array_of(&b), "B")], g.batch)?;
+    let space = space_of(h, &args, &[(array_of(&a), "A"), (array_of(&b), "B")], &["B"], g.batch)?;
     if space == Space::Host {
         check_pivots(ipiv, g.n, g.batch, "ipiv")?;
         check_pivots(jpiv, g.n, g.batch, "jpiv")?;
@@ -240,7 +238,7 @@ pub unsafe fn gesv<T: Blas>(h: &mut Handle, n: i64, nrhs: i64, a: Batch<*mut T>,
         Batch::Array(p) => Batch::Array(p as *const *const T),
     };
     let Some(mut g) = check_getrs(true, Op::N, n, nrhs, ac, lda, ipiv, jpiv, b, ldb, batch)? else { return Ok(()) };
-    check_index_array(info, g.batch, "info")?;
+    check_index_array(info, 1, g.batch, "info")?;
     let f = Getrf { n: g.n, a, lda: g.lda, ipiv, jpiv, info, batch: g.batch, mode: Mode::Strict };
     g.skip = info;
     let mut args: Vec<ArgPtr> = vec![(a.raw(), "A"), (ipiv as _, "ipiv"), (jpiv as _, "jpiv"), (info as _, "info")];
@@ -249,7 +247,7 @@ pub unsafe fn gesv<T: Blas>(h: &mut Handle, n: i64, nrhs: i64, a: Batch<*mut T>,
         args.push((b.raw(), "B"));
         arrays.push((array_of(&b), "B"));
     }
-    let space = space_of(h, &args, &arrays, g.batch)?;
+    let space = space_of(h, &args, &arrays, &["A", "B"], g.batch)?;
     match &mut h.state {
         State::Cpu => {
             cpu::getrf(&f)?;
@@ -291,11 +289,11 @@ pub unsafe fn gesc2<T: Blas>(
     check_operand::<T, _>(&ab, ldau, nu, batchu, "A", "strideA", "lda", true)?;
     not_null(rhs, "rhs")?;
     check_stride(stride_rhs, nu, false, batchu, "strideRhs", "n")?;
-    check_extent::<T>(nu, 1, stride_rhs, batchu)?;
-    let count = checked_mul(nu, batchu, "n·batch")?;
-    check_index_array(ipiv, count, "ipiv")?;
-    check_index_array(jpiv, count, "jpiv")?;
+    check_extent::<T>(nu, 1, stride_rhs, batchu, "rhs")?;
+    check_index_array(ipiv, nu, batchu, "ipiv")?;
+    check_index_array(jpiv, nu, batchu, "jpiv")?;
     not_null(scale, "scale")?;
+    check_array::<T::Real>(batchu, "scale")?;
     let g = Gesc2 { n: nu, a: ab, lda: ldau, rhs: Batch::Strided { ptr: rhs, stride: stride_rhs }, ipiv, jpiv, scale, batch: batchu };
     let args: [ArgPtr; 5] = [(a as _, "A"), (rhs as _, "rhs"), (ipiv as _, "ipiv"), (jpiv as _, "jpiv"), (scale as _, "scale")];
     let space = common_space(h, &args)?;
@@ -312,7 +310,7 @@ pub unsafe fn gesc2<T: Blas>(
 /// Safe strided [`getrf`] on host slices (each checked to cover its extent).
 #[allow(clippy::too_many_arguments)]
 pub fn getrf_strided<T: Blas>(h: &mut Handle, n: i64, a: &mut [T], lda: i64, stride_a: i64, ipiv: &mut [i32], jpiv: &mut [i32], info: &mut [i32], batch: i64, mode: Mode) -> Result<()> {
-    let nb = (n.max(0) * batch.max(0)) as usize;
+    let nb = n.max(0).saturating_mul(batch.max(0)) as usize;
     check_len(a.len(), needed(lda, n, stride_a, batch), "A")?;
     check_len(ipiv.len(), nb, "ipiv")?;
     check_len(jpiv.len(), nb, "jpiv")?;
@@ -324,7 +322,7 @@ pub fn getrf_strided<T: Blas>(h: &mut Handle, n: i64, a: &mut [T], lda: i64, str
 /// Safe strided [`getrs`] on host slices.
 #[allow(clippy::too_many_arguments)]
 pub fn getrs_strided<T: Blas>(h: &mut Handle, trans: Op, n: i64, nrhs: i64, a: &[T], lda: i64, stride_a: i64, ipiv: &[i32], jpiv: &[i32], b: &mut [T], ldb: i64, stride_b: i64, batch: i64) -> Result<()> {
-    let nb = (n.max(0) * batch.max(0)) as usize;
+    let nb = n.max(0).saturating_mul(batch.max(0)) as usize;
     check_len(a.len(), needed(lda, n, stride_a, batch), "A")?;
     check_len(ipiv.len(), nb, "ipiv")?;
     check_len(jpiv.len(), nb, "jpiv")?;
@@ -336,7 +334,7 @@ pub fn getrs_strided<T: Blas>(h: &mut Handle, trans: Op, n: i64, nrhs: i64, a: &
 /// Safe strided [`gesv`] on host slices.
 #[allow(clippy::too_many_arguments)]
 pub fn gesv_strided<T: Blas>(h: &mut Handle, n: i64, nrhs: i64, a: &mut [T], lda: i64, stride_a: i64, ipiv: &mut [i32], jpiv: &mut [i32], b: &mut [T], ldb: i64, stride_b: i64, info: &mut [i32], batch: i64) -> Result<()> {
-    let nb = (n.max(0) * batch.max(0)) as usize;
+    let nb = n.max(0).saturating_mul(batch.max(0)) as usize;
     check_len(a.len(), needed(lda, n, stride_a, batch), "A")?;
     check_len(ipiv.len(), nb, "ipiv")?;
     check_len(jpiv.len(), nb, "jpiv")?;
@@ -363,7 +361,7 @@ pub fn gesv_strided<T: Blas>(h: &mut Handle, n: i64, nrhs: i64, a: &mut [T], lda
 /// Safe [`gesc2`] on host slices.
 #[allow(clippy::too_many_arguments)]
 pub fn gesc2_strided<T: Blas>(h: &mut Handle, n: i64, a: &[T], lda: i64, stride_a: i64, rhs: &mut [T], stride_rhs: i64, ipiv: &[i32], jpiv: &[i32], scale: &mut [T::Real], batch: i64) -> Result<()> {
-    let nb = (n.max(0) * batch.max(0)) as usize;
+    let nb = n.max(0).saturating_mul(batch.max(0)) as usize;
     check_len(a.len(), needed(lda, n, stride_a, batch), "A")?;
     check_len(rhs.len(), needed(n, 1, stride_rhs, batch), "rhs")?;
     check_len(ipiv.len(), nb, "ipiv")?;

@@ -54,8 +54,8 @@ pub mod cpu;
 pub mod cuda;
 
 use crate::core::batch::Batch;
-use crate::core::check::{check_extent, check_ld, check_len, check_operand, check_stride, needed, nonneg, not_null};
-use crate::core::error::{checked_mul, Error, Result};
+use crate::core::check::{check_array, check_extent, check_span, check_ld, check_len, check_operand, check_stride, needed, nonneg, not_null};
+use crate::core::error::{Error, Result};
 use crate::core::handle::{Handle, State};
 use crate::core::memory::{common_space, ArgPtr};
 use crate::lapack::Blas;
@@ -192,7 +192,7 @@ fn check_diagonals<T>(dl: *const T, d: *const T, du: *const T, n: usize) -> Resu
 /// The `count` entries of info: not NULL.
 fn check_info(info: *const i32, count: usize) -> Result<()> {
     not_null(info, "info")?;
-    checked_mul(count, 4, "info").map(|_| ())
+    check_array::<i32>(count, "info")
 }
 
 /// The arrays of a call.
@@ -216,9 +216,9 @@ pub unsafe fn gtsv_spike<T: Blas>(h: &mut Handle, n: i64, nrhs: i64, dl: *const 
         return Ok(());
     }
     check_diagonals(dl, d, du, nu)?;
-    check_extent::<T>(nu, 1, 0, 1)?;
+    check_array::<T>(nu, "d")?;
     not_null(b, "B")?;
-    check_extent::<T>(ldbu, nrhsu, 0, 1)?;
+    check_extent::<T>(ldbu, nrhsu, 0, 1, "B")?;
     check_info(info, 1)?;
     let g = Gtsv {
         n: nu,
@@ -268,7 +268,7 @@ pub unsafe fn gtsv_batched_strided<T: Blas>(
     }
     check_diagonals(dl, d, du, nu)?;
     check_stride(stride_diag, nu, true, batchu, "stride_diag", "n")?;
-    check_extent::<T>(nu, 1, stride_diag, batchu)?;
+    check_extent::<T>(nu, 1, stride_diag, batchu, "d")?;
     check_operand::<T, _>(&Batch::Strided { ptr: b, stride: stride_b }, ldbu, nrhsu, batchu, "B", "strideB", "ldb", false)?;
     check_info(info, batchu)?;
     let g = GtsvStrided {
@@ -307,8 +307,8 @@ pub unsafe fn gtsv_batched_interleaved<T: Blas>(h: &mut Handle, n: i64, dl: *con
     }
     check_diagonals(dl, d, du, nu)?;
     not_null(b, "B")?;
-    let count = checked_mul(nu, batchu, "n·batch")?;
-    check_extent::<T>(count, 1, 0, 1)?;
+    // Every array holds n·batch elements.
+    check_span::<T>(batchu, batchu, nu, "B")?;
     check_info(info, batchu)?;
     let g = GtsvInterleaved {
         n: nu,

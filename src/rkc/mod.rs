@@ -45,8 +45,8 @@ pub mod cpu;
 pub mod cuda;
 pub mod problems;
 
-use crate::core::check::{check_ld, check_len, nonneg, not_null};
-use crate::core::error::{checked_mul, mention, Error, Result};
+use crate::core::check::{check_array, check_ld, check_len, check_span, nonneg, not_null};
+use crate::core::error::{mention, Error, Result};
 use crate::core::handle::{Handle, State};
 use crate::core::memory::{common_space, ArgPtr};
 use std::ffi::{c_char, c_void, CStr};
@@ -236,33 +236,33 @@ impl Options {
     pub fn from_c(o: Option<&numgpu_rkc_options>) -> Result<Options> {
         let d = numgpu_rkc_options::default();
         let o = o.unwrap_or(&d);
-        let bad = |field: &str, what: String| Error::arg("opts", format!("(opts->{field} = {what})"));
+        let bad = |field: &str, value: &dyn std::fmt::Display, rule: &str| Error::arg("opts", format!("(opts->{field} = {value}) {rule}"));
         if o.size != d.size {
-            return Err(bad("size", format!("{}) must be sizeof(numgpu_rkc_options) = {}", o.size, d.size)));
+            return Err(bad("size", &o.size, &format!("must be sizeof(numgpu_rkc_options) = {}", d.size)));
         }
         let method = match o.method {
             0 => Method::Rkc,
             1 => Method::Rkck,
-            v => return Err(bad("method", format!("{v}) must be NUMGPU_RKC_METHOD_RKC (0) or NUMGPU_RKC_METHOD_RKCK (1)"))),
+            v => return Err(bad("method", &v, "must be NUMGPU_RKC_METHOD_RKC (0) or NUMGPU_RKC_METHOD_RKCK (1)")),
         };
         let spectral = match o.spectral {
             0 => Spectral::Auto,
             1 => Spectral::Estimate,
             2 => Spectral::User,
             3 => Spectral::Constant,
-            v => return Err(bad("spectral", format!("{v}) must be a numgpu_rkc_spectral value (0 to 3)"))),
+            v => return Err(bad("spectral", &v, "must be a numgpu_rkc_spectral value (0 to 3)")),
         };
         if !(o.h0.is_finite() && o.h0 >= 0.0) {
-            return Err(bad("h0", format!("{}) must be finite and >= 0", o.h0)));
+            return Err(bad("h0", &o.h0, "must be finite and >= 0"));
         }
         if !(o.hmax.is_finite() && o.hmax >= 0.0) {
-            return Err(bad("hmax", format!("{}) must be finite and >= 0", o.hmax)));
+            return Err(bad("hmax", &o.hmax, "must be finite and >= 0"));
         }
         if o.max_steps < 0 {
-            return Err(bad("max_steps", format!("{}) must be >= 0", o.max_steps)));
+            return Err(bad("max_steps", &o.max_steps, "must be >= 0"));
         }
         if o.max_stages < 0 || o.max_stages == 1 || o.max_stages > i32::MAX as i64 {
-            return Err(bad("max_stages", format!("{}) must be 0 or in [2, 2^31 − 1]", o.max_stages)));
+            return Err(bad("max_stages", &o.max_stages, "must be 0 or in [2, 2^31 − 1]"));
         }
         Ok(Options {
             method,
@@ -374,10 +374,10 @@ impl Ode {
     /// An ODE from a CUDA source and/or a host callback. On a CUDA handle the source is compiled now, so a source that
     /// does not compile is `COMPILE_FAILED` with NVRTC's log.
     pub fn create(h: &mut Handle, neq: i64, npar: i64, source: Option<&str>, host: Option<Callbacks>) -> Result<Ode> {
-        let neq = nonneg(neq, "neq")?;
-        if neq == 0 {
-            return Err(Error::arg("neq", "(neq = 0) must be >= 1"));
+        if neq < 1 {
+            return Err(Error::arg("neq", format!("(neq = {neq}) must be >= 1")));
         }
+        let neq = neq as usize;
         let npar = nonneg(npar, "npar")?;
         if neq > MAX_NEQ {
             return Err(Error::not_supported(format!("neq = {neq} exceeds {MAX_NEQ}, the most equations a system may have (its stages live in one GPU thread)")));
@@ -526,11 +526,13 @@ pub unsafe fn rkc_integrate(
     }
     not_null(atol, "atol")?;
     not_null(status, "status")?;
-    // Every offset of Y, P, state and stats fits the address space.
-    checked_mul(ldyu, if layout == Layout::SystemMajor { nsysu } else { neq }, "Y extent")?;
-    checked_mul(ldpu, if layout == Layout::SystemMajor { nsysu } else { npar.max(1) }, "P extent")?;
-    checked_mul(state_len(neq), nsysu, "state extent")?.checked_mul(8).ok_or_else(|| Error::not_supported("state extent overflows the address space"))?;
-    checked_mul(stats_len(), nsysu, "stats extent")?;
+    // Every byte offset of Y, P, atol, state, status and stats fits the address space.
+    check_layout_span(layout, neq, ldyu, nsysu, "Y")?;
+    check_layout_span(layout, npar, ldpu, nsysu, "P")?;
+    check_array::<f64>(natol as usize, "atol")?;
+    check_span::<f64>(state_len(neq), state_len(neq), nsysu, "state")?;
+    check_array::<i32>(nsysu, "status")?;
+    check_span::<i64>(stats_len(), stats_len(), nsysu, "stats")?;
     let space = common_space(
         h,
         &[
@@ -573,6 +575,16 @@ pub unsafe fn rkc_integrate(
         State::Cpu => cpu::integrate(&c),
         State::Cuda(ch) => cuda::integrate(ch, &c, space),
     }
+}
+
+/// The extent of a `layout` array `name` of `nsys` systems of `per` values each, leading
+/// dimension `ld`, in bytes of f64: `NOT_SUPPORTED` naming it when beyond the address space.
+fn check_layout_span(layout: Layout, per: usize, ld: usize, nsys: usize, name: &'static str) -> Result<()> {
+    match layout {
+        Layout::SystemMajor => check_span::<f64>(per, ld, nsys, name),
+        Layout::EquationMajor => check_span::<f64>(nsys, ld, per, name),
+    }
+    .map(|_| ())
 }
 
 /// Elements a `layout` array of `nsys` systems of `per` values needs with leading dimension

@@ -51,7 +51,9 @@ unsafe fn csrmv_form<T: Scalar>(
 /// - `row_ptr` [in]: m + 1 offsets: row i's entries are `row_ptr[i] − index_base` up to
 ///   `row_ptr[i+1] − index_base` (exclusive). Rows may be empty.
 /// - `col_ind` [in]: nnz column indices, `index_base`-based; within a row in any order,
-///   duplicates allowed (they add up).
+///   duplicates allowed (they add up). The matrix is the entries up to row_ptr[m]: entries
+///   of val and col_ind from `row_ptr[m] − index_base` to nnz are never read, so never
+///   checked.
 /// - `index_base` [in]: 0 (C) or 1 (Fortran) for row_ptr and col_ind.
 /// - `x` [in]: op(A)'s columns: n entries for N, m for T and C.
 /// - `beta` [in]: scalar. When 0, y is not read (NaN in y does not propagate).

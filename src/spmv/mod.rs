@@ -25,8 +25,8 @@ pub mod cuda;
 
 pub use cmrs::{CmrsMatrix, CmrsScalar};
 
-use crate::core::check::{nonneg, not_null};
-use crate::core::error::{checked_add, checked_mul, Error, Result, Status};
+use crate::core::check::{check_array, nonneg, not_null};
+use crate::core::error::{Error, Result};
 use crate::core::handle::{Handle, State};
 use crate::core::memory::{common_space, ArgPtr};
 use crate::core::{Op, Scalar};
@@ -211,15 +211,6 @@ fn check_nnz(nnz: i64, base: i32) -> Result<usize> {
     Ok(u)
 }
 
-/// `len` elements of `T` fit the address space.
-fn check_bytes<T>(len: usize, what: &str) -> Result<()> {
-    let bytes = checked_mul(len, std::mem::size_of::<T>(), what)?;
-    if bytes > isize::MAX as usize {
-        return Err(Error::not_supported(format!("{what} exceeds the address space")));
-    }
-    Ok(())
-}
-
 /// The CSR operand's checks: sizes, base, pointers (NULL only where not read), extents.
 #[allow(clippy::too_many_arguments)]
 fn check_csr<T>(m: i64, n: i64, nnz: i64, val: *const T, row_ptr: *const i32, col_ind: *const i32, index_base: i32, read: bool) -> Result<CsrRef<T>> {
@@ -233,8 +224,9 @@ fn check_csr<T>(m: i64, n: i64, nnz: i64, val: *const T, row_ptr: *const i32, co
             not_null(val, "val")?;
             not_null(col_ind, "col_ind")?;
         }
-        check_bytes::<i32>(checked_add(mu, 1, "row_ptr")?, "row_ptr")?;
-        check_bytes::<T>(nnzu, "val")?;
+        // m <= i64::MAX, so m + 1 fits usize.
+        check_array::<i32>(mu + 1, "row_ptr")?;
+        check_array::<T>(nnzu, "val")?;
     }
     Ok(CsrRef { m: mu, n: nu, nnz: nnzu, val, row_ptr, col_ind, base })
 }
@@ -270,10 +262,10 @@ pub unsafe fn csrmv<T: Scalar>(
     let (xlen, ylen) = c.lens();
     if reads_a {
         not_null(x, "x")?;
-        check_bytes::<T>(xlen, "x")?;
+        check_array::<T>(xlen, "x")?;
     }
     not_null(y, "y")?;
-    check_bytes::<T>(ylen, "y")?;
+    check_array::<T>(ylen, "y")?;
     let mut args: Vec<ArgPtr> = vec![(y as _, "y")];
     if reads_a {
         args.extend([(val as _, "val"), (row_ptr as _, "row_ptr"), (col_ind as _, "col_ind"), (x as _, "x")]);
@@ -322,11 +314,7 @@ pub unsafe fn cmrs_create<T: CmrsScalar>(
 ) -> Result<CmrsMatrix> {
     let a = check_csr(m, n, nnz, val, row_ptr, col_ind, index_base, true)?;
     if a.n >= cmrs::MAX_COLS {
-        return Err(Error {
-            status: Status::NUMGPU_NOT_SUPPORTED,
-            arg: Some("n"),
-            msg: format!("(n = {}) must be < 2^28: CMRS packs a column index and a 4-bit row-in-strip into 32 bits", a.n),
-        });
+        return Err(Error::unsupported_arg("n", format!("(n = {}) must be < 2^28: CMRS packs a column index and a 4-bit row-in-strip into 32 bits", a.n)));
     }
     let height = match height {
         0 => cmrs::MAX_HEIGHT,

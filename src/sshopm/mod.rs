@@ -31,7 +31,7 @@ pub mod cpu;
 pub mod cuda;
 pub mod tables;
 
-use crate::core::check::{check_extent, check_stride, nonneg, not_null};
+use crate::core::check::{check_array, check_extent, check_stride, nonneg, not_null};
 use crate::core::error::{checked_mul, Error, Result};
 use crate::core::handle::{Handle, State};
 use crate::core::memory::{common_space, host_pointers, ArgPtr};
@@ -324,9 +324,9 @@ unsafe fn problem<T: Real>(
         return Ok(None);
     }
     not_null(a, "A")?;
-    check_extent::<T>(u, 1, stride_a, nt)?;
+    check_extent::<T>(u, 1, stride_a, nt, "A")?;
     if !x0.is_null() {
-        check_extent::<T>(per_tensor, 1, stride_x0, nt)?;
+        check_extent::<T>(per_tensor, 1, stride_x0, nt, "X0")?;
     }
     let starts = if x0.is_null() { Starts::Random { seed: h.seed() } } else { Starts::Given { x0, stride: stride_x0 as usize } };
     Ok(Some(Problem {
@@ -347,7 +347,7 @@ unsafe fn problem<T: Real>(
 /// `count` elements of an output array: not NULL, within the address space.
 fn check_out<E>(p: *const E, count: usize, name: &'static str) -> Result<()> {
     not_null(p, name)?;
-    check_extent::<E>(count, 1, 0, 1)
+    check_array::<E>(count, name)
 }
 
 fn x0_arg<T>(p: &Problem<T>) -> ArgPtr {
@@ -507,9 +507,9 @@ pub unsafe fn sym_apply<T: Real>(h: &mut Handle, m: i32, n: i32, p: i32, ntensor
     for (ptr, name) in [(a as *const u8, "A"), (x as _, "x"), (y as _, "y")] {
         not_null(ptr, name)?;
     }
-    check_extent::<T>(u, 1, stride_a, nt)?;
-    check_extent::<T>(nu, 1, stride_x, nt)?;
-    check_extent::<T>(out_len, 1, stride_y, nt)?;
+    check_extent::<T>(u, 1, stride_a, nt, "A")?;
+    check_extent::<T>(nu, 1, stride_x, nt, "x")?;
+    check_extent::<T>(out_len, 1, stride_y, nt, "y")?;
     let ap = Apply { tab: tables(mu, nu), p: p as usize, ntensors: nt, a, stride_a: stride_a as usize, x, stride_x: stride_x as usize, y, stride_y: stride_y as usize };
     let space = common_space(h, &[(a as _, "A"), (x as _, "x"), (y as _, "y")])?;
     match &mut h.state {

@@ -1,6 +1,6 @@
 //! The C drop-in tests: builds c-tests/*.c against the freshly built libnumgpu.so and runs them,
-//! once as they are and once under AddressSanitizer. Also the building blocks that fortran.rs
-//! uses (where the library is, where outputs go, compiling, running).
+//! once as they are and once under AddressSanitizer and UBSan. Also the building blocks that
+//! fortran.rs uses (where the library is, where outputs go, compiling, running).
 //!
 //! - The library: target/<profile>/deps/libnumgpu.so or target/<profile>/libnumgpu.so, the
 //!   newer of the two (`cargo test` rebuilds the copy in deps/ next to this test executable;
@@ -167,7 +167,8 @@ fn c_test(name: &str, libs: &[&str]) {
     run(&exe, name, &[]);
 }
 
-/// AddressSanitizer build of a C test. The Rust library needs nothing special under ASan
+/// AddressSanitizer and UndefinedBehaviorSanitizer build of a C test (undefined behaviour
+/// aborts it). The Rust library needs nothing special under ASan
 /// (its allocations go through the intercepted malloc, and leak detection stays on), but:
 /// - `allocator_may_return_null=1`: test_errors asks numgpu_malloc for 2^62 bytes and expects
 ///   NUMGPU_ALLOC_FAILED; by default ASan aborts the process on such a request instead of
@@ -180,7 +181,7 @@ fn c_test(name: &str, libs: &[&str]) {
 ///
 /// A caller's ASAN_OPTIONS / LSAN_OPTIONS are kept and come last, so they win.
 fn c_test_asan(name: &str, libs: &[&str]) {
-    let exe = build_c(name, "_asan", &["-fsanitize=address", "-fno-omit-frame-pointer"], libs);
+    let exe = build_c(name, "_asan", &["-fsanitize=address,undefined", "-fno-sanitize-recover=undefined", "-fno-omit-frame-pointer"], libs);
     let supp = bin_dir().join(format!("lsan-{name}.supp"));
     std::fs::write(&supp, "# third-party allocations made once at load time (see tests/integration/c_abi.rs)\nleak:libnvrtc.so\n")
         .unwrap_or_else(|e| panic!("cannot write {}: {e}", supp.display()));
@@ -194,7 +195,7 @@ fn c_test_asan(name: &str, libs: &[&str]) {
 }
 
 /// Two tests per C program: `$test` runs c-tests/`$prog`.c as it is, `$asan` under
-/// AddressSanitizer; both link the libraries `$lib` besides libnumgpu and OpenBLAS.
+/// AddressSanitizer and UBSan; both link the libraries `$lib` besides libnumgpu and OpenBLAS.
 macro_rules! c_tests {
     ($($(#[$doc:meta])* $test:ident, $asan:ident => $prog:literal $(, $lib:literal)*;)*) => {
         $(
@@ -230,6 +231,10 @@ c_tests! {
     c_test_spmv, c_test_spmv_asan => "test_spmv";
     /// Kofidis and Regalia's tensor, whose eigenvalues are known.
     c_test_sshopm, c_test_sshopm_asan => "test_sshopm";
+    /// Issue 16: every function of the header (c-tests/hostile_calls.h, generated from it) with
+    /// each hostile value of each parameter, arrays at guard pages; its regressions. On a GPU
+    /// host it also runs on the CUDA backend with host and device arrays.
+    c_test_hostile, c_test_hostile_asan => "test_hostile";
 }
 
 /// numgpu.h in the same translation unit as <complex.h>, <cblas.h> and <lapacke.h>, which a

@@ -12,6 +12,7 @@ mod gtsv_spike;
 mod sshopm;
 mod rkc;
 mod handle;
+mod hostile;
 mod spmv;
 mod c_abi;
 mod fortran;

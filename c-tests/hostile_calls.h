@@ -1,0 +1,779 @@
+/* The hostile-input table of c-tests/test_hostile.c: every function of include/numgpu.h, its
+ * parameters (name, kind, pointee type, pointer levels, const pointee) and a caller taking
+ * its arguments as an array. Generated from the header by
+ * tests/integration/header/hostile_table.rs (`make header`): do not edit. */
+#ifndef NUMGPU_HOSTILE_CALLS_H
+#define NUMGPU_HOSTILE_CALLS_H
+
+#include "numgpu.h"
+
+/* One argument or result of any type of the header. */
+typedef union {
+    int32_t i32;
+    int64_t i64;
+    uint64_t u64;
+    size_t sz;
+    float f32;
+    double f64;
+    numgpu_complex_float c32;
+    numgpu_complex_double c64;
+    void *p;
+    numgpu_ode_rhs fn_numgpu_ode_rhs;
+    numgpu_ode_spcrad fn_numgpu_ode_spcrad;
+} hx_arg;
+
+/* Parameter kinds: by value, a pointer (any level), a function pointer. */
+enum { HX_I32, HX_I64, HX_U64, HX_SIZE, HX_F32, HX_F64, HX_C32, HX_C64, HX_PTR, HX_FN };
+
+typedef struct {
+    const char *name;
+    int kind;
+    const char *pointee; /* HX_PTR: the pointee's base type, typedefs resolved */
+    int levels;          /* HX_PTR: levels of pointers */
+    int konst;           /* HX_PTR: the base type is const (an input) */
+} hx_param;
+
+#define HX_MAX_PARAMS 21
+
+typedef struct {
+    const char *name;
+    int status;   /* returns numgpu_status (in r->i32) */
+    void (*call)(const hx_arg *a, hx_arg *r);
+    int nparams;
+    hx_param params[HX_MAX_PARAMS];
+} hx_func;
+
+static void hx_call_numgpu_status_string(const hx_arg *a, hx_arg *r)
+{
+    r->p = (void *)numgpu_status_string(a[0].i32);
+}
+
+static void hx_call_numgpu_last_error(const hx_arg *a, hx_arg *r)
+{
+    r->sz = numgpu_last_error((char *)a[0].p, a[1].sz);
+}
+
+static void hx_call_numgpu_last_error_arg(const hx_arg *a, hx_arg *r)
+{
+    (void)a;
+    r->i32 = numgpu_last_error_arg();
+}
+
+static void hx_call_numgpu_version(const hx_arg *a, hx_arg *r)
+{
+    (void)a;
+    r->p = (void *)numgpu_version();
+}
+
+static void hx_call_numgpu_create(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_create((numgpu_handle **)a[0].p);
+}
+
+static void hx_call_numgpu_create_with(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_create_with((numgpu_handle **)a[0].p, a[1].i32, a[2].i32);
+}
+
+static void hx_call_numgpu_destroy(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_destroy((numgpu_handle *)a[0].p);
+}
+
+static void hx_call_numgpu_get_backend(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_get_backend((const numgpu_handle *)a[0].p, (int32_t *)a[1].p);
+}
+
+static void hx_call_numgpu_set_stream(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_set_stream((numgpu_handle *)a[0].p, (void *)a[1].p);
+}
+
+static void hx_call_numgpu_set_seed(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_set_seed((numgpu_handle *)a[0].p, a[1].u64);
+}
+
+static void hx_call_numgpu_synchronize(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_synchronize((numgpu_handle *)a[0].p);
+}
+
+static void hx_call_numgpu_malloc(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_malloc((numgpu_handle *)a[0].p, (void **)a[1].p, a[2].sz);
+}
+
+static void hx_call_numgpu_free(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_free((numgpu_handle *)a[0].p, (void *)a[1].p);
+}
+
+static void hx_call_numgpu_memcpy(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_memcpy((numgpu_handle *)a[0].p, (void *)a[1].p, (const void *)a[2].p, a[3].sz);
+}
+
+static void hx_call_numgpu_sgemm_batched(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_sgemm_batched((numgpu_handle *)a[0].p, a[1].i32, a[2].i32, a[3].i64, a[4].i64, a[5].i64, a[6].f32, (const float *const *)a[7].p, a[8].i64, (const float *const *)a[9].p, a[10].i64, a[11].f32, (float *const *)a[12].p, a[13].i64, a[14].i64);
+}
+
+static void hx_call_numgpu_dgemm_batched(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_dgemm_batched((numgpu_handle *)a[0].p, a[1].i32, a[2].i32, a[3].i64, a[4].i64, a[5].i64, a[6].f64, (const double *const *)a[7].p, a[8].i64, (const double *const *)a[9].p, a[10].i64, a[11].f64, (double *const *)a[12].p, a[13].i64, a[14].i64);
+}
+
+static void hx_call_numgpu_cgemm_batched(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_cgemm_batched((numgpu_handle *)a[0].p, a[1].i32, a[2].i32, a[3].i64, a[4].i64, a[5].i64, a[6].c32, (const numgpu_complex_float *const *)a[7].p, a[8].i64, (const numgpu_complex_float *const *)a[9].p, a[10].i64, a[11].c32, (numgpu_complex_float *const *)a[12].p, a[13].i64, a[14].i64);
+}
+
+static void hx_call_numgpu_zgemm_batched(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_zgemm_batched((numgpu_handle *)a[0].p, a[1].i32, a[2].i32, a[3].i64, a[4].i64, a[5].i64, a[6].c64, (const numgpu_complex_double *const *)a[7].p, a[8].i64, (const numgpu_complex_double *const *)a[9].p, a[10].i64, a[11].c64, (numgpu_complex_double *const *)a[12].p, a[13].i64, a[14].i64);
+}
+
+static void hx_call_numgpu_sgemm_batched_strided(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_sgemm_batched_strided((numgpu_handle *)a[0].p, a[1].i32, a[2].i32, a[3].i64, a[4].i64, a[5].i64, a[6].f32, (const float *)a[7].p, a[8].i64, a[9].i64, (const float *)a[10].p, a[11].i64, a[12].i64, a[13].f32, (float *)a[14].p, a[15].i64, a[16].i64, a[17].i64);
+}
+
+static void hx_call_numgpu_dgemm_batched_strided(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_dgemm_batched_strided((numgpu_handle *)a[0].p, a[1].i32, a[2].i32, a[3].i64, a[4].i64, a[5].i64, a[6].f64, (const double *)a[7].p, a[8].i64, a[9].i64, (const double *)a[10].p, a[11].i64, a[12].i64, a[13].f64, (double *)a[14].p, a[15].i64, a[16].i64, a[17].i64);
+}
+
+static void hx_call_numgpu_cgemm_batched_strided(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_cgemm_batched_strided((numgpu_handle *)a[0].p, a[1].i32, a[2].i32, a[3].i64, a[4].i64, a[5].i64, a[6].c32, (const numgpu_complex_float *)a[7].p, a[8].i64, a[9].i64, (const numgpu_complex_float *)a[10].p, a[11].i64, a[12].i64, a[13].c32, (numgpu_complex_float *)a[14].p, a[15].i64, a[16].i64, a[17].i64);
+}
+
+static void hx_call_numgpu_zgemm_batched_strided(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_zgemm_batched_strided((numgpu_handle *)a[0].p, a[1].i32, a[2].i32, a[3].i64, a[4].i64, a[5].i64, a[6].c64, (const numgpu_complex_double *)a[7].p, a[8].i64, a[9].i64, (const numgpu_complex_double *)a[10].p, a[11].i64, a[12].i64, a[13].c64, (numgpu_complex_double *)a[14].p, a[15].i64, a[16].i64, a[17].i64);
+}
+
+static void hx_call_numgpu_sgeqrf_givens_batched(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_sgeqrf_givens_batched((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, (float *const *)a[3].p, a[4].i64, (float *const *)a[5].p, a[6].i64, a[7].i64);
+}
+
+static void hx_call_numgpu_sgeqrf_givens_batched_strided(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_sgeqrf_givens_batched_strided((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, (float *)a[3].p, a[4].i64, a[5].i64, (float *)a[6].p, a[7].i64, a[8].i64, a[9].i64);
+}
+
+static void hx_call_numgpu_sormqr_givens_batched(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_sormqr_givens_batched((numgpu_handle *)a[0].p, a[1].i32, a[2].i32, a[3].i64, a[4].i64, a[5].i64, (const float *const *)a[6].p, a[7].i64, (const float *const *)a[8].p, a[9].i64, (float *const *)a[10].p, a[11].i64, a[12].i64);
+}
+
+static void hx_call_numgpu_sormqr_givens_batched_strided(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_sormqr_givens_batched_strided((numgpu_handle *)a[0].p, a[1].i32, a[2].i32, a[3].i64, a[4].i64, a[5].i64, (const float *)a[6].p, a[7].i64, a[8].i64, (const float *)a[9].p, a[10].i64, a[11].i64, (float *)a[12].p, a[13].i64, a[14].i64, a[15].i64);
+}
+
+static void hx_call_numgpu_sorgqr_givens_batched(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_sorgqr_givens_batched((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, a[3].i64, (float *const *)a[4].p, a[5].i64, (const float *const *)a[6].p, a[7].i64, a[8].i64);
+}
+
+static void hx_call_numgpu_sorgqr_givens_batched_strided(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_sorgqr_givens_batched_strided((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, a[3].i64, (float *)a[4].p, a[5].i64, a[6].i64, (const float *)a[7].p, a[8].i64, a[9].i64, a[10].i64);
+}
+
+static void hx_call_numgpu_sgels_givens_batched(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_sgels_givens_batched((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, a[3].i64, (float *const *)a[4].p, a[5].i64, (float *const *)a[6].p, a[7].i64, (int32_t *)a[8].p, a[9].i64);
+}
+
+static void hx_call_numgpu_sgels_givens_batched_strided(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_sgels_givens_batched_strided((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, a[3].i64, (float *)a[4].p, a[5].i64, a[6].i64, (float *)a[7].p, a[8].i64, a[9].i64, (int32_t *)a[10].p, a[11].i64);
+}
+
+static void hx_call_numgpu_dgeqrf_givens_batched(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_dgeqrf_givens_batched((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, (double *const *)a[3].p, a[4].i64, (double *const *)a[5].p, a[6].i64, a[7].i64);
+}
+
+static void hx_call_numgpu_dgeqrf_givens_batched_strided(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_dgeqrf_givens_batched_strided((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, (double *)a[3].p, a[4].i64, a[5].i64, (double *)a[6].p, a[7].i64, a[8].i64, a[9].i64);
+}
+
+static void hx_call_numgpu_dormqr_givens_batched(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_dormqr_givens_batched((numgpu_handle *)a[0].p, a[1].i32, a[2].i32, a[3].i64, a[4].i64, a[5].i64, (const double *const *)a[6].p, a[7].i64, (const double *const *)a[8].p, a[9].i64, (double *const *)a[10].p, a[11].i64, a[12].i64);
+}
+
+static void hx_call_numgpu_dormqr_givens_batched_strided(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_dormqr_givens_batched_strided((numgpu_handle *)a[0].p, a[1].i32, a[2].i32, a[3].i64, a[4].i64, a[5].i64, (const double *)a[6].p, a[7].i64, a[8].i64, (const double *)a[9].p, a[10].i64, a[11].i64, (double *)a[12].p, a[13].i64, a[14].i64, a[15].i64);
+}
+
+static void hx_call_numgpu_dorgqr_givens_batched(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_dorgqr_givens_batched((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, a[3].i64, (double *const *)a[4].p, a[5].i64, (const double *const *)a[6].p, a[7].i64, a[8].i64);
+}
+
+static void hx_call_numgpu_dorgqr_givens_batched_strided(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_dorgqr_givens_batched_strided((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, a[3].i64, (double *)a[4].p, a[5].i64, a[6].i64, (const double *)a[7].p, a[8].i64, a[9].i64, a[10].i64);
+}
+
+static void hx_call_numgpu_dgels_givens_batched(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_dgels_givens_batched((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, a[3].i64, (double *const *)a[4].p, a[5].i64, (double *const *)a[6].p, a[7].i64, (int32_t *)a[8].p, a[9].i64);
+}
+
+static void hx_call_numgpu_dgels_givens_batched_strided(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_dgels_givens_batched_strided((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, a[3].i64, (double *)a[4].p, a[5].i64, a[6].i64, (double *)a[7].p, a[8].i64, a[9].i64, (int32_t *)a[10].p, a[11].i64);
+}
+
+static void hx_call_numgpu_cgeqrf_givens_batched(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_cgeqrf_givens_batched((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, (numgpu_complex_float *const *)a[3].p, a[4].i64, (float *const *)a[5].p, a[6].i64, a[7].i64);
+}
+
+static void hx_call_numgpu_cgeqrf_givens_batched_strided(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_cgeqrf_givens_batched_strided((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, (numgpu_complex_float *)a[3].p, a[4].i64, a[5].i64, (float *)a[6].p, a[7].i64, a[8].i64, a[9].i64);
+}
+
+static void hx_call_numgpu_cunmqr_givens_batched(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_cunmqr_givens_batched((numgpu_handle *)a[0].p, a[1].i32, a[2].i32, a[3].i64, a[4].i64, a[5].i64, (const numgpu_complex_float *const *)a[6].p, a[7].i64, (const float *const *)a[8].p, a[9].i64, (numgpu_complex_float *const *)a[10].p, a[11].i64, a[12].i64);
+}
+
+static void hx_call_numgpu_cunmqr_givens_batched_strided(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_cunmqr_givens_batched_strided((numgpu_handle *)a[0].p, a[1].i32, a[2].i32, a[3].i64, a[4].i64, a[5].i64, (const numgpu_complex_float *)a[6].p, a[7].i64, a[8].i64, (const float *)a[9].p, a[10].i64, a[11].i64, (numgpu_complex_float *)a[12].p, a[13].i64, a[14].i64, a[15].i64);
+}
+
+static void hx_call_numgpu_cungqr_givens_batched(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_cungqr_givens_batched((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, a[3].i64, (numgpu_complex_float *const *)a[4].p, a[5].i64, (const float *const *)a[6].p, a[7].i64, a[8].i64);
+}
+
+static void hx_call_numgpu_cungqr_givens_batched_strided(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_cungqr_givens_batched_strided((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, a[3].i64, (numgpu_complex_float *)a[4].p, a[5].i64, a[6].i64, (const float *)a[7].p, a[8].i64, a[9].i64, a[10].i64);
+}
+
+static void hx_call_numgpu_cgels_givens_batched(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_cgels_givens_batched((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, a[3].i64, (numgpu_complex_float *const *)a[4].p, a[5].i64, (numgpu_complex_float *const *)a[6].p, a[7].i64, (int32_t *)a[8].p, a[9].i64);
+}
+
+static void hx_call_numgpu_cgels_givens_batched_strided(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_cgels_givens_batched_strided((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, a[3].i64, (numgpu_complex_float *)a[4].p, a[5].i64, a[6].i64, (numgpu_complex_float *)a[7].p, a[8].i64, a[9].i64, (int32_t *)a[10].p, a[11].i64);
+}
+
+static void hx_call_numgpu_zgeqrf_givens_batched(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_zgeqrf_givens_batched((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, (numgpu_complex_double *const *)a[3].p, a[4].i64, (double *const *)a[5].p, a[6].i64, a[7].i64);
+}
+
+static void hx_call_numgpu_zgeqrf_givens_batched_strided(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_zgeqrf_givens_batched_strided((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, (numgpu_complex_double *)a[3].p, a[4].i64, a[5].i64, (double *)a[6].p, a[7].i64, a[8].i64, a[9].i64);
+}
+
+static void hx_call_numgpu_zunmqr_givens_batched(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_zunmqr_givens_batched((numgpu_handle *)a[0].p, a[1].i32, a[2].i32, a[3].i64, a[4].i64, a[5].i64, (const numgpu_complex_double *const *)a[6].p, a[7].i64, (const double *const *)a[8].p, a[9].i64, (numgpu_complex_double *const *)a[10].p, a[11].i64, a[12].i64);
+}
+
+static void hx_call_numgpu_zunmqr_givens_batched_strided(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_zunmqr_givens_batched_strided((numgpu_handle *)a[0].p, a[1].i32, a[2].i32, a[3].i64, a[4].i64, a[5].i64, (const numgpu_complex_double *)a[6].p, a[7].i64, a[8].i64, (const double *)a[9].p, a[10].i64, a[11].i64, (numgpu_complex_double *)a[12].p, a[13].i64, a[14].i64, a[15].i64);
+}
+
+static void hx_call_numgpu_zungqr_givens_batched(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_zungqr_givens_batched((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, a[3].i64, (numgpu_complex_double *const *)a[4].p, a[5].i64, (const double *const *)a[6].p, a[7].i64, a[8].i64);
+}
+
+static void hx_call_numgpu_zungqr_givens_batched_strided(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_zungqr_givens_batched_strided((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, a[3].i64, (numgpu_complex_double *)a[4].p, a[5].i64, a[6].i64, (const double *)a[7].p, a[8].i64, a[9].i64, a[10].i64);
+}
+
+static void hx_call_numgpu_zgels_givens_batched(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_zgels_givens_batched((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, a[3].i64, (numgpu_complex_double *const *)a[4].p, a[5].i64, (numgpu_complex_double *const *)a[6].p, a[7].i64, (int32_t *)a[8].p, a[9].i64);
+}
+
+static void hx_call_numgpu_zgels_givens_batched_strided(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_zgels_givens_batched_strided((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, a[3].i64, (numgpu_complex_double *)a[4].p, a[5].i64, a[6].i64, (numgpu_complex_double *)a[7].p, a[8].i64, a[9].i64, (int32_t *)a[10].p, a[11].i64);
+}
+
+static void hx_call_numgpu_sgetrf_batched_fullpivot(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_sgetrf_batched_fullpivot((numgpu_handle *)a[0].p, a[1].i64, (float *const *)a[2].p, a[3].i64, (int32_t *)a[4].p, (int32_t *)a[5].p, (int32_t *)a[6].p, a[7].i64, a[8].i32);
+}
+
+static void hx_call_numgpu_sgetrf_batched_fullpivot_strided(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_sgetrf_batched_fullpivot_strided((numgpu_handle *)a[0].p, a[1].i64, (float *)a[2].p, a[3].i64, a[4].i64, (int32_t *)a[5].p, (int32_t *)a[6].p, (int32_t *)a[7].p, a[8].i64, a[9].i32);
+}
+
+static void hx_call_numgpu_sgetrs_batched_fullpivot(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_sgetrs_batched_fullpivot((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, a[3].i64, (const float *const *)a[4].p, a[5].i64, (const int32_t *)a[6].p, (const int32_t *)a[7].p, (float *const *)a[8].p, a[9].i64, a[10].i64);
+}
+
+static void hx_call_numgpu_sgetrs_batched_fullpivot_strided(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_sgetrs_batched_fullpivot_strided((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, a[3].i64, (const float *)a[4].p, a[5].i64, a[6].i64, (const int32_t *)a[7].p, (const int32_t *)a[8].p, (float *)a[9].p, a[10].i64, a[11].i64, a[12].i64);
+}
+
+static void hx_call_numgpu_sgesv_batched_fullpivot(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_sgesv_batched_fullpivot((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, (float *const *)a[3].p, a[4].i64, (int32_t *)a[5].p, (int32_t *)a[6].p, (float *const *)a[7].p, a[8].i64, (int32_t *)a[9].p, a[10].i64);
+}
+
+static void hx_call_numgpu_sgesv_batched_fullpivot_strided(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_sgesv_batched_fullpivot_strided((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, (float *)a[3].p, a[4].i64, a[5].i64, (int32_t *)a[6].p, (int32_t *)a[7].p, (float *)a[8].p, a[9].i64, a[10].i64, (int32_t *)a[11].p, a[12].i64);
+}
+
+static void hx_call_numgpu_sgesc2_batched_strided(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_sgesc2_batched_strided((numgpu_handle *)a[0].p, a[1].i64, (const float *)a[2].p, a[3].i64, a[4].i64, (float *)a[5].p, a[6].i64, (const int32_t *)a[7].p, (const int32_t *)a[8].p, (float *)a[9].p, a[10].i64);
+}
+
+static void hx_call_numgpu_dgetrf_batched_fullpivot(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_dgetrf_batched_fullpivot((numgpu_handle *)a[0].p, a[1].i64, (double *const *)a[2].p, a[3].i64, (int32_t *)a[4].p, (int32_t *)a[5].p, (int32_t *)a[6].p, a[7].i64, a[8].i32);
+}
+
+static void hx_call_numgpu_dgetrf_batched_fullpivot_strided(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_dgetrf_batched_fullpivot_strided((numgpu_handle *)a[0].p, a[1].i64, (double *)a[2].p, a[3].i64, a[4].i64, (int32_t *)a[5].p, (int32_t *)a[6].p, (int32_t *)a[7].p, a[8].i64, a[9].i32);
+}
+
+static void hx_call_numgpu_dgetrs_batched_fullpivot(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_dgetrs_batched_fullpivot((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, a[3].i64, (const double *const *)a[4].p, a[5].i64, (const int32_t *)a[6].p, (const int32_t *)a[7].p, (double *const *)a[8].p, a[9].i64, a[10].i64);
+}
+
+static void hx_call_numgpu_dgetrs_batched_fullpivot_strided(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_dgetrs_batched_fullpivot_strided((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, a[3].i64, (const double *)a[4].p, a[5].i64, a[6].i64, (const int32_t *)a[7].p, (const int32_t *)a[8].p, (double *)a[9].p, a[10].i64, a[11].i64, a[12].i64);
+}
+
+static void hx_call_numgpu_dgesv_batched_fullpivot(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_dgesv_batched_fullpivot((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, (double *const *)a[3].p, a[4].i64, (int32_t *)a[5].p, (int32_t *)a[6].p, (double *const *)a[7].p, a[8].i64, (int32_t *)a[9].p, a[10].i64);
+}
+
+static void hx_call_numgpu_dgesv_batched_fullpivot_strided(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_dgesv_batched_fullpivot_strided((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, (double *)a[3].p, a[4].i64, a[5].i64, (int32_t *)a[6].p, (int32_t *)a[7].p, (double *)a[8].p, a[9].i64, a[10].i64, (int32_t *)a[11].p, a[12].i64);
+}
+
+static void hx_call_numgpu_dgesc2_batched_strided(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_dgesc2_batched_strided((numgpu_handle *)a[0].p, a[1].i64, (const double *)a[2].p, a[3].i64, a[4].i64, (double *)a[5].p, a[6].i64, (const int32_t *)a[7].p, (const int32_t *)a[8].p, (double *)a[9].p, a[10].i64);
+}
+
+static void hx_call_numgpu_cgetrf_batched_fullpivot(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_cgetrf_batched_fullpivot((numgpu_handle *)a[0].p, a[1].i64, (numgpu_complex_float *const *)a[2].p, a[3].i64, (int32_t *)a[4].p, (int32_t *)a[5].p, (int32_t *)a[6].p, a[7].i64, a[8].i32);
+}
+
+static void hx_call_numgpu_cgetrf_batched_fullpivot_strided(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_cgetrf_batched_fullpivot_strided((numgpu_handle *)a[0].p, a[1].i64, (numgpu_complex_float *)a[2].p, a[3].i64, a[4].i64, (int32_t *)a[5].p, (int32_t *)a[6].p, (int32_t *)a[7].p, a[8].i64, a[9].i32);
+}
+
+static void hx_call_numgpu_cgetrs_batched_fullpivot(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_cgetrs_batched_fullpivot((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, a[3].i64, (const numgpu_complex_float *const *)a[4].p, a[5].i64, (const int32_t *)a[6].p, (const int32_t *)a[7].p, (numgpu_complex_float *const *)a[8].p, a[9].i64, a[10].i64);
+}
+
+static void hx_call_numgpu_cgetrs_batched_fullpivot_strided(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_cgetrs_batched_fullpivot_strided((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, a[3].i64, (const numgpu_complex_float *)a[4].p, a[5].i64, a[6].i64, (const int32_t *)a[7].p, (const int32_t *)a[8].p, (numgpu_complex_float *)a[9].p, a[10].i64, a[11].i64, a[12].i64);
+}
+
+static void hx_call_numgpu_cgesv_batched_fullpivot(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_cgesv_batched_fullpivot((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, (numgpu_complex_float *const *)a[3].p, a[4].i64, (int32_t *)a[5].p, (int32_t *)a[6].p, (numgpu_complex_float *const *)a[7].p, a[8].i64, (int32_t *)a[9].p, a[10].i64);
+}
+
+static void hx_call_numgpu_cgesv_batched_fullpivot_strided(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_cgesv_batched_fullpivot_strided((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, (numgpu_complex_float *)a[3].p, a[4].i64, a[5].i64, (int32_t *)a[6].p, (int32_t *)a[7].p, (numgpu_complex_float *)a[8].p, a[9].i64, a[10].i64, (int32_t *)a[11].p, a[12].i64);
+}
+
+static void hx_call_numgpu_cgesc2_batched_strided(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_cgesc2_batched_strided((numgpu_handle *)a[0].p, a[1].i64, (const numgpu_complex_float *)a[2].p, a[3].i64, a[4].i64, (numgpu_complex_float *)a[5].p, a[6].i64, (const int32_t *)a[7].p, (const int32_t *)a[8].p, (float *)a[9].p, a[10].i64);
+}
+
+static void hx_call_numgpu_zgetrf_batched_fullpivot(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_zgetrf_batched_fullpivot((numgpu_handle *)a[0].p, a[1].i64, (numgpu_complex_double *const *)a[2].p, a[3].i64, (int32_t *)a[4].p, (int32_t *)a[5].p, (int32_t *)a[6].p, a[7].i64, a[8].i32);
+}
+
+static void hx_call_numgpu_zgetrf_batched_fullpivot_strided(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_zgetrf_batched_fullpivot_strided((numgpu_handle *)a[0].p, a[1].i64, (numgpu_complex_double *)a[2].p, a[3].i64, a[4].i64, (int32_t *)a[5].p, (int32_t *)a[6].p, (int32_t *)a[7].p, a[8].i64, a[9].i32);
+}
+
+static void hx_call_numgpu_zgetrs_batched_fullpivot(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_zgetrs_batched_fullpivot((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, a[3].i64, (const numgpu_complex_double *const *)a[4].p, a[5].i64, (const int32_t *)a[6].p, (const int32_t *)a[7].p, (numgpu_complex_double *const *)a[8].p, a[9].i64, a[10].i64);
+}
+
+static void hx_call_numgpu_zgetrs_batched_fullpivot_strided(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_zgetrs_batched_fullpivot_strided((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, a[3].i64, (const numgpu_complex_double *)a[4].p, a[5].i64, a[6].i64, (const int32_t *)a[7].p, (const int32_t *)a[8].p, (numgpu_complex_double *)a[9].p, a[10].i64, a[11].i64, a[12].i64);
+}
+
+static void hx_call_numgpu_zgesv_batched_fullpivot(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_zgesv_batched_fullpivot((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, (numgpu_complex_double *const *)a[3].p, a[4].i64, (int32_t *)a[5].p, (int32_t *)a[6].p, (numgpu_complex_double *const *)a[7].p, a[8].i64, (int32_t *)a[9].p, a[10].i64);
+}
+
+static void hx_call_numgpu_zgesv_batched_fullpivot_strided(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_zgesv_batched_fullpivot_strided((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, (numgpu_complex_double *)a[3].p, a[4].i64, a[5].i64, (int32_t *)a[6].p, (int32_t *)a[7].p, (numgpu_complex_double *)a[8].p, a[9].i64, a[10].i64, (int32_t *)a[11].p, a[12].i64);
+}
+
+static void hx_call_numgpu_zgesc2_batched_strided(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_zgesc2_batched_strided((numgpu_handle *)a[0].p, a[1].i64, (const numgpu_complex_double *)a[2].p, a[3].i64, a[4].i64, (numgpu_complex_double *)a[5].p, a[6].i64, (const int32_t *)a[7].p, (const int32_t *)a[8].p, (double *)a[9].p, a[10].i64);
+}
+
+static void hx_call_numgpu_sgtsv_spike(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_sgtsv_spike((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, (const float *)a[3].p, (const float *)a[4].p, (const float *)a[5].p, (float *)a[6].p, a[7].i64, (int32_t *)a[8].p, a[9].i32);
+}
+
+static void hx_call_numgpu_sgtsv_batched_strided(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_sgtsv_batched_strided((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, (const float *)a[3].p, (const float *)a[4].p, (const float *)a[5].p, a[6].i64, (float *)a[7].p, a[8].i64, a[9].i64, (int32_t *)a[10].p, a[11].i64, a[12].i32);
+}
+
+static void hx_call_numgpu_sgtsv_batched_interleaved(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_sgtsv_batched_interleaved((numgpu_handle *)a[0].p, a[1].i64, (const float *)a[2].p, (const float *)a[3].p, (const float *)a[4].p, (float *)a[5].p, (int32_t *)a[6].p, a[7].i64, a[8].i32);
+}
+
+static void hx_call_numgpu_dgtsv_spike(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_dgtsv_spike((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, (const double *)a[3].p, (const double *)a[4].p, (const double *)a[5].p, (double *)a[6].p, a[7].i64, (int32_t *)a[8].p, a[9].i32);
+}
+
+static void hx_call_numgpu_dgtsv_batched_strided(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_dgtsv_batched_strided((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, (const double *)a[3].p, (const double *)a[4].p, (const double *)a[5].p, a[6].i64, (double *)a[7].p, a[8].i64, a[9].i64, (int32_t *)a[10].p, a[11].i64, a[12].i32);
+}
+
+static void hx_call_numgpu_dgtsv_batched_interleaved(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_dgtsv_batched_interleaved((numgpu_handle *)a[0].p, a[1].i64, (const double *)a[2].p, (const double *)a[3].p, (const double *)a[4].p, (double *)a[5].p, (int32_t *)a[6].p, a[7].i64, a[8].i32);
+}
+
+static void hx_call_numgpu_cgtsv_spike(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_cgtsv_spike((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, (const numgpu_complex_float *)a[3].p, (const numgpu_complex_float *)a[4].p, (const numgpu_complex_float *)a[5].p, (numgpu_complex_float *)a[6].p, a[7].i64, (int32_t *)a[8].p, a[9].i32);
+}
+
+static void hx_call_numgpu_cgtsv_batched_strided(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_cgtsv_batched_strided((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, (const numgpu_complex_float *)a[3].p, (const numgpu_complex_float *)a[4].p, (const numgpu_complex_float *)a[5].p, a[6].i64, (numgpu_complex_float *)a[7].p, a[8].i64, a[9].i64, (int32_t *)a[10].p, a[11].i64, a[12].i32);
+}
+
+static void hx_call_numgpu_cgtsv_batched_interleaved(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_cgtsv_batched_interleaved((numgpu_handle *)a[0].p, a[1].i64, (const numgpu_complex_float *)a[2].p, (const numgpu_complex_float *)a[3].p, (const numgpu_complex_float *)a[4].p, (numgpu_complex_float *)a[5].p, (int32_t *)a[6].p, a[7].i64, a[8].i32);
+}
+
+static void hx_call_numgpu_zgtsv_spike(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_zgtsv_spike((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, (const numgpu_complex_double *)a[3].p, (const numgpu_complex_double *)a[4].p, (const numgpu_complex_double *)a[5].p, (numgpu_complex_double *)a[6].p, a[7].i64, (int32_t *)a[8].p, a[9].i32);
+}
+
+static void hx_call_numgpu_zgtsv_batched_strided(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_zgtsv_batched_strided((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, (const numgpu_complex_double *)a[3].p, (const numgpu_complex_double *)a[4].p, (const numgpu_complex_double *)a[5].p, a[6].i64, (numgpu_complex_double *)a[7].p, a[8].i64, a[9].i64, (int32_t *)a[10].p, a[11].i64, a[12].i32);
+}
+
+static void hx_call_numgpu_zgtsv_batched_interleaved(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_zgtsv_batched_interleaved((numgpu_handle *)a[0].p, a[1].i64, (const numgpu_complex_double *)a[2].p, (const numgpu_complex_double *)a[3].p, (const numgpu_complex_double *)a[4].p, (numgpu_complex_double *)a[5].p, (int32_t *)a[6].p, a[7].i64, a[8].i32);
+}
+
+static void hx_call_numgpu_ode_create(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_ode_create((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, (const char *)a[3].p, a[4].fn_numgpu_ode_rhs, a[5].fn_numgpu_ode_spcrad, (void *)a[6].p, (numgpu_ode **)a[7].p);
+}
+
+static void hx_call_numgpu_ode_builtin(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_ode_builtin((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, (numgpu_ode **)a[3].p);
+}
+
+static void hx_call_numgpu_ode_destroy(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_ode_destroy((numgpu_ode *)a[0].p);
+}
+
+static void hx_call_numgpu_rkc_options_default(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_rkc_options_default((numgpu_rkc_options *)a[0].p);
+}
+
+static void hx_call_numgpu_rkc_integrate(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_rkc_integrate((numgpu_handle *)a[0].p, (const numgpu_ode *)a[1].p, a[2].i64, a[3].f64, a[4].f64, (double *)a[5].p, a[6].i64, a[7].i32, (const double *)a[8].p, a[9].i64, a[10].f64, (const double *)a[11].p, a[12].i64, (const numgpu_rkc_options *)a[13].p, (double *)a[14].p, (int32_t *)a[15].p, (int64_t *)a[16].p);
+}
+
+static void hx_call_numgpu_scsrmv(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_scsrmv((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, a[3].i64, a[4].i64, a[5].f32, (const float *)a[6].p, (const int32_t *)a[7].p, (const int32_t *)a[8].p, a[9].i32, (const float *)a[10].p, a[11].f32, (float *)a[12].p);
+}
+
+static void hx_call_numgpu_dcsrmv(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_dcsrmv((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, a[3].i64, a[4].i64, a[5].f64, (const double *)a[6].p, (const int32_t *)a[7].p, (const int32_t *)a[8].p, a[9].i32, (const double *)a[10].p, a[11].f64, (double *)a[12].p);
+}
+
+static void hx_call_numgpu_ccsrmv(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_ccsrmv((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, a[3].i64, a[4].i64, a[5].c32, (const numgpu_complex_float *)a[6].p, (const int32_t *)a[7].p, (const int32_t *)a[8].p, a[9].i32, (const numgpu_complex_float *)a[10].p, a[11].c32, (numgpu_complex_float *)a[12].p);
+}
+
+static void hx_call_numgpu_zcsrmv(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_zcsrmv((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, a[3].i64, a[4].i64, a[5].c64, (const numgpu_complex_double *)a[6].p, (const int32_t *)a[7].p, (const int32_t *)a[8].p, a[9].i32, (const numgpu_complex_double *)a[10].p, a[11].c64, (numgpu_complex_double *)a[12].p);
+}
+
+static void hx_call_numgpu_scmrs_create(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_scmrs_create((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, a[3].i64, (const float *)a[4].p, (const int32_t *)a[5].p, (const int32_t *)a[6].p, a[7].i32, a[8].i32, a[9].i32, (numgpu_cmrs_matrix **)a[10].p);
+}
+
+static void hx_call_numgpu_dcmrs_create(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_dcmrs_create((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, a[3].i64, (const double *)a[4].p, (const int32_t *)a[5].p, (const int32_t *)a[6].p, a[7].i32, a[8].i32, a[9].i32, (numgpu_cmrs_matrix **)a[10].p);
+}
+
+static void hx_call_numgpu_scmrs_update_values(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_scmrs_update_values((numgpu_handle *)a[0].p, (numgpu_cmrs_matrix *)a[1].p, (const float *)a[2].p);
+}
+
+static void hx_call_numgpu_dcmrs_update_values(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_dcmrs_update_values((numgpu_handle *)a[0].p, (numgpu_cmrs_matrix *)a[1].p, (const double *)a[2].p);
+}
+
+static void hx_call_numgpu_scmrsmv(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_scmrsmv((numgpu_handle *)a[0].p, a[1].f32, (const numgpu_cmrs_matrix *)a[2].p, (const float *)a[3].p, a[4].f32, (float *)a[5].p);
+}
+
+static void hx_call_numgpu_dcmrsmv(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_dcmrsmv((numgpu_handle *)a[0].p, a[1].f64, (const numgpu_cmrs_matrix *)a[2].p, (const double *)a[3].p, a[4].f64, (double *)a[5].p);
+}
+
+static void hx_call_numgpu_cmrs_info(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_cmrs_info((const numgpu_cmrs_matrix *)a[0].p, (int32_t *)a[1].p, (int32_t *)a[2].p, (double *)a[3].p);
+}
+
+static void hx_call_numgpu_cmrs_destroy(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_cmrs_destroy((numgpu_cmrs_matrix *)a[0].p);
+}
+
+static void hx_call_numgpu_sshopm(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_sshopm((numgpu_handle *)a[0].p, a[1].i32, a[2].i32, a[3].i64, (const float *)a[4].p, a[5].i64, a[6].i64, (const float *)a[7].p, a[8].i64, a[9].i32, a[10].i32, a[11].f32, a[12].f32, a[13].i32, (float *)a[14].p, (float *)a[15].p, (int32_t *)a[16].p, (int32_t *)a[17].p);
+}
+
+static void hx_call_numgpu_dsshopm(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_dsshopm((numgpu_handle *)a[0].p, a[1].i32, a[2].i32, a[3].i64, (const double *)a[4].p, a[5].i64, a[6].i64, (const double *)a[7].p, a[8].i64, a[9].i32, a[10].i32, a[11].f64, a[12].f64, a[13].i32, (double *)a[14].p, (double *)a[15].p, (int32_t *)a[16].p, (int32_t *)a[17].p);
+}
+
+static void hx_call_numgpu_sshopm_unique(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_sshopm_unique((numgpu_handle *)a[0].p, a[1].i32, a[2].i32, a[3].i64, (const float *)a[4].p, a[5].i64, a[6].i64, (const float *)a[7].p, a[8].i64, a[9].i32, a[10].i32, a[11].f32, a[12].f32, a[13].i32, a[14].f32, a[15].i32, (int32_t *)a[16].p, (float *)a[17].p, (float *)a[18].p, (int32_t *)a[19].p, (int32_t *)a[20].p);
+}
+
+static void hx_call_numgpu_dsshopm_unique(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_dsshopm_unique((numgpu_handle *)a[0].p, a[1].i32, a[2].i32, a[3].i64, (const double *)a[4].p, a[5].i64, a[6].i64, (const double *)a[7].p, a[8].i64, a[9].i32, a[10].i32, a[11].f64, a[12].f64, a[13].i32, a[14].f64, a[15].i32, (int32_t *)a[16].p, (double *)a[17].p, (double *)a[18].p, (int32_t *)a[19].p, (int32_t *)a[20].p);
+}
+
+static void hx_call_numgpu_ssym_apply(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_ssym_apply((numgpu_handle *)a[0].p, a[1].i32, a[2].i32, a[3].i32, a[4].i64, (const float *)a[5].p, a[6].i64, (const float *)a[7].p, a[8].i64, (float *)a[9].p, a[10].i64);
+}
+
+static void hx_call_numgpu_dsym_apply(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_dsym_apply((numgpu_handle *)a[0].p, a[1].i32, a[2].i32, a[3].i32, a[4].i64, (const double *)a[5].p, a[6].i64, (const double *)a[7].p, a[8].i64, (double *)a[9].p, a[10].i64);
+}
+
+static void hx_call_numgpu_ssym_pack(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_ssym_pack(a[0].i32, a[1].i32, (const float *)a[2].p, (float *)a[3].p);
+}
+
+static void hx_call_numgpu_dsym_pack(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_dsym_pack(a[0].i32, a[1].i32, (const double *)a[2].p, (double *)a[3].p);
+}
+
+static void hx_call_numgpu_ssym_unpack(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_ssym_unpack(a[0].i32, a[1].i32, (const float *)a[2].p, (float *)a[3].p);
+}
+
+static void hx_call_numgpu_dsym_unpack(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_dsym_unpack(a[0].i32, a[1].i32, (const double *)a[2].p, (double *)a[3].p);
+}
+
+static const hx_func HX_FUNCS[] = {
+    {"numgpu_status_string", 0, hx_call_numgpu_status_string, 1, {{"s", HX_I32, "", 0, 0}}},
+    {"numgpu_last_error", 0, hx_call_numgpu_last_error, 2, {{"buf", HX_PTR, "char", 1, 0}, {"len", HX_SIZE, "", 0, 0}}},
+    {"numgpu_last_error_arg", 0, hx_call_numgpu_last_error_arg, 0, {{NULL, 0, NULL, 0, 0}}},
+    {"numgpu_version", 0, hx_call_numgpu_version, 0, {{NULL, 0, NULL, 0, 0}}},
+    {"numgpu_create", 1, hx_call_numgpu_create, 1, {{"h", HX_PTR, "numgpu_handle", 2, 0}}},
+    {"numgpu_create_with", 1, hx_call_numgpu_create_with, 3, {{"h", HX_PTR, "numgpu_handle", 2, 0}, {"backend", HX_I32, "", 0, 0}, {"device", HX_I32, "", 0, 0}}},
+    {"numgpu_destroy", 1, hx_call_numgpu_destroy, 1, {{"h", HX_PTR, "numgpu_handle", 1, 0}}},
+    {"numgpu_get_backend", 1, hx_call_numgpu_get_backend, 2, {{"h", HX_PTR, "numgpu_handle", 1, 1}, {"backend", HX_PTR, "int32_t", 1, 0}}},
+    {"numgpu_set_stream", 1, hx_call_numgpu_set_stream, 2, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"cuda_stream", HX_PTR, "void", 1, 0}}},
+    {"numgpu_set_seed", 1, hx_call_numgpu_set_seed, 2, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"seed", HX_U64, "", 0, 0}}},
+    {"numgpu_synchronize", 1, hx_call_numgpu_synchronize, 1, {{"h", HX_PTR, "numgpu_handle", 1, 0}}},
+    {"numgpu_malloc", 1, hx_call_numgpu_malloc, 3, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"ptr", HX_PTR, "void", 2, 0}, {"bytes", HX_SIZE, "", 0, 0}}},
+    {"numgpu_free", 1, hx_call_numgpu_free, 2, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"ptr", HX_PTR, "void", 1, 0}}},
+    {"numgpu_memcpy", 1, hx_call_numgpu_memcpy, 4, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"dst", HX_PTR, "void", 1, 0}, {"src", HX_PTR, "void", 1, 1}, {"bytes", HX_SIZE, "", 0, 0}}},
+    {"numgpu_sgemm_batched", 1, hx_call_numgpu_sgemm_batched, 15, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"transa", HX_I32, "", 0, 0}, {"transb", HX_I32, "", 0, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"k", HX_I64, "", 0, 0}, {"alpha", HX_F32, "", 0, 0}, {"A", HX_PTR, "float", 2, 1}, {"lda", HX_I64, "", 0, 0}, {"B", HX_PTR, "float", 2, 1}, {"ldb", HX_I64, "", 0, 0}, {"beta", HX_F32, "", 0, 0}, {"C", HX_PTR, "float", 2, 0}, {"ldc", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_dgemm_batched", 1, hx_call_numgpu_dgemm_batched, 15, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"transa", HX_I32, "", 0, 0}, {"transb", HX_I32, "", 0, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"k", HX_I64, "", 0, 0}, {"alpha", HX_F64, "", 0, 0}, {"A", HX_PTR, "double", 2, 1}, {"lda", HX_I64, "", 0, 0}, {"B", HX_PTR, "double", 2, 1}, {"ldb", HX_I64, "", 0, 0}, {"beta", HX_F64, "", 0, 0}, {"C", HX_PTR, "double", 2, 0}, {"ldc", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_cgemm_batched", 1, hx_call_numgpu_cgemm_batched, 15, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"transa", HX_I32, "", 0, 0}, {"transb", HX_I32, "", 0, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"k", HX_I64, "", 0, 0}, {"alpha", HX_C32, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_float", 2, 1}, {"lda", HX_I64, "", 0, 0}, {"B", HX_PTR, "numgpu_complex_float", 2, 1}, {"ldb", HX_I64, "", 0, 0}, {"beta", HX_C32, "", 0, 0}, {"C", HX_PTR, "numgpu_complex_float", 2, 0}, {"ldc", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_zgemm_batched", 1, hx_call_numgpu_zgemm_batched, 15, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"transa", HX_I32, "", 0, 0}, {"transb", HX_I32, "", 0, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"k", HX_I64, "", 0, 0}, {"alpha", HX_C64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_double", 2, 1}, {"lda", HX_I64, "", 0, 0}, {"B", HX_PTR, "numgpu_complex_double", 2, 1}, {"ldb", HX_I64, "", 0, 0}, {"beta", HX_C64, "", 0, 0}, {"C", HX_PTR, "numgpu_complex_double", 2, 0}, {"ldc", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_sgemm_batched_strided", 1, hx_call_numgpu_sgemm_batched_strided, 18, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"transa", HX_I32, "", 0, 0}, {"transb", HX_I32, "", 0, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"k", HX_I64, "", 0, 0}, {"alpha", HX_F32, "", 0, 0}, {"A", HX_PTR, "float", 1, 1}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"B", HX_PTR, "float", 1, 1}, {"ldb", HX_I64, "", 0, 0}, {"strideB", HX_I64, "", 0, 0}, {"beta", HX_F32, "", 0, 0}, {"C", HX_PTR, "float", 1, 0}, {"ldc", HX_I64, "", 0, 0}, {"strideC", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_dgemm_batched_strided", 1, hx_call_numgpu_dgemm_batched_strided, 18, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"transa", HX_I32, "", 0, 0}, {"transb", HX_I32, "", 0, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"k", HX_I64, "", 0, 0}, {"alpha", HX_F64, "", 0, 0}, {"A", HX_PTR, "double", 1, 1}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"B", HX_PTR, "double", 1, 1}, {"ldb", HX_I64, "", 0, 0}, {"strideB", HX_I64, "", 0, 0}, {"beta", HX_F64, "", 0, 0}, {"C", HX_PTR, "double", 1, 0}, {"ldc", HX_I64, "", 0, 0}, {"strideC", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_cgemm_batched_strided", 1, hx_call_numgpu_cgemm_batched_strided, 18, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"transa", HX_I32, "", 0, 0}, {"transb", HX_I32, "", 0, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"k", HX_I64, "", 0, 0}, {"alpha", HX_C32, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_float", 1, 1}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"B", HX_PTR, "numgpu_complex_float", 1, 1}, {"ldb", HX_I64, "", 0, 0}, {"strideB", HX_I64, "", 0, 0}, {"beta", HX_C32, "", 0, 0}, {"C", HX_PTR, "numgpu_complex_float", 1, 0}, {"ldc", HX_I64, "", 0, 0}, {"strideC", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_zgemm_batched_strided", 1, hx_call_numgpu_zgemm_batched_strided, 18, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"transa", HX_I32, "", 0, 0}, {"transb", HX_I32, "", 0, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"k", HX_I64, "", 0, 0}, {"alpha", HX_C64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_double", 1, 1}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"B", HX_PTR, "numgpu_complex_double", 1, 1}, {"ldb", HX_I64, "", 0, 0}, {"strideB", HX_I64, "", 0, 0}, {"beta", HX_C64, "", 0, 0}, {"C", HX_PTR, "numgpu_complex_double", 1, 0}, {"ldc", HX_I64, "", 0, 0}, {"strideC", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_sgeqrf_givens_batched", 1, hx_call_numgpu_sgeqrf_givens_batched, 8, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "float", 2, 0}, {"lda", HX_I64, "", 0, 0}, {"CS", HX_PTR, "float", 2, 0}, {"ldcs", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_sgeqrf_givens_batched_strided", 1, hx_call_numgpu_sgeqrf_givens_batched_strided, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "float", 1, 0}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"CS", HX_PTR, "float", 1, 0}, {"ldcs", HX_I64, "", 0, 0}, {"strideCS", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_sormqr_givens_batched", 1, hx_call_numgpu_sormqr_givens_batched, 13, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"side", HX_I32, "", 0, 0}, {"trans", HX_I32, "", 0, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"k", HX_I64, "", 0, 0}, {"A", HX_PTR, "float", 2, 1}, {"lda", HX_I64, "", 0, 0}, {"CS", HX_PTR, "float", 2, 1}, {"ldcs", HX_I64, "", 0, 0}, {"C", HX_PTR, "float", 2, 0}, {"ldc", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_sormqr_givens_batched_strided", 1, hx_call_numgpu_sormqr_givens_batched_strided, 16, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"side", HX_I32, "", 0, 0}, {"trans", HX_I32, "", 0, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"k", HX_I64, "", 0, 0}, {"A", HX_PTR, "float", 1, 1}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"CS", HX_PTR, "float", 1, 1}, {"ldcs", HX_I64, "", 0, 0}, {"strideCS", HX_I64, "", 0, 0}, {"C", HX_PTR, "float", 1, 0}, {"ldc", HX_I64, "", 0, 0}, {"strideC", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_sorgqr_givens_batched", 1, hx_call_numgpu_sorgqr_givens_batched, 9, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"k", HX_I64, "", 0, 0}, {"A", HX_PTR, "float", 2, 0}, {"lda", HX_I64, "", 0, 0}, {"CS", HX_PTR, "float", 2, 1}, {"ldcs", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_sorgqr_givens_batched_strided", 1, hx_call_numgpu_sorgqr_givens_batched_strided, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"k", HX_I64, "", 0, 0}, {"A", HX_PTR, "float", 1, 0}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"CS", HX_PTR, "float", 1, 1}, {"ldcs", HX_I64, "", 0, 0}, {"strideCS", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_sgels_givens_batched", 1, hx_call_numgpu_sgels_givens_batched, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "float", 2, 0}, {"lda", HX_I64, "", 0, 0}, {"B", HX_PTR, "float", 2, 0}, {"ldb", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_sgels_givens_batched_strided", 1, hx_call_numgpu_sgels_givens_batched_strided, 12, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "float", 1, 0}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"B", HX_PTR, "float", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"strideB", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_dgeqrf_givens_batched", 1, hx_call_numgpu_dgeqrf_givens_batched, 8, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "double", 2, 0}, {"lda", HX_I64, "", 0, 0}, {"CS", HX_PTR, "double", 2, 0}, {"ldcs", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_dgeqrf_givens_batched_strided", 1, hx_call_numgpu_dgeqrf_givens_batched_strided, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "double", 1, 0}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"CS", HX_PTR, "double", 1, 0}, {"ldcs", HX_I64, "", 0, 0}, {"strideCS", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_dormqr_givens_batched", 1, hx_call_numgpu_dormqr_givens_batched, 13, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"side", HX_I32, "", 0, 0}, {"trans", HX_I32, "", 0, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"k", HX_I64, "", 0, 0}, {"A", HX_PTR, "double", 2, 1}, {"lda", HX_I64, "", 0, 0}, {"CS", HX_PTR, "double", 2, 1}, {"ldcs", HX_I64, "", 0, 0}, {"C", HX_PTR, "double", 2, 0}, {"ldc", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_dormqr_givens_batched_strided", 1, hx_call_numgpu_dormqr_givens_batched_strided, 16, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"side", HX_I32, "", 0, 0}, {"trans", HX_I32, "", 0, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"k", HX_I64, "", 0, 0}, {"A", HX_PTR, "double", 1, 1}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"CS", HX_PTR, "double", 1, 1}, {"ldcs", HX_I64, "", 0, 0}, {"strideCS", HX_I64, "", 0, 0}, {"C", HX_PTR, "double", 1, 0}, {"ldc", HX_I64, "", 0, 0}, {"strideC", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_dorgqr_givens_batched", 1, hx_call_numgpu_dorgqr_givens_batched, 9, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"k", HX_I64, "", 0, 0}, {"A", HX_PTR, "double", 2, 0}, {"lda", HX_I64, "", 0, 0}, {"CS", HX_PTR, "double", 2, 1}, {"ldcs", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_dorgqr_givens_batched_strided", 1, hx_call_numgpu_dorgqr_givens_batched_strided, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"k", HX_I64, "", 0, 0}, {"A", HX_PTR, "double", 1, 0}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"CS", HX_PTR, "double", 1, 1}, {"ldcs", HX_I64, "", 0, 0}, {"strideCS", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_dgels_givens_batched", 1, hx_call_numgpu_dgels_givens_batched, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "double", 2, 0}, {"lda", HX_I64, "", 0, 0}, {"B", HX_PTR, "double", 2, 0}, {"ldb", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_dgels_givens_batched_strided", 1, hx_call_numgpu_dgels_givens_batched_strided, 12, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "double", 1, 0}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"B", HX_PTR, "double", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"strideB", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_cgeqrf_givens_batched", 1, hx_call_numgpu_cgeqrf_givens_batched, 8, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_float", 2, 0}, {"lda", HX_I64, "", 0, 0}, {"CS", HX_PTR, "float", 2, 0}, {"ldcs", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_cgeqrf_givens_batched_strided", 1, hx_call_numgpu_cgeqrf_givens_batched_strided, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_float", 1, 0}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"CS", HX_PTR, "float", 1, 0}, {"ldcs", HX_I64, "", 0, 0}, {"strideCS", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_cunmqr_givens_batched", 1, hx_call_numgpu_cunmqr_givens_batched, 13, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"side", HX_I32, "", 0, 0}, {"trans", HX_I32, "", 0, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"k", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_float", 2, 1}, {"lda", HX_I64, "", 0, 0}, {"CS", HX_PTR, "float", 2, 1}, {"ldcs", HX_I64, "", 0, 0}, {"C", HX_PTR, "numgpu_complex_float", 2, 0}, {"ldc", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_cunmqr_givens_batched_strided", 1, hx_call_numgpu_cunmqr_givens_batched_strided, 16, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"side", HX_I32, "", 0, 0}, {"trans", HX_I32, "", 0, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"k", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_float", 1, 1}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"CS", HX_PTR, "float", 1, 1}, {"ldcs", HX_I64, "", 0, 0}, {"strideCS", HX_I64, "", 0, 0}, {"C", HX_PTR, "numgpu_complex_float", 1, 0}, {"ldc", HX_I64, "", 0, 0}, {"strideC", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_cungqr_givens_batched", 1, hx_call_numgpu_cungqr_givens_batched, 9, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"k", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_float", 2, 0}, {"lda", HX_I64, "", 0, 0}, {"CS", HX_PTR, "float", 2, 1}, {"ldcs", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_cungqr_givens_batched_strided", 1, hx_call_numgpu_cungqr_givens_batched_strided, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"k", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_float", 1, 0}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"CS", HX_PTR, "float", 1, 1}, {"ldcs", HX_I64, "", 0, 0}, {"strideCS", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_cgels_givens_batched", 1, hx_call_numgpu_cgels_givens_batched, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_float", 2, 0}, {"lda", HX_I64, "", 0, 0}, {"B", HX_PTR, "numgpu_complex_float", 2, 0}, {"ldb", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_cgels_givens_batched_strided", 1, hx_call_numgpu_cgels_givens_batched_strided, 12, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_float", 1, 0}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"B", HX_PTR, "numgpu_complex_float", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"strideB", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_zgeqrf_givens_batched", 1, hx_call_numgpu_zgeqrf_givens_batched, 8, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_double", 2, 0}, {"lda", HX_I64, "", 0, 0}, {"CS", HX_PTR, "double", 2, 0}, {"ldcs", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_zgeqrf_givens_batched_strided", 1, hx_call_numgpu_zgeqrf_givens_batched_strided, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_double", 1, 0}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"CS", HX_PTR, "double", 1, 0}, {"ldcs", HX_I64, "", 0, 0}, {"strideCS", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_zunmqr_givens_batched", 1, hx_call_numgpu_zunmqr_givens_batched, 13, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"side", HX_I32, "", 0, 0}, {"trans", HX_I32, "", 0, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"k", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_double", 2, 1}, {"lda", HX_I64, "", 0, 0}, {"CS", HX_PTR, "double", 2, 1}, {"ldcs", HX_I64, "", 0, 0}, {"C", HX_PTR, "numgpu_complex_double", 2, 0}, {"ldc", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_zunmqr_givens_batched_strided", 1, hx_call_numgpu_zunmqr_givens_batched_strided, 16, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"side", HX_I32, "", 0, 0}, {"trans", HX_I32, "", 0, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"k", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_double", 1, 1}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"CS", HX_PTR, "double", 1, 1}, {"ldcs", HX_I64, "", 0, 0}, {"strideCS", HX_I64, "", 0, 0}, {"C", HX_PTR, "numgpu_complex_double", 1, 0}, {"ldc", HX_I64, "", 0, 0}, {"strideC", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_zungqr_givens_batched", 1, hx_call_numgpu_zungqr_givens_batched, 9, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"k", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_double", 2, 0}, {"lda", HX_I64, "", 0, 0}, {"CS", HX_PTR, "double", 2, 1}, {"ldcs", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_zungqr_givens_batched_strided", 1, hx_call_numgpu_zungqr_givens_batched_strided, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"k", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_double", 1, 0}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"CS", HX_PTR, "double", 1, 1}, {"ldcs", HX_I64, "", 0, 0}, {"strideCS", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_zgels_givens_batched", 1, hx_call_numgpu_zgels_givens_batched, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_double", 2, 0}, {"lda", HX_I64, "", 0, 0}, {"B", HX_PTR, "numgpu_complex_double", 2, 0}, {"ldb", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_zgels_givens_batched_strided", 1, hx_call_numgpu_zgels_givens_batched_strided, 12, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_double", 1, 0}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"B", HX_PTR, "numgpu_complex_double", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"strideB", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_sgetrf_batched_fullpivot", 1, hx_call_numgpu_sgetrf_batched_fullpivot, 9, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "float", 2, 0}, {"lda", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 0}, {"jpiv", HX_PTR, "int32_t", 1, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}, {"mode", HX_I32, "", 0, 0}}},
+    {"numgpu_sgetrf_batched_fullpivot_strided", 1, hx_call_numgpu_sgetrf_batched_fullpivot_strided, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "float", 1, 0}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 0}, {"jpiv", HX_PTR, "int32_t", 1, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}, {"mode", HX_I32, "", 0, 0}}},
+    {"numgpu_sgetrs_batched_fullpivot", 1, hx_call_numgpu_sgetrs_batched_fullpivot, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"trans", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "float", 2, 1}, {"lda", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 1}, {"jpiv", HX_PTR, "int32_t", 1, 1}, {"B", HX_PTR, "float", 2, 0}, {"ldb", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_sgetrs_batched_fullpivot_strided", 1, hx_call_numgpu_sgetrs_batched_fullpivot_strided, 13, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"trans", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "float", 1, 1}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 1}, {"jpiv", HX_PTR, "int32_t", 1, 1}, {"B", HX_PTR, "float", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"strideB", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_sgesv_batched_fullpivot", 1, hx_call_numgpu_sgesv_batched_fullpivot, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "float", 2, 0}, {"lda", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 0}, {"jpiv", HX_PTR, "int32_t", 1, 0}, {"B", HX_PTR, "float", 2, 0}, {"ldb", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_sgesv_batched_fullpivot_strided", 1, hx_call_numgpu_sgesv_batched_fullpivot_strided, 13, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "float", 1, 0}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 0}, {"jpiv", HX_PTR, "int32_t", 1, 0}, {"B", HX_PTR, "float", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"strideB", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_sgesc2_batched_strided", 1, hx_call_numgpu_sgesc2_batched_strided, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "float", 1, 1}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"rhs", HX_PTR, "float", 1, 0}, {"strideRhs", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 1}, {"jpiv", HX_PTR, "int32_t", 1, 1}, {"scale", HX_PTR, "float", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_dgetrf_batched_fullpivot", 1, hx_call_numgpu_dgetrf_batched_fullpivot, 9, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "double", 2, 0}, {"lda", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 0}, {"jpiv", HX_PTR, "int32_t", 1, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}, {"mode", HX_I32, "", 0, 0}}},
+    {"numgpu_dgetrf_batched_fullpivot_strided", 1, hx_call_numgpu_dgetrf_batched_fullpivot_strided, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "double", 1, 0}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 0}, {"jpiv", HX_PTR, "int32_t", 1, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}, {"mode", HX_I32, "", 0, 0}}},
+    {"numgpu_dgetrs_batched_fullpivot", 1, hx_call_numgpu_dgetrs_batched_fullpivot, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"trans", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "double", 2, 1}, {"lda", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 1}, {"jpiv", HX_PTR, "int32_t", 1, 1}, {"B", HX_PTR, "double", 2, 0}, {"ldb", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_dgetrs_batched_fullpivot_strided", 1, hx_call_numgpu_dgetrs_batched_fullpivot_strided, 13, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"trans", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "double", 1, 1}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 1}, {"jpiv", HX_PTR, "int32_t", 1, 1}, {"B", HX_PTR, "double", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"strideB", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_dgesv_batched_fullpivot", 1, hx_call_numgpu_dgesv_batched_fullpivot, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "double", 2, 0}, {"lda", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 0}, {"jpiv", HX_PTR, "int32_t", 1, 0}, {"B", HX_PTR, "double", 2, 0}, {"ldb", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_dgesv_batched_fullpivot_strided", 1, hx_call_numgpu_dgesv_batched_fullpivot_strided, 13, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "double", 1, 0}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 0}, {"jpiv", HX_PTR, "int32_t", 1, 0}, {"B", HX_PTR, "double", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"strideB", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_dgesc2_batched_strided", 1, hx_call_numgpu_dgesc2_batched_strided, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "double", 1, 1}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"rhs", HX_PTR, "double", 1, 0}, {"strideRhs", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 1}, {"jpiv", HX_PTR, "int32_t", 1, 1}, {"scale", HX_PTR, "double", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_cgetrf_batched_fullpivot", 1, hx_call_numgpu_cgetrf_batched_fullpivot, 9, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_float", 2, 0}, {"lda", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 0}, {"jpiv", HX_PTR, "int32_t", 1, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}, {"mode", HX_I32, "", 0, 0}}},
+    {"numgpu_cgetrf_batched_fullpivot_strided", 1, hx_call_numgpu_cgetrf_batched_fullpivot_strided, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_float", 1, 0}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 0}, {"jpiv", HX_PTR, "int32_t", 1, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}, {"mode", HX_I32, "", 0, 0}}},
+    {"numgpu_cgetrs_batched_fullpivot", 1, hx_call_numgpu_cgetrs_batched_fullpivot, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"trans", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_float", 2, 1}, {"lda", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 1}, {"jpiv", HX_PTR, "int32_t", 1, 1}, {"B", HX_PTR, "numgpu_complex_float", 2, 0}, {"ldb", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_cgetrs_batched_fullpivot_strided", 1, hx_call_numgpu_cgetrs_batched_fullpivot_strided, 13, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"trans", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_float", 1, 1}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 1}, {"jpiv", HX_PTR, "int32_t", 1, 1}, {"B", HX_PTR, "numgpu_complex_float", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"strideB", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_cgesv_batched_fullpivot", 1, hx_call_numgpu_cgesv_batched_fullpivot, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_float", 2, 0}, {"lda", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 0}, {"jpiv", HX_PTR, "int32_t", 1, 0}, {"B", HX_PTR, "numgpu_complex_float", 2, 0}, {"ldb", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_cgesv_batched_fullpivot_strided", 1, hx_call_numgpu_cgesv_batched_fullpivot_strided, 13, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_float", 1, 0}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 0}, {"jpiv", HX_PTR, "int32_t", 1, 0}, {"B", HX_PTR, "numgpu_complex_float", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"strideB", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_cgesc2_batched_strided", 1, hx_call_numgpu_cgesc2_batched_strided, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_float", 1, 1}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"rhs", HX_PTR, "numgpu_complex_float", 1, 0}, {"strideRhs", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 1}, {"jpiv", HX_PTR, "int32_t", 1, 1}, {"scale", HX_PTR, "float", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_zgetrf_batched_fullpivot", 1, hx_call_numgpu_zgetrf_batched_fullpivot, 9, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_double", 2, 0}, {"lda", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 0}, {"jpiv", HX_PTR, "int32_t", 1, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}, {"mode", HX_I32, "", 0, 0}}},
+    {"numgpu_zgetrf_batched_fullpivot_strided", 1, hx_call_numgpu_zgetrf_batched_fullpivot_strided, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_double", 1, 0}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 0}, {"jpiv", HX_PTR, "int32_t", 1, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}, {"mode", HX_I32, "", 0, 0}}},
+    {"numgpu_zgetrs_batched_fullpivot", 1, hx_call_numgpu_zgetrs_batched_fullpivot, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"trans", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_double", 2, 1}, {"lda", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 1}, {"jpiv", HX_PTR, "int32_t", 1, 1}, {"B", HX_PTR, "numgpu_complex_double", 2, 0}, {"ldb", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_zgetrs_batched_fullpivot_strided", 1, hx_call_numgpu_zgetrs_batched_fullpivot_strided, 13, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"trans", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_double", 1, 1}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 1}, {"jpiv", HX_PTR, "int32_t", 1, 1}, {"B", HX_PTR, "numgpu_complex_double", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"strideB", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_zgesv_batched_fullpivot", 1, hx_call_numgpu_zgesv_batched_fullpivot, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_double", 2, 0}, {"lda", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 0}, {"jpiv", HX_PTR, "int32_t", 1, 0}, {"B", HX_PTR, "numgpu_complex_double", 2, 0}, {"ldb", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_zgesv_batched_fullpivot_strided", 1, hx_call_numgpu_zgesv_batched_fullpivot_strided, 13, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_double", 1, 0}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 0}, {"jpiv", HX_PTR, "int32_t", 1, 0}, {"B", HX_PTR, "numgpu_complex_double", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"strideB", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_zgesc2_batched_strided", 1, hx_call_numgpu_zgesc2_batched_strided, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_double", 1, 1}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"rhs", HX_PTR, "numgpu_complex_double", 1, 0}, {"strideRhs", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 1}, {"jpiv", HX_PTR, "int32_t", 1, 1}, {"scale", HX_PTR, "double", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_sgtsv_spike", 1, hx_call_numgpu_sgtsv_spike, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"dl", HX_PTR, "float", 1, 1}, {"d", HX_PTR, "float", 1, 1}, {"du", HX_PTR, "float", 1, 1}, {"B", HX_PTR, "float", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"pivoting", HX_I32, "", 0, 0}}},
+    {"numgpu_sgtsv_batched_strided", 1, hx_call_numgpu_sgtsv_batched_strided, 13, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"dl", HX_PTR, "float", 1, 1}, {"d", HX_PTR, "float", 1, 1}, {"du", HX_PTR, "float", 1, 1}, {"stride_diag", HX_I64, "", 0, 0}, {"B", HX_PTR, "float", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"strideB", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}, {"pivoting", HX_I32, "", 0, 0}}},
+    {"numgpu_sgtsv_batched_interleaved", 1, hx_call_numgpu_sgtsv_batched_interleaved, 9, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"dl", HX_PTR, "float", 1, 1}, {"d", HX_PTR, "float", 1, 1}, {"du", HX_PTR, "float", 1, 1}, {"B", HX_PTR, "float", 1, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}, {"pivoting", HX_I32, "", 0, 0}}},
+    {"numgpu_dgtsv_spike", 1, hx_call_numgpu_dgtsv_spike, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"dl", HX_PTR, "double", 1, 1}, {"d", HX_PTR, "double", 1, 1}, {"du", HX_PTR, "double", 1, 1}, {"B", HX_PTR, "double", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"pivoting", HX_I32, "", 0, 0}}},
+    {"numgpu_dgtsv_batched_strided", 1, hx_call_numgpu_dgtsv_batched_strided, 13, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"dl", HX_PTR, "double", 1, 1}, {"d", HX_PTR, "double", 1, 1}, {"du", HX_PTR, "double", 1, 1}, {"stride_diag", HX_I64, "", 0, 0}, {"B", HX_PTR, "double", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"strideB", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}, {"pivoting", HX_I32, "", 0, 0}}},
+    {"numgpu_dgtsv_batched_interleaved", 1, hx_call_numgpu_dgtsv_batched_interleaved, 9, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"dl", HX_PTR, "double", 1, 1}, {"d", HX_PTR, "double", 1, 1}, {"du", HX_PTR, "double", 1, 1}, {"B", HX_PTR, "double", 1, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}, {"pivoting", HX_I32, "", 0, 0}}},
+    {"numgpu_cgtsv_spike", 1, hx_call_numgpu_cgtsv_spike, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"dl", HX_PTR, "numgpu_complex_float", 1, 1}, {"d", HX_PTR, "numgpu_complex_float", 1, 1}, {"du", HX_PTR, "numgpu_complex_float", 1, 1}, {"B", HX_PTR, "numgpu_complex_float", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"pivoting", HX_I32, "", 0, 0}}},
+    {"numgpu_cgtsv_batched_strided", 1, hx_call_numgpu_cgtsv_batched_strided, 13, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"dl", HX_PTR, "numgpu_complex_float", 1, 1}, {"d", HX_PTR, "numgpu_complex_float", 1, 1}, {"du", HX_PTR, "numgpu_complex_float", 1, 1}, {"stride_diag", HX_I64, "", 0, 0}, {"B", HX_PTR, "numgpu_complex_float", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"strideB", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}, {"pivoting", HX_I32, "", 0, 0}}},
+    {"numgpu_cgtsv_batched_interleaved", 1, hx_call_numgpu_cgtsv_batched_interleaved, 9, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"dl", HX_PTR, "numgpu_complex_float", 1, 1}, {"d", HX_PTR, "numgpu_complex_float", 1, 1}, {"du", HX_PTR, "numgpu_complex_float", 1, 1}, {"B", HX_PTR, "numgpu_complex_float", 1, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}, {"pivoting", HX_I32, "", 0, 0}}},
+    {"numgpu_zgtsv_spike", 1, hx_call_numgpu_zgtsv_spike, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"dl", HX_PTR, "numgpu_complex_double", 1, 1}, {"d", HX_PTR, "numgpu_complex_double", 1, 1}, {"du", HX_PTR, "numgpu_complex_double", 1, 1}, {"B", HX_PTR, "numgpu_complex_double", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"pivoting", HX_I32, "", 0, 0}}},
+    {"numgpu_zgtsv_batched_strided", 1, hx_call_numgpu_zgtsv_batched_strided, 13, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"dl", HX_PTR, "numgpu_complex_double", 1, 1}, {"d", HX_PTR, "numgpu_complex_double", 1, 1}, {"du", HX_PTR, "numgpu_complex_double", 1, 1}, {"stride_diag", HX_I64, "", 0, 0}, {"B", HX_PTR, "numgpu_complex_double", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"strideB", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}, {"pivoting", HX_I32, "", 0, 0}}},
+    {"numgpu_zgtsv_batched_interleaved", 1, hx_call_numgpu_zgtsv_batched_interleaved, 9, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"dl", HX_PTR, "numgpu_complex_double", 1, 1}, {"d", HX_PTR, "numgpu_complex_double", 1, 1}, {"du", HX_PTR, "numgpu_complex_double", 1, 1}, {"B", HX_PTR, "numgpu_complex_double", 1, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}, {"pivoting", HX_I32, "", 0, 0}}},
+    {"numgpu_ode_create", 1, hx_call_numgpu_ode_create, 8, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"neq", HX_I64, "", 0, 0}, {"npar", HX_I64, "", 0, 0}, {"cuda_source", HX_PTR, "char", 1, 1}, {"host_rhs", HX_FN, "", 0, 0}, {"host_spcrad", HX_FN, "", 0, 0}, {"user", HX_PTR, "void", 1, 0}, {"ode", HX_PTR, "numgpu_ode", 2, 0}}},
+    {"numgpu_ode_builtin", 1, hx_call_numgpu_ode_builtin, 4, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"which", HX_I32, "", 0, 0}, {"size", HX_I64, "", 0, 0}, {"ode", HX_PTR, "numgpu_ode", 2, 0}}},
+    {"numgpu_ode_destroy", 1, hx_call_numgpu_ode_destroy, 1, {{"ode", HX_PTR, "numgpu_ode", 1, 0}}},
+    {"numgpu_rkc_options_default", 1, hx_call_numgpu_rkc_options_default, 1, {{"opts", HX_PTR, "numgpu_rkc_options", 1, 0}}},
+    {"numgpu_rkc_integrate", 1, hx_call_numgpu_rkc_integrate, 17, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"ode", HX_PTR, "numgpu_ode", 1, 1}, {"nsys", HX_I64, "", 0, 0}, {"t0", HX_F64, "", 0, 0}, {"tend", HX_F64, "", 0, 0}, {"Y", HX_PTR, "double", 1, 0}, {"ldy", HX_I64, "", 0, 0}, {"layout", HX_I32, "", 0, 0}, {"P", HX_PTR, "double", 1, 1}, {"ldp", HX_I64, "", 0, 0}, {"rtol", HX_F64, "", 0, 0}, {"atol", HX_PTR, "double", 1, 1}, {"natol", HX_I64, "", 0, 0}, {"opts", HX_PTR, "numgpu_rkc_options", 1, 1}, {"state", HX_PTR, "double", 1, 0}, {"status", HX_PTR, "int32_t", 1, 0}, {"stats", HX_PTR, "int64_t", 1, 0}}},
+    {"numgpu_scsrmv", 1, hx_call_numgpu_scsrmv, 13, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"trans", HX_I32, "", 0, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nnz", HX_I64, "", 0, 0}, {"alpha", HX_F32, "", 0, 0}, {"val", HX_PTR, "float", 1, 1}, {"row_ptr", HX_PTR, "int32_t", 1, 1}, {"col_ind", HX_PTR, "int32_t", 1, 1}, {"index_base", HX_I32, "", 0, 0}, {"x", HX_PTR, "float", 1, 1}, {"beta", HX_F32, "", 0, 0}, {"y", HX_PTR, "float", 1, 0}}},
+    {"numgpu_dcsrmv", 1, hx_call_numgpu_dcsrmv, 13, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"trans", HX_I32, "", 0, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nnz", HX_I64, "", 0, 0}, {"alpha", HX_F64, "", 0, 0}, {"val", HX_PTR, "double", 1, 1}, {"row_ptr", HX_PTR, "int32_t", 1, 1}, {"col_ind", HX_PTR, "int32_t", 1, 1}, {"index_base", HX_I32, "", 0, 0}, {"x", HX_PTR, "double", 1, 1}, {"beta", HX_F64, "", 0, 0}, {"y", HX_PTR, "double", 1, 0}}},
+    {"numgpu_ccsrmv", 1, hx_call_numgpu_ccsrmv, 13, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"trans", HX_I32, "", 0, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nnz", HX_I64, "", 0, 0}, {"alpha", HX_C32, "", 0, 0}, {"val", HX_PTR, "numgpu_complex_float", 1, 1}, {"row_ptr", HX_PTR, "int32_t", 1, 1}, {"col_ind", HX_PTR, "int32_t", 1, 1}, {"index_base", HX_I32, "", 0, 0}, {"x", HX_PTR, "numgpu_complex_float", 1, 1}, {"beta", HX_C32, "", 0, 0}, {"y", HX_PTR, "numgpu_complex_float", 1, 0}}},
+    {"numgpu_zcsrmv", 1, hx_call_numgpu_zcsrmv, 13, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"trans", HX_I32, "", 0, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nnz", HX_I64, "", 0, 0}, {"alpha", HX_C64, "", 0, 0}, {"val", HX_PTR, "numgpu_complex_double", 1, 1}, {"row_ptr", HX_PTR, "int32_t", 1, 1}, {"col_ind", HX_PTR, "int32_t", 1, 1}, {"index_base", HX_I32, "", 0, 0}, {"x", HX_PTR, "numgpu_complex_double", 1, 1}, {"beta", HX_C64, "", 0, 0}, {"y", HX_PTR, "numgpu_complex_double", 1, 0}}},
+    {"numgpu_scmrs_create", 1, hx_call_numgpu_scmrs_create, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nnz", HX_I64, "", 0, 0}, {"val", HX_PTR, "float", 1, 1}, {"row_ptr", HX_PTR, "int32_t", 1, 1}, {"col_ind", HX_PTR, "int32_t", 1, 1}, {"index_base", HX_I32, "", 0, 0}, {"height", HX_I32, "", 0, 0}, {"M", HX_I32, "", 0, 0}, {"A", HX_PTR, "numgpu_cmrs_matrix", 2, 0}}},
+    {"numgpu_dcmrs_create", 1, hx_call_numgpu_dcmrs_create, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nnz", HX_I64, "", 0, 0}, {"val", HX_PTR, "double", 1, 1}, {"row_ptr", HX_PTR, "int32_t", 1, 1}, {"col_ind", HX_PTR, "int32_t", 1, 1}, {"index_base", HX_I32, "", 0, 0}, {"height", HX_I32, "", 0, 0}, {"M", HX_I32, "", 0, 0}, {"A", HX_PTR, "numgpu_cmrs_matrix", 2, 0}}},
+    {"numgpu_scmrs_update_values", 1, hx_call_numgpu_scmrs_update_values, 3, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"A", HX_PTR, "numgpu_cmrs_matrix", 1, 0}, {"val", HX_PTR, "float", 1, 1}}},
+    {"numgpu_dcmrs_update_values", 1, hx_call_numgpu_dcmrs_update_values, 3, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"A", HX_PTR, "numgpu_cmrs_matrix", 1, 0}, {"val", HX_PTR, "double", 1, 1}}},
+    {"numgpu_scmrsmv", 1, hx_call_numgpu_scmrsmv, 6, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"alpha", HX_F32, "", 0, 0}, {"A", HX_PTR, "numgpu_cmrs_matrix", 1, 1}, {"x", HX_PTR, "float", 1, 1}, {"beta", HX_F32, "", 0, 0}, {"y", HX_PTR, "float", 1, 0}}},
+    {"numgpu_dcmrsmv", 1, hx_call_numgpu_dcmrsmv, 6, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"alpha", HX_F64, "", 0, 0}, {"A", HX_PTR, "numgpu_cmrs_matrix", 1, 1}, {"x", HX_PTR, "double", 1, 1}, {"beta", HX_F64, "", 0, 0}, {"y", HX_PTR, "double", 1, 0}}},
+    {"numgpu_cmrs_info", 1, hx_call_numgpu_cmrs_info, 4, {{"A", HX_PTR, "numgpu_cmrs_matrix", 1, 1}, {"height", HX_PTR, "int32_t", 1, 0}, {"M", HX_PTR, "int32_t", 1, 0}, {"padding_ratio", HX_PTR, "double", 1, 0}}},
+    {"numgpu_cmrs_destroy", 1, hx_call_numgpu_cmrs_destroy, 1, {{"A", HX_PTR, "numgpu_cmrs_matrix", 1, 0}}},
+    {"numgpu_sshopm", 1, hx_call_numgpu_sshopm, 18, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"m", HX_I32, "", 0, 0}, {"n", HX_I32, "", 0, 0}, {"ntensors", HX_I64, "", 0, 0}, {"A", HX_PTR, "float", 1, 1}, {"strideA", HX_I64, "", 0, 0}, {"nstarts", HX_I64, "", 0, 0}, {"X0", HX_PTR, "float", 1, 1}, {"strideX0", HX_I64, "", 0, 0}, {"mode", HX_I32, "", 0, 0}, {"shift_kind", HX_I32, "", 0, 0}, {"alpha", HX_F32, "", 0, 0}, {"tol", HX_F32, "", 0, 0}, {"maxit", HX_I32, "", 0, 0}, {"lambda", HX_PTR, "float", 1, 0}, {"X", HX_PTR, "float", 1, 0}, {"iters", HX_PTR, "int32_t", 1, 0}, {"flags", HX_PTR, "int32_t", 1, 0}}},
+    {"numgpu_dsshopm", 1, hx_call_numgpu_dsshopm, 18, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"m", HX_I32, "", 0, 0}, {"n", HX_I32, "", 0, 0}, {"ntensors", HX_I64, "", 0, 0}, {"A", HX_PTR, "double", 1, 1}, {"strideA", HX_I64, "", 0, 0}, {"nstarts", HX_I64, "", 0, 0}, {"X0", HX_PTR, "double", 1, 1}, {"strideX0", HX_I64, "", 0, 0}, {"mode", HX_I32, "", 0, 0}, {"shift_kind", HX_I32, "", 0, 0}, {"alpha", HX_F64, "", 0, 0}, {"tol", HX_F64, "", 0, 0}, {"maxit", HX_I32, "", 0, 0}, {"lambda", HX_PTR, "double", 1, 0}, {"X", HX_PTR, "double", 1, 0}, {"iters", HX_PTR, "int32_t", 1, 0}, {"flags", HX_PTR, "int32_t", 1, 0}}},
+    {"numgpu_sshopm_unique", 1, hx_call_numgpu_sshopm_unique, 21, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"m", HX_I32, "", 0, 0}, {"n", HX_I32, "", 0, 0}, {"ntensors", HX_I64, "", 0, 0}, {"A", HX_PTR, "float", 1, 1}, {"strideA", HX_I64, "", 0, 0}, {"nstarts", HX_I64, "", 0, 0}, {"X0", HX_PTR, "float", 1, 1}, {"strideX0", HX_I64, "", 0, 0}, {"mode", HX_I32, "", 0, 0}, {"shift_kind", HX_I32, "", 0, 0}, {"alpha", HX_F32, "", 0, 0}, {"tol", HX_F32, "", 0, 0}, {"maxit", HX_I32, "", 0, 0}, {"merge_tol", HX_F32, "", 0, 0}, {"kmax", HX_I32, "", 0, 0}, {"count", HX_PTR, "int32_t", 1, 0}, {"lambda", HX_PTR, "float", 1, 0}, {"X", HX_PTR, "float", 1, 0}, {"mult", HX_PTR, "int32_t", 1, 0}, {"pair_type", HX_PTR, "int32_t", 1, 0}}},
+    {"numgpu_dsshopm_unique", 1, hx_call_numgpu_dsshopm_unique, 21, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"m", HX_I32, "", 0, 0}, {"n", HX_I32, "", 0, 0}, {"ntensors", HX_I64, "", 0, 0}, {"A", HX_PTR, "double", 1, 1}, {"strideA", HX_I64, "", 0, 0}, {"nstarts", HX_I64, "", 0, 0}, {"X0", HX_PTR, "double", 1, 1}, {"strideX0", HX_I64, "", 0, 0}, {"mode", HX_I32, "", 0, 0}, {"shift_kind", HX_I32, "", 0, 0}, {"alpha", HX_F64, "", 0, 0}, {"tol", HX_F64, "", 0, 0}, {"maxit", HX_I32, "", 0, 0}, {"merge_tol", HX_F64, "", 0, 0}, {"kmax", HX_I32, "", 0, 0}, {"count", HX_PTR, "int32_t", 1, 0}, {"lambda", HX_PTR, "double", 1, 0}, {"X", HX_PTR, "double", 1, 0}, {"mult", HX_PTR, "int32_t", 1, 0}, {"pair_type", HX_PTR, "int32_t", 1, 0}}},
+    {"numgpu_ssym_apply", 1, hx_call_numgpu_ssym_apply, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"m", HX_I32, "", 0, 0}, {"n", HX_I32, "", 0, 0}, {"p", HX_I32, "", 0, 0}, {"ntensors", HX_I64, "", 0, 0}, {"A", HX_PTR, "float", 1, 1}, {"strideA", HX_I64, "", 0, 0}, {"x", HX_PTR, "float", 1, 1}, {"strideX", HX_I64, "", 0, 0}, {"y", HX_PTR, "float", 1, 0}, {"strideY", HX_I64, "", 0, 0}}},
+    {"numgpu_dsym_apply", 1, hx_call_numgpu_dsym_apply, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"m", HX_I32, "", 0, 0}, {"n", HX_I32, "", 0, 0}, {"p", HX_I32, "", 0, 0}, {"ntensors", HX_I64, "", 0, 0}, {"A", HX_PTR, "double", 1, 1}, {"strideA", HX_I64, "", 0, 0}, {"x", HX_PTR, "double", 1, 1}, {"strideX", HX_I64, "", 0, 0}, {"y", HX_PTR, "double", 1, 0}, {"strideY", HX_I64, "", 0, 0}}},
+    {"numgpu_ssym_pack", 1, hx_call_numgpu_ssym_pack, 4, {{"m", HX_I32, "", 0, 0}, {"n", HX_I32, "", 0, 0}, {"dense", HX_PTR, "float", 1, 1}, {"packed", HX_PTR, "float", 1, 0}}},
+    {"numgpu_dsym_pack", 1, hx_call_numgpu_dsym_pack, 4, {{"m", HX_I32, "", 0, 0}, {"n", HX_I32, "", 0, 0}, {"dense", HX_PTR, "double", 1, 1}, {"packed", HX_PTR, "double", 1, 0}}},
+    {"numgpu_ssym_unpack", 1, hx_call_numgpu_ssym_unpack, 4, {{"m", HX_I32, "", 0, 0}, {"n", HX_I32, "", 0, 0}, {"packed", HX_PTR, "float", 1, 1}, {"dense", HX_PTR, "float", 1, 0}}},
+    {"numgpu_dsym_unpack", 1, hx_call_numgpu_dsym_unpack, 4, {{"m", HX_I32, "", 0, 0}, {"n", HX_I32, "", 0, 0}, {"packed", HX_PTR, "double", 1, 1}, {"dense", HX_PTR, "double", 1, 0}}},
+};
+
+#define HX_NFUNCS ((int)(sizeof HX_FUNCS / sizeof HX_FUNCS[0]))
+
+#endif /* NUMGPU_HOSTILE_CALLS_H */

@@ -126,6 +126,11 @@ module numgpu
     integer(c_int32_t), parameter, public :: NUMGPU_COMPILE_FAILED = 6_c_int32_t
     integer(c_int32_t), parameter, public :: NUMGPU_INTERNAL_ERROR = 7_c_int32_t
 
+    ! numgpu_stebz_range
+    integer(c_int32_t), parameter, public :: NUMGPU_STEBZ_ALL = 0_c_int32_t
+    integer(c_int32_t), parameter, public :: NUMGPU_STEBZ_VALUE = 1_c_int32_t
+    integer(c_int32_t), parameter, public :: NUMGPU_STEBZ_INDEX = 2_c_int32_t
+
     ! ---- numgpu.h's types ------------------------------------------------------------------
     abstract interface
         subroutine numgpu_ode_rhs_proc(t, y, p, dydt, neq, user) bind(C)
@@ -1169,6 +1174,42 @@ module numgpu
             type(c_ptr), value :: packed, dense
             integer(c_int32_t) :: numgpu_dsym_unpack
         end function
+
+        function numgpu_sstebz_batched(h, range, n, vl, vu, il, iu, abstol, d, strideD, e, strideE, m, w, &
+                strideW, info, batch) bind(C, name="numgpu_sstebz_batched")
+            import :: c_float, c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, d, e, m, w, info
+            integer(c_int32_t), value :: range
+            integer(c_int64_t), value :: n, il, iu, strideD, strideE, strideW, batch
+            real(c_float), value :: vl, vu, abstol
+            integer(c_int32_t) :: numgpu_sstebz_batched
+        end function
+
+        function numgpu_dstebz_batched(h, range, n, vl, vu, il, iu, abstol, d, strideD, e, strideE, m, w, &
+                strideW, info, batch) bind(C, name="numgpu_dstebz_batched")
+            import :: c_double, c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, d, e, m, w, info
+            integer(c_int32_t), value :: range
+            integer(c_int64_t), value :: n, il, iu, strideD, strideE, strideW, batch
+            real(c_double), value :: vl, vu, abstol
+            integer(c_int32_t) :: numgpu_dstebz_batched
+        end function
+
+        function numgpu_sstecount_batched(h, n, d, strideD, e, strideE, nmu, mu, count, batch) &
+                bind(C, name="numgpu_sstecount_batched")
+            import :: c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, d, e, mu, count
+            integer(c_int64_t), value :: n, strideD, strideE, nmu, batch
+            integer(c_int32_t) :: numgpu_sstecount_batched
+        end function
+
+        function numgpu_dstecount_batched(h, n, d, strideD, e, strideE, nmu, mu, count, batch) &
+                bind(C, name="numgpu_dstecount_batched")
+            import :: c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, d, e, mu, count
+            integer(c_int64_t), value :: n, strideD, strideE, nmu, batch
+            integer(c_int32_t) :: numgpu_dstecount_batched
+        end function
     end interface
     public :: numgpu_status_string, numgpu_last_error, numgpu_last_error_arg, numgpu_version_c, &
             numgpu_create, numgpu_create_with, numgpu_destroy, numgpu_get_backend, numgpu_set_stream, &
@@ -1215,7 +1256,8 @@ module numgpu
             numgpu_dcmrs_update_values, numgpu_scmrsmv, numgpu_dcmrsmv, numgpu_cmrs_info, &
             numgpu_cmrs_destroy, numgpu_sshopm, numgpu_dsshopm, numgpu_sshopm_unique, numgpu_dsshopm_unique, &
             numgpu_ssym_apply, numgpu_dsym_apply, numgpu_ssym_pack, numgpu_dsym_pack, numgpu_ssym_unpack, &
-            numgpu_dsym_unpack
+            numgpu_dsym_unpack, numgpu_sstebz_batched, numgpu_dstebz_batched, numgpu_sstecount_batched, &
+            numgpu_dstecount_batched
 
 
     ! ---- generic wrappers ---------------------------------------------------------------------

@@ -13,5 +13,6 @@ mod sshopm;
 mod rkc;
 mod handle;
 mod spmv;
+mod stebz;
 mod c_abi;
 mod fortran;

@@ -218,6 +218,7 @@ extern "C" __global__ void NG_KERNEL(stebz_bisect)(ng_i64 n, int range, T vl, T 
         e2 = tail + n;
         tail += 2 * n;
     }
+    __syncthreads();
     int *ca = (int *)tail, *cb = ca + 2 * cap;
     int *cnt = (int *)tail + 4 * cap;
     const ng_i64 ncnt = cap > nt ? cap : nt;

@@ -30,6 +30,7 @@ fn per_task(n: usize) -> usize {
 ///
 /// # Safety
 /// A validated call on host memory; `i < batch`.
+#[allow(clippy::too_many_arguments)]
 unsafe fn gather<T: Copy>(n: usize, d: *const T, stride_d: usize, e: *const T, stride_e: usize, i: usize, dst_d: &mut Vec<T>, dst_e: &mut Vec<T>) {
     dst_d.clear();
     dst_e.clear();

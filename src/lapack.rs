@@ -38,6 +38,10 @@ extern "C" {
     fn sgels_(trans: *const c_char, m: *const c_int, n: *const c_int, nrhs: *const c_int, a: *mut f32, lda: *const c_int, b: *mut f32, ldb: *const c_int, work: *mut f32, lwork: *const c_int, info: *mut c_int, trans_len: usize);
     fn cgels_(trans: *const c_char, m: *const c_int, n: *const c_int, nrhs: *const c_int, a: *mut c_void, lda: *const c_int, b: *mut c_void, ldb: *const c_int, work: *mut c_void, lwork: *const c_int, info: *mut c_int, trans_len: usize);
     fn zgels_(trans: *const c_char, m: *const c_int, n: *const c_int, nrhs: *const c_int, a: *mut c_void, lda: *const c_int, b: *mut c_void, ldb: *const c_int, work: *mut c_void, lwork: *const c_int, info: *mut c_int, trans_len: usize);
+
+    // ?stebz with gfortran's hidden lengths of RANGE and ORDER, which lapack-sys omits.
+    fn sstebz_(range: *const c_char, order: *const c_char, n: *const c_int, vl: *const f32, vu: *const f32, il: *const c_int, iu: *const c_int, abstol: *const f32, d: *const f32, e: *const f32, m: *mut c_int, nsplit: *mut c_int, w: *mut f32, iblock: *mut c_int, isplit: *mut c_int, work: *mut f32, iwork: *mut c_int, info: *mut c_int, range_len: usize, order_len: usize);
+    fn dstebz_(range: *const c_char, order: *const c_char, n: *const c_int, vl: *const f64, vu: *const f64, il: *const c_int, iu: *const c_int, abstol: *const f64, d: *const f64, e: *const f64, m: *mut c_int, nsplit: *mut c_int, w: *mut f64, iblock: *mut c_int, isplit: *mut c_int, work: *mut f64, iwork: *mut c_int, info: *mut c_int, range_len: usize, order_len: usize);
 }
 
 /// cblas-sys's enum for a CBLAS transpose code (`Blas::gemm` takes the code as a `c_int`).
@@ -153,6 +157,44 @@ impl Blas for Complex64 {
         cblas_zgemm(CblasColMajor, transpose(ta), transpose(tb), m, n, k, &alpha as *const _ as _, a as _, lda, b as _, ldb, &beta as *const _ as _, c as _, ldc)
     }
 }
+
+/// LAPACK's symmetric tridiagonal eigenvalue routines of one real precision.
+///
+/// # Safety
+/// As [`Blas`].
+#[allow(clippy::missing_safety_doc)]
+pub trait RealLapack: Blas<Real = Self> + num_traits::Float {
+    /// `?stebz` with ORDER = 'E': eigenvalues of the tridiagonal matrix with diagonal `d` (n)
+    /// and off-diagonal `e` (n − 1) in the range `range` (b'A', b'V' or b'I'), ascending in
+    /// `w` (n entries, used as workspace beyond m); `iblock` and `isplit` hold n each, `work`
+    /// 4n and `iwork` 3n. Returns (m, info).
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn stebz(range: u8, n: c_int, vl: Self, vu: Self, il: c_int, iu: c_int, abstol: Self, d: *const Self, e: *const Self, w: *mut Self, iblock: *mut c_int, isplit: *mut c_int, work: *mut Self, iwork: *mut c_int) -> (c_int, c_int);
+    /// `?sterf`: every eigenvalue of the tridiagonal matrix (d, e), ascending in `d`; `e` is
+    /// destroyed. Returns info.
+    unsafe fn sterf(n: c_int, d: *mut Self, e: *mut Self) -> c_int;
+}
+
+macro_rules! real_lapack {
+    ($t:ty, $stebz:ident, $sterf:ident) => {
+        impl RealLapack for $t {
+            unsafe fn stebz(range: u8, n: c_int, vl: $t, vu: $t, il: c_int, iu: c_int, abstol: $t, d: *const $t, e: *const $t, w: *mut $t, iblock: *mut c_int, isplit: *mut c_int, work: *mut $t, iwork: *mut c_int) -> (c_int, c_int) {
+                let (range, order) = (range as c_char, b'E' as c_char);
+                let (mut m, mut nsplit, mut info) = (0, 0, 0);
+                $stebz(&range, &order, &n, &vl, &vu, &il, &iu, &abstol, d, e, &mut m, &mut nsplit, w, iblock, isplit, work, iwork, &mut info, 1, 1);
+                (m, info)
+            }
+            unsafe fn sterf(n: c_int, d: *mut $t, e: *mut $t) -> c_int {
+                let mut info = 0;
+                lapack_sys::$sterf(&n, d, e, &mut info);
+                info
+            }
+        }
+    };
+}
+
+real_lapack!(f32, sstebz_, ssterf_);
+real_lapack!(f64, dstebz_, dsterf_);
 
 /// Puts OpenBLAS in single-threaded mode, once per process. The CPU backend parallelises
 /// with rayon itself (over the batch, and over column blocks of one large product), so the

@@ -19,6 +19,7 @@ pub mod lapack;
 pub mod rkc;
 pub mod spmv;
 pub mod sshopm;
+pub mod stebz;
 /// The oracle the tests, the tour and numgpu-bench check numgpu against (feature `testing`;
 /// not part of the C API, so cbindgen skips it).
 ///

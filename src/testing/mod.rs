@@ -18,7 +18,7 @@
 //! - one module per kind of mathematics, each with its generators, references and ratios:
 //!   [`dense`] (the dense matrix classes and an f64 GEMM), [`gemm`], [`lu`] (complete
 //!   pivoting), [`qr`] (Givens QR, least squares), [`tridiag`] (tridiagonal systems),
-//!   [`sparse`] (the SpMV suite, Matrix Market files, products), [`tensor`] (symmetric tensors
+//!   [`tridiag_eig`] (tridiagonal eigenvalues), [`sparse`] (the SpMV suite, Matrix Market files, products), [`tensor`] (symmetric tensors
 //!   and their eigenpairs), [`ode`] (ODE problems and their reference solutions);
 //! - [`workloads`]: the inputs of numgpu-bench's larger workloads (ODE systems, fibre tensors).
 //!
@@ -40,6 +40,7 @@ pub mod sparse;
 pub mod tensor;
 pub mod tol;
 pub mod tridiag;
+pub mod tridiag_eig;
 pub mod workloads;
 
 #[cfg(test)]

@@ -121,3 +121,9 @@ fn fortran_test_rkc() {
 fn fortran_test_sshopm() {
     fortran_test("test_sshopm", "test_sshopm_f", &[]);
 }
+
+/// test_stebz_f checks against exact eigenvalues (tridiag(-1, 2, -1)), so it needs only numgpu.
+#[test]
+fn fortran_test_stebz() {
+    fortran_test("test_stebz", "test_stebz_f", &[]);
+}

@@ -218,3 +218,20 @@ fn sshopm_kernels_compile_for_sm80_and_sm90() {
     report.extend(cases::<f64>());
     eprintln!("kernel compile report (NVRTC, ptxas -v):\n{}", report.join("\n"));
 }
+
+#[test]
+fn stebz_kernels_compile_for_sm80_and_sm90() {
+    use numgpu::stebz::cuda as bis;
+    if !nvrtc_or_skip() {
+        return;
+    }
+    fn cases<T: Scalar>() -> Vec<String> {
+        ["prep", "bisect", "count"].iter().flat_map(|k| {
+            let (d, e) = bis::specialise::<T>(k);
+            check(bis::source(), &d, &e)
+        }).collect()
+    }
+    let mut report = cases::<f32>();
+    report.extend(cases::<f64>());
+    eprintln!("kernel compile report (NVRTC, ptxas -v):\n{}", report.join("\n"));
+}

@@ -14,5 +14,6 @@ mod rkc;
 mod handle;
 mod hostile;
 mod spmv;
+mod stebz;
 mod c_abi;
 mod fortran;

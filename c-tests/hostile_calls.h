@@ -650,6 +650,26 @@ static void hx_call_numgpu_dsym_unpack(const hx_arg *a, hx_arg *r)
     r->i32 = numgpu_dsym_unpack(a[0].i32, a[1].i32, (const double *)a[2].p, (double *)a[3].p);
 }
 
+static void hx_call_numgpu_sstebz_batched(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_sstebz_batched((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, a[3].f32, a[4].f32, a[5].i64, a[6].i64, a[7].f32, (const float *)a[8].p, a[9].i64, (const float *)a[10].p, a[11].i64, (int64_t *)a[12].p, (float *)a[13].p, a[14].i64, (int32_t *)a[15].p, a[16].i64);
+}
+
+static void hx_call_numgpu_dstebz_batched(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_dstebz_batched((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, a[3].f64, a[4].f64, a[5].i64, a[6].i64, a[7].f64, (const double *)a[8].p, a[9].i64, (const double *)a[10].p, a[11].i64, (int64_t *)a[12].p, (double *)a[13].p, a[14].i64, (int32_t *)a[15].p, a[16].i64);
+}
+
+static void hx_call_numgpu_sstecount_batched(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_sstecount_batched((numgpu_handle *)a[0].p, a[1].i64, (const float *)a[2].p, a[3].i64, (const float *)a[4].p, a[5].i64, a[6].i64, (const float *)a[7].p, (int64_t *)a[8].p, a[9].i64);
+}
+
+static void hx_call_numgpu_dstecount_batched(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_dstecount_batched((numgpu_handle *)a[0].p, a[1].i64, (const double *)a[2].p, a[3].i64, (const double *)a[4].p, a[5].i64, a[6].i64, (const double *)a[7].p, (int64_t *)a[8].p, a[9].i64);
+}
+
 static const hx_func HX_FUNCS[] = {
     {"numgpu_status_string", 0, hx_call_numgpu_status_string, 1, {{"s", HX_I32, "", 0, 0}}},
     {"numgpu_last_error", 0, hx_call_numgpu_last_error, 2, {{"buf", HX_PTR, "char", 1, 0}, {"len", HX_SIZE, "", 0, 0}}},
@@ -772,6 +792,10 @@ static const hx_func HX_FUNCS[] = {
     {"numgpu_dsym_pack", 1, hx_call_numgpu_dsym_pack, 4, {{"m", HX_I32, "", 0, 0}, {"n", HX_I32, "", 0, 0}, {"dense", HX_PTR, "double", 1, 1}, {"packed", HX_PTR, "double", 1, 0}}},
     {"numgpu_ssym_unpack", 1, hx_call_numgpu_ssym_unpack, 4, {{"m", HX_I32, "", 0, 0}, {"n", HX_I32, "", 0, 0}, {"packed", HX_PTR, "float", 1, 1}, {"dense", HX_PTR, "float", 1, 0}}},
     {"numgpu_dsym_unpack", 1, hx_call_numgpu_dsym_unpack, 4, {{"m", HX_I32, "", 0, 0}, {"n", HX_I32, "", 0, 0}, {"packed", HX_PTR, "double", 1, 1}, {"dense", HX_PTR, "double", 1, 0}}},
+    {"numgpu_sstebz_batched", 1, hx_call_numgpu_sstebz_batched, 17, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"range", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"vl", HX_F32, "", 0, 0}, {"vu", HX_F32, "", 0, 0}, {"il", HX_I64, "", 0, 0}, {"iu", HX_I64, "", 0, 0}, {"abstol", HX_F32, "", 0, 0}, {"d", HX_PTR, "float", 1, 1}, {"strideD", HX_I64, "", 0, 0}, {"e", HX_PTR, "float", 1, 1}, {"strideE", HX_I64, "", 0, 0}, {"m", HX_PTR, "int64_t", 1, 0}, {"w", HX_PTR, "float", 1, 0}, {"strideW", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_dstebz_batched", 1, hx_call_numgpu_dstebz_batched, 17, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"range", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"vl", HX_F64, "", 0, 0}, {"vu", HX_F64, "", 0, 0}, {"il", HX_I64, "", 0, 0}, {"iu", HX_I64, "", 0, 0}, {"abstol", HX_F64, "", 0, 0}, {"d", HX_PTR, "double", 1, 1}, {"strideD", HX_I64, "", 0, 0}, {"e", HX_PTR, "double", 1, 1}, {"strideE", HX_I64, "", 0, 0}, {"m", HX_PTR, "int64_t", 1, 0}, {"w", HX_PTR, "double", 1, 0}, {"strideW", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_sstecount_batched", 1, hx_call_numgpu_sstecount_batched, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"d", HX_PTR, "float", 1, 1}, {"strideD", HX_I64, "", 0, 0}, {"e", HX_PTR, "float", 1, 1}, {"strideE", HX_I64, "", 0, 0}, {"nmu", HX_I64, "", 0, 0}, {"mu", HX_PTR, "float", 1, 1}, {"count", HX_PTR, "int64_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_dstecount_batched", 1, hx_call_numgpu_dstecount_batched, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"d", HX_PTR, "double", 1, 1}, {"strideD", HX_I64, "", 0, 0}, {"e", HX_PTR, "double", 1, 1}, {"strideE", HX_I64, "", 0, 0}, {"nmu", HX_I64, "", 0, 0}, {"mu", HX_PTR, "double", 1, 1}, {"count", HX_PTR, "int64_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
 };
 
 #define HX_NFUNCS ((int)(sizeof HX_FUNCS / sizeof HX_FUNCS[0]))

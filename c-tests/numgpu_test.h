@@ -45,7 +45,7 @@ STATIC_CHECK(abi_enums_int32, sizeof(numgpu_status) == 4 && sizeof(numgpu_backen
                                   sizeof(numgpu_sshopm_shift) == 4 && sizeof(numgpu_sshopm_flag) == 4 &&
                                   sizeof(numgpu_sshopm_pair_type) == 4 && sizeof(numgpu_ode_layout) == 4 &&
                                   sizeof(numgpu_ode_problem) == 4 && sizeof(numgpu_rkc_method) == 4 &&
-                                  sizeof(numgpu_rkc_spectral) == 4);
+                                  sizeof(numgpu_rkc_spectral) == 4 && sizeof(numgpu_stebz_range) == 4);
 
 /* ---- pass/fail counting ------------------------------------------------------------- */
 

@@ -427,13 +427,15 @@ static int untouched(call_t *c)
 
 /* (function, parameter) pairs whose hostile values may be served: NULL as a no-op or a
  * default, any seed or status code, a device ordinal the CPU backend ignores, more
- * iterations or eigenpair slots than needed, non-finite scalars (BLAS semantics). */
+ * iterations or eigenpair slots than needed, non-finite scalars (BLAS semantics), stebz's
+ * index window, which range ALL (the base call's) ignores as LAPACK's ?stebz does. */
 static const char *const MAY_SUCCEED[][2] = {
     {"numgpu_destroy", "h"},          {"numgpu_ode_destroy", "ode"},  {"numgpu_cmrs_destroy", "A"},
     {"numgpu_free", "ptr"},           {"numgpu_set_seed", "seed"},    {"numgpu_status_string", "s"},
     {"numgpu_last_error", "buf"},     {"numgpu_rkc_integrate", "state"}, {"numgpu_rkc_integrate", "stats"},
     {"numgpu_rkc_integrate", "opts"}, {"sshopm", "X0"},               {"sshopm", "maxit"},
     {"numgpu_cmrs_info", "height"},   {"numgpu_cmrs_info", "M"},      {"numgpu_cmrs_info", "padding_ratio"},
+    {"stebz_batched", "il"},          {"stebz_batched", "iu"},
 };
 
 /* Values that are lies about the caller's memory rather than bad arguments: a buffer length

@@ -31,8 +31,8 @@ pub mod capi;
 pub mod cpu;
 pub mod cuda;
 
-use crate::core::check::{check_extent, check_len, check_stride, needed, nonneg, not_null};
-use crate::core::error::{checked_mul, Error, Result};
+use crate::core::check::{check_len, check_span, check_stride, needed, nonneg, not_null};
+use crate::core::error::{Error, Result};
 use crate::core::handle::{Handle, State};
 use crate::core::memory::{common_space, ArgPtr};
 use crate::lapack::RealLapack;
@@ -136,12 +136,12 @@ unsafe impl<T: Sync> Sync for Stecount<T> {}
 fn check_matrices<T>(n: usize, d: *const T, stride_d: i64, e: *const T, stride_e: i64, batch: usize) -> Result<()> {
     not_null(d, "d")?;
     check_stride(stride_d, n, true, batch, "strideD", "n")?;
-    check_extent::<T>(n, 1, stride_d, batch)?;
+    check_span::<T>(n, stride_d as usize, batch, "d")?;
     if n > 1 {
         not_null(e, "e")?;
     }
     check_stride(stride_e, n - 1, true, batch, "strideE", "n - 1")?;
-    check_extent::<T>(n - 1, 1, stride_e, batch)
+    check_span::<T>(n - 1, stride_e as usize, batch, "e").map(|_| ())
 }
 
 /// The orders the kernels' 32-bit counts and LAPACK's integers hold.
@@ -189,11 +189,12 @@ pub unsafe fn stebz_batched<T: RealLapack>(
     }
     check_matrices(nu, d, stride_d, e, stride_e, batchu)?;
     not_null(m, "m")?;
-    checked_mul(batchu, 8, "m")?;
+    check_span::<i64>(1, 1, batchu, "m")?;
     not_null(w, "w")?;
     check_stride(stride_w, nu, false, batchu, "strideW", "n")?;
-    check_extent::<T>(nu, 1, stride_w, batchu)?;
+    check_span::<T>(nu, stride_w as usize, batchu, "w")?;
     not_null(info, "info")?;
+    check_span::<i32>(1, 1, batchu, "info")?;
     fits_counts(nu)?;
     let p = Stebz { n: nu, range, abstol, d, stride_d: stride_d as usize, e, stride_e: stride_e as usize, m, w, stride_w: stride_w as usize, info, batch: batchu };
     let args: [ArgPtr; 5] = [(d as _, "d"), (e as _, "e"), (m as _, "m"), (w as _, "w"), (info as _, "info")];
@@ -219,9 +220,9 @@ pub unsafe fn stecount_batched<T: RealLapack>(h: &mut Handle, n: i64, d: *const 
     }
     check_matrices(nu, d, stride_d, e, stride_e, batchu)?;
     not_null(mu, "mu")?;
-    check_extent::<T>(nmuu, 1, 0, 1)?;
+    check_span::<T>(nmuu, 0, 1, "mu")?;
     not_null(count, "count")?;
-    check_extent::<i64>(nmuu, batchu, 0, 1)?;
+    check_span::<i64>(nmuu, nmuu, batchu, "count")?;
     fits_counts(nu)?;
     let p = Stecount { n: nu, d, stride_d: stride_d as usize, e, stride_e: stride_e as usize, nmu: nmuu, mu, count, batch: batchu };
     let args: [ArgPtr; 4] = [(d as _, "d"), (e as _, "e"), (mu as _, "mu"), (count as _, "count")];

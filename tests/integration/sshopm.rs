@@ -183,10 +183,11 @@ fn sphere_for<T: Real>(h: &mut Handle) {
 /// Every (m, n) of a grid within the limits: `sym_apply` satisfies Euler's identities
 /// (A·x^{m−2})·x = A·x^{m−1} and xᵀ·A·x^{m−1} = A·x^m, and matches the dense tensor where it is
 /// small; SS-HOPM (SAFE, two tensors × three starts) converges to true eigenpairs where the
-/// iteration is cheap.
-fn every_order_for<T: Real>(h: &mut Handle) {
+/// iteration is cheap. Orders 2 to 12 in three tests, each short enough to run alone under
+/// compute-sanitizer within a device call.
+fn orders_for<T: Real>(h: &mut Handle, orders: std::ops::RangeInclusive<usize>) {
     let cuda = h.backend() == numgpu::Backend::Cuda;
-    for m in 2..=12usize {
+    for m in orders {
         for n in [1usize, 2, 3, 4, 7, 16] {
             if sshopm::tables::check_size(m, n).is_err() || (cuda && n > numgpu::sshopm::cuda::MAX_N) {
                 continue;
@@ -239,6 +240,18 @@ fn every_order_for<T: Real>(h: &mut Handle) {
             assert!(r.fl.iter().all(|&fl| fl == 0 || fl == 1 || (n == 1 && fl == 2)), "{}sshopm m={m} n={n}: flags {:?}", T::LETTER, r.fl);
         }
     }
+}
+
+fn low_orders_for<T: Real>(h: &mut Handle) {
+    orders_for::<T>(h, 2..=5);
+}
+
+fn middle_orders_for<T: Real>(h: &mut Handle) {
+    orders_for::<T>(h, 6..=8);
+}
+
+fn high_orders_for<T: Real>(h: &mut Handle) {
+    orders_for::<T>(h, 9..=12);
 }
 
 /// Strides: A with gaps of NaN (never read) and starts given per tensor or shared (stride 0)
@@ -537,7 +550,9 @@ crate::real_precisions! {
     kofidis_regalia => kofidis_regalia_for;
     decomposable => decomposable_for;
     sphere => sphere_for;
-    every_order => every_order_for;
+    low_orders => low_orders_for;
+    middle_orders => middle_orders_for;
+    high_orders => high_orders_for;
     strides => strides_for;
     nan_and_zero => nan_and_zero_for;
     empty => empty_for;
@@ -550,7 +565,9 @@ crate::on_every_backend! {
     sshopm_kofidis_regalia_known_eigenvalues => super::kofidis_regalia;
     sshopm_decomposable_and_rank_one_exact => super::decomposable;
     sshopm_sphere_tensor_returns_normalised_draws => super::sphere;
-    sshopm_every_order_and_dimension => super::every_order;
+    sshopm_orders_2_to_5_every_dimension => super::low_orders;
+    sshopm_orders_6_to_8_every_dimension => super::middle_orders;
+    sshopm_orders_9_to_12_every_dimension => super::high_orders;
     sshopm_strides_and_shared_starts => super::strides;
     sshopm_nan_and_zero_flags => super::nan_and_zero;
     sshopm_empty_work_touches_nothing => super::empty;

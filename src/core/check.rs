@@ -67,7 +67,7 @@ pub unsafe fn check_host_array<T>(arr: *const *const T, batch: usize, name: &'st
 
 /// `NOT_SUPPORTED` naming the array `name`, whose extent does not fit the address space.
 fn beyond(name: &'static str, what: &str) -> Error {
-    Error::unsupported_arg(name, format!("({name}) would span {what} elements: beyond the address space"))
+    Error::unsupported_arg(name, format!("({name}) would span {what}: beyond the address space"))
 }
 
 /// The extent of an array of `count` blocks of `len` elements of `E`, `step` elements apart:
@@ -82,10 +82,10 @@ pub fn check_span<E>(len: usize, step: usize, count: usize, name: &'static str) 
     let elems = (count - 1)
         .checked_mul(step)
         .and_then(|e| e.checked_add(len))
-        .ok_or_else(|| beyond(name, &format!("({count} − 1)·{step} + {len}")))?;
+        .ok_or_else(|| beyond(name, &format!("({count} − 1)·{step} + {len} elements")))?;
     match elems.checked_mul(std::mem::size_of::<E>()) {
         Some(bytes) if bytes <= isize::MAX as usize => Ok(elems),
-        _ => Err(beyond(name, &format!("{elems} × {} bytes", std::mem::size_of::<E>()))),
+        _ => Err(beyond(name, &format!("{elems} elements of {} bytes", std::mem::size_of::<E>()))),
     }
 }
 
@@ -98,7 +98,7 @@ pub fn check_array<E>(count: usize, name: &'static str) -> Result<()> {
 /// array's matrices, each of which is checked alone): every element offset fits `isize`
 /// bytes; `NOT_SUPPORTED` naming the operand `name` otherwise.
 pub fn check_extent<E>(ld: usize, cols: usize, stride: i64, batch: usize, name: &'static str) -> Result<()> {
-    let one = ld.checked_mul(cols).ok_or_else(|| beyond(name, &format!("{ld}·{cols}")))?;
+    let one = ld.checked_mul(cols).ok_or_else(|| beyond(name, &format!("{ld}·{cols} elements")))?;
     check_span::<E>(one, stride.max(0) as usize, batch, name).map(|_| ())
 }
 

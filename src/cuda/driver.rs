@@ -115,7 +115,7 @@ pub fn device(ordinal: i32) -> Result<Arc<Device>> {
     }
     let count = device_count();
     if ordinal < 0 || ordinal >= count {
-        return Err(Error::arg("device", format!("(device = {ordinal}) must be in [0, {count}): that many CUDA devices are visible")));
+        return Err(Error::arg("device", format!("(device = {ordinal}) must be at least 0 and below {count}, the number of CUDA devices visible")));
     }
     let d = Arc::new(open(ordinal)?);
     map.insert(ordinal, d.clone());

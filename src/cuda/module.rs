@@ -32,11 +32,12 @@ enum SourceKey {
     Runtime(String),
 }
 
-/// Compiled modules of one device, keyed by source and options. Each slot is filled once,
-/// even when threads race for it.
+/// Compiled modules of one device, keyed by source, options and entry point (one source and
+/// one set of defines may hold several kernels: each is its own slot, its cubin shared
+/// through the disk cache). Each slot is filled once, even when threads race for it.
 #[derive(Default)]
 pub struct ModuleCache {
-    slots: Mutex<HashMap<(SourceKey, Vec<String>), Slot>>,
+    slots: Mutex<HashMap<(SourceKey, Vec<String>, String), Slot>>,
 }
 
 impl ModuleCache {
@@ -56,7 +57,7 @@ impl ModuleCache {
     fn get_keyed(&self, key: SourceKey, dev: &Device, source: &str, defines: &[String], entry: &str) -> Result<Arc<Module>> {
         let slot = {
             let mut map = self.slots.lock().unwrap_or_else(|e| e.into_inner());
-            map.entry((key, defines.to_vec())).or_default().clone()
+            map.entry((key, defines.to_vec(), entry.to_string())).or_default().clone()
         };
         slot.get_or_init(|| load(dev, source, defines, entry).map(Arc::new)).clone()
     }

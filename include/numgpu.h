@@ -3031,8 +3031,8 @@ numgpu_status numgpu_dsym_unpack(int32_t m, int32_t n, const double *packed, dou
  * counts is backward stable); T_i is split where e[k]² <= ulp²·|d[k]·d[k+1]| + safmin, as in
  * `sstebz`. A bad matrix affects only its own m, w and info. n = 0 or batch = 0 is success and
  * touches nothing. All arrays are host memory, or all are device memory of the handle's device
- * (then the call is enqueued on the handle's stream and returns at once, except for a large
- * matrix with NUMGPU_STEBZ_VALUE, which waits for its counts). Results are bitwise
+ * (then the call is enqueued on the handle's stream and returns at once, for every range:
+ * with NUMGPU_STEBZ_VALUE each block counts at vl and vu itself). Results are bitwise
  * reproducible on the same device; the CPU backend's are `sstebz`'s.
  *
  * Errors: `INVALID_VALUE` naming the first bad argument (NULL handle, range out of range,

@@ -33,6 +33,7 @@ mod gtsv;
 mod rkc;
 mod spmv;
 mod sshopm;
+mod stebz;
 
 use numgpu::testing::tol::RATIO;
 use numgpu::{Backend, BackendChoice, Handle, Op, Scalar};
@@ -186,7 +187,7 @@ fn main() -> ExitCode {
     println!("numgpu {} tour", env!("CARGO_PKG_VERSION"));
     describe(&h);
     println!("checks: scaled error vs the CPU backend (whole batch) and vs a double-precision reference, each < {RATIO}:");
-    for legend in [gemm::LEGEND, getrf::LEGEND, geqrf::LEGEND, gtsv::LEGEND, sshopm::LEGEND, rkc::LEGEND, spmv::LEGEND] {
+    for legend in [gemm::LEGEND, getrf::LEGEND, geqrf::LEGEND, gtsv::LEGEND, sshopm::LEGEND, stebz::LEGEND, rkc::LEGEND, spmv::LEGEND] {
         println!("  {legend}");
     }
     println!("times: one call, host clock, host arrays in and out (on CUDA after a warm-up call, which compiles the kernel)\n");
@@ -197,6 +198,7 @@ fn main() -> ExitCode {
     geqrf::rows(&mut h, &mut rows);
     gtsv::rows(&mut h, &mut rows);
     sshopm::rows(&mut h, &mut rows);
+    stebz::rows(&mut h, &mut rows);
     rkc::rows(&mut h, &mut rows);
     spmv::rows(&mut h, &mut rows);
 

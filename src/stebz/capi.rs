@@ -84,8 +84,8 @@ unsafe fn stecount_form<T: RealLapack>(name: &str, h: *mut Handle, n: i64, d: *c
 /// counts is backward stable); T_i is split where e[k]² <= ulp²·|d[k]·d[k+1]| + safmin, as in
 /// `sstebz`. A bad matrix affects only its own m, w and info. n = 0 or batch = 0 is success and
 /// touches nothing. All arrays are host memory, or all are device memory of the handle's device
-/// (then the call is enqueued on the handle's stream and returns at once, except for a large
-/// matrix with NUMGPU_STEBZ_VALUE, which waits for its counts). Results are bitwise
+/// (then the call is enqueued on the handle's stream and returns at once, for every range:
+/// with NUMGPU_STEBZ_VALUE each block counts at vl and vu itself). Results are bitwise
 /// reproducible on the same device; the CPU backend's are `sstebz`'s.
 ///
 /// Errors: `INVALID_VALUE` naming the first bad argument (NULL handle, range out of range,

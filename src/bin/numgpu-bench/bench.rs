@@ -127,7 +127,7 @@ pub fn rates(row: &mut Row, who: &str, ms: f64, bytes: f64, flops: Option<f64>) 
 pub fn sets(bytes: f64, l2: f64, restored: bool) -> usize {
     let k = if bytes < 3.0 * l2 { (3.0 * l2 / bytes).ceil() as usize } else { 1 };
     if restored {
-        (k + 1).clamp(2, 64)
+        k.saturating_add(1).clamp(2, 64)
     } else {
         k.min(64)
     }

@@ -16,6 +16,7 @@ use rayon::prelude::*;
 use serde_json::{Map, Value};
 
 #[derive(clap::Args, Debug)]
+#[group(id = "gemm")]
 pub struct Args {
     /// gemm: bytes of A + B + C of one call; the batch is sized from it [default: 1e9; --quick: 6.4e7].
     #[arg(long)]

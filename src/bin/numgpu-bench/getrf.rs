@@ -18,6 +18,7 @@ use rayon::prelude::*;
 use serde_json::{Map, Value};
 
 #[derive(clap::Args, Debug)]
+#[group(id = "getrf")]
 pub struct Args {
     /// getrf, geqrf: matrices per call, fewer where device memory holds fewer [default: 100000; --quick: 10000].
     #[arg(long)]

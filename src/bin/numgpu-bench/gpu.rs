@@ -1,10 +1,11 @@
 //! GPU plumbing of the bench, on cudarc's safe layer where it has what the bench needs
 //! (context, stream, events, buffers, the cuBLAS handle): the toolkit's libraries, the device
 //! and the one stream everything is timed on, raw-address copies (numgpu's and the peers'
-//! entry points take raw device addresses), and a cuSPARSE handle (cudarc has no safe
-//! cuSPARSE layer).
+//! entry points take raw device addresses), a cuSPARSE handle (cudarc has no safe cuSPARSE
+//! layer) and a cuSOLVER dense handle with its parameters.
 
 use cudarc::cublas::{sys as cb, CudaBlas};
+use cudarc::cusolver::{safe::DnHandle, sys as csv};
 use cudarc::cusparse::sys as cs;
 use cudarc::driver::sys as cu;
 use cudarc::driver::{result, CudaSlice, CudaStream, DevicePtr};
@@ -44,6 +45,10 @@ pub fn preload_toolkit_libs() -> Vec<String> {
     if !cusparse_present() {
         wanted.extend([&["libnvJitLink.so.13"][..], &["libcusparse.so.12", "libcusparse.so.13"]]);
     }
+    // CUDA 13's cuSOLVER is libcusolver.so.12, linked to cuBLAS, cuSPARSE and nvJitLink (above).
+    if !cusolver_present() {
+        wanted.push(&["libcusolver.so.12", "libcusolver.so.13"]);
+    }
     let mut loaded = Vec::new();
     for names in wanted {
         let found = dirs.iter().flat_map(|d| names.iter().map(move |n| (d, n))).find_map(|(dir, name)| {
@@ -71,6 +76,11 @@ pub fn cublas_present() -> bool {
 pub fn cusparse_present() -> bool {
     // SAFETY: probing for the library has no preconditions.
     unsafe { cs::is_culib_present() }
+}
+
+pub fn cusolver_present() -> bool {
+    // SAFETY: probing for the library has no preconditions.
+    unsafe { csv::is_culib_present() }
 }
 
 /// A device allocation and its address, freed when dropped (ordered after the stream's work).
@@ -248,5 +258,32 @@ impl Drop for Cusparse {
     fn drop(&mut self) {
         // SAFETY: created in `new`; no call is in flight once the stream was synchronised.
         let _ = unsafe { cudarc::cusparse::result::destroy(self.h) };
+    }
+}
+
+/// A cuSOLVER dense handle on the bench's stream, default parameters for its 64-bit API, and
+/// its version.
+pub struct Cusolver {
+    pub h: DnHandle,
+    pub params: csv::cusolverDnParams_t,
+    pub version: String,
+}
+
+impl Cusolver {
+    pub fn new(gpu: &Gpu) -> Res<Cusolver> {
+        ng(gpu.dev.bind())?;
+        let h = ok(DnHandle::new(gpu.stream.clone()), "cusolverDnCreate")?;
+        let params = ok(cudarc::cusolver::result::dn_create_params(), "cusolverDnCreateParams")?;
+        let mut v = 0;
+        // SAFETY: writes one int.
+        ok(unsafe { csv::cusolverGetVersion(&mut v) }.result(), "cusolverGetVersion")?;
+        Ok(Cusolver { h, params, version: format!("{}.{}.{}", v / 1000, (v / 100) % 10, v % 100) })
+    }
+}
+
+impl Drop for Cusolver {
+    fn drop(&mut self) {
+        // SAFETY: created in `new`; no call is in flight once the stream was synchronised.
+        let _ = unsafe { cudarc::cusolver::result::dn_destroy_params(self.params) };
     }
 }

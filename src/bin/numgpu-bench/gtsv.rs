@@ -25,6 +25,7 @@ use rayon::prelude::*;
 use std::mem::size_of;
 
 #[derive(clap::Args, Debug)]
+#[group(id = "gtsv")]
 pub struct Args {
     /// gtsv: orders of the single system, comma-separated [default: 65536,131072,…,33554432 (2^16 … 2^25); --quick: 65536,262144,1048576].
     #[arg(long, value_delimiter = ',')]

@@ -1,13 +1,15 @@
 //! The four precisions as the peers see them: numgpu's element type, its cuBLAS routines (raw
 //! calls through cudarc's bindings: gemm, getrf, geqrf), its cuSPARSE tridiagonal solvers
 //! (gtsv2, gtsv2_nopivot, gtsv2StridedBatch, gtsvInterleavedBatch) and value type, and LAPACK
-//! `?geqrf` with a caller's workspace. numgpu's complex types are {re, im}, laid out as
-//! cuComplex / cuDoubleComplex. Every call takes raw device addresses; the caller vouches
+//! `?geqrf` with a caller's workspace; for the real precisions ([`Eig`]) cuSOLVER's dense
+//! symmetric eigensolvers (`Xsyev`) and LAPACK's `?stebz` (numgpu's `RealLapack`). numgpu's
+//! complex types are {re, im}, laid out as cuComplex / cuDoubleComplex. Every call takes raw device addresses; the caller vouches
 //! (SAFETY) that they hold what the call reads and writes.
 
 use cudarc::cublas::sys as cb;
+use cudarc::cusolver::sys as csv;
 use cudarc::cusparse::sys as cs;
-use numgpu::lapack::Blas;
+use numgpu::lapack::{Blas, RealLapack};
 use numgpu::{Complex32, Complex64};
 use std::ffi::c_void;
 
@@ -110,4 +112,44 @@ mod stamps {
         [cusparseCgtsv2, cusparseCgtsv2_nopivot, cusparseCgtsv2_bufferSizeExt, cusparseCgtsv2_nopivot_bufferSizeExt, cusparseCgtsv2StridedBatch, cusparseCgtsv2StridedBatch_bufferSizeExt, cusparseCgtsvInterleavedBatch, cusparseCgtsvInterleavedBatch_bufferSizeExt]);
     prec!(Complex64, cb::cuDoubleComplex, cs::cuDoubleComplex, CUDA_C_64F, [cublasZgemmStridedBatched, cublasZgemmBatched, cublasZgetrfBatched, cublasZgeqrfBatched, zgeqrf_],
         [cusparseZgtsv2, cusparseZgtsv2_nopivot, cusparseZgtsv2_bufferSizeExt, cusparseZgtsv2_nopivot_bufferSizeExt, cusparseZgtsv2StridedBatch, cusparseZgtsv2StridedBatch_bufferSizeExt, cusparseZgtsvInterleavedBatch, cusparseZgtsvInterleavedBatch_bufferSizeExt]);
+}
+
+/// A real precision as cuSOLVER's 64-bit dense eigensolvers see it (eigenvalues only, the
+/// lower triangle of column-major n×n matrices, lda = n): with `buf` None the workspace's
+/// (device, host) bytes into `bytes`, else the call with that device buffer and host buffer.
+#[allow(clippy::too_many_arguments, clippy::missing_safety_doc)]
+pub trait Eig: Prec + RealLapack {
+    const SOLVER_TYPE: csv::cudaDataType;
+    /// `cusolverDnXsyevBatched` of `batch` packed matrices at `a` (overwritten), eigenvalues
+    /// ascending at `w` (n per matrix), `info` one int per matrix.
+    unsafe fn syev_batched(h: csv::cusolverDnHandle_t, p: csv::cusolverDnParams_t, n: i64, a: u64, w: u64, info: u64, batch: i64, buf: Option<(u64, &mut [u8])>, bytes: &mut (usize, usize)) -> csv::cusolverStatus_t {
+        let (mode, lower, t) = (csv::cusolverEigMode_t::CUSOLVER_EIG_MODE_NOVECTOR, csv::cublasFillMode_t::CUBLAS_FILL_MODE_LOWER, Self::SOLVER_TYPE);
+        match buf {
+            None => csv::cusolverDnXsyevBatched_bufferSize(h, p, mode, lower, n, t, a as _, n, t, w as _, t, &mut bytes.0, &mut bytes.1, batch),
+            Some((dev, host)) => csv::cusolverDnXsyevBatched(h, p, mode, lower, n, t, a as _, n, t, w as _, t, dev as _, bytes.0, host.as_mut_ptr() as _, bytes.1, info as _, batch),
+        }
+    }
+    /// `cusolverDnXsyevdx` of the matrix at `a` (overwritten): every eigenvalue (`index`
+    /// None) or those of index il … iu (1-based), ascending at `w`, their number in `meig`,
+    /// `info` one int.
+    unsafe fn syevdx(h: csv::cusolverDnHandle_t, p: csv::cusolverDnParams_t, n: i64, index: Option<(i64, i64)>, a: u64, w: u64, meig: &mut i64, info: u64, buf: Option<(u64, &mut [u8])>, bytes: &mut (usize, usize)) -> csv::cusolverStatus_t {
+        use csv::cusolverEigRange_t::{CUSOLVER_EIG_RANGE_ALL as ALL, CUSOLVER_EIG_RANGE_I as I};
+        let (mode, lower, t) = (csv::cusolverEigMode_t::CUSOLVER_EIG_MODE_NOVECTOR, csv::cublasFillMode_t::CUBLAS_FILL_MODE_LOWER, Self::SOLVER_TYPE);
+        let (range, (il, iu)) = index.map_or((ALL, (1, n)), |w| (I, w));
+        // vl and vu are not referenced for these ranges, but must point at a T.
+        let (mut vl, mut vu): (Self, Self) = (num_traits::Zero::zero(), num_traits::Zero::zero());
+        let (vl, vu) = (&mut vl as *mut Self as _, &mut vu as *mut Self as _);
+        match buf {
+            None => csv::cusolverDnXsyevdx_bufferSize(h, p, mode, range, lower, n, t, a as _, n, vl, vu, il, iu, meig, t, w as _, t, &mut bytes.0, &mut bytes.1),
+            Some((dev, host)) => csv::cusolverDnXsyevdx(h, p, mode, range, lower, n, t, a as _, n, vl, vu, il, iu, meig, t, w as _, t, dev as _, bytes.0, host.as_mut_ptr() as _, bytes.1, info as _),
+        }
+    }
+}
+
+impl Eig for f32 {
+    const SOLVER_TYPE: csv::cudaDataType = csv::cudaDataType::CUDA_R_32F;
+}
+
+impl Eig for f64 {
+    const SOLVER_TYPE: csv::cudaDataType = csv::cudaDataType::CUDA_R_64F;
 }

@@ -15,6 +15,7 @@ use numgpu::testing::{ode::worst_weighted_error, tol, workloads};
 use numgpu::Handle;
 
 #[derive(clap::Args, Debug)]
+#[group(id = "rkc")]
 pub struct Args {
     /// rkc: systems per call, comma-separated [default: 1000,10000,100000,1000000; --quick: 1000,10000,100000].
     #[arg(long, value_delimiter = ',')]

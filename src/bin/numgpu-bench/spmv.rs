@@ -22,6 +22,7 @@ use std::mem::size_of;
 use std::path::PathBuf;
 
 #[derive(clap::Args, Debug)]
+#[group(id = "spmv")]
 pub struct Args {
     /// spmv: entries of every generated matrix of the suite [default: the spec's sizes, 28672000 for the 7-point stencil (160³), 27000000 for the 27-point one (100³), 20000000 for the others; --quick: 2000000].
     #[arg(long)]

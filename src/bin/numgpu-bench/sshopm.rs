@@ -15,6 +15,7 @@ use numgpu::Handle;
 use rayon::prelude::*;
 
 #[derive(clap::Args, Debug)]
+#[group(id = "sshopm")]
 pub struct Args {
     /// sshopm: tensors per call [default: 1000000; --quick: 10000].
     #[arg(long)]

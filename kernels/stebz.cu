@@ -202,6 +202,16 @@ extern "C" __global__ void NG_KERNEL(stebz_bisect)(ng_i64 n, int range, T vl, T 
     const ng_i64 i = blockIdx.x / G, g = blockIdx.x % G;
     par += i * spar;
     if (par[P_BAD] != T(0)) return;
+    if (n == 1) {
+        // LAPACK's special case: the eigenvalue is d itself, not a bisection's approximation.
+        if (g == 0 && threadIdx.x == 0) {
+            const T d0 = dg[i * sd];
+            const bool in = range != NG_VALUE || (vl < d0 && d0 <= vu);
+            if (range == NG_VALUE) m[i] = in;
+            if (in) w[i * sw] = d0;
+        }
+        return;
+    }
     const T pivmin = par[P_PIVMIN], gl = par[P_GL], gu = par[P_GU], atol = par[P_ATOL], rtol = par[P_RTOL];
     // Shared memory: lo, hi (two buffers each), then the matrix when staged, then ca, cb (two
     // buffers each), the counts at the points, the pieces per interval and the scan's part.
@@ -311,6 +321,27 @@ extern "C" __global__ void NG_KERNEL(stebz_bisect)(ng_i64 n, int range, T vl, T 
     }
     unconverged = ng_block_reduce(unconverged, ng_op_add(), part);
     if (t == 0 && unconverged > 0) atomicAdd(info + i, unconverged);
+}
+
+// Puts each matrix's m eigenvalues in ascending order. Within one block's slice they are
+// already; where several blocks share a matrix, their pieces may overlap by a tolerance, so two
+// eigenvalues closer than it can come out swapped at a slice boundary. Insertion sort, a
+// thread per matrix: linear in m plus the (few, local) inversions.
+extern "C" __global__ void NG_KERNEL(stebz_order)(const long long *m, T *w, ng_i64 sw, const T *par, ng_i64 spar, ng_i64 batch) {
+    const ng_i64 i = blockIdx.x * ng_i64(blockDim.x) + threadIdx.x;
+    if (i >= batch || par[i * spar + P_BAD] != T(0)) return;
+    T *v = w + i * sw;
+    const ng_i64 len = m[i];
+    for (ng_i64 k = 1; k < len; ++k) {
+        const T x = v[k];
+        if (!(x < v[k - 1])) continue;
+        ng_i64 j = k;
+        do {
+            v[j] = v[j - 1];
+            --j;
+        } while (j > 0 && x < v[j - 1]);
+        v[j] = x;
+    }
 }
 
 extern "C" __global__ void NG_KERNEL(stebz_count)(ng_i64 n, const T *d, ng_i64 sd, const T *e2, ng_i64 se2, const T *par, ng_i64 spar, ng_i64 nmu,

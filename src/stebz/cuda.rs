@@ -3,7 +3,8 @@
 //! splits) and parameters in the workspace; `stebz_bisect` then runs G blocks per matrix, each
 //! on a slice of at most `cap` eigenvalue indices with its intervals in shared memory: a block
 //! per matrix for a batch of small ones, and for a few large matrices slices small enough that
-//! the GPU has several blocks per SM; `stebz_count` counts at the caller's shifts.
+//! the GPU has several blocks per SM (then `stebz_order` puts each matrix's eigenvalues in
+//! order across its slices); `stebz_count` counts at the caller's shifts.
 
 use super::{Range, Stebz, Stecount};
 use crate::core::error::Result;
@@ -152,9 +153,24 @@ pub fn stebz<T: RealLapack>(ch: &mut CudaHandle, p: &Stebz<T>, space: Space) -> 
             // g blocks per matrix (count·g <= i32::MAX), bisect_smem's layout.
             let l = ch.launch(&module).arg(&n_).arg(&range).arg(&kvl).arg(&kvu).arg(&first).arg(&last).arg(&g).arg(&cap).arg(&staged);
             let l = l.arg(&dp).arg(&sd).arg(&e2p).arg(&se2).arg(&parp).arg(&spar).arg(&mp).arg(&wp).arg(&sw).arg(&infop);
-            l.run((blocks, 1, 1), pl.threads as u32, bisect_smem::<T>(n, &pl) as u32)
+            l.run((blocks, 1, 1), pl.threads as u32, bisect_smem::<T>(n, &pl) as u32)?;
+            if pl.g > 1 {
+                order::<T>(ch, k)?;
+            }
+            Ok(())
         })
     }
+}
+
+/// Enqueues `stebz_order` on the chunk's w (operands 3 to 5 of `stebz`): the slices of
+/// several blocks per matrix may leave eigenvalues closer than the tolerance swapped.
+fn order<T: RealLapack>(ch: &CudaHandle, k: &Chunk) -> Result<()> {
+    let module = module::<T>(ch, "order")?;
+    let (par, m, w) = (&k[3], &k[4], &k[5]);
+    let (mp, wp, sw, parp, spar, batch) = (m.ptr(), w.ptr(), w.stride as i64, par.ptr(), par.stride as i64, k.count as i64);
+    // SAFETY: the argument list of stebz_order_<T> in stebz.cu, on the chunk's views; a
+    // thread per matrix.
+    unsafe { ch.launch(&module).arg(&mp).arg(&wp).arg(&sw).arg(&parp).arg(&spar).arg(&batch).run(grid(k.count.div_ceil(128) as i64), 128, 0) }
 }
 
 /// Counts of a batch at its shifts (see [`Stecount`]), its arrays in `space`.

@@ -226,7 +226,7 @@ fn stebz_kernels_compile_for_sm80_and_sm90() {
         return;
     }
     fn cases<T: Scalar>() -> Vec<String> {
-        ["prep", "bisect", "count"].iter().flat_map(|k| {
+        ["prep", "bisect", "order", "count"].iter().flat_map(|k| {
             let (d, e) = bis::specialise::<T>(k);
             check(bis::source(), &d, &e)
         }).collect()

@@ -183,7 +183,7 @@ fn sphere_for<T: Real>(h: &mut Handle) {
 /// Every (m, n) of a grid within the limits: `sym_apply` satisfies Euler's identities
 /// (A·x^{m−2})·x = A·x^{m−1} and xᵀ·A·x^{m−1} = A·x^m, and matches the dense tensor where it is
 /// small; SS-HOPM (SAFE, two tensors × three starts) converges to true eigenpairs where the
-/// iteration is cheap. Orders 2 to 12 in three tests, each short enough to run alone under
+/// iteration is cheap. Orders 2 to 12 in six tests, each short enough to run alone under
 /// compute-sanitizer within a device call.
 fn orders_for<T: Real>(h: &mut Handle, orders: std::ops::RangeInclusive<usize>) {
     let cuda = h.backend() == numgpu::Backend::Cuda;
@@ -250,8 +250,20 @@ fn middle_orders_for<T: Real>(h: &mut Handle) {
     orders_for::<T>(h, 6..=8);
 }
 
-fn high_orders_for<T: Real>(h: &mut Handle) {
-    orders_for::<T>(h, 9..=12);
+fn order_9_for<T: Real>(h: &mut Handle) {
+    orders_for::<T>(h, 9..=9);
+}
+
+fn order_10_for<T: Real>(h: &mut Handle) {
+    orders_for::<T>(h, 10..=10);
+}
+
+fn order_11_for<T: Real>(h: &mut Handle) {
+    orders_for::<T>(h, 11..=11);
+}
+
+fn order_12_for<T: Real>(h: &mut Handle) {
+    orders_for::<T>(h, 12..=12);
 }
 
 /// Strides: A with gaps of NaN (never read) and starts given per tensor or shared (stride 0)
@@ -552,7 +564,10 @@ crate::real_precisions! {
     sphere => sphere_for;
     low_orders => low_orders_for;
     middle_orders => middle_orders_for;
-    high_orders => high_orders_for;
+    order_9 => order_9_for;
+    order_10 => order_10_for;
+    order_11 => order_11_for;
+    order_12 => order_12_for;
     strides => strides_for;
     nan_and_zero => nan_and_zero_for;
     empty => empty_for;
@@ -567,7 +582,10 @@ crate::on_every_backend! {
     sshopm_sphere_tensor_returns_normalised_draws => super::sphere;
     sshopm_orders_2_to_5_every_dimension => super::low_orders;
     sshopm_orders_6_to_8_every_dimension => super::middle_orders;
-    sshopm_orders_9_to_12_every_dimension => super::high_orders;
+    sshopm_order_9_every_dimension => super::order_9;
+    sshopm_order_10_every_dimension => super::order_10;
+    sshopm_order_11_every_dimension => super::order_11;
+    sshopm_order_12_every_dimension => super::order_12;
     sshopm_strides_and_shared_starts => super::strides;
     sshopm_nan_and_zero_flags => super::nan_and_zero;
     sshopm_empty_work_touches_nothing => super::empty;

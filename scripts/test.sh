@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `make test`: the whole test suite (unit tests, the integration binary with the header check,
-# the kernel compile check, every family on every backend, the C and Fortran tests, doc tests)
+# the kernel compile check, every family on every backend, the C and Fortran tests, doc tests,
+# the bench's own unit tests: --features bench)
 # with NVRTC required, then a summary that says which tests were skipped and why.
 #
 #   scripts/test.sh [CARGO TEST ARGS...]      e.g. scripts/test.sh --test integration gemm
@@ -34,7 +35,7 @@ cargo build --lib "${pflag[@]}"
 
 set +e
 # --show-output: keep what passing tests print (their SKIPPED lines) for the summary.
-cargo test --no-fail-fast "${pflag[@]}" "$@" -- --show-output 2>&1 | tee "$log"
+cargo test --no-fail-fast --features bench "${pflag[@]}" "$@" -- --show-output 2>&1 | tee "$log"
 rc=${PIPESTATUS[0]}
 set -e
 

@@ -37,8 +37,11 @@ enum SourceKey {
 /// through the disk cache). Each slot is filled once, even when threads race for it.
 #[derive(Default)]
 pub struct ModuleCache {
-    slots: Mutex<HashMap<(SourceKey, Vec<String>, String), Slot>>,
+    slots: Mutex<HashMap<ModuleKey, Slot>>,
 }
+
+/// A module's source, its defines and its entry point.
+type ModuleKey = (SourceKey, Vec<String>, String);
 
 impl ModuleCache {
     /// The module for `source` compiled with `defines` (`NAME=VALUE`), whose entry point is

@@ -16,7 +16,7 @@ use std::sync::OnceLock;
 /// `-fcheck=all` adds run-time bounds checks.
 const FFLAGS: &[&str] = &["-std=f2008", "-Wall", "-Werror", "-fcheck=all", "-ffpe-summary=none", "-g"];
 
-fn fflags() -> Vec<OsString> {
+pub fn fflags() -> Vec<OsString> {
     FFLAGS.iter().map(OsString::from).collect()
 }
 
@@ -33,7 +33,7 @@ fn stamped(name: &str) -> PathBuf {
 
 /// Compiles include/numgpu.f90 and fortran-tests/testing.f90 once into the bin dir: their
 /// objects, and their .mod files under mod/.
-fn build_modules(fc: &str) -> (Vec<PathBuf>, PathBuf) {
+pub fn build_modules(fc: &str) -> (Vec<PathBuf>, PathBuf) {
     static DONE: OnceLock<(Vec<PathBuf>, PathBuf)> = OnceLock::new();
     DONE.get_or_init(|| {
         let dir = bin_dir();

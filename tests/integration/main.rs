@@ -17,3 +17,4 @@ mod spmv;
 mod stebz;
 mod c_abi;
 mod fortran;
+mod examples;

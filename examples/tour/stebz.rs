@@ -16,7 +16,7 @@ use numgpu::lapack::RealLapack;
 use numgpu::stebz::{numgpu_stebz_range as R, stebz_batched_slices, stecount_batched_slices};
 use numgpu::testing::gen::{nan, POISON};
 use numgpu::testing::norm::nan_max;
-use numgpu::testing::tridiag_eig::{count_dd, ratio, reference, reference_unit, value_range, Class, Tri};
+use numgpu::testing::tridiag_eig::{count_dd, ratio, reference, reference_unit, strided, value_range, Class, Tri};
 use numgpu::{Complex64, Handle, Scalar};
 
 /// The legend of this family's rows, printed above the table.
@@ -35,18 +35,6 @@ fn f<T: Scalar>(x: T) -> f64 {
     x.to_c64().re
 }
 
-/// d and e of a batch, n and n apart (e's last entry of each matrix NaN: not referenced).
-fn arrays<T: Scalar>(mats: &[Tri]) -> (Vec<T>, Vec<T>) {
-    let (mut d, mut e) = (Vec::new(), Vec::new());
-    for m in mats {
-        let (di, ei) = m.as_t::<T>();
-        d.extend(di);
-        e.extend(ei);
-        e.push(nan::<T>());
-    }
-    (d, e)
-}
-
 /// Flops of finding m eigenvalues of order n to ulp by plain bisection: 4n per count,
 /// log2(1/ulp) counts each.
 fn flops<T: Scalar>(n: usize, m: usize) -> f64 {
@@ -58,7 +46,7 @@ fn flops<T: Scalar>(n: usize, m: usize) -> f64 {
 #[allow(clippy::too_many_arguments)]
 fn eig_case<T: RealLapack>(h: &mut Handle, what: &str, mats: &[Tri], code: R, (vl, vu, il, iu): (f64, f64, usize, usize), picks: &[usize], want: impl Fn(usize) -> Vec<f64>) -> Result<Row, String> {
     let (n, batch) = (mats[0].n(), mats.len());
-    let (d, e) = arrays::<T>(mats);
+    let (d, e) = strided::<T>(mats, nan::<T>());
     let input = || (vec![-7i64; batch], vec![nan::<T>(); n * batch], vec![POISON; batch]);
     let ((m, w, info), secs, (mc, wc, infoc)) = measure(h, input, |h, (m, w, info)| {
         stebz_batched_slices(h, code as i32, n as i64, t(vl), t(vu), il as i64, iu as i64, t(0.0), &d, n as i64, &e, n as i64, m, w, n as i64, info, batch as i64)
@@ -95,7 +83,7 @@ fn eig_case<T: RealLapack>(h: &mut Handle, what: &str, mats: &[Tri], code: R, (v
 /// The Sturm counts of a batch of random matrices at 64 shifts spread over [−3, 3].
 fn count_case<T: RealLapack>(h: &mut Handle, seed: u64) -> Result<Row, String> {
     let mats: Vec<Tri> = (0..BATCH as u64).map(|i| Tri::new::<T>(Class::Random, N, seed + i)).collect();
-    let (d, e) = arrays::<T>(&mats);
+    let (d, e) = strided::<T>(&mats, nan::<T>());
     let mu: Vec<T> = (0..64).map(|j| t(-3.0 + 6.0 * (j as f64 + 0.37) / 64.0)).collect();
     let nmu = mu.len();
     let (count, secs, cpu) = measure(h, || vec![-7i64; nmu * BATCH], |h, c| stecount_batched_slices(h, N as i64, &d, N as i64, &e, N as i64, &mu, c, BATCH as i64))?;

@@ -109,6 +109,20 @@ impl Tri {
     }
 }
 
+/// d and e of a batch of matrices of one order in precision T, both n apart: each matrix's n
+/// entries of d, and its n − 1 of e followed by `pad` (not referenced).
+pub fn strided<T: Scalar>(mats: &[Tri], pad: T) -> (Vec<T>, Vec<T>) {
+    let n = mats.first().map_or(0, Tri::n);
+    let (mut d, mut e) = (Vec::with_capacity(n * mats.len()), Vec::with_capacity(n * mats.len()));
+    for m in mats {
+        let (di, ei) = m.as_t::<T>();
+        d.extend(di);
+        e.extend(ei);
+        e.push(pad);
+    }
+    (d, e)
+}
+
 /// Every eigenvalue, ascending: the exact spectrum where known, else LAPACK `dsterf`.
 pub fn reference(t: &Tri) -> Vec<f64> {
     t.exact().unwrap_or_else(|| sterf::<f64>(t))

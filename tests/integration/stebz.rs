@@ -15,7 +15,7 @@ use numgpu::stebz::{numgpu_stebz_range as R, stebz_batched, stebz_batched_slices
 use numgpu::testing::gen::{nan, POISON};
 use numgpu::testing::norm::{same, unchanged};
 use numgpu::testing::tol::RATIO;
-use numgpu::testing::tridiag_eig::{count_dd, ratio, reference, reference_unit, shifts, stebz, value_range, Class, Tri, CLASSES};
+use numgpu::testing::tridiag_eig::{count_dd, ratio, reference, reference_unit, shifts, stebz, strided, value_range, Class, Tri, CLASSES};
 use numgpu::{Backend, Handle, Scalar, Status};
 
 const ALL: i32 = R::NUMGPU_STEBZ_ALL as i32;
@@ -205,13 +205,7 @@ fn large_for<T: RealLapack>(h: &mut Handle) {
 /// The counts of a batch at the shifts `mu` (count[j + i·nmu]), through the Rust API.
 fn counts<T: RealLapack>(h: &mut Handle, mats: &[Tri], mu: &[f64]) -> Vec<i64> {
     let n = mats[0].n();
-    let (mut d, mut e) = (Vec::new(), Vec::new());
-    for m in mats {
-        let (di, ei) = m.as_t::<T>();
-        d.extend(di);
-        e.extend(ei);
-        e.push(nan::<T>());
-    }
+    let (d, e) = strided::<T>(mats, nan::<T>());
     let mu_t: Vec<T> = mu.iter().map(|&x| t::<T>(x)).collect();
     let mut count = vec![-7i64; mu.len() * mats.len()];
     stecount_batched_slices(h, n as i64, &d, n as i64, &e, n as i64, &mu_t, &mut count, mats.len() as i64).unwrap();

@@ -155,19 +155,6 @@ fn windows(lo: usize, hi: usize, count: usize, len: usize) -> Vec<(usize, usize)
     (0..count).map(|j| (lo + j * span / count, total * j / count, total * (j + 1) / count)).filter(|w| w.2 > w.1).map(|(start, a, b)| (start, start + b - a - 1)).collect()
 }
 
-/// d and e of `mats` (one order), n apart (e's last entry of each 0, not referenced).
-fn host<T: Eig>(mats: &[Tri]) -> (Vec<T>, Vec<T>) {
-    let n = mats[0].n();
-    let (mut d, mut e) = (Vec::with_capacity(n * mats.len()), Vec::with_capacity(n * mats.len()));
-    for m in mats {
-        let (di, ei) = m.as_t::<T>();
-        d.extend(di);
-        e.extend(ei);
-        e.push(<T as Scalar>::zero());
-    }
-    (d, e)
-}
-
 /// The dense symmetric form (column-major, both triangles) of `mats`, one after the other.
 fn dense<T: Eig>(mats: &[Tri]) -> Vec<T> {
     let n = mats[0].n();
@@ -200,7 +187,7 @@ fn body<T: Eig>(s: &mut Stebz, ctx: &mut Ctx, case: &Case, row: &mut Row) -> Res
     [("n", n), ("batch", batch), ("m", want)].into_iter().for_each(|(k, v)| row.set(k, v));
     let seed = ((T::LETTER as u64) << 32) ^ ((n as u64) << 4) ^ case.kind as u64 ^ 0x7374_6562_7a00;
     let mats: Vec<Tri> = (0..batch as u64).into_par_iter().map(|i| Tri::new::<T>(Class::Random, n, seed ^ (i << 40))).collect();
-    let (d, e) = host::<T>(&mats);
+    let (d, e) = te::strided::<T>(&mats, <T as Scalar>::zero());
     let bytes = n * batch * elem;
     let nsets = sets(2.0 * bytes as f64, gpu.l2_bytes as f64, false);
     if (nsets * 2 + 1) as f64 * bytes as f64 > ctx.budget {
@@ -365,7 +352,7 @@ mod tests {
         assert_eq!(windows(51, 150, 10, 10).iter().map(|w| w.1 + 1 - w.0).sum::<usize>(), 100);
         assert_eq!(windows(1, 3, 8, 4), [(1, 1), (2, 2), (3, 3)]);
         let mats: Vec<Tri> = (0..3).map(|i| Tri::new::<f64>(Class::Random, 5, 9 + i)).collect();
-        let (d, e) = host::<f64>(&mats);
+        let (d, e) = te::strided::<f64>(&mats, 0.0);
         let a = dense::<f64>(&mats);
         let m1 = &mats[1];
         assert_eq!((d[5], e[6], a[25 + 1], a[25 + 5], a[25 + 11], a[25 + 6]), (m1.d[0], m1.e[1], m1.e[0], m1.e[0], m1.e[1], m1.d[1]));

@@ -129,6 +129,15 @@ pub trait Eig: Prec + RealLapack {
             Some((dev, host)) => csv::cusolverDnXsyevBatched(h, p, mode, lower, n, t, a as _, n, t, w as _, t, dev as _, bytes.0, host.as_mut_ptr() as _, bytes.1, info as _, batch),
         }
     }
+    /// `cusolverDnXsyevd` of the matrix at `a` (overwritten): every eigenvalue, ascending at
+    /// `w`, `info` one int.
+    unsafe fn syevd(h: csv::cusolverDnHandle_t, p: csv::cusolverDnParams_t, n: i64, a: u64, w: u64, info: u64, buf: Option<(u64, &mut [u8])>, bytes: &mut (usize, usize)) -> csv::cusolverStatus_t {
+        let (mode, lower, t) = (csv::cusolverEigMode_t::CUSOLVER_EIG_MODE_NOVECTOR, csv::cublasFillMode_t::CUBLAS_FILL_MODE_LOWER, Self::SOLVER_TYPE);
+        match buf {
+            None => csv::cusolverDnXsyevd_bufferSize(h, p, mode, lower, n, t, a as _, n, t, w as _, t, &mut bytes.0, &mut bytes.1),
+            Some((dev, host)) => csv::cusolverDnXsyevd(h, p, mode, lower, n, t, a as _, n, t, w as _, t, dev as _, bytes.0, host.as_mut_ptr() as _, bytes.1, info as _),
+        }
+    }
     /// `cusolverDnXsyevdx` of the matrix at `a` (overwritten): every eigenvalue (`index`
     /// None) or those of index il … iu (1-based), ascending at `w`, their number in `meig`,
     /// `info` one int.

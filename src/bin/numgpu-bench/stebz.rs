@@ -5,7 +5,8 @@
 //! middle of the spectrum. Peers in the same run: LAPACK `?stebz` on the host (numgpu's CPU
 //! backend, which is `?stebz` per matrix under rayon; for one matrix, index windows over the
 //! cores) on all cores and on one, and the dense route a GPU user takes today: the tridiagonal
-//! stored dense through cuSOLVER (`XsyevBatched` for a batch, `Xsyevdx` for one matrix,
+//! stored dense through cuSOLVER (`XsyevBatched` for a batch, and `Xsyevd` looped over it as
+//! `torch.linalg.eigvalsh` does for n > 32; `Xsyevdx` for one matrix,
 //! eigenvalues only). Checks by the oracle against LAPACK `?stebz` in the same precision.
 
 use crate::bench::{below, bits, dispatch, finish, host_times, sample, secs, sets, About, Bench, Case, Ctx, HostTimes};
@@ -78,13 +79,13 @@ impl Stebz {
 #[rustfmt::skip]
 const ABOUT: About = About {
     name: "stebz", report: "stebz", tolerance: tol::RATIO, precisions: &['s', 'd'], default: &['s', 'd'], cusparse: false,
-    description: "Eigenvalues of random symmetric tridiagonal matrices by bisection (LAPACK ?stebz semantics): numgpu_?stebz_batched on device arrays (a batch, every eigenvalue; one large matrix, every eigenvalue and an index window of 100) against LAPACK ?stebz on the host over all cores and on one core, and the dense GPU route, the tridiagonal stored dense through cuSOLVER (cusolverDnXsyevBatched for a batch, cusolverDnXsyevdx for one matrix; eigenvalues only), on the same stream.",
+    description: "Eigenvalues of random symmetric tridiagonal matrices by bisection (LAPACK ?stebz semantics): numgpu_?stebz_batched on device arrays (a batch, every eigenvalue; one large matrix, every eigenvalue and an index window of 100) against LAPACK ?stebz on the host over all cores and on one core, and the dense GPU route, the tridiagonal stored dense through cuSOLVER (cusolverDnXsyevBatched for a batch, cusolverDnXsyevdx for one matrix; eigenvalues only), and for a batch cusolverDnXsyevd looped over its matrices (the route torch.linalg.eigvalsh takes for n > 32), on the same stream.",
     columns: &[("form", "form", Fmt::Text), ("range", "range", Fmt::Text), ("prec", "precision", Fmt::Text), ("n", "n", Fmt::Fix(0)), ("batch", "batch", Fmt::Fix(0)),
         ("ours ms", "ours_ms", Fmt::Ms), ("matrices/s", "matrices_per_s", Fmt::Rate), ("eigenvalues/s", "ours_eigs", Fmt::Exp(2)), ("LAPACK all ms", "lapack_all_ms", Fmt::Ms),
         ("×LAPACK all", "ratio_lapack_all", Fmt::Rate), ("LAPACK 1-core ms", "lapack_one_ms", Fmt::Ms), ("×LAPACK 1-core", "ratio_lapack_one", Fmt::Rate),
-        ("dense route", "dense", Fmt::Text), ("dense ms", "dense_ms", Fmt::Ms), ("×dense", "ratio_dense", Fmt::Rate), ("error ratio", "error_ratio", Fmt::Fix(2)),
+        ("dense route", "dense", Fmt::Text), ("dense ms", "dense_ms", Fmt::Ms), ("×dense", "ratio_dense", Fmt::Rate), ("looped ms", "looped_ms", Fmt::Ms), ("×looped", "ratio_looped", Fmt::Rate), ("error ratio", "error_ratio", Fmt::Fix(2)),
         ("checked", "checked", Fmt::Fix(0))],
-    log: &["ours_ms", "ratio_lapack_all", "ratio_dense"],
+    log: &["ours_ms", "ratio_lapack_all", "ratio_dense", "ratio_looped"],
 };
 
 impl Bench for Stebz {
@@ -106,8 +107,8 @@ impl Bench for Stebz {
         let version = self.solver.as_ref().map_or("—".into(), |s| s.version.clone());
         format!(
             "- method: random matrices (d and e uniform in [-1, 1], the oracle's `Class::Random`), d and e n apart, in device memory; `batched` rows: {} matrices of order n, every eigenvalue; `single` rows: one matrix of order n, every eigenvalue (`all`) or the {WINDOW} of index n/2 − 49 … n/2 + 50 (`index`); default abstol (LAPACK's); numgpu's inputs rotated among `sets` copies when they would fit in L2 (they are only read); {} warm-up calls, then the median of up to {} calls (fewer where they would take more than {} s), between CUDA events on one stream shared with cuSOLVER {version}\n\
-             - peers: LAPACK `?stebz` (OpenBLAS's, single-threaded) through numgpu's CPU backend, host clock, over all {} threads (rayon over the matrices; for one matrix, index windows spread over the spectrum, one per thread) and on one core, a few runs on part of the work (the first matrices, or windows of the spectrum) scaled to the whole call by the time per matrix or per eigenvalue; the dense route: the tridiagonal stored as a dense symmetric matrix (lower triangle), cuSOLVER `cusolverDnXsyevBatched` (a batch; timed on as many matrices as fit in {:.1} GB, scaled to the whole batch) or `cusolverDnXsyevdx` (one matrix, range ALL or I; none where the dense matrix exceeds {:.1} GB), eigenvalues only, each call on a fresh copy restored before its start event (untimed); the dense matrices' upload is not counted\n\
-             - matrices/s and eigenvalues/s of numgpu; ×LAPACK all, ×LAPACK 1-core and ×dense = t_peer / t_numgpu for the whole call (> 1: numgpu faster)\n\
+             - peers: LAPACK `?stebz` (OpenBLAS's, single-threaded) through numgpu's CPU backend, host clock, over all {} threads (rayon over the matrices; for one matrix, index windows spread over the spectrum, one per thread) and on one core, a few runs on part of the work (the first matrices, or windows of the spectrum) scaled to the whole call by the time per matrix or per eigenvalue; the dense route: the tridiagonal stored as a dense symmetric matrix (lower triangle), cuSOLVER `cusolverDnXsyevBatched` (a batch; timed on as many matrices as fit in {:.1} GB, scaled to the whole batch) or `cusolverDnXsyevdx` (one matrix, range ALL or I; none where the dense matrix exceeds {:.1} GB), eigenvalues only, each call on a fresh copy restored before its start event (untimed); the looped route: `cusolverDnXsyevd` once per matrix (what `torch.linalg.eigvalsh` of a batch of n > 32 does), timed on the first {} matrices and scaled; the dense matrices' upload is not counted\n\
+             - matrices/s and eigenvalues/s of numgpu; ×LAPACK all, ×LAPACK 1-core, ×dense and ×looped = t_peer / t_numgpu for the whole call (> 1: numgpu faster)\n\
              - checks by the oracle (`numgpu::testing::tridiag_eig`): m = the range's size and info = 0 for every matrix (poisoned before the call), two calls on the same inputs bitwise equal; the eigenvalues of `checked` matrices spread over the batch (all of them), or of windows spread over the single matrix's range (every eigenvalue of the index window), against LAPACK `?stebz` in the same precision: error ratio max|w − w_LAPACK| / max(abstol, ulp·‖T‖₁) < {}; the dense route's eigenvalues against the same, in units of n·ulp·‖T‖₁ (its own error grows with n), < {} (a check of the bench), and its info = 0\n",
             self.batch,
             meta.warmup,
@@ -116,6 +117,7 @@ impl Bench for Stebz {
             meta.host_threads,
             self.dense_bytes / 1e9,
             self.dense_bytes / 1e9,
+            LOOPED,
             tol::RATIO,
             tol::RATIO
         )
@@ -337,6 +339,41 @@ fn dense_route<T: Eig>(s: &mut Stebz, ctx: &mut Ctx, row: &mut Row, mats: &[Tri]
     if fit < batch {
         row.note(format!("dense route timed on {fit} of {batch} matrices ({:.1} GB dense), scaled", (fit * n * n * elem) as f64 / 1e9));
     }
+    if batch > 1 {
+        looped_route::<T>(sv, gpu, ctx.reps, s.max_secs, row, (n, fit.min(LOOPED), batch), (&work, &pristine, &wb, &ib), t)?;
+    }
+    Ok(())
+}
+
+/// Matrices per timed call of the looped dense route (its time is scaled to the batch).
+const LOOPED: usize = 64;
+
+/// The route PyTorch's `eigvalsh` of a batch of n > 32 takes (the one the issue measured):
+/// `cusolverDnXsyevd` once per matrix, timed on the first `looped` matrices at `work` (restored
+/// from `pristine` before each call, untimed), scaled to the batch; its info checked.
+#[allow(clippy::too_many_arguments)]
+fn looped_route<T: Eig>(sv: &Cusolver, gpu: &Gpu, reps: usize, max_secs: f64, row: &mut Row, (n, looped, batch): (usize, usize, usize), (work, pristine, wb, ib): (&DevBuf, &DevBuf, &DevBuf, &DevBuf), t: f64) -> Res<()> {
+    let (nl, elem, mut sizes) = (n as i64, size_of::<T>(), (0usize, 0usize));
+    // SAFETY (both): matrix j of `looped` packed n×n matrices at work, its n eigenvalues at
+    // wb, its info at ib, the workspaces the size query asked for, on the bench's stream.
+    ok(unsafe { T::syevd(sv.h.cu(), sv.params, nl, work.ptr, wb.ptr, ib.ptr, None, &mut sizes) }.result(), "cusolverDnXsyevd_bufferSize")?;
+    let (dbuf, mut hbuf) = (gpu.alloc(sizes.0)?, vec![0u8; sizes.1.max(1)]);
+    let mut call = |_: usize| -> Res<()> {
+        for j in 0..looped {
+            let (a, w, info) = (work.ptr + (j * n * n * elem) as u64, wb.ptr + (j * n * elem) as u64, ib.ptr + 4 * j as u64);
+            ok(unsafe { T::syevd(sv.h.cu(), sv.params, nl, a, w, info, Some((dbuf.ptr, &mut hbuf[..])), &mut sizes) }.result(), "cusolverDnXsyevd")?;
+        }
+        Ok(())
+    };
+    let restore = |_: usize| gpu.copy_async(work.ptr, pristine.ptr, looped * n * n * elem);
+    let (ms, _) = timed(gpu, 1, reps, max_secs, restore, &mut call)?;
+    let mut infos = vec![0i32; looped];
+    gpu.dtoh(&mut infos, ib.ptr)?;
+    row.check(infos.iter().all(|&x| x == 0), || "bench check: cusolverDnXsyevd reported info ≠ 0".to_string());
+    let ms = ms * batch as f64 / looped as f64;
+    row.set("looped_ms", ms);
+    row.set("ratio_looped", ms / t);
+    row.note(format!("looped dense route (cusolverDnXsyevd per matrix) timed on {looped} of {batch} matrices, scaled"));
     Ok(())
 }
 

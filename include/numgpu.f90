@@ -67,6 +67,14 @@ module numgpu
     integer(c_int32_t), parameter, public :: NUMGPU_GTSV_DIAG_PIVOT = 0_c_int32_t
     integer(c_int32_t), parameter, public :: NUMGPU_GTSV_NOPIVOT = 1_c_int32_t
 
+    ! numgpu_jacobi_job
+    integer(c_int32_t), parameter, public :: NUMGPU_JACOBI_NOVEC = 0_c_int32_t
+    integer(c_int32_t), parameter, public :: NUMGPU_JACOBI_VEC = 1_c_int32_t
+
+    ! numgpu_jacobi_uplo
+    integer(c_int32_t), parameter, public :: NUMGPU_JACOBI_LOWER = 0_c_int32_t
+    integer(c_int32_t), parameter, public :: NUMGPU_JACOBI_UPPER = 1_c_int32_t
+
     ! numgpu_ode_layout
     integer(c_int32_t), parameter, public :: NUMGPU_LAYOUT_SYSTEM_MAJOR = 0_c_int32_t
     integer(c_int32_t), parameter, public :: NUMGPU_LAYOUT_EQUATION_MAJOR = 1_c_int32_t
@@ -132,6 +140,12 @@ module numgpu
     integer(c_int32_t), parameter, public :: NUMGPU_STEBZ_INDEX = 2_c_int32_t
 
     ! ---- numgpu.h's types ------------------------------------------------------------------
+    type, bind(C), public :: numgpu_jacobi_params
+        real(c_double) :: tol
+        integer(c_int32_t) :: max_sweeps
+        integer(c_int32_t) :: unsorted
+    end type
+
     abstract interface
         subroutine numgpu_ode_rhs_proc(t, y, p, dydt, neq, user) bind(C)
             import :: c_double, c_int64_t, c_ptr
@@ -946,6 +960,82 @@ module numgpu
             integer(c_int32_t) :: numgpu_zgtsv_batched_interleaved
         end function
 
+        function numgpu_ssyevj_batched(h, jobz, uplo, n, A, lda, strideA, w, strideW, params, info, sweeps, &
+                residual, batch) bind(C, name="numgpu_ssyevj_batched")
+            import :: c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, A, w, params, info, sweeps, residual
+            integer(c_int32_t), value :: jobz, uplo
+            integer(c_int64_t), value :: n, lda, strideA, strideW, batch
+            integer(c_int32_t) :: numgpu_ssyevj_batched
+        end function
+
+        function numgpu_dsyevj_batched(h, jobz, uplo, n, A, lda, strideA, w, strideW, params, info, sweeps, &
+                residual, batch) bind(C, name="numgpu_dsyevj_batched")
+            import :: c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, A, w, params, info, sweeps, residual
+            integer(c_int32_t), value :: jobz, uplo
+            integer(c_int64_t), value :: n, lda, strideA, strideW, batch
+            integer(c_int32_t) :: numgpu_dsyevj_batched
+        end function
+
+        function numgpu_cheevj_batched(h, jobz, uplo, n, A, lda, strideA, w, strideW, params, info, sweeps, &
+                residual, batch) bind(C, name="numgpu_cheevj_batched")
+            import :: c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, A, w, params, info, sweeps, residual
+            integer(c_int32_t), value :: jobz, uplo
+            integer(c_int64_t), value :: n, lda, strideA, strideW, batch
+            integer(c_int32_t) :: numgpu_cheevj_batched
+        end function
+
+        function numgpu_zheevj_batched(h, jobz, uplo, n, A, lda, strideA, w, strideW, params, info, sweeps, &
+                residual, batch) bind(C, name="numgpu_zheevj_batched")
+            import :: c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, A, w, params, info, sweeps, residual
+            integer(c_int32_t), value :: jobz, uplo
+            integer(c_int64_t), value :: n, lda, strideA, strideW, batch
+            integer(c_int32_t) :: numgpu_zheevj_batched
+        end function
+
+        function numgpu_sgesvdj_batched(h, jobu, jobv, m, n, A, lda, strideA, S, strideS, U, ldu, strideU, &
+                V, ldv, strideV, params, info, sweeps, residual, batch) &
+                bind(C, name="numgpu_sgesvdj_batched")
+            import :: c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, A, S, U, V, params, info, sweeps, residual
+            integer(c_int32_t), value :: jobu, jobv
+            integer(c_int64_t), value :: m, n, lda, strideA, strideS, ldu, strideU, ldv, strideV, batch
+            integer(c_int32_t) :: numgpu_sgesvdj_batched
+        end function
+
+        function numgpu_dgesvdj_batched(h, jobu, jobv, m, n, A, lda, strideA, S, strideS, U, ldu, strideU, &
+                V, ldv, strideV, params, info, sweeps, residual, batch) &
+                bind(C, name="numgpu_dgesvdj_batched")
+            import :: c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, A, S, U, V, params, info, sweeps, residual
+            integer(c_int32_t), value :: jobu, jobv
+            integer(c_int64_t), value :: m, n, lda, strideA, strideS, ldu, strideU, ldv, strideV, batch
+            integer(c_int32_t) :: numgpu_dgesvdj_batched
+        end function
+
+        function numgpu_cgesvdj_batched(h, jobu, jobv, m, n, A, lda, strideA, S, strideS, U, ldu, strideU, &
+                V, ldv, strideV, params, info, sweeps, residual, batch) &
+                bind(C, name="numgpu_cgesvdj_batched")
+            import :: c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, A, S, U, V, params, info, sweeps, residual
+            integer(c_int32_t), value :: jobu, jobv
+            integer(c_int64_t), value :: m, n, lda, strideA, strideS, ldu, strideU, ldv, strideV, batch
+            integer(c_int32_t) :: numgpu_cgesvdj_batched
+        end function
+
+        function numgpu_zgesvdj_batched(h, jobu, jobv, m, n, A, lda, strideA, S, strideS, U, ldu, strideU, &
+                V, ldv, strideV, params, info, sweeps, residual, batch) &
+                bind(C, name="numgpu_zgesvdj_batched")
+            import :: c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, A, S, U, V, params, info, sweeps, residual
+            integer(c_int32_t), value :: jobu, jobv
+            integer(c_int64_t), value :: m, n, lda, strideA, strideS, ldu, strideU, ldv, strideV, batch
+            integer(c_int32_t) :: numgpu_zgesvdj_batched
+        end function
+
         function numgpu_ode_create(h, neq, npar, cuda_source, host_rhs, host_spcrad, user, ode) &
                 bind(C, name="numgpu_ode_create")
             import :: c_funptr, c_int32_t, c_int64_t, c_ptr
@@ -1250,14 +1340,16 @@ module numgpu
             numgpu_sgtsv_batched_interleaved, numgpu_dgtsv_spike, numgpu_dgtsv_batched_strided, &
             numgpu_dgtsv_batched_interleaved, numgpu_cgtsv_spike, numgpu_cgtsv_batched_strided, &
             numgpu_cgtsv_batched_interleaved, numgpu_zgtsv_spike, numgpu_zgtsv_batched_strided, &
-            numgpu_zgtsv_batched_interleaved, numgpu_ode_create, numgpu_ode_builtin, numgpu_ode_destroy, &
-            numgpu_rkc_options_default, numgpu_rkc_integrate, numgpu_scsrmv, numgpu_dcsrmv, numgpu_ccsrmv, &
-            numgpu_zcsrmv, numgpu_scmrs_create, numgpu_dcmrs_create, numgpu_scmrs_update_values, &
-            numgpu_dcmrs_update_values, numgpu_scmrsmv, numgpu_dcmrsmv, numgpu_cmrs_info, &
-            numgpu_cmrs_destroy, numgpu_sshopm, numgpu_dsshopm, numgpu_sshopm_unique, numgpu_dsshopm_unique, &
-            numgpu_ssym_apply, numgpu_dsym_apply, numgpu_ssym_pack, numgpu_dsym_pack, numgpu_ssym_unpack, &
-            numgpu_dsym_unpack, numgpu_sstebz_batched, numgpu_dstebz_batched, numgpu_sstecount_batched, &
-            numgpu_dstecount_batched
+            numgpu_zgtsv_batched_interleaved, numgpu_ssyevj_batched, numgpu_dsyevj_batched, &
+            numgpu_cheevj_batched, numgpu_zheevj_batched, numgpu_sgesvdj_batched, numgpu_dgesvdj_batched, &
+            numgpu_cgesvdj_batched, numgpu_zgesvdj_batched, numgpu_ode_create, numgpu_ode_builtin, &
+            numgpu_ode_destroy, numgpu_rkc_options_default, numgpu_rkc_integrate, numgpu_scsrmv, &
+            numgpu_dcsrmv, numgpu_ccsrmv, numgpu_zcsrmv, numgpu_scmrs_create, numgpu_dcmrs_create, &
+            numgpu_scmrs_update_values, numgpu_dcmrs_update_values, numgpu_scmrsmv, numgpu_dcmrsmv, &
+            numgpu_cmrs_info, numgpu_cmrs_destroy, numgpu_sshopm, numgpu_dsshopm, numgpu_sshopm_unique, &
+            numgpu_dsshopm_unique, numgpu_ssym_apply, numgpu_dsym_apply, numgpu_ssym_pack, numgpu_dsym_pack, &
+            numgpu_ssym_unpack, numgpu_dsym_unpack, numgpu_sstebz_batched, numgpu_dstebz_batched, &
+            numgpu_sstecount_batched, numgpu_dstecount_batched
 
 
     ! ---- generic wrappers ---------------------------------------------------------------------

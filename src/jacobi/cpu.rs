@@ -63,7 +63,7 @@ fn rotate_columns<T: Scalar>(x: &mut [T], rows: usize, ld: usize, r: &Rot<T>) {
 /// is NaN.
 fn test<R: Float>(g: R, scale: R, tol: R) -> (R, bool) {
     let ratio = if g == R::zero() { R::zero() } else { g / scale };
-    (ratio, !(g <= tol * scale) && !ratio.is_nan())
+    (ratio, g > tol * scale && !ratio.is_nan())
 }
 
 /// Ends a sweep: Some(outcome) when the iteration stops.

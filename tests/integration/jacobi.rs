@@ -431,12 +431,12 @@ fn jacobi_c_abi_checks() {
     assert_eq!((st, numgpu_last_error_arg()), (Status::NUMGPU_INVALID_VALUE, 1));
     let mut h = Handle::cpu();
     let st = unsafe { numgpu_dsyevj_batched(&mut h, VEC, 0, 5, z.as_mut_ptr(), 5, 25, w.as_mut_ptr(), 5, std::ptr::null(), info.as_mut_ptr(), sweeps.as_mut_ptr(), res.as_mut_ptr(), 1) };
-    let want = syevj_run::<f64>(&mut h, VEC, false, n, &[a.clone()], None);
+    let want = syevj_run::<f64>(&mut h, VEC, false, n, std::slice::from_ref(&a), None);
     assert!(st == Status::NUMGPU_SUCCESS && w.to_vec() == want[0].vals && c64s(&z) == want[0].u && info[0] == 0 && sweeps[0] == want[0].sweeps, "numgpu_dsyevj_batched");
     let g = general::<f32>(Class::Random, 4, 6, 992);
     let (mut s, mut u, mut v, mut rs) = ([0f32; 4], [0f32; 16], [0f32; 24], [0f32]);
     let st = unsafe { numgpu_sgesvdj_batched(&mut h, VEC, VEC, 4, 6, g.as_ptr(), 4, 24, s.as_mut_ptr(), 4, u.as_mut_ptr(), 4, 16, v.as_mut_ptr(), 6, 24, std::ptr::null(), info.as_mut_ptr(), sweeps.as_mut_ptr(), rs.as_mut_ptr(), 1) };
-    let want = gesvdj_run::<f32>(&mut h, VEC, VEC, 4, 6, &[g.clone()], None);
+    let want = gesvdj_run::<f32>(&mut h, VEC, VEC, 4, 6, std::slice::from_ref(&g), None);
     assert!(st == Status::NUMGPU_SUCCESS && s.iter().map(|&x| x as f64).collect::<Vec<_>>() == want[0].vals && c64s(&u) == want[0].u && c64s(&v) == want[0].v, "numgpu_sgesvdj_batched");
 }
 

@@ -515,6 +515,46 @@ static void hx_call_numgpu_zgtsv_batched_interleaved(const hx_arg *a, hx_arg *r)
     r->i32 = numgpu_zgtsv_batched_interleaved((numgpu_handle *)a[0].p, a[1].i64, (const numgpu_complex_double *)a[2].p, (const numgpu_complex_double *)a[3].p, (const numgpu_complex_double *)a[4].p, (numgpu_complex_double *)a[5].p, (int32_t *)a[6].p, a[7].i64, a[8].i32);
 }
 
+static void hx_call_numgpu_ssyevj_batched(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_ssyevj_batched((numgpu_handle *)a[0].p, a[1].i32, a[2].i32, a[3].i64, (float *)a[4].p, a[5].i64, a[6].i64, (float *)a[7].p, a[8].i64, (const numgpu_jacobi_params *)a[9].p, (int32_t *)a[10].p, (int32_t *)a[11].p, (float *)a[12].p, a[13].i64);
+}
+
+static void hx_call_numgpu_dsyevj_batched(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_dsyevj_batched((numgpu_handle *)a[0].p, a[1].i32, a[2].i32, a[3].i64, (double *)a[4].p, a[5].i64, a[6].i64, (double *)a[7].p, a[8].i64, (const numgpu_jacobi_params *)a[9].p, (int32_t *)a[10].p, (int32_t *)a[11].p, (double *)a[12].p, a[13].i64);
+}
+
+static void hx_call_numgpu_cheevj_batched(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_cheevj_batched((numgpu_handle *)a[0].p, a[1].i32, a[2].i32, a[3].i64, (numgpu_complex_float *)a[4].p, a[5].i64, a[6].i64, (float *)a[7].p, a[8].i64, (const numgpu_jacobi_params *)a[9].p, (int32_t *)a[10].p, (int32_t *)a[11].p, (float *)a[12].p, a[13].i64);
+}
+
+static void hx_call_numgpu_zheevj_batched(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_zheevj_batched((numgpu_handle *)a[0].p, a[1].i32, a[2].i32, a[3].i64, (numgpu_complex_double *)a[4].p, a[5].i64, a[6].i64, (double *)a[7].p, a[8].i64, (const numgpu_jacobi_params *)a[9].p, (int32_t *)a[10].p, (int32_t *)a[11].p, (double *)a[12].p, a[13].i64);
+}
+
+static void hx_call_numgpu_sgesvdj_batched(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_sgesvdj_batched((numgpu_handle *)a[0].p, a[1].i32, a[2].i32, a[3].i64, a[4].i64, (const float *)a[5].p, a[6].i64, a[7].i64, (float *)a[8].p, a[9].i64, (float *)a[10].p, a[11].i64, a[12].i64, (float *)a[13].p, a[14].i64, a[15].i64, (const numgpu_jacobi_params *)a[16].p, (int32_t *)a[17].p, (int32_t *)a[18].p, (float *)a[19].p, a[20].i64);
+}
+
+static void hx_call_numgpu_dgesvdj_batched(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_dgesvdj_batched((numgpu_handle *)a[0].p, a[1].i32, a[2].i32, a[3].i64, a[4].i64, (const double *)a[5].p, a[6].i64, a[7].i64, (double *)a[8].p, a[9].i64, (double *)a[10].p, a[11].i64, a[12].i64, (double *)a[13].p, a[14].i64, a[15].i64, (const numgpu_jacobi_params *)a[16].p, (int32_t *)a[17].p, (int32_t *)a[18].p, (double *)a[19].p, a[20].i64);
+}
+
+static void hx_call_numgpu_cgesvdj_batched(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_cgesvdj_batched((numgpu_handle *)a[0].p, a[1].i32, a[2].i32, a[3].i64, a[4].i64, (const numgpu_complex_float *)a[5].p, a[6].i64, a[7].i64, (float *)a[8].p, a[9].i64, (numgpu_complex_float *)a[10].p, a[11].i64, a[12].i64, (numgpu_complex_float *)a[13].p, a[14].i64, a[15].i64, (const numgpu_jacobi_params *)a[16].p, (int32_t *)a[17].p, (int32_t *)a[18].p, (float *)a[19].p, a[20].i64);
+}
+
+static void hx_call_numgpu_zgesvdj_batched(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_zgesvdj_batched((numgpu_handle *)a[0].p, a[1].i32, a[2].i32, a[3].i64, a[4].i64, (const numgpu_complex_double *)a[5].p, a[6].i64, a[7].i64, (double *)a[8].p, a[9].i64, (numgpu_complex_double *)a[10].p, a[11].i64, a[12].i64, (numgpu_complex_double *)a[13].p, a[14].i64, a[15].i64, (const numgpu_jacobi_params *)a[16].p, (int32_t *)a[17].p, (int32_t *)a[18].p, (double *)a[19].p, a[20].i64);
+}
+
 static void hx_call_numgpu_ode_create(const hx_arg *a, hx_arg *r)
 {
     r->i32 = numgpu_ode_create((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, (const char *)a[3].p, a[4].fn_numgpu_ode_rhs, a[5].fn_numgpu_ode_spcrad, (void *)a[6].p, (numgpu_ode **)a[7].p);
@@ -765,6 +805,14 @@ static const hx_func HX_FUNCS[] = {
     {"numgpu_zgtsv_spike", 1, hx_call_numgpu_zgtsv_spike, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"dl", HX_PTR, "numgpu_complex_double", 1, 1}, {"d", HX_PTR, "numgpu_complex_double", 1, 1}, {"du", HX_PTR, "numgpu_complex_double", 1, 1}, {"B", HX_PTR, "numgpu_complex_double", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"pivoting", HX_I32, "", 0, 0}}},
     {"numgpu_zgtsv_batched_strided", 1, hx_call_numgpu_zgtsv_batched_strided, 13, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"dl", HX_PTR, "numgpu_complex_double", 1, 1}, {"d", HX_PTR, "numgpu_complex_double", 1, 1}, {"du", HX_PTR, "numgpu_complex_double", 1, 1}, {"stride_diag", HX_I64, "", 0, 0}, {"B", HX_PTR, "numgpu_complex_double", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"strideB", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}, {"pivoting", HX_I32, "", 0, 0}}},
     {"numgpu_zgtsv_batched_interleaved", 1, hx_call_numgpu_zgtsv_batched_interleaved, 9, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"dl", HX_PTR, "numgpu_complex_double", 1, 1}, {"d", HX_PTR, "numgpu_complex_double", 1, 1}, {"du", HX_PTR, "numgpu_complex_double", 1, 1}, {"B", HX_PTR, "numgpu_complex_double", 1, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}, {"pivoting", HX_I32, "", 0, 0}}},
+    {"numgpu_ssyevj_batched", 1, hx_call_numgpu_ssyevj_batched, 14, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"jobz", HX_I32, "", 0, 0}, {"uplo", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "float", 1, 0}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"w", HX_PTR, "float", 1, 0}, {"strideW", HX_I64, "", 0, 0}, {"params", HX_PTR, "numgpu_jacobi_params", 1, 1}, {"info", HX_PTR, "int32_t", 1, 0}, {"sweeps", HX_PTR, "int32_t", 1, 0}, {"residual", HX_PTR, "float", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_dsyevj_batched", 1, hx_call_numgpu_dsyevj_batched, 14, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"jobz", HX_I32, "", 0, 0}, {"uplo", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "double", 1, 0}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"w", HX_PTR, "double", 1, 0}, {"strideW", HX_I64, "", 0, 0}, {"params", HX_PTR, "numgpu_jacobi_params", 1, 1}, {"info", HX_PTR, "int32_t", 1, 0}, {"sweeps", HX_PTR, "int32_t", 1, 0}, {"residual", HX_PTR, "double", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_cheevj_batched", 1, hx_call_numgpu_cheevj_batched, 14, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"jobz", HX_I32, "", 0, 0}, {"uplo", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_float", 1, 0}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"w", HX_PTR, "float", 1, 0}, {"strideW", HX_I64, "", 0, 0}, {"params", HX_PTR, "numgpu_jacobi_params", 1, 1}, {"info", HX_PTR, "int32_t", 1, 0}, {"sweeps", HX_PTR, "int32_t", 1, 0}, {"residual", HX_PTR, "float", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_zheevj_batched", 1, hx_call_numgpu_zheevj_batched, 14, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"jobz", HX_I32, "", 0, 0}, {"uplo", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_double", 1, 0}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"w", HX_PTR, "double", 1, 0}, {"strideW", HX_I64, "", 0, 0}, {"params", HX_PTR, "numgpu_jacobi_params", 1, 1}, {"info", HX_PTR, "int32_t", 1, 0}, {"sweeps", HX_PTR, "int32_t", 1, 0}, {"residual", HX_PTR, "double", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_sgesvdj_batched", 1, hx_call_numgpu_sgesvdj_batched, 21, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"jobu", HX_I32, "", 0, 0}, {"jobv", HX_I32, "", 0, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "float", 1, 1}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"S", HX_PTR, "float", 1, 0}, {"strideS", HX_I64, "", 0, 0}, {"U", HX_PTR, "float", 1, 0}, {"ldu", HX_I64, "", 0, 0}, {"strideU", HX_I64, "", 0, 0}, {"V", HX_PTR, "float", 1, 0}, {"ldv", HX_I64, "", 0, 0}, {"strideV", HX_I64, "", 0, 0}, {"params", HX_PTR, "numgpu_jacobi_params", 1, 1}, {"info", HX_PTR, "int32_t", 1, 0}, {"sweeps", HX_PTR, "int32_t", 1, 0}, {"residual", HX_PTR, "float", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_dgesvdj_batched", 1, hx_call_numgpu_dgesvdj_batched, 21, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"jobu", HX_I32, "", 0, 0}, {"jobv", HX_I32, "", 0, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "double", 1, 1}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"S", HX_PTR, "double", 1, 0}, {"strideS", HX_I64, "", 0, 0}, {"U", HX_PTR, "double", 1, 0}, {"ldu", HX_I64, "", 0, 0}, {"strideU", HX_I64, "", 0, 0}, {"V", HX_PTR, "double", 1, 0}, {"ldv", HX_I64, "", 0, 0}, {"strideV", HX_I64, "", 0, 0}, {"params", HX_PTR, "numgpu_jacobi_params", 1, 1}, {"info", HX_PTR, "int32_t", 1, 0}, {"sweeps", HX_PTR, "int32_t", 1, 0}, {"residual", HX_PTR, "double", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_cgesvdj_batched", 1, hx_call_numgpu_cgesvdj_batched, 21, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"jobu", HX_I32, "", 0, 0}, {"jobv", HX_I32, "", 0, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_float", 1, 1}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"S", HX_PTR, "float", 1, 0}, {"strideS", HX_I64, "", 0, 0}, {"U", HX_PTR, "numgpu_complex_float", 1, 0}, {"ldu", HX_I64, "", 0, 0}, {"strideU", HX_I64, "", 0, 0}, {"V", HX_PTR, "numgpu_complex_float", 1, 0}, {"ldv", HX_I64, "", 0, 0}, {"strideV", HX_I64, "", 0, 0}, {"params", HX_PTR, "numgpu_jacobi_params", 1, 1}, {"info", HX_PTR, "int32_t", 1, 0}, {"sweeps", HX_PTR, "int32_t", 1, 0}, {"residual", HX_PTR, "float", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_zgesvdj_batched", 1, hx_call_numgpu_zgesvdj_batched, 21, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"jobu", HX_I32, "", 0, 0}, {"jobv", HX_I32, "", 0, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_double", 1, 1}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"S", HX_PTR, "double", 1, 0}, {"strideS", HX_I64, "", 0, 0}, {"U", HX_PTR, "numgpu_complex_double", 1, 0}, {"ldu", HX_I64, "", 0, 0}, {"strideU", HX_I64, "", 0, 0}, {"V", HX_PTR, "numgpu_complex_double", 1, 0}, {"ldv", HX_I64, "", 0, 0}, {"strideV", HX_I64, "", 0, 0}, {"params", HX_PTR, "numgpu_jacobi_params", 1, 1}, {"info", HX_PTR, "int32_t", 1, 0}, {"sweeps", HX_PTR, "int32_t", 1, 0}, {"residual", HX_PTR, "double", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
     {"numgpu_ode_create", 1, hx_call_numgpu_ode_create, 8, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"neq", HX_I64, "", 0, 0}, {"npar", HX_I64, "", 0, 0}, {"cuda_source", HX_PTR, "char", 1, 1}, {"host_rhs", HX_FN, "", 0, 0}, {"host_spcrad", HX_FN, "", 0, 0}, {"user", HX_PTR, "void", 1, 0}, {"ode", HX_PTR, "numgpu_ode", 2, 0}}},
     {"numgpu_ode_builtin", 1, hx_call_numgpu_ode_builtin, 4, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"which", HX_I32, "", 0, 0}, {"size", HX_I64, "", 0, 0}, {"ode", HX_PTR, "numgpu_ode", 2, 0}}},
     {"numgpu_ode_destroy", 1, hx_call_numgpu_ode_destroy, 1, {{"ode", HX_PTR, "numgpu_ode", 1, 0}}},

@@ -276,7 +276,7 @@ static int64_t base_i64(const char *name)
 }
 
 /* The base value of an int32_t parameter: the first enum value, the handle's backend, an
- * order-3 tensor, 5 iterations, 2 eigenpairs. */
+ * order-3 tensor, 5 iterations, 2 eigenpairs, vectors wanted. */
 static int32_t base_i32(const call_t *c, const char *name)
 {
     if (!strcmp(name, "backend"))
@@ -287,6 +287,8 @@ static int32_t base_i32(const call_t *c, const char *name)
         return 2;
     if (!strcmp(name, "maxit"))
         return 5;
+    if (!strcmp(name, "jobz") || !strcmp(name, "jobu") || !strcmp(name, "jobv"))
+        return 1; /* vectors: every array of the Jacobi routines referenced */
     return 0;
 }
 
@@ -572,10 +574,10 @@ static void try_call(const place_t *pl, const hx_func *f, int i, const hostile_t
     if (i >= 0) {
         /* NULL where the base passes NULL is no hostile value. */
         if (f->params[i].kind == HX_PTR && v->v.p == NULL && c->a[i].p == NULL)
-            goto done;
+            goto skip;
         if (f->params[i].kind == HX_FN) {
             if (c->a[i].fn_numgpu_ode_rhs == NULL)
-                goto done;
+                goto skip;
             memset(&c->a[i], 0, sizeof c->a[i]);
         } else {
             c->a[i] = v->v;
@@ -608,7 +610,11 @@ static void try_call(const place_t *pl, const hx_func *f, int i, const hostile_t
         check(problem == NULL, "%s: %s(%s = %s): %s (status %d, argument %d, \"%s\")", pl->name, f->name,
               f->params[i].name, v->label, problem ? problem : "", (int)st, arg, msg);
     release(c, st);
-done:
+    free(c);
+    return;
+skip:
+    /* Not called: the base call's arrays and objects are released unconsumed. */
+    release(c, NUMGPU_INVALID_VALUE);
     free(c);
 }
 

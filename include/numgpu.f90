@@ -67,6 +67,14 @@ module numgpu
     integer(c_int32_t), parameter, public :: NUMGPU_GTSV_DIAG_PIVOT = 0_c_int32_t
     integer(c_int32_t), parameter, public :: NUMGPU_GTSV_NOPIVOT = 1_c_int32_t
 
+    ! numgpu_jacobi_job
+    integer(c_int32_t), parameter, public :: NUMGPU_JACOBI_NOVEC = 0_c_int32_t
+    integer(c_int32_t), parameter, public :: NUMGPU_JACOBI_VEC = 1_c_int32_t
+
+    ! numgpu_jacobi_uplo
+    integer(c_int32_t), parameter, public :: NUMGPU_JACOBI_LOWER = 0_c_int32_t
+    integer(c_int32_t), parameter, public :: NUMGPU_JACOBI_UPPER = 1_c_int32_t
+
     ! numgpu_ode_layout
     integer(c_int32_t), parameter, public :: NUMGPU_LAYOUT_SYSTEM_MAJOR = 0_c_int32_t
     integer(c_int32_t), parameter, public :: NUMGPU_LAYOUT_EQUATION_MAJOR = 1_c_int32_t
@@ -132,6 +140,12 @@ module numgpu
     integer(c_int32_t), parameter, public :: NUMGPU_STEBZ_INDEX = 2_c_int32_t
 
     ! ---- numgpu.h's types ------------------------------------------------------------------
+    type, bind(C), public :: numgpu_jacobi_params
+        real(c_double) :: tol
+        integer(c_int32_t) :: max_sweeps
+        integer(c_int32_t) :: unsorted
+    end type
+
     abstract interface
         subroutine numgpu_ode_rhs_proc(t, y, p, dydt, neq, user) bind(C)
             import :: c_double, c_int64_t, c_ptr
@@ -946,6 +960,82 @@ module numgpu
             integer(c_int32_t) :: numgpu_zgtsv_batched_interleaved
         end function
 
+        function numgpu_ssyevj_batched(h, jobz, uplo, n, A, lda, strideA, w, strideW, params, info, sweeps, &
+                residual, batch) bind(C, name="numgpu_ssyevj_batched")
+            import :: c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, A, w, params, info, sweeps, residual
+            integer(c_int32_t), value :: jobz, uplo
+            integer(c_int64_t), value :: n, lda, strideA, strideW, batch
+            integer(c_int32_t) :: numgpu_ssyevj_batched
+        end function
+
+        function numgpu_dsyevj_batched(h, jobz, uplo, n, A, lda, strideA, w, strideW, params, info, sweeps, &
+                residual, batch) bind(C, name="numgpu_dsyevj_batched")
+            import :: c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, A, w, params, info, sweeps, residual
+            integer(c_int32_t), value :: jobz, uplo
+            integer(c_int64_t), value :: n, lda, strideA, strideW, batch
+            integer(c_int32_t) :: numgpu_dsyevj_batched
+        end function
+
+        function numgpu_cheevj_batched(h, jobz, uplo, n, A, lda, strideA, w, strideW, params, info, sweeps, &
+                residual, batch) bind(C, name="numgpu_cheevj_batched")
+            import :: c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, A, w, params, info, sweeps, residual
+            integer(c_int32_t), value :: jobz, uplo
+            integer(c_int64_t), value :: n, lda, strideA, strideW, batch
+            integer(c_int32_t) :: numgpu_cheevj_batched
+        end function
+
+        function numgpu_zheevj_batched(h, jobz, uplo, n, A, lda, strideA, w, strideW, params, info, sweeps, &
+                residual, batch) bind(C, name="numgpu_zheevj_batched")
+            import :: c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, A, w, params, info, sweeps, residual
+            integer(c_int32_t), value :: jobz, uplo
+            integer(c_int64_t), value :: n, lda, strideA, strideW, batch
+            integer(c_int32_t) :: numgpu_zheevj_batched
+        end function
+
+        function numgpu_sgesvdj_batched(h, jobu, jobv, m, n, A, lda, strideA, S, strideS, U, ldu, strideU, &
+                V, ldv, strideV, params, info, sweeps, residual, batch) &
+                bind(C, name="numgpu_sgesvdj_batched")
+            import :: c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, A, S, U, V, params, info, sweeps, residual
+            integer(c_int32_t), value :: jobu, jobv
+            integer(c_int64_t), value :: m, n, lda, strideA, strideS, ldu, strideU, ldv, strideV, batch
+            integer(c_int32_t) :: numgpu_sgesvdj_batched
+        end function
+
+        function numgpu_dgesvdj_batched(h, jobu, jobv, m, n, A, lda, strideA, S, strideS, U, ldu, strideU, &
+                V, ldv, strideV, params, info, sweeps, residual, batch) &
+                bind(C, name="numgpu_dgesvdj_batched")
+            import :: c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, A, S, U, V, params, info, sweeps, residual
+            integer(c_int32_t), value :: jobu, jobv
+            integer(c_int64_t), value :: m, n, lda, strideA, strideS, ldu, strideU, ldv, strideV, batch
+            integer(c_int32_t) :: numgpu_dgesvdj_batched
+        end function
+
+        function numgpu_cgesvdj_batched(h, jobu, jobv, m, n, A, lda, strideA, S, strideS, U, ldu, strideU, &
+                V, ldv, strideV, params, info, sweeps, residual, batch) &
+                bind(C, name="numgpu_cgesvdj_batched")
+            import :: c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, A, S, U, V, params, info, sweeps, residual
+            integer(c_int32_t), value :: jobu, jobv
+            integer(c_int64_t), value :: m, n, lda, strideA, strideS, ldu, strideU, ldv, strideV, batch
+            integer(c_int32_t) :: numgpu_cgesvdj_batched
+        end function
+
+        function numgpu_zgesvdj_batched(h, jobu, jobv, m, n, A, lda, strideA, S, strideS, U, ldu, strideU, &
+                V, ldv, strideV, params, info, sweeps, residual, batch) &
+                bind(C, name="numgpu_zgesvdj_batched")
+            import :: c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, A, S, U, V, params, info, sweeps, residual
+            integer(c_int32_t), value :: jobu, jobv
+            integer(c_int64_t), value :: m, n, lda, strideA, strideS, ldu, strideU, ldv, strideV, batch
+            integer(c_int32_t) :: numgpu_zgesvdj_batched
+        end function
+
         function numgpu_ode_create(h, neq, npar, cuda_source, host_rhs, host_spcrad, user, ode) &
                 bind(C, name="numgpu_ode_create")
             import :: c_funptr, c_int32_t, c_int64_t, c_ptr
@@ -1250,14 +1340,16 @@ module numgpu
             numgpu_sgtsv_batched_interleaved, numgpu_dgtsv_spike, numgpu_dgtsv_batched_strided, &
             numgpu_dgtsv_batched_interleaved, numgpu_cgtsv_spike, numgpu_cgtsv_batched_strided, &
             numgpu_cgtsv_batched_interleaved, numgpu_zgtsv_spike, numgpu_zgtsv_batched_strided, &
-            numgpu_zgtsv_batched_interleaved, numgpu_ode_create, numgpu_ode_builtin, numgpu_ode_destroy, &
-            numgpu_rkc_options_default, numgpu_rkc_integrate, numgpu_scsrmv, numgpu_dcsrmv, numgpu_ccsrmv, &
-            numgpu_zcsrmv, numgpu_scmrs_create, numgpu_dcmrs_create, numgpu_scmrs_update_values, &
-            numgpu_dcmrs_update_values, numgpu_scmrsmv, numgpu_dcmrsmv, numgpu_cmrs_info, &
-            numgpu_cmrs_destroy, numgpu_sshopm, numgpu_dsshopm, numgpu_sshopm_unique, numgpu_dsshopm_unique, &
-            numgpu_ssym_apply, numgpu_dsym_apply, numgpu_ssym_pack, numgpu_dsym_pack, numgpu_ssym_unpack, &
-            numgpu_dsym_unpack, numgpu_sstebz_batched, numgpu_dstebz_batched, numgpu_sstecount_batched, &
-            numgpu_dstecount_batched
+            numgpu_zgtsv_batched_interleaved, numgpu_ssyevj_batched, numgpu_dsyevj_batched, &
+            numgpu_cheevj_batched, numgpu_zheevj_batched, numgpu_sgesvdj_batched, numgpu_dgesvdj_batched, &
+            numgpu_cgesvdj_batched, numgpu_zgesvdj_batched, numgpu_ode_create, numgpu_ode_builtin, &
+            numgpu_ode_destroy, numgpu_rkc_options_default, numgpu_rkc_integrate, numgpu_scsrmv, &
+            numgpu_dcsrmv, numgpu_ccsrmv, numgpu_zcsrmv, numgpu_scmrs_create, numgpu_dcmrs_create, &
+            numgpu_scmrs_update_values, numgpu_dcmrs_update_values, numgpu_scmrsmv, numgpu_dcmrsmv, &
+            numgpu_cmrs_info, numgpu_cmrs_destroy, numgpu_sshopm, numgpu_dsshopm, numgpu_sshopm_unique, &
+            numgpu_dsshopm_unique, numgpu_ssym_apply, numgpu_dsym_apply, numgpu_ssym_pack, numgpu_dsym_pack, &
+            numgpu_ssym_unpack, numgpu_dsym_unpack, numgpu_sstebz_batched, numgpu_dstebz_batched, &
+            numgpu_sstecount_batched, numgpu_dstecount_batched
 
 
     ! ---- generic wrappers ---------------------------------------------------------------------
@@ -1506,6 +1598,41 @@ module numgpu
         integer(c_int64_t) :: n = 0, nrhs = 0, batch = 0
         integer(c_int64_t) :: sdiag = 0, ldb = 1, sb = 0
     end type
+
+    ! call numgpu_syevj_batched(h, jobz, uplo, A, w, info, sweeps, residual, status [, errmsg] [, params])
+    !
+    ! Eigenvalues (and eigenvectors) of symmetric or Hermitian matrices by cyclic Jacobi
+    ! (numgpu_?syevj_batched, numgpu_?heevj_batched), in every precision.
+    !
+    ! - jobz [in]: NUMGPU_JACOBI_NOVEC or NUMGPU_JACOBI_VEC (the eigenvectors overwrite A).
+    ! - uplo [in]: NUMGPU_JACOBI_LOWER or NUMGPU_JACOBI_UPPER: the triangle of A read.
+    ! - A(:,:,:) [inout]: n = size(A, 2), size(A, 1) >= n (the leading dimension); A(:,:,i)
+    !   is matrix i; size(A, 3) is the batch.
+    ! - w(:,:) [out]: the real type, size(w, 1) >= n, size(w, 2) the batch: the eigenvalues,
+    !   ascending.
+    ! - info(:), sweeps(:) [out]: integer(c_int32_t), residual(:) [out] of the real type, each
+    !   of the batch size (numgpu.h says what they mean).
+    ! - params [in, optional]: type(numgpu_jacobi_params); absent: the defaults.
+    ! - status, errmsg: as numgpu_gemm_batched.
+    public :: numgpu_syevj_batched
+    interface numgpu_syevj_batched
+        module procedure numgpu_syevj_batched_s, numgpu_syevj_batched_d, numgpu_syevj_batched_c, &
+                numgpu_syevj_batched_z
+    end interface
+
+    ! call numgpu_gesvdj_batched(h, jobu, jobv, A, S, U, V, info, sweeps, residual, status [, errmsg] [, params])
+    !
+    ! Singular values (and vectors) by one-sided Jacobi (numgpu_?gesvdj_batched), economy size,
+    ! k = min(m, n): A(:,:,:) [in] m = size(A, 1), n = size(A, 2), batch size(A, 3); S(:,:)
+    ! of the real type, size(S, 1) >= k; U(:,:,:) m x k (size(U, 1) >= m) and V(:,:,:) n x k
+    ! (size(V, 1) >= n), each with the batch as size(:, 3), or of any shape when jobu (jobv) is
+    ! NUMGPU_JACOBI_NOVEC; info, sweeps, residual, params, status, errmsg as above.
+    public :: numgpu_gesvdj_batched
+    interface numgpu_gesvdj_batched
+        module procedure numgpu_gesvdj_batched_s, numgpu_gesvdj_batched_d, numgpu_gesvdj_batched_c, &
+                numgpu_gesvdj_batched_z
+    end interface
+
 
     ! call numgpu_rkc(h, ode, t0, tend, Y, P, rtol, atol, sys_status, status [, opts, state, stats, errmsg])
     !
@@ -2733,6 +2860,235 @@ contains
         if (status /= NUMGPU_SUCCESS) return
         status = numgpu_zgtsv_batched_interleaved(h, p%n, address(dl), address(d), address(du), address(B), &
             address(info), p%batch, pivoting)
+        call report(status, errmsg)
+    end subroutine
+
+    subroutine plan_jacobi(fname, nbatch, nout, ok_shape, why_status, errmsg)
+        character(len=*), intent(in) :: fname
+        integer(c_int64_t), intent(in) :: nbatch, nout(:)
+        logical, intent(in) :: ok_shape
+        integer(c_int32_t), intent(out) :: why_status
+        character(len=*), intent(inout), optional :: errmsg
+        character(len=256) :: why
+        why = ""
+        if (.not. ok_shape) then
+            write(why, '(a)') "the arrays' leading sizes must hold the matrices (see the generic's documentation)"
+        else if (any(nout /= nbatch)) then
+            write(why, '(a,i0)') "the per-matrix outputs must have the batch size ", nbatch
+        end if
+        call refuse(fname, why, why_status, errmsg)
+    end subroutine
+
+    function params_address(params) result(a)
+        type(numgpu_jacobi_params), intent(in), target, optional :: params
+        type(c_ptr) :: a
+        a = c_null_ptr
+        if (present(params)) a = c_loc(params)
+    end function
+
+    subroutine numgpu_syevj_batched_s(h, jobz, uplo, A, w, info, sweeps, residual, status, errmsg, params)
+        type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: jobz, uplo
+        real(c_float), intent(inout), target, contiguous :: A(:,:,:)
+        real(c_float), intent(inout), target, contiguous :: w(:,:), residual(:)
+        integer(c_int32_t), intent(inout), target, contiguous :: info(:), sweeps(:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        type(numgpu_jacobi_params), intent(in), target, optional :: params
+        integer(c_int64_t) :: nb, n
+        nb = size(A, 3, kind=c_int64_t)
+        n = size(A, 2, kind=c_int64_t)
+        call plan_jacobi("numgpu_syevj_batched", nb, [size(w, 2, kind=c_int64_t), size(info, kind=c_int64_t), &
+            size(sweeps, kind=c_int64_t), size(residual, kind=c_int64_t)], size(A, 1) >= n .and. size(w, 1) >= n, &
+            status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        status = numgpu_ssyevj_batched(h, jobz, uplo, n, address(A), max(1_c_int64_t, size(A, 1, kind=c_int64_t)), &
+            size(A, 1, kind=c_int64_t) * n, address(w), size(w, 1, kind=c_int64_t), params_address(params), &
+            address_i1(info), address_i1(sweeps), address(residual), nb)
+        call report(status, errmsg)
+    end subroutine
+    subroutine numgpu_syevj_batched_d(h, jobz, uplo, A, w, info, sweeps, residual, status, errmsg, params)
+        type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: jobz, uplo
+        real(c_double), intent(inout), target, contiguous :: A(:,:,:)
+        real(c_double), intent(inout), target, contiguous :: w(:,:), residual(:)
+        integer(c_int32_t), intent(inout), target, contiguous :: info(:), sweeps(:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        type(numgpu_jacobi_params), intent(in), target, optional :: params
+        integer(c_int64_t) :: nb, n
+        nb = size(A, 3, kind=c_int64_t)
+        n = size(A, 2, kind=c_int64_t)
+        call plan_jacobi("numgpu_syevj_batched", nb, [size(w, 2, kind=c_int64_t), size(info, kind=c_int64_t), &
+            size(sweeps, kind=c_int64_t), size(residual, kind=c_int64_t)], size(A, 1) >= n .and. size(w, 1) >= n, &
+            status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        status = numgpu_dsyevj_batched(h, jobz, uplo, n, address(A), max(1_c_int64_t, size(A, 1, kind=c_int64_t)), &
+            size(A, 1, kind=c_int64_t) * n, address(w), size(w, 1, kind=c_int64_t), params_address(params), &
+            address_i1(info), address_i1(sweeps), address(residual), nb)
+        call report(status, errmsg)
+    end subroutine
+    subroutine numgpu_syevj_batched_c(h, jobz, uplo, A, w, info, sweeps, residual, status, errmsg, params)
+        type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: jobz, uplo
+        complex(c_float_complex), intent(inout), target, contiguous :: A(:,:,:)
+        real(c_float), intent(inout), target, contiguous :: w(:,:), residual(:)
+        integer(c_int32_t), intent(inout), target, contiguous :: info(:), sweeps(:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        type(numgpu_jacobi_params), intent(in), target, optional :: params
+        integer(c_int64_t) :: nb, n
+        nb = size(A, 3, kind=c_int64_t)
+        n = size(A, 2, kind=c_int64_t)
+        call plan_jacobi("numgpu_syevj_batched", nb, [size(w, 2, kind=c_int64_t), size(info, kind=c_int64_t), &
+            size(sweeps, kind=c_int64_t), size(residual, kind=c_int64_t)], size(A, 1) >= n .and. size(w, 1) >= n, &
+            status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        status = numgpu_cheevj_batched(h, jobz, uplo, n, address(A), max(1_c_int64_t, size(A, 1, kind=c_int64_t)), &
+            size(A, 1, kind=c_int64_t) * n, address(w), size(w, 1, kind=c_int64_t), params_address(params), &
+            address_i1(info), address_i1(sweeps), address(residual), nb)
+        call report(status, errmsg)
+    end subroutine
+    subroutine numgpu_syevj_batched_z(h, jobz, uplo, A, w, info, sweeps, residual, status, errmsg, params)
+        type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: jobz, uplo
+        complex(c_double_complex), intent(inout), target, contiguous :: A(:,:,:)
+        real(c_double), intent(inout), target, contiguous :: w(:,:), residual(:)
+        integer(c_int32_t), intent(inout), target, contiguous :: info(:), sweeps(:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        type(numgpu_jacobi_params), intent(in), target, optional :: params
+        integer(c_int64_t) :: nb, n
+        nb = size(A, 3, kind=c_int64_t)
+        n = size(A, 2, kind=c_int64_t)
+        call plan_jacobi("numgpu_syevj_batched", nb, [size(w, 2, kind=c_int64_t), size(info, kind=c_int64_t), &
+            size(sweeps, kind=c_int64_t), size(residual, kind=c_int64_t)], size(A, 1) >= n .and. size(w, 1) >= n, &
+            status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        status = numgpu_zheevj_batched(h, jobz, uplo, n, address(A), max(1_c_int64_t, size(A, 1, kind=c_int64_t)), &
+            size(A, 1, kind=c_int64_t) * n, address(w), size(w, 1, kind=c_int64_t), params_address(params), &
+            address_i1(info), address_i1(sweeps), address(residual), nb)
+        call report(status, errmsg)
+    end subroutine
+
+    subroutine numgpu_gesvdj_batched_s(h, jobu, jobv, A, S, U, V, info, sweeps, residual, status, errmsg, params)
+        type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: jobu, jobv
+        real(c_float), intent(in), target, contiguous :: A(:,:,:)
+        real(c_float), intent(inout), target, contiguous :: S(:,:), residual(:)
+        real(c_float), intent(inout), target, contiguous :: U(:,:,:), V(:,:,:)
+        integer(c_int32_t), intent(inout), target, contiguous :: info(:), sweeps(:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        type(numgpu_jacobi_params), intent(in), target, optional :: params
+        integer(c_int64_t) :: nb, m, n, k, ldu, ldv
+        logical :: ok
+        nb = size(A, 3, kind=c_int64_t)
+        m = size(A, 1, kind=c_int64_t)
+        n = size(A, 2, kind=c_int64_t)
+        k = min(m, n)
+        ok = size(S, 1) >= k
+        if (jobu /= NUMGPU_JACOBI_NOVEC) ok = ok .and. size(U, 1) >= m .and. size(U, 2) >= k .and. size(U, 3) == nb
+        if (jobv /= NUMGPU_JACOBI_NOVEC) ok = ok .and. size(V, 1) >= n .and. size(V, 2) >= k .and. size(V, 3) == nb
+        call plan_jacobi("numgpu_gesvdj_batched", nb, [size(S, 2, kind=c_int64_t), size(info, kind=c_int64_t), &
+            size(sweeps, kind=c_int64_t), size(residual, kind=c_int64_t)], ok, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        ldu = max(1_c_int64_t, size(U, 1, kind=c_int64_t))
+        ldv = max(1_c_int64_t, size(V, 1, kind=c_int64_t))
+        status = numgpu_sgesvdj_batched(h, jobu, jobv, m, n, address(A), max(1_c_int64_t, m), m * n, address(S), &
+            size(S, 1, kind=c_int64_t), address(U), ldu, ldu * size(U, 2, kind=c_int64_t), address(V), ldv, &
+            ldv * size(V, 2, kind=c_int64_t), params_address(params), address_i1(info), address_i1(sweeps), &
+            address(residual), nb)
+        call report(status, errmsg)
+    end subroutine
+    subroutine numgpu_gesvdj_batched_d(h, jobu, jobv, A, S, U, V, info, sweeps, residual, status, errmsg, params)
+        type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: jobu, jobv
+        real(c_double), intent(in), target, contiguous :: A(:,:,:)
+        real(c_double), intent(inout), target, contiguous :: S(:,:), residual(:)
+        real(c_double), intent(inout), target, contiguous :: U(:,:,:), V(:,:,:)
+        integer(c_int32_t), intent(inout), target, contiguous :: info(:), sweeps(:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        type(numgpu_jacobi_params), intent(in), target, optional :: params
+        integer(c_int64_t) :: nb, m, n, k, ldu, ldv
+        logical :: ok
+        nb = size(A, 3, kind=c_int64_t)
+        m = size(A, 1, kind=c_int64_t)
+        n = size(A, 2, kind=c_int64_t)
+        k = min(m, n)
+        ok = size(S, 1) >= k
+        if (jobu /= NUMGPU_JACOBI_NOVEC) ok = ok .and. size(U, 1) >= m .and. size(U, 2) >= k .and. size(U, 3) == nb
+        if (jobv /= NUMGPU_JACOBI_NOVEC) ok = ok .and. size(V, 1) >= n .and. size(V, 2) >= k .and. size(V, 3) == nb
+        call plan_jacobi("numgpu_gesvdj_batched", nb, [size(S, 2, kind=c_int64_t), size(info, kind=c_int64_t), &
+            size(sweeps, kind=c_int64_t), size(residual, kind=c_int64_t)], ok, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        ldu = max(1_c_int64_t, size(U, 1, kind=c_int64_t))
+        ldv = max(1_c_int64_t, size(V, 1, kind=c_int64_t))
+        status = numgpu_dgesvdj_batched(h, jobu, jobv, m, n, address(A), max(1_c_int64_t, m), m * n, address(S), &
+            size(S, 1, kind=c_int64_t), address(U), ldu, ldu * size(U, 2, kind=c_int64_t), address(V), ldv, &
+            ldv * size(V, 2, kind=c_int64_t), params_address(params), address_i1(info), address_i1(sweeps), &
+            address(residual), nb)
+        call report(status, errmsg)
+    end subroutine
+    subroutine numgpu_gesvdj_batched_c(h, jobu, jobv, A, S, U, V, info, sweeps, residual, status, errmsg, params)
+        type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: jobu, jobv
+        complex(c_float_complex), intent(in), target, contiguous :: A(:,:,:)
+        real(c_float), intent(inout), target, contiguous :: S(:,:), residual(:)
+        complex(c_float_complex), intent(inout), target, contiguous :: U(:,:,:), V(:,:,:)
+        integer(c_int32_t), intent(inout), target, contiguous :: info(:), sweeps(:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        type(numgpu_jacobi_params), intent(in), target, optional :: params
+        integer(c_int64_t) :: nb, m, n, k, ldu, ldv
+        logical :: ok
+        nb = size(A, 3, kind=c_int64_t)
+        m = size(A, 1, kind=c_int64_t)
+        n = size(A, 2, kind=c_int64_t)
+        k = min(m, n)
+        ok = size(S, 1) >= k
+        if (jobu /= NUMGPU_JACOBI_NOVEC) ok = ok .and. size(U, 1) >= m .and. size(U, 2) >= k .and. size(U, 3) == nb
+        if (jobv /= NUMGPU_JACOBI_NOVEC) ok = ok .and. size(V, 1) >= n .and. size(V, 2) >= k .and. size(V, 3) == nb
+        call plan_jacobi("numgpu_gesvdj_batched", nb, [size(S, 2, kind=c_int64_t), size(info, kind=c_int64_t), &
+            size(sweeps, kind=c_int64_t), size(residual, kind=c_int64_t)], ok, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        ldu = max(1_c_int64_t, size(U, 1, kind=c_int64_t))
+        ldv = max(1_c_int64_t, size(V, 1, kind=c_int64_t))
+        status = numgpu_cgesvdj_batched(h, jobu, jobv, m, n, address(A), max(1_c_int64_t, m), m * n, address(S), &
+            size(S, 1, kind=c_int64_t), address(U), ldu, ldu * size(U, 2, kind=c_int64_t), address(V), ldv, &
+            ldv * size(V, 2, kind=c_int64_t), params_address(params), address_i1(info), address_i1(sweeps), &
+            address(residual), nb)
+        call report(status, errmsg)
+    end subroutine
+    subroutine numgpu_gesvdj_batched_z(h, jobu, jobv, A, S, U, V, info, sweeps, residual, status, errmsg, params)
+        type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: jobu, jobv
+        complex(c_double_complex), intent(in), target, contiguous :: A(:,:,:)
+        real(c_double), intent(inout), target, contiguous :: S(:,:), residual(:)
+        complex(c_double_complex), intent(inout), target, contiguous :: U(:,:,:), V(:,:,:)
+        integer(c_int32_t), intent(inout), target, contiguous :: info(:), sweeps(:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        type(numgpu_jacobi_params), intent(in), target, optional :: params
+        integer(c_int64_t) :: nb, m, n, k, ldu, ldv
+        logical :: ok
+        nb = size(A, 3, kind=c_int64_t)
+        m = size(A, 1, kind=c_int64_t)
+        n = size(A, 2, kind=c_int64_t)
+        k = min(m, n)
+        ok = size(S, 1) >= k
+        if (jobu /= NUMGPU_JACOBI_NOVEC) ok = ok .and. size(U, 1) >= m .and. size(U, 2) >= k .and. size(U, 3) == nb
+        if (jobv /= NUMGPU_JACOBI_NOVEC) ok = ok .and. size(V, 1) >= n .and. size(V, 2) >= k .and. size(V, 3) == nb
+        call plan_jacobi("numgpu_gesvdj_batched", nb, [size(S, 2, kind=c_int64_t), size(info, kind=c_int64_t), &
+            size(sweeps, kind=c_int64_t), size(residual, kind=c_int64_t)], ok, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        ldu = max(1_c_int64_t, size(U, 1, kind=c_int64_t))
+        ldv = max(1_c_int64_t, size(V, 1, kind=c_int64_t))
+        status = numgpu_zgesvdj_batched(h, jobu, jobv, m, n, address(A), max(1_c_int64_t, m), m * n, address(S), &
+            size(S, 1, kind=c_int64_t), address(U), ldu, ldu * size(U, 2, kind=c_int64_t), address(V), ldv, &
+            ldv * size(V, 2, kind=c_int64_t), params_address(params), address_i1(info), address_i1(sweeps), &
+            address(residual), nb)
         call report(status, errmsg)
     end subroutine
 

@@ -84,6 +84,49 @@ typedef int32_t numgpu_gtsv_pivoting;
 #endif // __cplusplus
 
 /**
+ * Whether a Jacobi routine computes vectors, as an `int32_t` at the ABI (`jobz`, `jobu`,
+ * `jobv`).
+ */
+enum numgpu_jacobi_job
+#ifdef __cplusplus
+  : int32_t
+#endif // __cplusplus
+ {
+  /**
+   * Values only (LAPACK JOBZ = 'N').
+   */
+  NUMGPU_JACOBI_NOVEC = 0,
+  /**
+   * Values and vectors (JOBZ = 'V'; for gesvdj the economy-size U or V).
+   */
+  NUMGPU_JACOBI_VEC = 1,
+};
+#ifndef __cplusplus
+typedef int32_t numgpu_jacobi_job;
+#endif // __cplusplus
+
+/**
+ * Which triangle of a Hermitian matrix is stored, as an `int32_t` at the ABI (`uplo`).
+ */
+enum numgpu_jacobi_uplo
+#ifdef __cplusplus
+  : int32_t
+#endif // __cplusplus
+ {
+  /**
+   * The lower triangle (LAPACK UPLO = 'L').
+   */
+  NUMGPU_JACOBI_LOWER = 0,
+  /**
+   * The upper triangle (UPLO = 'U').
+   */
+  NUMGPU_JACOBI_UPPER = 1,
+};
+#ifndef __cplusplus
+typedef int32_t numgpu_jacobi_uplo;
+#endif // __cplusplus
+
+/**
  * Layout of the states `Y` and parameters `P`, as an `int32_t` at the ABI.
  */
 enum numgpu_ode_layout
@@ -451,6 +494,29 @@ typedef struct {
   double re;
   double im;
 } numgpu_complex_double;
+
+/**
+ * Parameters of the Jacobi routines. A zero-initialised struct (`numgpu_jacobi_params p =
+ * {0};`) asks for every default, as a NULL pointer does.
+ */
+typedef struct {
+  /**
+   * Relative threshold of a rotation (see the routines); 0 selects the default: ε of the
+   * precision (its unit roundoff times 2) for syevj/heevj, √m·ε for gesvdj (LAPACK
+   * `?gesvj`'s: the computed cosine of two orthogonal columns is only that small). Finite,
+   * >= 0.
+   */
+  double tol;
+  /**
+   * Most sweeps per matrix; 0 selects the default, 100. >= 0.
+   */
+  int32_t max_sweeps;
+  /**
+   * 0: values sorted (eigenvalues ascending, singular values descending, vectors in the
+   * same order); 1: in the order the iteration leaves them.
+   */
+  int32_t unsorted;
+} numgpu_jacobi_params;
 
 /**
  * Host right-hand side of `numgpu_ode_create`: writes `dydt` (neq values) = f(t, y; p) for one
@@ -2323,6 +2389,282 @@ numgpu_status numgpu_zgtsv_batched_interleaved(numgpu_handle *h,
                                                int32_t *info,
                                                int64_t batch,
                                                int32_t pivoting);
+
+/**
+ * Computes the eigenvalues, and optionally the eigenvectors, of a batch of real symmetric
+ * matrices of single-precision numbers by cyclic Jacobi: for i = 0 … batch − 1, A_i = the n × n
+ * matrix at `A + i·strideA` (leading dimension lda), of which only the triangle `uplo` is
+ * read, = Z_i·diag(w_i)·Z_iᵀ. Each sweep runs over all pairs (p, q) in round-robin order
+ * (n/2 disjoint pairs at a time); a pair is rotated only when |a_pq| > tol·√|a_pp|·√|a_qq|
+ * (the relative test of Demmel and Veselić: graded matrices keep their small eigenvalues
+ * to high relative accuracy, which LAPACK's tridiagonal QR-based solvers do not), and a
+ * matrix has converged after a sweep that rotated nothing. On CUDA: a warp per matrix for
+ * n <= 32, a block per matrix beyond, with the matrix in shared memory while it fits.
+ *
+ * - `h` [in]: handle.
+ * - `jobz` [in]: `NUMGPU_JACOBI_NOVEC` (eigenvalues only; A is not written) or
+ *   `NUMGPU_JACOBI_VEC` (the eigenvectors overwrite A_i, column j for w_i[j]).
+ * - `uplo` [in]: `NUMGPU_JACOBI_LOWER` or `NUMGPU_JACOBI_UPPER`: the triangle read.
+ * - `n` [in]: order of every A_i, 0 … 4096.
+ * - `A` [in, out]: the matrices.
+ * - `lda` [in]: leading dimension, >= max(1, n).
+ * - `strideA` [in]: elements between consecutive A_i, >= lda·n when batch > 1.
+ * - `w` [out]: n entries per matrix at `w + i·strideW`: the eigenvalues, ascending (unless
+ *   `params->unsorted`).
+ * - `strideW` [in]: >= n when batch > 1.
+ * - `params` [in]: tolerance, sweep limit and sorting (`numgpu_jacobi_params`); NULL or a
+ *   zero-initialised struct selects the defaults (tol = ε = 2^−23, 100 sweeps, sorted).
+ *   Host memory.
+ * - `info` [out]: `batch` entries: 0 converged; 1 still rotating after max_sweeps sweeps (w
+ *   and Z are the last iterate's; Z is orthogonal to rounding); 2 A_i holds a NaN or an Inf
+ *   (or one arose): w_i, and Z_i when jobz = VEC, are NaN.
+ * - `sweeps` [out]: `batch` entries: the sweeps performed (the last one rotated nothing when
+ *   info = 0; 0 when the input was not finite).
+ * - `residual` [out]: `batch` entries: the largest |a_pq|/(√|a_pp|·√|a_qq|) of the last sweep
+ *   (<= tol when info = 0; NaN when info = 2).
+ * - `batch` [in]: number of matrices, >= 0.
+ *
+ * Eigenvalues have relative errors of a few ε times the condition of the scaled matrix
+ * D^−1·A·D^−1 (D = diag(√|a_jj|)) for positive definite A, and errors of a few ε·‖A‖ in
+ * general; sweep counts are those of the CPU backend except where rounding decides a
+ * borderline test. n = 0 or batch = 0 is success and touches nothing. All arrays are host
+ * memory, or all are device memory of the handle's device (then the call is enqueued on the
+ * handle's stream and returns at once).
+ *
+ * Errors: `INVALID_VALUE` naming the first bad argument (NULL handle or array, jobz, uplo
+ * out of range, negative n or batch, lda or a stride too small, params->tol negative or not
+ * finite, params->max_sweeps negative, params->unsorted not 0 or 1, device memory on the CPU
+ * backend, arrays in different spaces); nothing is written then. `NOT_SUPPORTED` (n above
+ * 4096, extents beyond the address space), `ALLOC_FAILED`, `COMPILE_FAILED`,
+ * `EXECUTION_FAILED`.
+ */
+numgpu_status numgpu_ssyevj_batched(numgpu_handle *h,
+                                    int32_t jobz,
+                                    int32_t uplo,
+                                    int64_t n,
+                                    float *A,
+                                    int64_t lda,
+                                    int64_t strideA,
+                                    float *w,
+                                    int64_t strideW,
+                                    const numgpu_jacobi_params *params,
+                                    int32_t *info,
+                                    int32_t *sweeps,
+                                    float *residual,
+                                    int64_t batch);
+
+/**
+ * Eigenvalues and eigenvectors of a batch of real symmetric matrices of double-precision
+ * numbers by cyclic Jacobi: `numgpu_ssyevj_batched` with `double` elements (default tol
+ * 2^−52); the same arguments, semantics and errors.
+ */
+numgpu_status numgpu_dsyevj_batched(numgpu_handle *h,
+                                    int32_t jobz,
+                                    int32_t uplo,
+                                    int64_t n,
+                                    double *A,
+                                    int64_t lda,
+                                    int64_t strideA,
+                                    double *w,
+                                    int64_t strideW,
+                                    const numgpu_jacobi_params *params,
+                                    int32_t *info,
+                                    int32_t *sweeps,
+                                    double *residual,
+                                    int64_t batch);
+
+/**
+ * Eigenvalues and eigenvectors of a batch of complex Hermitian matrices of single-precision
+ * numbers by cyclic Jacobi: `numgpu_ssyevj_batched` with `numgpu_complex_float` elements
+ * (A_i = Z_i·diag(w_i)·Z_iᴴ; the imaginary parts of the diagonal are not read; w, residual
+ * `float`); the same arguments, semantics and errors.
+ */
+numgpu_status numgpu_cheevj_batched(numgpu_handle *h,
+                                    int32_t jobz,
+                                    int32_t uplo,
+                                    int64_t n,
+                                    numgpu_complex_float *A,
+                                    int64_t lda,
+                                    int64_t strideA,
+                                    float *w,
+                                    int64_t strideW,
+                                    const numgpu_jacobi_params *params,
+                                    int32_t *info,
+                                    int32_t *sweeps,
+                                    float *residual,
+                                    int64_t batch);
+
+/**
+ * Eigenvalues and eigenvectors of a batch of complex Hermitian matrices of double-precision
+ * numbers by cyclic Jacobi: `numgpu_cheevj_batched` with `numgpu_complex_double` elements
+ * (w, residual `double`); the same arguments, semantics and errors.
+ */
+numgpu_status numgpu_zheevj_batched(numgpu_handle *h,
+                                    int32_t jobz,
+                                    int32_t uplo,
+                                    int64_t n,
+                                    numgpu_complex_double *A,
+                                    int64_t lda,
+                                    int64_t strideA,
+                                    double *w,
+                                    int64_t strideW,
+                                    const numgpu_jacobi_params *params,
+                                    int32_t *info,
+                                    int32_t *sweeps,
+                                    double *residual,
+                                    int64_t batch);
+
+/**
+ * Computes the singular values, and optionally the left and right singular vectors, of a
+ * batch of real m × n matrices of single-precision numbers by one-sided (Hestenes) Jacobi:
+ * for i = 0 … batch − 1, A_i (at `A + i·strideA`, leading dimension lda) = U_i·diag(s_i)·V_iᵀ,
+ * economy size: k = min(m, n) singular values, U_i m × k and V_i n × k with orthonormal
+ * columns. The columns of A_i (m >= n) or of A_iᵀ (m < n) are rotated in round-robin order
+ * until every pair is orthogonal to the tolerance: a pair is rotated only when
+ * |a_pᵀa_q| > tol·‖a_p‖·‖a_q‖, which keeps the small singular values of graded matrices
+ * (A = B·D, B well conditioned) to high relative accuracy, as LAPACK's bidiagonal QR-based
+ * `sgesvd` does not. A_i is only read. On CUDA: a warp per matrix for min(m, n) <= 32 and
+ * max(m, n) <= 128, else a block per matrix; no limit of m or n beyond 4096 columns rotated.
+ *
+ * - `h` [in]: handle.
+ * - `jobu`, `jobv` [in]: `NUMGPU_JACOBI_NOVEC` or `NUMGPU_JACOBI_VEC`: whether U (V) is
+ *   computed.
+ * - `m`, `n` [in]: rows and columns of every A_i, >= 0, min(m, n) <= 4096.
+ * - `A` [in]: the matrices.
+ * - `lda` [in]: >= max(1, m).
+ * - `strideA` [in]: elements between consecutive A_i: 0 (one matrix for the whole batch) or
+ *   >= lda·n, when batch > 1.
+ * - `S` [out]: k entries per matrix at `S + i·strideS`: the singular values, descending
+ *   (unless `params->unsorted`).
+ * - `strideS` [in]: >= k when batch > 1.
+ * - `U` [out]: m × k per matrix at `U + i·strideU`, leading dimension ldu: the left singular
+ *   vectors, column j for S_i[j]; not referenced (may be NULL) when jobu = NOVEC. For a zero
+ *   singular value, a unit vector orthogonal to the other columns.
+ * - `ldu` [in]: >= max(1, m) when jobu = VEC.
+ * - `strideU` [in]: >= ldu·k when batch > 1 and jobu = VEC.
+ * - `V` [out]: n × k per matrix at `V + i·strideV`, leading dimension ldv: the right
+ *   singular vectors (V itself, not Vᵀ); not referenced (may be NULL) when jobv = NOVEC.
+ * - `ldv` [in]: >= max(1, n) when jobv = VEC.
+ * - `strideV` [in]: >= ldv·k when batch > 1 and jobv = VEC.
+ * - `params` [in]: as for `numgpu_ssyevj_batched`, but the default tol is √max(m, n)·ε
+ *   (LAPACK `sgesvj`'s: the computed cosine of two orthogonal columns is that large).
+ * - `info` [out]: `batch` entries: 0 converged; 1 still rotating after max_sweeps sweeps;
+ *   2 A_i holds a NaN or an Inf, or one arose (entries above about √(overflow/max(m, n))
+ *   overflow the column norms): S_i, U_i, V_i are NaN.
+ * - `sweeps` [out]: `batch` entries: the sweeps performed.
+ * - `residual` [out]: `batch` entries: the largest |a_pᵀa_q|/(‖a_p‖·‖a_q‖) of the last
+ *   sweep (<= tol when info = 0; NaN when info = 2).
+ * - `batch` [in]: number of matrices, >= 0.
+ *
+ * m, n or batch = 0 is success and touches nothing. Spaces as `numgpu_ssyevj_batched`.
+ *
+ * Errors: `INVALID_VALUE` naming the first bad argument (as `numgpu_ssyevj_batched`, and
+ * jobu, jobv out of range, NULL U or V when wanted, ldu, ldv, strides too small);
+ * `NOT_SUPPORTED` (min(m, n) above 4096, max(m, n) above 2^31 − 1, extents beyond the
+ * address space), `ALLOC_FAILED`, `COMPILE_FAILED`, `EXECUTION_FAILED`.
+ */
+numgpu_status numgpu_sgesvdj_batched(numgpu_handle *h,
+                                     int32_t jobu,
+                                     int32_t jobv,
+                                     int64_t m,
+                                     int64_t n,
+                                     const float *A,
+                                     int64_t lda,
+                                     int64_t strideA,
+                                     float *S,
+                                     int64_t strideS,
+                                     float *U,
+                                     int64_t ldu,
+                                     int64_t strideU,
+                                     float *V,
+                                     int64_t ldv,
+                                     int64_t strideV,
+                                     const numgpu_jacobi_params *params,
+                                     int32_t *info,
+                                     int32_t *sweeps,
+                                     float *residual,
+                                     int64_t batch);
+
+/**
+ * Singular value decompositions of a batch of real matrices of double-precision numbers by
+ * one-sided Jacobi: `numgpu_sgesvdj_batched` with `double` elements; the same arguments,
+ * semantics and errors.
+ */
+numgpu_status numgpu_dgesvdj_batched(numgpu_handle *h,
+                                     int32_t jobu,
+                                     int32_t jobv,
+                                     int64_t m,
+                                     int64_t n,
+                                     const double *A,
+                                     int64_t lda,
+                                     int64_t strideA,
+                                     double *S,
+                                     int64_t strideS,
+                                     double *U,
+                                     int64_t ldu,
+                                     int64_t strideU,
+                                     double *V,
+                                     int64_t ldv,
+                                     int64_t strideV,
+                                     const numgpu_jacobi_params *params,
+                                     int32_t *info,
+                                     int32_t *sweeps,
+                                     double *residual,
+                                     int64_t batch);
+
+/**
+ * Singular value decompositions of a batch of complex matrices of single-precision numbers
+ * by one-sided Jacobi: `numgpu_sgesvdj_batched` with `numgpu_complex_float` elements
+ * (A_i = U_i·diag(s_i)·V_iᴴ; S, residual `float`); the same arguments, semantics and errors.
+ */
+numgpu_status numgpu_cgesvdj_batched(numgpu_handle *h,
+                                     int32_t jobu,
+                                     int32_t jobv,
+                                     int64_t m,
+                                     int64_t n,
+                                     const numgpu_complex_float *A,
+                                     int64_t lda,
+                                     int64_t strideA,
+                                     float *S,
+                                     int64_t strideS,
+                                     numgpu_complex_float *U,
+                                     int64_t ldu,
+                                     int64_t strideU,
+                                     numgpu_complex_float *V,
+                                     int64_t ldv,
+                                     int64_t strideV,
+                                     const numgpu_jacobi_params *params,
+                                     int32_t *info,
+                                     int32_t *sweeps,
+                                     float *residual,
+                                     int64_t batch);
+
+/**
+ * Singular value decompositions of a batch of complex matrices of double-precision numbers
+ * by one-sided Jacobi: `numgpu_cgesvdj_batched` with `numgpu_complex_double` elements (S,
+ * residual `double`); the same arguments, semantics and errors.
+ */
+numgpu_status numgpu_zgesvdj_batched(numgpu_handle *h,
+                                     int32_t jobu,
+                                     int32_t jobv,
+                                     int64_t m,
+                                     int64_t n,
+                                     const numgpu_complex_double *A,
+                                     int64_t lda,
+                                     int64_t strideA,
+                                     double *S,
+                                     int64_t strideS,
+                                     numgpu_complex_double *U,
+                                     int64_t ldu,
+                                     int64_t strideU,
+                                     numgpu_complex_double *V,
+                                     int64_t ldv,
+                                     int64_t strideV,
+                                     const numgpu_jacobi_params *params,
+                                     int32_t *info,
+                                     int32_t *sweeps,
+                                     double *residual,
+                                     int64_t batch);
 
 /**
  * Creates an ODE system `y' = f(t, y; p)` of `neq` equations and `npar` parameters per

@@ -15,6 +15,7 @@ pub mod gemm_batched;
 pub mod geqrf_givens;
 pub mod getrf_fullpivot;
 pub mod gtsv_spike;
+pub mod jacobi;
 pub mod lapack;
 pub mod rkc;
 pub mod spmv;

@@ -18,7 +18,8 @@
 //! - one module per kind of mathematics, each with its generators, references and ratios:
 //!   [`dense`] (the dense matrix classes and an f64 GEMM), [`gemm`], [`lu`] (complete
 //!   pivoting), [`qr`] (Givens QR, least squares), [`tridiag`] (tridiagonal systems),
-//!   [`tridiag_eig`] (tridiagonal eigenvalues), [`sparse`] (the SpMV suite, Matrix Market files, products), [`tensor`] (symmetric tensors
+//!   [`tridiag_eig`] (tridiagonal eigenvalues), [`jacobi`] (dense Hermitian eigenvalues and
+//!   singular values), [`sparse`] (the SpMV suite, Matrix Market files, products), [`tensor`] (symmetric tensors
 //!   and their eigenpairs), [`ode`] (ODE problems and their reference solutions);
 //! - [`workloads`]: the inputs of numgpu-bench's larger workloads (ODE systems, fibre tensors).
 //!
@@ -31,6 +32,7 @@
 pub mod dense;
 pub mod gemm;
 pub mod gen;
+pub mod jacobi;
 pub mod layout;
 pub mod lu;
 pub mod norm;

@@ -127,3 +127,10 @@ fn fortran_test_sshopm() {
 fn fortran_test_stebz() {
     fortran_test("test_stebz", "test_stebz_f", &[]);
 }
+
+/// test_jacobi_f checks against exact eigenvalues and singular values, so it needs only
+/// numgpu.
+#[test]
+fn fortran_test_jacobi() {
+    fortran_test("test_jacobi", "test_jacobi_f", &[]);
+}

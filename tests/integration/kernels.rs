@@ -235,3 +235,22 @@ fn stebz_kernels_compile_for_sm80_and_sm90() {
     report.extend(cases::<f64>());
     eprintln!("kernel compile report (NVRTC, ptxas -v):\n{}", report.join("\n"));
 }
+
+#[test]
+fn jacobi_kernels_compile_for_sm80_and_sm90() {
+    use numgpu::jacobi::cuda as jac;
+    if !nvrtc_or_skip() {
+        return;
+    }
+    fn cases<T: Scalar>() -> Vec<String> {
+        ["syevj", "gesvdj"].iter().flat_map(|k| {
+            let (d, e) = jac::specialise::<T>(k);
+            check(jac::source(), &d, &e)
+        }).collect()
+    }
+    let mut report = cases::<f32>();
+    report.extend(cases::<f64>());
+    report.extend(cases::<numgpu::Complex32>());
+    report.extend(cases::<numgpu::Complex64>());
+    eprintln!("kernel compile report (NVRTC, ptxas -v):\n{}", report.join("\n"));
+}

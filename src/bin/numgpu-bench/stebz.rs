@@ -140,7 +140,7 @@ impl Bench for Stebz {
 /// Median milliseconds of `call(j)`, `setup(j)` enqueued before each (untimed): a probe call,
 /// then as many of `reps` calls after a warm-up as take about `max_secs` (only the probe where
 /// one call takes longer); and the number of calls it is the median of.
-fn timed(gpu: &Gpu, warmup: usize, reps: usize, max_secs: f64, mut setup: impl FnMut(usize) -> Res<()>, mut call: impl FnMut(usize) -> Res<()>) -> Res<(f64, usize)> {
+pub fn timed(gpu: &Gpu, warmup: usize, reps: usize, max_secs: f64, mut setup: impl FnMut(usize) -> Res<()>, mut call: impl FnMut(usize) -> Res<()>) -> Res<(f64, usize)> {
     let probe = median(&gpu.time(0, 1, &mut setup, &mut call)?);
     let k = ((max_secs * 1e3 / probe.max(1e-6)) as usize).clamp(1, reps);
     if k == 1 {

@@ -259,12 +259,13 @@ fn from_header(h: &Header) -> String {
 /// The placeholders of a template and their value in each precision: `{p}` the letter of
 /// numgpu's C names, `{type}` the element type, `{kind}` its kind, `{real}` the type of its
 /// real part (the cosines of Givens QR, gesc2's scale), `{or}` LAPACK's infix for orthogonal
-/// (s, d) or unitary (c, z) matrices (ormqr / unmqr).
-const PRECISIONS: [[(&str, &str); 5]; 4] = [
-    [("p", "s"), ("type", "real(c_float)"), ("kind", "c_float"), ("real", "real(c_float)"), ("or", "or")],
-    [("p", "d"), ("type", "real(c_double)"), ("kind", "c_double"), ("real", "real(c_double)"), ("or", "or")],
-    [("p", "c"), ("type", "complex(c_float_complex)"), ("kind", "c_float_complex"), ("real", "real(c_float)"), ("or", "un")],
-    [("p", "z"), ("type", "complex(c_double_complex)"), ("kind", "c_double_complex"), ("real", "real(c_double)"), ("or", "un")],
+/// (s, d) or unitary (c, z) matrices (ormqr / unmqr), `{sy}` its infix for symmetric (s, d)
+/// or Hermitian (c, z) ones (syevj / heevj).
+const PRECISIONS: [[(&str, &str); 6]; 4] = [
+    [("p", "s"), ("type", "real(c_float)"), ("kind", "c_float"), ("real", "real(c_float)"), ("or", "or"), ("sy", "sy")],
+    [("p", "d"), ("type", "real(c_double)"), ("kind", "c_double"), ("real", "real(c_double)"), ("or", "or"), ("sy", "sy")],
+    [("p", "c"), ("type", "complex(c_float_complex)"), ("kind", "c_float_complex"), ("real", "real(c_float)"), ("or", "un"), ("sy", "he")],
+    [("p", "z"), ("type", "complex(c_double_complex)"), ("kind", "c_double_complex"), ("real", "real(c_double)"), ("or", "un"), ("sy", "he")],
 ];
 
 /// A template line: `!@ <directive>`, with its arguments.

@@ -1,0 +1,477 @@
+// Batched Jacobi eigen and singular value decompositions (the host side is
+// src/jacobi/cuda.rs; the semantics, shared with the CPU backend, are in src/jacobi/mod.rs).
+//
+// Kernels (T = NG_T, R its real type):
+//   jacobi_syevj_<T>   two-sided cyclic Jacobi on a Hermitian matrix.
+//   jacobi_gesvdj_<T>  one-sided (Hestenes) Jacobi on the columns of A (m >= n) or of Aᴴ.
+//
+// A "team" works on one matrix: a warp (several teams per block, synchronised by __syncwarp)
+// for small matrices, or the whole block (__syncthreads). The team's working matrices live in
+// its slice of dynamic shared memory when they fit (the host decides: flags *_sh), else in
+// the per-matrix global scratch `work`. Each sweep is n − 1 round-robin steps (the circle
+// method: position 0 fixed, the others rotating), each step n/2 disjoint pairs (p, q): the
+// team forms every pair's rotation from the current matrix, then applies them all, which is
+// the order the CPU backend follows. A rotation is skipped when the pair passes the relative
+// (Demmel–Veselić) test; a matrix has converged after a sweep that rotated nothing.
+#include "common.cuh"
+
+#define NG_CAT2(a, b) a##b
+#define NG_CAT(a, b) NG_CAT2(a, b)
+#define NG_KERNEL(name) NG_CAT(name, NG_CAT(_, NG_SUFFIX))
+
+typedef NG_T T;
+typedef ng_real_of<T>::type R;
+
+// Most threads of a block team (the host never launches more).
+#define NG_MAX_THREADS 512
+
+__device__ __forceinline__ float ng_sqrt(float x) { return sqrtf(x); }
+__device__ __forceinline__ double ng_sqrt(double x) { return sqrt(x); }
+__device__ __forceinline__ float ng_hypot1(float x) { return hypotf(1.0f, x); }
+__device__ __forceinline__ double ng_hypot1(double x) { return hypot(1.0, x); }
+__device__ __forceinline__ R ng_norm2(float a) { return a * a; }
+__device__ __forceinline__ R ng_norm2(double a) { return a * a; }
+template <typename Q>
+__device__ __forceinline__ R ng_norm2(ng_complex<Q> a) { return a.re * a.re + a.im * a.im; }
+__device__ __forceinline__ R ng_re(float a) { return a; }
+__device__ __forceinline__ R ng_re(double a) { return a; }
+template <typename Q>
+__device__ __forceinline__ R ng_re(ng_complex<Q> a) { return a.re; }
+__device__ __forceinline__ T ng_add(T a, T b) { return ng_fma(ng_from_real_t<T>::of(R(1)), a, b); }
+__device__ __forceinline__ T ng_scale(T a, R r) { return ng_mul(a, ng_from_real_t<T>::of(r)); }
+__device__ __forceinline__ R ng_nan() { return ng_inf<R>() - ng_inf<R>(); }
+
+// The team of threads that works on one matrix.
+struct Team {
+    int lane, size;
+    bool warp;
+    R *red;  // 32 entries of shared memory for block reductions
+    __device__ void sync() const {
+        if (warp) __syncwarp();
+        else __syncthreads();
+    }
+    // The maximum over the team (v >= 0, not NaN), the same value in every thread.
+    __device__ R max(R v) const {
+        for (int o = 16; o > 0; o >>= 1) v = ng_max(v, __shfl_xor_sync(0xffffffffu, v, o));
+        if (warp) return v;
+        __syncthreads();
+        if ((lane & 31) == 0) red[lane >> 5] = v;
+        __syncthreads();
+        v = red[0];
+        for (int i = 1; i < (size >> 5); ++i) v = ng_max(v, red[i]);
+        return v;
+    }
+    // The sum over the team, in a fixed order.
+    __device__ R sum(R v) const {
+        for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
+        if (warp) return v;
+        __syncthreads();
+        if ((lane & 31) == 0) red[lane >> 5] = v;
+        __syncthreads();
+        v = red[0];
+        for (int i = 1; i < (size >> 5); ++i) v += red[i];
+        return v;
+    }
+};
+
+// The team of this thread and its matrix index; `teams` warps per block, or the block.
+__device__ Team ng_team(bool warp, R *red) {
+    Team t;
+    t.warp = warp;
+    t.lane = warp ? (threadIdx.x & 31) : threadIdx.x;
+    t.size = warp ? 32 : blockDim.x;
+    t.red = red;
+    return t;
+}
+
+// Pair j of step k of the round-robin ordering of N (even) players: p < q.
+__device__ __forceinline__ void ng_pair(int j, int k, int N, int *p, int *q) {
+    const int x = j == 0 ? 0 : (j - 1 + k) % (N - 1) + 1;
+    const int y = (N - 2 - j + k) % (N - 1) + 1;
+    *p = min(x, y);
+    *q = max(x, y);
+}
+
+// The rotation that diagonalises [[a, b], [conj(b), d]] (a, d real, g = |b| > 0): J =
+// [[c, sp], [−conj(sp), c]], sp = s·b/|b|; the new diagonal is a − t·g, d + t·g.
+__device__ void ng_rotation(R a, R d, T b, R g, R *c, T *sp, R *t_out) {
+    const R theta = (d - a) / (R(2) * g);
+    const R t = (theta >= R(0) ? R(1) : R(-1)) / (ng_abs(theta) + ng_hypot1(theta));
+    const R cc = R(1) / ng_sqrt(R(1) + t * t);
+    *c = cc;
+    *sp = ng_scale(b, t * cc / g);
+    *t_out = t;
+}
+
+// Columns p and q of the matrix at x (rows rows, leading dimension ld) times J, for every
+// rotating pair of the step: the team's items are (pair, row).
+__device__ void ng_apply_columns(const Team &tm, T *x, ng_i64 rows, ng_i64 ld, int P, int k, int N, const R *cs, const T *sp) {
+    const ng_i64 items = (ng_i64)P * rows;
+    for (ng_i64 it = tm.lane; it < items; it += tm.size) {
+        const int j = (int)(it / rows);
+        const ng_i64 i = it - (ng_i64)j * rows;
+        const R c = cs[j];
+        if (c < R(0)) continue;
+        int p, q;
+        ng_pair(j, k, N, &p, &q);
+        const T s = sp[j];
+        T *xp = x + i + p * ld, *xq = x + i + q * ld;
+        const T u = *xp, v = *xq;
+        *xp = ng_add(ng_scale(u, c), ng_neg(ng_mul(v, ng_conj(s))));
+        *xq = ng_add(ng_mul(u, s), ng_scale(v, c));
+    }
+}
+
+// The NaN outputs of a matrix with a non-finite entry.
+__device__ void ng_fill_nan(const Team &tm, T *x, ng_i64 rows, ng_i64 cols, ng_i64 ld) {
+    const R nan = ng_nan();
+    T v;
+    v = ng_from_real_t<T>::of(nan);
+    for (ng_i64 it = tm.lane; it < rows * cols; it += tm.size) x[it % rows + (it / rows) * ld] = v;
+}
+
+// The rank of value j among vals[0 .. n) (ascending, or descending when `desc`; ties by
+// index): the position sorting gives it.
+__device__ int ng_rank(const R *vals, int n, int j, bool desc) {
+    const R v = vals[j];
+    int r = 0;
+    for (int i = 0; i < n; ++i) {
+        const R u = vals[i];
+        r += (desc ? u > v : u < v) || (u == v && i < j);
+    }
+    return r;
+}
+
+// Shared memory per team, in elements: the layouts the host mirrors in cuda.rs.
+//   syevj:  [a: n² T if a_sh][v: n² T if v_sh][sp: P T] [cs, dp, dq: P R each][vals, rk: n R each][red: 32 R]
+//   gesvdj: [w: mm·nn T if w_sh][q: nn² T if q_sh][sp: P T] [cs: P R][vals, rk: nn R each][red: 32 R]
+// each team's slice a multiple of 16 bytes.
+
+extern "C" __global__ void __launch_bounds__(NG_MAX_THREADS) NG_KERNEL(jacobi_syevj)(
+    int n, int vectors, int upper, T *a, ng_i64 lda, ng_i64 sa, R *w, ng_i64 sw, T *work, ng_i64 swork,
+    int a_sh, int v_sh, double tol_in, int max_sweeps, int sort, int *info, int *sweeps, R *residual, ng_i64 batch,
+    int warp_team, ng_i64 team_bytes) {
+    extern __shared__ __align__(16) unsigned char ng_smem[];
+    const R tol = R(tol_in);  // the host's tolerance, rounded to R as the CPU backend's
+    const bool warp = warp_team != 0;
+    const int team_id = warp ? threadIdx.x >> 5 : 0;
+    const ng_i64 mat = warp ? (ng_i64)blockIdx.x * (blockDim.x >> 5) + team_id : blockIdx.x;
+    if (mat >= batch) return;  // a whole warp team at once; a block team never
+    const int N = n + (n & 1), P = N / 2;
+    unsigned char *base = ng_smem + team_bytes * team_id;
+    T *tp = (T *)base;
+    T *wk = work + mat * swork;
+    T *A = a_sh ? tp : wk;
+    if (a_sh) tp += (ng_i64)n * n;
+    else wk += (ng_i64)n * n;
+    T *V = v_sh ? tp : wk;
+    if (v_sh) tp += (ng_i64)n * n;
+    T *sp = tp;
+    R *cs = (R *)(sp + P), *dp = cs + P, *dq = dp + P, *vals = dq + P, *rk = vals + n;
+    const Team tm = ng_team(warp, rk + n);
+    T *am = a + mat * sa;
+
+    // The Hermitian matrix from its stored triangle (the diagonal's imaginary part ignored).
+    R bad = 0;
+    for (ng_i64 it = tm.lane; it < (ng_i64)n * n; it += tm.size) {
+        const ng_i64 i = it % n, j = it / n;
+        const bool stored = upper ? i <= j : i >= j;
+        T x = stored ? am[i + j * lda] : ng_conj(am[j + i * lda]);
+        if (i == j) x = ng_from_real_t<T>::of(ng_re(x));
+        if (!ng_isfinite(x)) bad = 1;
+        A[i + j * n] = x;
+        if (vectors) V[i + j * n] = ng_from_real_t<T>::of(i == j ? R(1) : R(0));
+    }
+    if (tm.max(bad) != R(0)) {
+        for (int j = tm.lane; j < n; j += tm.size) w[mat * sw + j] = ng_nan();
+        if (vectors) ng_fill_nan(tm, am, n, n, lda);
+        if (tm.lane == 0) {
+            info[mat] = 2;
+            sweeps[mat] = 0;
+            residual[mat] = ng_nan();
+        }
+        return;
+    }
+    tm.sync();
+
+    int status = 0, sweep = 0;
+    R resid = 0;
+    for (;;) {
+        ++sweep;
+        R worst = 0, rotated = 0;
+        for (int k = 0; k < N - 1; ++k) {
+            for (int j = tm.lane; j < P; j += tm.size) {
+                int p, q;
+                ng_pair(j, k, N, &p, &q);
+                cs[j] = R(-1);
+                if (q >= n) continue;
+                const R app = ng_re(A[p + p * n]), aqq = ng_re(A[q + q * n]);
+                const T b = A[p + q * n];
+                const R g = ng_abs(b), scale = ng_sqrt(ng_abs(app)) * ng_sqrt(ng_abs(aqq));
+                const R ratio = g == R(0) ? R(0) : g / scale;
+                if (!(ratio == ratio) || !(app == app) || !(aqq == aqq)) bad = 1;
+                else worst = ng_max(worst, ratio);
+                if (g <= tol * scale || !(ratio == ratio)) continue;
+                R c, t;
+                ng_rotation(app, aqq, b, g, &c, &sp[j], &t);
+                cs[j] = c;
+                dp[j] = app - t * g;
+                dq[j] = aqq + t * g;
+                rotated = 1;
+            }
+            tm.sync();
+            ng_apply_columns(tm, A, n, n, P, k, N, cs, sp);
+            if (vectors) ng_apply_columns(tm, V, n, n, P, k, N, cs, sp);
+            tm.sync();
+            // Rows p and q times Jᴴ: items (pair, column).
+            for (ng_i64 it = tm.lane; it < (ng_i64)P * n; it += tm.size) {
+                const int j = (int)(it / n);
+                const ng_i64 i = it - (ng_i64)j * n;
+                const R c = cs[j];
+                if (c < R(0)) continue;
+                int p, q;
+                ng_pair(j, k, N, &p, &q);
+                const T s = sp[j];
+                T *xp = A + p + i * n, *xq = A + q + i * n;
+                const T u = *xp, v = *xq;
+                *xp = ng_add(ng_scale(u, c), ng_neg(ng_mul(s, v)));
+                *xq = ng_add(ng_mul(ng_conj(s), u), ng_scale(v, c));
+            }
+            tm.sync();
+            // The rotated 2×2 blocks exactly diagonal.
+            for (int j = tm.lane; j < P; j += tm.size) {
+                if (cs[j] < R(0)) continue;
+                int p, q;
+                ng_pair(j, k, N, &p, &q);
+                A[p + p * n] = ng_from_real_t<T>::of(dp[j]);
+                A[q + q * n] = ng_from_real_t<T>::of(dq[j]);
+                A[p + q * n] = ng_zero<T>();
+                A[q + p * n] = ng_zero<T>();
+            }
+            tm.sync();
+        }
+        const R any = tm.max(rotated), worst_all = tm.max(worst);
+        if (tm.max(bad) != R(0)) {
+            status = 2;
+            break;
+        }
+        resid = worst_all;
+        if (any == R(0)) break;
+        if (sweep >= max_sweeps) {
+            status = 1;
+            break;
+        }
+    }
+
+    if (status == 2) {
+        for (int j = tm.lane; j < n; j += tm.size) w[mat * sw + j] = ng_nan();
+        if (vectors) ng_fill_nan(tm, am, n, n, lda);
+        resid = ng_nan();
+    } else {
+        for (int j = tm.lane; j < n; j += tm.size) vals[j] = ng_re(A[j + j * n]);
+        tm.sync();
+        for (int j = tm.lane; j < n; j += tm.size) {
+            rk[j] = R(sort ? ng_rank(vals, n, j, false) : j);
+            w[mat * sw + (int)rk[j]] = vals[j];
+        }
+        tm.sync();
+        if (vectors) {
+            for (ng_i64 it = tm.lane; it < (ng_i64)n * n; it += tm.size) {
+                const int j = (int)(it / n);
+                const ng_i64 i = it - (ng_i64)j * n;
+                am[i + (ng_i64)rk[j] * lda] = V[i + j * n];
+            }
+        }
+    }
+    if (tm.lane == 0) {
+        info[mat] = status;
+        sweeps[mat] = sweep;
+        residual[mat] = resid;
+    }
+}
+
+// Column r of x (rows rows, leading dimension ld) made a unit vector orthogonal to its other
+// columns that are present: those before r, and those after r whose value s is nonzero
+// (CGS2 from e_0, e_1, ... until one keeps more than half its norm). coef: cols entries.
+__device__ void ng_complete(const Team &tm, T *x, ng_i64 rows, int cols, ng_i64 ld, int r, const R *s, T *coef) {
+    T *xr = x + r * ld;
+    for (ng_i64 e = 0; e < rows; ++e) {
+        for (ng_i64 i = tm.lane; i < rows; i += tm.size) xr[i] = ng_from_real_t<T>::of(i == e ? R(1) : R(0));
+        tm.sync();
+        for (int pass = 0; pass < 2; ++pass) {
+            for (int c = tm.lane; c < cols; c += tm.size) {
+                T d = ng_zero<T>();
+                if (c != r && (c < r || s[c] != R(0)))
+                    for (ng_i64 i = 0; i < rows; ++i) d = ng_fma(ng_conj(x[i + c * ld]), xr[i], d);
+                coef[c] = d;
+            }
+            tm.sync();
+            for (ng_i64 i = tm.lane; i < rows; i += tm.size) {
+                T d = xr[i];
+                for (int c = 0; c < cols; ++c) d = ng_fma(ng_neg(x[i + c * ld]), coef[c], d);
+                xr[i] = d;
+            }
+            tm.sync();
+        }
+        R nrm = 0;
+        for (ng_i64 i = tm.lane; i < rows; i += tm.size) nrm += ng_norm2(xr[i]);
+        nrm = ng_sqrt(tm.sum(nrm));
+        if (nrm > R(0.5)) {
+            for (ng_i64 i = tm.lane; i < rows; i += tm.size) xr[i] = ng_scale(xr[i], R(1) / nrm);
+            tm.sync();
+            return;
+        }
+        tm.sync();
+    }
+}
+
+extern "C" __global__ void __launch_bounds__(NG_MAX_THREADS) NG_KERNEL(jacobi_gesvdj)(
+    int m, int n, int jobu, int jobv, const T *a, ng_i64 lda, ng_i64 sa, R *s, ng_i64 ss, T *u, ng_i64 ldu,
+    ng_i64 su, T *v, ng_i64 ldv, ng_i64 sv, T *work, ng_i64 swork, int w_sh, int q_sh, double tol_in, int max_sweeps,
+    int sort, int *info, int *sweeps, R *residual, ng_i64 batch, int warp_team, ng_i64 team_bytes) {
+    extern __shared__ __align__(16) unsigned char ng_smem[];
+    const R tol = R(tol_in);  // the host's tolerance, rounded to R as the CPU backend's
+    const bool warp = warp_team != 0;
+    const int team_id = warp ? threadIdx.x >> 5 : 0;
+    const ng_i64 mat = warp ? (ng_i64)blockIdx.x * (blockDim.x >> 5) + team_id : blockIdx.x;
+    if (mat >= batch) return;
+    // One-sided Jacobi on W = A (m >= n) or W = Aᴴ (m < n): mm × nn, nn = min(m, n).
+    const bool wide = m < n;
+    const int mm = wide ? n : m, nn = wide ? m : n;
+    const int N = nn + (nn & 1), P = N / 2;
+    // X receives W's normalised columns, Y the accumulated rotations Q.
+    const bool want_x = wide ? jobv : jobu, want_q = wide ? jobu : jobv;
+    T *X = wide ? v + mat * sv : u + mat * su, *Y = wide ? u + mat * su : v + mat * sv;
+    const ng_i64 ldx = wide ? ldv : ldu, ldy = wide ? ldu : ldv;
+    unsigned char *base = ng_smem + team_bytes * team_id;
+    T *tp = (T *)base;
+    T *wk = work + mat * swork;
+    T *W = w_sh ? tp : wk;
+    if (w_sh) tp += (ng_i64)mm * nn;
+    else wk += (ng_i64)mm * nn;
+    T *Q = q_sh ? tp : wk;
+    if (q_sh) tp += want_q ? (ng_i64)nn * nn : 0;
+    else wk += want_q ? (ng_i64)nn * nn : 0;
+    T *coef = wk;
+    T *sp = tp;
+    R *cs = (R *)(sp + P), *vals = cs + P, *rk = vals + nn;
+    const Team tm = ng_team(warp, rk + nn);
+    const T *am = a + mat * sa;
+    R *sm = s + mat * ss;
+
+    R bad = 0;
+    for (ng_i64 it = tm.lane; it < (ng_i64)mm * nn; it += tm.size) {
+        const ng_i64 i = it % mm, j = it / mm;
+        const T x = wide ? ng_conj(am[j + i * lda]) : am[i + j * lda];
+        if (!ng_isfinite(x)) bad = 1;
+        W[i + j * mm] = x;
+    }
+    if (want_q)
+        for (ng_i64 it = tm.lane; it < (ng_i64)nn * nn; it += tm.size)
+            Q[it] = ng_from_real_t<T>::of(it % nn == it / nn ? R(1) : R(0));
+    int status = tm.max(bad) != R(0) ? 2 : 0, sweep = 0;
+    R resid = 0;
+    tm.sync();
+
+    // Lanes per pair for the dot products: a power of two up to 32, so that a group is
+    // inside one warp and the shuffles below stay in it.
+    int g = 1;
+    while (g < 32 && g * 2 * P <= tm.size) g *= 2;
+    const int groups = tm.size / g, gid = tm.lane / g, gl = tm.lane % g;
+    while (status == 0) {
+        ++sweep;
+        R worst = 0, rotated = 0;
+        for (int k = 0; k < N - 1; ++k) {
+            for (int b0 = 0; b0 < P; b0 += groups) {
+                const int j = b0 + gid;
+                int p = 0, q = 0;
+                if (j < P) ng_pair(j, k, N, &p, &q);
+                const bool act = j < P && q < nn;
+                R al = 0, be = 0;
+                T ga = ng_zero<T>();
+                if (act)
+                    for (ng_i64 r = gl; r < mm; r += g) {
+                        const T x = W[r + p * (ng_i64)mm], y = W[r + q * (ng_i64)mm];
+                        al += ng_norm2(x);
+                        be += ng_norm2(y);
+                        ga = ng_fma(ng_conj(x), y, ga);
+                    }
+                for (int o = g / 2; o > 0; o >>= 1) {
+                    al += __shfl_xor_sync(0xffffffffu, al, o);
+                    be += __shfl_xor_sync(0xffffffffu, be, o);
+                    ga = ng_add(ga, ng_shfl(ga, (threadIdx.x & 31) ^ o, 32));
+                }
+                if (gl != 0 || j >= P) continue;
+                cs[j] = R(-1);
+                if (!act) continue;
+                const R gg = ng_abs(ga), scale = ng_sqrt(al) * ng_sqrt(be);
+                const R ratio = gg == R(0) ? R(0) : gg / scale;
+                if (!(ratio == ratio) || !(al == al) || !(be == be)) bad = 1;
+                else worst = ng_max(worst, ratio);
+                if (gg <= tol * scale || !(ratio == ratio)) continue;
+                R c, t;
+                ng_rotation(al, be, ga, gg, &c, &sp[j], &t);
+                cs[j] = c;
+                rotated = 1;
+            }
+            tm.sync();
+            ng_apply_columns(tm, W, mm, mm, P, k, N, cs, sp);
+            if (want_q) ng_apply_columns(tm, Q, nn, nn, P, k, N, cs, sp);
+            tm.sync();
+        }
+        const R any = tm.max(rotated), worst_all = tm.max(worst);
+        if (tm.max(bad) != R(0)) {
+            status = 2;
+            break;
+        }
+        resid = worst_all;
+        if (any == R(0)) break;
+        if (sweep >= max_sweeps) status = 1;
+    }
+
+    if (status == 2) {
+        for (int j = tm.lane; j < nn; j += tm.size) sm[j] = ng_nan();
+        if (want_x) ng_fill_nan(tm, X, mm, nn, ldx);
+        if (want_q) ng_fill_nan(tm, Y, nn, nn, ldy);
+        resid = ng_nan();
+    } else {
+        // σ_j = ‖w_j‖: a group of lanes per column.
+        for (int b0 = 0; b0 < nn; b0 += groups) {
+            const int j = b0 + gid;
+            R al = 0;
+            if (j < nn)
+                for (ng_i64 r = gl; r < mm; r += g) al += ng_norm2(W[r + j * (ng_i64)mm]);
+            for (int o = g / 2; o > 0; o >>= 1) al += __shfl_xor_sync(0xffffffffu, al, o);
+            if (gl == 0 && j < nn) vals[j] = ng_sqrt(al);
+        }
+        tm.sync();
+        for (int j = tm.lane; j < nn; j += tm.size) {
+            rk[j] = R(sort ? ng_rank(vals, nn, j, true) : j);
+            sm[(int)rk[j]] = vals[j];
+        }
+        tm.sync();
+        if (want_x)
+            for (ng_i64 it = tm.lane; it < (ng_i64)mm * nn; it += tm.size) {
+                const int j = (int)(it / mm);
+                const ng_i64 i = it - (ng_i64)j * mm;
+                const R sj = vals[j];
+                X[i + (ng_i64)rk[j] * ldx] = sj > R(0) ? ng_scale(W[i + j * (ng_i64)mm], R(1) / sj) : ng_zero<T>();
+            }
+        if (want_q)
+            for (ng_i64 it = tm.lane; it < (ng_i64)nn * nn; it += tm.size) {
+                const int j = (int)(it / nn);
+                const ng_i64 i = it - (ng_i64)j * nn;
+                Y[i + (ng_i64)rk[j] * ldy] = Q[i + j * (ng_i64)nn];
+            }
+        tm.sync();
+        // Zero singular values: their columns of X completed to an orthonormal set.
+        if (want_x)
+            for (int r = 0; r < nn; ++r)
+                if (sm[r] == R(0)) ng_complete(tm, X, mm, nn, ldx, r, sm, coef);
+    }
+    if (tm.lane == 0) {
+        info[mat] = status;
+        sweeps[mat] = sweep;
+        residual[mat] = resid;
+    }
+}

@@ -1,0 +1,200 @@
+//! CUDA backend of the Jacobi family: launches `kernels/jacobi.cu` through the staging
+//! engine. A team of threads per matrix: a warp (up to four per block) for orders ≤ 32, else
+//! a block of 256 or 512 threads. The team's working matrices (A and the accumulated
+//! rotations; gesvdj's W and Q) are in its shared memory while they fit the device's opt-in
+//! limit (227 KiB on the H100), else in per-matrix global scratch (`Operand::scratch`,
+//! proportional to the data): every order up to the family's limit runs, one block per matrix,
+//! at global-memory speed beyond the shared-memory sizes (no blocked two-level variant yet).
+
+use super::{Gesvdj, Syevj};
+use crate::core::batch::Batch;
+use crate::core::error::Result;
+use crate::core::memory::Space;
+use crate::core::Scalar;
+use crate::cuda::module::Module;
+use crate::cuda::staging::{Dir, Operand, Stage};
+use crate::cuda::CudaHandle;
+use std::mem::size_of;
+use std::sync::Arc;
+
+const SOURCE: &str = include_str!("../../kernels/jacobi.cu");
+
+/// The source the kernels are compiled from (for the compile check).
+pub fn source() -> &'static str {
+    SOURCE
+}
+
+/// The defines and entry point of a kernel: `syevj` or `gesvdj`.
+pub fn specialise<T: Scalar>(kind: &str) -> (Vec<String>, String) {
+    (vec![format!("NG_T={}", T::CUDA_TYPE), format!("NG_SUFFIX={}", T::SUFFIX)], format!("jacobi_{kind}_{}", T::SUFFIX))
+}
+
+fn module<T: Scalar>(ch: &CudaHandle, kind: &str) -> Result<Arc<Module>> {
+    let (defines, entry) = specialise::<T>(kind);
+    ch.dev.modules.get(&ch.dev, SOURCE, &defines, &entry)
+}
+
+/// Warp teams per block.
+const WARP_TEAMS: usize = 4;
+
+/// How a call runs: `teams` warp teams per block of `threads` (warp) or a block per matrix;
+/// which working matrices are in shared memory; each team's shared bytes; the global scratch
+/// per matrix, in elements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Plan {
+    pub warp: bool,
+    pub teams: usize,
+    pub threads: usize,
+    /// The first working matrix (A; W) in shared memory.
+    pub first_sh: bool,
+    /// The second (the rotations) in shared memory.
+    pub second_sh: bool,
+    pub team_bytes: usize,
+    pub scratch: usize,
+}
+
+/// The plan for matrices whose working matrices have `first` and `second` elements of T
+/// (second 0 when not wanted), `pairs` pairs, `reals` further reals per team (besides the pair
+/// arrays and the reduction scratch), `extra` scratch elements of T per matrix, and `order`
+/// the number of columns rotated; `rows` the length of those columns.
+#[allow(clippy::too_many_arguments)]
+pub fn plan<T: Scalar>(order: usize, rows: usize, first: usize, second: usize, pair_reals: usize, reals: usize, extra: usize, smem_optin: usize) -> Plan {
+    let pairs = (order + (order & 1)) / 2;
+    let fixed = pairs * size_of::<T>() + (pairs * pair_reals + reals + 32) * size_of::<T::Real>();
+    let bytes = |a: bool, b: bool| (fixed + (a as usize * first + b as usize * second) * size_of::<T>()).next_multiple_of(16);
+    let warp = order <= 32 && rows <= 128;
+    let (mut first_sh, mut second_sh) = (true, second > 0);
+    for (a, b) in [(true, second > 0), (true, false), (false, false)] {
+        (first_sh, second_sh) = (a, b);
+        if bytes(a, b) <= smem_optin {
+            break;
+        }
+    }
+    let team_bytes = bytes(first_sh, second_sh);
+    let (teams, threads) = if warp {
+        let teams = (48 << 10) / team_bytes.max(1);
+        let teams = teams.clamp(1, WARP_TEAMS);
+        (teams, 32 * teams)
+    } else {
+        (1, if order <= 128 { 256 } else { 512 })
+    };
+    let scratch = (!first_sh as usize) * first + (second > 0 && !second_sh) as usize * second + extra;
+    Plan { warp, teams, threads, first_sh, second_sh, team_bytes, scratch }
+}
+
+/// The plan of a syevj call of order n.
+pub fn syevj_plan<T: Scalar>(n: usize, vectors: bool, smem_optin: usize) -> Plan {
+    plan::<T>(n, n, n * n, if vectors { n * n } else { 0 }, 3, 2 * n, 0, smem_optin)
+}
+
+/// The plan of a gesvdj call of an m × n matrix.
+pub fn gesvdj_plan<T: Scalar>(m: usize, n: usize, want_x: bool, want_q: bool, smem_optin: usize) -> Plan {
+    let (mm, nn) = (m.max(n), m.min(n));
+    plan::<T>(nn, mm, mm * nn, if want_q { nn * nn } else { 0 }, 1, 2 * nn, if want_x { nn } else { 0 }, smem_optin)
+}
+
+/// Blocks for `count` matrices.
+fn blocks(pl: &Plan, count: usize) -> u32 {
+    count.div_ceil(pl.teams) as u32
+}
+
+/// Eigen-decompositions of a batch (see [`Syevj`]), its arrays in `space`.
+pub fn syevj<T: Scalar>(ch: &mut CudaHandle, p: &Syevj<T>, space: Space) -> Result<()> {
+    ch.bind()?;
+    let n = p.n;
+    let pl = syevj_plan::<T>(n, p.vectors, ch.dev.max_smem_optin);
+    let dir = if p.vectors { Dir::InOut } else { Dir::In };
+    let stage = Stage::new(space, p.batch)
+        .max_chunk(i32::MAX as usize)
+        .op(Operand::matrix(dir, &Batch::Strided { ptr: p.a, stride: p.stride_a as i64 }, n, n, p.lda))
+        .op(Operand::vector(Dir::Out, p.w, p.stride_w, n))
+        .op(Operand::vector(Dir::Out, p.info, 1, 1))
+        .op(Operand::vector(Dir::Out, p.sweeps, 1, 1))
+        .op(Operand::vector(Dir::Out, p.residual, 1, 1))
+        .op(Operand::scratch::<T>(pl.scratch.max(1)));
+    let o = p.opts;
+    // SAFETY: the operands are the validated call's arrays in `space`; the kernel touches the
+    // chunk's matrices only.
+    unsafe {
+        stage.run(ch, |ch, k| {
+            let module = module::<T>(ch, "syevj")?;
+            let (a, w, info, sweeps, res, work) = (&k[0], &k[1], &k[2], &k[3], &k[4], &k[5]);
+            let (n_, vec_, up, ap, lda, sa) = (n as i32, p.vectors as i32, p.upper as i32, a.ptr(), a.ld as i64, a.stride as i64);
+            let (wp, sw, workp, swork) = (w.ptr(), w.stride as i64, work.ptr(), work.stride as i64);
+            let (a_sh, v_sh, tol, maxs, sort): (i32, i32, f64, i32, i32) = (pl.first_sh as i32, pl.second_sh as i32, o.tol.into(), o.max_sweeps.min(i32::MAX as u32) as i32, o.sort as i32);
+            let (infop, sweepsp, resp, batch, warp, team_bytes) = (info.ptr(), sweeps.ptr(), res.ptr(), k.count as i64, pl.warp as i32, pl.team_bytes as i64);
+            // SAFETY: the argument list of jacobi_syevj_<T> in jacobi.cu, on the chunk's
+            // views; team_bytes·teams of dynamic shared memory, the layout it carves.
+            let l = ch.launch(&module).arg(&n_).arg(&vec_).arg(&up).arg(&ap).arg(&lda).arg(&sa).arg(&wp).arg(&sw).arg(&workp).arg(&swork);
+            let l = l.arg(&a_sh).arg(&v_sh).arg(&tol).arg(&maxs).arg(&sort).arg(&infop).arg(&sweepsp).arg(&resp).arg(&batch).arg(&warp).arg(&team_bytes);
+            l.run((blocks(&pl, k.count), 1, 1), pl.threads as u32, (pl.team_bytes * pl.teams) as u32)
+        })
+    }
+}
+
+/// Singular value decompositions of a batch (see [`Gesvdj`]), its arrays in `space`.
+pub fn gesvdj<T: Scalar>(ch: &mut CudaHandle, p: &Gesvdj<T>, space: Space) -> Result<()> {
+    ch.bind()?;
+    let (m, n) = (p.m, p.n);
+    let k_ = m.min(n);
+    let (want_u, want_v) = (!p.u.is_null(), !p.v.is_null());
+    let wide = m < n;
+    let (want_x, want_q) = if wide { (want_v, want_u) } else { (want_u, want_v) };
+    let pl = gesvdj_plan::<T>(m, n, want_x, want_q, ch.dev.max_smem_optin);
+    let vectors = |on: bool, ptr: *mut T, stride: usize, rows: usize, ld: usize| {
+        if on {
+            Operand::matrix(Dir::Out, &Batch::Strided { ptr, stride: stride as i64 }, rows, k_, ld)
+        } else {
+            Operand::absent()
+        }
+    };
+    let stage = Stage::new(space, p.batch)
+        .max_chunk(i32::MAX as usize)
+        .op(Operand::matrix(Dir::In, &Batch::Strided { ptr: p.a, stride: p.stride_a as i64 }, m, n, p.lda))
+        .op(Operand::vector(Dir::Out, p.s, p.stride_s, k_))
+        .op(vectors(want_u, p.u, p.stride_u, m, p.ldu))
+        .op(vectors(want_v, p.v, p.stride_v, n, p.ldv))
+        .op(Operand::vector(Dir::Out, p.info, 1, 1))
+        .op(Operand::vector(Dir::Out, p.sweeps, 1, 1))
+        .op(Operand::vector(Dir::Out, p.residual, 1, 1))
+        .op(Operand::scratch::<T>(pl.scratch.max(1)));
+    let o = p.opts;
+    // SAFETY: as in `syevj`.
+    unsafe {
+        stage.run(ch, |ch, k| {
+            let module = module::<T>(ch, "gesvdj")?;
+            let (a, s, u, v, info, sweeps, res, work) = (&k[0], &k[1], &k[2], &k[3], &k[4], &k[5], &k[6], &k[7]);
+            let (m_, n_, ju, jv) = (m as i32, n as i32, want_u as i32, want_v as i32);
+            let (ap, lda, sa, sp, ss) = (a.ptr(), a.ld as i64, a.stride as i64, s.ptr(), s.stride as i64);
+            let (up, ldu, su, vp, ldv, sv) = (u.ptr(), u.ld as i64, u.stride as i64, v.ptr(), v.ld as i64, v.stride as i64);
+            let (workp, swork, w_sh, q_sh) = (work.ptr(), work.stride as i64, pl.first_sh as i32, pl.second_sh as i32);
+            let (tol, maxs, sort): (f64, i32, i32) = (o.tol.into(), o.max_sweeps.min(i32::MAX as u32) as i32, o.sort as i32);
+            let (infop, sweepsp, resp, batch, warp, team_bytes) = (info.ptr(), sweeps.ptr(), res.ptr(), k.count as i64, pl.warp as i32, pl.team_bytes as i64);
+            // SAFETY: the argument list of jacobi_gesvdj_<T> in jacobi.cu, on the chunk's
+            // views (U, V null when not wanted: not referenced); its shared-memory layout.
+            let l = ch.launch(&module).arg(&m_).arg(&n_).arg(&ju).arg(&jv).arg(&ap).arg(&lda).arg(&sa).arg(&sp).arg(&ss);
+            let l = l.arg(&up).arg(&ldu).arg(&su).arg(&vp).arg(&ldv).arg(&sv).arg(&workp).arg(&swork).arg(&w_sh).arg(&q_sh);
+            let l = l.arg(&tol).arg(&maxs).arg(&sort).arg(&infop).arg(&sweepsp).arg(&resp).arg(&batch).arg(&warp).arg(&team_bytes);
+            l.run((blocks(&pl, k.count), 1, 1), pl.threads as u32, (pl.team_bytes * pl.teams) as u32)
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plans_by_shape() {
+        let big = 227 << 10;
+        let p = syevj_plan::<f32>(8, true, big);
+        assert!(p.warp && p.teams == WARP_TEAMS && p.first_sh && p.second_sh && p.scratch == 0, "{p:?}");
+        let p = syevj_plan::<f64>(128, true, big);
+        assert!(!p.warp && p.first_sh && !p.second_sh && p.scratch == 128 * 128 && p.threads == 256, "{p:?}");
+        let p = syevj_plan::<num_complex::Complex64>(1024, true, big);
+        assert!(!p.first_sh && !p.second_sh && p.scratch == 2 * 1024 * 1024 && p.threads == 512 && p.team_bytes <= big, "{p:?}");
+        let p = gesvdj_plan::<f32>(1000, 8, true, true, big);
+        assert!(!p.warp && p.first_sh && p.second_sh && p.scratch == 8, "{p:?}");
+        assert_eq!(p.team_bytes % 16, 0);
+    }
+}

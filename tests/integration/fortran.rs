@@ -127,3 +127,9 @@ fn fortran_test_sshopm() {
 fn fortran_test_stebz() {
     fortran_test("test_stebz", "test_stebz_f", &[]);
 }
+
+/// test_potrf_f checks against the exact factor of tridiag(-1, 2, -1), so it needs only numgpu.
+#[test]
+fn fortran_test_potrf() {
+    fortran_test("test_potrf", "test_potrf_f", &[]);
+}

@@ -6,10 +6,11 @@
 //! Matrices are compact, column-major and full (both triangles); a factor is read from the
 //! triangle `uplo` names only.
 
-use super::gen::{c, random, rng};
+use super::gen::{c, fill_random, random, rng};
 use super::norm::{norm1_matrix, ratio};
 use crate::lapack::Blas;
 use crate::{Complex64, Scalar, Uplo};
+use rayon::prelude::*;
 
 /// A random lower-triangular `n × n` L (compact) with real diagonal in [1, 2) and
 /// off-diagonal entries uniform in [−1, 1) (both parts for complex types), scaled by
@@ -47,6 +48,24 @@ pub fn gram(l: &[Complex64], n: usize) -> Vec<Complex64> {
 /// A Hermitian positive definite `n × n` matrix `L·Lᴴ` of [`random_factor`], rounded to T.
 pub fn spd<T: Scalar>(n: usize, seed: u64) -> Vec<T> {
     gram(&random_factor(n, T::IS_COMPLEX, seed), n).into_iter().map(T::from_c64).collect()
+}
+
+/// `batch` Hermitian, strictly diagonally dominant n × n matrices, one after the other
+/// (compact): off-diagonal entries of [`fill_random`] (uniform in [−1, 1) per part),
+/// mirrored, and 2n on the diagonal, so positive definite with a condition number below 6 by
+/// Gershgorin. Filled in parallel: the large batches of numgpu-bench.
+pub fn dominant_batch<T: Scalar>(n: usize, batch: usize, seed: u64) -> Vec<T> {
+    let mut a = vec![T::zero(); n * n * batch];
+    fill_random(&mut a, seed);
+    a.par_chunks_mut((n * n).max(1)).for_each(|m| {
+        for j in 0..n {
+            for i in j + 1..n {
+                m[j + i * n] = m[i + j * n].conj();
+            }
+            m[j * (n + 1)] = c(2.0 * n as f64, 0.0);
+        }
+    });
+    a
 }
 
 /// tridiag(−1, 2, −1) of order n, rounded to T (exact).
@@ -146,6 +165,8 @@ mod tests {
                 let exact = tridiag_121_factor(n);
                 let gap = lower_of(&t, n, uplo).iter().zip(&exact).map(|(p, q)| (p.re - q).abs() + p.im.abs()).fold(0.0, f64::max);
                 assert!(gap < 8.0 * n as f64 * T::EPS, "{} n={n}: known factor off by {gap}", T::LETTER);
+                let d = dominant_batch::<T>(n, 2, 3);
+                assert_eq!(potrf(&d[n * n..], n, uplo).1, 0, "{} n={n}: a dominant matrix", T::LETTER);
                 for k in [1, n.div_ceil(2), n] {
                     assert_eq!(potrf(&indefinite_at::<T>(n, k, 5), n, uplo).1, k as i32, "{} n={n} k={k}", T::LETTER);
                 }

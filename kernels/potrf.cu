@@ -7,9 +7,10 @@
 //                    into shared memory with coalesced reads, then lane i holds row i of L in
 //                    registers; step k broadcasts the pivot by a shuffle and column k through
 //                    shared memory, and every lane updates its row (right-looking).
-//   potrf_block_<T>  any n: one block per matrix, in shared memory as a packed lower triangle
-//                    when it fits (NG_SMEM=1), else in place in global memory; right-looking,
-//                    a warp per trailing column.
+//   potrf_block_<T>  any n: one block per matrix, right-looking, a warp per trailing column;
+//                    L's columns in shared memory as a packed lower triangle, but for the
+//                    first `split` columns, left in place in global memory when the whole
+//                    triangle does not fit (the least-updated ones).
 //   potrs_<T>        a thread per (matrix, right-hand side): the two triangular solves.
 // Both uplo values run the same algorithm on L: for uplo upper, L(i, j) = conj(U(j, i)).
 // The failure test of step k is LAPACK's (pivot <= 0 or NaN) plus +Inf; the kernels stop
@@ -114,25 +115,29 @@ extern "C" __global__ void __launch_bounds__(MPB * W) NG_CAT(potrf_warp_, NG_SUF
 #if defined(NG_BLOCK)
 constexpr int NT = NG_NT, NW = NT / 32;
 
-// Element (i, j), i >= j, of L: in shared memory, column-major packed lower triangle;
-// in global memory, the caller's matrix (uplo upper: the conjugate of (j, i)).
+// L of one matrix: columns j >= split in shared memory as the packed lower triangle of order
+// n − split (column-major), the first `split` columns in place in the caller's matrix
+// (uplo upper: L(i, j) = conj(A(j, i))). The leading columns are the ones to leave in global
+// memory: column j is updated only by the j steps before it.
 struct ng_lower {
-#if NG_SMEM
     T *s;
-    int n;
-    __device__ __forceinline__ int at(int i, int j) const { return j * n - (j * (j - 1)) / 2 + (i - j); }
-    __device__ __forceinline__ T get(int i, int j) const { return s[at(i, j)]; }
-    __device__ __forceinline__ void put(int i, int j, T v) const { s[at(i, j)] = v; }
-#else
     T *m;
     ng_i64 ld;
-    int uplo;
-    __device__ __forceinline__ T get(int i, int j) const { return uplo == 0 ? m[i + j * ld] : ng_conj(m[j + i * ld]); }
+    int n, split, uplo;
+    // The shared-memory index of L(0, j) (a column base: L(i, j) is at base + i), j >= split.
+    __device__ __forceinline__ int base(int j) const {
+        const int c = j - split;
+        return c * (n - split) - (c * (c - 1)) / 2 - j;
+    }
+    __device__ __forceinline__ T get(int i, int j) const {
+        if (j >= split) return s[base(j) + i];
+        return uplo == 0 ? m[i + j * ld] : ng_conj(m[j + i * ld]);
+    }
     __device__ __forceinline__ void put(int i, int j, T v) const {
-        if (uplo == 0) m[i + j * ld] = v;
+        if (j >= split) s[base(j) + i] = v;
+        else if (uplo == 0) m[i + j * ld] = v;
         else m[j + i * ld] = ng_conj(v);
     }
-#endif
 };
 
 // Right-looking Cholesky of the n × n L; returns info (the same in every thread).
@@ -152,46 +157,48 @@ __device__ int ng_factor(const ng_lower &L, int n) {
         __syncthreads();
         // (k, k) is read by no one after the barrier above until the next step.
         if (tid == 0) L.put(k, k, ng_from_real_t<T>::of(r));
+        // A warp per trailing column j, lanes down its rows: L(i, j) −= L(i, k)·conj(L(j, k)).
         for (int j = k + 1 + warp; j < n; j += NW) {
             const T ljk = ng_conj(L.get(j, k));
-            for (int i = j + lane; i < n; i += 32) L.put(i, j, ng_fma(ng_neg(L.get(i, k)), ljk, L.get(i, j)));
+            if (k >= L.split) {
+                // Both columns in shared memory (and so column j): the common case.
+                const int bj = L.base(j), bk = L.base(k);
+                for (int i = j + lane; i < n; i += 32) L.s[bj + i] = ng_fma(ng_neg(L.s[bk + i]), ljk, L.s[bj + i]);
+            } else {
+                for (int i = j + lane; i < n; i += 32) L.put(i, j, ng_fma(ng_neg(L.get(i, k)), ljk, L.get(i, j)));
+            }
         }
         __syncthreads();
     }
     return 0;
 }
 
+// One block per matrix (grid-stride); dynamic shared memory: the packed triangle of order
+// n − split.
 extern "C" __global__ void __launch_bounds__(NT) NG_CAT(potrf_block_, NG_SUFFIX)(
-    int uplo, int n, ng_batch<T> A, ng_i64 lda, int *info, ng_i64 batch) {
-#if NG_SMEM
+    int uplo, int n, int split, ng_batch<T> A, ng_i64 lda, int *info, ng_i64 batch) {
     extern __shared__ __align__(16) unsigned char ng_smem_raw[];
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-#endif
     for (ng_i64 b = blockIdx.x; b < batch; b += gridDim.x) {
         T *m = A.matrix(b);
-#if NG_SMEM
-        const ng_lower L{reinterpret_cast<T *>(ng_smem_raw), n};
-        // Coalesced: a warp per column, lanes down the rows.
-        for (int j = warp; j < n; j += NW)
-            for (int i = lane; i < n; i += 32)
+        const ng_lower L{reinterpret_cast<T *>(ng_smem_raw), m, lda, n, split, uplo};
+        // The triangle's elements of columns and rows >= split (those of L's shared columns),
+        // coalesced: a warp per column of A, lanes down the rows.
+        for (int j = split + warp; j < n; j += NW)
+            for (int i = split + lane; i < n; i += 32)
                 if (ng_in_triangle(uplo, i, j)) {
                     const T v = m[i + j * lda];
                     if (uplo == 0) L.put(i, j, v);
                     else L.put(j, i, ng_conj(v));
                 }
         __syncthreads();
-#else
-        const ng_lower L{m, lda, uplo};
-#endif
         const int k = ng_factor(L, n);
         if (threadIdx.x == 0) info[b] = k;
-#if NG_SMEM
         __syncthreads();
-        for (int j = warp; j < n; j += NW)
-            for (int i = lane; i < n; i += 32)
+        for (int j = split + warp; j < n; j += NW)
+            for (int i = split + lane; i < n; i += 32)
                 if (ng_in_triangle(uplo, i, j)) m[i + j * lda] = uplo == 0 ? L.get(i, j) : ng_conj(L.get(j, i));
-#endif
-        // The next matrix must not overwrite (or, in place, read) before this one is done.
+        // The next matrix must not overwrite the shared triangle before every store is done.
         __syncthreads();
     }
 }

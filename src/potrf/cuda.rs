@@ -1,6 +1,7 @@
 //! CUDA backend: picks the kernel of `kernels/potrf.cu` for n (lanes of a warp per matrix up
-//! to 32, a block per matrix beyond, in shared memory while the packed triangle fits),
-//! describes each routine's operands to the staging engine and launches on its views.
+//! to 32, a block per matrix beyond, on the packed triangle in shared memory but for the
+//! leading columns that do not fit), describes each routine's operands to the staging engine
+//! and launches on its views.
 
 use super::{Potrf, Potrs};
 use crate::core::error::{Error, Result};
@@ -17,8 +18,8 @@ pub fn source() -> &'static str {
     SOURCE
 }
 
-/// Threads of one block-per-matrix block.
-const BLOCK_THREADS: usize = 256;
+/// The largest row of L (bytes) the warp kernel holds in registers.
+const WARP_ROW_BYTES: usize = 384;
 
 /// Threads per block of the warp kernel (matrices of up to 32 lanes each).
 const WARP_BLOCK_THREADS: usize = 128;
@@ -28,26 +29,38 @@ const WARP_BLOCK_THREADS: usize = 128;
 pub enum Plan {
     /// `w` lanes per matrix (a power of two ≥ n), `mpb` matrices per block.
     Warp { w: usize, mpb: usize },
-    /// A block per matrix, in shared memory (`smem`) or in place in global memory.
-    Block { smem: bool },
+    /// A block per matrix of `threads`, L's first `split` columns in place in global memory,
+    /// the others in shared memory.
+    Block { split: usize, threads: usize },
 }
 
 /// The plan for order `n` on a device with `max_smem` bytes of opt-in shared memory per block.
 pub fn plan<T: Scalar>(n: usize, max_smem: usize) -> Plan {
-    if n <= 32 {
+    // The warp kernel keeps a row of L in registers: up to 32 entries, at most 384 bytes (more
+    // spills: complex double beyond n = 24).
+    if n <= 32 && n * std::mem::size_of::<T>() <= WARP_ROW_BYTES {
         let w = n.next_power_of_two().max(1);
         return Plan::Warp { w, mpb: WARP_BLOCK_THREADS / w };
     }
-    Plan::Block { smem: block_smem::<T>(n) <= max_smem }
+    // The fewest leading columns in global memory that let the rest fit.
+    let kept = (0..=n).rev().find(|&m| block_smem::<T>(m) <= max_smem).unwrap_or(0);
+    // More threads where few blocks fit an SM (a large triangle): they hide shared memory's
+    // latency in the trailing updates.
+    let threads = match n {
+        0..=64 => 256,
+        65..=160 => 512,
+        _ => 1024,
+    };
+    Plan::Block { split: n - kept, threads }
 }
 
 /// Dynamic shared memory of each plan, in bytes: the warp kernel's matrices (column stride
-/// n + 1) and columns; the block kernel's packed lower triangle.
+/// n + 1) and columns; the block kernel's packed lower triangle of order m.
 fn warp_smem<T>(n: usize, mpb: usize) -> usize {
     mpb * n * (n + 2) * std::mem::size_of::<T>()
 }
-fn block_smem<T>(n: usize) -> usize {
-    n * (n + 1) / 2 * std::mem::size_of::<T>()
+fn block_smem<T>(m: usize) -> usize {
+    m * (m + 1) / 2 * std::mem::size_of::<T>()
 }
 
 /// The defines and entry point of a factorisation plan.
@@ -58,8 +71,8 @@ pub fn specialise<T: Scalar>(n: usize, p: Plan) -> (Vec<String>, String) {
             d.extend(["NG_WARP=1".to_string(), format!("NG_N={n}"), format!("NG_W={w}"), format!("NG_MPB={mpb}")]);
             "potrf_warp"
         }
-        Plan::Block { smem } => {
-            d.extend(["NG_BLOCK=1".to_string(), format!("NG_NT={BLOCK_THREADS}"), format!("NG_SMEM={}", smem as i32)]);
+        Plan::Block { threads, .. } => {
+            d.extend(["NG_BLOCK=1".to_string(), format!("NG_NT={threads}")]);
             "potrf_block"
         }
     };
@@ -139,10 +152,14 @@ fn launch_potrf<T: Scalar>(ch: &CudaHandle, f: &Potrf<T>, k: &Chunk) -> Result<(
     let (defines, entry) = specialise::<T>(f.n, p);
     let module = dev.modules.get(dev, SOURCE, &defines, &entry)?;
     let (uplo, n, a, lda, info, batch) = (f.uplo.code(), f.n as i32, k[A].kbatch(), k[A].ld as i64, k[INFO].ptr(), k.count as i64);
-    // The block kernel takes n after uplo; the warp kernel has it at compile time.
+    // The block kernel takes n and split after uplo; the warp kernel has n at compile time.
+    let split = match p {
+        Plan::Block { split, .. } => split as i32,
+        Plan::Warp { .. } => 0,
+    };
     let (l, blocks, threads, smem) = match p {
         Plan::Warp { w, mpb } => (ch.launch(&module).arg(&uplo), k.count.div_ceil(mpb), mpb * w, warp_smem::<T>(f.n, mpb)),
-        Plan::Block { smem } => (ch.launch(&module).arg(&uplo).arg(&n), k.count, BLOCK_THREADS, if smem { block_smem::<T>(f.n) } else { 0 }),
+        Plan::Block { threads, .. } => (ch.launch(&module).arg(&uplo).arg(&n).arg(&split), k.count, threads, block_smem::<T>(f.n - split as usize)),
     };
     // SAFETY: the arguments are those of the entry point `entry` names in potrf.cu, on the
     // validated views.
@@ -171,13 +188,16 @@ mod tests {
         assert_eq!(plan::<f32>(1, 227 << 10), Plan::Warp { w: 1, mpb: 128 });
         assert_eq!(plan::<f32>(8, 227 << 10), Plan::Warp { w: 8, mpb: 16 });
         assert_eq!(plan::<f64>(32, 227 << 10), Plan::Warp { w: 32, mpb: 4 });
-        assert_eq!(plan::<f64>(33, 227 << 10), Plan::Block { smem: true });
+        assert_eq!(plan::<f64>(33, 227 << 10), Plan::Block { split: 0, threads: 256 });
         // Packed: double n = 238 takes 238·239/2·8 = 227,528 bytes <= 227 KiB = 232,448.
-        assert_eq!(plan::<f64>(238, 227 << 10), Plan::Block { smem: true });
-        assert_eq!(plan::<f64>(256, 227 << 10), Plan::Block { smem: false });
-        assert_eq!(plan::<f32>(256, 227 << 10), Plan::Block { smem: true });
-        assert_eq!(plan::<Complex64>(169, 227 << 10), Plan::Block { smem: true });
-        assert_eq!(plan::<Complex64>(170, 227 << 10), Plan::Block { smem: false });
+        assert_eq!(plan::<f64>(238, 227 << 10), Plan::Block { split: 0, threads: 1024 });
+        assert_eq!(plan::<f64>(256, 227 << 10), Plan::Block { split: 16, threads: 1024 });
+        assert_eq!(plan::<f32>(256, 227 << 10), Plan::Block { split: 0, threads: 1024 });
+        assert_eq!(plan::<Complex64>(169, 227 << 10), Plan::Block { split: 0, threads: 1024 });
+        assert_eq!(plan::<Complex64>(170, 227 << 10), Plan::Block { split: 1, threads: 1024 });
+        assert_eq!(plan::<f64>(100, 0), Plan::Block { split: 100, threads: 512 });
+        assert_eq!(plan::<Complex64>(24, 227 << 10), Plan::Warp { w: 32, mpb: 4 });
+        assert_eq!(plan::<Complex64>(25, 227 << 10), Plan::Block { split: 0, threads: 256 });
         assert_eq!(specialise::<f32>(8, plan::<f32>(8, 0)).1, "potrf_warp_f32");
     }
 }

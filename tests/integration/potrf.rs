@@ -92,9 +92,9 @@ fn check_against_lapack<T: Blas>(h: &mut Handle, s: &Spd<T>, what: &str) {
     }
 }
 
-/// Around the 32 (warp/block), 64 and 128 boundaries, and up to 256 (global memory for the
-/// larger double and complex orders).
-const SIZES: [usize; 20] = [1, 2, 3, 5, 8, 16, 17, 31, 32, 33, 63, 64, 65, 100, 127, 128, 129, 169, 200, 256];
+/// Around the 32 (warp/block; complex double: 24/25), 64 and 128 boundaries, and up to 256
+/// (leading columns in global memory for double n > 240, complex double n > 169).
+const SIZES: [usize; 22] = [1, 2, 3, 5, 8, 16, 17, 24, 25, 31, 32, 33, 63, 64, 65, 100, 127, 128, 129, 169, 200, 256];
 
 fn batch_for(n: usize) -> usize {
     match n {
@@ -109,6 +109,17 @@ fn random_for<T: Blas>(h: &mut Handle) {
         for uplo in UPLOS {
             check_against_lapack(h, &Spd::<T>::random(uplo, n, batch_for(n), 100 * s as u64), "random L·Lᴴ");
         }
+    }
+}
+
+/// An order whose triangle is mostly in global memory on CUDA (double, n = 520: 280 leading
+/// columns), both uplo, one matrix indefinite at k = 400.
+fn large_order(h: &mut Handle) {
+    let n = 520;
+    for uplo in UPLOS {
+        let s = Spd::<f64>::new(uplo, vec![spd::<f64>(n, 77), indefinite_at::<f64>(n, 400, 78)], n);
+        check_against_lapack(h, &s, "large order");
+        assert_eq!(factor(h, &s).info, vec![0, 400], "dpotrf n={n} {uplo:?}: info");
     }
 }
 
@@ -358,6 +369,7 @@ crate::all_precisions! {
 
 crate::on_every_backend! {
     potrf_random_matches_lapack => super::random_matrices;
+    potrf_large_order_matches_lapack => super::large_order;
     potrf_tridiag_known_factor => super::tridiag;
     potrf_indefinite_info_k => super::indefinite;
     potrf_nan_inf => super::nan_inf;

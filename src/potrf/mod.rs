@@ -162,6 +162,7 @@ pub unsafe fn posv<T: Blas>(h: &mut Handle, uplo: Uplo, n: i64, nrhs: i64, a: Ba
 }
 
 /// Safe strided [`potrf`] on host slices (each checked to cover its extent).
+#[allow(clippy::too_many_arguments)]
 pub fn potrf_strided<T: Blas>(h: &mut Handle, uplo: Uplo, n: i64, a: &mut [T], lda: i64, stride_a: i64, info: &mut [i32], batch: i64) -> Result<()> {
     check_len(a.len(), needed(lda, n, stride_a, batch), "A")?;
     check_len(info.len(), batch.max(0) as usize, "info")?;

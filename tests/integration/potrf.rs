@@ -35,10 +35,10 @@ impl<T: Blas> Spd<T> {
         let mut a = vec![nan::<T>(); layout.len()];
         for (i, m) in full.iter().enumerate() {
             let mut m = m.clone();
-            for e in 0..n * n {
+            for (e, x) in m.iter_mut().enumerate() {
                 let (r, col) = (e % n, e / n);
                 if (uplo == Uplo::Lower && r < col) || (uplo == Uplo::Upper && r > col) {
-                    m[e] = nan();
+                    *x = nan();
                 }
             }
             layout.put(&mut a, i, &m);

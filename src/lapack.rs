@@ -39,6 +39,19 @@ extern "C" {
     fn cgels_(trans: *const c_char, m: *const c_int, n: *const c_int, nrhs: *const c_int, a: *mut c_void, lda: *const c_int, b: *mut c_void, ldb: *const c_int, work: *mut c_void, lwork: *const c_int, info: *mut c_int, trans_len: usize);
     fn zgels_(trans: *const c_char, m: *const c_int, n: *const c_int, nrhs: *const c_int, a: *mut c_void, lda: *const c_int, b: *mut c_void, ldb: *const c_int, work: *mut c_void, lwork: *const c_int, info: *mut c_int, trans_len: usize);
 
+    // ?potrf, ?potrs, ?posv with gfortran's hidden length of UPLO, which lapack-sys omits.
+    fn spotrf_(uplo: *const c_char, n: *const c_int, a: *mut f32, lda: *const c_int, info: *mut c_int, uplo_len: usize);
+    fn dpotrf_(uplo: *const c_char, n: *const c_int, a: *mut f64, lda: *const c_int, info: *mut c_int, uplo_len: usize);
+    fn cpotrf_(uplo: *const c_char, n: *const c_int, a: *mut c_void, lda: *const c_int, info: *mut c_int, uplo_len: usize);
+    fn zpotrf_(uplo: *const c_char, n: *const c_int, a: *mut c_void, lda: *const c_int, info: *mut c_int, uplo_len: usize);
+    fn spotrs_(uplo: *const c_char, n: *const c_int, nrhs: *const c_int, a: *const f32, lda: *const c_int, b: *mut f32, ldb: *const c_int, info: *mut c_int, uplo_len: usize);
+    fn dpotrs_(uplo: *const c_char, n: *const c_int, nrhs: *const c_int, a: *const f64, lda: *const c_int, b: *mut f64, ldb: *const c_int, info: *mut c_int, uplo_len: usize);
+    fn cpotrs_(uplo: *const c_char, n: *const c_int, nrhs: *const c_int, a: *const c_void, lda: *const c_int, b: *mut c_void, ldb: *const c_int, info: *mut c_int, uplo_len: usize);
+    fn zpotrs_(uplo: *const c_char, n: *const c_int, nrhs: *const c_int, a: *const c_void, lda: *const c_int, b: *mut c_void, ldb: *const c_int, info: *mut c_int, uplo_len: usize);
+    fn sposv_(uplo: *const c_char, n: *const c_int, nrhs: *const c_int, a: *mut f32, lda: *const c_int, b: *mut f32, ldb: *const c_int, info: *mut c_int, uplo_len: usize);
+    fn dposv_(uplo: *const c_char, n: *const c_int, nrhs: *const c_int, a: *mut f64, lda: *const c_int, b: *mut f64, ldb: *const c_int, info: *mut c_int, uplo_len: usize);
+    fn cposv_(uplo: *const c_char, n: *const c_int, nrhs: *const c_int, a: *mut c_void, lda: *const c_int, b: *mut c_void, ldb: *const c_int, info: *mut c_int, uplo_len: usize);
+    fn zposv_(uplo: *const c_char, n: *const c_int, nrhs: *const c_int, a: *mut c_void, lda: *const c_int, b: *mut c_void, ldb: *const c_int, info: *mut c_int, uplo_len: usize);
     // ?stebz with gfortran's hidden lengths of RANGE and ORDER, which lapack-sys omits.
     fn sstebz_(range: *const c_char, order: *const c_char, n: *const c_int, vl: *const f32, vu: *const f32, il: *const c_int, iu: *const c_int, abstol: *const f32, d: *const f32, e: *const f32, m: *mut c_int, nsplit: *mut c_int, w: *mut f32, iblock: *mut c_int, isplit: *mut c_int, work: *mut f32, iwork: *mut c_int, info: *mut c_int, range_len: usize, order_len: usize);
     fn dstebz_(range: *const c_char, order: *const c_char, n: *const c_int, vl: *const f64, vu: *const f64, il: *const c_int, iu: *const c_int, abstol: *const f64, d: *const f64, e: *const f64, m: *mut c_int, nsplit: *mut c_int, w: *mut f64, iblock: *mut c_int, isplit: *mut c_int, work: *mut f64, iwork: *mut c_int, info: *mut c_int, range_len: usize, order_len: usize);
@@ -83,6 +96,16 @@ pub trait Blas: Scalar {
     /// overwritten (with U and the multipliers), and so is B, partly, when info > 0; returns
     /// `info` (i > 0: U(i, i) is exactly zero).
     unsafe fn gtsv(n: c_int, nrhs: c_int, dl: *mut Self, d: *mut Self, du: *mut Self, b: *mut Self, ldb: c_int) -> c_int;
+    /// `?potrf`: Cholesky factorisation of the Hermitian positive definite `n × n` matrix at
+    /// `a`, the triangle `uplo` (`b'L'`: A = L·Lᴴ, `b'U'`: A = Uᴴ·U) read and overwritten by
+    /// the factor; returns `info` (k > 0: the leading minor of order k is not positive
+    /// definite).
+    unsafe fn potrf(uplo: u8, n: c_int, a: *mut Self, lda: c_int) -> c_int;
+    /// `?potrs`: solves `A·X = B` with `?potrf`'s factor of triangle `uplo`; X overwrites the
+    /// `n × nrhs` B; returns `info` (< 0 only for a bad argument).
+    unsafe fn potrs(uplo: u8, n: c_int, nrhs: c_int, a: *const Self, lda: c_int, b: *mut Self, ldb: c_int) -> c_int;
+    /// `?posv`: `?potrf` then `?potrs` (B unchanged when info > 0); returns `info`.
+    unsafe fn posv(uplo: u8, n: c_int, nrhs: c_int, a: *mut Self, lda: c_int, b: *mut Self, ldb: c_int) -> c_int;
 }
 
 /// The length a LAPACK workspace query (`lwork = -1`) returned in `work[0]`.
@@ -92,7 +115,22 @@ fn workspace_len<T: Scalar>(size: T) -> c_int {
 }
 
 macro_rules! lapack_routines {
-    ($getc2:ident, $gesc2:ident, $geqrf:ident, $gels:ident, $lartg:ident, $gtsv:ident) => {
+    ($getc2:ident, $gesc2:ident, $geqrf:ident, $gels:ident, $lartg:ident, $gtsv:ident, $potrf:ident, $potrs:ident, $posv:ident) => {
+        unsafe fn potrf(uplo: u8, n: c_int, a: *mut Self, lda: c_int) -> c_int {
+            let (mut info, uplo) = (0, uplo as c_char);
+            $potrf(&uplo, &n, a as _, &lda, &mut info, 1);
+            info
+        }
+        unsafe fn potrs(uplo: u8, n: c_int, nrhs: c_int, a: *const Self, lda: c_int, b: *mut Self, ldb: c_int) -> c_int {
+            let (mut info, uplo) = (0, uplo as c_char);
+            $potrs(&uplo, &n, &nrhs, a as _, &lda, b as _, &ldb, &mut info, 1);
+            info
+        }
+        unsafe fn posv(uplo: u8, n: c_int, nrhs: c_int, a: *mut Self, lda: c_int, b: *mut Self, ldb: c_int) -> c_int {
+            let (mut info, uplo) = (0, uplo as c_char);
+            $posv(&uplo, &n, &nrhs, a as _, &lda, b as _, &ldb, &mut info, 1);
+            info
+        }
         unsafe fn getc2(n: c_int, a: *mut Self, lda: c_int, ipiv: *mut c_int, jpiv: *mut c_int) -> c_int {
             let mut info = 0;
             $getc2(&n, a as _, &lda, ipiv, jpiv, &mut info);
@@ -134,25 +172,25 @@ macro_rules! lapack_routines {
 }
 
 impl Blas for f32 {
-    lapack_routines!(sgetc2_, sgesc2_, sgeqrf_, sgels_, slartg_, sgtsv_);
+    lapack_routines!(sgetc2_, sgesc2_, sgeqrf_, sgels_, slartg_, sgtsv_, spotrf_, spotrs_, sposv_);
     unsafe fn gemm(ta: c_int, tb: c_int, m: c_int, n: c_int, k: c_int, alpha: f32, a: *const f32, lda: c_int, b: *const f32, ldb: c_int, beta: f32, c: *mut f32, ldc: c_int) {
         cblas_sgemm(CblasColMajor, transpose(ta), transpose(tb), m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
     }
 }
 impl Blas for f64 {
-    lapack_routines!(dgetc2_, dgesc2_, dgeqrf_, dgels_, dlartg_, dgtsv_);
+    lapack_routines!(dgetc2_, dgesc2_, dgeqrf_, dgels_, dlartg_, dgtsv_, dpotrf_, dpotrs_, dposv_);
     unsafe fn gemm(ta: c_int, tb: c_int, m: c_int, n: c_int, k: c_int, alpha: f64, a: *const f64, lda: c_int, b: *const f64, ldb: c_int, beta: f64, c: *mut f64, ldc: c_int) {
         cblas_dgemm(CblasColMajor, transpose(ta), transpose(tb), m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
     }
 }
 impl Blas for Complex32 {
-    lapack_routines!(cgetc2_, cgesc2_, cgeqrf_, cgels_, clartg_, cgtsv_);
+    lapack_routines!(cgetc2_, cgesc2_, cgeqrf_, cgels_, clartg_, cgtsv_, cpotrf_, cpotrs_, cposv_);
     unsafe fn gemm(ta: c_int, tb: c_int, m: c_int, n: c_int, k: c_int, alpha: Self, a: *const Self, lda: c_int, b: *const Self, ldb: c_int, beta: Self, c: *mut Self, ldc: c_int) {
         cblas_cgemm(CblasColMajor, transpose(ta), transpose(tb), m, n, k, &alpha as *const _ as _, a as _, lda, b as _, ldb, &beta as *const _ as _, c as _, ldc)
     }
 }
 impl Blas for Complex64 {
-    lapack_routines!(zgetc2_, zgesc2_, zgeqrf_, zgels_, zlartg_, zgtsv_);
+    lapack_routines!(zgetc2_, zgesc2_, zgeqrf_, zgels_, zlartg_, zgtsv_, zpotrf_, zpotrs_, zposv_);
     unsafe fn gemm(ta: c_int, tb: c_int, m: c_int, n: c_int, k: c_int, alpha: Self, a: *const Self, lda: c_int, b: *const Self, ldb: c_int, beta: Self, c: *mut Self, ldc: c_int) {
         cblas_zgemm(CblasColMajor, transpose(ta), transpose(tb), m, n, k, &alpha as *const _ as _, a as _, lda, b as _, ldb, &beta as *const _ as _, c as _, ldc)
     }

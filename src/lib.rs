@@ -17,6 +17,7 @@ pub mod getrf_fullpivot;
 pub mod gtsv_spike;
 pub mod jacobi;
 pub mod lapack;
+pub mod potrf;
 pub mod rkc;
 pub mod spmv;
 pub mod sshopm;
@@ -28,7 +29,7 @@ pub mod stebz;
 #[cfg(feature = "testing")]
 pub mod testing;
 
-pub use crate::core::{Backend, BackendChoice, Error, Handle, Op, Result, Scalar, Side, Status};
+pub use crate::core::{Backend, BackendChoice, Error, Handle, Op, Result, Scalar, Side, Status, Uplo};
 pub use num_complex::{Complex32, Complex64};
 
 // Links OpenBLAS (BLAS + LAPACK) into every artifact.

@@ -9,9 +9,11 @@ pub mod memory;
 pub mod op;
 pub mod scalar;
 pub mod side;
+pub mod uplo;
 
 pub use error::{Error, Result, Status};
 pub use handle::{Backend, BackendChoice, Handle};
 pub use op::Op;
 pub use scalar::Scalar;
 pub use side::Side;
+pub use uplo::Uplo;

@@ -17,9 +17,10 @@
 //! - [`tol`]: the thresholds the ratios are held below;
 //! - one module per kind of mathematics, each with its generators, references and ratios:
 //!   [`dense`] (the dense matrix classes and an f64 GEMM), [`gemm`], [`lu`] (complete
-//!   pivoting), [`qr`] (Givens QR, least squares), [`tridiag`] (tridiagonal systems),
-//!   [`tridiag_eig`] (tridiagonal eigenvalues), [`jacobi`] (dense Hermitian eigenvalues and
-//!   singular values), [`sparse`] (the SpMV suite, Matrix Market files, products), [`tensor`] (symmetric tensors
+//!   pivoting), [`qr`] (Givens QR, least squares), [`spd`] (positive definite matrices,
+//!   Cholesky factors), [`tridiag`] (tridiagonal systems), [`tridiag_eig`] (tridiagonal
+//!   eigenvalues), [`jacobi`] (dense Hermitian eigenvalues and singular values), [`sparse`]
+//!   (the SpMV suite, Matrix Market files, products), [`tensor`] (symmetric tensors
 //!   and their eigenpairs), [`ode`] (ODE problems and their reference solutions);
 //! - [`workloads`]: the inputs of numgpu-bench's larger workloads (ODE systems, fibre tensors).
 //!
@@ -39,6 +40,7 @@ pub mod norm;
 pub mod ode;
 pub mod qr;
 pub mod sparse;
+pub mod spd;
 pub mod tensor;
 pub mod tol;
 pub mod tridiag;

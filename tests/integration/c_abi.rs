@@ -228,6 +228,8 @@ c_tests! {
     c_test_stebz, c_test_stebz_asan => "test_stebz", "-llapacke";
     /// Compares with LAPACKE ?syevd, ?heevd and ?gesvd.
     c_test_jacobi, c_test_jacobi_asan => "test_jacobi", "-llapacke";
+    /// Compares with LAPACKE ?potrf and ?posv.
+    c_test_potrf, c_test_potrf_asan => "test_potrf", "-llapacke";
     /// Integrates a user-written right-hand side given as CUDA source text and as a host
     /// callback (libm only besides libnumgpu).
     c_test_rkc, c_test_rkc_asan => "test_rkc";

@@ -134,3 +134,9 @@ fn fortran_test_stebz() {
 fn fortran_test_jacobi() {
     fortran_test("test_jacobi", "test_jacobi_f", &[]);
 }
+
+/// test_potrf_f checks against the exact factor of tridiag(-1, 2, -1), so it needs only numgpu.
+#[test]
+fn fortran_test_potrf() {
+    fortran_test("test_potrf", "test_potrf_f", &[]);
+}

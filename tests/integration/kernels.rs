@@ -254,3 +254,26 @@ fn jacobi_kernels_compile_for_sm80_and_sm90() {
     report.extend(cases::<numgpu::Complex64>());
     eprintln!("kernel compile report (NVRTC, ptxas -v):\n{}", report.join("\n"));
 }
+
+#[test]
+fn potrf_kernels_compile_for_sm80_and_sm90() {
+    use numgpu::potrf::cuda as chol;
+    if !nvrtc_or_skip() {
+        return;
+    }
+    fn cases<T: Scalar>() -> Vec<String> {
+        let mut out = Vec::new();
+        for (n, smem) in [(1usize, 227 << 10), (5, 227 << 10), (8, 227 << 10), (17, 227 << 10), (24, 227 << 10), (32, 227 << 10), (64, 227 << 10), (128, 227 << 10), (256, 227 << 10)] {
+            let (d, e) = chol::specialise::<T>(n, chol::plan::<T>(n, smem));
+            out.extend(check(chol::source(), &d, &e).into_iter().map(|l| format!("n={n} {l}")));
+        }
+        let (d, e) = chol::specialise_solve::<T>();
+        out.extend(check(chol::source(), &d, &e));
+        out
+    }
+    let mut report = cases::<f32>();
+    report.extend(cases::<f64>());
+    report.extend(cases::<Complex32>());
+    report.extend(cases::<Complex64>());
+    eprintln!("kernel compile report (NVRTC, ptxas -v):\n{}", report.join("\n"));
+}

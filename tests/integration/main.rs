@@ -16,6 +16,7 @@ mod hostile;
 mod spmv;
 mod stebz;
 mod jacobi;
+mod potrf;
 mod c_abi;
 mod fortran;
 mod examples;

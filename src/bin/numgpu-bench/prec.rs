@@ -2,7 +2,8 @@
 //! calls through cudarc's bindings: gemm, getrf, geqrf), its cuSPARSE tridiagonal solvers
 //! (gtsv2, gtsv2_nopivot, gtsv2StridedBatch, gtsvInterleavedBatch) and value type, and LAPACK
 //! `?geqrf` with a caller's workspace; for the real precisions ([`Eig`]) cuSOLVER's dense
-//! symmetric eigensolvers (`Xsyev`) and LAPACK's `?stebz` (numgpu's `RealLapack`). numgpu's
+//! symmetric eigensolvers (`Xsyev`) and LAPACK's `?stebz` (numgpu's `RealLapack`); cuSOLVER's
+//! batched Cholesky (`potrfBatched`, [`Chol`]). numgpu's
 //! complex types are {re, im}, laid out as cuComplex / cuDoubleComplex. Every call takes raw device addresses; the caller vouches
 //! (SAFETY) that they hold what the call reads and writes.
 
@@ -162,3 +163,25 @@ impl Eig for f32 {
 impl Eig for f64 {
     const SOLVER_TYPE: csv::cudaDataType = csv::cudaDataType::CUDA_R_64F;
 }
+
+/// A precision as cuSOLVER's batched Cholesky sees it.
+#[allow(clippy::missing_safety_doc)]
+pub trait Chol: Prec {
+    /// `cusolverDn<t>potrfBatched`, lower triangle, of the n×n matrices (lda = n) the device
+    /// pointer array `pa` names; one info per matrix at `info`.
+    unsafe fn potrf_batched(h: csv::cusolverDnHandle_t, n: i32, pa: u64, info: u64, batch: i32) -> csv::cusolverStatus_t;
+}
+
+macro_rules! chol {
+    ($t:ty, $ct:ty, $f:ident) => {
+        impl Chol for $t {
+            unsafe fn potrf_batched(h: csv::cusolverDnHandle_t, n: i32, pa: u64, info: u64, batch: i32) -> csv::cusolverStatus_t {
+                csv::$f(h, csv::cublasFillMode_t::CUBLAS_FILL_MODE_LOWER, n, pa as *mut *mut $ct, n, info as *mut i32, batch)
+            }
+        }
+    };
+}
+chol!(f32, f32, cusolverDnSpotrfBatched);
+chol!(f64, f64, cusolverDnDpotrfBatched);
+chol!(Complex32, csv::cuComplex, cusolverDnCpotrfBatched);
+chol!(Complex64, csv::cuDoubleComplex, cusolverDnZpotrfBatched);

@@ -1,0 +1,203 @@
+//! CUDA backend: picks the kernel of `kernels/potrf.cu` for n (lanes of a warp per matrix up
+//! to 32, a block per matrix beyond, on the packed triangle in shared memory but for the
+//! leading columns that do not fit), describes each routine's operands to the staging engine
+//! and launches on its views.
+
+use super::{Potrf, Potrs};
+use crate::core::error::{Error, Result};
+use crate::core::memory::Space;
+use crate::core::Scalar;
+use crate::cuda::params::grid;
+use crate::cuda::staging::{Chunk, Dir, Operand, Stage};
+use crate::cuda::{CudaHandle, Device};
+
+const SOURCE: &str = include_str!("../../kernels/potrf.cu");
+
+/// The source the kernels are compiled from (for the compile check).
+pub fn source() -> &'static str {
+    SOURCE
+}
+
+/// The largest row of L (bytes) the warp kernel holds in registers.
+const WARP_ROW_BYTES: usize = 384;
+
+/// Threads per block of the warp kernel (matrices of up to 32 lanes each).
+const WARP_BLOCK_THREADS: usize = 128;
+
+/// How a factorisation of order n runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Plan {
+    /// `w` lanes per matrix (a power of two ≥ n), `mpb` matrices per block.
+    Warp { w: usize, mpb: usize },
+    /// A block per matrix of `threads`, L's first `split` columns in place in global memory,
+    /// the others in shared memory.
+    Block { split: usize, threads: usize },
+}
+
+/// The plan for order `n` on a device with `max_smem` bytes of opt-in shared memory per block.
+pub fn plan<T: Scalar>(n: usize, max_smem: usize) -> Plan {
+    // The warp kernel keeps a row of L in registers: up to 32 entries, at most 384 bytes (more
+    // spills: complex double beyond n = 24).
+    if n <= 32 && n * std::mem::size_of::<T>() <= WARP_ROW_BYTES {
+        let w = n.next_power_of_two().max(1);
+        return Plan::Warp { w, mpb: WARP_BLOCK_THREADS / w };
+    }
+    // The fewest leading columns in global memory that let the rest fit.
+    let kept = (0..=n).rev().find(|&m| block_smem::<T>(m) <= max_smem).unwrap_or(0);
+    // More threads where few blocks fit an SM (a large triangle): they hide shared memory's
+    // latency in the trailing updates.
+    let threads = match n {
+        0..=64 => 256,
+        65..=160 => 512,
+        _ => 1024,
+    };
+    Plan::Block { split: n - kept, threads }
+}
+
+/// Dynamic shared memory of each plan, in bytes: the warp kernel's matrices (column stride
+/// n + 1) and columns; the block kernel's packed lower triangle of order m.
+fn warp_smem<T>(n: usize, mpb: usize) -> usize {
+    mpb * n * (n + 2) * std::mem::size_of::<T>()
+}
+fn block_smem<T>(m: usize) -> usize {
+    m * (m + 1) / 2 * std::mem::size_of::<T>()
+}
+
+/// The defines and entry point of a factorisation plan.
+pub fn specialise<T: Scalar>(n: usize, p: Plan) -> (Vec<String>, String) {
+    let mut d = vec![format!("NG_T={}", T::CUDA_TYPE), format!("NG_SUFFIX={}", T::SUFFIX)];
+    let entry = match p {
+        Plan::Warp { w, mpb } => {
+            d.extend(["NG_WARP=1".to_string(), format!("NG_N={n}"), format!("NG_W={w}"), format!("NG_MPB={mpb}")]);
+            "potrf_warp"
+        }
+        Plan::Block { threads, .. } => {
+            d.extend(["NG_BLOCK=1".to_string(), format!("NG_NT={threads}")]);
+            "potrf_block"
+        }
+    };
+    (d, format!("{entry}_{}", T::SUFFIX))
+}
+
+/// The defines and entry point of the solve kernel.
+pub fn specialise_solve<T: Scalar>() -> (Vec<String>, String) {
+    (vec![format!("NG_T={}", T::CUDA_TYPE), format!("NG_SUFFIX={}", T::SUFFIX), "NG_POTRS=1".to_string()], format!("potrs_{}", T::SUFFIX))
+}
+
+/// The kernels index rows and columns with `int`.
+fn check_n(n: usize) -> Result<()> {
+    if n > i32::MAX as usize {
+        return Err(Error::not_supported(format!("n = {n} exceeds the CUDA backend's limit of 2^31 − 1")));
+    }
+    Ok(())
+}
+
+/// Operand indices, the same in every routine's stage so that posv's `info` is the skip
+/// array of its solve: A, info (potrs: absent, no skip), B.
+const A: usize = 0;
+const INFO: usize = 1;
+const B: usize = 2;
+
+/// The operands of a factorisation: A in/out (only its triangle changes), info out.
+fn factorisation<T: Scalar>(space: Space, f: &Potrf<T>) -> Stage {
+    Stage::new(space, f.batch).op(Operand::matrix(Dir::InOut, &f.a, f.n, f.n, f.lda)).op(Operand::vector(Dir::Out, f.info, 1, 1))
+}
+
+/// The factorisation `f` on arrays in `space`.
+pub fn potrf<T: Scalar>(ch: &mut CudaHandle, f: &Potrf<T>, space: Space) -> Result<()> {
+    check_n(f.n)?;
+    ch.bind()?;
+    // SAFETY: the operands are the validated call's arrays in `space`; the kernel touches
+    // the chunk's items only.
+    unsafe { factorisation(space, f).run(ch, |ch, k| launch_potrf(ch, f, k)) }
+}
+
+/// The solve `g` with given factors, on arrays in `space`.
+pub fn potrs<T: Scalar>(ch: &mut CudaHandle, g: &Potrs<T>, space: Space) -> Result<()> {
+    ch.bind()?;
+    let stage = Stage::new(space, g.batch)
+        .op(Operand::matrix(Dir::In, &g.a, g.n, g.n, g.lda))
+        .op(Operand::absent())
+        .op(Operand::matrix(Dir::InOut, &g.b, g.n, g.nrhs, g.ldb));
+    // SAFETY: as in `potrf`.
+    unsafe { stage.run(ch, |ch, k| launch_potrs(ch, g, k)) }
+}
+
+/// The factorisation `f`, then the solve `g` on its factors, skipping the matrices whose
+/// info is not 0 (their B is in/out, so it comes back unchanged).
+pub fn posv<T: Scalar>(ch: &mut CudaHandle, f: &Potrf<T>, g: &Potrs<T>, space: Space) -> Result<()> {
+    check_n(f.n)?;
+    ch.bind()?;
+    let b = match g.nrhs {
+        0 => Operand::absent(),
+        _ => Operand::matrix(Dir::InOut, &g.b, g.n, g.nrhs, g.ldb),
+    };
+    let stage = factorisation(space, f).op(b);
+    // SAFETY: as in `potrf`.
+    unsafe {
+        stage.run(ch, |ch, k| {
+            launch_potrf(ch, f, k)?;
+            if g.nrhs == 0 {
+                return Ok(());
+            }
+            launch_potrs(ch, g, k)
+        })
+    }
+}
+
+/// Enqueues the factorisation of the chunk's matrices.
+fn launch_potrf<T: Scalar>(ch: &CudaHandle, f: &Potrf<T>, k: &Chunk) -> Result<()> {
+    let dev: &Device = &ch.dev;
+    let p = plan::<T>(f.n, dev.max_smem_optin);
+    let (defines, entry) = specialise::<T>(f.n, p);
+    let module = dev.modules.get(dev, SOURCE, &defines, &entry)?;
+    let (uplo, n, a, lda, info, batch) = (f.uplo.code(), f.n as i32, k[A].kbatch(), k[A].ld as i64, k[INFO].ptr(), k.count as i64);
+    // The block kernel takes n and split after uplo; the warp kernel has n at compile time.
+    let split = match p {
+        Plan::Block { split, .. } => split as i32,
+        Plan::Warp { .. } => 0,
+    };
+    let (l, blocks, threads, smem) = match p {
+        Plan::Warp { w, mpb } => (ch.launch(&module).arg(&uplo), k.count.div_ceil(mpb), mpb * w, warp_smem::<T>(f.n, mpb)),
+        Plan::Block { threads, .. } => (ch.launch(&module).arg(&uplo).arg(&n).arg(&split), k.count, threads, block_smem::<T>(f.n - split as usize)),
+    };
+    // SAFETY: the arguments are those of the entry point `entry` names in potrf.cu, on the
+    // validated views.
+    unsafe { l.arg(&a).arg(&lda).arg(&info).arg(&batch).run(grid(blocks as i64), threads as u32, smem as u32) }
+}
+
+/// Enqueues the solves of the chunk's matrices; the info operand, when present (posv), is
+/// the skip array.
+fn launch_potrs<T: Scalar>(ch: &CudaHandle, g: &Potrs<T>, k: &Chunk) -> Result<()> {
+    let (defines, entry) = specialise_solve::<T>();
+    let module = ch.dev.modules.get(&ch.dev, SOURCE, &defines, &entry)?;
+    let (uplo, n, nrhs, a, lda) = (g.uplo.code(), g.n as i64, g.nrhs as i64, k[A].kbatch(), k[A].ld as i64);
+    let (b, ldb, skip, batch) = (k[B].kbatch(), k[B].ld as i64, k[INFO].ptr(), k.count as i64);
+    let threads = batch * nrhs;
+    // SAFETY: the arguments are those of potrs_<T> in potrf.cu, on the validated views.
+    unsafe { ch.launch(&module).arg(&uplo).arg(&n).arg(&nrhs).arg(&a).arg(&lda).arg(&b).arg(&ldb).arg(&skip).arg(&batch).run(grid((threads + 127) / 128), 128, 0) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use num_complex::Complex64;
+
+    #[test]
+    fn plans_by_order() {
+        assert_eq!(plan::<f32>(1, 227 << 10), Plan::Warp { w: 1, mpb: 128 });
+        assert_eq!(plan::<f32>(8, 227 << 10), Plan::Warp { w: 8, mpb: 16 });
+        assert_eq!(plan::<f64>(32, 227 << 10), Plan::Warp { w: 32, mpb: 4 });
+        assert_eq!(plan::<f64>(33, 227 << 10), Plan::Block { split: 0, threads: 256 });
+        // Packed: double n = 238 takes 238·239/2·8 = 227,528 bytes <= 227 KiB = 232,448.
+        assert_eq!(plan::<f64>(238, 227 << 10), Plan::Block { split: 0, threads: 1024 });
+        assert_eq!(plan::<f64>(256, 227 << 10), Plan::Block { split: 16, threads: 1024 });
+        assert_eq!(plan::<f32>(256, 227 << 10), Plan::Block { split: 0, threads: 1024 });
+        assert_eq!(plan::<Complex64>(169, 227 << 10), Plan::Block { split: 0, threads: 1024 });
+        assert_eq!(plan::<Complex64>(170, 227 << 10), Plan::Block { split: 1, threads: 1024 });
+        assert_eq!(plan::<f64>(100, 0), Plan::Block { split: 100, threads: 512 });
+        assert_eq!(plan::<Complex64>(24, 227 << 10), Plan::Warp { w: 32, mpb: 4 });
+        assert_eq!(plan::<Complex64>(25, 227 << 10), Plan::Block { split: 0, threads: 256 });
+        assert_eq!(specialise::<f32>(8, plan::<f32>(8, 0)).1, "potrf_warp_f32");
+    }
+}

@@ -127,3 +127,9 @@ fn fortran_test_sshopm() {
 fn fortran_test_stebz() {
     fortran_test("test_stebz", "test_stebz_f", &[]);
 }
+
+/// test_expm_f checks against exact exponentials (diagonals, rotations): it needs only numgpu.
+#[test]
+fn fortran_test_expm() {
+    fortran_test("test_expm", "test_expm_f", &[]);
+}

@@ -101,8 +101,8 @@ unsafe impl<T: Sync> Sync for Expm<T> {}
 /// The Padé degrees and θ_k (largest scaled norm for which r_k meets the unit roundoff:
 /// Higham 2005, tables 2.3 and 4.1), by precision: the last one is the one that scales.
 pub fn degrees(double: bool) -> &'static [(u32, f64)] {
-    const DOUBLE: [(u32, f64); 4] = [(3, 1.495585217958292e-2), (5, 2.539398330063230e-1), (7, 9.504178996162932e-1), (13, 5.371920351148152)];
-    const SINGLE: [(u32, f64); 3] = [(3, 4.258730016922831e-1), (5, 1.880152677804762), (7, 3.925724783138660)];
+    const DOUBLE: [(u32, f64); 4] = [(3, 1.495585217958292e-2), (5, 2.53939833006323e-1), (7, 9.504178996162932e-1), (13, 5.371920351148152)];
+    const SINGLE: [(u32, f64); 3] = [(3, 4.258730016922831e-1), (5, 1.880152677804762), (7, 3.92572478313866)];
     if double {
         &DOUBLE
     } else {

@@ -43,6 +43,46 @@ typedef struct {
     hx_param params[HX_MAX_PARAMS];
 } hx_func;
 
+static void hx_call_numgpu_sexpm_eig_batched(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_sexpm_eig_batched((numgpu_handle *)a[0].p, a[1].i64, (const float *)a[2].p, a[3].i64, a[4].i64, (const float *)a[5].p, a[6].i64, (const float *)a[7].p, a[8].i64, a[9].i64, (const float *)a[10].p, (float *)a[11].p, a[12].i64, a[13].i64, a[14].i64);
+}
+
+static void hx_call_numgpu_sexpm_batched(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_sexpm_batched((numgpu_handle *)a[0].p, a[1].i64, (const float *)a[2].p, a[3].i64, a[4].i64, (float *)a[5].p, a[6].i64, a[7].i64, (int32_t *)a[8].p, a[9].i64);
+}
+
+static void hx_call_numgpu_dexpm_eig_batched(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_dexpm_eig_batched((numgpu_handle *)a[0].p, a[1].i64, (const double *)a[2].p, a[3].i64, a[4].i64, (const double *)a[5].p, a[6].i64, (const double *)a[7].p, a[8].i64, a[9].i64, (const double *)a[10].p, (double *)a[11].p, a[12].i64, a[13].i64, a[14].i64);
+}
+
+static void hx_call_numgpu_dexpm_batched(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_dexpm_batched((numgpu_handle *)a[0].p, a[1].i64, (const double *)a[2].p, a[3].i64, a[4].i64, (double *)a[5].p, a[6].i64, a[7].i64, (int32_t *)a[8].p, a[9].i64);
+}
+
+static void hx_call_numgpu_cexpm_eig_batched(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_cexpm_eig_batched((numgpu_handle *)a[0].p, a[1].i64, (const numgpu_complex_float *)a[2].p, a[3].i64, a[4].i64, (const numgpu_complex_float *)a[5].p, a[6].i64, (const numgpu_complex_float *)a[7].p, a[8].i64, a[9].i64, (const float *)a[10].p, (numgpu_complex_float *)a[11].p, a[12].i64, a[13].i64, a[14].i64);
+}
+
+static void hx_call_numgpu_cexpm_batched(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_cexpm_batched((numgpu_handle *)a[0].p, a[1].i64, (const numgpu_complex_float *)a[2].p, a[3].i64, a[4].i64, (numgpu_complex_float *)a[5].p, a[6].i64, a[7].i64, (int32_t *)a[8].p, a[9].i64);
+}
+
+static void hx_call_numgpu_zexpm_eig_batched(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_zexpm_eig_batched((numgpu_handle *)a[0].p, a[1].i64, (const numgpu_complex_double *)a[2].p, a[3].i64, a[4].i64, (const numgpu_complex_double *)a[5].p, a[6].i64, (const numgpu_complex_double *)a[7].p, a[8].i64, a[9].i64, (const double *)a[10].p, (numgpu_complex_double *)a[11].p, a[12].i64, a[13].i64, a[14].i64);
+}
+
+static void hx_call_numgpu_zexpm_batched(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_zexpm_batched((numgpu_handle *)a[0].p, a[1].i64, (const numgpu_complex_double *)a[2].p, a[3].i64, a[4].i64, (numgpu_complex_double *)a[5].p, a[6].i64, a[7].i64, (int32_t *)a[8].p, a[9].i64);
+}
+
 static void hx_call_numgpu_status_string(const hx_arg *a, hx_arg *r)
 {
     r->p = (void *)numgpu_status_string(a[0].i32);
@@ -711,6 +751,14 @@ static void hx_call_numgpu_dstecount_batched(const hx_arg *a, hx_arg *r)
 }
 
 static const hx_func HX_FUNCS[] = {
+    {"numgpu_sexpm_eig_batched", 1, hx_call_numgpu_sexpm_eig_batched, 15, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"m", HX_I64, "", 0, 0}, {"E", HX_PTR, "float", 1, 1}, {"lde", HX_I64, "", 0, 0}, {"strideE", HX_I64, "", 0, 0}, {"lambda", HX_PTR, "float", 1, 1}, {"strideL", HX_I64, "", 0, 0}, {"Einv", HX_PTR, "float", 1, 1}, {"ldei", HX_I64, "", 0, 0}, {"strideEinv", HX_I64, "", 0, 0}, {"t", HX_PTR, "float", 1, 1}, {"P", HX_PTR, "float", 1, 0}, {"ldp", HX_I64, "", 0, 0}, {"strideP", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_sexpm_batched", 1, hx_call_numgpu_sexpm_batched, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"m", HX_I64, "", 0, 0}, {"A", HX_PTR, "float", 1, 1}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"E", HX_PTR, "float", 1, 0}, {"lde", HX_I64, "", 0, 0}, {"strideE", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_dexpm_eig_batched", 1, hx_call_numgpu_dexpm_eig_batched, 15, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"m", HX_I64, "", 0, 0}, {"E", HX_PTR, "double", 1, 1}, {"lde", HX_I64, "", 0, 0}, {"strideE", HX_I64, "", 0, 0}, {"lambda", HX_PTR, "double", 1, 1}, {"strideL", HX_I64, "", 0, 0}, {"Einv", HX_PTR, "double", 1, 1}, {"ldei", HX_I64, "", 0, 0}, {"strideEinv", HX_I64, "", 0, 0}, {"t", HX_PTR, "double", 1, 1}, {"P", HX_PTR, "double", 1, 0}, {"ldp", HX_I64, "", 0, 0}, {"strideP", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_dexpm_batched", 1, hx_call_numgpu_dexpm_batched, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"m", HX_I64, "", 0, 0}, {"A", HX_PTR, "double", 1, 1}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"E", HX_PTR, "double", 1, 0}, {"lde", HX_I64, "", 0, 0}, {"strideE", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_cexpm_eig_batched", 1, hx_call_numgpu_cexpm_eig_batched, 15, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"m", HX_I64, "", 0, 0}, {"E", HX_PTR, "numgpu_complex_float", 1, 1}, {"lde", HX_I64, "", 0, 0}, {"strideE", HX_I64, "", 0, 0}, {"lambda", HX_PTR, "numgpu_complex_float", 1, 1}, {"strideL", HX_I64, "", 0, 0}, {"Einv", HX_PTR, "numgpu_complex_float", 1, 1}, {"ldei", HX_I64, "", 0, 0}, {"strideEinv", HX_I64, "", 0, 0}, {"t", HX_PTR, "float", 1, 1}, {"P", HX_PTR, "numgpu_complex_float", 1, 0}, {"ldp", HX_I64, "", 0, 0}, {"strideP", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_cexpm_batched", 1, hx_call_numgpu_cexpm_batched, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"m", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_float", 1, 1}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"E", HX_PTR, "numgpu_complex_float", 1, 0}, {"lde", HX_I64, "", 0, 0}, {"strideE", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_zexpm_eig_batched", 1, hx_call_numgpu_zexpm_eig_batched, 15, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"m", HX_I64, "", 0, 0}, {"E", HX_PTR, "numgpu_complex_double", 1, 1}, {"lde", HX_I64, "", 0, 0}, {"strideE", HX_I64, "", 0, 0}, {"lambda", HX_PTR, "numgpu_complex_double", 1, 1}, {"strideL", HX_I64, "", 0, 0}, {"Einv", HX_PTR, "numgpu_complex_double", 1, 1}, {"ldei", HX_I64, "", 0, 0}, {"strideEinv", HX_I64, "", 0, 0}, {"t", HX_PTR, "double", 1, 1}, {"P", HX_PTR, "numgpu_complex_double", 1, 0}, {"ldp", HX_I64, "", 0, 0}, {"strideP", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_zexpm_batched", 1, hx_call_numgpu_zexpm_batched, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"m", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_double", 1, 1}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"E", HX_PTR, "numgpu_complex_double", 1, 0}, {"lde", HX_I64, "", 0, 0}, {"strideE", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
     {"numgpu_status_string", 0, hx_call_numgpu_status_string, 1, {{"s", HX_I32, "", 0, 0}}},
     {"numgpu_last_error", 0, hx_call_numgpu_last_error, 2, {{"buf", HX_PTR, "char", 1, 0}, {"len", HX_SIZE, "", 0, 0}}},
     {"numgpu_last_error_arg", 0, hx_call_numgpu_last_error_arg, 0, {{NULL, 0, NULL, 0, 0}}},

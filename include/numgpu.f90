@@ -179,6 +179,70 @@ module numgpu
 
     ! ---- numgpu.h's functions --------------------------------------------------------------
     interface
+        function numgpu_sexpm_eig_batched(h, m, E, lde, strideE, lambda, strideL, Einv, ldei, strideEinv, t, &
+                P, ldp, strideP, batch) bind(C, name="numgpu_sexpm_eig_batched")
+            import :: c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, E, lambda, Einv, t, P
+            integer(c_int64_t), value :: m, lde, strideE, strideL, ldei, strideEinv, ldp, strideP, batch
+            integer(c_int32_t) :: numgpu_sexpm_eig_batched
+        end function
+
+        function numgpu_sexpm_batched(h, m, A, lda, strideA, E, lde, strideE, info, batch) &
+                bind(C, name="numgpu_sexpm_batched")
+            import :: c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, A, E, info
+            integer(c_int64_t), value :: m, lda, strideA, lde, strideE, batch
+            integer(c_int32_t) :: numgpu_sexpm_batched
+        end function
+
+        function numgpu_dexpm_eig_batched(h, m, E, lde, strideE, lambda, strideL, Einv, ldei, strideEinv, t, &
+                P, ldp, strideP, batch) bind(C, name="numgpu_dexpm_eig_batched")
+            import :: c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, E, lambda, Einv, t, P
+            integer(c_int64_t), value :: m, lde, strideE, strideL, ldei, strideEinv, ldp, strideP, batch
+            integer(c_int32_t) :: numgpu_dexpm_eig_batched
+        end function
+
+        function numgpu_dexpm_batched(h, m, A, lda, strideA, E, lde, strideE, info, batch) &
+                bind(C, name="numgpu_dexpm_batched")
+            import :: c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, A, E, info
+            integer(c_int64_t), value :: m, lda, strideA, lde, strideE, batch
+            integer(c_int32_t) :: numgpu_dexpm_batched
+        end function
+
+        function numgpu_cexpm_eig_batched(h, m, E, lde, strideE, lambda, strideL, Einv, ldei, strideEinv, t, &
+                P, ldp, strideP, batch) bind(C, name="numgpu_cexpm_eig_batched")
+            import :: c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, E, lambda, Einv, t, P
+            integer(c_int64_t), value :: m, lde, strideE, strideL, ldei, strideEinv, ldp, strideP, batch
+            integer(c_int32_t) :: numgpu_cexpm_eig_batched
+        end function
+
+        function numgpu_cexpm_batched(h, m, A, lda, strideA, E, lde, strideE, info, batch) &
+                bind(C, name="numgpu_cexpm_batched")
+            import :: c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, A, E, info
+            integer(c_int64_t), value :: m, lda, strideA, lde, strideE, batch
+            integer(c_int32_t) :: numgpu_cexpm_batched
+        end function
+
+        function numgpu_zexpm_eig_batched(h, m, E, lde, strideE, lambda, strideL, Einv, ldei, strideEinv, t, &
+                P, ldp, strideP, batch) bind(C, name="numgpu_zexpm_eig_batched")
+            import :: c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, E, lambda, Einv, t, P
+            integer(c_int64_t), value :: m, lde, strideE, strideL, ldei, strideEinv, ldp, strideP, batch
+            integer(c_int32_t) :: numgpu_zexpm_eig_batched
+        end function
+
+        function numgpu_zexpm_batched(h, m, A, lda, strideA, E, lde, strideE, info, batch) &
+                bind(C, name="numgpu_zexpm_batched")
+            import :: c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, A, E, info
+            integer(c_int64_t), value :: m, lda, strideA, lde, strideE, batch
+            integer(c_int32_t) :: numgpu_zexpm_batched
+        end function
+
         function numgpu_status_string(s) bind(C, name="numgpu_status_string")
             import :: c_int32_t, c_ptr
             integer(c_int32_t), value :: s
@@ -1301,12 +1365,14 @@ module numgpu
             integer(c_int32_t) :: numgpu_dstecount_batched
         end function
     end interface
-    public :: numgpu_status_string, numgpu_last_error, numgpu_last_error_arg, numgpu_version_c, &
-            numgpu_create, numgpu_create_with, numgpu_destroy, numgpu_get_backend, numgpu_set_stream, &
-            numgpu_set_seed, numgpu_synchronize, numgpu_malloc, numgpu_free, numgpu_memcpy, &
-            numgpu_sgemm_batched, numgpu_dgemm_batched, numgpu_cgemm_batched, numgpu_zgemm_batched, &
-            numgpu_sgemm_batched_strided, numgpu_dgemm_batched_strided, numgpu_cgemm_batched_strided, &
-            numgpu_zgemm_batched_strided, numgpu_sgeqrf_givens_batched, &
+    public :: numgpu_sexpm_eig_batched, numgpu_sexpm_batched, numgpu_dexpm_eig_batched, &
+            numgpu_dexpm_batched, numgpu_cexpm_eig_batched, numgpu_cexpm_batched, numgpu_zexpm_eig_batched, &
+            numgpu_zexpm_batched, numgpu_status_string, numgpu_last_error, numgpu_last_error_arg, &
+            numgpu_version_c, numgpu_create, numgpu_create_with, numgpu_destroy, numgpu_get_backend, &
+            numgpu_set_stream, numgpu_set_seed, numgpu_synchronize, numgpu_malloc, numgpu_free, &
+            numgpu_memcpy, numgpu_sgemm_batched, numgpu_dgemm_batched, numgpu_cgemm_batched, &
+            numgpu_zgemm_batched, numgpu_sgemm_batched_strided, numgpu_dgemm_batched_strided, &
+            numgpu_cgemm_batched_strided, numgpu_zgemm_batched_strided, numgpu_sgeqrf_givens_batched, &
             numgpu_sgeqrf_givens_batched_strided, numgpu_sormqr_givens_batched, &
             numgpu_sormqr_givens_batched_strided, numgpu_sorgqr_givens_batched, &
             numgpu_sorgqr_givens_batched_strided, numgpu_sgels_givens_batched, &
@@ -1353,6 +1419,36 @@ module numgpu
 
 
     ! ---- generic wrappers ---------------------------------------------------------------------
+
+    ! call numgpu_expm_eig_batched(h, E, lambda, Einv, t, P, status [, errmsg])
+    !
+    ! P(:,:,i) = E_i diag(exp(lambda_i t(i))) Einv_i for i = 1 .. size(t)
+    ! (numgpu_?expm_eig_batched), any of the four kinds (t of the real kind).
+    !
+    ! - E(:,:,:), Einv(:,:,:) [in]: m x m eigenvectors and their inverse; size(., 3) is 1 (one
+    !   for the whole batch, the common case) or size(t).
+    ! - lambda(:,:) [in]: m eigenvalues per column; size(lambda, 2) is 1 or size(t).
+    ! - t(:) [in]: the times (branch lengths); the batch is size(t).
+    ! - P(:,:,:) [out]: m x m x size(t).
+    ! - status, errmsg: as numgpu_gemm_batched.
+    public :: numgpu_expm_eig_batched
+    interface numgpu_expm_eig_batched
+        module procedure numgpu_expm_eig_batched_s, numgpu_expm_eig_batched_d, numgpu_expm_eig_batched_c, &
+                numgpu_expm_eig_batched_z
+    end interface
+
+    ! call numgpu_expm_batched(h, A, E, info, status [, errmsg])
+    !
+    ! E(:,:,i) = exp(A(:,:,i)) by scaling and squaring with Pade approximants
+    ! (numgpu_?expm_batched). A(:,:,:) [in] m x m x batch (size(A, 3) = 1: one A for the whole
+    ! batch), E(:,:,:) [out] m x m x batch, info(:) [out] integer(c_int32_t) of size batch
+    ! (numgpu.h says what it means).
+    public :: numgpu_expm_batched
+    interface numgpu_expm_batched
+        module procedure numgpu_expm_batched_s, numgpu_expm_batched_d, numgpu_expm_batched_c, &
+                numgpu_expm_batched_z
+    end interface
+
 
     ! call numgpu_gemm_batched(h, transa, transb, alpha, A, B, beta, C, status [, errmsg])
     !
@@ -1895,6 +1991,221 @@ contains
         a = c_null_ptr
         if (size(x) > 0) a = c_loc(x)
     end function
+
+    ! Refuses shapes that do not fit: each input's last extent is 1 or the batch, the
+    ! matrices are m x m.
+    subroutine plan_expm(fname, m, shapes, names, counts, nbatch, status, errmsg)
+        character(len=*), intent(in) :: fname
+        integer(c_int64_t), intent(in) :: m, shapes(:,:), counts(:), nbatch
+        character(len=*), intent(in) :: names(:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        character(len=256) :: why
+        integer :: j
+        why = ""
+        do j = 1, size(names)
+            if (shapes(1, j) /= m .or. shapes(2, j) /= m) then
+                write(why, '(a,a,i0,a,i0,a,i0)') trim(names(j)), " must be m x m (x batch) with m = ", m, ", not ", &
+                    shapes(1, j), " x ", shapes(2, j)
+                exit
+            else if (counts(j) /= nbatch .and. counts(j) /= 1) then
+                write(why, '(a,a,i0,a,i0)') trim(names(j)), "'s last extent must be 1 or the batch size ", nbatch, &
+                    ", not ", counts(j)
+                exit
+            end if
+        end do
+        call refuse(fname, why, status, errmsg)
+    end subroutine
+
+    subroutine numgpu_expm_eig_batched_s(h, E, lambda, Einv, t, P, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        real(c_float), intent(in), target, contiguous :: E(:,:,:), lambda(:,:), Einv(:,:,:)
+        real(c_float), intent(in), target, contiguous :: t(:)
+        real(c_float), intent(inout), target, contiguous :: P(:,:,:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        integer(c_int64_t) :: m, nb
+        m = size(lambda, 1, kind=c_int64_t)
+        nb = size(t, kind=c_int64_t)
+        call plan_expm("numgpu_expm_eig_batched", m, reshape([size(E, 1, c_int64_t), size(E, 2, c_int64_t), &
+            size(Einv, 1, c_int64_t), size(Einv, 2, c_int64_t), size(P, 1, c_int64_t), size(P, 2, c_int64_t), m, m], &
+            [2, 4]), &
+            [character(len=6) :: "E", "Einv", "P", "lambda"], [size(E, 3, c_int64_t), size(Einv, 3, c_int64_t), &
+            size(P, 3, c_int64_t), size(lambda, 2, c_int64_t)], nb, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        if (size(P, 3, c_int64_t) /= nb) then
+            call refuse("numgpu_expm_eig_batched", "size(P, 3) must be size(t)", status, errmsg)
+            return
+        end if
+        status = numgpu_sexpm_eig_batched(h, m, address(E), m, merge(0_c_int64_t, m * m, size(E, 3) == 1), &
+            address(lambda), merge(0_c_int64_t, m, size(lambda, 2) == 1), address(Einv), m, &
+            merge(0_c_int64_t, m * m, size(Einv, 3) == 1), address(t), address(P), m, m * m, nb)
+        call report(status, errmsg)
+    end subroutine
+    subroutine numgpu_expm_eig_batched_d(h, E, lambda, Einv, t, P, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        real(c_double), intent(in), target, contiguous :: E(:,:,:), lambda(:,:), Einv(:,:,:)
+        real(c_double), intent(in), target, contiguous :: t(:)
+        real(c_double), intent(inout), target, contiguous :: P(:,:,:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        integer(c_int64_t) :: m, nb
+        m = size(lambda, 1, kind=c_int64_t)
+        nb = size(t, kind=c_int64_t)
+        call plan_expm("numgpu_expm_eig_batched", m, reshape([size(E, 1, c_int64_t), size(E, 2, c_int64_t), &
+            size(Einv, 1, c_int64_t), size(Einv, 2, c_int64_t), size(P, 1, c_int64_t), size(P, 2, c_int64_t), m, m], &
+            [2, 4]), &
+            [character(len=6) :: "E", "Einv", "P", "lambda"], [size(E, 3, c_int64_t), size(Einv, 3, c_int64_t), &
+            size(P, 3, c_int64_t), size(lambda, 2, c_int64_t)], nb, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        if (size(P, 3, c_int64_t) /= nb) then
+            call refuse("numgpu_expm_eig_batched", "size(P, 3) must be size(t)", status, errmsg)
+            return
+        end if
+        status = numgpu_dexpm_eig_batched(h, m, address(E), m, merge(0_c_int64_t, m * m, size(E, 3) == 1), &
+            address(lambda), merge(0_c_int64_t, m, size(lambda, 2) == 1), address(Einv), m, &
+            merge(0_c_int64_t, m * m, size(Einv, 3) == 1), address(t), address(P), m, m * m, nb)
+        call report(status, errmsg)
+    end subroutine
+    subroutine numgpu_expm_eig_batched_c(h, E, lambda, Einv, t, P, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        complex(c_float_complex), intent(in), target, contiguous :: E(:,:,:), lambda(:,:), Einv(:,:,:)
+        real(c_float), intent(in), target, contiguous :: t(:)
+        complex(c_float_complex), intent(inout), target, contiguous :: P(:,:,:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        integer(c_int64_t) :: m, nb
+        m = size(lambda, 1, kind=c_int64_t)
+        nb = size(t, kind=c_int64_t)
+        call plan_expm("numgpu_expm_eig_batched", m, reshape([size(E, 1, c_int64_t), size(E, 2, c_int64_t), &
+            size(Einv, 1, c_int64_t), size(Einv, 2, c_int64_t), size(P, 1, c_int64_t), size(P, 2, c_int64_t), m, m], &
+            [2, 4]), &
+            [character(len=6) :: "E", "Einv", "P", "lambda"], [size(E, 3, c_int64_t), size(Einv, 3, c_int64_t), &
+            size(P, 3, c_int64_t), size(lambda, 2, c_int64_t)], nb, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        if (size(P, 3, c_int64_t) /= nb) then
+            call refuse("numgpu_expm_eig_batched", "size(P, 3) must be size(t)", status, errmsg)
+            return
+        end if
+        status = numgpu_cexpm_eig_batched(h, m, address(E), m, merge(0_c_int64_t, m * m, size(E, 3) == 1), &
+            address(lambda), merge(0_c_int64_t, m, size(lambda, 2) == 1), address(Einv), m, &
+            merge(0_c_int64_t, m * m, size(Einv, 3) == 1), address(t), address(P), m, m * m, nb)
+        call report(status, errmsg)
+    end subroutine
+    subroutine numgpu_expm_eig_batched_z(h, E, lambda, Einv, t, P, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        complex(c_double_complex), intent(in), target, contiguous :: E(:,:,:), lambda(:,:), Einv(:,:,:)
+        real(c_double), intent(in), target, contiguous :: t(:)
+        complex(c_double_complex), intent(inout), target, contiguous :: P(:,:,:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        integer(c_int64_t) :: m, nb
+        m = size(lambda, 1, kind=c_int64_t)
+        nb = size(t, kind=c_int64_t)
+        call plan_expm("numgpu_expm_eig_batched", m, reshape([size(E, 1, c_int64_t), size(E, 2, c_int64_t), &
+            size(Einv, 1, c_int64_t), size(Einv, 2, c_int64_t), size(P, 1, c_int64_t), size(P, 2, c_int64_t), m, m], &
+            [2, 4]), &
+            [character(len=6) :: "E", "Einv", "P", "lambda"], [size(E, 3, c_int64_t), size(Einv, 3, c_int64_t), &
+            size(P, 3, c_int64_t), size(lambda, 2, c_int64_t)], nb, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        if (size(P, 3, c_int64_t) /= nb) then
+            call refuse("numgpu_expm_eig_batched", "size(P, 3) must be size(t)", status, errmsg)
+            return
+        end if
+        status = numgpu_zexpm_eig_batched(h, m, address(E), m, merge(0_c_int64_t, m * m, size(E, 3) == 1), &
+            address(lambda), merge(0_c_int64_t, m, size(lambda, 2) == 1), address(Einv), m, &
+            merge(0_c_int64_t, m * m, size(Einv, 3) == 1), address(t), address(P), m, m * m, nb)
+        call report(status, errmsg)
+    end subroutine
+
+    subroutine numgpu_expm_batched_s(h, A, E, info, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        real(c_float), intent(in), target, contiguous :: A(:,:,:)
+        real(c_float), intent(inout), target, contiguous :: E(:,:,:)
+        integer(c_int32_t), intent(inout), target, contiguous :: info(:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        integer(c_int64_t) :: m, nb
+        m = size(E, 1, kind=c_int64_t)
+        nb = size(E, 3, kind=c_int64_t)
+        call plan_expm("numgpu_expm_batched", m, reshape([size(A, 1, c_int64_t), size(A, 2, c_int64_t), &
+            size(E, 1, c_int64_t), size(E, 2, c_int64_t)], [2, 2]), &
+            [character(len=1) :: "A", "E"], [size(A, 3, c_int64_t), nb], nb, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        if (size(info, kind=c_int64_t) /= nb) then
+            call refuse("numgpu_expm_batched", "size(info) must be size(E, 3)", status, errmsg)
+            return
+        end if
+        status = numgpu_sexpm_batched(h, m, address(A), m, merge(0_c_int64_t, m * m, size(A, 3) == 1), &
+            address(E), m, m * m, address(info), nb)
+        call report(status, errmsg)
+    end subroutine
+    subroutine numgpu_expm_batched_d(h, A, E, info, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        real(c_double), intent(in), target, contiguous :: A(:,:,:)
+        real(c_double), intent(inout), target, contiguous :: E(:,:,:)
+        integer(c_int32_t), intent(inout), target, contiguous :: info(:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        integer(c_int64_t) :: m, nb
+        m = size(E, 1, kind=c_int64_t)
+        nb = size(E, 3, kind=c_int64_t)
+        call plan_expm("numgpu_expm_batched", m, reshape([size(A, 1, c_int64_t), size(A, 2, c_int64_t), &
+            size(E, 1, c_int64_t), size(E, 2, c_int64_t)], [2, 2]), &
+            [character(len=1) :: "A", "E"], [size(A, 3, c_int64_t), nb], nb, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        if (size(info, kind=c_int64_t) /= nb) then
+            call refuse("numgpu_expm_batched", "size(info) must be size(E, 3)", status, errmsg)
+            return
+        end if
+        status = numgpu_dexpm_batched(h, m, address(A), m, merge(0_c_int64_t, m * m, size(A, 3) == 1), &
+            address(E), m, m * m, address(info), nb)
+        call report(status, errmsg)
+    end subroutine
+    subroutine numgpu_expm_batched_c(h, A, E, info, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        complex(c_float_complex), intent(in), target, contiguous :: A(:,:,:)
+        complex(c_float_complex), intent(inout), target, contiguous :: E(:,:,:)
+        integer(c_int32_t), intent(inout), target, contiguous :: info(:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        integer(c_int64_t) :: m, nb
+        m = size(E, 1, kind=c_int64_t)
+        nb = size(E, 3, kind=c_int64_t)
+        call plan_expm("numgpu_expm_batched", m, reshape([size(A, 1, c_int64_t), size(A, 2, c_int64_t), &
+            size(E, 1, c_int64_t), size(E, 2, c_int64_t)], [2, 2]), &
+            [character(len=1) :: "A", "E"], [size(A, 3, c_int64_t), nb], nb, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        if (size(info, kind=c_int64_t) /= nb) then
+            call refuse("numgpu_expm_batched", "size(info) must be size(E, 3)", status, errmsg)
+            return
+        end if
+        status = numgpu_cexpm_batched(h, m, address(A), m, merge(0_c_int64_t, m * m, size(A, 3) == 1), &
+            address(E), m, m * m, address(info), nb)
+        call report(status, errmsg)
+    end subroutine
+    subroutine numgpu_expm_batched_z(h, A, E, info, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        complex(c_double_complex), intent(in), target, contiguous :: A(:,:,:)
+        complex(c_double_complex), intent(inout), target, contiguous :: E(:,:,:)
+        integer(c_int32_t), intent(inout), target, contiguous :: info(:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        integer(c_int64_t) :: m, nb
+        m = size(E, 1, kind=c_int64_t)
+        nb = size(E, 3, kind=c_int64_t)
+        call plan_expm("numgpu_expm_batched", m, reshape([size(A, 1, c_int64_t), size(A, 2, c_int64_t), &
+            size(E, 1, c_int64_t), size(E, 2, c_int64_t)], [2, 2]), &
+            [character(len=1) :: "A", "E"], [size(A, 3, c_int64_t), nb], nb, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        if (size(info, kind=c_int64_t) /= nb) then
+            call refuse("numgpu_expm_batched", "size(info) must be size(E, 3)", status, errmsg)
+            return
+        end if
+        status = numgpu_zexpm_batched(h, m, address(A), m, merge(0_c_int64_t, m * m, size(A, 3) == 1), &
+            address(E), m, m * m, address(info), nb)
+        call report(status, errmsg)
+    end subroutine
 
     ! Derives m, n, k, the leading dimensions and strides from the shapes of A, B, C and
     ! checks that they conform; status NUMGPU_INVALID_VALUE (and errmsg) when they do not.

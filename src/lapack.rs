@@ -7,6 +7,7 @@ use cblas_sys::CBLAS_LAYOUT::CblasColMajor;
 use cblas_sys::CBLAS_TRANSPOSE::{self, CblasConjTrans, CblasNoTrans, CblasTrans};
 use cblas_sys::{cblas_cgemm, cblas_dgemm, cblas_sgemm, cblas_zgemm};
 use lapack_sys::{cgeqrf_, dgels_, dgeqrf_, sgeqrf_, zgeqrf_};
+use lapack_sys::{cgesv_, dgesv_, sgesv_, zgesv_};
 use lapack_sys::{cgtsv_, dgtsv_, sgtsv_, zgtsv_};
 use num_complex::{Complex32, Complex64};
 use std::ffi::{c_char, c_int, c_void};
@@ -106,6 +107,10 @@ pub trait Blas: Scalar {
     unsafe fn potrs(uplo: u8, n: c_int, nrhs: c_int, a: *const Self, lda: c_int, b: *mut Self, ldb: c_int) -> c_int;
     /// `?posv`: `?potrf` then `?potrs` (B unchanged when info > 0); returns `info`.
     unsafe fn posv(uplo: u8, n: c_int, nrhs: c_int, a: *mut Self, lda: c_int, b: *mut Self, ldb: c_int) -> c_int;
+    /// `?gesv`: solves `A·X = B` by LU with partial pivoting (`ipiv`: n entries); X
+    /// overwrites the `n × nrhs` B and the factors A when info = 0; returns `info` (i > 0:
+    /// U(i, i) is exactly zero, B not solved).
+    unsafe fn gesv(n: c_int, nrhs: c_int, a: *mut Self, lda: c_int, ipiv: *mut c_int, b: *mut Self, ldb: c_int) -> c_int;
 }
 
 /// The length a LAPACK workspace query (`lwork = -1`) returned in `work[0]`.
@@ -115,7 +120,7 @@ fn workspace_len<T: Scalar>(size: T) -> c_int {
 }
 
 macro_rules! lapack_routines {
-    ($getc2:ident, $gesc2:ident, $geqrf:ident, $gels:ident, $lartg:ident, $gtsv:ident, $potrf:ident, $potrs:ident, $posv:ident) => {
+    ($getc2:ident, $gesc2:ident, $geqrf:ident, $gels:ident, $lartg:ident, $gtsv:ident, $potrf:ident, $potrs:ident, $posv:ident, $gesv:ident) => {
         unsafe fn potrf(uplo: u8, n: c_int, a: *mut Self, lda: c_int) -> c_int {
             let (mut info, uplo) = (0, uplo as c_char);
             $potrf(&uplo, &n, a as _, &lda, &mut info, 1);
@@ -129,6 +134,11 @@ macro_rules! lapack_routines {
         unsafe fn posv(uplo: u8, n: c_int, nrhs: c_int, a: *mut Self, lda: c_int, b: *mut Self, ldb: c_int) -> c_int {
             let (mut info, uplo) = (0, uplo as c_char);
             $posv(&uplo, &n, &nrhs, a as _, &lda, b as _, &ldb, &mut info, 1);
+            info
+        }
+        unsafe fn gesv(n: c_int, nrhs: c_int, a: *mut Self, lda: c_int, ipiv: *mut c_int, b: *mut Self, ldb: c_int) -> c_int {
+            let mut info = 0;
+            $gesv(&n, &nrhs, a as _, &lda, ipiv, b as _, &ldb, &mut info);
             info
         }
         unsafe fn getc2(n: c_int, a: *mut Self, lda: c_int, ipiv: *mut c_int, jpiv: *mut c_int) -> c_int {
@@ -172,25 +182,25 @@ macro_rules! lapack_routines {
 }
 
 impl Blas for f32 {
-    lapack_routines!(sgetc2_, sgesc2_, sgeqrf_, sgels_, slartg_, sgtsv_, spotrf_, spotrs_, sposv_);
+    lapack_routines!(sgetc2_, sgesc2_, sgeqrf_, sgels_, slartg_, sgtsv_, spotrf_, spotrs_, sposv_, sgesv_);
     unsafe fn gemm(ta: c_int, tb: c_int, m: c_int, n: c_int, k: c_int, alpha: f32, a: *const f32, lda: c_int, b: *const f32, ldb: c_int, beta: f32, c: *mut f32, ldc: c_int) {
         cblas_sgemm(CblasColMajor, transpose(ta), transpose(tb), m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
     }
 }
 impl Blas for f64 {
-    lapack_routines!(dgetc2_, dgesc2_, dgeqrf_, dgels_, dlartg_, dgtsv_, dpotrf_, dpotrs_, dposv_);
+    lapack_routines!(dgetc2_, dgesc2_, dgeqrf_, dgels_, dlartg_, dgtsv_, dpotrf_, dpotrs_, dposv_, dgesv_);
     unsafe fn gemm(ta: c_int, tb: c_int, m: c_int, n: c_int, k: c_int, alpha: f64, a: *const f64, lda: c_int, b: *const f64, ldb: c_int, beta: f64, c: *mut f64, ldc: c_int) {
         cblas_dgemm(CblasColMajor, transpose(ta), transpose(tb), m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
     }
 }
 impl Blas for Complex32 {
-    lapack_routines!(cgetc2_, cgesc2_, cgeqrf_, cgels_, clartg_, cgtsv_, cpotrf_, cpotrs_, cposv_);
+    lapack_routines!(cgetc2_, cgesc2_, cgeqrf_, cgels_, clartg_, cgtsv_, cpotrf_, cpotrs_, cposv_, cgesv_);
     unsafe fn gemm(ta: c_int, tb: c_int, m: c_int, n: c_int, k: c_int, alpha: Self, a: *const Self, lda: c_int, b: *const Self, ldb: c_int, beta: Self, c: *mut Self, ldc: c_int) {
         cblas_cgemm(CblasColMajor, transpose(ta), transpose(tb), m, n, k, &alpha as *const _ as _, a as _, lda, b as _, ldb, &beta as *const _ as _, c as _, ldc)
     }
 }
 impl Blas for Complex64 {
-    lapack_routines!(zgetc2_, zgesc2_, zgeqrf_, zgels_, zlartg_, zgtsv_, zpotrf_, zpotrs_, zposv_);
+    lapack_routines!(zgetc2_, zgesc2_, zgeqrf_, zgels_, zlartg_, zgtsv_, zpotrf_, zpotrs_, zposv_, zgesv_);
     unsafe fn gemm(ta: c_int, tb: c_int, m: c_int, n: c_int, k: c_int, alpha: Self, a: *const Self, lda: c_int, b: *const Self, ldb: c_int, beta: Self, c: *mut Self, ldc: c_int) {
         cblas_zgemm(CblasColMajor, transpose(ta), transpose(tb), m, n, k, &alpha as *const _ as _, a as _, lda, b as _, ldb, &beta as *const _ as _, c as _, ldc)
     }

@@ -10,6 +10,7 @@
 
 pub mod core;
 pub mod cuda;
+pub mod expm;
 pub mod ffi;
 pub mod gemm_batched;
 pub mod geqrf_givens;

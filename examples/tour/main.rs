@@ -26,6 +26,7 @@ macro_rules! rows_in_every_precision {
     };
 }
 
+mod expm;
 mod gemm;
 mod geqrf;
 mod getrf;
@@ -189,7 +190,7 @@ fn main() -> ExitCode {
     println!("numgpu {} tour", env!("CARGO_PKG_VERSION"));
     describe(&h);
     println!("checks: scaled error vs the CPU backend (whole batch) and vs a double-precision reference, each < {RATIO}:");
-    for legend in [gemm::LEGEND, getrf::LEGEND, geqrf::LEGEND, gtsv::LEGEND, sshopm::LEGEND, stebz::LEGEND, jacobi::LEGEND, potrf::LEGEND, rkc::LEGEND, spmv::LEGEND] {
+    for legend in [gemm::LEGEND, getrf::LEGEND, geqrf::LEGEND, gtsv::LEGEND, sshopm::LEGEND, stebz::LEGEND, jacobi::LEGEND, potrf::LEGEND, expm::LEGEND, rkc::LEGEND, spmv::LEGEND] {
         println!("  {legend}");
     }
     println!("times: one call, host clock, host arrays in and out (on CUDA after a warm-up call, which compiles the kernel)\n");
@@ -203,6 +204,7 @@ fn main() -> ExitCode {
     stebz::rows(&mut h, &mut rows);
     jacobi::rows(&mut h, &mut rows);
     potrf::rows(&mut h, &mut rows);
+    expm::rows(&mut h, &mut rows);
     rkc::rows(&mut h, &mut rows);
     spmv::rows(&mut h, &mut rows);
 

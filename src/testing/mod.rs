@@ -16,7 +16,8 @@
 //! - [`layout`]: a strided batch of matrices as the routines take it (padding, gaps);
 //! - [`tol`]: the thresholds the ratios are held below;
 //! - one module per kind of mathematics, each with its generators, references and ratios:
-//!   [`dense`] (the dense matrix classes and an f64 GEMM), [`gemm`], [`lu`] (complete
+//!   [`dense`] (the dense matrix classes and an f64 GEMM), [`expm`] (matrix exponentials:
+//!   exact cases, rate models, Padé and eigen references), [`gemm`], [`lu`] (complete
 //!   pivoting), [`qr`] (Givens QR, least squares), [`spd`] (positive definite matrices,
 //!   Cholesky factors), [`tridiag`] (tridiagonal systems), [`tridiag_eig`] (tridiagonal
 //!   eigenvalues), [`jacobi`] (dense Hermitian eigenvalues and singular values), [`sparse`]
@@ -31,6 +32,7 @@
 #![warn(missing_docs)]
 
 pub mod dense;
+pub mod expm;
 pub mod gemm;
 pub mod gen;
 pub mod jacobi;

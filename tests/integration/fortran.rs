@@ -140,3 +140,9 @@ fn fortran_test_jacobi() {
 fn fortran_test_potrf() {
     fortran_test("test_potrf", "test_potrf_f", &[]);
 }
+
+/// test_expm_f checks against exact exponentials (diagonals, rotations): it needs only numgpu.
+#[test]
+fn fortran_test_expm() {
+    fortran_test("test_expm", "test_expm_f", &[]);
+}

@@ -277,3 +277,31 @@ fn potrf_kernels_compile_for_sm80_and_sm90() {
     report.extend(cases::<Complex64>());
     eprintln!("kernel compile report (NVRTC, ptxas -v):\n{}", report.join("\n"));
 }
+
+#[test]
+fn expm_kernels_compile_for_sm80_and_sm90() {
+    use numgpu::expm::cuda as ex;
+    if !nvrtc_or_skip() {
+        return;
+    }
+    fn cases<T: Scalar>() -> Vec<String> {
+        let smem = 227 << 10;
+        let mut out = Vec::new();
+        // The models' orders, shared and per-problem inputs, one order too large to stage.
+        for (m, shared) in [(4, true), (20, true), (61, true), (64, false), (200, true)] {
+            let (d, e) = ex::eig_specialise::<T>(m, &ex::eig_plan::<T>(m, shared, smem));
+            out.extend(check(ex::source(), &d, &e));
+        }
+        // Work matrices in shared memory (small orders) and in device scratch.
+        for n in [1, 8, 32, 100] {
+            let (d, e) = ex::pade_specialise::<T>(n, &ex::pade_plan::<T>(n, smem));
+            out.extend(check(ex::source(), &d, &e));
+        }
+        out
+    }
+    let mut report = cases::<f32>();
+    report.extend(cases::<f64>());
+    report.extend(cases::<numgpu::Complex32>());
+    report.extend(cases::<numgpu::Complex64>());
+    eprintln!("kernel compile report (NVRTC, ptxas -v):\n{}", report.join("\n"));
+}

@@ -17,6 +17,7 @@ mod spmv;
 mod stebz;
 mod jacobi;
 mod potrf;
+mod expm;
 mod c_abi;
 mod fortran;
 mod examples;

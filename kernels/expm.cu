@@ -1,0 +1,445 @@
+// Batched matrix exponentials (the host side is src/expm/cuda.rs; the mathematics is in
+// src/expm/mod.rs).
+//
+// Kernels (T = NG_T, R its real type):
+//   expm_eig_<T>   P_i = E_i·diag(exp(λ_i·t_i))·E_i⁻¹, the fused kernel of Lopez & Horton
+//                  (ch. 3 of the book), with its listings' bugs fixed: the exponential of
+//                  column k is d[k] (their Ds[tx][tz] took the thread's own index), the grid
+//                  strides over groups of problems (gridDim, not blockDim), and problems past
+//                  the batch are guarded. A block takes NG_G problems at a time: the G·M
+//                  exponentials go to shared memory first, then thread (g, r, cb) forms row r,
+//                  columns cb·CB … cb·CB + CB − 1 of P_g in registers,
+//                      acc[j] += (E(r, k)·d[g][k])·E⁻¹(k, c0 + j),   k = 0 … M − 1,
+//                  so consecutive threads write consecutive rows (coalesced) and E⁻¹'s row k is
+//                  one broadcast. With NG_SHARED, E and E⁻¹ (stride 0) are staged once per
+//                  block, E⁻¹ by rows; else each problem's are read from global memory.
+//   expm_pade_<T>  exp(A_i) by scaling and squaring with Padé approximants, NG_G matrices per
+//                  block of NG_G·NG_TPM threads, thread lt of matrix g taking elements
+//                  lt, lt + TPM, … of every product. Seven m × m work matrices per matrix, in
+//                  shared memory (NG_SMEM) or in the scratch the host gives (one per matrix).
+//                  Every __syncthreads is reached by every thread: loops run to the block's
+//                  largest count (squarings) and per-matrix choices only gate work.
+#include "common.cuh"
+
+#define NG_CAT2(a, b) a##b
+#define NG_CAT(a, b) NG_CAT2(a, b)
+#define NG_KERNEL(name) NG_CAT(name, NG_CAT(_, NG_SUFFIX))
+
+typedef NG_T T;
+typedef ng_real_of<T>::type R;
+
+// x·r for a real r.
+__device__ __forceinline__ float ng_rmul(float x, float r) { return x * r; }
+__device__ __forceinline__ double ng_rmul(double x, double r) { return x * r; }
+template <typename Q>
+__device__ __forceinline__ ng_complex<Q> ng_rmul(ng_complex<Q> x, Q r) { return ng_complex<Q>{x.re * r, x.im * r}; }
+
+// exp(λ·t) (complex: e^{Re}·(cos Im, sin Im)).
+__device__ __forceinline__ float ng_exp_t(float l, float t) { return expf(l * t); }
+__device__ __forceinline__ double ng_exp_t(double l, double t) { return exp(l * t); }
+__device__ __forceinline__ ng_complex<float> ng_exp_t(ng_complex<float> l, float t) {
+    float s, c;
+    const float er = expf(l.re * t);
+    sincosf(l.im * t, &s, &c);
+    return ng_complex<float>{er * c, er * s};
+}
+__device__ __forceinline__ ng_complex<double> ng_exp_t(ng_complex<double> l, double t) {
+    double s, c;
+    const double er = exp(l.re * t);
+    sincos(l.im * t, &s, &c);
+    return ng_complex<double>{er * c, er * s};
+}
+
+__device__ __forceinline__ T ng_add(T a, T b) { return ng_fma(ng_from_real_t<T>::of(R(1)), a, b); }
+
+#if defined(NG_EIG)
+// NG_M: order; NG_CB: columns per thread, NG_NCB = ceil(M / CB); NG_G problems per group;
+// NG_NT threads; NG_SHARED: E and E⁻¹ shared by the batch, staged in shared memory.
+extern "C" __global__ void __launch_bounds__(NG_NT) NG_KERNEL(expm_eig)(const T *E, ng_i64 lde, ng_i64 sE, const T *lam, ng_i64 sL, const T *Ei, ng_i64 ldei,
+                                                                        ng_i64 sEi, const R *t, T *P, ng_i64 ldp, ng_i64 sP, ng_i64 batch) {
+    extern __shared__ __align__(16) unsigned char ng_smem[];
+    T *d = reinterpret_cast<T *>(ng_smem);  // NG_G·NG_M exponentials
+    const int M = NG_M;
+#if NG_SHARED
+    T *Es = d + NG_G * NG_M;   // E, column-major, ld M
+    T *Eir = Es + NG_M * NG_M;  // E⁻¹ by rows: Eir[k·M + c] = E⁻¹(k, c)
+    for (int e = threadIdx.x; e < M * M; e += NG_NT) {
+        const int r = e % M, c = e / M;
+        Es[e] = E[r + c * lde];
+        Eir[r * M + c] = Ei[r + c * ldei];
+    }
+#endif
+    const ng_i64 groups = (batch + NG_G - 1) / NG_G;
+    for (ng_i64 grp = blockIdx.x; grp < groups; grp += gridDim.x) {
+        const ng_i64 i0 = grp * NG_G;
+        __syncthreads();  // the previous group's reads of d (and the staging) are done
+        for (int e = threadIdx.x; e < NG_G * M; e += NG_NT) {
+            const int g = e / M, k = e % M;
+            const ng_i64 i = i0 + g;
+            if (i < batch) d[e] = ng_exp_t(lam[i * sL + k], t[i]);
+        }
+        __syncthreads();
+        for (int w = threadIdx.x; w < NG_G * M * NG_NCB; w += NG_NT) {
+            const int r = w % M, cb = (w / M) % NG_NCB, g = w / (M * NG_NCB);
+            const ng_i64 i = i0 + g;
+            if (i >= batch) continue;
+            const int c0 = cb * NG_CB;
+            T acc[NG_CB];
+#pragma unroll
+            for (int j = 0; j < NG_CB; ++j) acc[j] = ng_zero<T>();
+#if NG_SHARED
+            const T *Er = Es + r;
+#else
+            const T *Er = E + i * sE + r;
+            const T *Ec = Ei + i * sEi;
+#endif
+            const T *dg = d + g * M;
+            for (int k = 0; k < M; ++k) {
+#if NG_SHARED
+                const T a = ng_mul(Er[k * M], dg[k]);
+                const T *row = Eir + k * M + c0;
+#pragma unroll
+                for (int j = 0; j < NG_CB; ++j)
+                    if (NG_NCB == 1 || c0 + j < M) acc[j] = ng_fma(a, row[j], acc[j]);
+#else
+                const T a = ng_mul(Er[k * lde], dg[k]);
+#pragma unroll
+                for (int j = 0; j < NG_CB; ++j)
+                    if (NG_NCB == 1 || c0 + j < M) acc[j] = ng_fma(a, Ec[k + (c0 + j) * ldei], acc[j]);
+#endif
+            }
+            T *Pc = P + i * sP + r;
+#pragma unroll
+            for (int j = 0; j < NG_CB; ++j)
+                if (NG_NCB == 1 || c0 + j < M) Pc[(c0 + j) * ldp] = acc[j];
+        }
+    }
+}
+#endif
+
+#if defined(NG_PADE)
+// NG_N: the order at compile time (0: the argument n); NG_G matrices per block, NG_TPM
+// threads per matrix; NG_SMEM: work matrices in shared memory, else in `scratch`
+// (7·n² elements per matrix of the chunk, sW apart). NG_DOUBLE: double-precision θ.
+#define NG_NT (NG_G * NG_TPM)
+#define NG_WORK 7
+
+// 2^e·x for the real parts, exact unless it underflows.
+__device__ __forceinline__ float ng_ldexp(float x, int e) { return ldexpf(x, e); }
+__device__ __forceinline__ double ng_ldexp(double x, int e) { return ldexp(x, e); }
+template <typename Q>
+__device__ __forceinline__ ng_complex<Q> ng_ldexp(ng_complex<Q> x, int e) { return ng_complex<Q>{ng_ldexp(x.re, e), ng_ldexp(x.im, e)}; }
+
+__device__ __forceinline__ double ng_absd(T x) { return (double)ng_abs(x); }
+
+// The degree k and squarings s from the 1-norms of A², A⁴, A⁶ (expm::choose in
+// src/expm/mod.rs); returns false when a norm is not finite.
+__device__ bool expm_choose(double n2, double n4, double n6, int *k, int *s) {
+    if (!(isfinite(n2) && isfinite(n4) && isfinite(n6))) return false;
+    const double d4 = pow(n4, 0.25), d6 = pow(n6, 1.0 / 6.0);
+    const double d8 = pow(fmin(n4 * n4, n2 * n6), 0.125), d10 = pow(n4 * n6, 0.1);
+    const double eta1 = fmax(d4, d6), eta3 = fmax(d6, d8);
+#if NG_DOUBLE
+    const double th3 = 1.495585217958292e-2, th5 = 2.539398330063230e-1, th7 = 9.504178996162932e-1, thk = 5.371920351148152;
+    const double eta = fmin(eta3, fmax(d8, d10));
+    const int kmax = 13;
+#else
+    const double th3 = 4.258730016922831e-1, th5 = 1.880152677804762, th7 = 3.925724783138660, thk = th7;
+    const double eta = eta3;
+    const int kmax = 7;
+#endif
+    *s = 0;
+    if (eta1 <= th3) { *k = 3; return true; }
+    if (eta1 <= th5) { *k = 5; return true; }
+    if (kmax == 13 && eta3 <= th7) { *k = 7; return true; }
+    *k = kmax;
+    if (eta > thk) *s = (int)ceil(log2(eta / thk));
+    return true;
+}
+
+// Higham 2005's s from ‖A‖₁ (the powers overflowed).
+__device__ int expm_scaling_from_norm(double n1) {
+#if NG_DOUBLE
+    const double thk = 5.371920351148152;
+#else
+    const double thk = 3.925724783138660;
+#endif
+    return n1 > thk ? (int)ceil(log2(n1 / thk)) : 0;
+}
+
+// The Padé coefficients b_j, j = 0 … 13 (0 beyond the degree).
+__device__ double expm_b(int k, int j) {
+    const double b3[4] = {120.0, 60.0, 12.0, 1.0};
+    const double b5[6] = {30240.0, 15120.0, 3360.0, 420.0, 30.0, 1.0};
+    const double b7[8] = {17297280.0, 8648640.0, 1995840.0, 277200.0, 25200.0, 1512.0, 56.0, 1.0};
+    const double b13[14] = {64764752532480000.0, 32382376266240000.0, 7771770303897600.0, 1187353796428800.0, 129060195264000.0, 10559470521600.0, 670442572800.0,
+                            33522128640.0, 1323241920.0, 40840800.0, 960960.0, 16380.0, 182.0, 1.0};
+    if (j > k) return 0.0;
+    return k == 3 ? b3[j] : k == 5 ? b5[j] : k == 7 ? b7[j] : b13[j];
+}
+
+// C ← X·Y for the n × n matrices of one matrix slot (ld n), when `on`; then the block's
+// barrier.
+__device__ __forceinline__ void expm_mm(T *C, const T *X, const T *Y, int n, int lt, bool on) {
+    if (on) {
+        const int nn = n * n;
+        for (int e = lt; e < nn; e += NG_TPM) {
+            const int r = e % n, c = e / n;
+            T acc = ng_zero<T>();
+            const T *y = Y + (ng_i64)c * n;
+            for (int k = 0; k < n; ++k) acc = ng_fma(X[r + (ng_i64)k * n], y[k], acc);
+            C[e] = acc;
+        }
+    }
+    __syncthreads();
+}
+
+// dst[w] ← the 1-norms of the `count` matrices mats[0 … count − 1] of matrix slot g (NaN
+// column sums count as +Inf), through red (NG_G·4·NG_TPM doubles); then the barrier.
+__device__ void expm_norms(T *const *mats, int count, int n, int g, int lt, bool on, double *red, double *dst) {
+    for (int w = 0; w < count; ++w) {
+        double best = 0.0;
+        if (on) {
+            for (int c = lt; c < n; c += NG_TPM) {
+                double s = 0.0;
+                for (int r = 0; r < n; ++r) s += ng_absd(mats[w][r + (ng_i64)c * n]);
+                best = isnan(s) ? ng_inf<double>() : fmax(best, s);
+            }
+        }
+        red[(g * 4 + w) * NG_TPM + lt] = best;
+    }
+    __syncthreads();
+    if (lt == 0 && on) {
+        for (int w = 0; w < count; ++w) {
+            double best = 0.0;
+            for (int j = 0; j < NG_TPM; ++j) best = fmax(best, red[(g * 4 + w) * NG_TPM + j]);
+            dst[g * 4 + w] = best;
+        }
+    }
+    __syncthreads();
+}
+
+extern "C" __global__ void __launch_bounds__(NG_NT) NG_KERNEL(expm_pade)(ng_i64 n_arg, const T *A, ng_i64 lda, ng_i64 sA, T *Eo, ng_i64 lde, ng_i64 sE, int *info,
+                                                                         T *scratch, ng_i64 sW, ng_i64 batch) {
+#if NG_N > 0
+    const int n = NG_N;
+#else
+    const int n = (int)n_arg;
+#endif
+    const int g = threadIdx.x / NG_TPM, lt = threadIdx.x % NG_TPM;
+    const ng_i64 nn = (ng_i64)n * n;
+    __shared__ double red[NG_G * 4 * NG_TPM];
+    __shared__ double norms[NG_G * 4];
+    __shared__ int flags[NG_G];  // bit 0: non-finite input; 1: singular; 2: non-finite result
+    __shared__ int kdeg[NG_G], sq[NG_G], refresh[NG_G], piv[NG_G];
+    __shared__ int smax;
+#if NG_SMEM
+    extern __shared__ __align__(16) unsigned char ng_smem[];
+#endif
+    const ng_i64 blocks = (batch + NG_G - 1) / NG_G;
+    for (ng_i64 blk = blockIdx.x; blk < blocks; blk += gridDim.x) {
+        const ng_i64 i = blk * NG_G + g;
+        const bool act = i < batch;
+#if NG_SMEM
+        T *W = reinterpret_cast<T *>(ng_smem) + (ng_i64)g * NG_WORK * nn;
+#else
+        // The scratch is per matrix of the chunk: the chunk is the whole launch.
+        T *W = scratch + (act ? i : 0) * sW;
+#endif
+        T *const a = W, *const a2 = W + nn, *const a4 = W + 2 * nn, *const a6 = W + 3 * nn;
+        T *const b1 = W + 4 * nn, *const b2 = W + 5 * nn, *const b3 = W + 6 * nn;
+        __syncthreads();  // the previous round's reads of the shared state are done
+        if (lt == 0) flags[g] = 0;
+        __syncthreads();
+        if (act) {
+            const T *Ai = A + i * sA;
+            for (ng_i64 e = lt; e < nn; e += NG_TPM) {
+                const T v = Ai[e % n + (e / n) * lda];
+                a[e] = v;
+                if (!ng_isfinite(v)) atomicOr(&flags[g], 1);
+            }
+        }
+        __syncthreads();
+        bool live = act && flags[g] == 0;
+        expm_mm(a2, a, a, n, lt, live);
+        expm_mm(a4, a2, a2, n, lt, live);
+        expm_mm(a6, a4, a2, n, lt, live);
+        {
+            T *const mats[4] = {a, a2, a4, a6};
+            expm_norms(mats, 4, n, g, lt, live, red, norms);
+        }
+        if (lt == 0) {
+            int k = 3, s = 0, re = 0;
+            if (live && !expm_choose(norms[g * 4 + 1], norms[g * 4 + 2], norms[g * 4 + 3], &k, &s)) {
+                s = expm_scaling_from_norm(norms[g * 4]);
+#if NG_DOUBLE
+                k = 13;
+#else
+                k = 7;
+#endif
+                re = 1;
+            }
+            kdeg[g] = k;
+            sq[g] = live ? s : 0;
+            refresh[g] = re;
+        }
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            int m = 0;
+            for (int j = 0; j < NG_G; ++j) m = max(m, sq[j]);
+            smax = m;
+        }
+        const int k = kdeg[g], s = sq[g];
+        const bool re = live && refresh[g];
+        // Scale: A by 2^{−s} and, when the powers are kept, A², A⁴, A⁶ by 4^{−s}, 16^{−s},
+        // 64^{−s} (exact unless they underflow).
+        if (live && s > 0) {
+            for (ng_i64 e = lt; e < nn; e += NG_TPM) {
+                a[e] = ng_ldexp(a[e], -s);
+                if (!re) {
+                    a2[e] = ng_ldexp(a2[e], -2 * s);
+                    a4[e] = ng_ldexp(a4[e], -4 * s);
+                    a6[e] = ng_ldexp(a6[e], -6 * s);
+                }
+            }
+        }
+        __syncthreads();
+        // The powers overflowed: form them again from the scaled A.
+        expm_mm(a2, a, a, n, lt, re);
+        expm_mm(a4, a2, a2, n, lt, re);
+        expm_mm(a6, a4, a2, n, lt, re);
+        const R c0 = (R)expm_b(k, 0), c1 = (R)expm_b(k, 1), c2 = (R)expm_b(k, 2), c3 = (R)expm_b(k, 3), c4 = (R)expm_b(k, 4);
+        const R c5 = (R)expm_b(k, 5), c6 = (R)expm_b(k, 6), c7 = (R)expm_b(k, 7);
+        const bool k13 = live && k == 13;
+        // Degree 13: b1 ← A⁶·(b13 A⁶ + b11 A⁴ + b9 A²) via b3, b2 ← … the even part.
+        if (k13) {
+            const R c8 = (R)expm_b(k, 8), c9 = (R)expm_b(k, 9), c10 = (R)expm_b(k, 10), c11 = (R)expm_b(k, 11), c12 = (R)expm_b(k, 12), c13 = (R)expm_b(k, 13);
+            for (ng_i64 e = lt; e < nn; e += NG_TPM) {
+                b1[e] = ng_add(ng_add(ng_rmul(a6[e], c13), ng_rmul(a4[e], c11)), ng_rmul(a2[e], c9));
+                b2[e] = ng_add(ng_add(ng_rmul(a6[e], c12), ng_rmul(a4[e], c10)), ng_rmul(a2[e], c8));
+            }
+        }
+        __syncthreads();
+        expm_mm(b3, a6, b1, n, lt, k13);
+        expm_mm(b1, a6, b2, n, lt, k13);
+        // b2 ← Z (the odd part over A), b1 ← V.
+        if (live) {
+            for (ng_i64 e = lt; e < nn; e += NG_TPM) {
+                const bool diag = e % (n + 1) == 0;
+                T z = ng_add(ng_add(ng_rmul(a6[e], c7), ng_rmul(a4[e], c5)), ng_rmul(a2[e], c3));
+                T v = ng_add(ng_add(ng_rmul(a6[e], c6), ng_rmul(a4[e], c4)), ng_rmul(a2[e], c2));
+                if (diag) {
+                    z = ng_add(z, ng_from_real_t<T>::of(c1));
+                    v = ng_add(v, ng_from_real_t<T>::of(c0));
+                }
+                if (k13) {
+                    z = ng_add(z, b3[e]);
+                    v = ng_add(v, b1[e]);
+                }
+                b2[e] = z;
+                b1[e] = v;
+            }
+        }
+        __syncthreads();
+        expm_mm(b3, a, b2, n, lt, live);  // U
+        // a2 ← V + U (the right-hand sides), a4 ← V − U (the denominator).
+        if (live) {
+            for (ng_i64 e = lt; e < nn; e += NG_TPM) {
+                const T u = b3[e], v = b1[e];
+                a2[e] = ng_add(v, u);
+                a4[e] = ng_add(v, ng_neg(u));
+            }
+        }
+        __syncthreads();
+        // LU with partial pivoting of a4, applied to a2 (LAPACK ?gesv's pivot: the first
+        // largest |x|).
+        for (int kk = 0; kk < n; ++kk) {
+            if (lt == 0 && live) {
+                int p = kk;
+                double best = -1.0;
+                for (int r = kk; r < n; ++r) {
+                    const double v = ng_absd(a4[r + (ng_i64)kk * n]);
+                    if (v > best) best = v, p = r;
+                }
+                if (!(best > 0.0) || !isfinite(best)) atomicOr(&flags[g], 2);
+                piv[g] = p;
+            }
+            __syncthreads();
+            const bool go = live && flags[g] == 0;
+            if (go) {
+                const int p = piv[g];
+                if (p != kk) {
+                    for (int c = lt; c < 2 * n; c += NG_TPM) {
+                        T *x = c < n ? a4 : a2;
+                        const ng_i64 cc = (ng_i64)(c < n ? c : c - n) * n;
+                        const T tmp = x[kk + cc];
+                        x[kk + cc] = x[p + cc];
+                        x[p + cc] = tmp;
+                    }
+                }
+            }
+            __syncthreads();
+            if (go) {
+                const T pv = a4[kk + (ng_i64)kk * n];
+                for (int r = kk + 1 + lt; r < n; r += NG_TPM) a4[r + (ng_i64)kk * n] = ng_div(a4[r + (ng_i64)kk * n], pv);
+            }
+            __syncthreads();
+            if (go) {
+                // Rows kk+1 … n−1: the trailing columns of a4, every column of a2.
+                const int rows = n - kk - 1, cols = 2 * n - kk - 1;
+                for (ng_i64 e = lt; e < (ng_i64)rows * cols; e += NG_TPM) {
+                    const int r = kk + 1 + (int)(e % rows), cidx = (int)(e / rows);
+                    T *x = cidx < n - kk - 1 ? a4 : a2;
+                    const int c = cidx < n - kk - 1 ? kk + 1 + cidx : cidx - (n - kk - 1);
+                    const ng_i64 cc = (ng_i64)c * n;
+                    x[r + cc] = ng_fma(ng_neg(a4[r + (ng_i64)kk * n]), x[kk + cc], x[r + cc]);
+                }
+            }
+            __syncthreads();
+        }
+        // Back substitution with U: a2 ← U⁻¹·a2.
+        for (int kk = n - 1; kk >= 0; --kk) {
+            const bool go = live && flags[g] == 0;
+            if (go) {
+                const T pv = a4[kk + (ng_i64)kk * n];
+                for (int c = lt; c < n; c += NG_TPM) a2[kk + (ng_i64)c * n] = ng_div(a2[kk + (ng_i64)c * n], pv);
+            }
+            __syncthreads();
+            if (go) {
+                for (ng_i64 e = lt; e < (ng_i64)kk * n; e += NG_TPM) {
+                    const int r = (int)(e % kk), c = (int)(e / kk);
+                    a2[r + (ng_i64)c * n] = ng_fma(ng_neg(a4[r + (ng_i64)kk * n]), a2[kk + (ng_i64)c * n], a2[r + (ng_i64)c * n]);
+                }
+            }
+            __syncthreads();
+        }
+        // s squarings, ping-pong between a2 and a4.
+        const bool solved = live && flags[g] == 0;
+        T *cur = a2, *oth = a4;
+        for (int q = 0; q < smax; ++q) {
+            const bool on = solved && q < s;
+            expm_mm(oth, cur, cur, n, lt, on);
+            if (on) {
+                T *tmp = cur;
+                cur = oth;
+                oth = tmp;
+            }
+        }
+        if (act) {
+            T *Ei = Eo + i * sE;
+            const R nan = ng_inf<R>() - ng_inf<R>();
+            const bool bad = !solved;
+            for (ng_i64 e = lt; e < nn; e += NG_TPM) {
+                const T v = bad ? ng_rmul(ng_from_real_t<T>::of(R(1)), nan) : cur[e];
+                Ei[e % n + (e / n) * lde] = v;
+                if (!bad && !ng_isfinite(v)) atomicOr(&flags[g], 4);
+            }
+        }
+        __syncthreads();
+        if (act && lt == 0) {
+            const int f = flags[g];
+            info[i] = (f & 1) ? 1 : (f & 2) ? 2 : (f & 4) ? 3 : 0;
+        }
+    }
+}
+#endif

@@ -595,6 +595,126 @@ static void hx_call_numgpu_zgesvdj_batched(const hx_arg *a, hx_arg *r)
     r->i32 = numgpu_zgesvdj_batched((numgpu_handle *)a[0].p, a[1].i32, a[2].i32, a[3].i64, a[4].i64, (const numgpu_complex_double *)a[5].p, a[6].i64, a[7].i64, (double *)a[8].p, a[9].i64, (numgpu_complex_double *)a[10].p, a[11].i64, a[12].i64, (numgpu_complex_double *)a[13].p, a[14].i64, a[15].i64, (const numgpu_jacobi_params *)a[16].p, (int32_t *)a[17].p, (int32_t *)a[18].p, (double *)a[19].p, a[20].i64);
 }
 
+static void hx_call_numgpu_spotrf_batched(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_spotrf_batched((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, (float *const *)a[3].p, a[4].i64, (int32_t *)a[5].p, a[6].i64);
+}
+
+static void hx_call_numgpu_spotrf_batched_strided(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_spotrf_batched_strided((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, (float *)a[3].p, a[4].i64, a[5].i64, (int32_t *)a[6].p, a[7].i64);
+}
+
+static void hx_call_numgpu_spotrs_batched(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_spotrs_batched((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, a[3].i64, (const float *const *)a[4].p, a[5].i64, (float *const *)a[6].p, a[7].i64, a[8].i64);
+}
+
+static void hx_call_numgpu_spotrs_batched_strided(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_spotrs_batched_strided((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, a[3].i64, (const float *)a[4].p, a[5].i64, a[6].i64, (float *)a[7].p, a[8].i64, a[9].i64, a[10].i64);
+}
+
+static void hx_call_numgpu_sposv_batched(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_sposv_batched((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, a[3].i64, (float *const *)a[4].p, a[5].i64, (float *const *)a[6].p, a[7].i64, (int32_t *)a[8].p, a[9].i64);
+}
+
+static void hx_call_numgpu_sposv_batched_strided(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_sposv_batched_strided((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, a[3].i64, (float *)a[4].p, a[5].i64, a[6].i64, (float *)a[7].p, a[8].i64, a[9].i64, (int32_t *)a[10].p, a[11].i64);
+}
+
+static void hx_call_numgpu_dpotrf_batched(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_dpotrf_batched((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, (double *const *)a[3].p, a[4].i64, (int32_t *)a[5].p, a[6].i64);
+}
+
+static void hx_call_numgpu_dpotrf_batched_strided(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_dpotrf_batched_strided((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, (double *)a[3].p, a[4].i64, a[5].i64, (int32_t *)a[6].p, a[7].i64);
+}
+
+static void hx_call_numgpu_dpotrs_batched(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_dpotrs_batched((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, a[3].i64, (const double *const *)a[4].p, a[5].i64, (double *const *)a[6].p, a[7].i64, a[8].i64);
+}
+
+static void hx_call_numgpu_dpotrs_batched_strided(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_dpotrs_batched_strided((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, a[3].i64, (const double *)a[4].p, a[5].i64, a[6].i64, (double *)a[7].p, a[8].i64, a[9].i64, a[10].i64);
+}
+
+static void hx_call_numgpu_dposv_batched(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_dposv_batched((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, a[3].i64, (double *const *)a[4].p, a[5].i64, (double *const *)a[6].p, a[7].i64, (int32_t *)a[8].p, a[9].i64);
+}
+
+static void hx_call_numgpu_dposv_batched_strided(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_dposv_batched_strided((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, a[3].i64, (double *)a[4].p, a[5].i64, a[6].i64, (double *)a[7].p, a[8].i64, a[9].i64, (int32_t *)a[10].p, a[11].i64);
+}
+
+static void hx_call_numgpu_cpotrf_batched(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_cpotrf_batched((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, (numgpu_complex_float *const *)a[3].p, a[4].i64, (int32_t *)a[5].p, a[6].i64);
+}
+
+static void hx_call_numgpu_cpotrf_batched_strided(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_cpotrf_batched_strided((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, (numgpu_complex_float *)a[3].p, a[4].i64, a[5].i64, (int32_t *)a[6].p, a[7].i64);
+}
+
+static void hx_call_numgpu_cpotrs_batched(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_cpotrs_batched((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, a[3].i64, (const numgpu_complex_float *const *)a[4].p, a[5].i64, (numgpu_complex_float *const *)a[6].p, a[7].i64, a[8].i64);
+}
+
+static void hx_call_numgpu_cpotrs_batched_strided(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_cpotrs_batched_strided((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, a[3].i64, (const numgpu_complex_float *)a[4].p, a[5].i64, a[6].i64, (numgpu_complex_float *)a[7].p, a[8].i64, a[9].i64, a[10].i64);
+}
+
+static void hx_call_numgpu_cposv_batched(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_cposv_batched((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, a[3].i64, (numgpu_complex_float *const *)a[4].p, a[5].i64, (numgpu_complex_float *const *)a[6].p, a[7].i64, (int32_t *)a[8].p, a[9].i64);
+}
+
+static void hx_call_numgpu_cposv_batched_strided(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_cposv_batched_strided((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, a[3].i64, (numgpu_complex_float *)a[4].p, a[5].i64, a[6].i64, (numgpu_complex_float *)a[7].p, a[8].i64, a[9].i64, (int32_t *)a[10].p, a[11].i64);
+}
+
+static void hx_call_numgpu_zpotrf_batched(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_zpotrf_batched((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, (numgpu_complex_double *const *)a[3].p, a[4].i64, (int32_t *)a[5].p, a[6].i64);
+}
+
+static void hx_call_numgpu_zpotrf_batched_strided(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_zpotrf_batched_strided((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, (numgpu_complex_double *)a[3].p, a[4].i64, a[5].i64, (int32_t *)a[6].p, a[7].i64);
+}
+
+static void hx_call_numgpu_zpotrs_batched(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_zpotrs_batched((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, a[3].i64, (const numgpu_complex_double *const *)a[4].p, a[5].i64, (numgpu_complex_double *const *)a[6].p, a[7].i64, a[8].i64);
+}
+
+static void hx_call_numgpu_zpotrs_batched_strided(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_zpotrs_batched_strided((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, a[3].i64, (const numgpu_complex_double *)a[4].p, a[5].i64, a[6].i64, (numgpu_complex_double *)a[7].p, a[8].i64, a[9].i64, a[10].i64);
+}
+
+static void hx_call_numgpu_zposv_batched(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_zposv_batched((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, a[3].i64, (numgpu_complex_double *const *)a[4].p, a[5].i64, (numgpu_complex_double *const *)a[6].p, a[7].i64, (int32_t *)a[8].p, a[9].i64);
+}
+
+static void hx_call_numgpu_zposv_batched_strided(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_zposv_batched_strided((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, a[3].i64, (numgpu_complex_double *)a[4].p, a[5].i64, a[6].i64, (numgpu_complex_double *)a[7].p, a[8].i64, a[9].i64, (int32_t *)a[10].p, a[11].i64);
+}
+
 static void hx_call_numgpu_ode_create(const hx_arg *a, hx_arg *r)
 {
     r->i32 = numgpu_ode_create((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, (const char *)a[3].p, a[4].fn_numgpu_ode_rhs, a[5].fn_numgpu_ode_spcrad, (void *)a[6].p, (numgpu_ode **)a[7].p);
@@ -861,6 +981,30 @@ static const hx_func HX_FUNCS[] = {
     {"numgpu_dgesvdj_batched", 1, hx_call_numgpu_dgesvdj_batched, 21, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"jobu", HX_I32, "", 0, 0}, {"jobv", HX_I32, "", 0, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "double", 1, 1}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"S", HX_PTR, "double", 1, 0}, {"strideS", HX_I64, "", 0, 0}, {"U", HX_PTR, "double", 1, 0}, {"ldu", HX_I64, "", 0, 0}, {"strideU", HX_I64, "", 0, 0}, {"V", HX_PTR, "double", 1, 0}, {"ldv", HX_I64, "", 0, 0}, {"strideV", HX_I64, "", 0, 0}, {"params", HX_PTR, "numgpu_jacobi_params", 1, 1}, {"info", HX_PTR, "int32_t", 1, 0}, {"sweeps", HX_PTR, "int32_t", 1, 0}, {"residual", HX_PTR, "double", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
     {"numgpu_cgesvdj_batched", 1, hx_call_numgpu_cgesvdj_batched, 21, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"jobu", HX_I32, "", 0, 0}, {"jobv", HX_I32, "", 0, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_float", 1, 1}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"S", HX_PTR, "float", 1, 0}, {"strideS", HX_I64, "", 0, 0}, {"U", HX_PTR, "numgpu_complex_float", 1, 0}, {"ldu", HX_I64, "", 0, 0}, {"strideU", HX_I64, "", 0, 0}, {"V", HX_PTR, "numgpu_complex_float", 1, 0}, {"ldv", HX_I64, "", 0, 0}, {"strideV", HX_I64, "", 0, 0}, {"params", HX_PTR, "numgpu_jacobi_params", 1, 1}, {"info", HX_PTR, "int32_t", 1, 0}, {"sweeps", HX_PTR, "int32_t", 1, 0}, {"residual", HX_PTR, "float", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
     {"numgpu_zgesvdj_batched", 1, hx_call_numgpu_zgesvdj_batched, 21, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"jobu", HX_I32, "", 0, 0}, {"jobv", HX_I32, "", 0, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_double", 1, 1}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"S", HX_PTR, "double", 1, 0}, {"strideS", HX_I64, "", 0, 0}, {"U", HX_PTR, "numgpu_complex_double", 1, 0}, {"ldu", HX_I64, "", 0, 0}, {"strideU", HX_I64, "", 0, 0}, {"V", HX_PTR, "numgpu_complex_double", 1, 0}, {"ldv", HX_I64, "", 0, 0}, {"strideV", HX_I64, "", 0, 0}, {"params", HX_PTR, "numgpu_jacobi_params", 1, 1}, {"info", HX_PTR, "int32_t", 1, 0}, {"sweeps", HX_PTR, "int32_t", 1, 0}, {"residual", HX_PTR, "double", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_spotrf_batched", 1, hx_call_numgpu_spotrf_batched, 7, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"uplo", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "float", 2, 0}, {"lda", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_spotrf_batched_strided", 1, hx_call_numgpu_spotrf_batched_strided, 8, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"uplo", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "float", 1, 0}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_spotrs_batched", 1, hx_call_numgpu_spotrs_batched, 9, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"uplo", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "float", 2, 1}, {"lda", HX_I64, "", 0, 0}, {"B", HX_PTR, "float", 2, 0}, {"ldb", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_spotrs_batched_strided", 1, hx_call_numgpu_spotrs_batched_strided, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"uplo", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "float", 1, 1}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"B", HX_PTR, "float", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"strideB", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_sposv_batched", 1, hx_call_numgpu_sposv_batched, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"uplo", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "float", 2, 0}, {"lda", HX_I64, "", 0, 0}, {"B", HX_PTR, "float", 2, 0}, {"ldb", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_sposv_batched_strided", 1, hx_call_numgpu_sposv_batched_strided, 12, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"uplo", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "float", 1, 0}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"B", HX_PTR, "float", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"strideB", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_dpotrf_batched", 1, hx_call_numgpu_dpotrf_batched, 7, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"uplo", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "double", 2, 0}, {"lda", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_dpotrf_batched_strided", 1, hx_call_numgpu_dpotrf_batched_strided, 8, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"uplo", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "double", 1, 0}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_dpotrs_batched", 1, hx_call_numgpu_dpotrs_batched, 9, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"uplo", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "double", 2, 1}, {"lda", HX_I64, "", 0, 0}, {"B", HX_PTR, "double", 2, 0}, {"ldb", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_dpotrs_batched_strided", 1, hx_call_numgpu_dpotrs_batched_strided, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"uplo", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "double", 1, 1}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"B", HX_PTR, "double", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"strideB", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_dposv_batched", 1, hx_call_numgpu_dposv_batched, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"uplo", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "double", 2, 0}, {"lda", HX_I64, "", 0, 0}, {"B", HX_PTR, "double", 2, 0}, {"ldb", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_dposv_batched_strided", 1, hx_call_numgpu_dposv_batched_strided, 12, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"uplo", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "double", 1, 0}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"B", HX_PTR, "double", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"strideB", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_cpotrf_batched", 1, hx_call_numgpu_cpotrf_batched, 7, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"uplo", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_float", 2, 0}, {"lda", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_cpotrf_batched_strided", 1, hx_call_numgpu_cpotrf_batched_strided, 8, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"uplo", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_float", 1, 0}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_cpotrs_batched", 1, hx_call_numgpu_cpotrs_batched, 9, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"uplo", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_float", 2, 1}, {"lda", HX_I64, "", 0, 0}, {"B", HX_PTR, "numgpu_complex_float", 2, 0}, {"ldb", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_cpotrs_batched_strided", 1, hx_call_numgpu_cpotrs_batched_strided, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"uplo", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_float", 1, 1}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"B", HX_PTR, "numgpu_complex_float", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"strideB", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_cposv_batched", 1, hx_call_numgpu_cposv_batched, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"uplo", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_float", 2, 0}, {"lda", HX_I64, "", 0, 0}, {"B", HX_PTR, "numgpu_complex_float", 2, 0}, {"ldb", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_cposv_batched_strided", 1, hx_call_numgpu_cposv_batched_strided, 12, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"uplo", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_float", 1, 0}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"B", HX_PTR, "numgpu_complex_float", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"strideB", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_zpotrf_batched", 1, hx_call_numgpu_zpotrf_batched, 7, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"uplo", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_double", 2, 0}, {"lda", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_zpotrf_batched_strided", 1, hx_call_numgpu_zpotrf_batched_strided, 8, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"uplo", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_double", 1, 0}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_zpotrs_batched", 1, hx_call_numgpu_zpotrs_batched, 9, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"uplo", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_double", 2, 1}, {"lda", HX_I64, "", 0, 0}, {"B", HX_PTR, "numgpu_complex_double", 2, 0}, {"ldb", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_zpotrs_batched_strided", 1, hx_call_numgpu_zpotrs_batched_strided, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"uplo", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_double", 1, 1}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"B", HX_PTR, "numgpu_complex_double", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"strideB", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_zposv_batched", 1, hx_call_numgpu_zposv_batched, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"uplo", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_double", 2, 0}, {"lda", HX_I64, "", 0, 0}, {"B", HX_PTR, "numgpu_complex_double", 2, 0}, {"ldb", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_zposv_batched_strided", 1, hx_call_numgpu_zposv_batched_strided, 12, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"uplo", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_double", 1, 0}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"B", HX_PTR, "numgpu_complex_double", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"strideB", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
     {"numgpu_ode_create", 1, hx_call_numgpu_ode_create, 8, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"neq", HX_I64, "", 0, 0}, {"npar", HX_I64, "", 0, 0}, {"cuda_source", HX_PTR, "char", 1, 1}, {"host_rhs", HX_FN, "", 0, 0}, {"host_spcrad", HX_FN, "", 0, 0}, {"user", HX_PTR, "void", 1, 0}, {"ode", HX_PTR, "numgpu_ode", 2, 0}}},
     {"numgpu_ode_builtin", 1, hx_call_numgpu_ode_builtin, 4, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"which", HX_I32, "", 0, 0}, {"size", HX_I64, "", 0, 0}, {"ode", HX_PTR, "numgpu_ode", 2, 0}}},
     {"numgpu_ode_destroy", 1, hx_call_numgpu_ode_destroy, 1, {{"ode", HX_PTR, "numgpu_ode", 1, 0}}},

@@ -139,6 +139,10 @@ module numgpu
     integer(c_int32_t), parameter, public :: NUMGPU_STEBZ_VALUE = 1_c_int32_t
     integer(c_int32_t), parameter, public :: NUMGPU_STEBZ_INDEX = 2_c_int32_t
 
+    ! numgpu_uplo
+    integer(c_int32_t), parameter, public :: NUMGPU_UPLO_LOWER = 0_c_int32_t
+    integer(c_int32_t), parameter, public :: NUMGPU_UPLO_UPPER = 1_c_int32_t
+
     ! ---- numgpu.h's types ------------------------------------------------------------------
     type, bind(C), public :: numgpu_jacobi_params
         real(c_double) :: tol
@@ -1100,6 +1104,222 @@ module numgpu
             integer(c_int32_t) :: numgpu_zgesvdj_batched
         end function
 
+        function numgpu_spotrf_batched(h, uplo, n, A, lda, info, batch) &
+                bind(C, name="numgpu_spotrf_batched")
+            import :: c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, A, info
+            integer(c_int32_t), value :: uplo
+            integer(c_int64_t), value :: n, lda, batch
+            integer(c_int32_t) :: numgpu_spotrf_batched
+        end function
+
+        function numgpu_spotrf_batched_strided(h, uplo, n, A, lda, strideA, info, batch) &
+                bind(C, name="numgpu_spotrf_batched_strided")
+            import :: c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, A, info
+            integer(c_int32_t), value :: uplo
+            integer(c_int64_t), value :: n, lda, strideA, batch
+            integer(c_int32_t) :: numgpu_spotrf_batched_strided
+        end function
+
+        function numgpu_spotrs_batched(h, uplo, n, nrhs, A, lda, B, ldb, batch) &
+                bind(C, name="numgpu_spotrs_batched")
+            import :: c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, A, B
+            integer(c_int32_t), value :: uplo
+            integer(c_int64_t), value :: n, nrhs, lda, ldb, batch
+            integer(c_int32_t) :: numgpu_spotrs_batched
+        end function
+
+        function numgpu_spotrs_batched_strided(h, uplo, n, nrhs, A, lda, strideA, B, ldb, strideB, batch) &
+                bind(C, name="numgpu_spotrs_batched_strided")
+            import :: c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, A, B
+            integer(c_int32_t), value :: uplo
+            integer(c_int64_t), value :: n, nrhs, lda, strideA, ldb, strideB, batch
+            integer(c_int32_t) :: numgpu_spotrs_batched_strided
+        end function
+
+        function numgpu_sposv_batched(h, uplo, n, nrhs, A, lda, B, ldb, info, batch) &
+                bind(C, name="numgpu_sposv_batched")
+            import :: c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, A, B, info
+            integer(c_int32_t), value :: uplo
+            integer(c_int64_t), value :: n, nrhs, lda, ldb, batch
+            integer(c_int32_t) :: numgpu_sposv_batched
+        end function
+
+        function numgpu_sposv_batched_strided(h, uplo, n, nrhs, A, lda, strideA, B, ldb, strideB, info, &
+                batch) bind(C, name="numgpu_sposv_batched_strided")
+            import :: c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, A, B, info
+            integer(c_int32_t), value :: uplo
+            integer(c_int64_t), value :: n, nrhs, lda, strideA, ldb, strideB, batch
+            integer(c_int32_t) :: numgpu_sposv_batched_strided
+        end function
+
+        function numgpu_dpotrf_batched(h, uplo, n, A, lda, info, batch) &
+                bind(C, name="numgpu_dpotrf_batched")
+            import :: c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, A, info
+            integer(c_int32_t), value :: uplo
+            integer(c_int64_t), value :: n, lda, batch
+            integer(c_int32_t) :: numgpu_dpotrf_batched
+        end function
+
+        function numgpu_dpotrf_batched_strided(h, uplo, n, A, lda, strideA, info, batch) &
+                bind(C, name="numgpu_dpotrf_batched_strided")
+            import :: c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, A, info
+            integer(c_int32_t), value :: uplo
+            integer(c_int64_t), value :: n, lda, strideA, batch
+            integer(c_int32_t) :: numgpu_dpotrf_batched_strided
+        end function
+
+        function numgpu_dpotrs_batched(h, uplo, n, nrhs, A, lda, B, ldb, batch) &
+                bind(C, name="numgpu_dpotrs_batched")
+            import :: c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, A, B
+            integer(c_int32_t), value :: uplo
+            integer(c_int64_t), value :: n, nrhs, lda, ldb, batch
+            integer(c_int32_t) :: numgpu_dpotrs_batched
+        end function
+
+        function numgpu_dpotrs_batched_strided(h, uplo, n, nrhs, A, lda, strideA, B, ldb, strideB, batch) &
+                bind(C, name="numgpu_dpotrs_batched_strided")
+            import :: c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, A, B
+            integer(c_int32_t), value :: uplo
+            integer(c_int64_t), value :: n, nrhs, lda, strideA, ldb, strideB, batch
+            integer(c_int32_t) :: numgpu_dpotrs_batched_strided
+        end function
+
+        function numgpu_dposv_batched(h, uplo, n, nrhs, A, lda, B, ldb, info, batch) &
+                bind(C, name="numgpu_dposv_batched")
+            import :: c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, A, B, info
+            integer(c_int32_t), value :: uplo
+            integer(c_int64_t), value :: n, nrhs, lda, ldb, batch
+            integer(c_int32_t) :: numgpu_dposv_batched
+        end function
+
+        function numgpu_dposv_batched_strided(h, uplo, n, nrhs, A, lda, strideA, B, ldb, strideB, info, &
+                batch) bind(C, name="numgpu_dposv_batched_strided")
+            import :: c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, A, B, info
+            integer(c_int32_t), value :: uplo
+            integer(c_int64_t), value :: n, nrhs, lda, strideA, ldb, strideB, batch
+            integer(c_int32_t) :: numgpu_dposv_batched_strided
+        end function
+
+        function numgpu_cpotrf_batched(h, uplo, n, A, lda, info, batch) &
+                bind(C, name="numgpu_cpotrf_batched")
+            import :: c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, A, info
+            integer(c_int32_t), value :: uplo
+            integer(c_int64_t), value :: n, lda, batch
+            integer(c_int32_t) :: numgpu_cpotrf_batched
+        end function
+
+        function numgpu_cpotrf_batched_strided(h, uplo, n, A, lda, strideA, info, batch) &
+                bind(C, name="numgpu_cpotrf_batched_strided")
+            import :: c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, A, info
+            integer(c_int32_t), value :: uplo
+            integer(c_int64_t), value :: n, lda, strideA, batch
+            integer(c_int32_t) :: numgpu_cpotrf_batched_strided
+        end function
+
+        function numgpu_cpotrs_batched(h, uplo, n, nrhs, A, lda, B, ldb, batch) &
+                bind(C, name="numgpu_cpotrs_batched")
+            import :: c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, A, B
+            integer(c_int32_t), value :: uplo
+            integer(c_int64_t), value :: n, nrhs, lda, ldb, batch
+            integer(c_int32_t) :: numgpu_cpotrs_batched
+        end function
+
+        function numgpu_cpotrs_batched_strided(h, uplo, n, nrhs, A, lda, strideA, B, ldb, strideB, batch) &
+                bind(C, name="numgpu_cpotrs_batched_strided")
+            import :: c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, A, B
+            integer(c_int32_t), value :: uplo
+            integer(c_int64_t), value :: n, nrhs, lda, strideA, ldb, strideB, batch
+            integer(c_int32_t) :: numgpu_cpotrs_batched_strided
+        end function
+
+        function numgpu_cposv_batched(h, uplo, n, nrhs, A, lda, B, ldb, info, batch) &
+                bind(C, name="numgpu_cposv_batched")
+            import :: c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, A, B, info
+            integer(c_int32_t), value :: uplo
+            integer(c_int64_t), value :: n, nrhs, lda, ldb, batch
+            integer(c_int32_t) :: numgpu_cposv_batched
+        end function
+
+        function numgpu_cposv_batched_strided(h, uplo, n, nrhs, A, lda, strideA, B, ldb, strideB, info, &
+                batch) bind(C, name="numgpu_cposv_batched_strided")
+            import :: c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, A, B, info
+            integer(c_int32_t), value :: uplo
+            integer(c_int64_t), value :: n, nrhs, lda, strideA, ldb, strideB, batch
+            integer(c_int32_t) :: numgpu_cposv_batched_strided
+        end function
+
+        function numgpu_zpotrf_batched(h, uplo, n, A, lda, info, batch) &
+                bind(C, name="numgpu_zpotrf_batched")
+            import :: c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, A, info
+            integer(c_int32_t), value :: uplo
+            integer(c_int64_t), value :: n, lda, batch
+            integer(c_int32_t) :: numgpu_zpotrf_batched
+        end function
+
+        function numgpu_zpotrf_batched_strided(h, uplo, n, A, lda, strideA, info, batch) &
+                bind(C, name="numgpu_zpotrf_batched_strided")
+            import :: c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, A, info
+            integer(c_int32_t), value :: uplo
+            integer(c_int64_t), value :: n, lda, strideA, batch
+            integer(c_int32_t) :: numgpu_zpotrf_batched_strided
+        end function
+
+        function numgpu_zpotrs_batched(h, uplo, n, nrhs, A, lda, B, ldb, batch) &
+                bind(C, name="numgpu_zpotrs_batched")
+            import :: c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, A, B
+            integer(c_int32_t), value :: uplo
+            integer(c_int64_t), value :: n, nrhs, lda, ldb, batch
+            integer(c_int32_t) :: numgpu_zpotrs_batched
+        end function
+
+        function numgpu_zpotrs_batched_strided(h, uplo, n, nrhs, A, lda, strideA, B, ldb, strideB, batch) &
+                bind(C, name="numgpu_zpotrs_batched_strided")
+            import :: c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, A, B
+            integer(c_int32_t), value :: uplo
+            integer(c_int64_t), value :: n, nrhs, lda, strideA, ldb, strideB, batch
+            integer(c_int32_t) :: numgpu_zpotrs_batched_strided
+        end function
+
+        function numgpu_zposv_batched(h, uplo, n, nrhs, A, lda, B, ldb, info, batch) &
+                bind(C, name="numgpu_zposv_batched")
+            import :: c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, A, B, info
+            integer(c_int32_t), value :: uplo
+            integer(c_int64_t), value :: n, nrhs, lda, ldb, batch
+            integer(c_int32_t) :: numgpu_zposv_batched
+        end function
+
+        function numgpu_zposv_batched_strided(h, uplo, n, nrhs, A, lda, strideA, B, ldb, strideB, info, &
+                batch) bind(C, name="numgpu_zposv_batched_strided")
+            import :: c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, A, B, info
+            integer(c_int32_t), value :: uplo
+            integer(c_int64_t), value :: n, nrhs, lda, strideA, ldb, strideB, batch
+            integer(c_int32_t) :: numgpu_zposv_batched_strided
+        end function
+
         function numgpu_ode_create(h, neq, npar, cuda_source, host_rhs, host_spcrad, user, ode) &
                 bind(C, name="numgpu_ode_create")
             import :: c_funptr, c_int32_t, c_int64_t, c_ptr
@@ -1408,7 +1628,15 @@ module numgpu
             numgpu_cgtsv_batched_interleaved, numgpu_zgtsv_spike, numgpu_zgtsv_batched_strided, &
             numgpu_zgtsv_batched_interleaved, numgpu_ssyevj_batched, numgpu_dsyevj_batched, &
             numgpu_cheevj_batched, numgpu_zheevj_batched, numgpu_sgesvdj_batched, numgpu_dgesvdj_batched, &
-            numgpu_cgesvdj_batched, numgpu_zgesvdj_batched, numgpu_ode_create, numgpu_ode_builtin, &
+            numgpu_cgesvdj_batched, numgpu_zgesvdj_batched, numgpu_spotrf_batched, &
+            numgpu_spotrf_batched_strided, numgpu_spotrs_batched, numgpu_spotrs_batched_strided, &
+            numgpu_sposv_batched, numgpu_sposv_batched_strided, numgpu_dpotrf_batched, &
+            numgpu_dpotrf_batched_strided, numgpu_dpotrs_batched, numgpu_dpotrs_batched_strided, &
+            numgpu_dposv_batched, numgpu_dposv_batched_strided, numgpu_cpotrf_batched, &
+            numgpu_cpotrf_batched_strided, numgpu_cpotrs_batched, numgpu_cpotrs_batched_strided, &
+            numgpu_cposv_batched, numgpu_cposv_batched_strided, numgpu_zpotrf_batched, &
+            numgpu_zpotrf_batched_strided, numgpu_zpotrs_batched, numgpu_zpotrs_batched_strided, &
+            numgpu_zposv_batched, numgpu_zposv_batched_strided, numgpu_ode_create, numgpu_ode_builtin, &
             numgpu_ode_destroy, numgpu_rkc_options_default, numgpu_rkc_integrate, numgpu_scsrmv, &
             numgpu_dcsrmv, numgpu_ccsrmv, numgpu_zcsrmv, numgpu_scmrs_create, numgpu_dcmrs_create, &
             numgpu_scmrs_update_values, numgpu_dcmrs_update_values, numgpu_scmrsmv, numgpu_dcmrsmv, &
@@ -1729,6 +1957,58 @@ module numgpu
                 numgpu_gesvdj_batched_z
     end interface
 
+
+    ! call numgpu_potrf_batched(h, uplo, A, info, status [, errmsg])
+    !
+    ! For i = 1 .. size(A, 3): A(:,:,i) = L L^H (uplo NUMGPU_UPLO_LOWER) or U^H U
+    ! (NUMGPU_UPLO_UPPER), the factor overwriting that triangle, as LAPACK ?potrf
+    ! (numgpu_?potrf_batched_strided) in real(c_float), real(c_double), complex(c_float_complex)
+    ! or complex(c_double_complex). The other triangle is neither read nor written.
+    !
+    ! - A(:,:,:) [in,out]: n = size(A, 2), lda = size(A, 1) (>= n, else numgpu refuses lda),
+    !   batch = size(A, 3).
+    ! - info(:) [out]: size batch; 0, or k > 0: the leading minor of order k is not positive
+    !   definite (see numgpu.h).
+    ! - status, errmsg: as numgpu_gemm_batched; non-conforming shapes are NUMGPU_INVALID_VALUE
+    !   before any call (nothing written).
+    public :: numgpu_potrf_batched
+    interface numgpu_potrf_batched
+        module procedure numgpu_potrf_batched_s, numgpu_potrf_batched_d, numgpu_potrf_batched_c, &
+                numgpu_potrf_batched_z
+    end interface
+
+    ! call numgpu_potrs_batched(h, uplo, A, B, status [, errmsg])
+    !
+    ! For i = 1 .. size(B, 3): solves A_i X = B(:,:,i) with the factors of numgpu_potrf_batched,
+    ! X overwriting B (numgpu_?potrs_batched_strided).
+    !
+    ! - A(:,:,:) [in]: the factors, n = size(A, 2), lda = size(A, 1); size(A, 3) is the batch,
+    !   or 1 to use one factorisation for the whole batch (strideA = 0).
+    ! - B(:,:,:) [in,out]: ldb = size(B, 1) (>= n), nrhs = size(B, 2), batch = size(B, 3).
+    public :: numgpu_potrs_batched
+    interface numgpu_potrs_batched
+        module procedure numgpu_potrs_batched_s, numgpu_potrs_batched_d, numgpu_potrs_batched_c, &
+                numgpu_potrs_batched_z
+    end interface
+
+    ! call numgpu_posv_batched(h, uplo, A, B, info, status [, errmsg])
+    !
+    ! For i = 1 .. size(A, 3): factors A(:,:,i) and solves A_i X = B(:,:,i), X overwriting B;
+    ! where info(i) > 0, B(:,:,i) is left unchanged (numgpu_?posv_batched_strided).
+    !
+    ! - A(:,:,:) [in,out], info(:) [out]: as for the factorisation.
+    ! - B(:,:,:) [in,out]: ldb = size(B, 1) (>= n), nrhs = size(B, 2), size(B, 3) = size(A, 3).
+    public :: numgpu_posv_batched
+    interface numgpu_posv_batched
+        module procedure numgpu_posv_batched_s, numgpu_posv_batched_d, numgpu_posv_batched_c, &
+                numgpu_posv_batched_z
+    end interface
+
+    ! Sizes of one call of the potrf family derived from the array shapes.
+    type :: chol_plan
+        integer(c_int64_t) :: n = 0, nrhs = 0, batch = 0
+        integer(c_int64_t) :: lda = 1, sa = 0, ldb = 1, sb = 0
+    end type
 
     ! call numgpu_rkc(h, ode, t0, tend, Y, P, rtol, atol, sys_status, status [, opts, state, stats, errmsg])
     !
@@ -3400,6 +3680,217 @@ contains
             size(S, 1, kind=c_int64_t), address(U), ldu, ldu * size(U, 2, kind=c_int64_t), address(V), ldv, &
             ldv * size(V, 2, kind=c_int64_t), params_address(params), address_i1(info), address_i1(sweeps), &
             address(residual), nb)
+        call report(status, errmsg)
+    end subroutine
+
+    subroutine plan_chol(fname, sa, sb, has_b, nout, outname, batch, share_a, p, status, errmsg)
+        character(len=*), intent(in) :: fname, outname
+        integer(c_int64_t), intent(in) :: sa(3), sb(3), nout, batch
+        logical, intent(in) :: has_b, share_a
+        type(chol_plan), intent(out) :: p
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        character(len=256) :: why
+
+        p%n = sa(2)
+        p%batch = batch
+        p%lda = max(1_c_int64_t, sa(1))
+        p%sa = merge(0_c_int64_t, p%lda * sa(2), share_a .and. sa(3) == 1)
+        p%ldb = max(1_c_int64_t, sb(1))
+        p%nrhs = sb(2)
+        p%sb = p%ldb * sb(2)
+
+        why = ""
+        if (sa(3) /= batch .and. .not. (share_a .and. sa(3) == 1)) then
+            if (share_a) then
+                write(why, '(a,i0,a,i0)') "size(A, 3) must be 1 or the batch size ", batch, ", not ", sa(3)
+            else
+                write(why, '(a,i0,a,i0)') "size(A, 3) must be the batch size ", batch, ", not ", sa(3)
+            end if
+        else if (has_b .and. sb(3) /= batch) then
+            write(why, '(a,i0,a,i0)') "size(B, 3) must be the batch size ", batch, ", not ", sb(3)
+        else if (len(outname) > 0 .and. nout /= batch) then
+            write(why, '(3a,i0,a,i0)') "size(", outname, ") must be the batch size ", batch, ", not ", nout
+        end if
+        call refuse(fname, why, status, errmsg)
+    end subroutine
+
+    subroutine numgpu_potrf_batched_s(h, uplo, A, info, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: uplo
+        real(c_float), intent(inout), target, contiguous :: A(:,:,:)
+        integer(c_int32_t), intent(inout), target, contiguous :: info(:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        type(chol_plan) :: p
+        call plan_chol("numgpu_potrf_batched", shape(A, c_int64_t), [0_c_int64_t, 0_c_int64_t, 0_c_int64_t], .false., &
+            size(info, kind=c_int64_t), "info", size(A, 3, c_int64_t), .false., p, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        status = numgpu_spotrf_batched_strided(h, uplo, p%n, address(A), p%lda, p%sa, address(info), p%batch)
+        call report(status, errmsg)
+    end subroutine
+    subroutine numgpu_potrf_batched_d(h, uplo, A, info, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: uplo
+        real(c_double), intent(inout), target, contiguous :: A(:,:,:)
+        integer(c_int32_t), intent(inout), target, contiguous :: info(:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        type(chol_plan) :: p
+        call plan_chol("numgpu_potrf_batched", shape(A, c_int64_t), [0_c_int64_t, 0_c_int64_t, 0_c_int64_t], .false., &
+            size(info, kind=c_int64_t), "info", size(A, 3, c_int64_t), .false., p, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        status = numgpu_dpotrf_batched_strided(h, uplo, p%n, address(A), p%lda, p%sa, address(info), p%batch)
+        call report(status, errmsg)
+    end subroutine
+    subroutine numgpu_potrf_batched_c(h, uplo, A, info, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: uplo
+        complex(c_float_complex), intent(inout), target, contiguous :: A(:,:,:)
+        integer(c_int32_t), intent(inout), target, contiguous :: info(:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        type(chol_plan) :: p
+        call plan_chol("numgpu_potrf_batched", shape(A, c_int64_t), [0_c_int64_t, 0_c_int64_t, 0_c_int64_t], .false., &
+            size(info, kind=c_int64_t), "info", size(A, 3, c_int64_t), .false., p, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        status = numgpu_cpotrf_batched_strided(h, uplo, p%n, address(A), p%lda, p%sa, address(info), p%batch)
+        call report(status, errmsg)
+    end subroutine
+    subroutine numgpu_potrf_batched_z(h, uplo, A, info, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: uplo
+        complex(c_double_complex), intent(inout), target, contiguous :: A(:,:,:)
+        integer(c_int32_t), intent(inout), target, contiguous :: info(:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        type(chol_plan) :: p
+        call plan_chol("numgpu_potrf_batched", shape(A, c_int64_t), [0_c_int64_t, 0_c_int64_t, 0_c_int64_t], .false., &
+            size(info, kind=c_int64_t), "info", size(A, 3, c_int64_t), .false., p, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        status = numgpu_zpotrf_batched_strided(h, uplo, p%n, address(A), p%lda, p%sa, address(info), p%batch)
+        call report(status, errmsg)
+    end subroutine
+
+    subroutine numgpu_potrs_batched_s(h, uplo, A, B, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: uplo
+        real(c_float), intent(in), target, contiguous :: A(:,:,:)
+        real(c_float), intent(inout), target, contiguous :: B(:,:,:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        type(chol_plan) :: p
+        call plan_chol("numgpu_potrs_batched", shape(A, c_int64_t), shape(B, c_int64_t), .true., 0_c_int64_t, "", &
+            size(B, 3, c_int64_t), .true., p, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        status = numgpu_spotrs_batched_strided(h, uplo, p%n, p%nrhs, address(A), p%lda, p%sa, address(B), p%ldb, &
+            p%sb, p%batch)
+        call report(status, errmsg)
+    end subroutine
+    subroutine numgpu_potrs_batched_d(h, uplo, A, B, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: uplo
+        real(c_double), intent(in), target, contiguous :: A(:,:,:)
+        real(c_double), intent(inout), target, contiguous :: B(:,:,:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        type(chol_plan) :: p
+        call plan_chol("numgpu_potrs_batched", shape(A, c_int64_t), shape(B, c_int64_t), .true., 0_c_int64_t, "", &
+            size(B, 3, c_int64_t), .true., p, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        status = numgpu_dpotrs_batched_strided(h, uplo, p%n, p%nrhs, address(A), p%lda, p%sa, address(B), p%ldb, &
+            p%sb, p%batch)
+        call report(status, errmsg)
+    end subroutine
+    subroutine numgpu_potrs_batched_c(h, uplo, A, B, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: uplo
+        complex(c_float_complex), intent(in), target, contiguous :: A(:,:,:)
+        complex(c_float_complex), intent(inout), target, contiguous :: B(:,:,:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        type(chol_plan) :: p
+        call plan_chol("numgpu_potrs_batched", shape(A, c_int64_t), shape(B, c_int64_t), .true., 0_c_int64_t, "", &
+            size(B, 3, c_int64_t), .true., p, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        status = numgpu_cpotrs_batched_strided(h, uplo, p%n, p%nrhs, address(A), p%lda, p%sa, address(B), p%ldb, &
+            p%sb, p%batch)
+        call report(status, errmsg)
+    end subroutine
+    subroutine numgpu_potrs_batched_z(h, uplo, A, B, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: uplo
+        complex(c_double_complex), intent(in), target, contiguous :: A(:,:,:)
+        complex(c_double_complex), intent(inout), target, contiguous :: B(:,:,:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        type(chol_plan) :: p
+        call plan_chol("numgpu_potrs_batched", shape(A, c_int64_t), shape(B, c_int64_t), .true., 0_c_int64_t, "", &
+            size(B, 3, c_int64_t), .true., p, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        status = numgpu_zpotrs_batched_strided(h, uplo, p%n, p%nrhs, address(A), p%lda, p%sa, address(B), p%ldb, &
+            p%sb, p%batch)
+        call report(status, errmsg)
+    end subroutine
+
+    subroutine numgpu_posv_batched_s(h, uplo, A, B, info, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: uplo
+        real(c_float), intent(inout), target, contiguous :: A(:,:,:), B(:,:,:)
+        integer(c_int32_t), intent(inout), target, contiguous :: info(:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        type(chol_plan) :: p
+        call plan_chol("numgpu_posv_batched", shape(A, c_int64_t), shape(B, c_int64_t), .true., &
+            size(info, kind=c_int64_t), "info", size(A, 3, c_int64_t), .false., p, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        status = numgpu_sposv_batched_strided(h, uplo, p%n, p%nrhs, address(A), p%lda, p%sa, address(B), p%ldb, &
+            p%sb, address(info), p%batch)
+        call report(status, errmsg)
+    end subroutine
+    subroutine numgpu_posv_batched_d(h, uplo, A, B, info, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: uplo
+        real(c_double), intent(inout), target, contiguous :: A(:,:,:), B(:,:,:)
+        integer(c_int32_t), intent(inout), target, contiguous :: info(:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        type(chol_plan) :: p
+        call plan_chol("numgpu_posv_batched", shape(A, c_int64_t), shape(B, c_int64_t), .true., &
+            size(info, kind=c_int64_t), "info", size(A, 3, c_int64_t), .false., p, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        status = numgpu_dposv_batched_strided(h, uplo, p%n, p%nrhs, address(A), p%lda, p%sa, address(B), p%ldb, &
+            p%sb, address(info), p%batch)
+        call report(status, errmsg)
+    end subroutine
+    subroutine numgpu_posv_batched_c(h, uplo, A, B, info, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: uplo
+        complex(c_float_complex), intent(inout), target, contiguous :: A(:,:,:), B(:,:,:)
+        integer(c_int32_t), intent(inout), target, contiguous :: info(:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        type(chol_plan) :: p
+        call plan_chol("numgpu_posv_batched", shape(A, c_int64_t), shape(B, c_int64_t), .true., &
+            size(info, kind=c_int64_t), "info", size(A, 3, c_int64_t), .false., p, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        status = numgpu_cposv_batched_strided(h, uplo, p%n, p%nrhs, address(A), p%lda, p%sa, address(B), p%ldb, &
+            p%sb, address(info), p%batch)
+        call report(status, errmsg)
+    end subroutine
+    subroutine numgpu_posv_batched_z(h, uplo, A, B, info, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: uplo
+        complex(c_double_complex), intent(inout), target, contiguous :: A(:,:,:), B(:,:,:)
+        integer(c_int32_t), intent(inout), target, contiguous :: info(:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        type(chol_plan) :: p
+        call plan_chol("numgpu_posv_batched", shape(A, c_int64_t), shape(B, c_int64_t), .true., &
+            size(info, kind=c_int64_t), "info", size(A, 3, c_int64_t), .false., p, status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        status = numgpu_zposv_batched_strided(h, uplo, p%n, p%nrhs, address(A), p%lda, p%sa, address(B), p%ldb, &
+            p%sb, address(info), p%batch)
         call report(status, errmsg)
     end subroutine
 

@@ -455,6 +455,28 @@ typedef int32_t numgpu_stebz_range;
 #endif // __cplusplus
 
 /**
+ * The triangle of a symmetric/Hermitian matrix that is stored, as an `int32_t` at the ABI
+ * (values as cuBLAS's `cublasFillMode_t`).
+ */
+enum numgpu_uplo
+#ifdef __cplusplus
+  : int32_t
+#endif // __cplusplus
+ {
+  /**
+   * The lower triangle (LAPACK UPLO = 'L'): A = L·Lᴴ.
+   */
+  NUMGPU_UPLO_LOWER = 0,
+  /**
+   * The upper triangle (LAPACK UPLO = 'U'): A = Uᴴ·U.
+   */
+  NUMGPU_UPLO_UPPER = 1,
+};
+#ifndef __cplusplus
+typedef int32_t numgpu_uplo;
+#endif // __cplusplus
+
+/**
  * An opaque CMRS matrix (`numgpu_cmrs_matrix` in C): built once by `numgpu_?cmrs_create`
  * on a handle's backend (its data lives there: host memory, or memory of the handle's CUDA
  * device), multiplied by `numgpu_?cmrsmv` through any handle of that backend and device,
@@ -2876,6 +2898,413 @@ numgpu_status numgpu_zgesvdj_batched(numgpu_handle *h,
                                      int32_t *sweeps,
                                      double *residual,
                                      int64_t batch);
+
+/**
+ * Batched Cholesky factorisation of single-precision symmetric positive definite matrices,
+ * pointer-array form: for each i, `A[i] = L·Lᵀ` (uplo lower) or `A[i] = Uᵀ·U` (uplo
+ * upper), the factor overwriting the triangle uplo names, as LAPACK `spotrf`.
+ *
+ * - `h` [in]: handle.
+ * - `uplo` [in]: `NUMGPU_UPLO_LOWER` or `NUMGPU_UPLO_UPPER`: the triangle read and
+ *   overwritten; the other triangle is neither read nor written (it may hold anything).
+ * - `n` [in]: order of every matrix, >= 0.
+ * - `A` [in,out]: array of `batch` pointers to distinct n × n matrices (column-major).
+ *   Distinct: the matrices a call writes are neither repeated nor any other matrix of the
+ *   call; equal pointers are rejected where they are cheap to see (entries of host pointer
+ *   arrays, strided base pointers), partial overlaps are not checked.
+ * - `lda` [in]: >= max(1, n).
+ * - `info` [out]: `batch` entries; 0, or k > 0 when the leading minor of order k of A[i]
+ *   is not positive definite: the pivot of step k (the Schur complement's diagonal entry,
+ *   before its square root) is <= 0 or NaN, as LAPACK tests it, or +Inf. Then columns
+ *   1 … k−1 of L (rows of U) hold the factor as LAPACK computes it, entry (k, k) holds the
+ *   failed pivot, and the rest of the triangle holds intermediate values, as in LAPACK. A
+ *   NaN or Inf anywhere in the triangle gives info > 0.
+ * - `batch` [in]: number of matrices, >= 0.
+ *
+ * All arrays (and the pointer array) are host memory, or all are device memory of the
+ * handle's device (then the call is enqueued on the handle's stream and returns at once).
+ * n = 0 or batch = 0 is success and touches nothing (`info` included). Any n: the CUDA
+ * backend factors in registers and shared memory while the matrix fits, in place in global
+ * memory beyond. Results are bitwise reproducible on the same device.
+ *
+ * Errors: `INVALID_VALUE` naming the first bad argument (NULL handle, uplo out of range,
+ * negative n or batch, lda too small, NULL array or host pointer-array entry, device memory
+ * on the CPU backend, arrays in different spaces, an output aliasing another matrix of the
+ * call); nothing is written then. `NOT_SUPPORTED` (extents beyond the address space; n or
+ * lda beyond 2^31 − 1 on the CPU backend, LAPACK's integers), `ALLOC_FAILED`,
+ * `COMPILE_FAILED`, `EXECUTION_FAILED`.
+ */
+numgpu_status numgpu_spotrf_batched(numgpu_handle *h,
+                                    int32_t uplo,
+                                    int64_t n,
+                                    float *const *A,
+                                    int64_t lda,
+                                    int32_t *info,
+                                    int64_t batch);
+
+/**
+ * Batched Cholesky factorisation, strided form: matrix i at `A + i·strideA` (a Fortran
+ * `A(lda, n, batch)` array), otherwise as `numgpu_spotrf_batched`.
+ *
+ * - `strideA` [in]: >= lda·n when batch > 1 (the matrices must not overlap), in elements.
+ *
+ * Errors as the pointer-array form, plus `INVALID_VALUE` for strideA.
+ */
+numgpu_status numgpu_spotrf_batched_strided(numgpu_handle *h,
+                                            int32_t uplo,
+                                            int64_t n,
+                                            float *A,
+                                            int64_t lda,
+                                            int64_t strideA,
+                                            int32_t *info,
+                                            int64_t batch);
+
+/**
+ * Batched solve with the Cholesky factors of `numgpu_spotrf_batched`, pointer-array form:
+ * for each i, `A[i]·X = B[i]` with A[i] = L·Lᵀ (uplo lower) or Uᵀ·U (uplo upper), X
+ * overwriting B[i], as LAPACK `spotrs` (the factors are used as given).
+ *
+ * - `h` [in]: handle.
+ * - `uplo` [in]: `NUMGPU_UPLO_LOWER` or `NUMGPU_UPLO_UPPER`: the triangle holding the
+ *   factor (the other one is not read).
+ * - `n` [in]: order, >= 0. `nrhs` [in]: right-hand sides per matrix, >= 0.
+ * - `A` [in]: array of `batch` pointers to the factors (n × n). `lda` [in]: >= max(1, n).
+ * - `B` [in,out]: array of `batch` pointers to distinct n × nrhs matrices.
+ * - `ldb` [in]: >= max(1, n).
+ * - `batch` [in]: >= 0.
+ *
+ * n, nrhs or batch = 0 is success with no work. Spaces and errors as the factorisation
+ * (`INVALID_VALUE` for nrhs and ldb too).
+ */
+numgpu_status numgpu_spotrs_batched(numgpu_handle *h,
+                                    int32_t uplo,
+                                    int64_t n,
+                                    int64_t nrhs,
+                                    const float *const *A,
+                                    int64_t lda,
+                                    float *const *B,
+                                    int64_t ldb,
+                                    int64_t batch);
+
+/**
+ * Batched Cholesky solve, strided form: A[i] at `A + i·strideA` (strideA 0: one
+ * factorisation for the whole batch, >= lda·n otherwise), B[i] at `B + i·strideB`
+ * (>= ldb·nrhs when batch > 1); otherwise as `numgpu_spotrs_batched`.
+ */
+numgpu_status numgpu_spotrs_batched_strided(numgpu_handle *h,
+                                            int32_t uplo,
+                                            int64_t n,
+                                            int64_t nrhs,
+                                            const float *A,
+                                            int64_t lda,
+                                            int64_t strideA,
+                                            float *B,
+                                            int64_t ldb,
+                                            int64_t strideB,
+                                            int64_t batch);
+
+/**
+ * Batched solve of `A[i]·X = B[i]` for symmetric positive definite A[i] by Cholesky,
+ * pointer-array form, as LAPACK `sposv`: the factorisation of `numgpu_spotrf_batched` (A
+ * and info written as there), then the solve of `numgpu_spotrs_batched`, X overwriting
+ * B[i]. Where `info[i] > 0`, B[i] is left unchanged. nrhs = 0 only factors.
+ *
+ * Arguments as the two routines: `uplo`, `n`, `nrhs`, `A` [in,out], `lda`, `B` [in,out],
+ * `ldb` (>= max(1, n)), `info` [out] (`batch` entries), `batch`. Spaces and errors as the
+ * factorisation.
+ */
+numgpu_status numgpu_sposv_batched(numgpu_handle *h,
+                                   int32_t uplo,
+                                   int64_t n,
+                                   int64_t nrhs,
+                                   float *const *A,
+                                   int64_t lda,
+                                   float *const *B,
+                                   int64_t ldb,
+                                   int32_t *info,
+                                   int64_t batch);
+
+/**
+ * Batched Cholesky solve of A[i]·X = B[i], strided form: A[i] at `A + i·strideA`
+ * (>= lda·n when batch > 1), B[i] at `B + i·strideB` (>= ldb·nrhs when batch > 1);
+ * otherwise as `numgpu_sposv_batched`.
+ */
+numgpu_status numgpu_sposv_batched_strided(numgpu_handle *h,
+                                           int32_t uplo,
+                                           int64_t n,
+                                           int64_t nrhs,
+                                           float *A,
+                                           int64_t lda,
+                                           int64_t strideA,
+                                           float *B,
+                                           int64_t ldb,
+                                           int64_t strideB,
+                                           int32_t *info,
+                                           int64_t batch);
+
+/**
+ * Batched Cholesky factorisation of double symmetric positive definite matrices, pointer-array
+ * form: `numgpu_spotrf_batched` with `double` elements, as LAPACK `dpotrf`; the
+ * same arguments, semantics and errors.
+ */
+numgpu_status numgpu_dpotrf_batched(numgpu_handle *h,
+                                    int32_t uplo,
+                                    int64_t n,
+                                    double *const *A,
+                                    int64_t lda,
+                                    int32_t *info,
+                                    int64_t batch);
+
+/**
+ * Batched Cholesky factorisation of double symmetric matrices, strided form: as
+ * `numgpu_spotrf_batched_strided` with `double` elements.
+ */
+numgpu_status numgpu_dpotrf_batched_strided(numgpu_handle *h,
+                                            int32_t uplo,
+                                            int64_t n,
+                                            double *A,
+                                            int64_t lda,
+                                            int64_t strideA,
+                                            int32_t *info,
+                                            int64_t batch);
+
+/**
+ * Batched solve with Cholesky factors of double symmetric matrices, pointer-array form:
+ * `numgpu_spotrs_batched` with `double` elements, as LAPACK `dpotrs`.
+ */
+numgpu_status numgpu_dpotrs_batched(numgpu_handle *h,
+                                    int32_t uplo,
+                                    int64_t n,
+                                    int64_t nrhs,
+                                    const double *const *A,
+                                    int64_t lda,
+                                    double *const *B,
+                                    int64_t ldb,
+                                    int64_t batch);
+
+/**
+ * Batched solve with Cholesky factors of double symmetric matrices, strided form: as
+ * `numgpu_spotrs_batched_strided` with `double` elements.
+ */
+numgpu_status numgpu_dpotrs_batched_strided(numgpu_handle *h,
+                                            int32_t uplo,
+                                            int64_t n,
+                                            int64_t nrhs,
+                                            const double *A,
+                                            int64_t lda,
+                                            int64_t strideA,
+                                            double *B,
+                                            int64_t ldb,
+                                            int64_t strideB,
+                                            int64_t batch);
+
+/**
+ * Batched Cholesky solve of double symmetric positive definite systems, pointer-array form:
+ * `numgpu_sposv_batched` with `double` elements, as LAPACK `dposv`.
+ */
+numgpu_status numgpu_dposv_batched(numgpu_handle *h,
+                                   int32_t uplo,
+                                   int64_t n,
+                                   int64_t nrhs,
+                                   double *const *A,
+                                   int64_t lda,
+                                   double *const *B,
+                                   int64_t ldb,
+                                   int32_t *info,
+                                   int64_t batch);
+
+/**
+ * Batched Cholesky solve of double symmetric positive definite systems, strided form: as
+ * `numgpu_sposv_batched_strided` with `double` elements.
+ */
+numgpu_status numgpu_dposv_batched_strided(numgpu_handle *h,
+                                           int32_t uplo,
+                                           int64_t n,
+                                           int64_t nrhs,
+                                           double *A,
+                                           int64_t lda,
+                                           int64_t strideA,
+                                           double *B,
+                                           int64_t ldb,
+                                           int64_t strideB,
+                                           int32_t *info,
+                                           int64_t batch);
+
+/**
+ * Batched Cholesky factorisation of complex float Hermitian positive definite matrices, pointer-array
+ * form: `numgpu_spotrf_batched` with `numgpu_complex_float` elements, as LAPACK `cpotrf` (A = L·Lᴴ or Uᴴ·U, Hermitian; the imaginary parts of the diagonal are not read and the factor's diagonal is real); the
+ * same arguments, semantics and errors.
+ */
+numgpu_status numgpu_cpotrf_batched(numgpu_handle *h,
+                                    int32_t uplo,
+                                    int64_t n,
+                                    numgpu_complex_float *const *A,
+                                    int64_t lda,
+                                    int32_t *info,
+                                    int64_t batch);
+
+/**
+ * Batched Cholesky factorisation of complex float Hermitian matrices, strided form: as
+ * `numgpu_spotrf_batched_strided` with `numgpu_complex_float` elements.
+ */
+numgpu_status numgpu_cpotrf_batched_strided(numgpu_handle *h,
+                                            int32_t uplo,
+                                            int64_t n,
+                                            numgpu_complex_float *A,
+                                            int64_t lda,
+                                            int64_t strideA,
+                                            int32_t *info,
+                                            int64_t batch);
+
+/**
+ * Batched solve with Cholesky factors of complex float Hermitian matrices, pointer-array form:
+ * `numgpu_spotrs_batched` with `numgpu_complex_float` elements, as LAPACK `cpotrs`.
+ */
+numgpu_status numgpu_cpotrs_batched(numgpu_handle *h,
+                                    int32_t uplo,
+                                    int64_t n,
+                                    int64_t nrhs,
+                                    const numgpu_complex_float *const *A,
+                                    int64_t lda,
+                                    numgpu_complex_float *const *B,
+                                    int64_t ldb,
+                                    int64_t batch);
+
+/**
+ * Batched solve with Cholesky factors of complex float Hermitian matrices, strided form: as
+ * `numgpu_spotrs_batched_strided` with `numgpu_complex_float` elements.
+ */
+numgpu_status numgpu_cpotrs_batched_strided(numgpu_handle *h,
+                                            int32_t uplo,
+                                            int64_t n,
+                                            int64_t nrhs,
+                                            const numgpu_complex_float *A,
+                                            int64_t lda,
+                                            int64_t strideA,
+                                            numgpu_complex_float *B,
+                                            int64_t ldb,
+                                            int64_t strideB,
+                                            int64_t batch);
+
+/**
+ * Batched Cholesky solve of complex float Hermitian positive definite systems, pointer-array form:
+ * `numgpu_sposv_batched` with `numgpu_complex_float` elements, as LAPACK `cposv`.
+ */
+numgpu_status numgpu_cposv_batched(numgpu_handle *h,
+                                   int32_t uplo,
+                                   int64_t n,
+                                   int64_t nrhs,
+                                   numgpu_complex_float *const *A,
+                                   int64_t lda,
+                                   numgpu_complex_float *const *B,
+                                   int64_t ldb,
+                                   int32_t *info,
+                                   int64_t batch);
+
+/**
+ * Batched Cholesky solve of complex float Hermitian positive definite systems, strided form: as
+ * `numgpu_sposv_batched_strided` with `numgpu_complex_float` elements.
+ */
+numgpu_status numgpu_cposv_batched_strided(numgpu_handle *h,
+                                           int32_t uplo,
+                                           int64_t n,
+                                           int64_t nrhs,
+                                           numgpu_complex_float *A,
+                                           int64_t lda,
+                                           int64_t strideA,
+                                           numgpu_complex_float *B,
+                                           int64_t ldb,
+                                           int64_t strideB,
+                                           int32_t *info,
+                                           int64_t batch);
+
+/**
+ * Batched Cholesky factorisation of complex double Hermitian positive definite matrices, pointer-array
+ * form: `numgpu_spotrf_batched` with `numgpu_complex_double` elements, as LAPACK `zpotrf` (A = L·Lᴴ or Uᴴ·U, Hermitian; the imaginary parts of the diagonal are not read and the factor's diagonal is real); the
+ * same arguments, semantics and errors.
+ */
+numgpu_status numgpu_zpotrf_batched(numgpu_handle *h,
+                                    int32_t uplo,
+                                    int64_t n,
+                                    numgpu_complex_double *const *A,
+                                    int64_t lda,
+                                    int32_t *info,
+                                    int64_t batch);
+
+/**
+ * Batched Cholesky factorisation of complex double Hermitian matrices, strided form: as
+ * `numgpu_spotrf_batched_strided` with `numgpu_complex_double` elements.
+ */
+numgpu_status numgpu_zpotrf_batched_strided(numgpu_handle *h,
+                                            int32_t uplo,
+                                            int64_t n,
+                                            numgpu_complex_double *A,
+                                            int64_t lda,
+                                            int64_t strideA,
+                                            int32_t *info,
+                                            int64_t batch);
+
+/**
+ * Batched solve with Cholesky factors of complex double Hermitian matrices, pointer-array form:
+ * `numgpu_spotrs_batched` with `numgpu_complex_double` elements, as LAPACK `zpotrs`.
+ */
+numgpu_status numgpu_zpotrs_batched(numgpu_handle *h,
+                                    int32_t uplo,
+                                    int64_t n,
+                                    int64_t nrhs,
+                                    const numgpu_complex_double *const *A,
+                                    int64_t lda,
+                                    numgpu_complex_double *const *B,
+                                    int64_t ldb,
+                                    int64_t batch);
+
+/**
+ * Batched solve with Cholesky factors of complex double Hermitian matrices, strided form: as
+ * `numgpu_spotrs_batched_strided` with `numgpu_complex_double` elements.
+ */
+numgpu_status numgpu_zpotrs_batched_strided(numgpu_handle *h,
+                                            int32_t uplo,
+                                            int64_t n,
+                                            int64_t nrhs,
+                                            const numgpu_complex_double *A,
+                                            int64_t lda,
+                                            int64_t strideA,
+                                            numgpu_complex_double *B,
+                                            int64_t ldb,
+                                            int64_t strideB,
+                                            int64_t batch);
+
+/**
+ * Batched Cholesky solve of complex double Hermitian positive definite systems, pointer-array form:
+ * `numgpu_sposv_batched` with `numgpu_complex_double` elements, as LAPACK `zposv`.
+ */
+numgpu_status numgpu_zposv_batched(numgpu_handle *h,
+                                   int32_t uplo,
+                                   int64_t n,
+                                   int64_t nrhs,
+                                   numgpu_complex_double *const *A,
+                                   int64_t lda,
+                                   numgpu_complex_double *const *B,
+                                   int64_t ldb,
+                                   int32_t *info,
+                                   int64_t batch);
+
+/**
+ * Batched Cholesky solve of complex double Hermitian positive definite systems, strided form: as
+ * `numgpu_sposv_batched_strided` with `numgpu_complex_double` elements.
+ */
+numgpu_status numgpu_zposv_batched_strided(numgpu_handle *h,
+                                           int32_t uplo,
+                                           int64_t n,
+                                           int64_t nrhs,
+                                           numgpu_complex_double *A,
+                                           int64_t lda,
+                                           int64_t strideA,
+                                           numgpu_complex_double *B,
+                                           int64_t ldb,
+                                           int64_t strideB,
+                                           int32_t *info,
+                                           int64_t batch);
 
 /**
  * Creates an ODE system `y' = f(t, y; p)` of `neq` equations and `npar` parameters per

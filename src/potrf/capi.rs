@@ -66,8 +66,9 @@ unsafe fn posv_form<T: Blas>(name: &str, h: *mut Handle, uplo: i32, n: i64, nrhs
 /// All arrays (and the pointer array) are host memory, or all are device memory of the
 /// handle's device (then the call is enqueued on the handle's stream and returns at once).
 /// n = 0 or batch = 0 is success and touches nothing (`info` included). Any n: the CUDA
-/// backend factors in registers and shared memory while the matrix fits, in place in global
-/// memory beyond. Results are bitwise reproducible on the same device.
+/// backend factors in registers (n <= 32) or in shared memory, leaving in place in global
+/// memory the leading columns of a triangle too large for it (double beyond n = 240).
+/// Results are bitwise reproducible on the same device.
 ///
 /// Errors: `INVALID_VALUE` naming the first bad argument (NULL handle, uplo out of range,
 /// negative n or batch, lda too small, NULL array or host pointer-array entry, device memory

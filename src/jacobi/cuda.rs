@@ -6,13 +6,13 @@
 //! proportional to the data): every order up to the family's limit runs, one block per matrix,
 //! at global-memory speed beyond the shared-memory sizes (no blocked two-level variant yet).
 
-use super::{Gesvdj, Syevj};
+use super::{Gesvdj, Opts, Syevj};
 use crate::core::batch::Batch;
 use crate::core::error::Result;
 use crate::core::memory::Space;
 use crate::core::Scalar;
 use crate::cuda::module::Module;
-use crate::cuda::staging::{Dir, Operand, Stage};
+use crate::cuda::staging::{Dir, Operand, Stage, View};
 use crate::cuda::CudaHandle;
 use std::mem::size_of;
 use std::sync::Arc;
@@ -138,9 +138,6 @@ pub fn gesvdj<T: Scalar>(ch: &mut CudaHandle, p: &Gesvdj<T>, space: Space) -> Re
     let (m, n) = (p.m, p.n);
     let k_ = m.min(n);
     let (want_u, want_v) = (!p.u.is_null(), !p.v.is_null());
-    let wide = m < n;
-    let (want_x, want_q) = if wide { (want_v, want_u) } else { (want_u, want_v) };
-    let pl = gesvdj_plan::<T>(m, n, want_x, want_q, ch.dev.max_smem_optin);
     let vectors = |on: bool, ptr: *mut T, stride: usize, rows: usize, ld: usize| {
         if on {
             Operand::matrix(Dir::Out, &Batch::Strided { ptr, stride: stride as i64 }, rows, k_, ld)
@@ -157,27 +154,64 @@ pub fn gesvdj<T: Scalar>(ch: &mut CudaHandle, p: &Gesvdj<T>, space: Space) -> Re
         .op(Operand::vector(Dir::Out, p.info, 1, 1))
         .op(Operand::vector(Dir::Out, p.sweeps, 1, 1))
         .op(Operand::vector(Dir::Out, p.residual, 1, 1))
-        .op(Operand::scratch::<T>(pl.scratch.max(1)));
-    let o = p.opts;
+        .op(Operand::scratch::<T>(gesvdj_scratch::<T>(ch, m, n, want_u, want_v)));
     // SAFETY: as in `syevj`.
     unsafe {
         stage.run(ch, |ch, k| {
-            let module = module::<T>(ch, "gesvdj")?;
-            let (a, s, u, v, info, sweeps, res, work) = (&k[0], &k[1], &k[2], &k[3], &k[4], &k[5], &k[6], &k[7]);
-            let (m_, n_, ju, jv) = (m as i32, n as i32, want_u as i32, want_v as i32);
-            let (ap, lda, sa, sp, ss) = (a.ptr(), a.ld as i64, a.stride as i64, s.ptr(), s.stride as i64);
-            let (up, ldu, su, vp, ldv, sv) = (u.ptr(), u.ld as i64, u.stride as i64, v.ptr(), v.ld as i64, v.stride as i64);
-            let (workp, swork, w_sh, q_sh) = (work.ptr(), work.stride as i64, pl.first_sh as i32, pl.second_sh as i32);
-            let (tol, maxs, sort): (f64, i32, i32) = (o.tol.into(), o.max_sweeps.min(i32::MAX as u32) as i32, o.sort as i32);
-            let (infop, sweepsp, resp, batch, warp, team_bytes) = (info.ptr(), sweeps.ptr(), res.ptr(), k.count as i64, pl.warp as i32, pl.team_bytes as i64);
-            // SAFETY: the argument list of jacobi_gesvdj_<T> in jacobi.cu, on the chunk's
-            // views (U, V null when not wanted: not referenced); its shared-memory layout.
-            let l = ch.launch(&module).arg(&m_).arg(&n_).arg(&ju).arg(&jv).arg(&ap).arg(&lda).arg(&sa).arg(&sp).arg(&ss);
-            let l = l.arg(&up).arg(&ldu).arg(&su).arg(&vp).arg(&ldv).arg(&sv).arg(&workp).arg(&swork).arg(&w_sh).arg(&q_sh);
-            let l = l.arg(&tol).arg(&maxs).arg(&sort).arg(&infop).arg(&sweepsp).arg(&resp).arg(&batch).arg(&warp).arg(&team_bytes);
-            l.run((blocks(&pl, k.count), 1, 1), pl.threads as u32, (pl.team_bytes * pl.teams) as u32)
+            let views = SvdViews { a: &k[0], s: &k[1], u: want_u.then_some(&k[2]), v: want_v.then_some(&k[3]), info: &k[4], sweeps: &k[5], residual: &k[6], work: &k[7] };
+            enqueue_gesvdj::<T>(ch, m, n, &p.opts, &views, k.count)
         })
     }
+}
+
+/// The device views of a gesvdj launch on `count` matrices (strided views: `ptr()` and
+/// `stride`, `ld` for the matrices): A m × n (read), S min(m, n) values, U m × k and V n × k
+/// when wanted, info, sweeps and residual one entry each, and `work` of [`gesvdj_scratch`]
+/// elements per matrix.
+pub struct SvdViews<'a> {
+    pub a: &'a View,
+    pub s: &'a View,
+    pub u: Option<&'a View>,
+    pub v: Option<&'a View>,
+    pub info: &'a View,
+    pub sweeps: &'a View,
+    pub residual: &'a View,
+    pub work: &'a View,
+}
+
+/// Scratch elements of T per matrix that [`enqueue_gesvdj`] needs (at least 1).
+pub fn gesvdj_scratch<T: Scalar>(ch: &CudaHandle, m: usize, n: usize, want_u: bool, want_v: bool) -> usize {
+    let (want_x, want_q) = if m < n { (want_v, want_u) } else { (want_u, want_v) };
+    gesvdj_plan::<T>(m, n, want_x, want_q, ch.dev.max_smem_optin).scratch.max(1)
+}
+
+/// Enqueues the one-sided Jacobi SVD of `count` m × n matrices on device views, with the
+/// family's semantics (see [`Gesvdj`]; m, n ≥ 1, min(m, n) ≤ 4096): the entry for other
+/// families' staged calls (the tensor decompositions' Gram matrices), inside their
+/// `Stage::run`.
+///
+/// # Safety
+/// The views are valid device memory of the handle's device for `count` matrices of the
+/// sizes above, outputs not overlapping each other or A.
+pub unsafe fn enqueue_gesvdj<T: Scalar>(ch: &CudaHandle, m: usize, n: usize, o: &Opts<T::Real>, x: &SvdViews, count: usize) -> Result<()> {
+    let (want_u, want_v) = (x.u.is_some(), x.v.is_some());
+    let (want_x, want_q) = if m < n { (want_v, want_u) } else { (want_u, want_v) };
+    let pl = gesvdj_plan::<T>(m, n, want_x, want_q, ch.dev.max_smem_optin);
+    let module = module::<T>(ch, "gesvdj")?;
+    let none = View { base: 0, stride: 0, array: 0, ld: 1, row_step: 1 };
+    let (u, v) = (x.u.unwrap_or(&none), x.v.unwrap_or(&none));
+    let (m_, n_, ju, jv) = (m as i32, n as i32, want_u as i32, want_v as i32);
+    let (ap, lda, sa, sp, ss) = (x.a.ptr(), x.a.ld as i64, x.a.stride as i64, x.s.ptr(), x.s.stride as i64);
+    let (up, ldu, su, vp, ldv, sv) = (u.ptr(), u.ld as i64, u.stride as i64, v.ptr(), v.ld as i64, v.stride as i64);
+    let (workp, swork, w_sh, q_sh) = (x.work.ptr(), x.work.stride as i64, pl.first_sh as i32, pl.second_sh as i32);
+    let (tol, maxs, sort): (f64, i32, i32) = (o.tol.into(), o.max_sweeps.min(i32::MAX as u32) as i32, o.sort as i32);
+    let (infop, sweepsp, resp, batch, warp, team_bytes) = (x.info.ptr(), x.sweeps.ptr(), x.residual.ptr(), count as i64, pl.warp as i32, pl.team_bytes as i64);
+    // SAFETY: the argument list of jacobi_gesvdj_<T> in jacobi.cu, on the caller's views (U,
+    // V null when not wanted: not referenced); its shared-memory layout.
+    let l = ch.launch(&module).arg(&m_).arg(&n_).arg(&ju).arg(&jv).arg(&ap).arg(&lda).arg(&sa).arg(&sp).arg(&ss);
+    let l = l.arg(&up).arg(&ldu).arg(&su).arg(&vp).arg(&ldv).arg(&sv).arg(&workp).arg(&swork).arg(&w_sh).arg(&q_sh);
+    let l = l.arg(&tol).arg(&maxs).arg(&sort).arg(&infop).arg(&sweepsp).arg(&resp).arg(&batch).arg(&warp).arg(&team_bytes);
+    l.run((blocks(&pl, count), 1, 1), pl.threads as u32, (pl.team_bytes * pl.teams) as u32)
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@
 #   .gpu-bundle/bin/integration    the integration-test binary (tests/integration/main.rs)
 #   .gpu-bundle/bin/tour           examples/tour/
 #   .gpu-bundle/bin/numgpu-bench   the benchmarks (feature bench)
-#   .gpu-bundle/bin/ctests/        the C and Fortran test executables, built by the c_abi and
+#   .gpu-bundle/bin/ctests.tar.xz  the C and Fortran test executables (packed), built by the c_abi and
 #                                  fortran test modules (NUMGPU_TEST_BIN_DIR), run there with
 #                                  NUMGPU_PREBUILT_TESTS=1
 #   .gpu-bundle/lib/               libnumgpu.so, libnumgpu.so.0 -> libnumgpu.so
@@ -150,6 +150,12 @@ LD_LIBRARY_PATH="$B/lib:${LD_LIBRARY_PATH:-}" ldd "${objs[@]}" 2>/dev/null \
 done
 ls -la "$sys"
 tar -C "$sys" -cf - . | xz -T0 -6 >"$B/lib/syslibs.tar.xz"
+
+say "C and Fortran test executables"
+# Each Fortran test links the whole generated module (about 1 MiB apiece): packed together
+# they take a fifth of that. run.sh unpacks them.
+tar -C "$B/bin" -cf - ctests | xz -T0 -6 >"$B/bin/ctests.tar.xz"
+rm -rf "$B/bin/ctests"
 
 commit="$(git rev-parse HEAD 2>/dev/null || echo unknown)"
 dirty="$(git status --porcelain --untracked-files=no 2>/dev/null | wc -l)"

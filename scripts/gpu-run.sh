@@ -66,8 +66,13 @@ OUT="$(cd "$OUT" && pwd)"
 export NUMGPU_REQUIRE_CUDA="${NUMGPU_REQUIRE_CUDA:-1}"
 export NUMGPU_REQUIRE_NVRTC="${NUMGPU_REQUIRE_NVRTC:-$NUMGPU_REQUIRE_CUDA}"
 export NUMGPU_PREBUILT_TESTS=1
-export NUMGPU_TEST_BIN_DIR="$BUNDLE/bin/ctests"
 TMP="$(mktemp -d /tmp/numgpu-run.XXXXXX)"
+# The C and Fortran test executables, packed by gpu-bundle.sh.
+export NUMGPU_TEST_BIN_DIR="$TMP/ctests"
+if [[ -f "$BUNDLE/bin/ctests.tar.xz" ]] && ! tar -C "$TMP" -xJf "$BUNDLE/bin/ctests.tar.xz" 2>/dev/null; then
+    python3 -c 'import sys, tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2])' \
+        "$BUNDLE/bin/ctests.tar.xz" "$TMP" || echo "run.sh: could not unpack ctests.tar.xz" >&2
+fi
 export NUMGPU_CACHE_DIR="${NUMGPU_CACHE_DIR:-$TMP/cache}"
 # The spmv tests' Matrix Market files, copied into the bundle by gpu-bundle.sh.
 if [[ -d "$BUNDLE/matrices" ]]; then export NUMGPU_MATRICES="${NUMGPU_MATRICES:-$BUNDLE/matrices}"; fi
@@ -210,7 +215,7 @@ missing() { echo "run.sh: $1 is not in the bundle (${2:-rebuild it with scripts/
         echo "nvidia-smi: not found (no NVIDIA driver on this host)"
     fi
     echo "--- libraries the bundled programs cannot find (none is good):"
-    for f in "$BUNDLE"/bin/* "$BUNDLE"/bin/ctests/* "$BUNDLE"/lib/libnumgpu.so; do
+    for f in "$BUNDLE"/bin/* "$NUMGPU_TEST_BIN_DIR"/* "$BUNDLE"/lib/libnumgpu.so; do
         [[ -f "$f" && -x "$f" ]] || continue
         ldd "$f" 2>/dev/null | grep 'not found' | sed "s|^|$(basename "$f"): |"
     done

@@ -241,7 +241,7 @@ extern "C" __global__ void __launch_bounds__(NG_NT) NG_KERNEL(expm_pade)(ng_i64 
     double *red = reinterpret_cast<double *>(ng_smem + wbytes);  // NG_G·4·NG_TPM
     double *norms = red + NG_G * 4 * NG_TPM;                      // NG_G·4
     int *flags = reinterpret_cast<int *>(norms + NG_G * 4);       // bit 0: non-finite input; 1: singular; 2: non-finite result
-    int *kdeg = flags + NG_G, *sq = kdeg + NG_G, *refresh = sq + NG_G, *piv = refresh + NG_G, *smaxp = piv + NG_G;
+    int *kdeg = flags + NG_G, *sq = kdeg + NG_G, *refresh = sq + NG_G, *smaxp = refresh + NG_G;
     const ng_i64 blocks = (batch + NG_G - 1) / NG_G;
     for (ng_i64 blk = blockIdx.x; blk < blocks; blk += gridDim.x) {
         const ng_i64 i = blk * NG_G + g;
@@ -357,61 +357,53 @@ extern "C" __global__ void __launch_bounds__(NG_NT) NG_KERNEL(expm_pade)(ng_i64 
             }
         }
         __syncthreads();
-        // LU with partial pivoting of a4, applied to a2 (LAPACK ?gesv's pivot: the first
-        // largest |x|).
+        // LU with partial pivoting of a4 applied to a2 (LAPACK ?gesv's pivot: the first largest
+        // |x|), one barrier per step: every thread finds the pivot row p itself (a scan of
+        // column kk, which the step does not write), then a thread per column (a4's trailing
+        // ones, all of a2's) swaps rows kk and p of it and eliminates below. The multipliers
+        // are applied at once, never stored; U(kk, kk) goes to a6[kk] (A⁶ is not needed any
+        // more) and column kk below row kk is left stale. Every thread sees the same pivots, so
+        // a singular step stops the matrix's threads alike.
+        bool lu_ok = live;
         for (int kk = 0; kk < n; ++kk) {
-            if (lt == 0 && live) {
+            if (lu_ok) {
+                const T *qk_col = a4 + (ng_i64)kk * n;
                 int p = kk;
                 double best = -1.0;
                 for (int r = kk; r < n; ++r) {
-                    const double v = ng_absd(a4[r + (ng_i64)kk * n]);
+                    const double v = ng_absd(qk_col[r]);
                     if (v > best) best = v, p = r;
                 }
-                if (!(best > 0.0) || !isfinite(best)) atomicOr(&flags[g], 2);
-                piv[g] = p;
-            }
-            __syncthreads();
-            const bool go = live && flags[g] == 0;
-            if (go) {
-                const int p = piv[g];
-                if (p != kk) {
-                    for (int c = lt; c < 2 * n; c += NG_TPM) {
-                        T *x = c < n ? a4 : a2;
-                        const ng_i64 cc = (ng_i64)(c < n ? c : c - n) * n;
-                        const T tmp = x[kk + cc];
-                        x[kk + cc] = x[p + cc];
-                        x[p + cc] = tmp;
+                if (!(best > 0.0) || !isfinite(best)) {
+                    lu_ok = false;
+                    if (lt == 0) atomicOr(&flags[g], 2);
+                } else {
+                    const T pv = qk_col[p], qkk = qk_col[kk];
+                    if (lt == 0) a6[kk] = pv;
+                    const int qcols = n - kk - 1;
+                    for (int cidx = lt; cidx < qcols + n; cidx += NG_TPM) {
+                        T *col = cidx < qcols ? a4 + (ng_i64)(kk + 1 + cidx) * n : a2 + (ng_i64)(cidx - qcols) * n;
+                        const T top = col[kk], prow = col[p];
+                        col[kk] = prow;
+                        for (int r = kk + 1; r < n; ++r) {
+                            const T src = r == p ? top : col[r];
+                            const T l = ng_div(r == p ? qkk : qk_col[r], pv);
+                            col[r] = ng_fma(ng_neg(l), prow, src);
+                        }
                     }
                 }
             }
             __syncthreads();
-            if (go) {
-                const T pv = a4[kk + (ng_i64)kk * n];
-                for (int r = kk + 1 + lt; r < n; r += NG_TPM) a4[r + (ng_i64)kk * n] = ng_div(a4[r + (ng_i64)kk * n], pv);
-            }
-            __syncthreads();
-            if (go) {
-                // Rows kk+1 … n−1: the trailing columns of a4, every column of a2.
-                const int rows = n - kk - 1, cols = 2 * n - kk - 1;
-                for (ng_i64 e = lt; e < (ng_i64)rows * cols; e += NG_TPM) {
-                    const int r = kk + 1 + (int)(e % rows), cidx = (int)(e / rows);
-                    T *x = cidx < n - kk - 1 ? a4 : a2;
-                    const int c = cidx < n - kk - 1 ? kk + 1 + cidx : cidx - (n - kk - 1);
-                    const ng_i64 cc = (ng_i64)c * n;
-                    x[r + cc] = ng_fma(ng_neg(a4[r + (ng_i64)kk * n]), x[kk + cc], x[r + cc]);
-                }
-            }
-            __syncthreads();
         }
-        // Back substitution with U: a2 ← U⁻¹·a2.
+        // Back substitution with U (rows above the diagonal of a4, the diagonal in a6):
+        // a2 ← U⁻¹·a2.
         for (int kk = n - 1; kk >= 0; --kk) {
-            const bool go = live && flags[g] == 0;
-            if (go) {
-                const T pv = a4[kk + (ng_i64)kk * n];
+            if (lu_ok) {
+                const T pv = a6[kk];
                 for (int c = lt; c < n; c += NG_TPM) a2[kk + (ng_i64)c * n] = ng_div(a2[kk + (ng_i64)c * n], pv);
             }
             __syncthreads();
-            if (go) {
+            if (lu_ok) {
                 for (ng_i64 e = lt; e < (ng_i64)kk * n; e += NG_TPM) {
                     const int r = (int)(e % kk), c = (int)(e / kk);
                     a2[r + (ng_i64)c * n] = ng_fma(ng_neg(a4[r + (ng_i64)kk * n]), a2[kk + (ng_i64)c * n], a2[r + (ng_i64)c * n]);
@@ -420,7 +412,7 @@ extern "C" __global__ void __launch_bounds__(NG_NT) NG_KERNEL(expm_pade)(ng_i64 
             __syncthreads();
         }
         // s squarings, ping-pong between a2 and a4.
-        const bool solved = live && flags[g] == 0;
+        const bool solved = lu_ok;
         T *cur = a2, *oth = a4;
         const int smax = *smaxp;
         for (int q = 0; q < smax; ++q) {

@@ -53,21 +53,27 @@ __device__ __forceinline__ ng_complex<double> ng_exp_t(ng_complex<double> l, dou
 __device__ __forceinline__ T ng_add(T a, T b) { return ng_fma(ng_from_real_t<T>::of(R(1)), a, b); }
 
 #if defined(NG_EIG)
-// NG_M: order; NG_CB: columns per thread, NG_NCB = ceil(M / CB); NG_G problems per group;
-// NG_NT threads; NG_SHARED: E and E⁻¹ shared by the batch, staged in shared memory.
+// NG_M: order; NG_CB: columns per thread (a multiple of a 16-byte vector's elements),
+// NG_NCB column blocks (NCB·CB >= M); NG_G problems per group; NG_NT threads; NG_SHARED: E
+// and E⁻¹ shared by the batch, staged in shared memory, E⁻¹'s rows NCB·CB apart and padded
+// with zeros so that a thread's columns load as whole vectors, unguarded.
 extern "C" __global__ void __launch_bounds__(NG_NT) NG_KERNEL(expm_eig)(const T *E, ng_i64 lde, ng_i64 sE, const T *lam, ng_i64 sL, const T *Ei, ng_i64 ldei,
                                                                         ng_i64 sEi, const R *t, T *P, ng_i64 ldp, ng_i64 sP, ng_i64 batch) {
     extern __shared__ __align__(16) unsigned char ng_smem[];
-    T *d = reinterpret_cast<T *>(ng_smem);  // NG_G·NG_M exponentials
     const int M = NG_M;
 #if NG_SHARED
-    T *Es = d + NG_G * NG_M;   // E, column-major, ld M
-    T *Eir = Es + NG_M * NG_M;  // E⁻¹ by rows: Eir[k·M + c] = E⁻¹(k, c)
-    for (int e = threadIdx.x; e < M * M; e += NG_NT) {
-        const int r = e % M, c = e / M;
-        Es[e] = E[r + c * lde];
-        Eir[r * M + c] = Ei[r + c * ldei];
+    // E⁻¹ first: its rows (MP·sizeof(T) bytes, a multiple of 16) start 16-byte aligned.
+    const int MP = NG_NCB * NG_CB;
+    T *Eir = reinterpret_cast<T *>(ng_smem);  // E⁻¹ by rows: Eir[k·MP + c] = E⁻¹(k, c), 0 for c >= M
+    T *Es = Eir + NG_M * MP;                   // E, column-major, ld M
+    T *d = Es + NG_M * NG_M;                   // NG_G·NG_M exponentials
+    for (int e = threadIdx.x; e < M * M; e += NG_NT) Es[e] = E[e % M + (e / M) * lde];
+    for (int e = threadIdx.x; e < M * MP; e += NG_NT) {
+        const int c = e % MP, k = e / MP;
+        Eir[e] = c < M ? Ei[k + c * ldei] : ng_zero<T>();
     }
+#else
+    T *d = reinterpret_cast<T *>(ng_smem);  // NG_G·NG_M exponentials
 #endif
     const ng_i64 groups = (batch + NG_G - 1) / NG_G;
     for (ng_i64 grp = blockIdx.x; grp < groups; grp += gridDim.x) {
@@ -97,21 +103,20 @@ extern "C" __global__ void __launch_bounds__(NG_NT) NG_KERNEL(expm_eig)(const T 
             for (int k = 0; k < M; ++k) {
 #if NG_SHARED
                 const T a = ng_mul(Er[k * M], dg[k]);
-                const T *row = Eir + k * M + c0;
+                const T *row = Eir + k * MP + c0;
 #pragma unroll
-                for (int j = 0; j < NG_CB; ++j)
-                    if (NG_NCB == 1 || c0 + j < M) acc[j] = ng_fma(a, row[j], acc[j]);
+                for (int j = 0; j < NG_CB; ++j) acc[j] = ng_fma(a, row[j], acc[j]);
 #else
                 const T a = ng_mul(Er[k * lde], dg[k]);
 #pragma unroll
                 for (int j = 0; j < NG_CB; ++j)
-                    if (NG_NCB == 1 || c0 + j < M) acc[j] = ng_fma(a, Ec[k + (c0 + j) * ldei], acc[j]);
+                    if (c0 + j < M) acc[j] = ng_fma(a, Ec[k + (c0 + j) * ldei], acc[j]);
 #endif
             }
             T *Pc = P + i * sP + r;
 #pragma unroll
             for (int j = 0; j < NG_CB; ++j)
-                if (NG_NCB == 1 || c0 + j < M) Pc[(c0 + j) * ldp] = acc[j];
+                if (c0 + j < M) Pc[(c0 + j) * ldp] = acc[j];
         }
     }
 }
@@ -167,16 +172,17 @@ __device__ int expm_scaling_from_norm(double n1) {
     return n1 > thk ? (int)ceil(log2(n1 / thk)) : 0;
 }
 
-// The Padé coefficients b_j, j = 0 … 13 (0 beyond the degree).
-__device__ double expm_b(int k, int j) {
-    const double b3[4] = {120.0, 60.0, 12.0, 1.0};
-    const double b5[6] = {30240.0, 15120.0, 3360.0, 420.0, 30.0, 1.0};
-    const double b7[8] = {17297280.0, 8648640.0, 1995840.0, 277200.0, 25200.0, 1512.0, 56.0, 1.0};
-    const double b13[14] = {64764752532480000.0, 32382376266240000.0, 7771770303897600.0, 1187353796428800.0, 129060195264000.0, 10559470521600.0, 670442572800.0,
-                            33522128640.0, 1323241920.0, 40840800.0, 960960.0, 16380.0, 182.0, 1.0};
-    if (j > k) return 0.0;
-    return k == 3 ? b3[j] : k == 5 ? b5[j] : k == 7 ? b7[j] : b13[j];
-}
+// The Padé coefficients b_j of the degrees 3, 5, 7, 13 (rows), j = 0 … 13 (0 beyond the
+// degree).
+__constant__ double expm_pade_b[4][14] = {
+    {120.0, 60.0, 12.0, 1.0},
+    {30240.0, 15120.0, 3360.0, 420.0, 30.0, 1.0},
+    {17297280.0, 8648640.0, 1995840.0, 277200.0, 25200.0, 1512.0, 56.0, 1.0},
+    {64764752532480000.0, 32382376266240000.0, 7771770303897600.0, 1187353796428800.0, 129060195264000.0, 10559470521600.0, 670442572800.0,
+     33522128640.0, 1323241920.0, 40840800.0, 960960.0, 16380.0, 182.0, 1.0},
+};
+
+__device__ __forceinline__ double expm_b(int k, int j) { return expm_pade_b[k == 3 ? 0 : k == 5 ? 1 : k == 7 ? 2 : 3][j]; }
 
 // C ← X·Y for the n × n matrices of one matrix slot (ld n), when `on`; then the block's
 // barrier.
@@ -228,14 +234,14 @@ extern "C" __global__ void __launch_bounds__(NG_NT) NG_KERNEL(expm_pade)(ng_i64 
 #endif
     const int g = threadIdx.x / NG_TPM, lt = threadIdx.x % NG_TPM;
     const ng_i64 nn = (ng_i64)n * n;
-    __shared__ double red[NG_G * 4 * NG_TPM];
-    __shared__ double norms[NG_G * 4];
-    __shared__ int flags[NG_G];  // bit 0: non-finite input; 1: singular; 2: non-finite result
-    __shared__ int kdeg[NG_G], sq[NG_G], refresh[NG_G], piv[NG_G];
-    __shared__ int smax;
-#if NG_SMEM
+    // All shared memory is dynamic (src/expm/cuda.rs, pade_smem, sizes it the same way): the
+    // work matrices (NG_SMEM), then the reductions and the per-matrix state.
     extern __shared__ __align__(16) unsigned char ng_smem[];
-#endif
+    const ng_i64 wbytes = NG_SMEM ? ((ng_i64)NG_G * NG_WORK * nn * (ng_i64)sizeof(T) + 15) / 16 * 16 : 0;
+    double *red = reinterpret_cast<double *>(ng_smem + wbytes);  // NG_G·4·NG_TPM
+    double *norms = red + NG_G * 4 * NG_TPM;                      // NG_G·4
+    int *flags = reinterpret_cast<int *>(norms + NG_G * 4);       // bit 0: non-finite input; 1: singular; 2: non-finite result
+    int *kdeg = flags + NG_G, *sq = kdeg + NG_G, *refresh = sq + NG_G, *smaxp = refresh + NG_G;
     const ng_i64 blocks = (batch + NG_G - 1) / NG_G;
     for (ng_i64 blk = blockIdx.x; blk < blocks; blk += gridDim.x) {
         const ng_i64 i = blk * NG_G + g;
@@ -287,7 +293,7 @@ extern "C" __global__ void __launch_bounds__(NG_NT) NG_KERNEL(expm_pade)(ng_i64 
         if (threadIdx.x == 0) {
             int m = 0;
             for (int j = 0; j < NG_G; ++j) m = max(m, sq[j]);
-            smax = m;
+            *smaxp = m;
         }
         const int k = kdeg[g], s = sq[g];
         const bool re = live && refresh[g];
@@ -351,61 +357,53 @@ extern "C" __global__ void __launch_bounds__(NG_NT) NG_KERNEL(expm_pade)(ng_i64 
             }
         }
         __syncthreads();
-        // LU with partial pivoting of a4, applied to a2 (LAPACK ?gesv's pivot: the first
-        // largest |x|).
+        // LU with partial pivoting of a4 applied to a2 (LAPACK ?gesv's pivot: the first largest
+        // |x|), one barrier per step: every thread finds the pivot row p itself (a scan of
+        // column kk, which the step does not write), then a thread per column (a4's trailing
+        // ones, all of a2's) swaps rows kk and p of it and eliminates below. The multipliers
+        // are applied at once, never stored; U(kk, kk) goes to a6[kk] (A⁶ is not needed any
+        // more) and column kk below row kk is left stale. Every thread sees the same pivots, so
+        // a singular step stops the matrix's threads alike.
+        bool lu_ok = live;
         for (int kk = 0; kk < n; ++kk) {
-            if (lt == 0 && live) {
+            if (lu_ok) {
+                const T *qk_col = a4 + (ng_i64)kk * n;
                 int p = kk;
                 double best = -1.0;
                 for (int r = kk; r < n; ++r) {
-                    const double v = ng_absd(a4[r + (ng_i64)kk * n]);
+                    const double v = ng_absd(qk_col[r]);
                     if (v > best) best = v, p = r;
                 }
-                if (!(best > 0.0) || !isfinite(best)) atomicOr(&flags[g], 2);
-                piv[g] = p;
-            }
-            __syncthreads();
-            const bool go = live && flags[g] == 0;
-            if (go) {
-                const int p = piv[g];
-                if (p != kk) {
-                    for (int c = lt; c < 2 * n; c += NG_TPM) {
-                        T *x = c < n ? a4 : a2;
-                        const ng_i64 cc = (ng_i64)(c < n ? c : c - n) * n;
-                        const T tmp = x[kk + cc];
-                        x[kk + cc] = x[p + cc];
-                        x[p + cc] = tmp;
+                if (!(best > 0.0) || !isfinite(best)) {
+                    lu_ok = false;
+                    if (lt == 0) atomicOr(&flags[g], 2);
+                } else {
+                    const T pv = qk_col[p], qkk = qk_col[kk];
+                    if (lt == 0) a6[kk] = pv;
+                    const int qcols = n - kk - 1;
+                    for (int cidx = lt; cidx < qcols + n; cidx += NG_TPM) {
+                        T *col = cidx < qcols ? a4 + (ng_i64)(kk + 1 + cidx) * n : a2 + (ng_i64)(cidx - qcols) * n;
+                        const T top = col[kk], prow = col[p];
+                        col[kk] = prow;
+                        for (int r = kk + 1; r < n; ++r) {
+                            const T src = r == p ? top : col[r];
+                            const T l = ng_div(r == p ? qkk : qk_col[r], pv);
+                            col[r] = ng_fma(ng_neg(l), prow, src);
+                        }
                     }
                 }
             }
             __syncthreads();
-            if (go) {
-                const T pv = a4[kk + (ng_i64)kk * n];
-                for (int r = kk + 1 + lt; r < n; r += NG_TPM) a4[r + (ng_i64)kk * n] = ng_div(a4[r + (ng_i64)kk * n], pv);
-            }
-            __syncthreads();
-            if (go) {
-                // Rows kk+1 … n−1: the trailing columns of a4, every column of a2.
-                const int rows = n - kk - 1, cols = 2 * n - kk - 1;
-                for (ng_i64 e = lt; e < (ng_i64)rows * cols; e += NG_TPM) {
-                    const int r = kk + 1 + (int)(e % rows), cidx = (int)(e / rows);
-                    T *x = cidx < n - kk - 1 ? a4 : a2;
-                    const int c = cidx < n - kk - 1 ? kk + 1 + cidx : cidx - (n - kk - 1);
-                    const ng_i64 cc = (ng_i64)c * n;
-                    x[r + cc] = ng_fma(ng_neg(a4[r + (ng_i64)kk * n]), x[kk + cc], x[r + cc]);
-                }
-            }
-            __syncthreads();
         }
-        // Back substitution with U: a2 ← U⁻¹·a2.
+        // Back substitution with U (rows above the diagonal of a4, the diagonal in a6):
+        // a2 ← U⁻¹·a2.
         for (int kk = n - 1; kk >= 0; --kk) {
-            const bool go = live && flags[g] == 0;
-            if (go) {
-                const T pv = a4[kk + (ng_i64)kk * n];
+            if (lu_ok) {
+                const T pv = a6[kk];
                 for (int c = lt; c < n; c += NG_TPM) a2[kk + (ng_i64)c * n] = ng_div(a2[kk + (ng_i64)c * n], pv);
             }
             __syncthreads();
-            if (go) {
+            if (lu_ok) {
                 for (ng_i64 e = lt; e < (ng_i64)kk * n; e += NG_TPM) {
                     const int r = (int)(e % kk), c = (int)(e / kk);
                     a2[r + (ng_i64)c * n] = ng_fma(ng_neg(a4[r + (ng_i64)kk * n]), a2[kk + (ng_i64)c * n], a2[r + (ng_i64)c * n]);
@@ -414,8 +412,9 @@ extern "C" __global__ void __launch_bounds__(NG_NT) NG_KERNEL(expm_pade)(ng_i64 
             __syncthreads();
         }
         // s squarings, ping-pong between a2 and a4.
-        const bool solved = live && flags[g] == 0;
+        const bool solved = lu_ok;
         T *cur = a2, *oth = a4;
+        const int smax = *smaxp;
         for (int q = 0; q < smax; ++q) {
             const bool on = solved && q < s;
             expm_mm(oth, cur, cur, n, lt, on);

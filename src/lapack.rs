@@ -255,3 +255,21 @@ pub fn single_threaded_blas() {
     // calls.
     ONCE.call_once(|| unsafe { openblas_set_num_threads(1) });
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gesv_solves_and_reports_an_exactly_singular_matrix() {
+        // [[2, 1], [4, 3]]·X = [[4, 1], [10, 0]] (column-major): X = [[1, 1.5], [2, -2]].
+        let (mut a, mut b, mut ipiv) = ([2.0f64, 4.0, 1.0, 3.0], [4.0f64, 10.0, 1.0, 0.0], [0; 2]);
+        // SAFETY: 2 × 2 matrices and 2 pivots.
+        let info = unsafe { f64::gesv(2, 2, a.as_mut_ptr(), 2, ipiv.as_mut_ptr(), b.as_mut_ptr(), 2) };
+        assert_eq!((info, b), (0, [1.0, 2.0, 1.5, -2.0]));
+        let (mut s, mut c, mut ip) = ([Complex32::new(1.0, 1.0), Complex32::new(2.0, 2.0), Complex32::new(1.0, 1.0), Complex32::new(2.0, 2.0)], [Complex32::new(1.0, 0.0); 2], [0; 2]);
+        // SAFETY: as above, one right-hand side.
+        let info = unsafe { Complex32::gesv(2, 1, s.as_mut_ptr(), 2, ip.as_mut_ptr(), c.as_mut_ptr(), 2) };
+        assert_eq!(info, 2, "the second pivot of a rank-1 matrix is exactly zero");
+    }
+}

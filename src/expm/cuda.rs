@@ -41,10 +41,12 @@ pub struct EigPlan {
 
 /// The plan for order m; `shared_inputs`: E and E⁻¹ have stride 0.
 pub fn eig_plan<T: Scalar>(m: usize, shared_inputs: bool, max_smem: usize) -> EigPlan {
-    // Register accumulators per thread: 32 real, 16 complex.
+    // Register accumulators per thread: 32 real, 16 complex; whole 16-byte vectors of E⁻¹'s
+    // row each.
     let most = if T::IS_COMPLEX { 16 } else { 32 };
+    let vec = (16 / size_of::<T>()).max(1);
     let ncb = m.div_ceil(most).max(1);
-    let cb = m.div_ceil(ncb);
+    let cb = m.div_ceil(ncb).next_multiple_of(vec);
     let g = (THREADS / (m * ncb)).max(1);
     let mut p = EigPlan { cb, ncb, g, shared: shared_inputs };
     if eig_smem::<T>(m, &p) > max_smem {
@@ -53,9 +55,10 @@ pub fn eig_plan<T: Scalar>(m: usize, shared_inputs: bool, max_smem: usize) -> Ei
     p
 }
 
-/// Dynamic shared memory of expm_eig: the group's exponentials, and E and E⁻¹ when staged.
+/// Dynamic shared memory of expm_eig: the group's exponentials, and when staged E (m × m)
+/// and E⁻¹'s rows padded to ncb·cb.
 pub fn eig_smem<T>(m: usize, p: &EigPlan) -> usize {
-    (p.g * m + if p.shared { 2 * m * m } else { 0 }) * size_of::<T>()
+    (p.g * m + if p.shared { m * m + m * p.ncb * p.cb } else { 0 }) * size_of::<T>()
 }
 
 /// The defines and entry point of expm_eig for order m.
@@ -121,9 +124,6 @@ fn launch_eig<T: Scalar>(ch: &CudaHandle, m: usize, k: &Chunk) -> Result<()> {
 /// Work matrices per matrix of expm_pade.
 const WORK: usize = 7;
 
-/// Shared memory expm_pade's static arrays take (reductions and per-matrix state).
-const PADE_STATIC: usize = 8 * 4 * THREADS + 1024;
-
 /// Dynamic shared memory per block the per-order kernels aim at: two blocks per SM.
 const PADE_SMEM_AIM: usize = 96 << 10;
 
@@ -140,21 +140,21 @@ pub struct PadePlan {
 /// The plan for order n on a device allowing `max_smem` bytes of shared memory per block.
 pub fn pade_plan<T>(n: usize, max_smem: usize) -> PadePlan {
     let per = WORK * n * n * size_of::<T>();
-    if per + PADE_STATIC > max_smem {
-        return PadePlan { g: 1, tpm: THREADS, smem: false };
-    }
     let tpm = (n * n).min(THREADS);
     let g = (THREADS / tpm).min((PADE_SMEM_AIM / per).max(1)).max(1);
-    PadePlan { g, tpm, smem: true }
+    let p = PadePlan { g, tpm, smem: true };
+    if pade_smem::<T>(n, &p) > max_smem {
+        return PadePlan { g: 1, tpm: THREADS, smem: false };
+    }
+    p
 }
 
-/// Dynamic shared memory of expm_pade.
+/// Dynamic shared memory of expm_pade (its only shared memory, carved as the kernel does):
+/// the work matrices when staged (rounded up to 16 bytes), 4·tpm + 4 doubles of reductions
+/// and norms and 4 ints of state per matrix, and one int.
 pub fn pade_smem<T>(n: usize, p: &PadePlan) -> usize {
-    if p.smem {
-        p.g * WORK * n * n * size_of::<T>()
-    } else {
-        0
-    }
+    let work = if p.smem { (p.g * WORK * n * n * size_of::<T>()).next_multiple_of(16) } else { 0 };
+    work + p.g * (4 * p.tpm + 4) * 8 + (4 * p.g + 1) * 4
 }
 
 /// The defines and entry point of expm_pade for order n.
@@ -220,7 +220,8 @@ mod tests {
     fn eig_plans_by_order() {
         assert_eq!(eig_plan::<f32>(4, true, 227 << 10), EigPlan { cb: 4, ncb: 1, g: 64, shared: true });
         assert_eq!(eig_plan::<f32>(20, true, 227 << 10), EigPlan { cb: 20, ncb: 1, g: 12, shared: true });
-        assert_eq!(eig_plan::<f64>(61, true, 227 << 10), EigPlan { cb: 31, ncb: 2, g: 2, shared: true });
+        assert_eq!(eig_plan::<f64>(61, true, 227 << 10), EigPlan { cb: 32, ncb: 2, g: 2, shared: true });
+        assert_eq!(eig_plan::<f32>(61, true, 227 << 10), EigPlan { cb: 32, ncb: 2, g: 2, shared: true });
         assert_eq!(eig_plan::<Complex64>(64, false, 227 << 10), EigPlan { cb: 16, ncb: 4, g: 1, shared: false });
         // Too large for shared memory: read from global memory.
         assert!(!eig_plan::<f64>(200, true, 227 << 10).shared);
@@ -232,6 +233,8 @@ mod tests {
         assert_eq!(pade_plan::<f64>(32, 227 << 10), PadePlan { g: 1, tpm: 256, smem: true });
         assert_eq!(pade_plan::<f32>(4, 227 << 10), PadePlan { g: 16, tpm: 16, smem: true });
         assert!(!pade_plan::<f64>(64, 227 << 10).smem);
-        assert!(pade_smem::<Complex64>(32, &pade_plan::<Complex64>(32, 227 << 10)) + PADE_STATIC <= 227 << 10);
+        assert!(pade_smem::<Complex64>(32, &pade_plan::<Complex64>(32, 227 << 10)) <= 227 << 10);
+        // The scratch path's shared memory: the reductions and the state only.
+        assert_eq!(pade_smem::<f64>(64, &pade_plan::<f64>(64, 227 << 10)), (4 * 256 + 4) * 8 + 5 * 4);
     }
 }

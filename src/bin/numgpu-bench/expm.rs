@@ -8,7 +8,7 @@
 //! (skipped, with a note, where python3 or torch is absent). Checks by the oracle
 //! (`numgpu::testing::expm`).
 
-use crate::bench::{below, bits, dispatch, finish, sample, About, Bench, Case, Ctx};
+use crate::bench::{below, bits, dispatch, fetch, finish, sample, About, Bench, Case, Ctx};
 use crate::gpu::{median, ng, ok, DevBuf, Res};
 use crate::prec::Prec;
 use crate::report::{series_lines, Fmt, Meta, Panel, Row, Scale, Style};
@@ -141,8 +141,9 @@ fn c64<T: Scalar>(v: &[T]) -> Vec<Complex64> {
 fn eig_body<T: Prec>(x: &Expm, ctx: &mut Ctx, m: usize, row: &mut Row) -> Res<()> {
     let (gpu, sz, mm) = (ctx.gpu, size_of::<T>(), m * m);
     let rsz = size_of::<T::Real>();
-    // The cuBLAS route holds D_i, F_i and P_i (3 M² per problem) and numgpu's P (one more).
-    let per = (4 * mm * sz + rsz + 24) as f64;
+    // The cuBLAS route holds D_i, F_i and P_i (3 M² per problem, five pointer arrays) and
+    // numgpu's P (one more).
+    let per = (4 * mm * sz + rsz + 40) as f64;
     let batch = x.branches.min((ctx.budget / per) as usize).clamp(1, i32::MAX as usize);
     row.set("form", "eig");
     row.set("precision", T::LETTER.to_string());
@@ -167,14 +168,17 @@ fn eig_body<T: Prec>(x: &Expm, ctx: &mut Ctx, m: usize, row: &mut Row) -> Res<()
     };
     // The cuBLAS route: D_i on the host (untimed), pointer arrays.
     let (dd, df, dq) = (buf(batch * mm * sz)?, buf(batch * mm * sz)?, buf(batch * mm * sz)?);
-    let mut d = vec![T::zero(); batch * mm];
-    for (i, &ti) in times.iter().enumerate() {
-        for k in 0..m {
-            d[i * mm + k * (m + 1)] = T::from_c64((l[k].to_c64() * ti.into()).exp());
+    // D_i uploaded in chunks (the whole batch of them may not fit in host memory twice).
+    for first in (0..batch).step_by(1 << 16) {
+        let count = (batch - first).min(1 << 16);
+        let mut d = vec![T::zero(); count * mm];
+        for (j, &ti) in times[first..first + count].iter().enumerate() {
+            for k in 0..m {
+                d[j * mm + k * (m + 1)] = T::from_c64((l[k].to_c64() * ti.into()).exp());
+            }
         }
+        gpu.htod(dd.ptr + (first * mm * sz) as u64, &d)?;
     }
-    gpu.htod(dd.ptr, &d)?;
-    drop(d);
     let ptrs = |base: u64, step: usize| -> Vec<u64> { (0..batch as u64).map(|i| base + i * step as u64).collect() };
     let arrays: Vec<DevBuf> = (0..5).map(|_| buf(batch * 8)).collect::<Res<_>>()?;
     for (a, v) in arrays.iter().zip([ptrs(de.ptr, 0), ptrs(dd.ptr, mm * sz), ptrs(df.ptr, mm * sz), ptrs(dei.ptr, 0), ptrs(dq.ptr, mm * sz)]) {
@@ -188,27 +192,25 @@ fn eig_body<T: Prec>(x: &Expm, ctx: &mut Ctx, m: usize, row: &mut Row) -> Res<()
             ok(T::gemm_array(cublas, mi, &one, arrays[2].ptr, arrays[3].ptr, &zero, arrays[4].ptr, bi).result(), "cublasXgemmBatched ·E⁻¹")
         }
     };
-    // Checks: ours twice (bitwise), against the double reference and the cuBLAS route.
+    // Checks on a sample: ours twice (bitwise), against the double reference and the cuBLAS
+    // route.
+    let picks = sample(5e7, m, batch);
     ours(ctx.h)?;
-    let mut p = vec![T::zero(); batch * mm];
-    gpu.dtoh(&mut p, dp.ptr)?;
+    let p: Vec<T> = fetch(gpu, dp.ptr, mm, batch, &picks)?;
     gpu.memset_async(dp.ptr, 0xff, batch * mm * sz)?;
     ours(ctx.h)?;
-    let mut p2 = vec![T::zero(); batch * mm];
-    gpu.dtoh(&mut p2, dp.ptr)?;
+    let p2: Vec<T> = fetch(gpu, dp.ptr, mm, batch, &picks)?;
     row.set("reproducible", bits(&p) == bits(&p2));
     route()?;
-    let mut pc = vec![T::zero(); batch * mm];
-    gpu.dtoh(&mut pc, dq.ptr)?;
+    let pc: Vec<T> = fetch(gpu, dq.ptr, mm, batch, &picks)?;
     let (ce, cl, cei) = (c64(&e), c64(&l), c64(&ei));
     let (_, bound0) = eig_reference(&ce, &cl, &cei, 0.0, m);
-    let picks = sample(5e7, m, batch);
     let (mut worst, mut worst_cublas) = (0f64, 0f64);
-    for &i in &picks {
-        let got = c64(&p[i * mm..(i + 1) * mm]);
+    for (j, &i) in picks.iter().enumerate() {
+        let got = c64(&p[j * mm..(j + 1) * mm]);
         let (reference, bound) = eig_reference(&ce, &cl, &cei, times[i].into(), m);
         worst = nan_max(worst, eig_ratio(&got, &reference, &bound, m, T::EPS));
-        worst_cublas = nan_max(worst_cublas, eig_ratio(&got, &c64(&pc[i * mm..(i + 1) * mm]), &bound0, m, T::EPS));
+        worst_cublas = nan_max(worst_cublas, eig_ratio(&got, &c64(&pc[j * mm..(j + 1) * mm]), &bound0, m, T::EPS));
     }
     row.set("error_ratio", worst);
     row.set("error_ratio_cublas", worst_cublas);
@@ -216,7 +218,6 @@ fn eig_body<T: Prec>(x: &Expm, ctx: &mut Ctx, m: usize, row: &mut Row) -> Res<()
     row.check(below(Some(worst), tol::RATIO), || format!("error ratio {worst:.3e} >= {}", tol::RATIO));
     row.check(below(Some(worst_cublas), tol::RATIO), || format!("against the cuBLAS route: error ratio {worst_cublas:.3e} >= {}", tol::RATIO));
     row.check(bits(&p) == bits(&p2), || "two calls on the same inputs differ bitwise".into());
-    drop((p, p2, pc));
     let t_ours = median(&gpu.time(ctx.warmup, ctx.reps, |_| Ok(()), |_| ours(ctx.h))?);
     let t_cublas = median(&gpu.time(ctx.warmup, ctx.reps, |_| Ok(()), |_| route())?);
     let bytes = (batch * (mm * sz + rsz)) as f64;

@@ -133,7 +133,7 @@ static void run_syevj(const where_t *w, const jac_t *g, int32_t uplo)
             }
     for (i = 0; i < NB * N * N; i++) {
         size_t e = i % (N * N), rr = e % N, cc = e / N;
-        cset(p, a, i, (uplo == NUMGPU_JACOBI_LOWER ? rr >= cc : rr <= cc) ? cget(p, full, i) : CNAN);
+        cset(p, a, i, (uplo == NUMGPU_UPLO_LOWER ? rr >= cc : rr <= cc) ? cget(p, full, i) : CNAN);
     }
     snprintf(what, sizeof what, "numgpu_%s%sj_batched uplo %d", p->letter, p->cplx ? "heev" : "syev", (int)uplo);
     s = g->syevj(w->h, NUMGPU_JACOBI_VEC, uplo, N, put(&st, a, NB * N * N * es), N, N * N, put(&st, wv, NB * N * rs), N,
@@ -227,7 +227,7 @@ static void run_limit(const where_t *w)
     one.max_sweeps = 1;
     for (i = 0; i < 16; i++)
         a[i] = 1.0 / (double)(1 + i % 4 + i / 4); /* Hilbert 4 x 4 */
-    s = numgpu_dsyevj_batched(w->h, NUMGPU_JACOBI_NOVEC, NUMGPU_JACOBI_LOWER, 4, put(&st, a, sizeof a), 4, 16,
+    s = numgpu_dsyevj_batched(w->h, NUMGPU_JACOBI_NOVEC, NUMGPU_UPLO_LOWER, 4, put(&st, a, sizeof a), 4, 16,
                               put(&st, wv, sizeof wv), 4, &one, put(&st, info, sizeof info), put(&st, sweeps, sizeof sweeps),
                               put(&st, res, sizeof res), 1);
     fail = back(&st);
@@ -240,8 +240,8 @@ static void drop_ins(const where_t *w)
 {
     int pi;
     for (pi = 0; pi < 4; pi++) {
-        run_syevj(w, &JACS[pi], NUMGPU_JACOBI_LOWER);
-        run_syevj(w, &JACS[pi], NUMGPU_JACOBI_UPPER);
+        run_syevj(w, &JACS[pi], NUMGPU_UPLO_LOWER);
+        run_syevj(w, &JACS[pi], NUMGPU_UPLO_UPPER);
         run_gesvdj(w, &JACS[pi], 29, 17);
         run_gesvdj(w, &JACS[pi], 17, 29);
         run_gesvdj(w, &JACS[pi], 40, 40);

@@ -3,7 +3,8 @@
  * A = M·Mᴴ + n·I (the middle one indefinite at k = n/2 + 1: A(k, k) = −1), n in {1, 8, 33,
  * 100}, uplo lower and upper, padded leading dimensions, gaps, and NaN in the triangle the call
  * must not read. Against LAPACKE per matrix: info identical; the factor's triangle (for
- * info = k its first k − 1 columns of L, rows of U) within ||F − Fref||_F / (n eps ||Fref||_F)
+ * info = k its leading (k − 1) × (k − 1) block, all a blocked LAPACK finishes) within
+ * ||F − Fref||_F / (n eps ||Fref||_F)
  * < 30; posv's and potrs's X with a backward error ||B − A X||_F / (n eps ||A||_F ||X||_F)
  * < 30, B bitwise unchanged where info > 0; potrs with strideA 0 (one factor for the batch);
  * the other triangle, padding and gaps bitwise unchanged. The argument checks name their
@@ -138,8 +139,8 @@ static void free_case(case_t *k)
     free(k->B0);
 }
 
-/* The factor's triangle of matrix i (strided, leading dimension ld) restricted to the first
- * `cols` columns of L (rows of U), compact with zeros elsewhere. */
+/* The factor's triangle of matrix i (strided, leading dimension ld) restricted to its leading
+ * `cols` × `cols` block, compact with zeros elsewhere. */
 static void *factor_part(const case_t *k, const void *F, size_t ld, size_t cols)
 {
     const prec_t *p = k->c->p;
@@ -147,7 +148,7 @@ static void *factor_part(const case_t *k, const void *F, size_t ld, size_t cols)
     void *out = new_buffer(p, n * n, 0, 0);
     for (j = 0; j < n; j++)
         for (r = 0; r < n; r++)
-            if (in_tri(k->uplo, r, j) && (k->uplo == NUMGPU_UPLO_LOWER ? j : r) < cols)
+            if (in_tri(k->uplo, r, j) && r < cols && j < cols)
                 cset(p, out, r + j * n, cget(p, F, r + j * ld));
     return out;
 }
@@ -211,7 +212,7 @@ static void run_potrf(const case_t *k, int form)
             double r = diff_ratio(p, got, n, want, n, n, n, (double)n);
             check(info[i] == rinfo, "%s: %s matrix %lu: info %d, LAPACKE_%spotrf's %d", k->w->name, what,
                   (unsigned long)m, (int)info[i], p->letter, rinfo);
-            check(r < TOL, "%s: %s matrix %lu: factor (first %lu columns) differs from LAPACKE's: ratio %.2f",
+            check(r < TOL, "%s: %s matrix %lu: factor (leading %lu columns) differs from LAPACKE's: ratio %.2f",
                   k->w->name, what, (unsigned long)m, (unsigned long)cols, r);
             free(ref);
             free(got);

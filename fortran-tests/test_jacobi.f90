@@ -53,7 +53,7 @@ contains
         do i = 1, nb
             a(:, :, i) = t
         end do
-        call numgpu_syevj_batched(h, NUMGPU_JACOBI_VEC, NUMGPU_JACOBI_UPPER, a, w, info, sweeps, residual, status)
+        call numgpu_syevj_batched(h, NUMGPU_JACOBI_VEC, NUMGPU_UPLO_UPPER, a, w, info, sweeps, residual, status)
         call check(status == NUMGPU_SUCCESS, "{p}syevj: " // numgpu_last_error_string())
         tol = 30 * n * epsilon(0.0_{kind}) * 4
         do k = 1, n
@@ -75,12 +75,12 @@ contains
         do i = 1, nb
             a(:, :, i) = t
         end do
-        call numgpu_syevj_batched(h, NUMGPU_JACOBI_NOVEC, NUMGPU_JACOBI_LOWER, a, w, info, sweeps, residual, status, &
+        call numgpu_syevj_batched(h, NUMGPU_JACOBI_NOVEC, NUMGPU_UPLO_LOWER, a, w, info, sweeps, residual, status, &
             params=one)
         call check(status == NUMGPU_SUCCESS .and. all(info == 1) .and. all(sweeps == 1), "{p}syevj max_sweeps 1")
         ! Shapes: w too short.
         info = -7
-        call numgpu_syevj_batched(h, NUMGPU_JACOBI_VEC, NUMGPU_JACOBI_LOWER, a, w(1:n - 1, :), info, sweeps, residual, &
+        call numgpu_syevj_batched(h, NUMGPU_JACOBI_VEC, NUMGPU_UPLO_LOWER, a, w(1:n - 1, :), info, sweeps, residual, &
             status)
         call check(status == NUMGPU_INVALID_VALUE .and. all(info == -7), "{p}syevj: w of n - 1 rows accepted")
     end subroutine

@@ -6,7 +6,7 @@
     ! (numgpu_?syevj_batched, numgpu_?heevj_batched), in every precision.
     !
     ! - jobz [in]: NUMGPU_JACOBI_NOVEC or NUMGPU_JACOBI_VEC (the eigenvectors overwrite A).
-    ! - uplo [in]: NUMGPU_JACOBI_LOWER or NUMGPU_JACOBI_UPPER: the triangle of A read.
+    ! - uplo [in]: NUMGPU_UPLO_LOWER or NUMGPU_UPLO_UPPER: the triangle of A read.
     ! - A(:,:,:) [inout]: n = size(A, 2), size(A, 1) >= n (the leading dimension); A(:,:,i)
     !   is matrix i; size(A, 3) is the batch.
     ! - w(:,:) [out]: the real type, size(w, 1) >= n, size(w, 2) the batch: the eigenvalues,

@@ -71,10 +71,6 @@ module numgpu
     integer(c_int32_t), parameter, public :: NUMGPU_JACOBI_NOVEC = 0_c_int32_t
     integer(c_int32_t), parameter, public :: NUMGPU_JACOBI_VEC = 1_c_int32_t
 
-    ! numgpu_jacobi_uplo
-    integer(c_int32_t), parameter, public :: NUMGPU_JACOBI_LOWER = 0_c_int32_t
-    integer(c_int32_t), parameter, public :: NUMGPU_JACOBI_UPPER = 1_c_int32_t
-
     ! numgpu_ode_layout
     integer(c_int32_t), parameter, public :: NUMGPU_LAYOUT_SYSTEM_MAJOR = 0_c_int32_t
     integer(c_int32_t), parameter, public :: NUMGPU_LAYOUT_EQUATION_MAJOR = 1_c_int32_t
@@ -1929,7 +1925,7 @@ module numgpu
     ! (numgpu_?syevj_batched, numgpu_?heevj_batched), in every precision.
     !
     ! - jobz [in]: NUMGPU_JACOBI_NOVEC or NUMGPU_JACOBI_VEC (the eigenvectors overwrite A).
-    ! - uplo [in]: NUMGPU_JACOBI_LOWER or NUMGPU_JACOBI_UPPER: the triangle of A read.
+    ! - uplo [in]: NUMGPU_UPLO_LOWER or NUMGPU_UPLO_UPPER: the triangle of A read.
     ! - A(:,:,:) [inout]: n = size(A, 2), size(A, 1) >= n (the leading dimension); A(:,:,i)
     !   is matrix i; size(A, 3) is the batch.
     ! - w(:,:) [out]: the real type, size(w, 1) >= n, size(w, 2) the batch: the eigenvalues,

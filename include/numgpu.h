@@ -106,27 +106,6 @@ typedef int32_t numgpu_jacobi_job;
 #endif // __cplusplus
 
 /**
- * Which triangle of a Hermitian matrix is stored, as an `int32_t` at the ABI (`uplo`).
- */
-enum numgpu_jacobi_uplo
-#ifdef __cplusplus
-  : int32_t
-#endif // __cplusplus
- {
-  /**
-   * The lower triangle (LAPACK UPLO = 'L').
-   */
-  NUMGPU_JACOBI_LOWER = 0,
-  /**
-   * The upper triangle (UPLO = 'U').
-   */
-  NUMGPU_JACOBI_UPPER = 1,
-};
-#ifndef __cplusplus
-typedef int32_t numgpu_jacobi_uplo;
-#endif // __cplusplus
-
-/**
  * Layout of the states `Y` and parameters `P`, as an `int32_t` at the ABI.
  */
 enum numgpu_ode_layout
@@ -2637,7 +2616,7 @@ numgpu_status numgpu_zgtsv_batched_interleaved(numgpu_handle *h,
  * - `h` [in]: handle.
  * - `jobz` [in]: `NUMGPU_JACOBI_NOVEC` (eigenvalues only; A is not written) or
  *   `NUMGPU_JACOBI_VEC` (the eigenvectors overwrite A_i, column j for w_i[j]).
- * - `uplo` [in]: `NUMGPU_JACOBI_LOWER` or `NUMGPU_JACOBI_UPPER`: the triangle read.
+ * - `uplo` [in]: `NUMGPU_UPLO_LOWER` or `NUMGPU_UPLO_UPPER`: the triangle read.
  * - `n` [in]: order of every A_i, 0 … 4096.
  * - `A` [in, out]: the matrices.
  * - `lda` [in]: leading dimension, >= max(1, n).
@@ -2915,10 +2894,10 @@ numgpu_status numgpu_zgesvdj_batched(numgpu_handle *h,
  * - `lda` [in]: >= max(1, n).
  * - `info` [out]: `batch` entries; 0, or k > 0 when the leading minor of order k of A[i]
  *   is not positive definite: the pivot of step k (the Schur complement's diagonal entry,
- *   before its square root) is <= 0 or NaN, as LAPACK tests it, or +Inf. Then columns
- *   1 … k−1 of L (rows of U) hold the factor as LAPACK computes it, entry (k, k) holds the
- *   failed pivot, and the rest of the triangle holds intermediate values, as in LAPACK. A
- *   NaN or Inf anywhere in the triangle gives info > 0.
+ *   before its square root) is <= 0 or NaN, as LAPACK tests it, or +Inf. Then the leading
+ *   (k−1) × (k−1) block of the factor is complete, and the rest of the triangle holds
+ *   intermediate values, as in LAPACK (whose blocked factorisation may leave the rest of
+ *   columns 1 … k−1 unfinished). A NaN or Inf anywhere in the triangle gives info > 0.
  * - `batch` [in]: number of matrices, >= 0.
  *
  * All arrays (and the pointer array) are host memory, or all are device memory of the

@@ -81,7 +81,7 @@ unsafe fn gesvdj_form<T: Scalar>(
 /// - `h` [in]: handle.
 /// - `jobz` [in]: `NUMGPU_JACOBI_NOVEC` (eigenvalues only; A is not written) or
 ///   `NUMGPU_JACOBI_VEC` (the eigenvectors overwrite A_i, column j for w_i[j]).
-/// - `uplo` [in]: `NUMGPU_JACOBI_LOWER` or `NUMGPU_JACOBI_UPPER`: the triangle read.
+/// - `uplo` [in]: `NUMGPU_UPLO_LOWER` or `NUMGPU_UPLO_UPPER`: the triangle read.
 /// - `n` [in]: order of every A_i, 0 … 4096.
 /// - `A` [in, out]: the matrices.
 /// - `lda` [in]: leading dimension, >= max(1, n).

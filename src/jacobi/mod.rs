@@ -33,7 +33,7 @@ use crate::core::check::{check_len, check_ld, check_span, check_stride, needed, 
 use crate::core::error::{Error, Result};
 use crate::core::handle::{Handle, State};
 use crate::core::memory::{common_space, ArgPtr};
-use crate::core::Scalar;
+use crate::core::{Scalar, Uplo};
 use num_traits::{Float, NumCast};
 
 /// Whether a Jacobi routine computes vectors, as an `int32_t` at the ABI (`jobz`, `jobu`,
@@ -46,17 +46,6 @@ pub enum numgpu_jacobi_job {
     NUMGPU_JACOBI_NOVEC = 0,
     /// Values and vectors (JOBZ = 'V'; for gesvdj the economy-size U or V).
     NUMGPU_JACOBI_VEC = 1,
-}
-
-/// Which triangle of a Hermitian matrix is stored, as an `int32_t` at the ABI (`uplo`).
-#[repr(i32)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[allow(non_camel_case_types)]
-pub enum numgpu_jacobi_uplo {
-    /// The lower triangle (LAPACK UPLO = 'L').
-    NUMGPU_JACOBI_LOWER = 0,
-    /// The upper triangle (UPLO = 'U').
-    NUMGPU_JACOBI_UPPER = 1,
 }
 
 /// Parameters of the Jacobi routines. A zero-initialised struct (`numgpu_jacobi_params p =
@@ -232,11 +221,7 @@ pub unsafe fn syevj_batched<T: Scalar>(
     batch: i64,
 ) -> Result<()> {
     let vectors = job(jobz, "jobz")?;
-    let upper = match uplo {
-        0 => false,
-        1 => true,
-        _ => return Err(Error::arg("uplo", format!("(uplo = {uplo}) must be NUMGPU_JACOBI_LOWER (0) or NUMGPU_JACOBI_UPPER (1)"))),
-    };
+    let upper = Uplo::from_i32(uplo, "uplo")? == Uplo::Upper;
     let nu = nonneg(n, "n")?;
     let opts = Opts::from_c(params, T::EPS, 1)?;
     let batchu = nonneg(batch, "batch")?;

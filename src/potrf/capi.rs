@@ -57,10 +57,10 @@ unsafe fn posv_form<T: Blas>(name: &str, h: *mut Handle, uplo: i32, n: i64, nrhs
 /// - `lda` [in]: >= max(1, n).
 /// - `info` [out]: `batch` entries; 0, or k > 0 when the leading minor of order k of A[i]
 ///   is not positive definite: the pivot of step k (the Schur complement's diagonal entry,
-///   before its square root) is <= 0 or NaN, as LAPACK tests it, or +Inf. Then columns
-///   1 … k−1 of L (rows of U) hold the factor as LAPACK computes it, entry (k, k) holds the
-///   failed pivot, and the rest of the triangle holds intermediate values, as in LAPACK. A
-///   NaN or Inf anywhere in the triangle gives info > 0.
+///   before its square root) is <= 0 or NaN, as LAPACK tests it, or +Inf. Then the leading
+///   (k−1) × (k−1) block of the factor is complete, and the rest of the triangle holds
+///   intermediate values, as in LAPACK (whose blocked factorisation may leave the rest of
+///   columns 1 … k−1 unfinished). A NaN or Inf anywhere in the triangle gives info > 0.
 /// - `batch` [in]: number of matrices, >= 0.
 ///
 /// All arrays (and the pointer array) are host memory, or all are device memory of the

@@ -135,11 +135,12 @@ pub fn chol_ratio<T: Scalar>(a: &[T], f: &[T], n: usize, uplo: Uplo) -> f64 {
     ratio(norm1_matrix(&diff, n, n), n as f64 * norm1_matrix(&a, n, n) * T::EPS)
 }
 
-/// The largest |f(i, j) − g(i, j)| / max(1, |g(i, j)|) over columns `0..cols` of the lower
-/// factors `f` and `g` (as [`lower_of`] gives them): the first columns of a factorisation
-/// that stopped, against LAPACK's.
-pub fn column_gap(f: &[Complex64], g: &[Complex64], n: usize, cols: usize) -> f64 {
-    (0..cols * n).filter(|e| e % n >= e / n).map(|e| (f[e] - g[e]).norm() / g[e].norm().max(1.0)).fold(0.0, super::norm::nan_max)
+/// The largest |f(i, j) − g(i, j)| / max(1, |g(i, j)|) over the leading `k × k` block of the
+/// lower factors `f` and `g` (as [`lower_of`] gives them): what a factorisation that stopped
+/// at step k + 1 has finished whatever its order of operations. (A blocked LAPACK leaves the
+/// rows below k of those columns unfinished when the failure falls inside a block.)
+pub fn leading_gap(f: &[Complex64], g: &[Complex64], n: usize, k: usize) -> f64 {
+    (0..k * n).filter(|e| e % n >= e / n && e % n < k).map(|e| (f[e] - g[e]).norm() / g[e].norm().max(1.0)).fold(0.0, super::norm::nan_max)
 }
 
 #[cfg(test)]

@@ -13,7 +13,7 @@ use numgpu::testing::gen::{c, nan, random, rng, POISON};
 use numgpu::testing::layout::Layout;
 use numgpu::testing::lu::solve_ratio;
 use numgpu::testing::norm::unchanged;
-use numgpu::testing::spd::{chol_ratio, column_gap, indefinite_at, lower_of, potrf as lapack_potrf, spd, tridiag_121, tridiag_121_factor};
+use numgpu::testing::spd::{chol_ratio, leading_gap, indefinite_at, lower_of, potrf as lapack_potrf, spd, tridiag_121, tridiag_121_factor};
 use numgpu::testing::tol::RATIO;
 use numgpu::{Backend, Complex64, Handle, Status, Uplo};
 
@@ -149,7 +149,7 @@ fn tridiag_for<T: Blas>(h: &mut Handle) {
     }
 }
 
-/// Indefinite at k: info = k, columns 1 … k − 1 as LAPACK's; the clean matrices of the
+/// Indefinite at k: info = k, the leading (k − 1) × (k − 1) block as LAPACK's; the clean matrices of the
 /// batch unaffected.
 fn indefinite_for<T: Blas>(h: &mut Handle) {
     for &n in &[1usize, 4, 8, 32, 33, 64, 130] {
@@ -164,8 +164,8 @@ fn indefinite_for<T: Blas>(h: &mut Handle) {
                 assert_eq!(f.info[i], k as i32, "{who}: info");
                 let (lf, linfo) = lapack_potrf(&s.full[i], n, uplo);
                 assert_eq!(linfo, k as i32, "{who}: LAPACK's info");
-                let gap = column_gap(&lower_of(&s.layout.get(&f.a, i), n, uplo), &lower_of(&lf, n, uplo), n, k - 1);
-                assert!(gap <= 30.0 * n as f64 * T::EPS, "{who}: first {} columns differ from LAPACK's by {gap:.3e}", k - 1);
+                let gap = leading_gap(&lower_of(&s.layout.get(&f.a, i), n, uplo), &lower_of(&lf, n, uplo), n, k - 1);
+                assert!(gap <= 30.0 * n as f64 * T::EPS, "{who}: the leading {0} × {0} block differs from LAPACK's by {gap:.3e}", k - 1);
             }
             assert_eq!(f.info[ks.len()], 0, "{}potrf {uplo:?} n={n}: the clean matrix of the batch", T::LETTER);
         }

@@ -946,6 +946,48 @@ module numgpu
             integer(c_int32_t) :: numgpu_zgtsv_batched_interleaved
         end function
 
+        function numgpu_life_plan_create(h, ntheta, natoms, nvoxels, nfibers, nnz, atoms, voxels, fibers, &
+                values, index_base, p) bind(C, name="numgpu_life_plan_create")
+            import :: c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, atoms, voxels, fibers, values
+            integer(c_int64_t), value :: ntheta, natoms, nvoxels, nfibers, nnz
+            integer(c_int32_t), value :: index_base
+            type(c_ptr), intent(inout) :: p
+            integer(c_int32_t) :: numgpu_life_plan_create
+        end function
+
+        function numgpu_dlife_mw(h, p, D, ldd, w, beta, Y, ldy) bind(C, name="numgpu_dlife_mw")
+            import :: c_double, c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, p, D, w, Y
+            integer(c_int64_t), value :: ldd, ldy
+            real(c_double), value :: beta
+            integer(c_int32_t) :: numgpu_dlife_mw
+        end function
+
+        function numgpu_dlife_mty(h, p, D, ldd, Y, ldy, beta, w) bind(C, name="numgpu_dlife_mty")
+            import :: c_double, c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, p, D, Y, w
+            integer(c_int64_t), value :: ldd, ldy
+            real(c_double), value :: beta
+            integer(c_int32_t) :: numgpu_dlife_mty
+        end function
+
+        function numgpu_dlife_sbbnnls(h, p, D, ldd, b, ldb, w, max_iters, tol, iters, objective) &
+                bind(C, name="numgpu_dlife_sbbnnls")
+            import :: c_double, c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, p, D, b, w, iters, objective
+            integer(c_int64_t), value :: ldd, ldb
+            integer(c_int32_t), value :: max_iters
+            real(c_double), value :: tol
+            integer(c_int32_t) :: numgpu_dlife_sbbnnls
+        end function
+
+        function numgpu_life_plan_destroy(p) bind(C, name="numgpu_life_plan_destroy")
+            import :: c_int32_t, c_ptr
+            type(c_ptr), value :: p
+            integer(c_int32_t) :: numgpu_life_plan_destroy
+        end function
+
         function numgpu_ode_create(h, neq, npar, cuda_source, host_rhs, host_spcrad, user, ode) &
                 bind(C, name="numgpu_ode_create")
             import :: c_funptr, c_int32_t, c_int64_t, c_ptr
@@ -1250,14 +1292,15 @@ module numgpu
             numgpu_sgtsv_batched_interleaved, numgpu_dgtsv_spike, numgpu_dgtsv_batched_strided, &
             numgpu_dgtsv_batched_interleaved, numgpu_cgtsv_spike, numgpu_cgtsv_batched_strided, &
             numgpu_cgtsv_batched_interleaved, numgpu_zgtsv_spike, numgpu_zgtsv_batched_strided, &
-            numgpu_zgtsv_batched_interleaved, numgpu_ode_create, numgpu_ode_builtin, numgpu_ode_destroy, &
-            numgpu_rkc_options_default, numgpu_rkc_integrate, numgpu_scsrmv, numgpu_dcsrmv, numgpu_ccsrmv, &
-            numgpu_zcsrmv, numgpu_scmrs_create, numgpu_dcmrs_create, numgpu_scmrs_update_values, &
-            numgpu_dcmrs_update_values, numgpu_scmrsmv, numgpu_dcmrsmv, numgpu_cmrs_info, &
-            numgpu_cmrs_destroy, numgpu_sshopm, numgpu_dsshopm, numgpu_sshopm_unique, numgpu_dsshopm_unique, &
-            numgpu_ssym_apply, numgpu_dsym_apply, numgpu_ssym_pack, numgpu_dsym_pack, numgpu_ssym_unpack, &
-            numgpu_dsym_unpack, numgpu_sstebz_batched, numgpu_dstebz_batched, numgpu_sstecount_batched, &
-            numgpu_dstecount_batched
+            numgpu_zgtsv_batched_interleaved, numgpu_life_plan_create, numgpu_dlife_mw, numgpu_dlife_mty, &
+            numgpu_dlife_sbbnnls, numgpu_life_plan_destroy, numgpu_ode_create, numgpu_ode_builtin, &
+            numgpu_ode_destroy, numgpu_rkc_options_default, numgpu_rkc_integrate, numgpu_scsrmv, &
+            numgpu_dcsrmv, numgpu_ccsrmv, numgpu_zcsrmv, numgpu_scmrs_create, numgpu_dcmrs_create, &
+            numgpu_scmrs_update_values, numgpu_dcmrs_update_values, numgpu_scmrsmv, numgpu_dcmrsmv, &
+            numgpu_cmrs_info, numgpu_cmrs_destroy, numgpu_sshopm, numgpu_dsshopm, numgpu_sshopm_unique, &
+            numgpu_dsshopm_unique, numgpu_ssym_apply, numgpu_dsym_apply, numgpu_ssym_pack, numgpu_dsym_pack, &
+            numgpu_ssym_unpack, numgpu_dsym_unpack, numgpu_sstebz_batched, numgpu_dstebz_batched, &
+            numgpu_sstecount_batched, numgpu_dstecount_batched
 
 
     ! ---- generic wrappers ---------------------------------------------------------------------

@@ -16,6 +16,7 @@ pub mod geqrf_givens;
 pub mod getrf_fullpivot;
 pub mod gtsv_spike;
 pub mod lapack;
+pub mod life;
 pub mod rkc;
 pub mod spmv;
 pub mod sshopm;

@@ -19,7 +19,8 @@
 //!   [`dense`] (the dense matrix classes and an f64 GEMM), [`gemm`], [`lu`] (complete
 //!   pivoting), [`qr`] (Givens QR, least squares), [`tridiag`] (tridiagonal systems),
 //!   [`tridiag_eig`] (tridiagonal eigenvalues), [`sparse`] (the SpMV suite, Matrix Market files, products), [`tensor`] (symmetric tensors
-//!   and their eigenpairs), [`ode`] (ODE problems and their reference solutions);
+//!   and their eigenpairs), [`ode`] (ODE problems and their reference solutions), [`life`]
+//!   (LiFE connectomes, their dense M and NNLS references);
 //! - [`workloads`]: the inputs of numgpu-bench's larger workloads (ODE systems, fibre tensors).
 //!
 //! A module per kind of mathematics rather than per entry point, because the checks are about
@@ -32,6 +33,7 @@ pub mod dense;
 pub mod gemm;
 pub mod gen;
 pub mod layout;
+pub mod life;
 pub mod lu;
 pub mod norm;
 pub mod ode;

@@ -15,6 +15,7 @@ mod handle;
 mod hostile;
 mod spmv;
 mod stebz;
+mod life;
 mod c_abi;
 mod fortran;
 mod examples;

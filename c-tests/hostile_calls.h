@@ -535,6 +535,11 @@ static void hx_call_numgpu_dlife_sbbnnls(const hx_arg *a, hx_arg *r)
     r->i32 = numgpu_dlife_sbbnnls((numgpu_handle *)a[0].p, (const numgpu_life_plan *)a[1].p, (const double *)a[2].p, a[3].i64, (const double *)a[4].p, a[5].i64, (double *)a[6].p, a[7].i32, a[8].f64, (int32_t *)a[9].p, (double *)a[10].p);
 }
 
+static void hx_call_numgpu_life_plan_info(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_life_plan_info((const numgpu_life_plan *)a[0].p, (int64_t *)a[1].p, (int64_t *)a[2].p, (int64_t *)a[3].p, (int64_t *)a[4].p, (int64_t *)a[5].p);
+}
+
 static void hx_call_numgpu_life_plan_destroy(const hx_arg *a, hx_arg *r)
 {
     r->i32 = numgpu_life_plan_destroy((numgpu_life_plan *)a[0].p);
@@ -794,6 +799,7 @@ static const hx_func HX_FUNCS[] = {
     {"numgpu_dlife_mw", 1, hx_call_numgpu_dlife_mw, 8, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"p", HX_PTR, "numgpu_life_plan", 1, 1}, {"D", HX_PTR, "double", 1, 1}, {"ldd", HX_I64, "", 0, 0}, {"w", HX_PTR, "double", 1, 1}, {"beta", HX_F64, "", 0, 0}, {"Y", HX_PTR, "double", 1, 0}, {"ldy", HX_I64, "", 0, 0}}},
     {"numgpu_dlife_mty", 1, hx_call_numgpu_dlife_mty, 8, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"p", HX_PTR, "numgpu_life_plan", 1, 1}, {"D", HX_PTR, "double", 1, 1}, {"ldd", HX_I64, "", 0, 0}, {"Y", HX_PTR, "double", 1, 1}, {"ldy", HX_I64, "", 0, 0}, {"beta", HX_F64, "", 0, 0}, {"w", HX_PTR, "double", 1, 0}}},
     {"numgpu_dlife_sbbnnls", 1, hx_call_numgpu_dlife_sbbnnls, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"p", HX_PTR, "numgpu_life_plan", 1, 1}, {"D", HX_PTR, "double", 1, 1}, {"ldd", HX_I64, "", 0, 0}, {"b", HX_PTR, "double", 1, 1}, {"ldb", HX_I64, "", 0, 0}, {"w", HX_PTR, "double", 1, 0}, {"max_iters", HX_I32, "", 0, 0}, {"tol", HX_F64, "", 0, 0}, {"iters", HX_PTR, "int32_t", 1, 0}, {"objective", HX_PTR, "double", 1, 0}}},
+    {"numgpu_life_plan_info", 1, hx_call_numgpu_life_plan_info, 6, {{"p", HX_PTR, "numgpu_life_plan", 1, 1}, {"ntheta", HX_PTR, "int64_t", 1, 0}, {"natoms", HX_PTR, "int64_t", 1, 0}, {"nvoxels", HX_PTR, "int64_t", 1, 0}, {"nfibers", HX_PTR, "int64_t", 1, 0}, {"nnz", HX_PTR, "int64_t", 1, 0}}},
     {"numgpu_life_plan_destroy", 1, hx_call_numgpu_life_plan_destroy, 1, {{"p", HX_PTR, "numgpu_life_plan", 1, 0}}},
     {"numgpu_ode_create", 1, hx_call_numgpu_ode_create, 8, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"neq", HX_I64, "", 0, 0}, {"npar", HX_I64, "", 0, 0}, {"cuda_source", HX_PTR, "char", 1, 1}, {"host_rhs", HX_FN, "", 0, 0}, {"host_spcrad", HX_FN, "", 0, 0}, {"user", HX_PTR, "void", 1, 0}, {"ode", HX_PTR, "numgpu_ode", 2, 0}}},
     {"numgpu_ode_builtin", 1, hx_call_numgpu_ode_builtin, 4, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"which", HX_I32, "", 0, 0}, {"size", HX_I64, "", 0, 0}, {"ode", HX_PTR, "numgpu_ode", 2, 0}}},

@@ -2457,8 +2457,10 @@ numgpu_status numgpu_dlife_mty(numgpu_handle *h,
  * - `max_iters` [in]: most iterations, >= 0 (LiFE runs 500).
  * - `tol` [in]: stop before an iteration when ‖g̃‖₂ <= tol·‖g̃₀‖₂ (g̃₀: at the projected
  *   start); 0 runs max_iters iterations unless g̃ becomes exactly 0. Finite, >= 0.
- * - `iters` [out]: host memory, may be NULL: the iterations done.
- * - `objective` [out]: host memory, may be NULL: ½‖M·w − b‖² at the returned w.
+ * - `iters` [out]: may be NULL: the iterations done (host memory or memory of the handle's
+ *   device, whatever the arrays' space).
+ * - `objective` [out]: may be NULL: ½‖M·w − b‖² at the returned w (host or device memory,
+ *   as iters).
  *
  * The iteration also stops when the step length is not finite and positive (rounding on a
  * problem solved to working precision). D, b and w are all host memory, or all device memory
@@ -2480,6 +2482,21 @@ numgpu_status numgpu_dlife_sbbnnls(numgpu_handle *h,
                                    double tol,
                                    int32_t *iters,
                                    double *objective);
+
+/**
+ * Writes a LiFE plan's sizes: each output may be NULL (not written), all host memory.
+ *
+ * - `p` [in]: the plan.
+ * - `ntheta`, `natoms`, `nvoxels`, `nfibers`, `nnz` [out]: the sizes it was created with.
+ *
+ * Errors: `INVALID_VALUE` when p is NULL or not a live plan.
+ */
+numgpu_status numgpu_life_plan_info(const numgpu_life_plan *p,
+                                    int64_t *ntheta,
+                                    int64_t *natoms,
+                                    int64_t *nvoxels,
+                                    int64_t *nfibers,
+                                    int64_t *nnz);
 
 /**
  * Releases a LiFE plan and its memory (on CUDA after waiting for the device, so work still

@@ -3,13 +3,15 @@
 // cover, which is its safety contract.
 #![allow(clippy::missing_safety_doc)]
 //! `numgpu_life_plan_create`, `numgpu_dlife_mw`, `numgpu_dlife_mty`, `numgpu_dlife_sbbnnls`,
-//! `numgpu_life_plan_destroy`: convert the C arguments and call the family's Rust API.
+//! `numgpu_life_plan_info`, `numgpu_life_plan_destroy`: convert the C arguments and call the family's Rust API.
 
 use super::{mty, mw, plan_create, sbbnnls, LifePlan};
 use crate::core::error::{numgpu_status, Error};
+use crate::core::memory::common_space;
 use crate::core::Handle;
 use crate::ffi::{boundary, deref, deref_mut};
 use std::collections::BTreeSet;
+use std::ffi::c_void;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
 /// The addresses of the plans `numgpu_life_plan_create` made that `numgpu_life_plan_destroy`
@@ -157,8 +159,10 @@ pub unsafe extern "C" fn numgpu_dlife_mty(h: *mut Handle, p: *const LifePlan, D:
 /// - `max_iters` [in]: most iterations, >= 0 (LiFE runs 500).
 /// - `tol` [in]: stop before an iteration when ‖g̃‖₂ <= tol·‖g̃₀‖₂ (g̃₀: at the projected
 ///   start); 0 runs max_iters iterations unless g̃ becomes exactly 0. Finite, >= 0.
-/// - `iters` [out]: host memory, may be NULL: the iterations done.
-/// - `objective` [out]: host memory, may be NULL: ½‖M·w − b‖² at the returned w.
+/// - `iters` [out]: may be NULL: the iterations done (host memory or memory of the handle's
+///   device, whatever the arrays' space).
+/// - `objective` [out]: may be NULL: ½‖M·w − b‖² at the returned w (host or device memory,
+///   as iters).
 ///
 /// The iteration also stops when the step length is not finite and positive (rounding on a
 /// problem solved to working precision). D, b and w are all host memory, or all device memory
@@ -184,13 +188,38 @@ pub unsafe extern "C" fn numgpu_dlife_sbbnnls(
 ) -> numgpu_status {
     boundary("numgpu_dlife_sbbnnls", || {
         let h = deref_mut(h, "h")?;
-        crate::core::memory::host_pointers(&[(iters as _, "iters"), (objective as _, "objective")])?;
+        // Each in host memory or memory of the handle's device, independently of the arrays.
+        common_space(h, &[(iters as _, "iters")])?;
+        common_space(h, &[(objective as _, "objective")])?;
         let done = sbbnnls(h, live(p)?, D, ldd, b, ldb, w, max_iters, tol)?;
-        if let Some(i) = iters.as_mut() {
-            *i = done.iters as i32;
+        if !iters.is_null() {
+            let i = done.iters as i32;
+            h.memcpy(iters as *mut c_void, &i as *const i32 as *const c_void, size_of::<i32>())?;
         }
-        if let Some(o) = objective.as_mut() {
-            *o = done.objective;
+        if !objective.is_null() {
+            h.memcpy(objective as *mut c_void, &done.objective as *const f64 as *const c_void, size_of::<f64>())?;
+        }
+        Ok(())
+    })
+}
+
+/// Writes a LiFE plan's sizes: each output may be NULL (not written), all host memory.
+///
+/// - `p` [in]: the plan.
+/// - `ntheta`, `natoms`, `nvoxels`, `nfibers`, `nnz` [out]: the sizes it was created with.
+///
+/// Errors: `INVALID_VALUE` when p is NULL or not a live plan.
+#[no_mangle]
+pub unsafe extern "C" fn numgpu_life_plan_info(p: *const LifePlan, ntheta: *mut i64, natoms: *mut i64, nvoxels: *mut i64, nfibers: *mut i64, nnz: *mut i64) -> numgpu_status {
+    boundary("numgpu_life_plan_info", || {
+        let plan = live(p)?;
+        let outs: [(*mut i64, &'static str); 5] = [(ntheta, "ntheta"), (natoms, "natoms"), (nvoxels, "nvoxels"), (nfibers, "nfibers"), (nnz, "nnz")];
+        crate::core::memory::host_pointers(&outs.map(|(o, name)| (o as *const c_void, name)))?;
+        let sizes = [plan.ntheta, plan.natoms, plan.nvoxels, plan.nfibers, plan.nnz];
+        for ((o, _), v) in outs.into_iter().zip(sizes) {
+            if let Some(o) = o.as_mut() {
+                *o = v as i64;
+            }
         }
         Ok(())
     })

@@ -226,6 +226,8 @@ c_tests! {
     c_test_gtsv, c_test_gtsv_asan => "test_gtsv", "-llapacke";
     /// Compares with LAPACKE ?stebz.
     c_test_stebz, c_test_stebz_asan => "test_stebz", "-llapacke";
+    /// LiFE's products against loops over the COO, SBBNNLS against the KKT conditions.
+    c_test_life, c_test_life_asan => "test_life";
     /// Integrates a user-written right-hand side given as CUDA source text and as a host
     /// callback (libm only besides libnumgpu).
     c_test_rkc, c_test_rkc_asan => "test_rkc";

@@ -127,3 +127,9 @@ fn fortran_test_sshopm() {
 fn fortran_test_stebz() {
     fortran_test("test_stebz", "test_stebz_f", &[]);
 }
+
+/// test_life_f checks against loops over its COO, so it needs only numgpu.
+#[test]
+fn fortran_test_life() {
+    fortran_test("test_life", "test_life_f", &[]);
+}

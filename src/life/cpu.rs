@@ -15,6 +15,7 @@ const SUM_CHUNK: usize = 4096;
 
 /// Y[:, v] := beta·Y[:, v] + Σ φ·w[f]·D[:, a] − sub[:, v], for the voxels of `cols` (column
 /// v at `v·ldy`; `sub` with its leading dimension, or none).
+#[allow(clippy::too_many_arguments)]
 fn dsc(l: &Layout, d: &[f64], ldd: usize, w: &[f64], beta: f64, sub: Option<(&[f64], usize)>, y: &mut [f64], ldy: usize) {
     let nt = l.ntheta;
     y.par_chunks_mut(ldy * PER_TASK).enumerate().for_each(|(c, cols)| {

@@ -108,6 +108,7 @@ fn scatter<E: Copy + Default>(src: &[E], place: &[usize]) -> Vec<E> {
 
 impl Layout {
     /// The layout of validated 0-based entries.
+    #[allow(clippy::too_many_arguments)]
     pub fn build(ntheta: usize, natoms: usize, nvoxels: usize, nfibers: usize, atoms: &[i32], voxels: &[i32], fibers: &[i32], values: &[f64]) -> Layout {
         let (vox_ptr, by_vox) = counting_sort(voxels, nvoxels);
         let (fib_ptr, by_fib) = counting_sort(fibers, nfibers);

@@ -208,10 +208,13 @@ fn sbbnnls_against_projected_gradient(h: &mut Handle) {
     assert!((out0.objective - objective(&m, rows, &b, &w0)).abs() <= 1e-12 * out0.objective);
 }
 
+/// A way to spoil a good COO, and the array the error must name.
+type Spoil = (Box<dyn Fn(&mut Coo)>, &'static str);
+
 /// A malformed COO gets INVALID_VALUE naming its array (position in the C call) and makes no
 /// plan; bad sizes and arguments of the products likewise, writing nothing.
 fn malformed(h: &mut Handle) {
-    let cases: Vec<(Box<dyn Fn(&mut Coo)>, &str)> = vec![
+    let cases: Vec<Spoil> = vec![
         (Box::new(|c: &mut Coo| c.atoms[3] = c.natoms as i32 + c.base), "atoms"),
         (Box::new(|c: &mut Coo| c.voxels[5] = -1), "voxels"),
         (Box::new(|c: &mut Coo| c.fibers[0] = c.base - 1), "fibers"),
@@ -266,7 +269,7 @@ fn life_plan_c_life_cycle() {
         assert_eq!(q, sentinel, "a refused create wrote *p");
         assert_eq!(create(&mut p, &c.fibers), Status::NUMGPU_SUCCESS);
         let d = dictionary(7, 5, 7, 71);
-        let w = vec![1.0; 7];
+        let w = [1.0; 7];
         let mut y = vec![0.0; 56];
         assert_eq!(capi::numgpu_dlife_mw(h, p, d.as_ptr(), 7, w.as_ptr(), 0.0, y.as_mut_ptr(), 7), Status::NUMGPU_SUCCESS);
         assert_eq!(capi::numgpu_life_plan_destroy(std::ptr::null_mut()), Status::NUMGPU_SUCCESS);

@@ -3,14 +3,19 @@
 //
 // Kernels (T = NG_T):
 //   life_dsc_<T>     Y := beta*Y + M*w - B: a warp per voxel (NG_WARPS per block) over the
-//                    voxel's entries in the plan's order; the lanes load 32 entries at once
-//                    (coefficient phi*w[f] and atom), then take them one by one from the
-//                    shuffles, each lane accumulating NG_K directions in registers (a tile of
-//                    32*NG_K directions per pass). Entries whose coefficient is 0 are skipped
-//                    (w is sparse once SBBNNLS has run a while). B may be NULL.
-//   life_wc_<T>      w := beta*w + M^T*Y: a warp per fibre; each lane keeps a partial of
-//                    sum phi*<D[:, a], Y[:, v]> over its directions, reduced by a butterfly at
-//                    the end.
+//                    voxel's entries in the plan's order (by atom within a voxel); the lanes
+//                    load 32 entries at once (coefficient phi*w[f] and atom), then take them
+//                    one by one from the shuffles, adding the coefficients of a run of one
+//                    atom, and each run's D[:, a] into NG_K directions per lane in registers
+//                    (a tile of 32*NG_K directions per pass). Runs whose coefficient is 0 are
+//                    skipped (w is sparse once SBBNNLS has run a while). B may be NULL.
+//   life_wc_part_<T> WC's terms part[j] = phi_j*<D[:, a_j], Y[:, v]>: a warp per voxel, Y[:, v]
+//                    in registers (NG_K directions per lane and pass), each run of one atom's
+//                    dot product over the lanes reduced by a butterfly; the lane of an entry keeps
+//                    its sum and the warp writes 32 terms at once (passes beyond the first add
+//                    to them). Y is read once per voxel, not once per entry.
+//   life_wc_sum_<T>  w := beta*w + M^T*Y: a warp per fibre sums its terms (perm: their places),
+//                    each lane a strided part, then a butterfly.
 //   life_project_<T> gt := g where w > 0 or g < 0, else 0.
 //   life_step_<T>    w := max(w - alpha*gt, 0) (gt not read when alpha = 0).
 //   life_sumsq_<T>   partial sums of squares, one per block of a fixed grid (grid-stride), for
@@ -34,6 +39,18 @@ typedef NG_T T;
 // Threads per block of the vector kernels; the host side's THREADS.
 #define NG_THREADS 256
 
+// acc[k] += c*D[t, a] for this lane's directions t = t0 + lane + 32k of the pass.
+__device__ __forceinline__ void life_axpy(T (&acc)[NG_K], T c, const T *__restrict__ d, int t0, int lane, int ntheta)
+{
+#pragma unroll
+    for (int k = 0; k < NG_K; k++) {
+        const int t = t0 + lane + 32 * k;
+        if (t < ntheta) {
+            acc[k] = fma(c, d[t], acc[k]);
+        }
+    }
+}
+
 extern "C" __global__ void __launch_bounds__(32 * NG_WARPS) NG_KERNEL(life_dsc)(
     ng_i64 nvox, int ntheta, const ng_i64 *__restrict__ vox_ptr, const int *__restrict__ atom, const int *__restrict__ fib,
     const T *__restrict__ val, const T *__restrict__ D, ng_i64 ldd, const T *__restrict__ w, T beta, const T *__restrict__ B, ng_i64 ldb,
@@ -51,6 +68,10 @@ extern "C" __global__ void __launch_bounds__(32 * NG_WARPS) NG_KERNEL(life_dsc)(
         for (int k = 0; k < NG_K; k++) {
             acc[k] = T(0);
         }
+        // The entries of one atom are adjacent (the plan's order): their coefficients are
+        // added, then D[:, a] is read once for the run. Runs of coefficient 0 are skipped.
+        T coef = T(0);
+        int run = -1;
         for (ng_i64 j0 = s; j0 < e; j0 += 32) {
             const ng_i64 j = j0 + lane;
             T c = T(0);
@@ -63,18 +84,18 @@ extern "C" __global__ void __launch_bounds__(32 * NG_WARPS) NG_KERNEL(life_dsc)(
             for (int q = 0; q < cnt; q++) {
                 const T cq = __shfl_sync(NG_FULL, c, q);
                 const int aq = __shfl_sync(NG_FULL, a, q);
-                if (cq == T(0)) {
-                    continue;
-                }
-                const T *d = D + (ng_i64)aq * ldd;
-#pragma unroll
-                for (int k = 0; k < NG_K; k++) {
-                    const int t = t0 + lane + 32 * k;
-                    if (t < ntheta) {
-                        acc[k] = fma(cq, d[t], acc[k]);
+                if (aq != run) {
+                    if (coef != T(0)) {
+                        life_axpy(acc, coef, D + (ng_i64)run * ldd, t0, lane, ntheta);
                     }
+                    run = aq;
+                    coef = T(0);
                 }
+                coef += cq;
             }
+        }
+        if (coef != T(0)) {
+            life_axpy(acc, coef, D + (ng_i64)run * ldd, t0, lane, ntheta);
         }
 #pragma unroll
         for (int k = 0; k < NG_K; k++) {
@@ -91,50 +112,86 @@ extern "C" __global__ void __launch_bounds__(32 * NG_WARPS) NG_KERNEL(life_dsc)(
     }
 }
 
-extern "C" __global__ void __launch_bounds__(32 * NG_WARPS) NG_KERNEL(life_wc)(
-    ng_i64 nfib, int ntheta, const ng_i64 *__restrict__ fib_ptr, const int *__restrict__ atom, const int *__restrict__ vox,
-    const T *__restrict__ val, const T *__restrict__ D, ng_i64 ldd, const T *__restrict__ Y, ng_i64 ldy, T beta, T *__restrict__ w)
+extern "C" __global__ void __launch_bounds__(32 * NG_WARPS) NG_KERNEL(life_wc_part)(
+    ng_i64 nvox, int ntheta, const ng_i64 *__restrict__ vox_ptr, const int *__restrict__ atom, const T *__restrict__ val,
+    const T *__restrict__ D, ng_i64 ldd, const T *__restrict__ Y, ng_i64 ldy, T *__restrict__ part)
+{
+    const ng_i64 v = (ng_i64)blockIdx.x * NG_WARPS + threadIdx.x / 32;
+    if (v >= nvox) {
+        return;  // whole warps: the shuffles below see full warps
+    }
+    const int lane = threadIdx.x & 31;
+    const ng_i64 s = vox_ptr[v], e = vox_ptr[v + 1];
+    const T *y = Y + v * ldy;
+    for (int t0 = 0; t0 < ntheta; t0 += 32 * NG_K) {
+        // This pass's directions of Y[:, v], read once for all the voxel's entries.
+        T yr[NG_K];
+#pragma unroll
+        for (int k = 0; k < NG_K; k++) {
+            const int t = t0 + lane + 32 * k;
+            yr[k] = t < ntheta ? y[t] : T(0);
+        }
+        // The current run's atom and its dot product with this pass's directions.
+        int prev = -1;
+        T p = T(0);
+        for (ng_i64 j0 = s; j0 < e; j0 += 32) {
+            const ng_i64 j = j0 + lane;
+            int a = 0;
+            if (j < e) {
+                a = atom[j];
+            }
+            const int cnt = (int)min((ng_i64)32, e - j0);
+            T mine = T(0);
+            for (int q = 0; q < cnt; q++) {
+                const int aq = __shfl_sync(NG_FULL, a, q);
+                // One dot product per run of entries of the same atom (adjacent in the plan).
+                if (aq != prev) {
+                    const T *d = D + (ng_i64)aq * ldd;
+                    p = T(0);
+#pragma unroll
+                    for (int k = 0; k < NG_K; k++) {
+                        const int t = t0 + lane + 32 * k;
+                        if (t < ntheta) {
+                            p = fma(d[t], yr[k], p);
+                        }
+                    }
+                    // A butterfly: every lane ends with the same sum, in a fixed order.
+#pragma unroll
+                    for (int o = 16; o > 0; o >>= 1) {
+                        p += __shfl_xor_sync(NG_FULL, p, o);
+                    }
+                    prev = aq;
+                }
+                if (lane == q) {
+                    mine = p;
+                }
+            }
+            if (j < e) {
+                part[j] = (t0 == 0 ? T(0) : part[j]) + val[j] * mine;
+            }
+        }
+    }
+}
+
+extern "C" __global__ void __launch_bounds__(32 * NG_WARPS) NG_KERNEL(life_wc_sum)(
+    ng_i64 nfib, const ng_i64 *__restrict__ fib_ptr, const ng_i64 *__restrict__ perm, const T *__restrict__ part, T beta,
+    T *__restrict__ w)
 {
     const ng_i64 f = (ng_i64)blockIdx.x * NG_WARPS + threadIdx.x / 32;
     if (f >= nfib) {
         return;  // whole warps
     }
     const int lane = threadIdx.x & 31;
-    const ng_i64 s = fib_ptr[f], e = fib_ptr[f + 1];
-    T part = T(0);
-    for (ng_i64 j0 = s; j0 < e; j0 += 32) {
-        const ng_i64 j = j0 + lane;
-        T c = T(0);
-        int a = 0, vx = 0;
-        if (j < e) {
-            c = val[j];
-            a = atom[j];
-            vx = vox[j];
-        }
-        const int cnt = (int)min((ng_i64)32, e - j0);
-        for (int q = 0; q < cnt; q++) {
-            const T cq = __shfl_sync(NG_FULL, c, q);
-            const int aq = __shfl_sync(NG_FULL, a, q);
-            const int vq = __shfl_sync(NG_FULL, vx, q);
-            if (cq == T(0)) {
-                continue;
-            }
-            const T *d = D + (ng_i64)aq * ldd;
-            const T *y = Y + (ng_i64)vq * ldy;
-            T dot = T(0);
-            for (int t = lane; t < ntheta; t += 32) {
-                dot = fma(d[t], y[t], dot);
-            }
-            part = fma(cq, dot, part);
-        }
+    T acc = T(0);
+    for (ng_i64 i = fib_ptr[f] + lane; i < fib_ptr[f + 1]; i += 32) {
+        acc += part[perm[i]];
     }
-    // A butterfly: every lane adds the same pairs (addition commutes), in a fixed order.
 #pragma unroll
     for (int o = 16; o > 0; o >>= 1) {
-        part += __shfl_xor_sync(NG_FULL, part, o);
+        acc += __shfl_xor_sync(NG_FULL, acc, o);
     }
     if (lane == 0) {
-        w[f] = beta == T(0) ? part : beta * w[f] + part;
+        w[f] = beta == T(0) ? acc : beta * w[f] + acc;
     }
 }
 

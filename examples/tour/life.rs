@@ -74,7 +74,7 @@ fn products(h: &mut Handle, c: &Case, rows: &mut Rows) {
         mty_host(h, &c.p, &c.d, NT as i64, &c.y, NT as i64, 0.0, &mut g).map_err(|e| e.msg)?;
         let yabs: Vec<f64> = c.y.iter().map(|x| x.abs()).collect();
         let adjoint = (dot(&y, &c.y) - dot(&c.w, &g)).abs() / (eps * dot(&mabs_w, &yabs));
-        Ok(Row { routine: "dlife_mw (DSC)".into(), size: format!("{NT}x{nv}, nnz={}", c.nnz), batch: 1, secs, flops, err_cpu: max_diff(&y, &y_cpu) / (eps * max_abs(&mabs_w)), err_ref: adjoint, differ: Some(0), note: format!("{nf} fibres; a warp per voxel on CUDA"), ..Row::default() })
+        Ok(Row { routine: "dlife_mw (DSC)".into(), size: format!("{NT}x{nv}, nnz={}", c.nnz), batch: 1, secs, flops, err_cpu: max_diff(&y, &y_cpu) / (eps * max_abs(&mabs_w)), err_ref: adjoint, differ: Some(0), note: format!("{nf} fibres; a warp per voxel on CUDA, one D read per (voxel, atom)"), ..Row::default() })
     })();
     rows.push(dsc);
     let wc = (|| -> Result<Row, String> {
@@ -90,7 +90,7 @@ fn products(h: &mut Handle, c: &Case, rows: &mut Rows) {
         let mut y = vec![0.0; NT * nv];
         mw_host(h, &c.p, &c.d, NT as i64, &c.w, 0.0, &mut y, NT as i64).map_err(|e| e.msg)?;
         let adjoint = (dot(&y, &c.y) - dot(&c.w, &g)).abs() / (eps * dot(&mabs_w, &yabs));
-        Ok(Row { routine: "dlife_mty (WC)".into(), size: format!("{NT}x{nv}, nnz={}", c.nnz), batch: 1, secs, flops, err_cpu: max_diff(&g, &g_cpu) / (eps * max_abs(&scale)), err_ref: adjoint, differ: Some(0), note: format!("{nf} fibres; a warp per fibre on CUDA"), ..Row::default() })
+        Ok(Row { routine: "dlife_mty (WC)".into(), size: format!("{NT}x{nv}, nnz={}", c.nnz), batch: 1, secs, flops, err_cpu: max_diff(&g, &g_cpu) / (eps * max_abs(&scale)), err_ref: adjoint, differ: Some(0), note: format!("{nf} fibres; terms by voxel, sums by fibre"), ..Row::default() })
     })();
     rows.push(wc);
 }

@@ -39,9 +39,9 @@ unsafe fn live<'a>(p: *const LifePlan) -> crate::Result<&'a LifePlan> {
 /// the (ntheta·nvoxels) × nfibers matrix whose column f holds, in the ntheta rows of voxel v,
 /// Σ values[k]·D[:, atoms[k]] over the entries with voxels[k] = v and fibers[k] = f. Repeated
 /// (atom, voxel, fibre) entries add up. The plan's data lives on the handle's backend (host
-/// memory, or memory of the handle's CUDA device; about twice the COO's bytes: the entries
-/// sorted by voxel for DSC and by fibre for WC) and is independent of the input arrays, which
-/// may be freed after the call. Real LiFE data (ENCODE's `fe.life.M`: `Phi` a sparse tensor
+/// memory, or memory of the handle's CUDA device; 24 bytes per entry: the entries sorted by
+/// voxel, and the places of each fibre's entries) and is independent of the input arrays,
+/// which may be freed after the call. Real LiFE data (ENCODE's `fe.life.M`: `Phi` a sparse tensor
 /// with subscripts (atom, voxel, fibre), 1-based as MATLAB writes them, and the dictionary
 /// `DictSig`, ntheta × natoms) maps onto these arguments directly with index_base = 1; the
 /// demeaned signal of each voxel is a column of b.
@@ -126,8 +126,10 @@ pub unsafe extern "C" fn numgpu_dlife_mw(h: *mut Handle, p: *const LifePlan, D: 
 }
 
 /// WC, the LiFE weight gradient product: w := beta·w + Mᵀ·Y (see `numgpu_dlife_mw`): for
-/// every entry k of Φ, w[fibers[k]] += values[k]·⟨D[:, atoms[k]], Y[:, voxels[k]]⟩. On CUDA a
-/// warp per fibre.
+/// every entry k of Φ, w[fibers[k]] += values[k]·⟨D[:, atoms[k]], Y[:, voxels[k]]⟩: each
+/// entry's term computed voxel by voxel (Y's columns read once), then each fibre's terms
+/// summed in a fixed order (on CUDA a warp per voxel, then a warp per fibre). Takes nnz
+/// doubles of temporary memory (the handle's workspace on CUDA).
 ///
 /// - `h`, `p`, `D`, `ldd` [in]: as for `numgpu_dlife_mw`.
 /// - `Y` [in]: ntheta × nvoxels, column-major.

@@ -1,6 +1,6 @@
 //! CPU backend: the products in Rust under rayon, a task per run of voxels (DSC: each voxel's
-//! column of Y is written by one task) or fibres (WC: each weight by one task), every sum in
-//! the layout's order; the sums of squares of SBBNNLS over fixed chunks added in order. So
+//! column of Y is written by one task; WC's first pass: each entry's term) or fibres (WC's
+//! second pass: each weight by one task), every sum in the layout's order; the sums of squares of SBBNNLS over fixed chunks added in order. So
 //! results do not depend on the number of threads.
 
 use super::{iterate, Engine, Layout, Product, Solve, Solved};
@@ -26,13 +26,18 @@ fn dsc(l: &Layout, d: &[f64], ldd: usize, w: &[f64], beta: f64, sub: Option<(&[f
                 break;
             }
             acc.fill(0.0);
-            for j in l.vox_ptr[v] as usize..l.vox_ptr[v + 1] as usize {
-                let coef = l.dsc_val[j] * w[l.dsc_fib[j] as usize];
-                if coef == 0.0 {
-                    continue;
+            // The entries of one atom are adjacent: their coefficients are added first.
+            let (mut j, e) = (l.vox_ptr[v] as usize, l.vox_ptr[v + 1] as usize);
+            while j < e {
+                let atom = l.dsc_atom[j] as usize;
+                let mut coef = 0.0;
+                while j < e && l.dsc_atom[j] as usize == atom {
+                    coef += l.dsc_val[j] * w[l.dsc_fib[j] as usize];
+                    j += 1;
                 }
-                let dc = &d[l.dsc_atom[j] as usize * ldd..][..nt];
-                acc.iter_mut().zip(dc).for_each(|(a, &x)| *a += coef * x);
+                if coef != 0.0 {
+                    acc.iter_mut().zip(&d[atom * ldd..][..nt]).for_each(|(a, &x)| *a += coef * x);
+                }
             }
             if let Some((b, ldb)) = sub {
                 acc.iter_mut().zip(&b[v * ldb..][..nt]).for_each(|(a, &x)| *a -= x);
@@ -47,18 +52,41 @@ fn dsc(l: &Layout, d: &[f64], ldd: usize, w: &[f64], beta: f64, sub: Option<(&[f
     });
 }
 
-/// w := beta·w + Mᵀ·Y.
-fn wc(l: &Layout, d: &[f64], ldd: usize, y: &[f64], ldy: usize, beta: f64, w: &mut [f64]) {
+/// w := beta·w + Mᵀ·Y in two passes: each entry's term φ·⟨D[:, a], Y[:, v]⟩ into `part`
+/// (nnz entries; voxel by voxel, in the layout's order), then each fibre's terms summed in its
+/// order.
+#[allow(clippy::too_many_arguments)]
+fn wc(l: &Layout, d: &[f64], ldd: usize, y: &[f64], ldy: usize, beta: f64, w: &mut [f64], part: &mut [f64]) {
     let nt = l.ntheta;
+    // The terms of PER_TASK voxels per task: their entries are consecutive.
+    let mut tasks = Vec::new();
+    let mut rest: &mut [f64] = &mut *part;
+    for v0 in (0..l.nvoxels).step_by(PER_TASK) {
+        let v1 = (v0 + PER_TASK).min(l.nvoxels);
+        let (mine, tail) = std::mem::take(&mut rest).split_at_mut((l.vox_ptr[v1] - l.vox_ptr[v0]) as usize);
+        tasks.push((v0, v1, mine));
+        rest = tail;
+    }
+    tasks.into_par_iter().for_each(|(v0, v1, out)| {
+        let first = l.vox_ptr[v0] as usize;
+        for v in v0..v1 {
+            let yc = &y[v * ldy..][..nt];
+            // ⟨D[:, a], Y[:, v]⟩ once per atom (its entries are adjacent).
+            let (mut atom, mut dot) = (usize::MAX, 0.0);
+            for j in l.vox_ptr[v] as usize..l.vox_ptr[v + 1] as usize {
+                if l.dsc_atom[j] as usize != atom {
+                    atom = l.dsc_atom[j] as usize;
+                    dot = d[atom * ldd..][..nt].iter().zip(yc).map(|(a, b)| a * b).sum::<f64>();
+                }
+                out[j - first] = l.dsc_val[j] * dot;
+            }
+        }
+    });
+    let part: &[f64] = part;
     w.par_chunks_mut(PER_TASK).enumerate().for_each(|(c, ws)| {
         for (i, wf) in ws.iter_mut().enumerate() {
             let f = c * PER_TASK + i;
-            let mut s = 0.0;
-            for j in l.fib_ptr[f] as usize..l.fib_ptr[f + 1] as usize {
-                let dc = &d[l.wc_atom[j] as usize * ldd..][..nt];
-                let yc = &y[l.wc_vox[j] as usize * ldy..][..nt];
-                s += l.wc_val[j] * dc.iter().zip(yc).map(|(a, b)| a * b).sum::<f64>();
-            }
+            let s: f64 = l.wc_perm[l.fib_ptr[f] as usize..l.fib_ptr[f + 1] as usize].iter().map(|&k| part[k as usize]).sum();
             *wf = if beta == 0.0 { s } else { beta * *wf + s };
         }
     });
@@ -98,11 +126,11 @@ pub unsafe fn mty(l: &Layout, p: &Product) {
     let d = std::slice::from_raw_parts(p.d, extent(p.ldd, l.ntheta, l.natoms));
     let y = std::slice::from_raw_parts(p.y, extent(p.ldy, l.ntheta, l.nvoxels));
     let w = std::slice::from_raw_parts_mut(p.w, l.nfibers);
-    wc(l, d, p.ldd, y, p.ldy, p.beta, w);
+    wc(l, d, p.ldd, y, p.ldy, p.beta, w, &mut vec![0.0; l.nnz()]);
 }
 
 /// SBBNNLS's vectors on the host: r and v are Nθ × Nv (leading dimension Nθ), g, g̃ and u
-/// have Nf entries.
+/// have Nf entries, `part` nnz.
 struct Host<'a> {
     l: &'a Layout,
     d: &'a [f64],
@@ -115,6 +143,8 @@ struct Host<'a> {
     g: Vec<f64>,
     gt: Vec<f64>,
     u: Vec<f64>,
+    /// WC's terms, one per entry.
+    part: Vec<f64>,
 }
 
 impl Engine for Host<'_> {
@@ -124,7 +154,7 @@ impl Engine for Host<'_> {
         Ok(())
     }
     fn gradient(&mut self) -> Result<f64> {
-        wc(self.l, self.d, self.ldd, &self.r, self.l.ntheta.max(1), 0.0, &mut self.g);
+        wc(self.l, self.d, self.ldd, &self.r, self.l.ntheta.max(1), 0.0, &mut self.g, &mut self.part);
         self.gt.par_iter_mut().zip(&self.g).zip(&*self.w).for_each(|((t, &g), &w)| *t = if w > 0.0 || g < 0.0 { g } else { 0.0 });
         Ok(sumsq(&self.gt))
     }
@@ -134,7 +164,7 @@ impl Engine for Host<'_> {
         Ok(sumsq(&self.v))
     }
     fn mt_v(&mut self) -> Result<f64> {
-        wc(self.l, self.d, self.ldd, &self.v, self.l.ntheta.max(1), 0.0, &mut self.u);
+        wc(self.l, self.d, self.ldd, &self.v, self.l.ntheta.max(1), 0.0, &mut self.u, &mut self.part);
         Ok(sumsq(&self.u))
     }
     fn step(&mut self, alpha: f64) -> Result<()> {
@@ -168,6 +198,7 @@ pub unsafe fn sbbnnls(l: &Layout, s: &Solve) -> Result<Solved> {
         g: vec![0.0; nf],
         gt: vec![0.0; nf],
         u: vec![0.0; nf],
+        part: vec![0.0; l.nnz()],
     };
     iterate(&mut e, s)
 }

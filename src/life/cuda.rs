@@ -1,8 +1,10 @@
 //! CUDA backend of LiFE: the plan's layout copied to device memory once ([`upload`]), the
 //! products and the SBBNNLS steps as kernels of `kernels/life.cu` through the staging engine
 //! (D, w, Y and b as a batch of one: host arrays are staged, device arrays launched on). DSC
-//! takes a warp per voxel (the seed's voxel partitioning on voxel-sorted Φ), WC a warp per
-//! fibre (fibre-sorted Φ: each weight is one warp's, so no atomics), four warps per block.
+//! takes a warp per voxel (the seed's voxel partitioning on voxel-sorted Φ); WC computes each
+//! entry's term with a warp per voxel (Y[:, v] read once per voxel rather than once per
+//! entry), then sums each fibre's terms with a warp per fibre (each weight one warp's, so no
+//! atomics); four warps per block. The terms take nnz doubles of the handle's workspace.
 //! SBBNNLS keeps its vectors in the handle's workspace; its step lengths come from sums of
 //! squares reduced over a fixed grid and added in order on the host (three small copies per
 //! iteration).
@@ -28,8 +30,8 @@ pub fn source() -> &'static str {
     SOURCE
 }
 
-/// The kernels: `dsc`, `wc`, `project`, `step`, `sumsq`.
-pub const KERNELS: [&str; 5] = ["dsc", "wc", "project", "step", "sumsq"];
+/// The kernels: `dsc`, `wc_part`, `wc_sum`, `project`, `step`, `sumsq`.
+pub const KERNELS: [&str; 6] = ["dsc", "wc_part", "wc_sum", "project", "step", "sumsq"];
 
 /// The defines and entry point of kernel `kind` (one of [`KERNELS`]), in double.
 pub fn specialise(kind: &str) -> (Vec<String>, String) {
@@ -58,9 +60,7 @@ pub struct LifeDevice {
     pub dsc_fib: u64,
     pub dsc_val: u64,
     pub fib_ptr: u64,
-    pub wc_atom: u64,
-    pub wc_vox: u64,
-    pub wc_val: u64,
+    pub wc_perm: u64,
 }
 
 // SAFETY: plain device addresses of a context usable from any thread.
@@ -75,7 +75,7 @@ impl Drop for LifeDevice {
         // SAFETY: the buffers came from `alloc_copy` and are not used once the device is idle.
         unsafe {
             cu::cuCtxSynchronize();
-            for p in [self.vox_ptr, self.dsc_atom, self.dsc_fib, self.dsc_val, self.fib_ptr, self.wc_atom, self.wc_vox, self.wc_val] {
+            for p in [self.vox_ptr, self.dsc_atom, self.dsc_fib, self.dsc_val, self.fib_ptr, self.wc_perm] {
                 if p != 0 {
                     cu::cuMemFree_v2(p);
                 }
@@ -88,15 +88,13 @@ impl Drop for LifeDevice {
 pub fn upload(ch: &mut CudaHandle, l: &Layout) -> Result<LifeDevice> {
     ch.bind()?;
     // Filled one by one: on an error, drop frees what was allocated.
-    let mut d = LifeDevice { dev: ch.dev.clone(), vox_ptr: 0, dsc_atom: 0, dsc_fib: 0, dsc_val: 0, fib_ptr: 0, wc_atom: 0, wc_vox: 0, wc_val: 0 };
+    let mut d = LifeDevice { dev: ch.dev.clone(), vox_ptr: 0, dsc_atom: 0, dsc_fib: 0, dsc_val: 0, fib_ptr: 0, wc_perm: 0 };
     d.vox_ptr = alloc_copy(ch, &l.vox_ptr)?;
     d.dsc_atom = alloc_copy(ch, &l.dsc_atom)?;
     d.dsc_fib = alloc_copy(ch, &l.dsc_fib)?;
     d.dsc_val = alloc_copy(ch, &l.dsc_val)?;
     d.fib_ptr = alloc_copy(ch, &l.fib_ptr)?;
-    d.wc_atom = alloc_copy(ch, &l.wc_atom)?;
-    d.wc_vox = alloc_copy(ch, &l.wc_vox)?;
-    d.wc_val = alloc_copy(ch, &l.wc_val)?;
+    d.wc_perm = alloc_copy(ch, &l.wc_perm)?;
     Ok(d)
 }
 
@@ -116,14 +114,22 @@ fn dsc(ch: &CudaHandle, p: &LifePlan, dv: &LifeDevice, d: u64, ldd: usize, w: u6
     unsafe { l.arg(&w).arg(&beta).arg(&b).arg(&ldb).arg(&y).arg(&ldy).run(grid(p.nvoxels.div_ceil(WARPS) as i64), (32 * WARPS) as u32, 0) }
 }
 
-/// Enqueues WC: w := beta·w + Mᵀ·Y, on device addresses.
+/// Enqueues WC: w := beta·w + Mᵀ·Y, on device addresses: the entries' terms into `part` (nnz
+/// elements), then the sums by fibre.
 #[allow(clippy::too_many_arguments)]
-fn wc(ch: &CudaHandle, p: &LifePlan, dv: &LifeDevice, d: u64, ldd: usize, y: u64, ldy: usize, beta: f64, w: u64) -> Result<()> {
-    let m = module(ch, "wc")?;
-    let (nfib, nt, ldd, ldy, beta) = (p.nfibers as i64, p.ntheta as i32, ldd as i64, ldy as i64, KScalar(beta));
-    let l = ch.launch(&m).arg(&nfib).arg(&nt).arg(&dv.fib_ptr).arg(&dv.wc_atom).arg(&dv.wc_vox).arg(&dv.wc_val).arg(&d).arg(&ldd);
-    // SAFETY: the argument list of life_wc_f64 in life.cu; a warp per fibre (nfib < 2^31).
-    unsafe { l.arg(&y).arg(&ldy).arg(&beta).arg(&w).run(grid(p.nfibers.div_ceil(WARPS) as i64), (32 * WARPS) as u32, 0) }
+fn wc(ch: &CudaHandle, p: &LifePlan, dv: &LifeDevice, d: u64, ldd: usize, y: u64, ldy: usize, beta: f64, w: u64, part: u64) -> Result<()> {
+    let m = module(ch, "wc_part")?;
+    let (nvox, nt, ldd, ldy) = (p.nvoxels as i64, p.ntheta as i32, ldd as i64, ldy as i64);
+    let l = ch.launch(&m).arg(&nvox).arg(&nt).arg(&dv.vox_ptr).arg(&dv.dsc_atom).arg(&dv.dsc_val).arg(&d).arg(&ldd).arg(&y).arg(&ldy).arg(&part);
+    // SAFETY: the argument list of life_wc_part_f64 in life.cu; a warp per voxel (nvox < 2^31),
+    // part holding the plan's nnz terms.
+    unsafe { l.run(grid(p.nvoxels.div_ceil(WARPS) as i64), (32 * WARPS) as u32, 0)? };
+    let m = module(ch, "wc_sum")?;
+    let (nfib, beta) = (p.nfibers as i64, KScalar(beta));
+    let l = ch.launch(&m).arg(&nfib).arg(&dv.fib_ptr).arg(&dv.wc_perm).arg(&part).arg(&beta).arg(&w);
+    // SAFETY: the argument list of life_wc_sum_f64; a warp per fibre (nfib < 2^31), after the
+    // terms on the same stream.
+    unsafe { l.run(grid(p.nfibers.div_ceil(WARPS) as i64), (32 * WARPS) as u32, 0) }
 }
 
 /// Blocks of a grid-stride vector kernel over n elements.
@@ -150,13 +156,17 @@ pub unsafe fn mw(ch: &mut CudaHandle, p: &LifePlan, dv: &LifeDevice, pr: &Produc
 pub unsafe fn mty(ch: &mut CudaHandle, p: &LifePlan, dv: &LifeDevice, pr: &Product, space: Space) -> Result<()> {
     ch.bind()?;
     let wdir = if pr.beta == 0.0 { Dir::Out } else { Dir::InOut };
-    let stage = Stage::new(space, 1).op(matrix(Dir::In, pr.d, p.ntheta, p.natoms, pr.ldd)).op(matrix(Dir::In, pr.y, p.ntheta, p.nvoxels, pr.ldy)).op(Operand::vector(wdir, pr.w, 0, p.nfibers));
-    stage.run(ch, |ch, k| wc(ch, p, dv, k[0].ptr(), k[0].ld, k[1].ptr(), k[1].ld, pr.beta, k[2].ptr()))
+    let stage = Stage::new(space, 1)
+        .op(matrix(Dir::In, pr.d, p.ntheta, p.natoms, pr.ldd))
+        .op(matrix(Dir::In, pr.y, p.ntheta, p.nvoxels, pr.ldy))
+        .op(Operand::vector(wdir, pr.w, 0, p.nfibers))
+        .op(Operand::scratch_once::<f64>(p.nnz));
+    stage.run(ch, |ch, k| wc(ch, p, dv, k[0].ptr(), k[0].ld, k[1].ptr(), k[1].ld, pr.beta, k[2].ptr(), k[3].ptr()))
 }
 
 /// SBBNNLS's vectors on the device (addresses in the staged call): D, b and w are the
 /// caller's (or their staged copies), r and v are Nθ × Nv (leading dimension Nθ), g, g̃ and u
-/// have Nf entries, `partial` SUM_BLOCKS sums.
+/// have Nf entries, `partial` SUM_BLOCKS sums, `part` WC's nnz terms.
 struct Dev<'a> {
     ch: &'a CudaHandle,
     p: &'a LifePlan,
@@ -172,6 +182,7 @@ struct Dev<'a> {
     gt: u64,
     u: u64,
     partial: u64,
+    part: u64,
 }
 
 impl Dev<'_> {
@@ -201,7 +212,7 @@ impl Engine for Dev<'_> {
         dsc(self.ch, self.p, self.dv, self.d, self.ldd, self.w, 0.0, self.b, self.ldb, self.r, self.signal_ld())
     }
     fn gradient(&mut self) -> Result<f64> {
-        wc(self.ch, self.p, self.dv, self.d, self.ldd, self.r, self.signal_ld(), 0.0, self.g)?;
+        wc(self.ch, self.p, self.dv, self.d, self.ldd, self.r, self.signal_ld(), 0.0, self.g, self.part)?;
         let m = module(self.ch, "project")?;
         let n = self.p.nfibers as i64;
         // SAFETY: the argument list of life_project_f64; w, g and gt hold Nf elements.
@@ -213,7 +224,7 @@ impl Engine for Dev<'_> {
         self.sumsq(self.v, self.p.ntheta * self.p.nvoxels)
     }
     fn mt_v(&mut self) -> Result<f64> {
-        wc(self.ch, self.p, self.dv, self.d, self.ldd, self.v, self.signal_ld(), 0.0, self.u)?;
+        wc(self.ch, self.p, self.dv, self.d, self.ldd, self.v, self.signal_ld(), 0.0, self.u, self.part)?;
         self.sumsq(self.u, self.p.nfibers)
     }
     fn step(&mut self, alpha: f64) -> Result<()> {
@@ -244,10 +255,11 @@ pub unsafe fn sbbnnls(ch: &mut CudaHandle, p: &LifePlan, dv: &LifeDevice, s: &So
         .op(Operand::scratch_once::<f64>(nf))
         .op(Operand::scratch_once::<f64>(nf))
         .op(Operand::scratch_once::<f64>(nf))
-        .op(Operand::scratch_once::<f64>(SUM_BLOCKS));
+        .op(Operand::scratch_once::<f64>(SUM_BLOCKS))
+        .op(Operand::scratch_once::<f64>(p.nnz));
     let mut out = None;
     stage.run(ch, |ch, k| {
-        let mut e = Dev { ch, p, dv, d: k[0].ptr(), ldd: k[0].ld, b: k[1].ptr(), ldb: k[1].ld, w: k[2].ptr(), r: k[3].ptr(), v: k[4].ptr(), g: k[5].ptr(), gt: k[6].ptr(), u: k[7].ptr(), partial: k[8].ptr() };
+        let mut e = Dev { ch, p, dv, d: k[0].ptr(), ldd: k[0].ld, b: k[1].ptr(), ldb: k[1].ld, w: k[2].ptr(), r: k[3].ptr(), v: k[4].ptr(), g: k[5].ptr(), gt: k[6].ptr(), u: k[7].ptr(), partial: k[8].ptr(), part: k[9].ptr() };
         // g̃ is read by the first step (alpha = 0) only through `alpha != 0`: not at all.
         out = Some(iterate(&mut e, s)?);
         Ok(())

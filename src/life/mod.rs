@@ -12,9 +12,10 @@
 //! WC   w := beta·w + Mᵀ·Y       w[f_k]    += φ_k·⟨D[:, a_k], Y[:, v_k]⟩
 //! ```
 //!
-//! - [`LifePlan`]: Φ validated and laid out once for both products: the entries by voxel for
-//!   DSC (a voxel's column of Y is one task's), by fibre for WC (a fibre's weight is one
-//!   task's). Every sum runs in a fixed order, so results are bitwise reproducible on a
+//! - [`LifePlan`]: Φ validated and laid out once for both products: the entries by voxel (DSC:
+//!   a voxel's column of Y is one task's; WC: each entry's term is computed voxel by voxel,
+//!   Y[:, v] read once), and each fibre's entries' places (WC then sums its terms, one task
+//!   per weight). Every sum runs in a fixed order, so results are bitwise reproducible on a
 //!   backend (no atomics).
 //! - [`mw`], [`mty`]: the two products.
 //! - [`sbbnnls`]: min ½‖M·w − b‖² subject to w ≥ 0 by the subspace Barzilai–Borwein
@@ -23,7 +24,9 @@
 //!   w := max(w − α·g̃, 0), α = ‖g̃‖²/‖M·g̃‖² at even iterations (0-based) and
 //!   ‖M·g̃‖²/‖MᵀM·g̃‖² at odd ones.
 //!
-//! CPU backend: `cpu.rs` (rayon over voxels and fibres). CUDA backend: `cuda.rs`.
+//! CPU backend: `cpu.rs` (rayon over voxels and fibres). CUDA backend: `cuda.rs`. Both make
+//! the same passes; within a sum the orders differ (CUDA spreads the directions over a warp's
+//! lanes and fuses multiply-adds), so the backends agree to rounding, not bit for bit.
 
 pub mod capi;
 pub mod cpu;
@@ -32,7 +35,7 @@ pub mod cuda;
 use crate::core::check::{check_extent, check_ld, check_len, needed, nonneg, not_null};
 use crate::core::error::{Error, Result};
 use crate::core::handle::{Handle, State};
-use crate::core::memory::{common_space, ArgPtr};
+use crate::core::memory::{common_space, ArgPtr, Space};
 
 /// A COO tensor Φ owned by the caller of the safe API: `nnz` entries (atoms[k], voxels[k],
 /// fibers[k], values[k]) with indices of base `base` (0 or 1), and the sizes of its modes and
@@ -56,9 +59,13 @@ impl Coo {
     }
 }
 
-/// Φ laid out for both products (0-based, host memory). DSC: the entries of voxel v at
-/// `vox_ptr[v] .. vox_ptr[v + 1]`; WC: those of fibre f at `fib_ptr[f] .. fib_ptr[f + 1]`;
-/// each group keeps the entries' input order.
+/// Φ laid out for both products (0-based, host memory): the entries by voxel, those of voxel v
+/// at `vox_ptr[v] .. vox_ptr[v + 1]`, by atom within a voxel (then in the input's order), so
+/// that the entries of one (voxel, atom) pair are adjacent: DSC adds their coefficients
+/// φ·w[f] before it reads D[:, a] once for them, and WC computes ⟨D[:, a], Y[:, v]⟩ once for
+/// them (it computes each entry's term φ·⟨D[:, a], Y[:, v]⟩ voxel by voxel, reading Y[:, v]
+/// once). For WC's sums by fibre, the places of fibre f's entries in that order are
+/// `wc_perm[fib_ptr[f] .. fib_ptr[f + 1]]`, in the input's order.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Layout {
     pub ntheta: usize,
@@ -70,9 +77,7 @@ pub struct Layout {
     pub dsc_fib: Vec<i32>,
     pub dsc_val: Vec<f64>,
     pub fib_ptr: Vec<i64>,
-    pub wc_atom: Vec<i32>,
-    pub wc_vox: Vec<i32>,
-    pub wc_val: Vec<f64>,
+    pub wc_perm: Vec<i64>,
 }
 
 /// Group pointers of a stable counting sort of `keys` (0-based, < groups) and each entry's
@@ -110,8 +115,15 @@ impl Layout {
     /// The layout of validated 0-based entries.
     #[allow(clippy::too_many_arguments)]
     pub fn build(ntheta: usize, natoms: usize, nvoxels: usize, nfibers: usize, atoms: &[i32], voxels: &[i32], fibers: &[i32], values: &[f64]) -> Layout {
-        let (vox_ptr, by_vox) = counting_sort(voxels, nvoxels);
+        // By atom, then (stably) by voxel: by (voxel, atom, input position).
+        let (_, by_atom) = counting_sort(atoms, natoms);
+        let (vox_ptr, by_vox_of_atom_order) = counting_sort(&scatter(voxels, &by_atom), nvoxels);
+        let by_vox: Vec<usize> = by_atom.iter().map(|&p| by_vox_of_atom_order[p]).collect();
         let (fib_ptr, by_fib) = counting_sort(fibers, nfibers);
+        let mut wc_perm = vec![0i64; by_fib.len()];
+        for (&f, &v) in by_fib.iter().zip(&by_vox) {
+            wc_perm[f] = v as i64;
+        }
         Layout {
             ntheta,
             natoms,
@@ -122,9 +134,7 @@ impl Layout {
             dsc_fib: scatter(fibers, &by_vox),
             dsc_val: scatter(values, &by_vox),
             fib_ptr,
-            wc_atom: scatter(atoms, &by_fib),
-            wc_vox: scatter(voxels, &by_fib),
-            wc_val: scatter(values, &by_fib),
+            wc_perm,
         }
     }
 
@@ -206,15 +216,20 @@ fn fits_i32(v: usize, name: &'static str) -> Result<()> {
     Ok(())
 }
 
-/// `len` elements at `p` (host memory, or device memory of the handle's device) as a vector.
+/// `len` elements at `p` (in `space`: host memory, or device memory of the handle's device)
+/// as a vector.
 ///
 /// # Safety
 /// `p` is valid for `len` reads in its space.
-unsafe fn to_host<E: Copy + Default>(h: &mut Handle, p: *const E, len: usize) -> Result<Vec<E>> {
-    let mut v = vec![E::default(); len];
-    if len > 0 {
-        h.memcpy(v.as_mut_ptr() as *mut std::ffi::c_void, p as *const std::ffi::c_void, len * size_of::<E>())?;
+unsafe fn to_host<E: Copy + Default>(h: &mut Handle, p: *const E, len: usize, space: Space) -> Result<Vec<E>> {
+    if len == 0 {
+        return Ok(Vec::new());
     }
+    if space == Space::Host {
+        return Ok(std::slice::from_raw_parts(p, len).to_vec());
+    }
+    let mut v = vec![E::default(); len];
+    h.memcpy(v.as_mut_ptr() as *mut std::ffi::c_void, p as *const std::ffi::c_void, len * size_of::<E>())?;
     Ok(v)
 }
 
@@ -257,9 +272,9 @@ pub unsafe fn plan_create(
         }
         crate::core::check::check_array::<f64>(nz, "values")?;
     }
-    common_space(h, &arrays)?;
-    let (mut a, mut v, mut f) = (to_host(h, atoms, nz)?, to_host(h, voxels, nz)?, to_host(h, fibers, nz)?);
-    let vals = to_host(h, values, nz)?;
+    let space = common_space(h, &arrays)?;
+    let (mut a, mut v, mut f) = (to_host(h, atoms, nz, space)?, to_host(h, voxels, nz, space)?, to_host(h, fibers, nz, space)?);
+    let vals = to_host(h, values, nz, space)?;
     validate([(&mut a, na, "atoms"), (&mut v, nv, "voxels"), (&mut f, nf, "fibers")], &vals, index_base)?;
     let layout = Layout::build(nt, na, nv, nf, &a, &v, &f, &vals);
     let store = match &mut h.state {

@@ -1,6 +1,6 @@
 //! LiFE on every backend: both products against the dense M = Φ ×₁ D of small connectomes
 //! (0- and 1-based, empty voxels and fibres, padded leading dimensions, beta 0 and not,
-//! repeated entries), the adjoint identity ⟨M·w, y⟩ = ⟨w, Mᵀ·y⟩ on a connectome of Nθ = 96,
+//! repeated entries, runs of one atom in a voxel longer than a warp, Nθ above one pass), the adjoint identity ⟨M·w, y⟩ = ⟨w, Mᵀ·y⟩ on a connectome of Nθ = 96,
 //! bitwise reproducibility of both products and of SBBNNLS, device arrays, SBBNNLS against a
 //! plain projected gradient and the KKT conditions, and malformed COO input (INVALID_VALUE
 //! naming the array, nothing written). The C plan's life cycle (NULL, double destroy, a
@@ -85,7 +85,10 @@ fn products_against_dense(h: &mut Handle) {
     against_dense(h, &small(1));
     let s = Shape { ntheta: 40, natoms: 9, nvoxels: 57, nfibers: 33, per_fibre: 9 };
     against_dense(h, &connectome(&s, 5, 1));
-    // Nθ above one pass of the DSC kernel (128 directions), and no entries at all.
+    // Voxels of about 45 entries over 3 atoms: runs of one atom longer than a warp's 32 and
+    // across its groups.
+    against_dense(h, &connectome(&Shape { ntheta: 33, natoms: 3, nvoxels: 4, nfibers: 60, per_fibre: 3 }, 7, 0));
+    // Nθ above one pass of the kernels (128 directions), and no entries at all.
     against_dense(h, &connectome(&Shape { ntheta: 161, natoms: 4, nvoxels: 20, nfibers: 12, per_fibre: 4 }, 6, 0));
     against_dense(h, &Coo { ntheta: 5, natoms: 3, nvoxels: 4, nfibers: 2, atoms: vec![], voxels: vec![], fibers: vec![], values: vec![], base: 0 });
 }

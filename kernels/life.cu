@@ -123,6 +123,13 @@ extern "C" __global__ void __launch_bounds__(32 * NG_WARPS) NG_KERNEL(life_wc_pa
     const int lane = threadIdx.x & 31;
     const ng_i64 s = vox_ptr[v], e = vox_ptr[v + 1];
     const T *y = Y + v * ldy;
+    if (ntheta == 0) {
+        // No directions: every term is an empty sum (the passes below would not write it).
+        for (ng_i64 j = s + lane; j < e; j += 32) {
+            part[j] = T(0);
+        }
+        return;
+    }
     for (int t0 = 0; t0 < ntheta; t0 += 32 * NG_K) {
         // This pass's directions of Y[:, v], read once for all the voxel's entries.
         T yr[NG_K];

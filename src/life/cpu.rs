@@ -13,6 +13,16 @@ const PER_TASK: usize = 64;
 /// Elements per partial sum of [`sumsq`].
 const SUM_CHUNK: usize = 4096;
 
+/// Column i (n elements, leading dimension ld) of a matrix; empty when n = 0 (the matrix's
+/// extent is then 0).
+fn column(x: &[f64], i: usize, ld: usize, n: usize) -> &[f64] {
+    if n == 0 {
+        &[]
+    } else {
+        &x[i * ld..][..n]
+    }
+}
+
 /// Y[:, v] := beta·Y[:, v] + Σ φ·w[f]·D[:, a] − sub[:, v], for the voxels of `cols` (column
 /// v at `v·ldy`; `sub` with its leading dimension, or none).
 #[allow(clippy::too_many_arguments)]
@@ -36,11 +46,11 @@ fn dsc(l: &Layout, d: &[f64], ldd: usize, w: &[f64], beta: f64, sub: Option<(&[f
                     j += 1;
                 }
                 if coef != 0.0 {
-                    acc.iter_mut().zip(&d[atom * ldd..][..nt]).for_each(|(a, &x)| *a += coef * x);
+                    acc.iter_mut().zip(column(d, atom, ldd, nt)).for_each(|(a, &x)| *a += coef * x);
                 }
             }
             if let Some((b, ldb)) = sub {
-                acc.iter_mut().zip(&b[v * ldb..][..nt]).for_each(|(a, &x)| *a -= x);
+                acc.iter_mut().zip(column(b, v, ldb, nt)).for_each(|(a, &x)| *a -= x);
             }
             let out = &mut col[..nt];
             if beta == 0.0 {
@@ -70,13 +80,13 @@ fn wc(l: &Layout, d: &[f64], ldd: usize, y: &[f64], ldy: usize, beta: f64, w: &m
     tasks.into_par_iter().for_each(|(v0, v1, out)| {
         let first = l.vox_ptr[v0] as usize;
         for v in v0..v1 {
-            let yc = &y[v * ldy..][..nt];
+            let yc = column(y, v, ldy, nt);
             // ⟨D[:, a], Y[:, v]⟩ once per atom (its entries are adjacent).
             let (mut atom, mut dot) = (usize::MAX, 0.0);
             for j in l.vox_ptr[v] as usize..l.vox_ptr[v + 1] as usize {
                 if l.dsc_atom[j] as usize != atom {
                     atom = l.dsc_atom[j] as usize;
-                    dot = d[atom * ldd..][..nt].iter().zip(yc).map(|(a, b)| a * b).sum::<f64>();
+                    dot = column(d, atom, ldd, nt).iter().zip(yc).map(|(a, b)| a * b).sum::<f64>();
                 }
                 out[j - first] = l.dsc_val[j] * dot;
             }

@@ -128,9 +128,9 @@ pub fn dense_mv(m: &[f64], rows: usize, w: &[f64]) -> Vec<f64> {
     y
 }
 
-/// Mᵀ·y for a dense M of `rows` rows.
-pub fn dense_mtv(m: &[f64], rows: usize, y: &[f64]) -> Vec<f64> {
-    m.chunks(rows).map(|col| col.iter().zip(y).map(|(a, b)| a * b).sum()).collect()
+/// Mᵀ·y for a dense M of `rows` rows and `cols` columns (rows may be 0).
+pub fn dense_mtv(m: &[f64], rows: usize, cols: usize, y: &[f64]) -> Vec<f64> {
+    (0..cols).map(|f| m[f * rows..(f + 1) * rows].iter().zip(y).map(|(a, b)| a * b).sum()).collect()
 }
 
 /// ½‖M·w − b‖² for a dense M (b compact, `rows` entries).
@@ -146,7 +146,7 @@ pub fn projected_gradient(m: &[f64], rows: usize, b: &[f64], iters: usize) -> Ve
     let mut x = vec![1.0; nf];
     let mut l = 0.0;
     for _ in 0..50 {
-        let y = dense_mtv(m, rows, &dense_mv(m, rows, &x));
+        let y = dense_mtv(m, rows, nf, &dense_mv(m, rows, &x));
         l = y.iter().map(|v| v * v).sum::<f64>().sqrt();
         if l == 0.0 {
             break;
@@ -157,7 +157,7 @@ pub fn projected_gradient(m: &[f64], rows: usize, b: &[f64], iters: usize) -> Ve
     let mut w = vec![0.0; nf];
     for _ in 0..iters {
         let r: Vec<f64> = dense_mv(m, rows, &w).iter().zip(b).map(|(y, b)| y - b).collect();
-        let g = dense_mtv(m, rows, &r);
+        let g = dense_mtv(m, rows, nf, &r);
         w.iter_mut().zip(&g).for_each(|(w, g)| *w = (*w - step * g).max(0.0));
     }
     w
@@ -167,8 +167,9 @@ pub fn projected_gradient(m: &[f64], rows: usize, b: &[f64], iters: usize) -> Ve
 /// where w_f > 0 and −g_f where w_f = 0 (g = Mᵀ(M·w − b)).
 pub fn kkt(m: &[f64], rows: usize, b: &[f64], w: &[f64]) -> f64 {
     let r: Vec<f64> = dense_mv(m, rows, w).iter().zip(b).map(|(y, b)| y - b).collect();
-    let g = dense_mtv(m, rows, &r);
-    let scale = dense_mtv(m, rows, b).iter().fold(0.0f64, |s, v| s.max(v.abs())).max(f64::MIN_POSITIVE);
+    let nf = w.len();
+    let g = dense_mtv(m, rows, nf, &r);
+    let scale = dense_mtv(m, rows, nf, b).iter().fold(0.0f64, |s, v| s.max(v.abs())).max(f64::MIN_POSITIVE);
     let worst = w.iter().zip(&g).fold(0.0f64, |s, (&w, &g)| s.max(-w).max(if w > 0.0 { g.abs() } else { -g }));
     worst / scale
 }

@@ -74,7 +74,8 @@ fn against_dense(h: &mut Handle, c: &Coo) {
         assert!((0..nv).all(|v| y[v * ldy + nt..(v + 1) * ldy].iter().all(|x| x.is_nan())), "DSC wrote Y's padding");
         let mut g = if beta == 0.0 { vec![f64::NAN; nf] } else { w.clone() };
         mty_host(h, &p, &d, ldd as i64, &y0, ldy as i64, beta, &mut g).unwrap();
-        let want: Vec<f64> = dense_mtv(&m, rows, &compact(&y0, nt, nv, ldy)).iter().zip(&w).map(|(a, w)| a + beta * w).collect();
+        let want: Vec<f64> = dense_mtv(&m, rows, nf, &compact(&y0, nt, nv, ldy)).iter().zip(&w).map(|(a, w)| a + beta * w).collect();
+        assert_eq!(want.len(), nf);
         let err = rel(&g, &want);
         assert!(err < 1e-14, "WC beta = {beta}, base {}: error {err:e} against the dense M", c.base);
     }
@@ -91,6 +92,8 @@ fn products_against_dense(h: &mut Handle) {
     // Nθ above one pass of the kernels (128 directions), and no entries at all.
     against_dense(h, &connectome(&Shape { ntheta: 161, natoms: 4, nvoxels: 20, nfibers: 12, per_fibre: 4 }, 6, 0));
     against_dense(h, &Coo { ntheta: 5, natoms: 3, nvoxels: 4, nfibers: 2, atoms: vec![], voxels: vec![], fibers: vec![], values: vec![], base: 0 });
+    // No directions: M has no rows, Mᵀ·Y = 0.
+    against_dense(h, &Coo { ntheta: 0, ..small(1) });
 }
 
 /// ⟨M·w, y⟩ = ⟨w, Mᵀ·y⟩ on a connectome with the seed's Nθ.

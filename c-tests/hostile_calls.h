@@ -520,6 +520,11 @@ static void hx_call_numgpu_life_plan_create(const hx_arg *a, hx_arg *r)
     r->i32 = numgpu_life_plan_create((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, a[3].i64, a[4].i64, a[5].i64, (const int32_t *)a[6].p, (const int32_t *)a[7].p, (const int32_t *)a[8].p, (const double *)a[9].p, a[10].i32, (numgpu_life_plan **)a[11].p);
 }
 
+static void hx_call_numgpu_life_plan_create_subs(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_life_plan_create_subs((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, a[3].i64, a[4].i64, a[5].i64, (const double *)a[6].p, (const double *)a[7].p, (numgpu_life_plan **)a[8].p);
+}
+
 static void hx_call_numgpu_dlife_mw(const hx_arg *a, hx_arg *r)
 {
     r->i32 = numgpu_dlife_mw((numgpu_handle *)a[0].p, (const numgpu_life_plan *)a[1].p, (const double *)a[2].p, a[3].i64, (const double *)a[4].p, a[5].f64, (double *)a[6].p, a[7].i64);
@@ -796,6 +801,7 @@ static const hx_func HX_FUNCS[] = {
     {"numgpu_zgtsv_batched_strided", 1, hx_call_numgpu_zgtsv_batched_strided, 13, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"dl", HX_PTR, "numgpu_complex_double", 1, 1}, {"d", HX_PTR, "numgpu_complex_double", 1, 1}, {"du", HX_PTR, "numgpu_complex_double", 1, 1}, {"stride_diag", HX_I64, "", 0, 0}, {"B", HX_PTR, "numgpu_complex_double", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"strideB", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}, {"pivoting", HX_I32, "", 0, 0}}},
     {"numgpu_zgtsv_batched_interleaved", 1, hx_call_numgpu_zgtsv_batched_interleaved, 9, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"dl", HX_PTR, "numgpu_complex_double", 1, 1}, {"d", HX_PTR, "numgpu_complex_double", 1, 1}, {"du", HX_PTR, "numgpu_complex_double", 1, 1}, {"B", HX_PTR, "numgpu_complex_double", 1, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}, {"pivoting", HX_I32, "", 0, 0}}},
     {"numgpu_life_plan_create", 1, hx_call_numgpu_life_plan_create, 12, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"ntheta", HX_I64, "", 0, 0}, {"natoms", HX_I64, "", 0, 0}, {"nvoxels", HX_I64, "", 0, 0}, {"nfibers", HX_I64, "", 0, 0}, {"nnz", HX_I64, "", 0, 0}, {"atoms", HX_PTR, "int32_t", 1, 1}, {"voxels", HX_PTR, "int32_t", 1, 1}, {"fibers", HX_PTR, "int32_t", 1, 1}, {"values", HX_PTR, "double", 1, 1}, {"index_base", HX_I32, "", 0, 0}, {"p", HX_PTR, "numgpu_life_plan", 2, 0}}},
+    {"numgpu_life_plan_create_subs", 1, hx_call_numgpu_life_plan_create_subs, 9, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"ntheta", HX_I64, "", 0, 0}, {"natoms", HX_I64, "", 0, 0}, {"nvoxels", HX_I64, "", 0, 0}, {"nfibers", HX_I64, "", 0, 0}, {"nnz", HX_I64, "", 0, 0}, {"subs", HX_PTR, "double", 1, 1}, {"values", HX_PTR, "double", 1, 1}, {"p", HX_PTR, "numgpu_life_plan", 2, 0}}},
     {"numgpu_dlife_mw", 1, hx_call_numgpu_dlife_mw, 8, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"p", HX_PTR, "numgpu_life_plan", 1, 1}, {"D", HX_PTR, "double", 1, 1}, {"ldd", HX_I64, "", 0, 0}, {"w", HX_PTR, "double", 1, 1}, {"beta", HX_F64, "", 0, 0}, {"Y", HX_PTR, "double", 1, 0}, {"ldy", HX_I64, "", 0, 0}}},
     {"numgpu_dlife_mty", 1, hx_call_numgpu_dlife_mty, 8, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"p", HX_PTR, "numgpu_life_plan", 1, 1}, {"D", HX_PTR, "double", 1, 1}, {"ldd", HX_I64, "", 0, 0}, {"Y", HX_PTR, "double", 1, 1}, {"ldy", HX_I64, "", 0, 0}, {"beta", HX_F64, "", 0, 0}, {"w", HX_PTR, "double", 1, 0}}},
     {"numgpu_dlife_sbbnnls", 1, hx_call_numgpu_dlife_sbbnnls, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"p", HX_PTR, "numgpu_life_plan", 1, 1}, {"D", HX_PTR, "double", 1, 1}, {"ldd", HX_I64, "", 0, 0}, {"b", HX_PTR, "double", 1, 1}, {"ldb", HX_I64, "", 0, 0}, {"w", HX_PTR, "double", 1, 0}, {"max_iters", HX_I32, "", 0, 0}, {"tol", HX_F64, "", 0, 0}, {"iters", HX_PTR, "int32_t", 1, 0}, {"objective", HX_PTR, "double", 1, 0}}},

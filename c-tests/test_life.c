@@ -142,6 +142,24 @@ static void argument_checks(numgpu_handle *h, const char *hname)
     expect_invalid(numgpu_dlife_mw(h, p, D, LDD, NULL, 0.0, y, LDY), m, 5, "w", y[0] == -7, hname, "NULL w");
     expect_invalid(numgpu_dlife_sbbnnls(h, p, D, LDD, y, LDY, w, -1, 0.0, NULL, NULL), "numgpu_dlife_sbbnnls", 8,
                    "max_iters", w[0] == 1, hname, "max_iters < 0");
+    /* MATLAB's sparse-tensor layout: subs nnz x 3, column-major, 1-based. */
+    {
+        double subs[3 * NNZ];
+        numgpu_life_plan *ps = NULL;
+        for (k = 0; k < NNZ; k++) {
+            subs[k] = ATOMS[k];
+            subs[NNZ + k] = VOXELS[k];
+            subs[2 * NNZ + k] = FIBERS[k];
+        }
+        check(numgpu_life_plan_create_subs(h, NT, NA, NV, NF, NNZ, subs, VALUES, &ps) == NUMGPU_SUCCESS &&
+                  numgpu_life_plan_destroy(ps) == NUMGPU_SUCCESS,
+              "%s: numgpu_life_plan_create_subs: %s", hname, last_error());
+        subs[NNZ + 2] = 2.5;
+        q = (numgpu_life_plan *)(uintptr_t)0x40;
+        expect_invalid(numgpu_life_plan_create_subs(h, NT, NA, NV, NF, NNZ, subs, VALUES, &q),
+                       "numgpu_life_plan_create_subs", 7, "subs[11]", q == (numgpu_life_plan *)(uintptr_t)0x40, hname,
+                       "a fractional voxel subscript");
+    }
     check(numgpu_life_plan_destroy(NULL) == NUMGPU_SUCCESS, "%s: numgpu_life_plan_destroy(NULL) is not a no-op", hname);
     check(numgpu_life_plan_destroy(p) == NUMGPU_SUCCESS, "%s: numgpu_life_plan_destroy: %s", hname, last_error());
     expect_invalid(numgpu_life_plan_destroy(p), "numgpu_life_plan_destroy", 1, "not a live plan", 1, hname,

@@ -956,6 +956,15 @@ module numgpu
             integer(c_int32_t) :: numgpu_life_plan_create
         end function
 
+        function numgpu_life_plan_create_subs(h, ntheta, natoms, nvoxels, nfibers, nnz, subs, values, p) &
+                bind(C, name="numgpu_life_plan_create_subs")
+            import :: c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, subs, values
+            integer(c_int64_t), value :: ntheta, natoms, nvoxels, nfibers, nnz
+            type(c_ptr), intent(inout) :: p
+            integer(c_int32_t) :: numgpu_life_plan_create_subs
+        end function
+
         function numgpu_dlife_mw(h, p, D, ldd, w, beta, Y, ldy) bind(C, name="numgpu_dlife_mw")
             import :: c_double, c_int32_t, c_int64_t, c_ptr
             type(c_ptr), value :: h, p, D, w, Y
@@ -1300,15 +1309,16 @@ module numgpu
             numgpu_sgtsv_batched_interleaved, numgpu_dgtsv_spike, numgpu_dgtsv_batched_strided, &
             numgpu_dgtsv_batched_interleaved, numgpu_cgtsv_spike, numgpu_cgtsv_batched_strided, &
             numgpu_cgtsv_batched_interleaved, numgpu_zgtsv_spike, numgpu_zgtsv_batched_strided, &
-            numgpu_zgtsv_batched_interleaved, numgpu_life_plan_create, numgpu_dlife_mw, numgpu_dlife_mty, &
-            numgpu_dlife_sbbnnls, numgpu_life_plan_info, numgpu_life_plan_destroy, numgpu_ode_create, &
-            numgpu_ode_builtin, numgpu_ode_destroy, numgpu_rkc_options_default, numgpu_rkc_integrate, &
-            numgpu_scsrmv, numgpu_dcsrmv, numgpu_ccsrmv, numgpu_zcsrmv, numgpu_scmrs_create, &
-            numgpu_dcmrs_create, numgpu_scmrs_update_values, numgpu_dcmrs_update_values, numgpu_scmrsmv, &
-            numgpu_dcmrsmv, numgpu_cmrs_info, numgpu_cmrs_destroy, numgpu_sshopm, numgpu_dsshopm, &
-            numgpu_sshopm_unique, numgpu_dsshopm_unique, numgpu_ssym_apply, numgpu_dsym_apply, &
-            numgpu_ssym_pack, numgpu_dsym_pack, numgpu_ssym_unpack, numgpu_dsym_unpack, &
-            numgpu_sstebz_batched, numgpu_dstebz_batched, numgpu_sstecount_batched, numgpu_dstecount_batched
+            numgpu_zgtsv_batched_interleaved, numgpu_life_plan_create, numgpu_life_plan_create_subs, &
+            numgpu_dlife_mw, numgpu_dlife_mty, numgpu_dlife_sbbnnls, numgpu_life_plan_info, &
+            numgpu_life_plan_destroy, numgpu_ode_create, numgpu_ode_builtin, numgpu_ode_destroy, &
+            numgpu_rkc_options_default, numgpu_rkc_integrate, numgpu_scsrmv, numgpu_dcsrmv, numgpu_ccsrmv, &
+            numgpu_zcsrmv, numgpu_scmrs_create, numgpu_dcmrs_create, numgpu_scmrs_update_values, &
+            numgpu_dcmrs_update_values, numgpu_scmrsmv, numgpu_dcmrsmv, numgpu_cmrs_info, &
+            numgpu_cmrs_destroy, numgpu_sshopm, numgpu_dsshopm, numgpu_sshopm_unique, numgpu_dsshopm_unique, &
+            numgpu_ssym_apply, numgpu_dsym_apply, numgpu_ssym_pack, numgpu_dsym_pack, numgpu_ssym_unpack, &
+            numgpu_dsym_unpack, numgpu_sstebz_batched, numgpu_dstebz_batched, numgpu_sstecount_batched, &
+            numgpu_dstecount_batched
 
 
     ! ---- generic wrappers ---------------------------------------------------------------------

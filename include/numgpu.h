@@ -2343,10 +2343,8 @@ numgpu_status numgpu_zgtsv_batched_interleaved(numgpu_handle *h,
  * (atom, voxel, fibre) entries add up. The plan's data lives on the handle's backend (host
  * memory, or memory of the handle's CUDA device; 24 bytes per entry: the entries sorted by
  * voxel, and the places of each fibre's entries) and is independent of the input arrays,
- * which may be freed after the call. Real LiFE data (ENCODE's `fe.life.M`: `Phi` a sparse tensor
- * with subscripts (atom, voxel, fibre), 1-based as MATLAB writes them, and the dictionary
- * `DictSig`, ntheta × natoms) maps onto these arguments directly with index_base = 1; the
- * demeaned signal of each voxel is a column of b.
+ * which may be freed after the call. Real LiFE data (ENCODE's `fe.life.M.Phi`, a MATLAB sparse
+ * tensor) goes in as MATLAB stores it through `numgpu_life_plan_create_subs`.
  *
  * - `h` [in]: handle.
  * - `ntheta` [in]: number of diffusion directions Nθ (rows of the dictionary D), >= 0.
@@ -2383,6 +2381,35 @@ numgpu_status numgpu_life_plan_create(numgpu_handle *h,
                                       const double *values,
                                       int32_t index_base,
                                       numgpu_life_plan **p);
+
+/**
+ * Builds a LiFE plan from Φ as LiFE stores it: ENCODE's `fe.life.M.Phi` is a MATLAB sparse
+ * tensor (Tensor Toolbox `sptensor`) of size natoms × nvoxels × nfibers whose `subs` is an nnz
+ * × 3 array of doubles, column-major, with 1-based (atom, voxel, fibre) subscripts, and whose
+ * `vals` holds the nnz values; both can be written from MATLAB as raw doubles (`fwrite(fid,
+ * Phi.subs, 'double')`) and passed here as they are. The dictionary is `fe.life.M.DictSig`
+ * (ntheta × natoms, the `D` of the products) and the demeaned signal of voxel v is column v of
+ * `b`. Otherwise as `numgpu_life_plan_create` with index_base = 1.
+ *
+ * - `h`, `ntheta`, `natoms`, `nvoxels`, `nfibers`, `nnz` [in]: as for
+ *   `numgpu_life_plan_create`.
+ * - `subs` [in]: 3·nnz doubles: subs[k] the atom, subs[nnz + k] the voxel and subs[2·nnz + k]
+ *   the fibre of entry k, each an integer in [1, its mode's size].
+ * - `values` [in]: nnz finite values.
+ * - `p` [out]: receives the plan, written only on success.
+ *
+ * Errors: as `numgpu_life_plan_create`; a subscript that is not an integer in range is
+ * `INVALID_VALUE` naming `subs` (the message gives its position, value and mode).
+ */
+numgpu_status numgpu_life_plan_create_subs(numgpu_handle *h,
+                                           int64_t ntheta,
+                                           int64_t natoms,
+                                           int64_t nvoxels,
+                                           int64_t nfibers,
+                                           int64_t nnz,
+                                           const double *subs,
+                                           const double *values,
+                                           numgpu_life_plan **p);
 
 /**
  * DSC, the LiFE signal prediction: Y := beta·Y + M·w, with M = Φ ×₁ D of the plan (see

@@ -2,10 +2,10 @@
 // The C entry points: each one's doc comment (its header text) states what its pointers must
 // cover, which is its safety contract.
 #![allow(clippy::missing_safety_doc)]
-//! `numgpu_life_plan_create`, `numgpu_dlife_mw`, `numgpu_dlife_mty`, `numgpu_dlife_sbbnnls`,
+//! `numgpu_life_plan_create`, `numgpu_life_plan_create_subs`, `numgpu_dlife_mw`, `numgpu_dlife_mty`, `numgpu_dlife_sbbnnls`,
 //! `numgpu_life_plan_info`, `numgpu_life_plan_destroy`: convert the C arguments and call the family's Rust API.
 
-use super::{mty, mw, plan_create, sbbnnls, LifePlan};
+use super::{mty, mw, plan_create, plan_create_subs, sbbnnls, LifePlan};
 use crate::core::error::{numgpu_status, Error};
 use crate::core::memory::common_space;
 use crate::core::Handle;
@@ -41,10 +41,8 @@ unsafe fn live<'a>(p: *const LifePlan) -> crate::Result<&'a LifePlan> {
 /// (atom, voxel, fibre) entries add up. The plan's data lives on the handle's backend (host
 /// memory, or memory of the handle's CUDA device; 24 bytes per entry: the entries sorted by
 /// voxel, and the places of each fibre's entries) and is independent of the input arrays,
-/// which may be freed after the call. Real LiFE data (ENCODE's `fe.life.M`: `Phi` a sparse tensor
-/// with subscripts (atom, voxel, fibre), 1-based as MATLAB writes them, and the dictionary
-/// `DictSig`, ntheta × natoms) maps onto these arguments directly with index_base = 1; the
-/// demeaned signal of each voxel is a column of b.
+/// which may be freed after the call. Real LiFE data (ENCODE's `fe.life.M.Phi`, a MATLAB sparse
+/// tensor) goes in as MATLAB stores it through `numgpu_life_plan_create_subs`.
 ///
 /// - `h` [in]: handle.
 /// - `ntheta` [in]: number of diffusion directions Nθ (rows of the dictionary D), >= 0.
@@ -87,6 +85,45 @@ pub unsafe extern "C" fn numgpu_life_plan_create(
         let h = deref_mut(h, "h")?;
         let out = deref_mut(p, "p")?;
         let plan = Box::into_raw(Box::new(plan_create(h, ntheta, natoms, nvoxels, nfibers, nnz, atoms, voxels, fibers, values, index_base)?));
+        live_plans().insert(plan as usize);
+        *out = plan;
+        Ok(())
+    })
+}
+
+/// Builds a LiFE plan from Φ as LiFE stores it: ENCODE's `fe.life.M.Phi` is a MATLAB sparse
+/// tensor (Tensor Toolbox `sptensor`) of size natoms × nvoxels × nfibers whose `subs` is an nnz
+/// × 3 array of doubles, column-major, with 1-based (atom, voxel, fibre) subscripts, and whose
+/// `vals` holds the nnz values; both can be written from MATLAB as raw doubles (`fwrite(fid,
+/// Phi.subs, 'double')`) and passed here as they are. The dictionary is `fe.life.M.DictSig`
+/// (ntheta × natoms, the `D` of the products) and the demeaned signal of voxel v is column v of
+/// `b`. Otherwise as `numgpu_life_plan_create` with index_base = 1.
+///
+/// - `h`, `ntheta`, `natoms`, `nvoxels`, `nfibers`, `nnz` [in]: as for
+///   `numgpu_life_plan_create`.
+/// - `subs` [in]: 3·nnz doubles: subs[k] the atom, subs[nnz + k] the voxel and subs[2·nnz + k]
+///   the fibre of entry k, each an integer in [1, its mode's size].
+/// - `values` [in]: nnz finite values.
+/// - `p` [out]: receives the plan, written only on success.
+///
+/// Errors: as `numgpu_life_plan_create`; a subscript that is not an integer in range is
+/// `INVALID_VALUE` naming `subs` (the message gives its position, value and mode).
+#[no_mangle]
+pub unsafe extern "C" fn numgpu_life_plan_create_subs(
+    h: *mut Handle,
+    ntheta: i64,
+    natoms: i64,
+    nvoxels: i64,
+    nfibers: i64,
+    nnz: i64,
+    subs: *const f64,
+    values: *const f64,
+    p: *mut *mut LifePlan,
+) -> numgpu_status {
+    boundary("numgpu_life_plan_create_subs", || {
+        let h = deref_mut(h, "h")?;
+        let out = deref_mut(p, "p")?;
+        let plan = Box::into_raw(Box::new(plan_create_subs(h, ntheta, natoms, nvoxels, nfibers, nnz, subs, values)?));
         live_plans().insert(plan as usize);
         *out = plan;
         Ok(())

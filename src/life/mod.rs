@@ -254,16 +254,9 @@ pub unsafe fn plan_create(
     values: *const f64,
     index_base: i32,
 ) -> Result<LifePlan> {
-    let nt = nonneg(ntheta, "ntheta")?;
-    let na = nonneg(natoms, "natoms")?;
-    let nv = nonneg(nvoxels, "nvoxels")?;
-    let nf = nonneg(nfibers, "nfibers")?;
-    let nz = nonneg(nnz, "nnz")?;
+    let [nt, na, nv, nf, nz] = sizes(ntheta, natoms, nvoxels, nfibers, nnz)?;
     if index_base != 0 && index_base != 1 {
         return Err(Error::arg("index_base", format!("(index_base = {index_base}) must be 0 or 1")));
-    }
-    for (v, name) in [(nt, "ntheta"), (na, "natoms"), (nv, "nvoxels"), (nf, "nfibers")] {
-        fits_i32(v, name)?;
     }
     let arrays: [ArgPtr; 4] = [(atoms as _, "atoms"), (voxels as _, "voxels"), (fibers as _, "fibers"), (values as _, "values")];
     if nz > 0 {
@@ -276,12 +269,66 @@ pub unsafe fn plan_create(
     let (mut a, mut v, mut f) = (to_host(h, atoms, nz, space)?, to_host(h, voxels, nz, space)?, to_host(h, fibers, nz, space)?);
     let vals = to_host(h, values, nz, space)?;
     validate([(&mut a, na, "atoms"), (&mut v, nv, "voxels"), (&mut f, nf, "fibers")], &vals, index_base)?;
-    let layout = Layout::build(nt, na, nv, nf, &a, &v, &f, &vals);
+    build(h, [nt, na, nv, nf], &a, &v, &f, &vals)
+}
+
+/// The sizes of a plan (Nθ, Na, Nv, Nf, nnz), each >= 0 and the first four within the
+/// kernels' 32-bit indices.
+fn sizes(ntheta: i64, natoms: i64, nvoxels: i64, nfibers: i64, nnz: i64) -> Result<[usize; 5]> {
+    let nt = nonneg(ntheta, "ntheta")?;
+    let na = nonneg(natoms, "natoms")?;
+    let nv = nonneg(nvoxels, "nvoxels")?;
+    let nf = nonneg(nfibers, "nfibers")?;
+    let nz = nonneg(nnz, "nnz")?;
+    for (v, name) in [(nt, "ntheta"), (na, "natoms"), (nv, "nvoxels"), (nf, "nfibers")] {
+        fits_i32(v, name)?;
+    }
+    Ok([nt, na, nv, nf, nz])
+}
+
+/// The plan of validated 0-based entries (host copies) on the handle's backend.
+fn build(h: &mut Handle, [nt, na, nv, nf]: [usize; 4], a: &[i32], v: &[i32], f: &[i32], vals: &[f64]) -> Result<LifePlan> {
+    let layout = Layout::build(nt, na, nv, nf, a, v, f, vals);
     let store = match &mut h.state {
         State::Cpu => Store::Host(layout),
         State::Cuda(ch) => Store::Cuda(cuda::upload(ch, &layout)?),
     };
-    Ok(LifePlan { ntheta: nt, natoms: na, nvoxels: nv, nfibers: nf, nnz: nz, store })
+    Ok(LifePlan { ntheta: nt, natoms: na, nvoxels: nv, nfibers: nf, nnz: vals.len(), store })
+}
+
+/// The three modes' names, as a subscript's message gives them.
+const MODES: [&str; 3] = ["atom", "voxel", "fibre"];
+
+/// Builds a plan from Φ as MATLAB's sparse tensor stores it (ENCODE's `fe.life.M.Phi`):
+/// `subs`, nnz × 3 doubles, column-major (column 1 the atoms, 2 the voxels, 3 the fibres),
+/// 1-based; `values`, nnz doubles. Each subscript must be an integer in [1, its mode's size].
+/// Otherwise as [`plan_create`].
+///
+/// # Safety
+/// `subs` is NULL or valid for 3·nnz reads, `values` for nnz.
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn plan_create_subs(h: &mut Handle, ntheta: i64, natoms: i64, nvoxels: i64, nfibers: i64, nnz: i64, subs: *const f64, values: *const f64) -> Result<LifePlan> {
+    let [nt, na, nv, nf, nz] = sizes(ntheta, natoms, nvoxels, nfibers, nnz)?;
+    let arrays: [ArgPtr; 2] = [(subs as _, "subs"), (values as _, "values")];
+    if nz > 0 {
+        not_null(subs, "subs")?;
+        not_null(values, "values")?;
+        crate::core::check::check_span::<f64>(nz, nz, 3, "subs")?;
+    }
+    let space = common_space(h, &arrays)?;
+    let (sub, vals) = (to_host(h, subs, 3 * nz, space)?, to_host(h, values, nz, space)?);
+    let mut idx = [vec![0i32; nz], vec![0i32; nz], vec![0i32; nz]];
+    for (c, (out, n)) in idx.iter_mut().zip([na, nv, nf]).enumerate() {
+        for (k, (o, &x)) in out.iter_mut().zip(&sub[c * nz..(c + 1) * nz]).enumerate() {
+            if !(x >= 1.0 && x <= n as f64 && x.fract() == 0.0) {
+                return Err(Error::arg("subs", format!("(subs[{}] = {x}, the {} subscript of entry {k}) must be an integer in [1, {n}]", c * nz + k, MODES[c])));
+            }
+            *o = x as i32 - 1;
+        }
+    }
+    let [mut a, mut v, mut f] = idx;
+    validate([(&mut a, na, "subs"), (&mut v, nv, "subs"), (&mut f, nf, "subs")], &vals, 0)?;
+    build(h, [nt, na, nv, nf], &a, &v, &f, &vals)
 }
 
 /// The error when `p` does not belong to the handle's backend and device.

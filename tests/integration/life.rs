@@ -297,3 +297,31 @@ crate::on_every_backend! {
     life_sbbnnls_against_projected_gradient_and_kkt => super::sbbnnls_against_projected_gradient;
     life_malformed_coo_and_arguments => super::malformed;
 }
+
+/// MATLAB's sparse-tensor layout (`numgpu_life_plan_create_subs`): the same plan as the COO
+/// form (the products bit for bit), and a subscript that is 0, fractional or beyond its mode is
+/// refused naming `subs`.
+#[test]
+fn life_plan_from_matlab_subs() {
+    let mut h = Handle::cpu();
+    let c = small(1);
+    let nz = c.nnz();
+    let subs: Vec<f64> = c.atoms.iter().chain(&c.voxels).chain(&c.fibers).map(|&x| x as f64).collect();
+    // SAFETY: subs holds 3·nnz doubles, values nnz.
+    let p = unsafe { numgpu::life::plan_create_subs(&mut h, 7, 5, 8, 7, nz as i64, subs.as_ptr(), c.values.as_ptr()) }.unwrap();
+    let q = plan_from_coo(&mut h, &c).unwrap();
+    let d = dictionary(7, 5, 7, 81);
+    let w = signal(7, 1, 7, 82);
+    let (mut y1, mut y2) = (vec![0.0; 56], vec![0.0; 56]);
+    mw_host(&mut h, &p, &d, 7, &w, 0.0, &mut y1, 7).unwrap();
+    mw_host(&mut h, &q, &d, 7, &w, 0.0, &mut y2, 7).unwrap();
+    assert!(unchanged(&y1, &y2), "the subs plan differs from the COO plan");
+    for (at, bad) in [(0, 0.0), (nz + 3, 1.5), (2 * nz + 4, 8.0)] {
+        let mut s = subs.clone();
+        s[at] = bad;
+        // SAFETY: as above.
+        let e = unsafe { numgpu::life::plan_create_subs(&mut h, 7, 5, 8, 7, nz as i64, s.as_ptr(), c.values.as_ptr()) }.err().expect("a bad subscript accepted");
+        assert_eq!((e.status, c_position(&e, "numgpu_life_plan_create_subs")), (Status::NUMGPU_INVALID_VALUE, 7), "{e}");
+        assert!(e.msg.contains(&format!("subs[{at}]")), "{e}");
+    }
+}

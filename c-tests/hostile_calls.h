@@ -715,6 +715,41 @@ static void hx_call_numgpu_zposv_batched_strided(const hx_arg *a, hx_arg *r)
     r->i32 = numgpu_zposv_batched_strided((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, a[3].i64, (numgpu_complex_double *)a[4].p, a[5].i64, a[6].i64, (numgpu_complex_double *)a[7].p, a[8].i64, a[9].i64, (int32_t *)a[10].p, a[11].i64);
 }
 
+static void hx_call_numgpu_life_plan_create(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_life_plan_create((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, a[3].i64, a[4].i64, a[5].i64, (const int32_t *)a[6].p, (const int32_t *)a[7].p, (const int32_t *)a[8].p, (const double *)a[9].p, a[10].i32, (numgpu_life_plan **)a[11].p);
+}
+
+static void hx_call_numgpu_life_plan_create_subs(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_life_plan_create_subs((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, a[3].i64, a[4].i64, a[5].i64, (const double *)a[6].p, (const double *)a[7].p, (numgpu_life_plan **)a[8].p);
+}
+
+static void hx_call_numgpu_dlife_mw(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_dlife_mw((numgpu_handle *)a[0].p, (const numgpu_life_plan *)a[1].p, (const double *)a[2].p, a[3].i64, (const double *)a[4].p, a[5].f64, (double *)a[6].p, a[7].i64);
+}
+
+static void hx_call_numgpu_dlife_mty(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_dlife_mty((numgpu_handle *)a[0].p, (const numgpu_life_plan *)a[1].p, (const double *)a[2].p, a[3].i64, (const double *)a[4].p, a[5].i64, a[6].f64, (double *)a[7].p);
+}
+
+static void hx_call_numgpu_dlife_sbbnnls(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_dlife_sbbnnls((numgpu_handle *)a[0].p, (const numgpu_life_plan *)a[1].p, (const double *)a[2].p, a[3].i64, (const double *)a[4].p, a[5].i64, (double *)a[6].p, a[7].i32, a[8].f64, (int32_t *)a[9].p, (double *)a[10].p);
+}
+
+static void hx_call_numgpu_life_plan_info(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_life_plan_info((const numgpu_life_plan *)a[0].p, (int64_t *)a[1].p, (int64_t *)a[2].p, (int64_t *)a[3].p, (int64_t *)a[4].p, (int64_t *)a[5].p);
+}
+
+static void hx_call_numgpu_life_plan_destroy(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_life_plan_destroy((numgpu_life_plan *)a[0].p);
+}
+
 static void hx_call_numgpu_ode_create(const hx_arg *a, hx_arg *r)
 {
     r->i32 = numgpu_ode_create((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, (const char *)a[3].p, a[4].fn_numgpu_ode_rhs, a[5].fn_numgpu_ode_spcrad, (void *)a[6].p, (numgpu_ode **)a[7].p);
@@ -1005,6 +1040,13 @@ static const hx_func HX_FUNCS[] = {
     {"numgpu_zpotrs_batched_strided", 1, hx_call_numgpu_zpotrs_batched_strided, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"uplo", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_double", 1, 1}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"B", HX_PTR, "numgpu_complex_double", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"strideB", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
     {"numgpu_zposv_batched", 1, hx_call_numgpu_zposv_batched, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"uplo", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_double", 2, 0}, {"lda", HX_I64, "", 0, 0}, {"B", HX_PTR, "numgpu_complex_double", 2, 0}, {"ldb", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
     {"numgpu_zposv_batched_strided", 1, hx_call_numgpu_zposv_batched_strided, 12, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"uplo", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_double", 1, 0}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"B", HX_PTR, "numgpu_complex_double", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"strideB", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_life_plan_create", 1, hx_call_numgpu_life_plan_create, 12, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"ntheta", HX_I64, "", 0, 0}, {"natoms", HX_I64, "", 0, 0}, {"nvoxels", HX_I64, "", 0, 0}, {"nfibers", HX_I64, "", 0, 0}, {"nnz", HX_I64, "", 0, 0}, {"atoms", HX_PTR, "int32_t", 1, 1}, {"voxels", HX_PTR, "int32_t", 1, 1}, {"fibers", HX_PTR, "int32_t", 1, 1}, {"values", HX_PTR, "double", 1, 1}, {"index_base", HX_I32, "", 0, 0}, {"p", HX_PTR, "numgpu_life_plan", 2, 0}}},
+    {"numgpu_life_plan_create_subs", 1, hx_call_numgpu_life_plan_create_subs, 9, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"ntheta", HX_I64, "", 0, 0}, {"natoms", HX_I64, "", 0, 0}, {"nvoxels", HX_I64, "", 0, 0}, {"nfibers", HX_I64, "", 0, 0}, {"nnz", HX_I64, "", 0, 0}, {"subs", HX_PTR, "double", 1, 1}, {"values", HX_PTR, "double", 1, 1}, {"p", HX_PTR, "numgpu_life_plan", 2, 0}}},
+    {"numgpu_dlife_mw", 1, hx_call_numgpu_dlife_mw, 8, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"p", HX_PTR, "numgpu_life_plan", 1, 1}, {"D", HX_PTR, "double", 1, 1}, {"ldd", HX_I64, "", 0, 0}, {"w", HX_PTR, "double", 1, 1}, {"beta", HX_F64, "", 0, 0}, {"Y", HX_PTR, "double", 1, 0}, {"ldy", HX_I64, "", 0, 0}}},
+    {"numgpu_dlife_mty", 1, hx_call_numgpu_dlife_mty, 8, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"p", HX_PTR, "numgpu_life_plan", 1, 1}, {"D", HX_PTR, "double", 1, 1}, {"ldd", HX_I64, "", 0, 0}, {"Y", HX_PTR, "double", 1, 1}, {"ldy", HX_I64, "", 0, 0}, {"beta", HX_F64, "", 0, 0}, {"w", HX_PTR, "double", 1, 0}}},
+    {"numgpu_dlife_sbbnnls", 1, hx_call_numgpu_dlife_sbbnnls, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"p", HX_PTR, "numgpu_life_plan", 1, 1}, {"D", HX_PTR, "double", 1, 1}, {"ldd", HX_I64, "", 0, 0}, {"b", HX_PTR, "double", 1, 1}, {"ldb", HX_I64, "", 0, 0}, {"w", HX_PTR, "double", 1, 0}, {"max_iters", HX_I32, "", 0, 0}, {"tol", HX_F64, "", 0, 0}, {"iters", HX_PTR, "int32_t", 1, 0}, {"objective", HX_PTR, "double", 1, 0}}},
+    {"numgpu_life_plan_info", 1, hx_call_numgpu_life_plan_info, 6, {{"p", HX_PTR, "numgpu_life_plan", 1, 1}, {"ntheta", HX_PTR, "int64_t", 1, 0}, {"natoms", HX_PTR, "int64_t", 1, 0}, {"nvoxels", HX_PTR, "int64_t", 1, 0}, {"nfibers", HX_PTR, "int64_t", 1, 0}, {"nnz", HX_PTR, "int64_t", 1, 0}}},
+    {"numgpu_life_plan_destroy", 1, hx_call_numgpu_life_plan_destroy, 1, {{"p", HX_PTR, "numgpu_life_plan", 1, 0}}},
     {"numgpu_ode_create", 1, hx_call_numgpu_ode_create, 8, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"neq", HX_I64, "", 0, 0}, {"npar", HX_I64, "", 0, 0}, {"cuda_source", HX_PTR, "char", 1, 1}, {"host_rhs", HX_FN, "", 0, 0}, {"host_spcrad", HX_FN, "", 0, 0}, {"user", HX_PTR, "void", 1, 0}, {"ode", HX_PTR, "numgpu_ode", 2, 0}}},
     {"numgpu_ode_builtin", 1, hx_call_numgpu_ode_builtin, 4, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"which", HX_I32, "", 0, 0}, {"size", HX_I64, "", 0, 0}, {"ode", HX_PTR, "numgpu_ode", 2, 0}}},
     {"numgpu_ode_destroy", 1, hx_call_numgpu_ode_destroy, 1, {{"ode", HX_PTR, "numgpu_ode", 1, 0}}},

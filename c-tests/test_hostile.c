@@ -118,6 +118,7 @@ typedef struct {
     numgpu_handle *own_h;       /* a fresh handle for numgpu_destroy */
     numgpu_ode *own_ode;        /* a fresh ODE for numgpu_ode_destroy */
     numgpu_cmrs_matrix *own_cmrs;
+    numgpu_life_plan *own_plan; /* a fresh LiFE plan for every call that takes one */
     void *own_mem;              /* a fresh allocation for numgpu_free */
     double opts_struct[16];     /* a numgpu_rkc_options (aligned) */
 } call_t;
@@ -154,9 +155,11 @@ static void fill(const hx_param *p, const char *name, unsigned char *b, size_t c
     for (i = 0; i < count; i++) {
         unsigned char *e = b + i * es;
         if (!strcmp(p->pointee, "int32_t")) {
-            /* CSR of a 2 x 2 diagonal; pivots n = 2 (valid at every step); outputs a sentinel. */
+            /* CSR of a 2 x 2 diagonal; LiFE's COO of 2 x 2 x 2 (its diagonal); pivots n = 2 (valid
+             * at every step); outputs a sentinel. */
             int32_t v = !strcmp(name, "row_ptr") ? (int32_t)i
-                        : !strcmp(name, "col_ind") ? (int32_t)(i % 2)
+                        : (!strcmp(name, "col_ind") || !strcmp(name, "atoms") || !strcmp(name, "voxels") ||
+                           !strcmp(name, "fibers")) ? (int32_t)(i % 2)
                         : (!strcmp(name, "ipiv") || !strcmp(name, "jpiv")) ? 2
                                                                               : 0x7a7a7a7a;
             memcpy(e, &v, 4);
@@ -253,6 +256,19 @@ static numgpu_cmrs_matrix *new_cmrs(numgpu_handle *h, char letter)
     return m;
 }
 
+/* A LiFE plan of the base COO: 2 atoms, voxels and fibres, entries (0, 0, 0) and (1, 1, 1). */
+static numgpu_life_plan *new_life_plan(numgpu_handle *h)
+{
+    static const int32_t idx[2] = {0, 1};
+    static const double val[2] = {1, 1};
+    numgpu_life_plan *p = NULL;
+    if (numgpu_life_plan_create(h, 2, 2, 2, 2, 2, idx, idx, idx, val, 0, &p) != NUMGPU_SUCCESS) {
+        fprintf(stderr, "test_hostile: cannot create a LiFE plan: %s\n", last_error());
+        exit(2);
+    }
+    return p;
+}
+
 static numgpu_ode *new_ode(numgpu_handle *h)
 {
     numgpu_ode *o = NULL;
@@ -326,6 +342,8 @@ static void *base_ptr(call_t *c, int i)
         return strcmp(fn, "numgpu_ode_destroy") ? shared_ode : (c->own_ode = new_ode(c->pl->h));
     if (!strcmp(t, "numgpu_cmrs_matrix"))
         return c->own_cmrs = new_cmrs(c->pl->h, fn[7] == 's' ? 's' : 'd');
+    if (!strcmp(t, "numgpu_life_plan"))
+        return c->own_plan = new_life_plan(c->pl->h);
     if (!strcmp(t, "numgpu_rkc_options")) {
         numgpu_rkc_options_default((numgpu_rkc_options *)c->opts_struct);
         return new_buf(c, c->opts_struct, sizeof(numgpu_rkc_options), 0);
@@ -386,6 +404,8 @@ static void release(call_t *c, numgpu_status st)
             numgpu_ode_destroy(o);
         else if (!strcmp(c->f->params[i].pointee, "numgpu_cmrs_matrix"))
             numgpu_cmrs_destroy(o);
+        else if (!strcmp(c->f->params[i].pointee, "numgpu_life_plan"))
+            numgpu_life_plan_destroy(o);
         else
             numgpu_free(c->pl->h, o);
     }
@@ -396,6 +416,8 @@ static void release(call_t *c, numgpu_status st)
         numgpu_ode_destroy(c->own_ode);
     if (c->own_cmrs && !(st == NUMGPU_SUCCESS && !strcmp(c->f->name, "numgpu_cmrs_destroy") && c->a[0].p == c->own_cmrs))
         numgpu_cmrs_destroy(c->own_cmrs);
+    if (c->own_plan && !(st == NUMGPU_SUCCESS && !strcmp(c->f->name, "numgpu_life_plan_destroy") && c->a[0].p == c->own_plan))
+        numgpu_life_plan_destroy(c->own_plan);
     if (c->own_mem && !(st == NUMGPU_SUCCESS && c->a[1].p == c->own_mem))
         numgpu_free(c->pl->h, c->own_mem);
     for (i = 0; i < c->nbufs; i++) {
@@ -438,6 +460,9 @@ static const char *const MAY_SUCCEED[][2] = {
     {"numgpu_rkc_integrate", "opts"}, {"sshopm", "X0"},               {"sshopm", "maxit"},
     {"numgpu_cmrs_info", "height"},   {"numgpu_cmrs_info", "M"},      {"numgpu_cmrs_info", "padding_ratio"},
     {"stebz_batched", "il"},          {"stebz_batched", "iu"},
+    {"numgpu_life_plan_destroy", "p"}, {"dlife_sbbnnls", "max_iters"}, {"dlife_sbbnnls", "iters"},
+    {"dlife_sbbnnls", "objective"},    {"life_plan_info", "ntheta"},  {"life_plan_info", "natoms"},
+    {"life_plan_info", "nvoxels"},     {"life_plan_info", "nfibers"}, {"life_plan_info", "nnz"},
 };
 
 /* Values that are lies about the caller's memory rather than bad arguments: a buffer length

@@ -1316,6 +1316,65 @@ module numgpu
             integer(c_int32_t) :: numgpu_zposv_batched_strided
         end function
 
+        function numgpu_life_plan_create(h, ntheta, natoms, nvoxels, nfibers, nnz, atoms, voxels, fibers, &
+                values, index_base, p) bind(C, name="numgpu_life_plan_create")
+            import :: c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, atoms, voxels, fibers, values
+            integer(c_int64_t), value :: ntheta, natoms, nvoxels, nfibers, nnz
+            integer(c_int32_t), value :: index_base
+            type(c_ptr), intent(inout) :: p
+            integer(c_int32_t) :: numgpu_life_plan_create
+        end function
+
+        function numgpu_life_plan_create_subs(h, ntheta, natoms, nvoxels, nfibers, nnz, subs, values, p) &
+                bind(C, name="numgpu_life_plan_create_subs")
+            import :: c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, subs, values
+            integer(c_int64_t), value :: ntheta, natoms, nvoxels, nfibers, nnz
+            type(c_ptr), intent(inout) :: p
+            integer(c_int32_t) :: numgpu_life_plan_create_subs
+        end function
+
+        function numgpu_dlife_mw(h, p, D, ldd, w, beta, Y, ldy) bind(C, name="numgpu_dlife_mw")
+            import :: c_double, c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, p, D, w, Y
+            integer(c_int64_t), value :: ldd, ldy
+            real(c_double), value :: beta
+            integer(c_int32_t) :: numgpu_dlife_mw
+        end function
+
+        function numgpu_dlife_mty(h, p, D, ldd, Y, ldy, beta, w) bind(C, name="numgpu_dlife_mty")
+            import :: c_double, c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, p, D, Y, w
+            integer(c_int64_t), value :: ldd, ldy
+            real(c_double), value :: beta
+            integer(c_int32_t) :: numgpu_dlife_mty
+        end function
+
+        function numgpu_dlife_sbbnnls(h, p, D, ldd, b, ldb, w, max_iters, tol, iters, objective) &
+                bind(C, name="numgpu_dlife_sbbnnls")
+            import :: c_double, c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, p, D, b, w, iters, objective
+            integer(c_int64_t), value :: ldd, ldb
+            integer(c_int32_t), value :: max_iters
+            real(c_double), value :: tol
+            integer(c_int32_t) :: numgpu_dlife_sbbnnls
+        end function
+
+        function numgpu_life_plan_info(p, ntheta, natoms, nvoxels, nfibers, nnz) &
+                bind(C, name="numgpu_life_plan_info")
+            import :: c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: p
+            integer(c_int64_t), intent(inout) :: ntheta, natoms, nvoxels, nfibers, nnz
+            integer(c_int32_t) :: numgpu_life_plan_info
+        end function
+
+        function numgpu_life_plan_destroy(p) bind(C, name="numgpu_life_plan_destroy")
+            import :: c_int32_t, c_ptr
+            type(c_ptr), value :: p
+            integer(c_int32_t) :: numgpu_life_plan_destroy
+        end function
+
         function numgpu_ode_create(h, neq, npar, cuda_source, host_rhs, host_spcrad, user, ode) &
                 bind(C, name="numgpu_ode_create")
             import :: c_funptr, c_int32_t, c_int64_t, c_ptr
@@ -1632,7 +1691,9 @@ module numgpu
             numgpu_cpotrf_batched_strided, numgpu_cpotrs_batched, numgpu_cpotrs_batched_strided, &
             numgpu_cposv_batched, numgpu_cposv_batched_strided, numgpu_zpotrf_batched, &
             numgpu_zpotrf_batched_strided, numgpu_zpotrs_batched, numgpu_zpotrs_batched_strided, &
-            numgpu_zposv_batched, numgpu_zposv_batched_strided, numgpu_ode_create, numgpu_ode_builtin, &
+            numgpu_zposv_batched, numgpu_zposv_batched_strided, numgpu_life_plan_create, &
+            numgpu_life_plan_create_subs, numgpu_dlife_mw, numgpu_dlife_mty, numgpu_dlife_sbbnnls, &
+            numgpu_life_plan_info, numgpu_life_plan_destroy, numgpu_ode_create, numgpu_ode_builtin, &
             numgpu_ode_destroy, numgpu_rkc_options_default, numgpu_rkc_integrate, numgpu_scsrmv, &
             numgpu_dcsrmv, numgpu_ccsrmv, numgpu_zcsrmv, numgpu_scmrs_create, numgpu_dcmrs_create, &
             numgpu_scmrs_update_values, numgpu_dcmrs_update_values, numgpu_scmrsmv, numgpu_dcmrsmv, &
@@ -1953,6 +2014,46 @@ module numgpu
                 numgpu_gesvdj_batched_z
     end interface
 
+
+    ! call numgpu_life_create(h, ntheta, natoms, nvoxels, nfibers, atoms, voxels, fibers, values, index_base, &
+    !                         p, status [, errmsg])
+    !
+    ! A LiFE plan from Phi in COO form (numgpu_life_plan_create): nnz = size(values) entries,
+    ! atoms(:), voxels(:), fibers(:) integer(c_int32_t) of the same size, index_base 1 for
+    ! Fortran-style (and ENCODE's MATLAB) indices. p [inout] receives the plan (type(c_ptr));
+    ! release it with numgpu_life_plan_destroy(p).
+    public :: numgpu_life_create
+    interface numgpu_life_create
+        module procedure numgpu_life_create_d
+    end interface
+
+    ! call numgpu_life_mw(h, p, D, w, beta, Y, status [, errmsg])
+    !
+    ! DSC: Y := beta Y + M w (numgpu_dlife_mw), real(c_double): D(:,:) the dictionary with
+    ! size(D, 1) >= ntheta rows and natoms columns, w(:) of nfibers, Y(:,:) with size(Y, 1) >=
+    ! ntheta rows and nvoxels columns (column v: voxel v).
+    public :: numgpu_life_mw
+    interface numgpu_life_mw
+        module procedure numgpu_life_mw_d
+    end interface
+
+    ! call numgpu_life_mty(h, p, D, Y, beta, w, status [, errmsg])
+    !
+    ! WC: w := beta w + M^T Y (numgpu_dlife_mty), shapes as numgpu_life_mw.
+    public :: numgpu_life_mty
+    interface numgpu_life_mty
+        module procedure numgpu_life_mty_d
+    end interface
+
+    ! call numgpu_life_sbbnnls(h, p, D, b, w, max_iters, tol, iters, objective, status [, errmsg])
+    !
+    ! min 1/2 ||M w - b||^2 subject to w >= 0 (numgpu_dlife_sbbnnls) from the start w(:) (in and
+    ! out); b(:,:) shaped as Y of numgpu_life_mw; iters integer(c_int32_t) and objective
+    ! real(c_double) [out].
+    public :: numgpu_life_sbbnnls
+    interface numgpu_life_sbbnnls
+        module procedure numgpu_life_sbbnnls_d
+    end interface
 
     ! call numgpu_potrf_batched(h, uplo, A, info, status [, errmsg])
     !
@@ -3676,6 +3777,98 @@ contains
             size(S, 1, kind=c_int64_t), address(U), ldu, ldu * size(U, 2, kind=c_int64_t), address(V), ldv, &
             ldv * size(V, 2, kind=c_int64_t), params_address(params), address_i1(info), address_i1(sweeps), &
             address(residual), nb)
+        call report(status, errmsg)
+    end subroutine
+
+    ! INVALID_VALUE in status (and errmsg) when D, the weights or the signal do not fit plan p.
+    subroutine plan_life(fname, p, sd, nw, sy, status, errmsg)
+        character(len=*), intent(in) :: fname
+        type(c_ptr), intent(in) :: p
+        integer(c_int64_t), intent(in) :: sd(2), nw, sy(2)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        integer(c_int64_t) :: nt, na, nv, nf, nz
+        character(len=256) :: why
+        status = numgpu_life_plan_info(p, nt, na, nv, nf, nz)
+        if (status /= NUMGPU_SUCCESS) then
+            call report(status, errmsg)
+            return
+        end if
+        why = ""
+        if (sd(1) < nt .or. sd(2) /= na) then
+            write(why, '(a,i0,a,i0,a,i0,a,i0)') "D is ", sd(1), " x ", sd(2), " but the plan needs >= ", nt, " x ", na
+        else if (nw /= nf) then
+            write(why, '(a,i0,a,i0)') "size(w) = ", nw, " must be nfibers = ", nf
+        else if (sy(1) < nt .or. sy(2) /= nv) then
+            write(why, '(a,i0,a,i0,a,i0,a,i0)') "the signal is ", sy(1), " x ", sy(2), " but the plan needs >= ", nt, " x ", nv
+        end if
+        call refuse(fname, why, status, errmsg)
+    end subroutine
+
+    subroutine numgpu_life_create_d(h, ntheta, natoms, nvoxels, nfibers, atoms, voxels, fibers, values, index_base, &
+            p, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        integer(c_int64_t), intent(in) :: ntheta, natoms, nvoxels, nfibers
+        integer(c_int32_t), intent(in), target, contiguous :: atoms(:), voxels(:), fibers(:)
+        real(c_double), intent(in), target, contiguous :: values(:)
+        integer(c_int32_t), intent(in) :: index_base
+        type(c_ptr), intent(inout) :: p
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        if (size(atoms) /= size(values) .or. size(voxels) /= size(values) .or. size(fibers) /= size(values)) then
+            call refuse("numgpu_life_create", "atoms, voxels, fibers and values must have one size", status, errmsg)
+            return
+        end if
+        status = numgpu_life_plan_create(h, ntheta, natoms, nvoxels, nfibers, size(values, kind=c_int64_t), address(atoms), &
+            address(voxels), address(fibers), address(values), index_base, p)
+        call report(status, errmsg)
+    end subroutine
+
+    subroutine numgpu_life_mw_d(h, p, D, w, beta, Y, status, errmsg)
+        type(c_ptr), intent(in) :: h, p
+        real(c_double), intent(in), target, contiguous :: D(:,:), w(:)
+        real(c_double), intent(in) :: beta
+        real(c_double), intent(inout), target, contiguous :: Y(:,:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        call plan_life("numgpu_life_mw", p, shape(D, kind=c_int64_t), size(w, kind=c_int64_t), shape(Y, kind=c_int64_t), &
+            status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        status = numgpu_dlife_mw(h, p, address(D), max(size(D, 1, kind=c_int64_t), 1_c_int64_t), address(w), beta, &
+            address(Y), max(size(Y, 1, kind=c_int64_t), 1_c_int64_t))
+        call report(status, errmsg)
+    end subroutine
+
+    subroutine numgpu_life_mty_d(h, p, D, Y, beta, w, status, errmsg)
+        type(c_ptr), intent(in) :: h, p
+        real(c_double), intent(in), target, contiguous :: D(:,:), Y(:,:)
+        real(c_double), intent(in) :: beta
+        real(c_double), intent(inout), target, contiguous :: w(:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        call plan_life("numgpu_life_mty", p, shape(D, kind=c_int64_t), size(w, kind=c_int64_t), shape(Y, kind=c_int64_t), &
+            status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        status = numgpu_dlife_mty(h, p, address(D), max(size(D, 1, kind=c_int64_t), 1_c_int64_t), address(Y), &
+            max(size(Y, 1, kind=c_int64_t), 1_c_int64_t), beta, address(w))
+        call report(status, errmsg)
+    end subroutine
+
+    subroutine numgpu_life_sbbnnls_d(h, p, D, b, w, max_iters, tol, iters, objective, status, errmsg)
+        type(c_ptr), intent(in) :: h, p
+        real(c_double), intent(in), target, contiguous :: D(:,:), b(:,:)
+        real(c_double), intent(inout), target, contiguous :: w(:)
+        integer(c_int32_t), intent(in) :: max_iters
+        real(c_double), intent(in) :: tol
+        integer(c_int32_t), intent(out), target :: iters
+        real(c_double), intent(out), target :: objective
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        call plan_life("numgpu_life_sbbnnls", p, shape(D, kind=c_int64_t), size(w, kind=c_int64_t), &
+            shape(b, kind=c_int64_t), status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        status = numgpu_dlife_sbbnnls(h, p, address(D), max(size(D, 1, kind=c_int64_t), 1_c_int64_t), address(b), &
+            max(size(b, 1, kind=c_int64_t), 1_c_int64_t), address(w), max_iters, tol, c_loc(iters), c_loc(objective))
         call report(status, errmsg)
     end subroutine
 

@@ -19,6 +19,7 @@ pub mod gtsv_spike;
 pub mod jacobi;
 pub mod lapack;
 pub mod potrf;
+pub mod life;
 pub mod rkc;
 pub mod spmv;
 pub mod sshopm;

@@ -32,6 +32,7 @@ mod geqrf;
 mod getrf;
 mod gtsv;
 mod potrf;
+mod life;
 mod rkc;
 mod spmv;
 mod sshopm;
@@ -190,7 +191,7 @@ fn main() -> ExitCode {
     println!("numgpu {} tour", env!("CARGO_PKG_VERSION"));
     describe(&h);
     println!("checks: scaled error vs the CPU backend (whole batch) and vs a double-precision reference, each < {RATIO}:");
-    for legend in [gemm::LEGEND, getrf::LEGEND, geqrf::LEGEND, gtsv::LEGEND, sshopm::LEGEND, stebz::LEGEND, jacobi::LEGEND, potrf::LEGEND, expm::LEGEND, rkc::LEGEND, spmv::LEGEND] {
+    for legend in [gemm::LEGEND, getrf::LEGEND, geqrf::LEGEND, gtsv::LEGEND, sshopm::LEGEND, stebz::LEGEND, jacobi::LEGEND, potrf::LEGEND, expm::LEGEND, rkc::LEGEND, spmv::LEGEND, life::LEGEND] {
         println!("  {legend}");
     }
     println!("times: one call, host clock, host arrays in and out (on CUDA after a warm-up call, which compiles the kernel)\n");
@@ -207,6 +208,7 @@ fn main() -> ExitCode {
     expm::rows(&mut h, &mut rows);
     rkc::rows(&mut h, &mut rows);
     spmv::rows(&mut h, &mut rows);
+    life::rows(&mut h, &mut rows);
 
     let failed = print(&rows, backend);
     println!();

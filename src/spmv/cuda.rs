@@ -310,7 +310,7 @@ impl Drop for CmrsDevice {
 }
 
 /// New device memory holding `data` (0 for no data); the copy is finished on return.
-fn alloc_copy<E>(ch: &CudaHandle, data: &[E]) -> Result<u64> {
+pub(crate) fn alloc_copy<E>(ch: &CudaHandle, data: &[E]) -> Result<u64> {
     if data.is_empty() {
         return Ok(0);
     }

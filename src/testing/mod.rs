@@ -22,7 +22,8 @@
 //!   Cholesky factors), [`tridiag`] (tridiagonal systems), [`tridiag_eig`] (tridiagonal
 //!   eigenvalues), [`jacobi`] (dense Hermitian eigenvalues and singular values), [`sparse`]
 //!   (the SpMV suite, Matrix Market files, products), [`tensor`] (symmetric tensors
-//!   and their eigenpairs), [`ode`] (ODE problems and their reference solutions);
+//!   and their eigenpairs), [`ode`] (ODE problems and their reference solutions), [`life`]
+//!   (LiFE connectomes, their dense M and NNLS references);
 //! - [`workloads`]: the inputs of numgpu-bench's larger workloads (ODE systems, fibre tensors).
 //!
 //! A module per kind of mathematics rather than per entry point, because the checks are about
@@ -37,6 +38,7 @@ pub mod gemm;
 pub mod gen;
 pub mod jacobi;
 pub mod layout;
+pub mod life;
 pub mod lu;
 pub mod norm;
 pub mod ode;

@@ -232,6 +232,8 @@ c_tests! {
     c_test_potrf, c_test_potrf_asan => "test_potrf", "-llapacke";
     /// Compares expm_eig with cblas_?gemm (E⁻¹ from LAPACKE ?gesv), expm with exact cases.
     c_test_expm, c_test_expm_asan => "test_expm", "-llapacke";
+    /// LiFE's products against loops over the COO, SBBNNLS against the KKT conditions.
+    c_test_life, c_test_life_asan => "test_life";
     /// Integrates a user-written right-hand side given as CUDA source text and as a host
     /// callback (libm only besides libnumgpu).
     c_test_rkc, c_test_rkc_asan => "test_rkc";

@@ -146,3 +146,9 @@ fn fortran_test_potrf() {
 fn fortran_test_expm() {
     fortran_test("test_expm", "test_expm_f", &[]);
 }
+
+/// test_life_f checks against loops over its COO, so it needs only numgpu.
+#[test]
+fn fortran_test_life() {
+    fortran_test("test_life", "test_life_f", &[]);
+}

@@ -305,3 +305,16 @@ fn expm_kernels_compile_for_sm80_and_sm90() {
     report.extend(cases::<numgpu::Complex64>());
     eprintln!("kernel compile report (NVRTC, ptxas -v):\n{}", report.join("\n"));
 }
+
+#[test]
+fn life_kernels_compile_for_sm80_and_sm90() {
+    use numgpu::life::cuda as life;
+    if !nvrtc_or_skip() {
+        return;
+    }
+    let report: Vec<String> = life::KERNELS.iter().flat_map(|k| {
+        let (d, e) = life::specialise(k);
+        check(life::source(), &d, &e)
+    }).collect();
+    eprintln!("kernel compile report (NVRTC, ptxas -v):\n{}", report.join("\n"));
+}

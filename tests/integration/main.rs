@@ -18,6 +18,7 @@ mod stebz;
 mod jacobi;
 mod potrf;
 mod expm;
+mod life;
 mod c_abi;
 mod fortran;
 mod examples;

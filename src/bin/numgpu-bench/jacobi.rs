@@ -123,6 +123,7 @@ impl Bench for Jacobi {
 /// cuSOLVER's legacy dense and batched Jacobi routines of one real precision.
 trait Jac: Eig + QrBased {
     /// `?syevjBatched` (lower, vectors) workspace elements, or the call with `work`.
+    #[allow(clippy::too_many_arguments)]
     unsafe fn syevj_batched(h: csv::cusolverDnHandle_t, n: c_int, a: u64, w: u64, work: Option<(u64, c_int)>, info: u64, p: csv::syevjInfo_t, batch: c_int, lwork: &mut c_int) -> csv::cusolverStatus_t;
     /// `?gesvdjBatched` (vectors) workspace elements, or the call.
     #[allow(clippy::too_many_arguments)]

@@ -4,12 +4,11 @@
 //! Core entry points: status strings, last error, version, the handle and memory.
 
 use super::boundary::{boundary, deref, deref_mut, last_error};
+use super::live::Live;
 use crate::core::check::check_array;
 use crate::core::error::{numgpu_status, Error};
 use crate::core::handle::{numgpu_backend, Backend, BackendChoice, Handle};
-use std::collections::BTreeSet;
 use std::ffi::{c_char, c_void, CStr};
-use std::sync::{Mutex, MutexGuard, PoisonError};
 
 /// A static, NUL-terminated description of a `numgpu_status` code ("NUMGPU_SUCCESS: ...");
 /// unknown codes give "unknown numgpu status".
@@ -87,20 +86,13 @@ pub unsafe extern "C" fn numgpu_create_with(h: *mut *mut Handle, backend: i32, d
     })
 }
 
-/// The addresses of the handles `numgpu_create` made that `numgpu_destroy` has not released,
-/// so that destroying one twice is reported instead of freeing memory twice. Only creating
-/// and destroying a handle take the lock.
-static LIVE_HANDLES: Mutex<BTreeSet<usize>> = Mutex::new(BTreeSet::new());
-
-fn live_handles() -> MutexGuard<'static, BTreeSet<usize>> {
-    // The set stays consistent across a panic (each update is one insert or remove).
-    LIVE_HANDLES.lock().unwrap_or_else(PoisonError::into_inner)
-}
+/// The handles `numgpu_create` made that `numgpu_destroy` has not released.
+static LIVE_HANDLES: Live = Live::new();
 
 unsafe fn create(h: *mut *mut Handle, choice: BackendChoice, device: i32) -> crate::Result<()> {
     let out = deref_mut(h, "h")?;
     let handle = Box::into_raw(Box::new(Handle::new(choice, device)?));
-    live_handles().insert(handle as usize);
+    LIVE_HANDLES.insert(handle);
     *out = handle;
     Ok(())
 }
@@ -117,7 +109,7 @@ pub unsafe extern "C" fn numgpu_destroy(h: *mut Handle) -> numgpu_status {
         if h.is_null() {
             return Ok(());
         }
-        if !live_handles().remove(&(h as usize)) {
+        if !LIVE_HANDLES.remove(h) {
             return Err(Error::arg("h", "(h) is not a live handle: destroyed already, or not made by numgpu_create"));
         }
         let mut handle = Box::from_raw(h);

@@ -3,5 +3,6 @@
 
 pub mod boundary;
 pub mod capi;
+pub(crate) mod live;
 
 pub use boundary::{boundary, deref, deref_mut};

@@ -9,24 +9,17 @@ use super::{mty, mw, plan_create, plan_create_subs, sbbnnls, LifePlan};
 use crate::core::error::{numgpu_status, Error};
 use crate::core::memory::common_space;
 use crate::core::Handle;
+use crate::ffi::live::Live;
 use crate::ffi::{boundary, deref, deref_mut};
-use std::collections::BTreeSet;
 use std::ffi::c_void;
-use std::sync::{Mutex, MutexGuard, PoisonError};
 
-/// The addresses of the plans `numgpu_life_plan_create` made that `numgpu_life_plan_destroy`
-/// has not released (as the handles' registry): destroying one twice is reported instead of
-/// freeing memory twice, and a destroyed plan passed to a product is refused.
-static LIVE_PLANS: Mutex<BTreeSet<usize>> = Mutex::new(BTreeSet::new());
-
-fn live_plans() -> MutexGuard<'static, BTreeSet<usize>> {
-    // The set stays consistent across a panic (each update is one insert or remove).
-    LIVE_PLANS.lock().unwrap_or_else(PoisonError::into_inner)
-}
+/// The plans `numgpu_life_plan_create` made that `numgpu_life_plan_destroy` has not released:
+/// a destroyed plan passed to a product is refused.
+static LIVE_PLANS: Live = Live::new();
 
 /// `&*p` for a live plan: `INVALID_VALUE` naming `p` when NULL or not live.
 unsafe fn live<'a>(p: *const LifePlan) -> crate::Result<&'a LifePlan> {
-    if !p.is_null() && !live_plans().contains(&(p as usize)) {
+    if !p.is_null() && !LIVE_PLANS.contains(p) {
         return Err(Error::arg("p", "(p) is not a live plan: destroyed already, or not made by numgpu_life_plan_create"));
     }
     deref(p, "p")
@@ -85,7 +78,7 @@ pub unsafe extern "C" fn numgpu_life_plan_create(
         let h = deref_mut(h, "h")?;
         let out = deref_mut(p, "p")?;
         let plan = Box::into_raw(Box::new(plan_create(h, ntheta, natoms, nvoxels, nfibers, nnz, atoms, voxels, fibers, values, index_base)?));
-        live_plans().insert(plan as usize);
+        LIVE_PLANS.insert(plan);
         *out = plan;
         Ok(())
     })
@@ -124,7 +117,7 @@ pub unsafe extern "C" fn numgpu_life_plan_create_subs(
         let h = deref_mut(h, "h")?;
         let out = deref_mut(p, "p")?;
         let plan = Box::into_raw(Box::new(plan_create_subs(h, ntheta, natoms, nvoxels, nfibers, nnz, subs, values)?));
-        live_plans().insert(plan as usize);
+        LIVE_PLANS.insert(plan);
         *out = plan;
         Ok(())
     })
@@ -278,7 +271,7 @@ pub unsafe extern "C" fn numgpu_life_plan_destroy(p: *mut LifePlan) -> numgpu_st
         if p.is_null() {
             return Ok(());
         }
-        if !live_plans().remove(&(p as usize)) {
+        if !LIVE_PLANS.remove(p) {
             return Err(Error::arg("p", "(p) is not a live plan: destroyed already, or not made by numgpu_life_plan_create"));
         }
         drop(Box::from_raw(p));

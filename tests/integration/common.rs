@@ -40,16 +40,42 @@ macro_rules! on_every_backend {
     };
 }
 
+/// Whether the precision of `letter` (s, d, c, z) runs: every one, unless
+/// `NUMGPU_TEST_PRECISIONS` lists some (`d,z`), so that a long test can run as one process per
+/// precision (the sanitizer scripts do).
+pub fn precision_wanted(letter: char) -> bool {
+    std::env::var("NUMGPU_TEST_PRECISIONS").map_or(true, |list| list.split(',').any(|p| p.trim().starts_with(letter)))
+}
+
+/// Whether the tests run under compute-sanitizer (`NUMGPU_UNDER_SANITIZER` set): every launch
+/// costs seconds there, so the longest tests check fewer sizes (see [`sizes_per_path`]).
+pub fn under_sanitizer() -> bool {
+    std::env::var_os("NUMGPU_UNDER_SANITIZER").is_some()
+}
+
+/// `sizes`, or under a sanitizer the first and last of each run of consecutive sizes that take
+/// the same kernel path (`path` names it): the same code, synchronisation and shared-memory
+/// layouts are checked with a few launches instead of every size.
+pub fn sizes_per_path<S: Copy, P: PartialEq>(sizes: &[S], path: impl Fn(S) -> P) -> Vec<S> {
+    if !under_sanitizer() {
+        return sizes.to_vec();
+    }
+    let paths: Vec<P> = sizes.iter().map(|&s| path(s)).collect();
+    let edge = |i: usize| i == 0 || i + 1 == sizes.len() || paths[i - 1] != paths[i] || paths[i + 1] != paths[i];
+    (0..sizes.len()).filter(|&i| edge(i)).map(|i| sizes[i]).collect()
+}
+
+/// The opt-in shared memory per block of the H100 (227 KiB): the kernel paths the sanitizer
+/// subsets pick are those of this limit.
+pub const SMEM_OPTIN: usize = 227 << 10;
+
 /// Expands `name => generic;` into `fn name(h: &mut Handle)` running `generic::<T>(h)` for
-/// the four precisions.
+/// the four precisions (those [`precision_wanted`]).
 #[macro_export]
 macro_rules! all_precisions {
     ($($name:ident => $generic:ident;)*) => {
         $(fn $name(h: &mut numgpu::Handle) {
-            $generic::<f32>(h);
-            $generic::<f64>(h);
-            $generic::<numgpu::Complex32>(h);
-            $generic::<numgpu::Complex64>(h);
+            $crate::for_precisions!(h, $generic, f32, f64, numgpu::Complex32, numgpu::Complex64);
         })*
     };
 }
@@ -59,8 +85,17 @@ macro_rules! all_precisions {
 macro_rules! real_precisions {
     ($($name:ident => $generic:ident;)*) => {
         $(fn $name(h: &mut numgpu::Handle) {
-            $generic::<f32>(h);
-            $generic::<f64>(h);
+            $crate::for_precisions!(h, $generic, f32, f64);
+        })*
+    };
+}
+
+/// Runs `generic::<T>(h)` for each type whose precision is wanted.
+#[macro_export]
+macro_rules! for_precisions {
+    ($h:ident, $generic:ident, $($t:ty),*) => {
+        $(if $crate::common::precision_wanted(<$t as numgpu::Scalar>::LETTER) {
+            $generic::<$t>($h);
         })*
     };
 }

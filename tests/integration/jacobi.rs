@@ -10,7 +10,8 @@
 //! Every call pads its matrices (NaN padding and gaps, and the triangle not read) and demands
 //! them back unchanged.
 
-use crate::common::c_position;
+use crate::common::{c_position, sizes_per_path, under_sanitizer, SMEM_OPTIN};
+use numgpu::jacobi::cuda::{gesvdj_plan, syevj_plan, Plan};
 use numgpu::jacobi::{gesvdj_batched, gesvdj_batched_slices, numgpu_jacobi_params, syevj_batched, syevj_batched_slices};
 use numgpu::testing::gen::{nan, POISON};
 use numgpu::testing::jacobi::{decomposition_residual, eig_ref, eig_relative_spd, general, graded, graded_spd, hermitian, orthogonality, relative_error, svd_ref, svd_relative, value_ratio, Class, QrBased, CLASSES};
@@ -138,8 +139,13 @@ fn check_svd<T: Scalar>(what: &str, m: usize, n: usize, a: &[T], o: &Out) {
 /// Orders around the warp boundaries (and the block team's sizes).
 const ORDERS: [usize; 16] = [1, 2, 3, 4, 7, 8, 15, 16, 17, 31, 32, 33, 63, 64, 65, 129];
 
+/// A plan's kernel path (its sizes aside).
+fn path(p: Plan) -> (bool, usize, usize, bool, bool) {
+    (p.warp, p.teams, p.threads, p.first_sh, p.second_sh)
+}
+
 fn syevj_classes_for<T: Scalar>(h: &mut Handle) {
-    for (t, &n) in ORDERS.iter().enumerate() {
+    for (t, n) in sizes_per_path(&ORDERS, |n| path(syevj_plan::<T>(n, true, SMEM_OPTIN))).into_iter().enumerate() {
         let classes: &[Class] = if n <= 33 { &CLASSES } else { &[Class::Random, Class::Clustered] };
         for (c, &class) in classes.iter().enumerate() {
             let mats: Vec<Vec<T>> = (0..2).map(|i| hermitian::<T>(class, n, 100 * t as u64 + 10 * c as u64 + i)).collect();
@@ -159,7 +165,7 @@ fn syevj_classes_for<T: Scalar>(h: &mut Handle) {
 const SHAPES: [(usize, usize); 17] = [(1, 1), (1, 5), (5, 1), (2, 2), (3, 3), (8, 8), (16, 16), (17, 17), (32, 32), (33, 33), (40, 7), (7, 40), (64, 64), (65, 65), (129, 33), (33, 129), (300, 4)];
 
 fn gesvdj_classes_for<T: Scalar>(h: &mut Handle) {
-    for (t, &(m, n)) in SHAPES.iter().enumerate() {
+    for (t, (m, n)) in sizes_per_path(&SHAPES, |(m, n)| (m < n, path(gesvdj_plan::<T>(m, n, true, true, SMEM_OPTIN)))).into_iter().enumerate() {
         let classes: &[Class] = if m.max(n) <= 40 { &CLASSES } else { &[Class::Random, Class::RankDeficient] };
         for (c, &class) in classes.iter().enumerate() {
             let mats: Vec<Vec<T>> = (0..2).map(|i| general::<T>(class, m, n, 100 * t as u64 + 10 * c as u64 + i)).collect();
@@ -278,9 +284,14 @@ fn params_for<T: Scalar>(h: &mut Handle) {
     }
 }
 
-/// Larger orders: the block teams with the working matrices in global memory.
+/// Larger orders: the block teams with the working matrices in global memory (under a
+/// sanitizer, the smallest such order of T).
 fn large_for<T: Scalar>(h: &mut Handle) {
-    let n = if h.backend() == numgpu::Backend::Cuda { 300 } else { 150 };
+    let n = match h.backend() {
+        numgpu::Backend::Cuda if under_sanitizer() => (1..).find(|&n| !syevj_plan::<T>(n, true, SMEM_OPTIN).first_sh).unwrap(),
+        numgpu::Backend::Cuda => 300,
+        _ => 150,
+    };
     let mats = vec![hermitian::<T>(Class::Random, n, 800)];
     check_eig::<T>(&format!("{}syevj n={n}", T::LETTER), n, &mats[0], &syevj_run::<T>(h, VEC, false, n, &mats, None)[0]);
     let g = vec![general::<T>(Class::Random, n + 20, n, 801)];

@@ -5,7 +5,7 @@
 //! as LAPACK's). The triangle a call must not read is NaN, and it and the padding must come
 //! back unchanged.
 
-use crate::common::c_position;
+use crate::common::{c_position, sizes_per_path, under_sanitizer, SMEM_OPTIN};
 use numgpu::core::batch::Batch;
 use numgpu::lapack::Blas;
 use numgpu::potrf::{posv, posv_strided, potrf, potrf_strided, potrs_strided};
@@ -96,6 +96,14 @@ fn check_against_lapack<T: Blas>(h: &mut Handle, s: &Spd<T>, what: &str) {
 /// (leading columns in global memory for double n > 240, complex double n > 169).
 const SIZES: [usize; 22] = [1, 2, 3, 5, 8, 16, 17, 24, 25, 31, 32, 33, 63, 64, 65, 100, 127, 128, 129, 169, 200, 256];
 
+/// `sizes`, or under a sanitizer the first and last of each kernel path of T.
+fn per_path<T: Blas>(sizes: &[usize]) -> Vec<usize> {
+    sizes_per_path(sizes, |n| match numgpu::potrf::cuda::plan::<T>(n, SMEM_OPTIN) {
+        numgpu::potrf::cuda::Plan::Warp { w, .. } => (w, 0, false),
+        numgpu::potrf::cuda::Plan::Block { split, threads } => (0, threads, split > 0),
+    })
+}
+
 fn batch_for(n: usize) -> usize {
     match n {
         0..=32 => 37,
@@ -105,7 +113,7 @@ fn batch_for(n: usize) -> usize {
 }
 
 fn random_for<T: Blas>(h: &mut Handle) {
-    for (s, &n) in SIZES.iter().enumerate() {
+    for (s, n) in per_path::<T>(&SIZES).into_iter().enumerate() {
         for uplo in UPLOS {
             check_against_lapack(h, &Spd::<T>::random(uplo, n, batch_for(n), 100 * s as u64), "random L·Lᴴ");
         }
@@ -113,19 +121,19 @@ fn random_for<T: Blas>(h: &mut Handle) {
 }
 
 /// An order whose triangle is mostly in global memory on CUDA (double, n = 520: 280 leading
-/// columns), both uplo, one matrix indefinite at k = 400.
+/// columns; 250 under a sanitizer), both uplo, one matrix indefinite at k = n − 120.
 fn large_order(h: &mut Handle) {
-    let n = 520;
+    let n = if under_sanitizer() { 250 } else { 520 };
     for uplo in UPLOS {
-        let s = Spd::<f64>::new(uplo, vec![spd::<f64>(n, 77), indefinite_at::<f64>(n, 400, 78)], n);
+        let s = Spd::<f64>::new(uplo, vec![spd::<f64>(n, 77), indefinite_at::<f64>(n, n - 120, 78)], n);
         check_against_lapack(h, &s, "large order");
-        assert_eq!(factor(h, &s).info, vec![0, 400], "dpotrf n={n} {uplo:?}: info");
+        assert_eq!(factor(h, &s).info, vec![0, n as i32 - 120], "dpotrf n={n} {uplo:?}: info");
     }
 }
 
 /// tridiag(−1, 2, −1): the known factor, entry by entry; the zeros stay exactly zero.
 fn tridiag_for<T: Blas>(h: &mut Handle) {
-    for &n in &[1usize, 2, 7, 32, 33, 100, 256] {
+    for n in per_path::<T>(&[1, 2, 7, 32, 33, 100, 256]) {
         for uplo in UPLOS {
             let s = Spd::<T>::new(uplo, vec![tridiag_121::<T>(n); 3], n);
             let f = factor(h, &s);
@@ -193,7 +201,7 @@ fn nan_inf_for<T: Blas>(h: &mut Handle) {
 
 /// potrs with the factors: residual ratios; strideA 0 (one factor for the whole batch).
 fn solves_for<T: Blas>(h: &mut Handle) {
-    for &n in &[1usize, 3, 8, 31, 33, 100, 256] {
+    for n in per_path::<T>(&[1, 3, 8, 31, 33, 100, 256]) {
         for uplo in UPLOS {
             let (batch, nrhs) = (4usize, 3usize);
             let s = Spd::<T>::random(uplo, n, batch, 500 + n as u64);
@@ -220,7 +228,7 @@ fn solves_for<T: Blas>(h: &mut Handle) {
 /// posv: factor + solve, B of the indefinite matrix unchanged; the pointer-array form with
 /// the matrices in reverse gives the same result.
 fn posv_for<T: Blas>(h: &mut Handle) {
-    for &n in &[2usize, 8, 32, 33, 64, 200] {
+    for n in per_path::<T>(&[2, 8, 32, 33, 64, 200]) {
         for uplo in UPLOS {
             let (batch, nrhs) = (4usize, 2usize);
             let mut full: Vec<Vec<T>> = (0..batch).map(|i| spd::<T>(n, 700 + (n + i) as u64)).collect();
@@ -270,7 +278,7 @@ fn edges_for<T: Blas>(h: &mut Handle) {
 
 /// Bitwise the same outputs, call after call.
 fn deterministic_for<T: Blas>(h: &mut Handle) {
-    for n in [8usize, 32, 64, 256] {
+    for n in per_path::<T>(&[8, 32, 64, 256]) {
         let s = Spd::<T>::random(Uplo::Upper, n, 3, 1500);
         let (x, y) = (factor(h, &s), factor(h, &s));
         assert!(unchanged(&x.a, &y.a) && x.info == y.info, "{}potrf n={n}: two calls differ", T::LETTER);

@@ -253,7 +253,7 @@ fn dims_for<T: Real>(h: &mut Handle, orders: std::ops::RangeInclusive<usize>, di
 /// kernels as well in 200 (orders 11 and 12 at n = 4 need more than ten minutes under memcheck
 /// for 20,000); fewer starts converge, and those that do are checked as always.
 fn max_iterations() -> i32 {
-    if std::env::var_os("NUMGPU_UNDER_SANITIZER").is_some() {
+    if crate::common::under_sanitizer() {
         200
     } else {
         20_000

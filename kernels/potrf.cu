@@ -3,10 +3,12 @@
 // Kernels, specialised by NVRTC at run time through -D defines (the host side is
 // src/potrf/cuda.rs):
 //   potrf_warp_<T>   n <= 32 (NG_N, compile time): NG_W lanes per matrix (a power of two
-//                    >= n), NG_MPB matrices per block. The block loads its matrices' triangles
-//                    into shared memory with coalesced reads, then lane i holds row i of L in
-//                    registers; step k broadcasts the pivot by a shuffle and column k through
-//                    shared memory, and every lane updates its row (right-looking).
+//                    >= n), NG_MPB matrices per block. Lane i reads row i of L from global
+//                    memory into registers; step k broadcasts the pivot by a shuffle and column
+//                    k through shared memory, and every lane updates its row (right-looking);
+//                    lane i writes its row back.
+//   potrf_tile_<T>   32 < n <= 256 (NG_TR = ceil(n / 32)): one block per matrix, left-looking
+//                    in panels of 32 columns with register-tiled updates (see below).
 //   potrf_block_<T>  any n: one block per matrix, right-looking, a warp per trailing column;
 //                    L's columns in shared memory as a packed lower triangle, but for the
 //                    first `split` columns, left in place in global memory when the whole
@@ -42,30 +44,28 @@ __device__ __forceinline__ bool ng_fails(R d) { return !(d > R(0)) || d == ng_in
 __device__ __forceinline__ bool ng_in_triangle(int uplo, int i, int j) { return uplo == 0 ? i >= j : i <= j; }
 
 #if defined(NG_WARP)
-constexpr int N = NG_N, W = NG_W, MPB = NG_MPB, LS = N + 1;
+constexpr int N = NG_N, W = NG_W, MPB = NG_MPB;
 
-// Shared memory: MPB matrices (column stride LS), then MPB columns of N.
-extern "C" __global__ void __launch_bounds__(MPB * W) NG_CAT(potrf_warp_, NG_SUFFIX)(
+// Shared memory: MPB columns of N (the step's column of L, broadcast to the segment).
+// At least 4 blocks an SM: row registers beyond 128 cost more in occupancy than they save.
+extern "C" __global__ void __launch_bounds__(MPB * W, 4) NG_CAT(potrf_warp_, NG_SUFFIX)(
     int uplo, ng_batch<T> A, ng_i64 lda, int *info, ng_i64 batch) {
     extern __shared__ __align__(16) unsigned char ng_smem_raw[];
-    T *s = reinterpret_cast<T *>(ng_smem_raw);
     const int tid = threadIdx.x, seg = tid / W, lane = tid % W;
-    T *mine = s + seg * N * LS;
-    T *col = s + MPB * N * LS + seg * N;
+    T *col = reinterpret_cast<T *>(ng_smem_raw) + seg * N;
     for (ng_i64 first = (ng_i64)blockIdx.x * MPB; first < batch; first += (ng_i64)gridDim.x * MPB) {
-        const int nmat = (int)min((ng_i64)MPB, batch - first);
-        for (int e = tid; e < nmat * N * N; e += MPB * W) {
-            const int m = e / (N * N), r = e % (N * N), i = r % N, j = r / N;
-            if (ng_in_triangle(uplo, i, j)) s[m * N * LS + j * LS + i] = A.matrix(first + m)[i + j * lda];
-        }
-        __syncthreads();
-        const bool has = seg < nmat && lane < N;
-        // Row `lane` of L; entries right of the diagonal are never read.
+        const bool has = first + seg < batch && lane < N;
+        // Row `lane` of L straight from global memory into registers (no staging: the index
+        // arithmetic of a staged copy, not the memory, bounded this kernel). Lower: column j's
+        // entries are consecutive across the lanes; upper: L(lane, j) = conj(A(j, lane)), one
+        // column per lane, whose sectors the later j reuse from L1. Entries right of the
+        // diagonal are never read.
+        T *m = has ? A.matrix(first + seg) : nullptr;
         T a[N];
 #pragma unroll
         for (int j = 0; j < N; ++j) {
             if (!has || j > lane) a[j] = ng_zero<T>();
-            else a[j] = uplo == 0 ? mine[j * LS + lane] : ng_conj(mine[lane * LS + j]);
+            else a[j] = uplo == 0 ? m[lane + j * lda] : ng_conj(m[j + lane * lda]);
         }
         int inf = 0;
         bool done = !has;
@@ -97,17 +97,11 @@ extern "C" __global__ void __launch_bounds__(MPB * W) NG_CAT(potrf_warp_, NG_SUF
 #pragma unroll
             for (int j = 0; j < N; ++j) {
                 if (j > lane) continue;
-                if (uplo == 0) mine[j * LS + lane] = a[j];
-                else mine[lane * LS + j] = ng_conj(a[j]);
+                if (uplo == 0) m[lane + j * lda] = a[j];
+                else m[j + lane * lda] = ng_conj(a[j]);
             }
             if (lane == 0) info[first + seg] = inf;
         }
-        __syncthreads();
-        for (int e = tid; e < nmat * N * N; e += MPB * W) {
-            const int m = e / (N * N), r = e % (N * N), i = r % N, j = r / N;
-            if (ng_in_triangle(uplo, i, j)) A.matrix(first + m)[i + j * lda] = s[m * N * LS + j * LS + i];
-        }
-        __syncthreads();
     }
 }
 #endif
@@ -200,6 +194,148 @@ extern "C" __global__ void __launch_bounds__(NT) NG_CAT(potrf_block_, NG_SUFFIX)
                 if (ng_in_triangle(uplo, i, j)) m[i + j * lda] = uplo == 0 ? L.get(i, j) : ng_conj(L.get(j, i));
         // The next matrix must not overwrite the shared triangle before every store is done.
         __syncthreads();
+    }
+}
+#endif
+
+#if defined(NG_TILE)
+// Left-looking blocked Cholesky for 32 < n <= 256: one block of 256 threads per matrix, panels
+// of NB = 32 columns, each in four phases:
+//   (1) P = the panel's rows j0 … n − 1 of A minus L(j0:n, 0:j0)·L(j0:j0+jb, 0:j0)ᴴ: chunks of
+//       KC columns of L staged in shared memory, each thread a register tile of NG_TR rows
+//       (r = tr + 32·i) × 4 columns (c = tc + 8·q), written to the panel in shared memory;
+//   (2) warp 0 factors the diagonal block in registers, lane i holding row i (as potrf_warp);
+//   (3) a thread per row below solves its row against the diagonal block's L11ᴴ;
+//   (4) the panel goes back to A, which phase (1) of the later panels reads.
+// The arithmetic of the trailing updates is register-tiled (the right-looking block kernel
+// streams the whole trailing triangle through shared memory at every step).
+constexpr int NT = 256, NB = 32, KC = 16, TR = NG_TR, TC = NB / 8;
+
+// L(i, j) of the matrix m (uplo upper: conj(A(j, i))).
+__device__ __forceinline__ T ng_get(const T *m, ng_i64 ld, int uplo, int i, int j) {
+    return uplo == 0 ? m[i + j * ld] : ng_conj(m[j + i * ld]);
+}
+__device__ __forceinline__ void ng_put(T *m, ng_i64 ld, int uplo, int i, int j, T v) {
+    if (uplo == 0) m[i + j * ld] = v;
+    else m[j + i * ld] = ng_conj(v);
+}
+
+// Dynamic shared memory: the panel P (NB columns of stride n), the chunk C (KC columns of
+// stride n), the step's column of L11 (NB), and the info flag.
+extern "C" __global__ void __launch_bounds__(NT) NG_CAT(potrf_tile_, NG_SUFFIX)(
+    int uplo, int n, ng_batch<T> A, ng_i64 lda, int *info, ng_i64 batch) {
+    extern __shared__ __align__(16) unsigned char ng_smem_raw[];
+    T *P = reinterpret_cast<T *>(ng_smem_raw);
+    T *C = P + NB * n;
+    T *col = C + KC * n;
+    int *flag = reinterpret_cast<int *>(col + NB);
+    const int tid = threadIdx.x, lane = tid % 32, tc = tid % 8, tr = tid / 8;
+    for (ng_i64 b = blockIdx.x; b < batch; b += gridDim.x) {
+        T *m = A.matrix(b);
+        int inf = 0;
+        for (int j0 = 0; j0 < n && inf == 0; j0 += NB) {
+            const int jb = min(NB, n - j0), pr = n - j0;
+            // (1) The panel's entries on or below the diagonal, minus the earlier columns' products.
+            T acc[TR][TC];
+#pragma unroll
+            for (int i = 0; i < TR; ++i)
+#pragma unroll
+                for (int q = 0; q < TC; ++q) {
+                    const int r = tr + 32 * i, c = tc + 8 * q;
+                    acc[i][q] = r < pr && c < jb && r >= c ? ng_get(m, lda, uplo, j0 + r, j0 + c) : ng_zero<T>();
+                }
+            for (int k0 = 0; k0 < j0; k0 += KC) {
+                const int kc = min(KC, j0 - k0);
+                // C(r, k) = L(j0 + r, k0 + k), a warp down each column's rows.
+                for (int e = tid; e < kc * pr; e += NT) {
+                    const int k = e / pr, r = e % pr;
+                    C[k * n + r] = ng_get(m, lda, uplo, j0 + r, k0 + k);
+                }
+                __syncthreads();
+                for (int k = 0; k < kc; ++k) {
+                    T lc[TC];
+#pragma unroll
+                    for (int q = 0; q < TC; ++q) lc[q] = ng_neg(ng_conj(C[k * n + min(tc + 8 * q, pr - 1)]));
+#pragma unroll
+                    for (int i = 0; i < TR; ++i) {
+                        const T lr = C[k * n + min(tr + 32 * i, pr - 1)];
+#pragma unroll
+                        for (int q = 0; q < TC; ++q) acc[i][q] = ng_fma(lr, lc[q], acc[i][q]);
+                    }
+                }
+                __syncthreads();
+            }
+#pragma unroll
+            for (int i = 0; i < TR; ++i)
+#pragma unroll
+                for (int q = 0; q < TC; ++q) {
+                    const int r = tr + 32 * i, c = tc + 8 * q;
+                    if (r < pr && c < jb && r >= c) P[c * n + r] = acc[i][q];
+                }
+            __syncthreads();
+            // (2) Warp 0: the diagonal block, lane i holding row i of L11.
+            if (tid < 32) {
+                const bool has = lane < jb;
+                T a[NB];
+#pragma unroll
+                for (int j = 0; j < NB; ++j) a[j] = has && j <= lane ? P[j * n + lane] : ng_zero<T>();
+                int fail = 0;
+#pragma unroll
+                for (int k = 0; k < NB; ++k) {
+                    // Uniform over the warp: jb, and fail (every lane tests the same pivot).
+                    if (k < jb && fail == 0) {
+                        const R d = ng_shfl(ng_re(a[k]), k, 32);
+                        if (ng_fails(d)) {
+                            fail = j0 + k + 1;
+                            if (lane == k) a[k] = ng_from_real_t<T>::of(d);
+                        } else {
+                            const R r = sqrt(d);
+                            if (lane == k) a[k] = ng_from_real_t<T>::of(r);
+                            else if (lane > k) a[k] = ng_scale(a[k], R(1) / r);
+                            col[lane] = a[k];
+                            __syncwarp();
+                            if (lane > k) {
+#pragma unroll
+                                for (int j = k + 1; j < NB; ++j) a[j] = ng_fma(ng_neg(a[k]), ng_conj(col[j]), a[j]);
+                            }
+                            __syncwarp();
+                        }
+                    }
+                }
+#pragma unroll
+                for (int j = 0; j < NB; ++j)
+                    if (has && j <= lane) P[j * n + lane] = a[j];
+                if (lane == 0) *flag = fail;
+            }
+            __syncthreads();
+            inf = *flag;
+            // (3) Rows below the diagonal block: x·L11ᴴ = p for each row p of the panel.
+            const int r = jb + tid;
+            if (inf == 0 && r < pr) {
+                T x[NB];
+#pragma unroll
+                for (int j = 0; j < NB; ++j) x[j] = j < jb ? P[j * n + r] : ng_zero<T>();
+#pragma unroll
+                for (int j = 0; j < NB; ++j) {
+                    if (j < jb) {
+                        x[j] = ng_scale(x[j], R(1) / ng_re(P[j * n + j]));
+#pragma unroll
+                        for (int i = j + 1; i < NB; ++i) x[i] = ng_fma(ng_neg(x[j]), ng_conj(P[j * n + i]), x[i]);
+                    }
+                }
+#pragma unroll
+                for (int j = 0; j < NB; ++j)
+                    if (j < jb) ng_put(m, lda, uplo, j0 + r, j0 + j, x[j]);
+            }
+            // (4) The diagonal block (its rows below a failed pivot as far as they got).
+            for (int e = tid; e < jb * jb; e += NT) {
+                const int i = e % jb, j = e / jb;
+                if (i >= j) ng_put(m, lda, uplo, j0 + i, j0 + j, P[j * n + i]);
+            }
+            // Phase (1) of the next panel reads these columns of A; the next matrix reuses P.
+            __syncthreads();
+        }
+        if (tid == 0) info[b] = inf;
     }
 }
 #endif

@@ -29,6 +29,9 @@ const WARP_BLOCK_THREADS: usize = 128;
 pub enum Plan {
     /// `w` lanes per matrix (a power of two ≥ n), `mpb` matrices per block.
     Warp { w: usize, mpb: usize },
+    /// A block of 256 threads per matrix, left-looking in panels of 32 columns, each thread
+    /// `tr` rows (⌈n / 32⌉) of the register-tiled updates.
+    Tile { tr: usize },
     /// A block per matrix of `threads`, L's first `split` columns in place in global memory,
     /// the others in shared memory.
     Block { split: usize, threads: usize },
@@ -42,6 +45,9 @@ pub fn plan<T: Scalar>(n: usize, max_smem: usize) -> Plan {
         let w = n.next_power_of_two().max(1);
         return Plan::Warp { w, mpb: WARP_BLOCK_THREADS / w };
     }
+    if n <= TILE_MAX && tile_smem::<T>(n) <= max_smem {
+        return Plan::Tile { tr: n.div_ceil(32) };
+    }
     // The fewest leading columns in global memory that let the rest fit.
     let kept = (0..=n).rev().find(|&m| block_smem::<T>(m) <= max_smem).unwrap_or(0);
     // More threads where few blocks fit an SM (a large triangle): they hide shared memory's
@@ -54,10 +60,17 @@ pub fn plan<T: Scalar>(n: usize, max_smem: usize) -> Plan {
     Plan::Block { split: n - kept, threads }
 }
 
-/// Dynamic shared memory of each plan, in bytes: the warp kernel's matrices (column stride
-/// n + 1) and columns; the block kernel's packed lower triangle of order m.
+/// The largest order of the tile kernel (its register tiles cover 8·32 rows).
+const TILE_MAX: usize = 256;
+
+/// Dynamic shared memory of each plan, in bytes: the warp kernel's columns (one per matrix);
+/// the tile kernel's panel (32 columns), chunk (16 columns) and column of order n, and its
+/// flag; the block kernel's packed lower triangle of order m.
 fn warp_smem<T>(n: usize, mpb: usize) -> usize {
-    mpb * n * (n + 2) * std::mem::size_of::<T>()
+    mpb * n * std::mem::size_of::<T>()
+}
+fn tile_smem<T>(n: usize) -> usize {
+    ((32 + 16) * n + 32) * std::mem::size_of::<T>() + 16
 }
 fn block_smem<T>(m: usize) -> usize {
     m * (m + 1) / 2 * std::mem::size_of::<T>()
@@ -70,6 +83,10 @@ pub fn specialise<T: Scalar>(n: usize, p: Plan) -> (Vec<String>, String) {
         Plan::Warp { w, mpb } => {
             d.extend(["NG_WARP=1".to_string(), format!("NG_N={n}"), format!("NG_W={w}"), format!("NG_MPB={mpb}")]);
             "potrf_warp"
+        }
+        Plan::Tile { tr } => {
+            d.extend(["NG_TILE=1".to_string(), format!("NG_TR={tr}")]);
+            "potrf_tile"
         }
         Plan::Block { threads, .. } => {
             d.extend(["NG_BLOCK=1".to_string(), format!("NG_NT={threads}")]);
@@ -152,13 +169,15 @@ fn launch_potrf<T: Scalar>(ch: &CudaHandle, f: &Potrf<T>, k: &Chunk) -> Result<(
     let (defines, entry) = specialise::<T>(f.n, p);
     let module = dev.modules.get(dev, SOURCE, &defines, &entry)?;
     let (uplo, n, a, lda, info, batch) = (f.uplo.code(), f.n as i32, k[A].kbatch(), k[A].ld as i64, k[INFO].ptr(), k.count as i64);
-    // The block kernel takes n and split after uplo; the warp kernel has n at compile time.
+    // The block kernel takes n and split after uplo, the tile kernel n; the warp kernel has n
+    // at compile time.
     let split = match p {
         Plan::Block { split, .. } => split as i32,
-        Plan::Warp { .. } => 0,
+        _ => 0,
     };
     let (l, blocks, threads, smem) = match p {
         Plan::Warp { w, mpb } => (ch.launch(&module).arg(&uplo), k.count.div_ceil(mpb), mpb * w, warp_smem::<T>(f.n, mpb)),
+        Plan::Tile { .. } => (ch.launch(&module).arg(&uplo).arg(&n), k.count, 256, tile_smem::<T>(f.n)),
         Plan::Block { threads, .. } => (ch.launch(&module).arg(&uplo).arg(&n).arg(&split), k.count, threads, block_smem::<T>(f.n - split as usize)),
     };
     // SAFETY: the arguments are those of the entry point `entry` names in potrf.cu, on the
@@ -188,16 +207,18 @@ mod tests {
         assert_eq!(plan::<f32>(1, 227 << 10), Plan::Warp { w: 1, mpb: 128 });
         assert_eq!(plan::<f32>(8, 227 << 10), Plan::Warp { w: 8, mpb: 16 });
         assert_eq!(plan::<f64>(32, 227 << 10), Plan::Warp { w: 32, mpb: 4 });
-        assert_eq!(plan::<f64>(33, 227 << 10), Plan::Block { split: 0, threads: 256 });
-        // Packed: double n = 238 takes 238·239/2·8 = 227,528 bytes <= 227 KiB = 232,448.
-        assert_eq!(plan::<f64>(238, 227 << 10), Plan::Block { split: 0, threads: 1024 });
-        assert_eq!(plan::<f64>(256, 227 << 10), Plan::Block { split: 16, threads: 1024 });
-        assert_eq!(plan::<f32>(256, 227 << 10), Plan::Block { split: 0, threads: 1024 });
-        assert_eq!(plan::<Complex64>(169, 227 << 10), Plan::Block { split: 0, threads: 1024 });
-        assert_eq!(plan::<Complex64>(170, 227 << 10), Plan::Block { split: 1, threads: 1024 });
+        assert_eq!(plan::<f64>(33, 227 << 10), Plan::Tile { tr: 2 });
+        assert_eq!(plan::<f64>(238, 227 << 10), Plan::Tile { tr: 8 });
+        // Complex double n = 256: (48·256 + 32)·16 + 16 = 197,136 bytes of shared memory.
+        assert_eq!(plan::<Complex64>(256, 227 << 10), Plan::Tile { tr: 8 });
+        // Beyond 256, the block kernel: the packed triangle of double n = 240 takes 240·241/2·8
+        // = 231,360 bytes <= 227 KiB = 232,448, so 257 leaves 17 leading columns in place.
+        assert_eq!(plan::<f64>(257, 227 << 10), Plan::Block { split: 17, threads: 1024 });
+        assert_eq!(plan::<f32>(300, 227 << 10), Plan::Block { split: 0, threads: 1024 });
+        assert_eq!(plan::<Complex64>(257, 227 << 10), Plan::Block { split: 88, threads: 1024 });
         assert_eq!(plan::<f64>(100, 0), Plan::Block { split: 100, threads: 512 });
         assert_eq!(plan::<Complex64>(24, 227 << 10), Plan::Warp { w: 32, mpb: 4 });
-        assert_eq!(plan::<Complex64>(25, 227 << 10), Plan::Block { split: 0, threads: 256 });
+        assert_eq!(plan::<Complex64>(25, 227 << 10), Plan::Tile { tr: 1 });
         assert_eq!(specialise::<f32>(8, plan::<f32>(8, 0)).1, "potrf_warp_f32");
     }
 }

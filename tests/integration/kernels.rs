@@ -263,7 +263,7 @@ fn potrf_kernels_compile_for_sm80_and_sm90() {
     }
     fn cases<T: Scalar>() -> Vec<String> {
         let mut out = Vec::new();
-        for (n, smem) in [(1usize, 227 << 10), (5, 227 << 10), (8, 227 << 10), (17, 227 << 10), (24, 227 << 10), (32, 227 << 10), (64, 227 << 10), (128, 227 << 10), (256, 227 << 10)] {
+        for (n, smem) in [(1usize, 227 << 10), (5, 227 << 10), (8, 227 << 10), (17, 227 << 10), (24, 227 << 10), (32, 227 << 10), (33, 227 << 10), (64, 227 << 10), (128, 227 << 10), (256, 227 << 10), (300, 227 << 10)] {
             let (d, e) = chol::specialise::<T>(n, chol::plan::<T>(n, smem));
             out.extend(check(chol::source(), &d, &e).into_iter().map(|l| format!("n={n} {l}")));
         }

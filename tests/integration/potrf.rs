@@ -92,14 +92,15 @@ fn check_against_lapack<T: Blas>(h: &mut Handle, s: &Spd<T>, what: &str) {
     }
 }
 
-/// Around the 32 (warp/block; complex double: 24/25), 64 and 128 boundaries, and up to 256
-/// (leading columns in global memory for double n > 240, complex double n > 169).
-const SIZES: [usize; 22] = [1, 2, 3, 5, 8, 16, 17, 24, 25, 31, 32, 33, 63, 64, 65, 100, 127, 128, 129, 169, 200, 256];
+/// Around the 32 (warp/tile; complex double: 24/25) boundary, the tile kernel's row groups of
+/// 32 up to 256, and the block kernel beyond (leading columns in global memory but for single).
+const SIZES: [usize; 23] = [1, 2, 3, 5, 8, 16, 17, 24, 25, 31, 32, 33, 63, 64, 65, 100, 127, 128, 129, 169, 200, 256, 300];
 
 /// `sizes`, or under a sanitizer the first and last of each kernel path of T.
 fn per_path<T: Blas>(sizes: &[usize]) -> Vec<usize> {
     sizes_per_path(sizes, |n| match numgpu::potrf::cuda::plan::<T>(n, SMEM_OPTIN) {
         numgpu::potrf::cuda::Plan::Warp { w, .. } => (w, 0, false),
+        numgpu::potrf::cuda::Plan::Tile { .. } => (0, 0, false),
         numgpu::potrf::cuda::Plan::Block { split, threads } => (0, threads, split > 0),
     })
 }
@@ -121,9 +122,9 @@ fn random_for<T: Blas>(h: &mut Handle) {
 }
 
 /// An order whose triangle is mostly in global memory on CUDA (double, n = 520: 280 leading
-/// columns; 250 under a sanitizer), both uplo, one matrix indefinite at k = n − 120.
+/// columns; 260 under a sanitizer), both uplo, one matrix indefinite at k = n − 120.
 fn large_order(h: &mut Handle) {
-    let n = if under_sanitizer() { 250 } else { 520 };
+    let n = if under_sanitizer() { 260 } else { 520 };
     for uplo in UPLOS {
         let s = Spd::<f64>::new(uplo, vec![spd::<f64>(n, 77), indefinite_at::<f64>(n, n - 120, 78)], n);
         check_against_lapack(h, &s, "large order");

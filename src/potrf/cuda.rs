@@ -29,8 +29,8 @@ const WARP_BLOCK_THREADS: usize = 128;
 pub enum Plan {
     /// `w` lanes per matrix (a power of two ≥ n), `mpb` matrices per block.
     Warp { w: usize, mpb: usize },
-    /// A block of 256 threads per matrix, left-looking in panels of 32 columns, each thread
-    /// `tr` rows (⌈n / 32⌉) of the register-tiled updates.
+    /// 32 < n <= 256: a block of 256 threads per matrix, left-looking in panels of 32 columns,
+    /// each thread `tr` rows (⌈n / 32⌉) of the register-tiled updates.
     Tile { tr: usize },
     /// A block per matrix of `threads`, L's first `split` columns in place in global memory,
     /// the others in shared memory.
@@ -45,7 +45,9 @@ pub fn plan<T: Scalar>(n: usize, max_smem: usize) -> Plan {
         let w = n.next_power_of_two().max(1);
         return Plan::Warp { w, mpb: WARP_BLOCK_THREADS / w };
     }
-    if n <= TILE_MAX && tile_smem::<T>(n) <= max_smem {
+    // Past 32: the tile kernel's single warp on a lone 32-column panel (complex double from 25
+    // to 32) leaves the rest of its block idle.
+    if n > 32 && n <= TILE_MAX && tile_smem::<T>(n) <= max_smem {
         return Plan::Tile { tr: n.div_ceil(32) };
     }
     // The fewest leading columns in global memory that let the rest fit.
@@ -218,7 +220,7 @@ mod tests {
         assert_eq!(plan::<Complex64>(257, 227 << 10), Plan::Block { split: 88, threads: 1024 });
         assert_eq!(plan::<f64>(100, 0), Plan::Block { split: 100, threads: 512 });
         assert_eq!(plan::<Complex64>(24, 227 << 10), Plan::Warp { w: 32, mpb: 4 });
-        assert_eq!(plan::<Complex64>(25, 227 << 10), Plan::Tile { tr: 1 });
+        assert_eq!(plan::<Complex64>(25, 227 << 10), Plan::Block { split: 0, threads: 256 });
         assert_eq!(specialise::<f32>(8, plan::<f32>(8, 0)).1, "potrf_warp_f32");
     }
 }

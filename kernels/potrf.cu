@@ -247,10 +247,8 @@ extern "C" __global__ void __launch_bounds__(NT) NG_CAT(potrf_tile_, NG_SUFFIX)(
             for (int k0 = 0; k0 < j0; k0 += KC) {
                 const int kc = min(KC, j0 - k0);
                 // C(r, k) = L(j0 + r, k0 + k), a warp down each column's rows.
-                for (int e = tid; e < kc * pr; e += NT) {
-                    const int k = e / pr, r = e % pr;
-                    C[k * n + r] = ng_get(m, lda, uplo, j0 + r, k0 + k);
-                }
+                for (int k = tid / 32; k < kc; k += NT / 32)
+                    for (int r = lane; r < pr; r += 32) C[k * n + r] = ng_get(m, lda, uplo, j0 + r, k0 + k);
                 __syncthreads();
                 for (int k = 0; k < kc; ++k) {
                     T lc[TC];

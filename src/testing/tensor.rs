@@ -180,14 +180,49 @@ pub fn unfold(dims: &[usize], x: &[f64], mode: usize) -> Vec<f64> {
 /// U_d ⊙ … ⊙ U_{n+1} ⊙ U_{n−1} ⊙ … ⊙ U_1 of the compact factors `u` (u[k] dims[k] × rank)
 /// but the mode's, folded pairwise with [`khatri_rao`].
 pub fn khatri_rao_others(dims: &[usize], u: &[Vec<f64>], mode: usize, rank: usize) -> Vec<f64> {
-    let mut ks = (0..dims.len()).filter(|&k| k != mode).rev();
-    let first = ks.next().expect("order >= 2");
-    let (mut acc, mut rows) = (u[first].clone(), dims[first]);
-    for k in ks {
+    let modes: Vec<usize> = (0..dims.len()).filter(|&k| k != mode).collect();
+    khatri_rao_of(&modes, dims, u, rank)
+}
+
+/// The Khatri–Rao product of the factors of `modes` (ascending) in reverse order, the first
+/// mode's row index fastest; one row of ones when `modes` is empty.
+fn khatri_rao_of(modes: &[usize], dims: &[usize], u: &[Vec<f64>], rank: usize) -> Vec<f64> {
+    let (mut acc, mut rows) = (vec![1.0; rank], 1);
+    for &k in modes.iter().rev() {
         acc = khatri_rao(&acc, rows, &u[k], dims[k], rank);
         rows *= dims[k];
     }
     acc
+}
+
+/// Rows `rows` of the MTTKRP of `x` (any precision) and of its bound (as [`mttkrp`]), from the
+/// definition with X read in place, M(i, r) = Σ_q K_>(q, r)·Σ_l X(l, i, q)·K_<(l, r) (K_< and
+/// K_> the Khatri–Rao products of the modes below and above), in double, under rayon: the
+/// check of tensors too large for [`mttkrp`]'s explicit unfolding. Both rows.len() × rank.
+pub fn mttkrp_rows<T: crate::Scalar>(dims: &[usize], x: &[T], mode: usize, rank: usize, u: &[Vec<f64>], rows: &[usize]) -> (Vec<f64>, Vec<f64>) {
+    use rayon::prelude::*;
+    let (below, above): (Vec<usize>, Vec<usize>) = ((0..mode).collect(), (mode + 1..dims.len()).collect());
+    let (kl, kq) = (khatri_rao_of(&below, dims, u, rank), khatri_rao_of(&above, dims, u, rank));
+    let (l, q, i_n, s) = (kl.len() / rank, kq.len() / rank, dims[mode], rows.len());
+    let out: Vec<(f64, f64)> = (0..s * rank)
+        .into_par_iter()
+        .map(|e| {
+            let (i, r) = (rows[e % s], e / s);
+            let (mut m, mut b) = (0.0, 0.0);
+            for qq in 0..q {
+                let (mut inner, mut inner_abs) = (0.0, 0.0);
+                for ll in 0..l {
+                    let t = x[ll + i * l + qq * l * i_n].to_c64().re * kl[ll + r * l];
+                    inner += t;
+                    inner_abs += t.abs();
+                }
+                m += inner * kq[qq + r * q];
+                b += inner_abs * kq[qq + r * q].abs();
+            }
+            (m, b)
+        })
+        .collect();
+    out.into_iter().unzip()
 }
 
 /// The MTTKRP M = X_(n)·(U_d ⊙ … ⊙ U_1 without U_n) as unfold + Khatri–Rao + GEMM in double
@@ -218,7 +253,14 @@ pub fn mttkrp(dims: &[usize], x: &[f64], mode: usize, rank: usize, u: &[Vec<f64>
 /// roundings): below 1 for any correct computation in precision ε, NaN when M has one. `got`
 /// is dims[mode] × rank with leading dimension `ldm`.
 pub fn mttkrp_ratio(got: &[f64], ldm: usize, want: &[f64], bound: &[f64], dims: &[usize], mode: usize, eps: f64) -> f64 {
-    let (rows, k) = (dims[mode], dims.iter().product::<usize>() / dims[mode].max(1));
-    let scale = (k + dims.len()) as f64 * eps;
-    (0..want.len()).map(|e| super::norm::ratio((got[e % rows + (e / rows) * ldm] - want[e]).abs(), scale * bound[e])).fold(0.0, super::norm::nan_max)
+    let rows = dims[mode];
+    let compact: Vec<f64> = (0..want.len()).map(|e| got[e % rows + (e / rows) * ldm]).collect();
+    bound_ratio(&compact, want, bound, dims.iter().product::<usize>() / rows.max(1), dims.len(), eps)
+}
+
+/// [`mttkrp_ratio`] of entries taken one for one (`got`, `want` and `bound` alike, e.g. the
+/// sampled rows of [`mttkrp_rows`]), for inner dimension k and order d.
+pub fn bound_ratio(got: &[f64], want: &[f64], bound: &[f64], k: usize, d: usize, eps: f64) -> f64 {
+    let scale = (k + d) as f64 * eps;
+    (0..want.len()).map(|e| super::norm::ratio((got[e] - want[e]).abs(), scale * bound[e])).fold(0.0, super::norm::nan_max)
 }

@@ -140,9 +140,9 @@ fn empty_for<T: Blas>(h: &mut Handle) {
 fn device_arrays_for<T: Blas>(h: &mut Handle) {
     let size = std::mem::size_of::<T>();
     let up = |h: &mut Handle, v: &[T]| -> *mut T {
-        let p = h.malloc(v.len() * size).unwrap() as *mut T;
+        let p = h.malloc(std::mem::size_of_val(v)).unwrap() as *mut T;
         // SAFETY: p holds v.len() elements.
-        unsafe { h.memcpy(p as _, v.as_ptr() as _, v.len() * size).unwrap() };
+        unsafe { h.memcpy(p as _, v.as_ptr() as _, std::mem::size_of_val(v)).unwrap() };
         p
     };
     let down = |h: &mut Handle, p: *const T, len: usize| -> Vec<T> {
@@ -173,7 +173,7 @@ fn device_arrays_for<T: Blas>(h: &mut Handle) {
         }
     }
     let (a, b) = (padded::<T>(5, 3, 6, 1).0, padded::<T>(4, 3, 4, 2).0);
-    let (pa, pb, pc) = (up(h, &a), up(h, &b), up(h, &vec![nan::<T>(); 21 * 3]));
+    let (pa, pb, pc) = (up(h, &a), up(h, &b), up(h, &[nan::<T>(); 21 * 3]));
     // SAFETY: device arrays of the extents the sizes give.
     unsafe { khatri_rao::<T>(h, 5, 4, 3, pa, 6, pb, 4, pc, 21) }.unwrap();
     let mut c = vec![nan::<T>(); 21 * 3];

@@ -905,6 +905,26 @@ static void hx_call_numgpu_dstecount_batched(const hx_arg *a, hx_arg *r)
     r->i32 = numgpu_dstecount_batched((numgpu_handle *)a[0].p, a[1].i64, (const double *)a[2].p, a[3].i64, (const double *)a[4].p, a[5].i64, a[6].i64, (const double *)a[7].p, (int64_t *)a[8].p, a[9].i64);
 }
 
+static void hx_call_numgpu_skhatri_rao(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_skhatri_rao((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, a[3].i64, (const float *)a[4].p, a[5].i64, (const float *)a[6].p, a[7].i64, (float *)a[8].p, a[9].i64);
+}
+
+static void hx_call_numgpu_dkhatri_rao(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_dkhatri_rao((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, a[3].i64, (const double *)a[4].p, a[5].i64, (const double *)a[6].p, a[7].i64, (double *)a[8].p, a[9].i64);
+}
+
+static void hx_call_numgpu_smttkrp(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_smttkrp((numgpu_handle *)a[0].p, a[1].i32, (const int64_t *)a[2].p, (const float *)a[3].p, a[4].i32, a[5].i64, (const float *const *)a[6].p, (const int64_t *)a[7].p, (float *)a[8].p, a[9].i64);
+}
+
+static void hx_call_numgpu_dmttkrp(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_dmttkrp((numgpu_handle *)a[0].p, a[1].i32, (const int64_t *)a[2].p, (const double *)a[3].p, a[4].i32, a[5].i64, (const double *const *)a[6].p, (const int64_t *)a[7].p, (double *)a[8].p, a[9].i64);
+}
+
 static const hx_func HX_FUNCS[] = {
     {"numgpu_sexpm_eig_batched", 1, hx_call_numgpu_sexpm_eig_batched, 15, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"m", HX_I64, "", 0, 0}, {"E", HX_PTR, "float", 1, 1}, {"lde", HX_I64, "", 0, 0}, {"strideE", HX_I64, "", 0, 0}, {"lambda", HX_PTR, "float", 1, 1}, {"strideL", HX_I64, "", 0, 0}, {"Einv", HX_PTR, "float", 1, 1}, {"ldei", HX_I64, "", 0, 0}, {"strideEinv", HX_I64, "", 0, 0}, {"t", HX_PTR, "float", 1, 1}, {"P", HX_PTR, "float", 1, 0}, {"ldp", HX_I64, "", 0, 0}, {"strideP", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
     {"numgpu_sexpm_batched", 1, hx_call_numgpu_sexpm_batched, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"m", HX_I64, "", 0, 0}, {"A", HX_PTR, "float", 1, 1}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"E", HX_PTR, "float", 1, 0}, {"lde", HX_I64, "", 0, 0}, {"strideE", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
@@ -1078,6 +1098,10 @@ static const hx_func HX_FUNCS[] = {
     {"numgpu_dstebz_batched", 1, hx_call_numgpu_dstebz_batched, 17, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"range", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"vl", HX_F64, "", 0, 0}, {"vu", HX_F64, "", 0, 0}, {"il", HX_I64, "", 0, 0}, {"iu", HX_I64, "", 0, 0}, {"abstol", HX_F64, "", 0, 0}, {"d", HX_PTR, "double", 1, 1}, {"strideD", HX_I64, "", 0, 0}, {"e", HX_PTR, "double", 1, 1}, {"strideE", HX_I64, "", 0, 0}, {"m", HX_PTR, "int64_t", 1, 0}, {"w", HX_PTR, "double", 1, 0}, {"strideW", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
     {"numgpu_sstecount_batched", 1, hx_call_numgpu_sstecount_batched, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"d", HX_PTR, "float", 1, 1}, {"strideD", HX_I64, "", 0, 0}, {"e", HX_PTR, "float", 1, 1}, {"strideE", HX_I64, "", 0, 0}, {"nmu", HX_I64, "", 0, 0}, {"mu", HX_PTR, "float", 1, 1}, {"count", HX_PTR, "int64_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
     {"numgpu_dstecount_batched", 1, hx_call_numgpu_dstecount_batched, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"d", HX_PTR, "double", 1, 1}, {"strideD", HX_I64, "", 0, 0}, {"e", HX_PTR, "double", 1, 1}, {"strideE", HX_I64, "", 0, 0}, {"nmu", HX_I64, "", 0, 0}, {"mu", HX_PTR, "double", 1, 1}, {"count", HX_PTR, "int64_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_skhatri_rao", 1, hx_call_numgpu_skhatri_rao, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"r", HX_I64, "", 0, 0}, {"A", HX_PTR, "float", 1, 1}, {"lda", HX_I64, "", 0, 0}, {"B", HX_PTR, "float", 1, 1}, {"ldb", HX_I64, "", 0, 0}, {"C", HX_PTR, "float", 1, 0}, {"ldc", HX_I64, "", 0, 0}}},
+    {"numgpu_dkhatri_rao", 1, hx_call_numgpu_dkhatri_rao, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"r", HX_I64, "", 0, 0}, {"A", HX_PTR, "double", 1, 1}, {"lda", HX_I64, "", 0, 0}, {"B", HX_PTR, "double", 1, 1}, {"ldb", HX_I64, "", 0, 0}, {"C", HX_PTR, "double", 1, 0}, {"ldc", HX_I64, "", 0, 0}}},
+    {"numgpu_smttkrp", 1, hx_call_numgpu_smttkrp, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"ndim", HX_I32, "", 0, 0}, {"dims", HX_PTR, "int64_t", 1, 1}, {"X", HX_PTR, "float", 1, 1}, {"mode", HX_I32, "", 0, 0}, {"rank", HX_I64, "", 0, 0}, {"U", HX_PTR, "float", 2, 1}, {"ldu", HX_PTR, "int64_t", 1, 1}, {"M", HX_PTR, "float", 1, 0}, {"ldm", HX_I64, "", 0, 0}}},
+    {"numgpu_dmttkrp", 1, hx_call_numgpu_dmttkrp, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"ndim", HX_I32, "", 0, 0}, {"dims", HX_PTR, "int64_t", 1, 1}, {"X", HX_PTR, "double", 1, 1}, {"mode", HX_I32, "", 0, 0}, {"rank", HX_I64, "", 0, 0}, {"U", HX_PTR, "double", 2, 1}, {"ldu", HX_PTR, "int64_t", 1, 1}, {"M", HX_PTR, "double", 1, 0}, {"ldm", HX_I64, "", 0, 0}}},
 };
 
 #define HX_NFUNCS ((int)(sizeof HX_FUNCS / sizeof HX_FUNCS[0]))

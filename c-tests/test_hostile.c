@@ -164,7 +164,8 @@ static void fill(const hx_param *p, const char *name, unsigned char *b, size_t c
                                                                               : 0x7a7a7a7a;
             memcpy(e, &v, 4);
         } else if (!strcmp(p->pointee, "int64_t")) {
-            int64_t v = 0x7a7a7a7a7a7a7a7aLL;
+            /* A tensor's dimensions and its factors' leading dimensions: 2; outputs a sentinel. */
+            int64_t v = !strcmp(name, "dims") || !strcmp(name, "ldu") ? 2 : 0x7a7a7a7a7a7a7a7aLL;
             memcpy(e, &v, 8);
         } else {
             /* Values: 4 on gtsv's diagonal (dominant), 0 in rkc's state (a cold start), else 1. */
@@ -220,14 +221,15 @@ static void *data_array(call_t *c, const hx_param *p, int dev)
     return new_buf(c, tmp, bytes, dev);
 }
 
-/* A pointer array of BATCH distinct matrices, in the matrices' space. */
+/* A pointer array of BATCH distinct matrices, in the matrices' space; MTTKRP's factors (one
+ * per mode of the order-3 base tensor) in a host array whatever their space. */
 static void *pointer_array(call_t *c, const hx_param *p, int dev)
 {
-    void *ptrs[BATCH];
-    int i;
-    for (i = 0; i < BATCH; i++)
+    void *ptrs[3];
+    int i, factors = strstr(c->f->name, "mttkrp") != NULL, n = factors ? 3 : BATCH;
+    for (i = 0; i < n; i++)
         ptrs[i] = data_array(c, p, dev);
-    return new_buf(c, ptrs, sizeof ptrs, dev);
+    return new_buf(c, ptrs, (size_t)n * sizeof ptrs[0], factors ? 0 : dev);
 }
 
 /* The right-hand side of the ODE of the base calls: y' = -p[0] y. */
@@ -281,10 +283,11 @@ static numgpu_ode *new_ode(numgpu_handle *h)
 
 static numgpu_ode *shared_ode; /* the ODE of rkc_integrate's base calls, per place */
 
-/* The base value of an int64_t parameter: sizes 2, leading dimensions 2, strides 4. */
-static int64_t base_i64(const char *name)
+/* The base value of an int64_t parameter: sizes 2, leading dimensions 2 (the 4 rows of a
+ * Khatri-Rao product of two 2 x 2 matrices), strides 4. */
+static int64_t base_i64(const char *fn, const char *name)
 {
-    if (!strncmp(name, "stride", 6))
+    if (!strncmp(name, "stride", 6) || (strstr(fn, "khatri_rao") && !strcmp(name, "ldc")))
         return 4;
     if (!strcmp(name, "natol") || !strcmp(name, "npar"))
         return 1;
@@ -297,7 +300,7 @@ static int32_t base_i32(const call_t *c, const char *name)
 {
     if (!strcmp(name, "backend"))
         return c->pl->backend;
-    if (!strcmp(name, "m"))
+    if (!strcmp(name, "m") || !strcmp(name, "ndim"))
         return 3;
     if (!strcmp(name, "n") || !strcmp(name, "kmax"))
         return 2;
@@ -373,7 +376,7 @@ static void build(call_t *c, const place_t *pl, const hx_func *f)
         const hx_param *p = &f->params[i];
         switch (p->kind) {
         case HX_I32: c->a[i].i32 = base_i32(c, p->name); break;
-        case HX_I64: c->a[i].i64 = base_i64(p->name); break;
+        case HX_I64: c->a[i].i64 = base_i64(f->name, p->name); break;
         case HX_U64: c->a[i].u64 = 1; break;
         case HX_SIZE: c->a[i].sz = !strcmp(f->name, "numgpu_last_error") ? 8 : 16; break;
         case HX_F32: c->a[i].f32 = (float)base_real(p->name); break;
@@ -466,10 +469,12 @@ static const char *const MAY_SUCCEED[][2] = {
 };
 
 /* Values that are lies about the caller's memory rather than bad arguments: a buffer length
- * beyond the buffer, more eigenpair slots than the outputs hold. Not tried. */
+ * beyond the buffer, more eigenpair slots than the outputs hold, a tensor order beyond its
+ * dims, U and ldu arrays. Not tried. */
 static const char *const LIES[][2] = {
     {"numgpu_last_error", "len"},
     {"sshopm_unique", "kmax"},
+    {"mttkrp", "ndim"},
 };
 
 /* Whether (f, param) is in `table` (a function entry matches as a substring of the name). */

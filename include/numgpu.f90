@@ -1639,6 +1639,36 @@ module numgpu
             integer(c_int64_t), value :: n, strideD, strideE, nmu, batch
             integer(c_int32_t) :: numgpu_dstecount_batched
         end function
+
+        function numgpu_skhatri_rao(h, m, n, r, A, lda, B, ldb, C, ldc) bind(C, name="numgpu_skhatri_rao")
+            import :: c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, A, B, C
+            integer(c_int64_t), value :: m, n, r, lda, ldb, ldc
+            integer(c_int32_t) :: numgpu_skhatri_rao
+        end function
+
+        function numgpu_dkhatri_rao(h, m, n, r, A, lda, B, ldb, C, ldc) bind(C, name="numgpu_dkhatri_rao")
+            import :: c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, A, B, C
+            integer(c_int64_t), value :: m, n, r, lda, ldb, ldc
+            integer(c_int32_t) :: numgpu_dkhatri_rao
+        end function
+
+        function numgpu_smttkrp(h, ndim, dims, X, mode, rank, U, ldu, M, ldm) bind(C, name="numgpu_smttkrp")
+            import :: c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, dims, X, U, ldu, M
+            integer(c_int32_t), value :: ndim, mode
+            integer(c_int64_t), value :: rank, ldm
+            integer(c_int32_t) :: numgpu_smttkrp
+        end function
+
+        function numgpu_dmttkrp(h, ndim, dims, X, mode, rank, U, ldu, M, ldm) bind(C, name="numgpu_dmttkrp")
+            import :: c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, dims, X, U, ldu, M
+            integer(c_int32_t), value :: ndim, mode
+            integer(c_int64_t), value :: rank, ldm
+            integer(c_int32_t) :: numgpu_dmttkrp
+        end function
     end interface
     public :: numgpu_sexpm_eig_batched, numgpu_sexpm_batched, numgpu_dexpm_eig_batched, &
             numgpu_dexpm_batched, numgpu_cexpm_eig_batched, numgpu_cexpm_batched, numgpu_zexpm_eig_batched, &
@@ -1700,7 +1730,8 @@ module numgpu
             numgpu_cmrs_info, numgpu_cmrs_destroy, numgpu_sshopm, numgpu_dsshopm, numgpu_sshopm_unique, &
             numgpu_dsshopm_unique, numgpu_ssym_apply, numgpu_dsym_apply, numgpu_ssym_pack, numgpu_dsym_pack, &
             numgpu_ssym_unpack, numgpu_dsym_unpack, numgpu_sstebz_batched, numgpu_dstebz_batched, &
-            numgpu_sstecount_batched, numgpu_dstecount_batched
+            numgpu_sstecount_batched, numgpu_dstecount_batched, numgpu_skhatri_rao, numgpu_dkhatri_rao, &
+            numgpu_smttkrp, numgpu_dmttkrp
 
 
     ! ---- generic wrappers ---------------------------------------------------------------------
@@ -2191,6 +2222,39 @@ module numgpu
     public :: numgpu_stecount_batched
     interface numgpu_stecount_batched
         module procedure numgpu_stecount_batched_s, numgpu_stecount_batched_d
+    end interface
+
+
+    ! call numgpu_khatri_rao(h, A, B, C, status [, errmsg])
+    !
+    ! C = A (.) B, the Khatri-Rao product (numgpu_?khatri_rao), in real(c_float) or
+    ! real(c_double): C(j + (i-1)*n, k) = A(i, k) * B(j, k) for A(m, r), B(n, r).
+    !
+    ! - A(:,:), B(:,:) [in]: the same number of columns r.
+    ! - C(:,:) [out]: size(C, 1) >= m*n (rows beyond m*n are not written), r columns.
+    ! - status, errmsg: as numgpu_gemm_batched.
+    public :: numgpu_khatri_rao
+    interface numgpu_khatri_rao
+        module procedure numgpu_khatri_rao_s, numgpu_khatri_rao_d
+    end interface
+
+    ! call numgpu_mttkrp(h, X, mode, U1, U2, U3, M, status [, errmsg])
+    !
+    ! The MTTKRP of a third-order tensor (numgpu_?mttkrp): M = X_(mode) * (Uc (.) Ub), where
+    ! Ub, Uc are the factors of the other two modes in increasing mode order, without an
+    ! unfolded copy of X. Other orders: call numgpu_?mttkrp itself.
+    !
+    ! - X(:,:,:) [in]: the tensor.
+    ! - mode [in]: integer(c_int32_t), 1, 2 or 3 (Fortran's and Kolda and Bader's numbering; the
+    !   C routine takes mode - 1).
+    ! - U1(:,:), U2(:,:), U3(:,:) [in]: the factors, size(Uk, 1) >= size(X, k), as many columns
+    !   as M; the mode's own factor is not referenced (any shape, e.g. U(0, 0)).
+    ! - M(:,:) [out]: size(M, 1) >= size(X, mode) (rows beyond it are not written); its
+    !   columns are the rank.
+    ! - status, errmsg: as numgpu_gemm_batched.
+    public :: numgpu_mttkrp
+    interface numgpu_mttkrp
+        module procedure numgpu_mttkrp_s, numgpu_mttkrp_d
     end interface
 
 contains
@@ -4411,6 +4475,111 @@ contains
         status = numgpu_dstecount_batched(h, size(d, 1, kind=c_int64_t), address(d), &
             merge(0_c_int64_t, size(d, 1, kind=c_int64_t), size(d, 2) == 1), address(e), &
             merge(0_c_int64_t, size(e, 1, kind=c_int64_t), size(d, 2) == 1), size(mu, kind=c_int64_t), address(mu), cp, nb)
+        call report(status, errmsg)
+    end subroutine
+
+    subroutine plan_khatri_rao(sa, sb, sc, why_status, errmsg)
+        integer(c_int64_t), intent(in) :: sa(2), sb(2), sc(2)
+        integer(c_int32_t), intent(out) :: why_status
+        character(len=*), intent(inout), optional :: errmsg
+        character(len=256) :: why
+        why = ""
+        if (sb(2) /= sa(2) .or. sc(2) /= sa(2)) then
+            write(why, '(a,i0,a,i0,a,i0)') "A, B and C must have the same number of columns, not ", sa(2), ", ", sb(2), &
+                " and ", sc(2)
+        else if (sc(1) < sa(1) * sb(1)) then
+            write(why, '(a,i0,a,i0)') "C has ", sc(1), " rows but needs m*n = ", sa(1) * sb(1)
+        end if
+        call refuse("numgpu_khatri_rao", why, why_status, errmsg)
+    end subroutine
+
+    subroutine plan_mttkrp(dims, mode, su, sm, why_status, errmsg)
+        integer(c_int64_t), intent(in) :: dims(3), su(2, 3), sm(2)
+        integer(c_int32_t), intent(in) :: mode
+        integer(c_int32_t), intent(out) :: why_status
+        character(len=*), intent(inout), optional :: errmsg
+        character(len=256) :: why
+        integer :: k
+        why = ""
+        if (mode < 1 .or. mode > 3) then
+            write(why, '(a,i0)') "mode must be 1, 2 or 3, not ", mode
+        else if (sm(1) < dims(mode)) then
+            write(why, '(a,i0,a,i0)') "M has ", sm(1), " rows but needs size(X, mode) = ", dims(mode)
+        else
+            do k = 1, 3
+                if (k /= mode .and. (su(1, k) < dims(k) .or. su(2, k) /= sm(2))) then
+                    write(why, '(a,i0,a,i0,a,i0,a,i0,a)') "U", k, " is ", su(1, k), " x ", su(2, k), &
+                        " but needs >= size(X, k) rows and the columns of M (", sm(2), ")"
+                    exit
+                end if
+            end do
+        end if
+        call refuse("numgpu_mttkrp", why, why_status, errmsg)
+    end subroutine
+
+    subroutine numgpu_khatri_rao_s(h, A, B, C, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        real(c_float), intent(in), target, contiguous :: A(:,:), B(:,:)
+        real(c_float), intent(inout), target, contiguous :: C(:,:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        call plan_khatri_rao(shape(A, c_int64_t), shape(B, c_int64_t), shape(C, c_int64_t), status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        status = numgpu_skhatri_rao(h, size(A, 1, kind=c_int64_t), size(B, 1, kind=c_int64_t), size(A, 2, kind=c_int64_t), &
+            address(A), max(1_c_int64_t, size(A, 1, kind=c_int64_t)), address(B), max(1_c_int64_t, size(B, 1, kind=c_int64_t)), &
+            address(C), max(1_c_int64_t, size(C, 1, kind=c_int64_t)))
+        call report(status, errmsg)
+    end subroutine
+    subroutine numgpu_khatri_rao_d(h, A, B, C, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        real(c_double), intent(in), target, contiguous :: A(:,:), B(:,:)
+        real(c_double), intent(inout), target, contiguous :: C(:,:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        call plan_khatri_rao(shape(A, c_int64_t), shape(B, c_int64_t), shape(C, c_int64_t), status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        status = numgpu_dkhatri_rao(h, size(A, 1, kind=c_int64_t), size(B, 1, kind=c_int64_t), size(A, 2, kind=c_int64_t), &
+            address(A), max(1_c_int64_t, size(A, 1, kind=c_int64_t)), address(B), max(1_c_int64_t, size(B, 1, kind=c_int64_t)), &
+            address(C), max(1_c_int64_t, size(C, 1, kind=c_int64_t)))
+        call report(status, errmsg)
+    end subroutine
+
+    subroutine numgpu_mttkrp_s(h, X, mode, U1, U2, U3, M, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        real(c_float), intent(in), target, contiguous :: X(:,:,:), U1(:,:), U2(:,:), U3(:,:)
+        integer(c_int32_t), intent(in) :: mode
+        real(c_float), intent(inout), target, contiguous :: M(:,:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        integer(c_int64_t), target :: dims(3), ldu(3)
+        type(c_ptr), target :: u(3)
+        dims = shape(X, c_int64_t)
+        call plan_mttkrp(dims, mode, reshape([shape(U1, c_int64_t), shape(U2, c_int64_t), shape(U3, c_int64_t)], [2, 3]), &
+            shape(M, c_int64_t), status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        u = [address(U1), address(U2), address(U3)]
+        ldu = max(1_c_int64_t, [size(U1, 1, kind=c_int64_t), size(U2, 1, kind=c_int64_t), size(U3, 1, kind=c_int64_t)])
+        status = numgpu_smttkrp(h, 3_c_int32_t, c_loc(dims), address(X), mode - 1, size(M, 2, kind=c_int64_t), c_loc(u), &
+            c_loc(ldu), address(M), max(1_c_int64_t, size(M, 1, kind=c_int64_t)))
+        call report(status, errmsg)
+    end subroutine
+    subroutine numgpu_mttkrp_d(h, X, mode, U1, U2, U3, M, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        real(c_double), intent(in), target, contiguous :: X(:,:,:), U1(:,:), U2(:,:), U3(:,:)
+        integer(c_int32_t), intent(in) :: mode
+        real(c_double), intent(inout), target, contiguous :: M(:,:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        integer(c_int64_t), target :: dims(3), ldu(3)
+        type(c_ptr), target :: u(3)
+        dims = shape(X, c_int64_t)
+        call plan_mttkrp(dims, mode, reshape([shape(U1, c_int64_t), shape(U2, c_int64_t), shape(U3, c_int64_t)], [2, 3]), &
+            shape(M, c_int64_t), status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        u = [address(U1), address(U2), address(U3)]
+        ldu = max(1_c_int64_t, [size(U1, 1, kind=c_int64_t), size(U2, 1, kind=c_int64_t), size(U3, 1, kind=c_int64_t)])
+        status = numgpu_dmttkrp(h, 3_c_int32_t, c_loc(dims), address(X), mode - 1, size(M, 2, kind=c_int64_t), c_loc(u), &
+            c_loc(ldu), address(M), max(1_c_int64_t, size(M, 1, kind=c_int64_t)))
         call report(status, errmsg)
     end subroutine
 

@@ -4312,6 +4312,128 @@ numgpu_status numgpu_dstecount_batched(numgpu_handle *h,
                                        int64_t *count,
                                        int64_t batch);
 
+/**
+ * Computes the Khatri–Rao (column-wise Kronecker) product of two matrices of single-precision
+ * numbers: C = A ⊙ B, C(j + i·n, k) = A(i, k)·B(j, k) for i < m, j < n, k < r (0-based,
+ * column-major; Kolda and Bader's definition: B's row index is the fastest).
+ *
+ * - `h` [in]: handle.
+ * - `m` [in]: rows of A, >= 0.
+ * - `n` [in]: rows of B, >= 0.
+ * - `r` [in]: columns of A, B and C, >= 0.
+ * - `A` [in]: m × r, leading dimension `lda` >= max(1, m).
+ * - `B` [in]: n × r, leading dimension `ldb` >= max(1, n).
+ * - `C` [out]: (m·n) × r, leading dimension `ldc` >= max(1, m·n); rows m·n … ldc − 1 are not
+ *   written. Must not overlap A or B.
+ *
+ * m, n or r = 0 is success and touches nothing. All arrays are host memory, or all are device
+ * memory of the handle's device (then the call is enqueued on the handle's stream and returns
+ * at once). Each entry is one rounded product, so results are the same bits on every backend.
+ *
+ * Errors: `INVALID_VALUE` naming the first bad argument (NULL handle or array, negative size,
+ * leading dimension too small, device memory on the CPU backend, arrays in different spaces,
+ * C the same array as A or B); nothing is written then. `NOT_SUPPORTED` (m·n or an extent
+ * beyond the address space), `ALLOC_FAILED`, `COMPILE_FAILED`, `EXECUTION_FAILED`.
+ */
+numgpu_status numgpu_skhatri_rao(numgpu_handle *h,
+                                 int64_t m,
+                                 int64_t n,
+                                 int64_t r,
+                                 const float *A,
+                                 int64_t lda,
+                                 const float *B,
+                                 int64_t ldb,
+                                 float *C,
+                                 int64_t ldc);
+
+/**
+ * Computes the Khatri–Rao product of two matrices of double-precision numbers:
+ * `numgpu_skhatri_rao` with `double` elements; the same arguments, semantics and errors.
+ */
+numgpu_status numgpu_dkhatri_rao(numgpu_handle *h,
+                                 int64_t m,
+                                 int64_t n,
+                                 int64_t r,
+                                 const double *A,
+                                 int64_t lda,
+                                 const double *B,
+                                 int64_t ldb,
+                                 double *C,
+                                 int64_t ldc);
+
+/**
+ * Computes the matricised tensor times Khatri–Rao product (MTTKRP) of a dense tensor of
+ * single-precision numbers, the kernel of CP decompositions (Kolda and Bader):
+ *
+ * M = X_(mode) · (U[d−1] ⊙ … ⊙ U[mode+1] ⊙ U[mode−1] ⊙ … ⊙ U[0]),  d = ndim,
+ *
+ * that is M(i, r) = Σ X(i_0, …, i_{d−1})·Π_{k≠mode} U[k](i_k, r) over the indices with
+ * i_mode = i. X is dims[0] × … × dims[d−1], column-major (entry (i_0, …, i_{d−1}) at
+ * i_0 + dims[0]·(i_1 + dims[1]·(…))); X_(mode) is its mode unfolding, whose columns run
+ * with the lowest remaining mode fastest, hence the reverse order of the Khatri–Rao product
+ * (`numgpu_skhatri_rao`). X is never unfolded or permuted: for the first mode (or when every
+ * dimension before `mode` is 1) the product is one GEMM on X as it is stored, for the last one
+ * GEMM with X transposed (leading dimension dims[0]·…·dims[d−2]), for a middle mode a strided
+ * batch of GEMMs over the slices of X and a reduction; the Khatri–Rao product of the other
+ * factors (∏_{k≠mode} dims[k] × rank elements) is formed once in the backend's memory (the
+ * handle's device workspace on CUDA).
+ *
+ * - `h` [in]: handle.
+ * - `ndim` [in]: the order d of X, >= 3.
+ * - `dims` [in]: d dimensions, each >= 0. Host memory.
+ * - `X` [in]: the tensor, dims[0]·…·dims[d−1] elements; may be NULL when that is 0.
+ * - `mode` [in]: the mode, 0-based: 0 <= mode < d (Kolda and Bader's mode mode + 1).
+ * - `rank` [in]: columns of the factors and of M, >= 0.
+ * - `U` [in]: d pointers (host memory), U[k] the factor of mode k: dims[k] × rank with leading
+ *   dimension ldu[k]. U[mode] is not referenced (may be NULL), nor is a U[k] with
+ *   dims[k] = 0.
+ * - `ldu` [in]: d leading dimensions (host memory): ldu[k] >= max(1, dims[k]) for k ≠ mode;
+ *   ldu[mode] is not referenced.
+ * - `M` [out]: dims[mode] × rank, leading dimension `ldm` >= max(1, dims[mode]); rows
+ *   dims[mode] … ldm − 1 are not written. Must not overlap X or a factor.
+ *
+ * dims[mode] = 0 or rank = 0 is success and touches nothing; a zero among the other
+ * dimensions gives M = 0 (an empty sum). NaN and Inf propagate as in GEMM. X, the factors and
+ * M are all host memory, or all device memory of the handle's device (then the call is
+ * enqueued on the handle's stream and returns at once; dims, U and ldu are read before it
+ * returns). The sums run in a fixed order that depends on the sizes and the device only, so
+ * results are bitwise reproducible on the same device; accuracy as a GEMM with inner
+ * dimension ∏_{k≠mode} dims[k].
+ *
+ * Errors: `INVALID_VALUE` naming the first bad argument (NULL handle, ndim < 3, NULL or device
+ * dims, U or ldu, a negative dimension, mode out of range, negative rank, NULL X, U[k] or M
+ * where referenced, ldu[k] or ldm too small, device memory on the CPU backend, arrays in
+ * different spaces, M the same array as X or a factor); nothing is written then.
+ * `NOT_SUPPORTED` (sizes or extents beyond the address space; on the CPU backend a size
+ * beyond BLAS's 32-bit integers), `ALLOC_FAILED` (the Khatri–Rao product and partial
+ * products do not fit the device), `COMPILE_FAILED`, `EXECUTION_FAILED`.
+ */
+numgpu_status numgpu_smttkrp(numgpu_handle *h,
+                             int32_t ndim,
+                             const int64_t *dims,
+                             const float *X,
+                             int32_t mode,
+                             int64_t rank,
+                             const float *const *U,
+                             const int64_t *ldu,
+                             float *M,
+                             int64_t ldm);
+
+/**
+ * Computes the MTTKRP of a dense tensor of double-precision numbers: `numgpu_smttkrp` with
+ * `double` elements; the same arguments, semantics and errors.
+ */
+numgpu_status numgpu_dmttkrp(numgpu_handle *h,
+                             int32_t ndim,
+                             const int64_t *dims,
+                             const double *X,
+                             int32_t mode,
+                             int64_t rank,
+                             const double *const *U,
+                             const int64_t *ldu,
+                             double *M,
+                             int64_t ldm);
+
 #ifdef __cplusplus
 }  // extern "C"
 #endif  // __cplusplus

@@ -24,6 +24,7 @@ pub mod rkc;
 pub mod spmv;
 pub mod sshopm;
 pub mod stebz;
+pub mod tensor;
 /// The oracle the tests, the tour and numgpu-bench check numgpu against (feature `testing`;
 /// not part of the C API, so cbindgen skips it).
 ///

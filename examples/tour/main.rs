@@ -38,6 +38,7 @@ mod spmv;
 mod sshopm;
 mod stebz;
 mod jacobi;
+mod tensor;
 
 use numgpu::testing::tol::RATIO;
 use numgpu::{Backend, BackendChoice, Handle, Op, Scalar};
@@ -191,7 +192,7 @@ fn main() -> ExitCode {
     println!("numgpu {} tour", env!("CARGO_PKG_VERSION"));
     describe(&h);
     println!("checks: scaled error vs the CPU backend (whole batch) and vs a double-precision reference, each < {RATIO}:");
-    for legend in [gemm::LEGEND, getrf::LEGEND, geqrf::LEGEND, gtsv::LEGEND, sshopm::LEGEND, stebz::LEGEND, jacobi::LEGEND, potrf::LEGEND, expm::LEGEND, rkc::LEGEND, spmv::LEGEND, life::LEGEND] {
+    for legend in [gemm::LEGEND, getrf::LEGEND, geqrf::LEGEND, gtsv::LEGEND, sshopm::LEGEND, stebz::LEGEND, jacobi::LEGEND, potrf::LEGEND, expm::LEGEND, rkc::LEGEND, spmv::LEGEND, life::LEGEND, tensor::LEGEND] {
         println!("  {legend}");
     }
     println!("times: one call, host clock, host arrays in and out (on CUDA after a warm-up call, which compiles the kernel)\n");
@@ -209,6 +210,7 @@ fn main() -> ExitCode {
     rkc::rows(&mut h, &mut rows);
     spmv::rows(&mut h, &mut rows);
     life::rows(&mut h, &mut rows);
+    tensor::rows(&mut h, &mut rows);
 
     let failed = print(&rows, backend);
     println!();

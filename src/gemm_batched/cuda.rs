@@ -4,7 +4,7 @@
 use super::Gemm;
 use crate::core::error::Result;
 use crate::core::memory::Space;
-use crate::core::Scalar;
+use crate::core::{Op, Scalar};
 use crate::cuda::params::{grid, KScalar};
 use crate::cuda::staging::{Dir, Operand, Stage, View};
 use crate::cuda::CudaHandle;
@@ -138,13 +138,41 @@ pub fn gemm<T: Scalar>(ch: &mut CudaHandle, g: &Gemm<T>, space: Space) -> Result
     };
     let c_dir = if g.beta.is_zero() { Dir::Out } else { Dir::InOut };
     let stage = Stage::new(space, g.batch).op(a).op(b).op(Operand::matrix(c_dir, &g.c, g.m, g.n, g.ldc));
+    let shape = Shape { ta: g.ta, tb: g.tb, m: g.m, n: g.n, k: g.k, alpha: g.alpha, beta: g.beta };
     // SAFETY: the operands are the validated call's arrays in `space`; the kernels touch the
     // chunk's matrices only.
-    unsafe { stage.run(ch, |ch, k| launch(ch, g, &k[0], &k[1], &k[2], k.count)) }
+    unsafe { stage.run(ch, |ch, k| enqueue_gemm(ch, &shape, &k[0], &k[1], &k[2], k.count)) }
 }
 
-/// Enqueues the kernel for `g`'s sizes on `batch` matrices in device memory.
-fn launch<T: Scalar>(ch: &CudaHandle, g: &Gemm<T>, a: &View, b: &View, c: &View, batch: usize) -> Result<()> {
+/// The sizes, ops and scalars of a batch of products `C_i = alpha·op(A_i)·op(B_i) + beta·C_i`
+/// (op(A_i) m × k, op(B_i) k × n), without the operands: what [`enqueue_gemm`] launches on.
+#[derive(Clone, Copy, Debug)]
+pub struct Shape<T> {
+    pub ta: Op,
+    pub tb: Op,
+    pub m: usize,
+    pub n: usize,
+    pub k: usize,
+    pub alpha: T,
+    pub beta: T,
+}
+
+impl<T: Scalar> Shape<T> {
+    fn reads_ab(&self) -> bool {
+        self.k > 0 && !self.alpha.is_zero()
+    }
+}
+
+/// Enqueues the products of `shape` on `batch` matrices already in device memory (the views
+/// of a chunk): the entry for other families' staged calls (the tensor family's MTTKRP), inside
+/// their `Stage::run`. BLAS semantics as [`gemm_batched`](super::gemm_batched): beta = 0 does
+/// not read C.
+///
+/// # Safety
+/// The views are valid device memory of the handle's device for `batch` matrices of the
+/// shape's sizes (leading dimensions and strides as the views give them), C not overlapping A
+/// or B, and m, n, batch ≥ 1.
+pub unsafe fn enqueue_gemm<T: Scalar>(ch: &CudaHandle, g: &Shape<T>, a: &View, b: &View, c: &View, batch: usize) -> Result<()> {
     let p = plan::<T>(g.m, g.n, g.k, g.reads_ab());
     let (defines, entry) = specialise::<T>(p, g.m, g.n, g.k, g.ta.code(), g.tb.code());
     let module = ch.dev.modules.get(&ch.dev, SOURCE, &defines, &entry)?;

@@ -69,3 +69,24 @@ fn gemm_ratio_of_a_wrong_product() {
     got[17] += 0.1;
     assert!(g.ratio_to(&got, &want) > 100.0);
 }
+
+/// The MTTKRP bench's sampled rows are the explicit unfold + Khatri–Rao + GEMM's rows, in every
+/// mode of a 4th-order tensor, bound included.
+#[test]
+fn mttkrp_rows_are_the_unfolded_products_rows() {
+    use super::tensor::{mttkrp, mttkrp_rows};
+    let dims = [3, 4, 2, 5];
+    let x: Vec<f64> = super::gen::filled(120, 9);
+    let u: Vec<Vec<f64>> = dims.iter().map(|&d| super::gen::filled(d * 3, d as u64)).collect();
+    for mode in 0..4 {
+        let (want, bound) = mttkrp(&dims, &x, mode, 3, &u);
+        let rows: Vec<usize> = (0..dims[mode]).rev().collect();
+        let (got, gb) = mttkrp_rows(&dims, &x, mode, 3, &u, &rows);
+        for (s, &i) in rows.iter().enumerate() {
+            for r in 0..3 {
+                let (a, b) = (got[s + r * rows.len()], want[i + r * dims[mode]]);
+                assert!((a - b).abs() <= 1e-13 * bound[i + r * dims[mode]] && (gb[s + r * rows.len()] - bound[i + r * dims[mode]]).abs() <= 1e-13 * bound[i + r * dims[mode]], "mode {mode} row {i} rank {r}: {a} vs {b}");
+            }
+        }
+    }
+}

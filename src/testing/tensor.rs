@@ -1,8 +1,11 @@
-//! Symmetric tensors and their eigenpairs (sshopm): Kofidis and Regalia's example and its
-//! known eigenvalues, random and orthogonally decomposable tensors (Σ w_k·v_k^{⊗m}), a
+//! Tensors. Symmetric tensors and their eigenpairs (sshopm): Kofidis and Regalia's example and
+//! its known eigenvalues, random and orthogonally decomposable tensors (Σ w_k·v_k^{⊗m}), a
 //! synthetic slice of diffusion-MRI fibres, the dense tensor of packed entries and the
 //! eigen-residual ‖A·x^{m−1} − λ·x‖₂ computed from it in double precision, and the mean over
-//! index permutations (an independent symmetrisation).
+//! index permutations (an independent symmetrisation). Dense tensors in Kolda and Bader's
+//! conventions (the tensor family): the Khatri–Rao product, the explicit mode-n unfolding and
+//! the MTTKRP as unfold + Khatri–Rao + GEMM in double precision, with its componentwise error
+//! bound.
 
 use super::gen::{random, rng};
 use crate::sshopm::{sym_unpack, tables};
@@ -143,4 +146,121 @@ pub fn fibres(side: usize, i: usize, j: usize) -> Vec<[f64; 3]> {
 pub fn axis_angle(a: &[f64], b: &[f64]) -> f64 {
     let d: f64 = a.iter().zip(b).map(|(p, q)| p * q).sum::<f64>().abs().min(1.0);
     d.acos().to_degrees()
+}
+
+/// The Khatri–Rao product A ⊙ B of compact A (m × r) and B (n × r): (A ⊙ B)(j + i·n, k) =
+/// A(i, k)·B(j, k), compact (m·n) × r, in double precision.
+pub fn khatri_rao(a: &[f64], m: usize, b: &[f64], n: usize, r: usize) -> Vec<f64> {
+    (0..m * n * r).map(|e| (e % (m * n), e / (m * n))).map(|(row, k)| a[row / n + k * m] * b[row % n + k * n]).collect()
+}
+
+/// The mode-`mode` unfolding X_(n) of the column-major tensor `x` of dimensions `dims`,
+/// copied explicitly: I_n × ∏_{k≠n} I_k, compact, its column index i_0 + I_0·(i_1 + …) over
+/// the modes k ≠ n (Kolda and Bader).
+pub fn unfold(dims: &[usize], x: &[f64], mode: usize) -> Vec<f64> {
+    let rows = dims[mode];
+    let mut out = vec![f64::NAN; x.len()];
+    for (e, &v) in x.iter().enumerate() {
+        let (mut rest, mut col, mut stride, mut i) = (e, 0, 1, 0);
+        for (k, &d) in dims.iter().enumerate() {
+            let ik = rest % d;
+            rest /= d;
+            if k == mode {
+                i = ik;
+            } else {
+                col += ik * stride;
+                stride *= d;
+            }
+        }
+        out[i + col * rows] = v;
+    }
+    out
+}
+
+/// U_d ⊙ … ⊙ U_{n+1} ⊙ U_{n−1} ⊙ … ⊙ U_1 of the compact factors `u` (u[k] dims[k] × rank)
+/// but the mode's, folded pairwise with [`khatri_rao`].
+pub fn khatri_rao_others(dims: &[usize], u: &[Vec<f64>], mode: usize, rank: usize) -> Vec<f64> {
+    let modes: Vec<usize> = (0..dims.len()).filter(|&k| k != mode).collect();
+    khatri_rao_of(&modes, dims, u, rank)
+}
+
+/// The Khatri–Rao product of the factors of `modes` (ascending) in reverse order, the first
+/// mode's row index fastest; one row of ones when `modes` is empty.
+fn khatri_rao_of(modes: &[usize], dims: &[usize], u: &[Vec<f64>], rank: usize) -> Vec<f64> {
+    let (mut acc, mut rows) = (vec![1.0; rank], 1);
+    for &k in modes.iter().rev() {
+        acc = khatri_rao(&acc, rows, &u[k], dims[k], rank);
+        rows *= dims[k];
+    }
+    acc
+}
+
+/// Rows `rows` of the MTTKRP of `x` (any precision) and of its bound (as [`mttkrp`]), from the
+/// definition with X read in place, M(i, r) = Σ_q K_>(q, r)·Σ_l X(l, i, q)·K_<(l, r) (K_< and
+/// K_> the Khatri–Rao products of the modes below and above), in double, under rayon: the
+/// check of tensors too large for [`mttkrp`]'s explicit unfolding. Both rows.len() × rank.
+pub fn mttkrp_rows<T: crate::Scalar>(dims: &[usize], x: &[T], mode: usize, rank: usize, u: &[Vec<f64>], rows: &[usize]) -> (Vec<f64>, Vec<f64>) {
+    use rayon::prelude::*;
+    let (below, above): (Vec<usize>, Vec<usize>) = ((0..mode).collect(), (mode + 1..dims.len()).collect());
+    let (kl, kq) = (khatri_rao_of(&below, dims, u, rank), khatri_rao_of(&above, dims, u, rank));
+    let (l, q, i_n, s) = (kl.len() / rank, kq.len() / rank, dims[mode], rows.len());
+    let out: Vec<(f64, f64)> = (0..s * rank)
+        .into_par_iter()
+        .map(|e| {
+            let (i, r) = (rows[e % s], e / s);
+            let (mut m, mut b) = (0.0, 0.0);
+            for qq in 0..q {
+                let (mut inner, mut inner_abs) = (0.0, 0.0);
+                for ll in 0..l {
+                    let t = x[ll + i * l + qq * l * i_n].to_c64().re * kl[ll + r * l];
+                    inner += t;
+                    inner_abs += t.abs();
+                }
+                m += inner * kq[qq + r * q];
+                b += inner_abs * kq[qq + r * q].abs();
+            }
+            (m, b)
+        })
+        .collect();
+    out.into_iter().unzip()
+}
+
+/// The MTTKRP M = X_(n)·(U_d ⊙ … ⊙ U_1 without U_n) as unfold + Khatri–Rao + GEMM in double
+/// precision, and the same of |X| and |U_k| (the bound's |X_(n)|·|K|): both compact
+/// dims[mode] × rank.
+pub fn mttkrp(dims: &[usize], x: &[f64], mode: usize, rank: usize, u: &[Vec<f64>]) -> (Vec<f64>, Vec<f64>) {
+    let abs = |v: &[f64]| v.iter().map(|a| a.abs()).collect::<Vec<f64>>();
+    let (rows, cols) = (dims[mode], x.len() / dims[mode].max(1));
+    let product = |x: &[f64], u: &[Vec<f64>]| {
+        let (xn, k) = (unfold(dims, x, mode), khatri_rao_others(dims, u, mode, rank));
+        let mut m = vec![0.0; rows * rank];
+        for r in 0..rank {
+            for j in 0..cols {
+                let kj = k[j + r * cols];
+                for i in 0..rows {
+                    m[i + r * rows] += xn[i + j * rows] * kj;
+                }
+            }
+        }
+        m
+    };
+    let ua: Vec<Vec<f64>> = u.iter().map(|f| abs(f)).collect();
+    (product(x, u), product(&abs(x), &ua))
+}
+
+/// The MTTKRP's error ratio: max over the entries of |M − M_ref| / ((k + d)·ε·(|X_(n)|·|K|)),
+/// k = ∏_{k≠n} I_k the GEMM's inner dimension and d the order (the Khatri–Rao product's
+/// roundings): below 1 for any correct computation in precision ε, NaN when M has one. `got`
+/// is dims[mode] × rank with leading dimension `ldm`.
+pub fn mttkrp_ratio(got: &[f64], ldm: usize, want: &[f64], bound: &[f64], dims: &[usize], mode: usize, eps: f64) -> f64 {
+    let rows = dims[mode];
+    let compact: Vec<f64> = (0..want.len()).map(|e| got[e % rows + (e / rows) * ldm]).collect();
+    bound_ratio(&compact, want, bound, dims.iter().product::<usize>() / rows.max(1), dims.len(), eps)
+}
+
+/// [`mttkrp_ratio`] of entries taken one for one (`got`, `want` and `bound` alike, e.g. the
+/// sampled rows of [`mttkrp_rows`]), for inner dimension k and order d.
+pub fn bound_ratio(got: &[f64], want: &[f64], bound: &[f64], k: usize, d: usize, eps: f64) -> f64 {
+    let scale = (k + d) as f64 * eps;
+    (0..want.len()).map(|e| super::norm::ratio((got[e] - want[e]).abs(), scale * bound[e])).fold(0.0, super::norm::nan_max)
 }

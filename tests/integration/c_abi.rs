@@ -234,6 +234,8 @@ c_tests! {
     c_test_expm, c_test_expm_asan => "test_expm", "-llapacke";
     /// LiFE's products against loops over the COO, SBBNNLS against the KKT conditions.
     c_test_life, c_test_life_asan => "test_life";
+    /// MTTKRP against the explicit unfold + Khatri–Rao + cblas_?gemm; Khatri–Rao products.
+    c_test_tensor, c_test_tensor_asan => "test_tensor";
     /// Integrates a user-written right-hand side given as CUDA source text and as a host
     /// callback (libm only besides libnumgpu).
     c_test_rkc, c_test_rkc_asan => "test_rkc";

@@ -128,6 +128,12 @@ fn fortran_test_stebz() {
     fortran_test("test_stebz", "test_stebz_f", &[]);
 }
 
+/// test_tensor_f checks against the sums written out in the test, so it needs only numgpu.
+#[test]
+fn fortran_test_tensor() {
+    fortran_test("test_tensor", "test_tensor_f", &[]);
+}
+
 /// test_jacobi_f checks against exact eigenvalues and singular values, so it needs only
 /// numgpu.
 #[test]

@@ -318,3 +318,20 @@ fn life_kernels_compile_for_sm80_and_sm90() {
     }).collect();
     eprintln!("kernel compile report (NVRTC, ptxas -v):\n{}", report.join("\n"));
 }
+
+#[test]
+fn tensor_kernels_compile_for_sm80_and_sm90() {
+    use numgpu::tensor::cuda as ten;
+    if !nvrtc_or_skip() {
+        return;
+    }
+    fn cases<T: Scalar>() -> Vec<String> {
+        ["kr", "reduce"].iter().flat_map(|k| {
+            let (d, e) = ten::specialise::<T>(k);
+            check(ten::source(), &d, &e)
+        }).collect()
+    }
+    let mut report = cases::<f32>();
+    report.extend(cases::<f64>());
+    eprintln!("kernel compile report (NVRTC, ptxas -v):\n{}", report.join("\n"));
+}

@@ -19,6 +19,7 @@ mod jacobi;
 mod potrf;
 mod expm;
 mod life;
+mod tensor;
 mod c_abi;
 mod fortran;
 mod examples;

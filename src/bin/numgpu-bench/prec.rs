@@ -185,3 +185,26 @@ chol!(f32, f32, cusolverDnSpotrfBatched);
 chol!(f64, f64, cusolverDnDpotrfBatched);
 chol!(Complex32, csv::cuComplex, cusolverDnCpotrfBatched);
 chol!(Complex64, csv::cuDoubleComplex, cusolverDnZpotrfBatched);
+
+/// A real precision as cuBLAS's plain GEMM sees it (the MTTKRP bench's peer: the one GEMM each
+/// mode reduces to).
+#[allow(clippy::missing_safety_doc, clippy::too_many_arguments)]
+pub trait Plain: Prec {
+    /// `cublas<t>gemm`: C = op(A)·B (alpha 1, beta 0), op(A) m × k (`trans`: A stored k × m),
+    /// B k × n, C m × n, column-major with the given leading dimensions.
+    unsafe fn plain_gemm(h: cb::cublasHandle_t, trans: bool, m: i32, n: i32, k: i32, a: u64, lda: i32, b: u64, ldb: i32, c: u64, ldc: i32) -> cb::cublasStatus_t;
+}
+
+macro_rules! plain {
+    ($t:ty, $f:ident) => {
+        impl Plain for $t {
+            unsafe fn plain_gemm(h: cb::cublasHandle_t, trans: bool, m: i32, n: i32, k: i32, a: u64, lda: i32, b: u64, ldb: i32, c: u64, ldc: i32) -> cb::cublasStatus_t {
+                use cb::cublasOperation_t::{CUBLAS_OP_N as N, CUBLAS_OP_T as T};
+                let (one, zero): ($t, $t) = (1.0, 0.0);
+                cb::$f(h, if trans { T } else { N }, N, m, n, k, &one, a as *const $t, lda, b as *const $t, ldb, &zero, c as *mut $t, ldc)
+            }
+        }
+    };
+}
+plain!(f32, cublasSgemm_v2);
+plain!(f64, cublasDgemm_v2);

@@ -327,7 +327,8 @@ static void *base_ptr(call_t *c, int i)
 {
     const hx_param *p = &c->f->params[i];
     const char *t = p->pointee, *fn = c->f->name;
-    int dev = device_arrays(c);
+    /* A tensor's dimensions and leading dimensions are host arrays whatever the data's space. */
+    int dev = device_arrays(c) && strcmp(p->name, "dims") != 0 && strcmp(p->name, "ldu") != 0;
     if (is_data(t))
         return p->levels == 2 ? pointer_array(c, p, dev) : data_array(c, p, dev);
     if (p->levels == 2) {

@@ -80,6 +80,10 @@ impl Plan {
 /// tiles than four blocks per SM is cut into stretches of at least MIN_PIECE (split-K); many
 /// slices run as batches of at most PARTIALS elements of partials.
 pub fn plan(c: &Contraction, sms: usize) -> Plan {
+    if c.k == 0 || c.slices == 0 {
+        // An empty sum: M = 0 is written without a product.
+        return Plan { full: 0, len: 0, rem: 0, group: 1, direct: false };
+    }
     let tiles = c.m.div_ceil(TILE) * c.n.div_ceil(TILE);
     let want = 4 * sms.max(1);
     if c.slices == 1 {
@@ -239,6 +243,7 @@ mod tests {
         assert!(!p.direct && p.full * p.len + p.rem == 250_000 && p.len >= MIN_PIECE && p.rem < p.len, "{p:?}");
         // A short sum: one GEMM.
         assert_eq!(plan(&c(3, 2, 5, 1), 132), Plan { full: 1, len: 5, rem: 0, group: 1, direct: true });
+        assert_eq!(plan(&c(3, 2, 0, 1), 132).partials(&c(3, 2, 0, 1)), 0);
         // Slices: batches of at most PARTIALS elements.
         let p = plan(&c(500, 32, 500, 500), 132);
         assert_eq!((p.group, p.direct), (500, false));

@@ -33,6 +33,18 @@ fn check(src: &str, defines: &[String], entry: &str) -> Vec<String> {
     report
 }
 
+/// Prints a compile report: the ptxas lines of every specialisation.
+fn print_report(report: &[String]) {
+    eprintln!("kernel compile report (NVRTC, ptxas -v):\n{}", report.join("\n"));
+}
+
+/// The report lines of `cases::<T>()` for each type, in order.
+macro_rules! per_type {
+    ($cases:ident: $($t:ty),+) => {
+        [$($cases::<$t>()),+].concat()
+    };
+}
+
 fn gemm_cases<T: Scalar>() -> Vec<String> {
     let mut out = Vec::new();
     // One specialisation per size class and per op pair on a representative shape.
@@ -56,11 +68,7 @@ fn gemm_kernels_compile_for_sm80_and_sm90() {
     if !nvrtc_or_skip() {
         return;
     }
-    let mut report = gemm_cases::<f32>();
-    report.extend(gemm_cases::<f64>());
-    report.extend(gemm_cases::<Complex32>());
-    report.extend(gemm_cases::<Complex64>());
-    eprintln!("kernel compile report (NVRTC, ptxas -v):\n{}", report.join("\n"));
+    print_report(&per_type!(gemm_cases: f32, f64, Complex32, Complex64));
 }
 
 fn getrf_cases<T: Scalar>() -> Vec<String> {
@@ -87,11 +95,7 @@ fn getrf_fullpivot_kernels_compile_for_sm80_and_sm90() {
     if !nvrtc_or_skip() {
         return;
     }
-    let mut report = getrf_cases::<f32>();
-    report.extend(getrf_cases::<f64>());
-    report.extend(getrf_cases::<Complex32>());
-    report.extend(getrf_cases::<Complex64>());
-    eprintln!("kernel compile report (NVRTC, ptxas -v):\n{}", report.join("\n"));
+    print_report(&per_type!(getrf_cases: f32, f64, Complex32, Complex64));
 }
 
 fn geqrf_cases<T: Scalar>() -> Vec<String> {
@@ -118,11 +122,7 @@ fn geqrf_givens_kernels_compile_for_sm80_and_sm90() {
     if !nvrtc_or_skip() {
         return;
     }
-    let mut report = geqrf_cases::<f32>();
-    report.extend(geqrf_cases::<f64>());
-    report.extend(geqrf_cases::<Complex32>());
-    report.extend(geqrf_cases::<Complex64>());
-    eprintln!("kernel compile report (NVRTC, ptxas -v):\n{}", report.join("\n"));
+    print_report(&per_type!(geqrf_cases: f32, f64, Complex32, Complex64));
 }
 
 fn spmv_cases<T: Scalar>() -> Vec<String> {
@@ -145,11 +145,7 @@ fn spmv_kernels_compile_for_sm80_and_sm90() {
     if !nvrtc_or_skip() {
         return;
     }
-    let mut report = spmv_cases::<f32>();
-    report.extend(spmv_cases::<f64>());
-    report.extend(spmv_cases::<Complex32>());
-    report.extend(spmv_cases::<Complex64>());
-    eprintln!("kernel compile report (NVRTC, ptxas -v):\n{}", report.join("\n"));
+    print_report(&per_type!(spmv_cases: f32, f64, Complex32, Complex64));
 }
 
 #[test]
@@ -163,11 +159,7 @@ fn gtsv_spike_kernels_compile_for_sm80_and_sm90() {
             check(tri::source(), &d, &e)
         }).collect()
     }
-    let mut report = cases::<f32>();
-    report.extend(cases::<f64>());
-    report.extend(cases::<Complex32>());
-    report.extend(cases::<Complex64>());
-    eprintln!("kernel compile report (NVRTC, ptxas -v):\n{}", report.join("\n"));
+    print_report(&per_type!(cases: f32, f64, Complex32, Complex64));
 }
 
 #[test]
@@ -190,7 +182,7 @@ fn rkc_kernels_compile_for_sm80_and_sm90() {
             report.extend(check(&rkc::program(src), &d, &e).into_iter().map(|l| format!("neq={neq} {l}")));
         }
     }
-    eprintln!("kernel compile report (NVRTC, ptxas -v):\n{}", report.join("\n"));
+    print_report(&report);
 }
 
 /// SS-HOPM: the three kernels for the bench's (m, n) (constant tables, unrolled), an order and
@@ -214,9 +206,7 @@ fn sshopm_kernels_compile_for_sm80_and_sm90() {
         }
         out
     }
-    let mut report = cases::<f32>();
-    report.extend(cases::<f64>());
-    eprintln!("kernel compile report (NVRTC, ptxas -v):\n{}", report.join("\n"));
+    print_report(&per_type!(cases: f32, f64));
 }
 
 #[test]
@@ -231,9 +221,7 @@ fn stebz_kernels_compile_for_sm80_and_sm90() {
             check(bis::source(), &d, &e)
         }).collect()
     }
-    let mut report = cases::<f32>();
-    report.extend(cases::<f64>());
-    eprintln!("kernel compile report (NVRTC, ptxas -v):\n{}", report.join("\n"));
+    print_report(&per_type!(cases: f32, f64));
 }
 
 #[test]
@@ -248,11 +236,7 @@ fn jacobi_kernels_compile_for_sm80_and_sm90() {
             check(jac::source(), &d, &e)
         }).collect()
     }
-    let mut report = cases::<f32>();
-    report.extend(cases::<f64>());
-    report.extend(cases::<numgpu::Complex32>());
-    report.extend(cases::<numgpu::Complex64>());
-    eprintln!("kernel compile report (NVRTC, ptxas -v):\n{}", report.join("\n"));
+    print_report(&per_type!(cases: f32, f64, Complex32, Complex64));
 }
 
 #[test]
@@ -271,11 +255,7 @@ fn potrf_kernels_compile_for_sm80_and_sm90() {
         out.extend(check(chol::source(), &d, &e));
         out
     }
-    let mut report = cases::<f32>();
-    report.extend(cases::<f64>());
-    report.extend(cases::<Complex32>());
-    report.extend(cases::<Complex64>());
-    eprintln!("kernel compile report (NVRTC, ptxas -v):\n{}", report.join("\n"));
+    print_report(&per_type!(cases: f32, f64, Complex32, Complex64));
 }
 
 #[test]
@@ -299,11 +279,7 @@ fn expm_kernels_compile_for_sm80_and_sm90() {
         }
         out
     }
-    let mut report = cases::<f32>();
-    report.extend(cases::<f64>());
-    report.extend(cases::<numgpu::Complex32>());
-    report.extend(cases::<numgpu::Complex64>());
-    eprintln!("kernel compile report (NVRTC, ptxas -v):\n{}", report.join("\n"));
+    print_report(&per_type!(cases: f32, f64, Complex32, Complex64));
 }
 
 #[test]
@@ -316,7 +292,7 @@ fn life_kernels_compile_for_sm80_and_sm90() {
         let (d, e) = life::specialise(k);
         check(life::source(), &d, &e)
     }).collect();
-    eprintln!("kernel compile report (NVRTC, ptxas -v):\n{}", report.join("\n"));
+    print_report(&report);
 }
 
 #[test]
@@ -331,7 +307,5 @@ fn tensor_kernels_compile_for_sm80_and_sm90() {
             check(ten::source(), &d, &e)
         }).collect()
     }
-    let mut report = cases::<f32>();
-    report.extend(cases::<f64>());
-    eprintln!("kernel compile report (NVRTC, ptxas -v):\n{}", report.join("\n"));
+    print_report(&per_type!(cases: f32, f64));
 }

@@ -355,34 +355,34 @@ static void hx_call_numgpu_zgels_givens_batched_strided(const hx_arg *a, hx_arg 
     r->i32 = numgpu_zgels_givens_batched_strided((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, a[3].i64, (numgpu_complex_double *)a[4].p, a[5].i64, a[6].i64, (numgpu_complex_double *)a[7].p, a[8].i64, a[9].i64, (int32_t *)a[10].p, a[11].i64);
 }
 
-static void hx_call_numgpu_sgetrf_batched_fullpivot(const hx_arg *a, hx_arg *r)
+static void hx_call_numgpu_sgetrf_fullpivot_batched(const hx_arg *a, hx_arg *r)
 {
-    r->i32 = numgpu_sgetrf_batched_fullpivot((numgpu_handle *)a[0].p, a[1].i64, (float *const *)a[2].p, a[3].i64, (int32_t *)a[4].p, (int32_t *)a[5].p, (int32_t *)a[6].p, a[7].i64, a[8].i32);
+    r->i32 = numgpu_sgetrf_fullpivot_batched((numgpu_handle *)a[0].p, a[1].i64, (float *const *)a[2].p, a[3].i64, (int32_t *)a[4].p, (int32_t *)a[5].p, (int32_t *)a[6].p, a[7].i64, a[8].i32);
 }
 
-static void hx_call_numgpu_sgetrf_batched_fullpivot_strided(const hx_arg *a, hx_arg *r)
+static void hx_call_numgpu_sgetrf_fullpivot_batched_strided(const hx_arg *a, hx_arg *r)
 {
-    r->i32 = numgpu_sgetrf_batched_fullpivot_strided((numgpu_handle *)a[0].p, a[1].i64, (float *)a[2].p, a[3].i64, a[4].i64, (int32_t *)a[5].p, (int32_t *)a[6].p, (int32_t *)a[7].p, a[8].i64, a[9].i32);
+    r->i32 = numgpu_sgetrf_fullpivot_batched_strided((numgpu_handle *)a[0].p, a[1].i64, (float *)a[2].p, a[3].i64, a[4].i64, (int32_t *)a[5].p, (int32_t *)a[6].p, (int32_t *)a[7].p, a[8].i64, a[9].i32);
 }
 
-static void hx_call_numgpu_sgetrs_batched_fullpivot(const hx_arg *a, hx_arg *r)
+static void hx_call_numgpu_sgetrs_fullpivot_batched(const hx_arg *a, hx_arg *r)
 {
-    r->i32 = numgpu_sgetrs_batched_fullpivot((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, a[3].i64, (const float *const *)a[4].p, a[5].i64, (const int32_t *)a[6].p, (const int32_t *)a[7].p, (float *const *)a[8].p, a[9].i64, a[10].i64);
+    r->i32 = numgpu_sgetrs_fullpivot_batched((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, a[3].i64, (const float *const *)a[4].p, a[5].i64, (const int32_t *)a[6].p, (const int32_t *)a[7].p, (float *const *)a[8].p, a[9].i64, a[10].i64);
 }
 
-static void hx_call_numgpu_sgetrs_batched_fullpivot_strided(const hx_arg *a, hx_arg *r)
+static void hx_call_numgpu_sgetrs_fullpivot_batched_strided(const hx_arg *a, hx_arg *r)
 {
-    r->i32 = numgpu_sgetrs_batched_fullpivot_strided((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, a[3].i64, (const float *)a[4].p, a[5].i64, a[6].i64, (const int32_t *)a[7].p, (const int32_t *)a[8].p, (float *)a[9].p, a[10].i64, a[11].i64, a[12].i64);
+    r->i32 = numgpu_sgetrs_fullpivot_batched_strided((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, a[3].i64, (const float *)a[4].p, a[5].i64, a[6].i64, (const int32_t *)a[7].p, (const int32_t *)a[8].p, (float *)a[9].p, a[10].i64, a[11].i64, a[12].i64);
 }
 
-static void hx_call_numgpu_sgesv_batched_fullpivot(const hx_arg *a, hx_arg *r)
+static void hx_call_numgpu_sgesv_fullpivot_batched(const hx_arg *a, hx_arg *r)
 {
-    r->i32 = numgpu_sgesv_batched_fullpivot((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, (float *const *)a[3].p, a[4].i64, (int32_t *)a[5].p, (int32_t *)a[6].p, (float *const *)a[7].p, a[8].i64, (int32_t *)a[9].p, a[10].i64);
+    r->i32 = numgpu_sgesv_fullpivot_batched((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, (float *const *)a[3].p, a[4].i64, (int32_t *)a[5].p, (int32_t *)a[6].p, (float *const *)a[7].p, a[8].i64, (int32_t *)a[9].p, a[10].i64);
 }
 
-static void hx_call_numgpu_sgesv_batched_fullpivot_strided(const hx_arg *a, hx_arg *r)
+static void hx_call_numgpu_sgesv_fullpivot_batched_strided(const hx_arg *a, hx_arg *r)
 {
-    r->i32 = numgpu_sgesv_batched_fullpivot_strided((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, (float *)a[3].p, a[4].i64, a[5].i64, (int32_t *)a[6].p, (int32_t *)a[7].p, (float *)a[8].p, a[9].i64, a[10].i64, (int32_t *)a[11].p, a[12].i64);
+    r->i32 = numgpu_sgesv_fullpivot_batched_strided((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, (float *)a[3].p, a[4].i64, a[5].i64, (int32_t *)a[6].p, (int32_t *)a[7].p, (float *)a[8].p, a[9].i64, a[10].i64, (int32_t *)a[11].p, a[12].i64);
 }
 
 static void hx_call_numgpu_sgesc2_batched_strided(const hx_arg *a, hx_arg *r)
@@ -390,34 +390,34 @@ static void hx_call_numgpu_sgesc2_batched_strided(const hx_arg *a, hx_arg *r)
     r->i32 = numgpu_sgesc2_batched_strided((numgpu_handle *)a[0].p, a[1].i64, (const float *)a[2].p, a[3].i64, a[4].i64, (float *)a[5].p, a[6].i64, (const int32_t *)a[7].p, (const int32_t *)a[8].p, (float *)a[9].p, a[10].i64);
 }
 
-static void hx_call_numgpu_dgetrf_batched_fullpivot(const hx_arg *a, hx_arg *r)
+static void hx_call_numgpu_dgetrf_fullpivot_batched(const hx_arg *a, hx_arg *r)
 {
-    r->i32 = numgpu_dgetrf_batched_fullpivot((numgpu_handle *)a[0].p, a[1].i64, (double *const *)a[2].p, a[3].i64, (int32_t *)a[4].p, (int32_t *)a[5].p, (int32_t *)a[6].p, a[7].i64, a[8].i32);
+    r->i32 = numgpu_dgetrf_fullpivot_batched((numgpu_handle *)a[0].p, a[1].i64, (double *const *)a[2].p, a[3].i64, (int32_t *)a[4].p, (int32_t *)a[5].p, (int32_t *)a[6].p, a[7].i64, a[8].i32);
 }
 
-static void hx_call_numgpu_dgetrf_batched_fullpivot_strided(const hx_arg *a, hx_arg *r)
+static void hx_call_numgpu_dgetrf_fullpivot_batched_strided(const hx_arg *a, hx_arg *r)
 {
-    r->i32 = numgpu_dgetrf_batched_fullpivot_strided((numgpu_handle *)a[0].p, a[1].i64, (double *)a[2].p, a[3].i64, a[4].i64, (int32_t *)a[5].p, (int32_t *)a[6].p, (int32_t *)a[7].p, a[8].i64, a[9].i32);
+    r->i32 = numgpu_dgetrf_fullpivot_batched_strided((numgpu_handle *)a[0].p, a[1].i64, (double *)a[2].p, a[3].i64, a[4].i64, (int32_t *)a[5].p, (int32_t *)a[6].p, (int32_t *)a[7].p, a[8].i64, a[9].i32);
 }
 
-static void hx_call_numgpu_dgetrs_batched_fullpivot(const hx_arg *a, hx_arg *r)
+static void hx_call_numgpu_dgetrs_fullpivot_batched(const hx_arg *a, hx_arg *r)
 {
-    r->i32 = numgpu_dgetrs_batched_fullpivot((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, a[3].i64, (const double *const *)a[4].p, a[5].i64, (const int32_t *)a[6].p, (const int32_t *)a[7].p, (double *const *)a[8].p, a[9].i64, a[10].i64);
+    r->i32 = numgpu_dgetrs_fullpivot_batched((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, a[3].i64, (const double *const *)a[4].p, a[5].i64, (const int32_t *)a[6].p, (const int32_t *)a[7].p, (double *const *)a[8].p, a[9].i64, a[10].i64);
 }
 
-static void hx_call_numgpu_dgetrs_batched_fullpivot_strided(const hx_arg *a, hx_arg *r)
+static void hx_call_numgpu_dgetrs_fullpivot_batched_strided(const hx_arg *a, hx_arg *r)
 {
-    r->i32 = numgpu_dgetrs_batched_fullpivot_strided((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, a[3].i64, (const double *)a[4].p, a[5].i64, a[6].i64, (const int32_t *)a[7].p, (const int32_t *)a[8].p, (double *)a[9].p, a[10].i64, a[11].i64, a[12].i64);
+    r->i32 = numgpu_dgetrs_fullpivot_batched_strided((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, a[3].i64, (const double *)a[4].p, a[5].i64, a[6].i64, (const int32_t *)a[7].p, (const int32_t *)a[8].p, (double *)a[9].p, a[10].i64, a[11].i64, a[12].i64);
 }
 
-static void hx_call_numgpu_dgesv_batched_fullpivot(const hx_arg *a, hx_arg *r)
+static void hx_call_numgpu_dgesv_fullpivot_batched(const hx_arg *a, hx_arg *r)
 {
-    r->i32 = numgpu_dgesv_batched_fullpivot((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, (double *const *)a[3].p, a[4].i64, (int32_t *)a[5].p, (int32_t *)a[6].p, (double *const *)a[7].p, a[8].i64, (int32_t *)a[9].p, a[10].i64);
+    r->i32 = numgpu_dgesv_fullpivot_batched((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, (double *const *)a[3].p, a[4].i64, (int32_t *)a[5].p, (int32_t *)a[6].p, (double *const *)a[7].p, a[8].i64, (int32_t *)a[9].p, a[10].i64);
 }
 
-static void hx_call_numgpu_dgesv_batched_fullpivot_strided(const hx_arg *a, hx_arg *r)
+static void hx_call_numgpu_dgesv_fullpivot_batched_strided(const hx_arg *a, hx_arg *r)
 {
-    r->i32 = numgpu_dgesv_batched_fullpivot_strided((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, (double *)a[3].p, a[4].i64, a[5].i64, (int32_t *)a[6].p, (int32_t *)a[7].p, (double *)a[8].p, a[9].i64, a[10].i64, (int32_t *)a[11].p, a[12].i64);
+    r->i32 = numgpu_dgesv_fullpivot_batched_strided((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, (double *)a[3].p, a[4].i64, a[5].i64, (int32_t *)a[6].p, (int32_t *)a[7].p, (double *)a[8].p, a[9].i64, a[10].i64, (int32_t *)a[11].p, a[12].i64);
 }
 
 static void hx_call_numgpu_dgesc2_batched_strided(const hx_arg *a, hx_arg *r)
@@ -425,34 +425,34 @@ static void hx_call_numgpu_dgesc2_batched_strided(const hx_arg *a, hx_arg *r)
     r->i32 = numgpu_dgesc2_batched_strided((numgpu_handle *)a[0].p, a[1].i64, (const double *)a[2].p, a[3].i64, a[4].i64, (double *)a[5].p, a[6].i64, (const int32_t *)a[7].p, (const int32_t *)a[8].p, (double *)a[9].p, a[10].i64);
 }
 
-static void hx_call_numgpu_cgetrf_batched_fullpivot(const hx_arg *a, hx_arg *r)
+static void hx_call_numgpu_cgetrf_fullpivot_batched(const hx_arg *a, hx_arg *r)
 {
-    r->i32 = numgpu_cgetrf_batched_fullpivot((numgpu_handle *)a[0].p, a[1].i64, (numgpu_complex_float *const *)a[2].p, a[3].i64, (int32_t *)a[4].p, (int32_t *)a[5].p, (int32_t *)a[6].p, a[7].i64, a[8].i32);
+    r->i32 = numgpu_cgetrf_fullpivot_batched((numgpu_handle *)a[0].p, a[1].i64, (numgpu_complex_float *const *)a[2].p, a[3].i64, (int32_t *)a[4].p, (int32_t *)a[5].p, (int32_t *)a[6].p, a[7].i64, a[8].i32);
 }
 
-static void hx_call_numgpu_cgetrf_batched_fullpivot_strided(const hx_arg *a, hx_arg *r)
+static void hx_call_numgpu_cgetrf_fullpivot_batched_strided(const hx_arg *a, hx_arg *r)
 {
-    r->i32 = numgpu_cgetrf_batched_fullpivot_strided((numgpu_handle *)a[0].p, a[1].i64, (numgpu_complex_float *)a[2].p, a[3].i64, a[4].i64, (int32_t *)a[5].p, (int32_t *)a[6].p, (int32_t *)a[7].p, a[8].i64, a[9].i32);
+    r->i32 = numgpu_cgetrf_fullpivot_batched_strided((numgpu_handle *)a[0].p, a[1].i64, (numgpu_complex_float *)a[2].p, a[3].i64, a[4].i64, (int32_t *)a[5].p, (int32_t *)a[6].p, (int32_t *)a[7].p, a[8].i64, a[9].i32);
 }
 
-static void hx_call_numgpu_cgetrs_batched_fullpivot(const hx_arg *a, hx_arg *r)
+static void hx_call_numgpu_cgetrs_fullpivot_batched(const hx_arg *a, hx_arg *r)
 {
-    r->i32 = numgpu_cgetrs_batched_fullpivot((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, a[3].i64, (const numgpu_complex_float *const *)a[4].p, a[5].i64, (const int32_t *)a[6].p, (const int32_t *)a[7].p, (numgpu_complex_float *const *)a[8].p, a[9].i64, a[10].i64);
+    r->i32 = numgpu_cgetrs_fullpivot_batched((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, a[3].i64, (const numgpu_complex_float *const *)a[4].p, a[5].i64, (const int32_t *)a[6].p, (const int32_t *)a[7].p, (numgpu_complex_float *const *)a[8].p, a[9].i64, a[10].i64);
 }
 
-static void hx_call_numgpu_cgetrs_batched_fullpivot_strided(const hx_arg *a, hx_arg *r)
+static void hx_call_numgpu_cgetrs_fullpivot_batched_strided(const hx_arg *a, hx_arg *r)
 {
-    r->i32 = numgpu_cgetrs_batched_fullpivot_strided((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, a[3].i64, (const numgpu_complex_float *)a[4].p, a[5].i64, a[6].i64, (const int32_t *)a[7].p, (const int32_t *)a[8].p, (numgpu_complex_float *)a[9].p, a[10].i64, a[11].i64, a[12].i64);
+    r->i32 = numgpu_cgetrs_fullpivot_batched_strided((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, a[3].i64, (const numgpu_complex_float *)a[4].p, a[5].i64, a[6].i64, (const int32_t *)a[7].p, (const int32_t *)a[8].p, (numgpu_complex_float *)a[9].p, a[10].i64, a[11].i64, a[12].i64);
 }
 
-static void hx_call_numgpu_cgesv_batched_fullpivot(const hx_arg *a, hx_arg *r)
+static void hx_call_numgpu_cgesv_fullpivot_batched(const hx_arg *a, hx_arg *r)
 {
-    r->i32 = numgpu_cgesv_batched_fullpivot((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, (numgpu_complex_float *const *)a[3].p, a[4].i64, (int32_t *)a[5].p, (int32_t *)a[6].p, (numgpu_complex_float *const *)a[7].p, a[8].i64, (int32_t *)a[9].p, a[10].i64);
+    r->i32 = numgpu_cgesv_fullpivot_batched((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, (numgpu_complex_float *const *)a[3].p, a[4].i64, (int32_t *)a[5].p, (int32_t *)a[6].p, (numgpu_complex_float *const *)a[7].p, a[8].i64, (int32_t *)a[9].p, a[10].i64);
 }
 
-static void hx_call_numgpu_cgesv_batched_fullpivot_strided(const hx_arg *a, hx_arg *r)
+static void hx_call_numgpu_cgesv_fullpivot_batched_strided(const hx_arg *a, hx_arg *r)
 {
-    r->i32 = numgpu_cgesv_batched_fullpivot_strided((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, (numgpu_complex_float *)a[3].p, a[4].i64, a[5].i64, (int32_t *)a[6].p, (int32_t *)a[7].p, (numgpu_complex_float *)a[8].p, a[9].i64, a[10].i64, (int32_t *)a[11].p, a[12].i64);
+    r->i32 = numgpu_cgesv_fullpivot_batched_strided((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, (numgpu_complex_float *)a[3].p, a[4].i64, a[5].i64, (int32_t *)a[6].p, (int32_t *)a[7].p, (numgpu_complex_float *)a[8].p, a[9].i64, a[10].i64, (int32_t *)a[11].p, a[12].i64);
 }
 
 static void hx_call_numgpu_cgesc2_batched_strided(const hx_arg *a, hx_arg *r)
@@ -460,34 +460,34 @@ static void hx_call_numgpu_cgesc2_batched_strided(const hx_arg *a, hx_arg *r)
     r->i32 = numgpu_cgesc2_batched_strided((numgpu_handle *)a[0].p, a[1].i64, (const numgpu_complex_float *)a[2].p, a[3].i64, a[4].i64, (numgpu_complex_float *)a[5].p, a[6].i64, (const int32_t *)a[7].p, (const int32_t *)a[8].p, (float *)a[9].p, a[10].i64);
 }
 
-static void hx_call_numgpu_zgetrf_batched_fullpivot(const hx_arg *a, hx_arg *r)
+static void hx_call_numgpu_zgetrf_fullpivot_batched(const hx_arg *a, hx_arg *r)
 {
-    r->i32 = numgpu_zgetrf_batched_fullpivot((numgpu_handle *)a[0].p, a[1].i64, (numgpu_complex_double *const *)a[2].p, a[3].i64, (int32_t *)a[4].p, (int32_t *)a[5].p, (int32_t *)a[6].p, a[7].i64, a[8].i32);
+    r->i32 = numgpu_zgetrf_fullpivot_batched((numgpu_handle *)a[0].p, a[1].i64, (numgpu_complex_double *const *)a[2].p, a[3].i64, (int32_t *)a[4].p, (int32_t *)a[5].p, (int32_t *)a[6].p, a[7].i64, a[8].i32);
 }
 
-static void hx_call_numgpu_zgetrf_batched_fullpivot_strided(const hx_arg *a, hx_arg *r)
+static void hx_call_numgpu_zgetrf_fullpivot_batched_strided(const hx_arg *a, hx_arg *r)
 {
-    r->i32 = numgpu_zgetrf_batched_fullpivot_strided((numgpu_handle *)a[0].p, a[1].i64, (numgpu_complex_double *)a[2].p, a[3].i64, a[4].i64, (int32_t *)a[5].p, (int32_t *)a[6].p, (int32_t *)a[7].p, a[8].i64, a[9].i32);
+    r->i32 = numgpu_zgetrf_fullpivot_batched_strided((numgpu_handle *)a[0].p, a[1].i64, (numgpu_complex_double *)a[2].p, a[3].i64, a[4].i64, (int32_t *)a[5].p, (int32_t *)a[6].p, (int32_t *)a[7].p, a[8].i64, a[9].i32);
 }
 
-static void hx_call_numgpu_zgetrs_batched_fullpivot(const hx_arg *a, hx_arg *r)
+static void hx_call_numgpu_zgetrs_fullpivot_batched(const hx_arg *a, hx_arg *r)
 {
-    r->i32 = numgpu_zgetrs_batched_fullpivot((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, a[3].i64, (const numgpu_complex_double *const *)a[4].p, a[5].i64, (const int32_t *)a[6].p, (const int32_t *)a[7].p, (numgpu_complex_double *const *)a[8].p, a[9].i64, a[10].i64);
+    r->i32 = numgpu_zgetrs_fullpivot_batched((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, a[3].i64, (const numgpu_complex_double *const *)a[4].p, a[5].i64, (const int32_t *)a[6].p, (const int32_t *)a[7].p, (numgpu_complex_double *const *)a[8].p, a[9].i64, a[10].i64);
 }
 
-static void hx_call_numgpu_zgetrs_batched_fullpivot_strided(const hx_arg *a, hx_arg *r)
+static void hx_call_numgpu_zgetrs_fullpivot_batched_strided(const hx_arg *a, hx_arg *r)
 {
-    r->i32 = numgpu_zgetrs_batched_fullpivot_strided((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, a[3].i64, (const numgpu_complex_double *)a[4].p, a[5].i64, a[6].i64, (const int32_t *)a[7].p, (const int32_t *)a[8].p, (numgpu_complex_double *)a[9].p, a[10].i64, a[11].i64, a[12].i64);
+    r->i32 = numgpu_zgetrs_fullpivot_batched_strided((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, a[3].i64, (const numgpu_complex_double *)a[4].p, a[5].i64, a[6].i64, (const int32_t *)a[7].p, (const int32_t *)a[8].p, (numgpu_complex_double *)a[9].p, a[10].i64, a[11].i64, a[12].i64);
 }
 
-static void hx_call_numgpu_zgesv_batched_fullpivot(const hx_arg *a, hx_arg *r)
+static void hx_call_numgpu_zgesv_fullpivot_batched(const hx_arg *a, hx_arg *r)
 {
-    r->i32 = numgpu_zgesv_batched_fullpivot((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, (numgpu_complex_double *const *)a[3].p, a[4].i64, (int32_t *)a[5].p, (int32_t *)a[6].p, (numgpu_complex_double *const *)a[7].p, a[8].i64, (int32_t *)a[9].p, a[10].i64);
+    r->i32 = numgpu_zgesv_fullpivot_batched((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, (numgpu_complex_double *const *)a[3].p, a[4].i64, (int32_t *)a[5].p, (int32_t *)a[6].p, (numgpu_complex_double *const *)a[7].p, a[8].i64, (int32_t *)a[9].p, a[10].i64);
 }
 
-static void hx_call_numgpu_zgesv_batched_fullpivot_strided(const hx_arg *a, hx_arg *r)
+static void hx_call_numgpu_zgesv_fullpivot_batched_strided(const hx_arg *a, hx_arg *r)
 {
-    r->i32 = numgpu_zgesv_batched_fullpivot_strided((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, (numgpu_complex_double *)a[3].p, a[4].i64, a[5].i64, (int32_t *)a[6].p, (int32_t *)a[7].p, (numgpu_complex_double *)a[8].p, a[9].i64, a[10].i64, (int32_t *)a[11].p, a[12].i64);
+    r->i32 = numgpu_zgesv_fullpivot_batched_strided((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, (numgpu_complex_double *)a[3].p, a[4].i64, a[5].i64, (int32_t *)a[6].p, (int32_t *)a[7].p, (numgpu_complex_double *)a[8].p, a[9].i64, a[10].i64, (int32_t *)a[11].p, a[12].i64);
 }
 
 static void hx_call_numgpu_zgesc2_batched_strided(const hx_arg *a, hx_arg *r)
@@ -988,33 +988,33 @@ static const hx_func HX_FUNCS[] = {
     {"numgpu_zungqr_givens_batched_strided", 1, hx_call_numgpu_zungqr_givens_batched_strided, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"k", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_double", 1, 0}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"CS", HX_PTR, "double", 1, 1}, {"ldcs", HX_I64, "", 0, 0}, {"strideCS", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
     {"numgpu_zgels_givens_batched", 1, hx_call_numgpu_zgels_givens_batched, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_double", 2, 0}, {"lda", HX_I64, "", 0, 0}, {"B", HX_PTR, "numgpu_complex_double", 2, 0}, {"ldb", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
     {"numgpu_zgels_givens_batched_strided", 1, hx_call_numgpu_zgels_givens_batched_strided, 12, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_double", 1, 0}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"B", HX_PTR, "numgpu_complex_double", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"strideB", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
-    {"numgpu_sgetrf_batched_fullpivot", 1, hx_call_numgpu_sgetrf_batched_fullpivot, 9, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "float", 2, 0}, {"lda", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 0}, {"jpiv", HX_PTR, "int32_t", 1, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}, {"mode", HX_I32, "", 0, 0}}},
-    {"numgpu_sgetrf_batched_fullpivot_strided", 1, hx_call_numgpu_sgetrf_batched_fullpivot_strided, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "float", 1, 0}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 0}, {"jpiv", HX_PTR, "int32_t", 1, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}, {"mode", HX_I32, "", 0, 0}}},
-    {"numgpu_sgetrs_batched_fullpivot", 1, hx_call_numgpu_sgetrs_batched_fullpivot, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"trans", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "float", 2, 1}, {"lda", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 1}, {"jpiv", HX_PTR, "int32_t", 1, 1}, {"B", HX_PTR, "float", 2, 0}, {"ldb", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
-    {"numgpu_sgetrs_batched_fullpivot_strided", 1, hx_call_numgpu_sgetrs_batched_fullpivot_strided, 13, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"trans", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "float", 1, 1}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 1}, {"jpiv", HX_PTR, "int32_t", 1, 1}, {"B", HX_PTR, "float", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"strideB", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
-    {"numgpu_sgesv_batched_fullpivot", 1, hx_call_numgpu_sgesv_batched_fullpivot, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "float", 2, 0}, {"lda", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 0}, {"jpiv", HX_PTR, "int32_t", 1, 0}, {"B", HX_PTR, "float", 2, 0}, {"ldb", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
-    {"numgpu_sgesv_batched_fullpivot_strided", 1, hx_call_numgpu_sgesv_batched_fullpivot_strided, 13, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "float", 1, 0}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 0}, {"jpiv", HX_PTR, "int32_t", 1, 0}, {"B", HX_PTR, "float", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"strideB", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_sgetrf_fullpivot_batched", 1, hx_call_numgpu_sgetrf_fullpivot_batched, 9, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "float", 2, 0}, {"lda", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 0}, {"jpiv", HX_PTR, "int32_t", 1, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}, {"mode", HX_I32, "", 0, 0}}},
+    {"numgpu_sgetrf_fullpivot_batched_strided", 1, hx_call_numgpu_sgetrf_fullpivot_batched_strided, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "float", 1, 0}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 0}, {"jpiv", HX_PTR, "int32_t", 1, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}, {"mode", HX_I32, "", 0, 0}}},
+    {"numgpu_sgetrs_fullpivot_batched", 1, hx_call_numgpu_sgetrs_fullpivot_batched, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"trans", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "float", 2, 1}, {"lda", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 1}, {"jpiv", HX_PTR, "int32_t", 1, 1}, {"B", HX_PTR, "float", 2, 0}, {"ldb", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_sgetrs_fullpivot_batched_strided", 1, hx_call_numgpu_sgetrs_fullpivot_batched_strided, 13, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"trans", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "float", 1, 1}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 1}, {"jpiv", HX_PTR, "int32_t", 1, 1}, {"B", HX_PTR, "float", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"strideB", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_sgesv_fullpivot_batched", 1, hx_call_numgpu_sgesv_fullpivot_batched, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "float", 2, 0}, {"lda", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 0}, {"jpiv", HX_PTR, "int32_t", 1, 0}, {"B", HX_PTR, "float", 2, 0}, {"ldb", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_sgesv_fullpivot_batched_strided", 1, hx_call_numgpu_sgesv_fullpivot_batched_strided, 13, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "float", 1, 0}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 0}, {"jpiv", HX_PTR, "int32_t", 1, 0}, {"B", HX_PTR, "float", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"strideB", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
     {"numgpu_sgesc2_batched_strided", 1, hx_call_numgpu_sgesc2_batched_strided, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "float", 1, 1}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"rhs", HX_PTR, "float", 1, 0}, {"strideRhs", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 1}, {"jpiv", HX_PTR, "int32_t", 1, 1}, {"scale", HX_PTR, "float", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
-    {"numgpu_dgetrf_batched_fullpivot", 1, hx_call_numgpu_dgetrf_batched_fullpivot, 9, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "double", 2, 0}, {"lda", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 0}, {"jpiv", HX_PTR, "int32_t", 1, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}, {"mode", HX_I32, "", 0, 0}}},
-    {"numgpu_dgetrf_batched_fullpivot_strided", 1, hx_call_numgpu_dgetrf_batched_fullpivot_strided, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "double", 1, 0}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 0}, {"jpiv", HX_PTR, "int32_t", 1, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}, {"mode", HX_I32, "", 0, 0}}},
-    {"numgpu_dgetrs_batched_fullpivot", 1, hx_call_numgpu_dgetrs_batched_fullpivot, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"trans", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "double", 2, 1}, {"lda", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 1}, {"jpiv", HX_PTR, "int32_t", 1, 1}, {"B", HX_PTR, "double", 2, 0}, {"ldb", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
-    {"numgpu_dgetrs_batched_fullpivot_strided", 1, hx_call_numgpu_dgetrs_batched_fullpivot_strided, 13, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"trans", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "double", 1, 1}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 1}, {"jpiv", HX_PTR, "int32_t", 1, 1}, {"B", HX_PTR, "double", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"strideB", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
-    {"numgpu_dgesv_batched_fullpivot", 1, hx_call_numgpu_dgesv_batched_fullpivot, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "double", 2, 0}, {"lda", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 0}, {"jpiv", HX_PTR, "int32_t", 1, 0}, {"B", HX_PTR, "double", 2, 0}, {"ldb", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
-    {"numgpu_dgesv_batched_fullpivot_strided", 1, hx_call_numgpu_dgesv_batched_fullpivot_strided, 13, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "double", 1, 0}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 0}, {"jpiv", HX_PTR, "int32_t", 1, 0}, {"B", HX_PTR, "double", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"strideB", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_dgetrf_fullpivot_batched", 1, hx_call_numgpu_dgetrf_fullpivot_batched, 9, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "double", 2, 0}, {"lda", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 0}, {"jpiv", HX_PTR, "int32_t", 1, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}, {"mode", HX_I32, "", 0, 0}}},
+    {"numgpu_dgetrf_fullpivot_batched_strided", 1, hx_call_numgpu_dgetrf_fullpivot_batched_strided, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "double", 1, 0}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 0}, {"jpiv", HX_PTR, "int32_t", 1, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}, {"mode", HX_I32, "", 0, 0}}},
+    {"numgpu_dgetrs_fullpivot_batched", 1, hx_call_numgpu_dgetrs_fullpivot_batched, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"trans", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "double", 2, 1}, {"lda", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 1}, {"jpiv", HX_PTR, "int32_t", 1, 1}, {"B", HX_PTR, "double", 2, 0}, {"ldb", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_dgetrs_fullpivot_batched_strided", 1, hx_call_numgpu_dgetrs_fullpivot_batched_strided, 13, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"trans", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "double", 1, 1}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 1}, {"jpiv", HX_PTR, "int32_t", 1, 1}, {"B", HX_PTR, "double", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"strideB", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_dgesv_fullpivot_batched", 1, hx_call_numgpu_dgesv_fullpivot_batched, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "double", 2, 0}, {"lda", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 0}, {"jpiv", HX_PTR, "int32_t", 1, 0}, {"B", HX_PTR, "double", 2, 0}, {"ldb", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_dgesv_fullpivot_batched_strided", 1, hx_call_numgpu_dgesv_fullpivot_batched_strided, 13, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "double", 1, 0}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 0}, {"jpiv", HX_PTR, "int32_t", 1, 0}, {"B", HX_PTR, "double", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"strideB", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
     {"numgpu_dgesc2_batched_strided", 1, hx_call_numgpu_dgesc2_batched_strided, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "double", 1, 1}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"rhs", HX_PTR, "double", 1, 0}, {"strideRhs", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 1}, {"jpiv", HX_PTR, "int32_t", 1, 1}, {"scale", HX_PTR, "double", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
-    {"numgpu_cgetrf_batched_fullpivot", 1, hx_call_numgpu_cgetrf_batched_fullpivot, 9, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_float", 2, 0}, {"lda", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 0}, {"jpiv", HX_PTR, "int32_t", 1, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}, {"mode", HX_I32, "", 0, 0}}},
-    {"numgpu_cgetrf_batched_fullpivot_strided", 1, hx_call_numgpu_cgetrf_batched_fullpivot_strided, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_float", 1, 0}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 0}, {"jpiv", HX_PTR, "int32_t", 1, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}, {"mode", HX_I32, "", 0, 0}}},
-    {"numgpu_cgetrs_batched_fullpivot", 1, hx_call_numgpu_cgetrs_batched_fullpivot, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"trans", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_float", 2, 1}, {"lda", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 1}, {"jpiv", HX_PTR, "int32_t", 1, 1}, {"B", HX_PTR, "numgpu_complex_float", 2, 0}, {"ldb", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
-    {"numgpu_cgetrs_batched_fullpivot_strided", 1, hx_call_numgpu_cgetrs_batched_fullpivot_strided, 13, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"trans", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_float", 1, 1}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 1}, {"jpiv", HX_PTR, "int32_t", 1, 1}, {"B", HX_PTR, "numgpu_complex_float", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"strideB", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
-    {"numgpu_cgesv_batched_fullpivot", 1, hx_call_numgpu_cgesv_batched_fullpivot, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_float", 2, 0}, {"lda", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 0}, {"jpiv", HX_PTR, "int32_t", 1, 0}, {"B", HX_PTR, "numgpu_complex_float", 2, 0}, {"ldb", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
-    {"numgpu_cgesv_batched_fullpivot_strided", 1, hx_call_numgpu_cgesv_batched_fullpivot_strided, 13, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_float", 1, 0}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 0}, {"jpiv", HX_PTR, "int32_t", 1, 0}, {"B", HX_PTR, "numgpu_complex_float", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"strideB", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_cgetrf_fullpivot_batched", 1, hx_call_numgpu_cgetrf_fullpivot_batched, 9, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_float", 2, 0}, {"lda", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 0}, {"jpiv", HX_PTR, "int32_t", 1, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}, {"mode", HX_I32, "", 0, 0}}},
+    {"numgpu_cgetrf_fullpivot_batched_strided", 1, hx_call_numgpu_cgetrf_fullpivot_batched_strided, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_float", 1, 0}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 0}, {"jpiv", HX_PTR, "int32_t", 1, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}, {"mode", HX_I32, "", 0, 0}}},
+    {"numgpu_cgetrs_fullpivot_batched", 1, hx_call_numgpu_cgetrs_fullpivot_batched, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"trans", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_float", 2, 1}, {"lda", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 1}, {"jpiv", HX_PTR, "int32_t", 1, 1}, {"B", HX_PTR, "numgpu_complex_float", 2, 0}, {"ldb", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_cgetrs_fullpivot_batched_strided", 1, hx_call_numgpu_cgetrs_fullpivot_batched_strided, 13, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"trans", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_float", 1, 1}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 1}, {"jpiv", HX_PTR, "int32_t", 1, 1}, {"B", HX_PTR, "numgpu_complex_float", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"strideB", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_cgesv_fullpivot_batched", 1, hx_call_numgpu_cgesv_fullpivot_batched, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_float", 2, 0}, {"lda", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 0}, {"jpiv", HX_PTR, "int32_t", 1, 0}, {"B", HX_PTR, "numgpu_complex_float", 2, 0}, {"ldb", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_cgesv_fullpivot_batched_strided", 1, hx_call_numgpu_cgesv_fullpivot_batched_strided, 13, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_float", 1, 0}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 0}, {"jpiv", HX_PTR, "int32_t", 1, 0}, {"B", HX_PTR, "numgpu_complex_float", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"strideB", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
     {"numgpu_cgesc2_batched_strided", 1, hx_call_numgpu_cgesc2_batched_strided, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_float", 1, 1}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"rhs", HX_PTR, "numgpu_complex_float", 1, 0}, {"strideRhs", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 1}, {"jpiv", HX_PTR, "int32_t", 1, 1}, {"scale", HX_PTR, "float", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
-    {"numgpu_zgetrf_batched_fullpivot", 1, hx_call_numgpu_zgetrf_batched_fullpivot, 9, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_double", 2, 0}, {"lda", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 0}, {"jpiv", HX_PTR, "int32_t", 1, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}, {"mode", HX_I32, "", 0, 0}}},
-    {"numgpu_zgetrf_batched_fullpivot_strided", 1, hx_call_numgpu_zgetrf_batched_fullpivot_strided, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_double", 1, 0}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 0}, {"jpiv", HX_PTR, "int32_t", 1, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}, {"mode", HX_I32, "", 0, 0}}},
-    {"numgpu_zgetrs_batched_fullpivot", 1, hx_call_numgpu_zgetrs_batched_fullpivot, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"trans", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_double", 2, 1}, {"lda", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 1}, {"jpiv", HX_PTR, "int32_t", 1, 1}, {"B", HX_PTR, "numgpu_complex_double", 2, 0}, {"ldb", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
-    {"numgpu_zgetrs_batched_fullpivot_strided", 1, hx_call_numgpu_zgetrs_batched_fullpivot_strided, 13, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"trans", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_double", 1, 1}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 1}, {"jpiv", HX_PTR, "int32_t", 1, 1}, {"B", HX_PTR, "numgpu_complex_double", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"strideB", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
-    {"numgpu_zgesv_batched_fullpivot", 1, hx_call_numgpu_zgesv_batched_fullpivot, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_double", 2, 0}, {"lda", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 0}, {"jpiv", HX_PTR, "int32_t", 1, 0}, {"B", HX_PTR, "numgpu_complex_double", 2, 0}, {"ldb", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
-    {"numgpu_zgesv_batched_fullpivot_strided", 1, hx_call_numgpu_zgesv_batched_fullpivot_strided, 13, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_double", 1, 0}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 0}, {"jpiv", HX_PTR, "int32_t", 1, 0}, {"B", HX_PTR, "numgpu_complex_double", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"strideB", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_zgetrf_fullpivot_batched", 1, hx_call_numgpu_zgetrf_fullpivot_batched, 9, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_double", 2, 0}, {"lda", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 0}, {"jpiv", HX_PTR, "int32_t", 1, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}, {"mode", HX_I32, "", 0, 0}}},
+    {"numgpu_zgetrf_fullpivot_batched_strided", 1, hx_call_numgpu_zgetrf_fullpivot_batched_strided, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_double", 1, 0}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 0}, {"jpiv", HX_PTR, "int32_t", 1, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}, {"mode", HX_I32, "", 0, 0}}},
+    {"numgpu_zgetrs_fullpivot_batched", 1, hx_call_numgpu_zgetrs_fullpivot_batched, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"trans", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_double", 2, 1}, {"lda", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 1}, {"jpiv", HX_PTR, "int32_t", 1, 1}, {"B", HX_PTR, "numgpu_complex_double", 2, 0}, {"ldb", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_zgetrs_fullpivot_batched_strided", 1, hx_call_numgpu_zgetrs_fullpivot_batched_strided, 13, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"trans", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_double", 1, 1}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 1}, {"jpiv", HX_PTR, "int32_t", 1, 1}, {"B", HX_PTR, "numgpu_complex_double", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"strideB", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_zgesv_fullpivot_batched", 1, hx_call_numgpu_zgesv_fullpivot_batched, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_double", 2, 0}, {"lda", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 0}, {"jpiv", HX_PTR, "int32_t", 1, 0}, {"B", HX_PTR, "numgpu_complex_double", 2, 0}, {"ldb", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_zgesv_fullpivot_batched_strided", 1, hx_call_numgpu_zgesv_fullpivot_batched_strided, 13, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_double", 1, 0}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 0}, {"jpiv", HX_PTR, "int32_t", 1, 0}, {"B", HX_PTR, "numgpu_complex_double", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"strideB", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
     {"numgpu_zgesc2_batched_strided", 1, hx_call_numgpu_zgesc2_batched_strided, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_double", 1, 1}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"rhs", HX_PTR, "numgpu_complex_double", 1, 0}, {"strideRhs", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 1}, {"jpiv", HX_PTR, "int32_t", 1, 1}, {"scale", HX_PTR, "double", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
     {"numgpu_sgtsv_spike", 1, hx_call_numgpu_sgtsv_spike, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"dl", HX_PTR, "float", 1, 1}, {"d", HX_PTR, "float", 1, 1}, {"du", HX_PTR, "float", 1, 1}, {"B", HX_PTR, "float", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"pivoting", HX_I32, "", 0, 0}}},
     {"numgpu_sgtsv_batched_strided", 1, hx_call_numgpu_sgtsv_batched_strided, 13, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"dl", HX_PTR, "float", 1, 1}, {"d", HX_PTR, "float", 1, 1}, {"du", HX_PTR, "float", 1, 1}, {"stride_diag", HX_I64, "", 0, 0}, {"B", HX_PTR, "float", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"strideB", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}, {"pivoting", HX_I32, "", 0, 0}}},

@@ -1,5 +1,5 @@
 /* test_getrf: numgpu's batched LU with complete pivoting as a C user replacing a loop of
- * LAPACK ?getc2 / ?gesc2 calls sees it: numgpu_?getrf_batched_fullpivot, ?getrs_..., ?gesv_...
+ * LAPACK ?getc2 / ?gesc2 calls sees it: numgpu_?getrf_fullpivot_batched, ?getrs_..., ?gesv_...
  * (both forms) and numgpu_?gesc2_batched_strided, for s, d, c, z.
  *
  *  - the argument checks: a mode out of range (-1, 2), NULL ipiv, lda < n, trans out of range,
@@ -68,17 +68,17 @@ typedef struct {
                                    int32_t *ipiv, int32_t *jpiv, int32_t *info, int64_t batch, int32_t mode)     \
     {                                                                                                             \
         if (form == FORM_ARRAY)                                                                                   \
-            return numgpu_##P##getrf_batched_fullpivot(h, n, (T *const *)A, lda, ipiv, jpiv, info, batch, mode);  \
-        return numgpu_##P##getrf_batched_fullpivot_strided(h, n, (T *)A, lda, sA, ipiv, jpiv, info, batch, mode); \
+            return numgpu_##P##getrf_fullpivot_batched(h, n, (T *const *)A, lda, ipiv, jpiv, info, batch, mode);  \
+        return numgpu_##P##getrf_fullpivot_batched_strided(h, n, (T *)A, lda, sA, ipiv, jpiv, info, batch, mode); \
     }                                                                                                             \
     static numgpu_status P##_getrs(numgpu_handle *h, int form, int32_t trans, int64_t n, int64_t nrhs,           \
                                    const void *A, int64_t lda, int64_t sA, const int32_t *ipiv,                  \
                                    const int32_t *jpiv, void *B, int64_t ldb, int64_t sB, int64_t batch)         \
     {                                                                                                             \
         if (form == FORM_ARRAY)                                                                                   \
-            return numgpu_##P##getrs_batched_fullpivot(h, trans, n, nrhs, (const T *const *)A, lda, ipiv, jpiv,   \
+            return numgpu_##P##getrs_fullpivot_batched(h, trans, n, nrhs, (const T *const *)A, lda, ipiv, jpiv,   \
                                                        (T *const *)B, ldb, batch);                                \
-        return numgpu_##P##getrs_batched_fullpivot_strided(h, trans, n, nrhs, (const T *)A, lda, sA, ipiv, jpiv,  \
+        return numgpu_##P##getrs_fullpivot_batched_strided(h, trans, n, nrhs, (const T *)A, lda, sA, ipiv, jpiv,  \
                                                            (T *)B, ldb, sB, batch);                               \
     }                                                                                                             \
     static numgpu_status P##_gesv(numgpu_handle *h, int form, int64_t n, int64_t nrhs, void *A, int64_t lda,     \
@@ -86,9 +86,9 @@ typedef struct {
                                   int32_t *info, int64_t batch)                                                  \
     {                                                                                                             \
         if (form == FORM_ARRAY)                                                                                   \
-            return numgpu_##P##gesv_batched_fullpivot(h, n, nrhs, (T *const *)A, lda, ipiv, jpiv, (T *const *)B,  \
+            return numgpu_##P##gesv_fullpivot_batched(h, n, nrhs, (T *const *)A, lda, ipiv, jpiv, (T *const *)B,  \
                                                       ldb, info, batch);                                          \
-        return numgpu_##P##gesv_batched_fullpivot_strided(h, n, nrhs, (T *)A, lda, sA, ipiv, jpiv, (T *)B, ldb,   \
+        return numgpu_##P##gesv_fullpivot_batched_strided(h, n, nrhs, (T *)A, lda, sA, ipiv, jpiv, (T *)B, ldb,   \
                                                           sB, info, batch);                                       \
     }                                                                                                             \
     static numgpu_status P##_gesc2(numgpu_handle *h, int64_t n, const void *A, int64_t lda, int64_t sA,          \
@@ -162,7 +162,7 @@ static void error_checks(numgpu_handle *h, const char *hname, const lu_t *lu)
         int32_t modes[2] = {2, -1};
         int m;
 
-        snprintf(fn, sizeof fn, "numgpu_%sgetrf_batched_fullpivot%s", p->letter, sfx);
+        snprintf(fn, sizeof fn, "numgpu_%sgetrf_fullpivot_batched%s", p->letter, sfx);
         for (m = 0; m < 2; m++) {
             char needle[32];
             snprintf(needle, sizeof needle, "(mode = %d)", (int)modes[m]);
@@ -174,7 +174,7 @@ static void error_checks(numgpu_handle *h, const char *hname, const lu_t *lu)
         s = lu->getrf(h, form, N, a, N - 1, SA, ip, jp, info, NB, NUMGPU_FULLPIVOT_STRICT);
         expect_invalid(s, fn, 4, "(lda = 3)", SAME, hname, "lda < n");
 
-        snprintf(fn, sizeof fn, "numgpu_%sgetrs_batched_fullpivot%s", p->letter, sfx);
+        snprintf(fn, sizeof fn, "numgpu_%sgetrs_fullpivot_batched%s", p->letter, sfx);
         s = lu->getrs(h, form, 3, N, NRHS, a, LDA, SA, good, good, b, LDB, SB, NB);
         expect_invalid(s, fn, 2, "trans", SAME, hname, "trans = 3");
         s = lu->getrs(h, form, NUMGPU_OP_N, N, NRHS, a, LDA, SA, bad, good, b, LDB, SB, NB);
@@ -182,19 +182,19 @@ static void error_checks(numgpu_handle *h, const char *hname, const lu_t *lu)
         s = lu->getrs(h, form, NUMGPU_OP_T, N, NRHS, a, LDA, SA, good, bad_hi, b, LDB, SB, NB);
         expect_invalid(s, fn, 8 + o, "jpiv", SAME, hname, "host jpiv entry > n");
 
-        snprintf(fn, sizeof fn, "numgpu_%sgesv_batched_fullpivot%s", p->letter, sfx);
+        snprintf(fn, sizeof fn, "numgpu_%sgesv_fullpivot_batched%s", p->letter, sfx);
         s = lu->gesv(h, form, N, NRHS, a, N - 1, SA, ip, jp, b, LDB, SB, info, NB);
         expect_invalid(s, fn, 5, "(lda = 3)", SAME, hname, "lda < n");
         s = lu->gesv(h, form, N, NRHS, a, LDA, SA, ip, jp, b, LDB, SB, NULL, NB);
         expect_invalid(s, fn, 10 + 2 * o, "info", SAME, hname, "NULL info");
 
         /* n = 0 and batch = 0: success, nothing touched. */
-        snprintf(fn, sizeof fn, "numgpu_%sgetrf_batched_fullpivot%s", p->letter, sfx);
+        snprintf(fn, sizeof fn, "numgpu_%sgetrf_fullpivot_batched%s", p->letter, sfx);
         s = lu->getrf(h, form, 0, a, 1, SA, ip, jp, info, NB, NUMGPU_FULLPIVOT_GETC2);
         expect_status(s, NUMGPU_SUCCESS, fn, 0, "", SAME, hname, "n = 0");
         s = lu->getrf(h, form, N, a, LDA, SA, ip, jp, info, 0, NUMGPU_FULLPIVOT_STRICT);
         expect_status(s, NUMGPU_SUCCESS, fn, 0, "", SAME, hname, "batch = 0");
-        snprintf(fn, sizeof fn, "numgpu_%sgesv_batched_fullpivot%s", p->letter, sfx);
+        snprintf(fn, sizeof fn, "numgpu_%sgesv_fullpivot_batched%s", p->letter, sfx);
         s = lu->gesv(h, form, N, NRHS, a, LDA, SA, ip, jp, b, LDB, SB, info, 0);
         expect_status(s, NUMGPU_SUCCESS, fn, 0, "", SAME, hname, "batch = 0");
     }

@@ -3,10 +3,10 @@
 !
 ! - The generic wrappers on a batch of random matrices, against LAPACK's ?getc2 / ?gesc2
 !   called from Fortran on the same matrices (the drop-in comparison):
-!   numgpu_getrf_batched_fullpivot (mode GETC2): ipiv, jpiv, info identical, the factors within
+!   numgpu_getrf_fullpivot_batched (mode GETC2): ipiv, jpiv, info identical, the factors within
 !   30 n eps; numgpu_gesc2_batched on LAPACK's factors: the scale within 30 n eps of LAPACK's
-!   and A x = scale b to 30 n eps; numgpu_getrs_batched_fullpivot (N, T, C, and one
-!   factorisation shared by the batch: size(A, 3) = 1) and numgpu_gesv_batched_fullpivot:
+!   and A x = scale b to 30 n eps; numgpu_getrs_fullpivot_batched (N, T, C, and one
+!   factorisation shared by the batch: size(A, 3) = 1) and numgpu_gesv_fullpivot_batched:
 !   ||b - op(A) x||_1 <= 30 n eps ||op(A)||_1 ||x||_1. The matrix classes, sizes and numerics
 !   are tests/integration/getrf_fullpivot.rs's.
 ! - The wrappers' shape checks (ipiv, info, rhs, a batch of B), numgpu's own checks through a
@@ -105,11 +105,11 @@ contains
         jpiv = -99
         info = -99
         errmsg = ""
-        call numgpu_getrf_batched_fullpivot(h, f, ipiv, jpiv, info, NUMGPU_FULLPIVOT_GETC2, status, errmsg)
+        call numgpu_getrf_fullpivot_batched(h, f, ipiv, jpiv, info, NUMGPU_FULLPIVOT_GETC2, status, errmsg)
         call check(status == NUMGPU_SUCCESS .and. all(ipiv == ipr) .and. all(jpiv == jpr) .and. all(info == infor), &
-            "numgpu_getrf_batched_fullpivot ({p}): status, ipiv, jpiv and info as ?getc2's " // trim(errmsg))
+            "numgpu_getrf_fullpivot_batched ({p}): status, ipiv, jpiv and info as ?getc2's " // trim(errmsg))
         call check(sqrt(sum(abs(f - fref)**2)) <= tol * n * eps * sqrt(sum(abs(fref)**2)), &
-            "numgpu_getrf_batched_fullpivot ({p}): the factors of ?getc2")
+            "numgpu_getrf_fullpivot_batched ({p}): the factors of ?getc2")
 
         r = r0
         errmsg = ""
@@ -124,37 +124,37 @@ contains
 
         do t = NUMGPU_OP_N, NUMGPU_OP_C
             x = b0
-            call numgpu_getrs_batched_fullpivot(h, t, f, ipiv, jpiv, x, status, errmsg)
+            call numgpu_getrs_fullpivot_batched(h, t, f, ipiv, jpiv, x, status, errmsg)
             worst = 0
             do i = 1, batch
                 worst = max(worst, residual(cmplx(a0(:, :, i), kind=c_double), cmplx(b0(:, :, i), kind=c_double), &
                     cmplx(x(:, :, i), kind=c_double), t, eps))
             end do
-            call check(status == NUMGPU_SUCCESS .and. worst <= tol, "numgpu_getrs_batched_fullpivot ({p}), trans " // &
+            call check(status == NUMGPU_SUCCESS .and. worst <= tol, "numgpu_getrs_fullpivot_batched ({p}), trans " // &
                 itoa(int(t)) // ": residual")
         end do
         ! One factorisation for the whole batch: size(A, 3) = 1 (and its pivots in every column).
         x = b0
-        call numgpu_getrs_batched_fullpivot(h, NUMGPU_OP_N, f(:, :, 1:1), spread(ipiv(:, 1), 2, batch), &
+        call numgpu_getrs_fullpivot_batched(h, NUMGPU_OP_N, f(:, :, 1:1), spread(ipiv(:, 1), 2, batch), &
             spread(jpiv(:, 1), 2, batch), x, status, errmsg)
         worst = 0
         do i = 1, batch
             worst = max(worst, residual(cmplx(a0(:, :, 1), kind=c_double), cmplx(b0(:, :, i), kind=c_double), &
                 cmplx(x(:, :, i), kind=c_double), NUMGPU_OP_N, eps))
         end do
-        call check(status == NUMGPU_SUCCESS .and. worst <= tol, "numgpu_getrs_batched_fullpivot ({p}), shared A")
+        call check(status == NUMGPU_SUCCESS .and. worst <= tol, "numgpu_getrs_fullpivot_batched ({p}), shared A")
 
         g = a0
         x = b0
         info = -99
-        call numgpu_gesv_batched_fullpivot(h, g, ipiv, jpiv, x, info, status, errmsg)
+        call numgpu_gesv_fullpivot_batched(h, g, ipiv, jpiv, x, info, status, errmsg)
         worst = 0
         do i = 1, batch
             worst = max(worst, residual(cmplx(a0(:, :, i), kind=c_double), cmplx(b0(:, :, i), kind=c_double), &
                 cmplx(x(:, :, i), kind=c_double), NUMGPU_OP_N, eps))
         end do
         call check(status == NUMGPU_SUCCESS .and. all(info == 0) .and. worst <= tol, &
-            "numgpu_gesv_batched_fullpivot ({p}): info 0 and the residual")
+            "numgpu_gesv_fullpivot_batched ({p}): info 0 and the residual")
     end subroutine
 
     ! Shapes that do not conform are refused before any call, numgpu's own checks come back
@@ -176,12 +176,12 @@ contains
         ip_bad = -5
         info_bad = -5
         errmsg = ""
-        call numgpu_getrf_batched_fullpivot(h, a, ip_bad, jpiv, info, NUMGPU_FULLPIVOT_GETC2, status, errmsg)
-        call check(status == NUMGPU_INVALID_VALUE .and. index(errmsg, "numgpu_getrf_batched_fullpivot: shapes do not " // &
+        call numgpu_getrf_fullpivot_batched(h, a, ip_bad, jpiv, info, NUMGPU_FULLPIVOT_GETC2, status, errmsg)
+        call check(status == NUMGPU_INVALID_VALUE .and. index(errmsg, "numgpu_getrf_fullpivot_batched: shapes do not " // &
             "conform: ipiv is 4 x 3") == 1 .and. all(a == a0) .and. all(ip_bad == -5) .and. all(info == -5), &
             "{p}: wrapper refuses ipiv of the wrong shape: " // trim(errmsg))
         errmsg = ""
-        call numgpu_getrf_batched_fullpivot(h, a, ipiv, jpiv, info_bad, NUMGPU_FULLPIVOT_STRICT, status, errmsg)
+        call numgpu_getrf_fullpivot_batched(h, a, ipiv, jpiv, info_bad, NUMGPU_FULLPIVOT_STRICT, status, errmsg)
         call check(status == NUMGPU_INVALID_VALUE .and. index(errmsg, "size(info)") > 0 .and. all(a == a0) .and. &
             all(ipiv == -5), "{p}: wrapper refuses info of the wrong size: " // trim(errmsg))
         errmsg = ""
@@ -189,26 +189,26 @@ contains
         call check(status == NUMGPU_INVALID_VALUE .and. index(errmsg, "numgpu_gesc2_batched: shapes do not conform: rhs") &
             == 1 .and. all(rhs == 2) .and. all(sc == 3), "{p}: wrapper refuses rhs that is not n x batch: " // trim(errmsg))
         errmsg = ""
-        call numgpu_gesv_batched_fullpivot(h, a, ipiv, jpiv, b(:, :, 1:1), info, status, errmsg)
+        call numgpu_gesv_fullpivot_batched(h, a, ipiv, jpiv, b(:, :, 1:1), info, status, errmsg)
         call check(status == NUMGPU_INVALID_VALUE .and. index(errmsg, "size(B, 3)") > 0 .and. all(a == a0) .and. &
             all(b == 1), "{p}: wrapper refuses a batch of B that differs from A's: " // trim(errmsg))
         errmsg = ""
-        call numgpu_getrs_batched_fullpivot(h, NUMGPU_OP_N, a, ipiv, jpiv, b(:, :, 1:1), status, errmsg)
+        call numgpu_getrs_fullpivot_batched(h, NUMGPU_OP_N, a, ipiv, jpiv, b(:, :, 1:1), status, errmsg)
         call check(status == NUMGPU_INVALID_VALUE .and. index(errmsg, "size(A, 3) must be 1 or the batch size 1") > 0 &
             .and. all(b == 1), "{p}: getrs wrapper refuses a batch of A that is neither 1 nor B's: " // trim(errmsg))
         errmsg = ""
-        call numgpu_getrf_batched_fullpivot(h, a, ipiv, jpiv, info, 7_c_int32_t, status, errmsg)
+        call numgpu_getrf_fullpivot_batched(h, a, ipiv, jpiv, info, 7_c_int32_t, status, errmsg)
         call check(status == NUMGPU_INVALID_VALUE .and. numgpu_last_error_arg() == 10 .and. index(errmsg, &
-            "numgpu_{p}getrf_batched_fullpivot_strided: argument 10 (mode = 7)") == 1 .and. all(a == a0) .and. &
+            "numgpu_{p}getrf_fullpivot_batched_strided: argument 10 (mode = 7)") == 1 .and. all(a == a0) .and. &
             all(ipiv == -5) .and. all(jpiv == -5) .and. all(info == -5), "{p}: mode = 7 is refused with argument 10: " &
             // trim(errmsg))
         wide = a(1:3, :, :)
         wide0 = wide
         errmsg = ""
-        call numgpu_getrf_batched_fullpivot(h, wide, ipiv, jpiv, info, NUMGPU_FULLPIVOT_GETC2, status, errmsg)
+        call numgpu_getrf_fullpivot_batched(h, wide, ipiv, jpiv, info, NUMGPU_FULLPIVOT_GETC2, status, errmsg)
         call check(status == NUMGPU_INVALID_VALUE .and. numgpu_last_error_arg() == 4 .and. all(wide == wide0) .and. &
             all(ipiv == -5), "{p}: lda = 3 < n = 4 is refused by numgpu with argument 4: " // trim(errmsg))
-        call numgpu_getrf_batched_fullpivot(h, a, ip_bad, jpiv, info, NUMGPU_FULLPIVOT_GETC2, status)
+        call numgpu_getrf_fullpivot_batched(h, a, ip_bad, jpiv, info, NUMGPU_FULLPIVOT_GETC2, status)
         call check(status == NUMGPU_INVALID_VALUE, "{p}: wrapper without errmsg returns the status")
     end subroutine
 
@@ -229,28 +229,28 @@ contains
             pa(i) = c_loc(a(1, 1, i))
             call {p}getc2(5, aref(:, :, i), 5, ipr(:, i), jpr(:, i), infor(i))
         end do
-        status = numgpu_{p}getrf_batched_fullpivot(h, 5_c_int64_t, c_loc(pa), 5_c_int64_t, c_loc(ipiv), c_loc(jpiv), &
+        status = numgpu_{p}getrf_fullpivot_batched(h, 5_c_int64_t, c_loc(pa), 5_c_int64_t, c_loc(ipiv), c_loc(jpiv), &
             c_loc(info), 3_c_int64_t, NUMGPU_FULLPIVOT_GETC2)
         call check(status == NUMGPU_SUCCESS .and. all(ipiv == ipr) .and. all(jpiv == jpr) .and. all(info == infor) .and. &
             maxval(abs(a - aref)) <= tol * 5 * epsilon(real(1, {kind})) * maxval(abs(aref)), &
-            "numgpu_{p}getrf_batched_fullpivot with arrays of c_ptr against ?getc2")
+            "numgpu_{p}getrf_fullpivot_batched with arrays of c_ptr against ?getc2")
 
         aw = a0
-        call numgpu_getrf_batched_fullpivot(h, aw, ipw, jpw, infow, NUMGPU_FULLPIVOT_GETC2, status)
-        call check(status == NUMGPU_SUCCESS, "numgpu_getrf_batched_fullpivot ({p}) beside the bind(C) calls")
+        call numgpu_getrf_fullpivot_batched(h, aw, ipw, jpw, infow, NUMGPU_FULLPIVOT_GETC2, status)
+        call check(status == NUMGPU_SUCCESS, "numgpu_getrf_fullpivot_batched ({p}) beside the bind(C) calls")
         a = a0
         dev = [on_device(h, c_loc(a), c_sizeof(a)), on_device(h, c_loc(ipiv), c_sizeof(ipiv)), &
             on_device(h, c_loc(jpiv), c_sizeof(jpiv)), on_device(h, c_loc(info), c_sizeof(info))]
-        status = numgpu_{p}getrf_batched_fullpivot_strided(h, 5_c_int64_t, dev(1), 5_c_int64_t, 25_c_int64_t, dev(2), &
+        status = numgpu_{p}getrf_fullpivot_batched_strided(h, 5_c_int64_t, dev(1), 5_c_int64_t, 25_c_int64_t, dev(2), &
             dev(3), dev(4), 3_c_int64_t, NUMGPU_FULLPIVOT_GETC2)
-        call check(status == NUMGPU_SUCCESS, "numgpu_{p}getrf_batched_fullpivot_strided on numgpu_malloc memory")
+        call check(status == NUMGPU_SUCCESS, "numgpu_{p}getrf_fullpivot_batched_strided on numgpu_malloc memory")
         call to_host(h, c_loc(a), dev(1), c_sizeof(a))
         call to_host(h, c_loc(ipiv), dev(2), c_sizeof(ipiv))
         call to_host(h, c_loc(jpiv), dev(3), c_sizeof(jpiv))
         call to_host(h, c_loc(info), dev(4), c_sizeof(info))
         call free_device(h, dev)
         call check(all(a == aw) .and. all(ipiv == ipw) .and. all(jpiv == jpw) .and. all(info == infow), &
-            "numgpu_{p}getrf_batched_fullpivot_strided on numgpu_malloc memory gives the wrapper's factors")
+            "numgpu_{p}getrf_fullpivot_batched_strided on numgpu_malloc memory gives the wrapper's factors")
     end subroutine
 !@ end
 

@@ -1,10 +1,10 @@
 ! getrf_fullpivot: the generic wrappers of batched LU with complete pivoting (LAPACK ?getc2,
 ! ?gesc2) over the strided C entry points.
 !@ specification
-    ! call numgpu_getrf_batched_fullpivot(h, A, ipiv, jpiv, info, mode, status [, errmsg])
+    ! call numgpu_getrf_fullpivot_batched(h, A, ipiv, jpiv, info, mode, status [, errmsg])
     !
     ! For i = 1 .. size(A, 3): A(:,:,i) = P L U Q with complete pivoting, as LAPACK ?getc2
-    ! (numgpu_?getrf_batched_fullpivot_strided) in real(c_float), real(c_double),
+    ! (numgpu_?getrf_fullpivot_batched_strided) in real(c_float), real(c_double),
     ! complex(c_float_complex) or complex(c_double_complex).
     !
     ! - A(:,:,:) [in,out]: n = size(A, 2), lda = size(A, 1) (>= n, else numgpu refuses lda),
@@ -15,34 +15,34 @@
     ! - mode [in]: NUMGPU_FULLPIVOT_GETC2 or NUMGPU_FULLPIVOT_STRICT.
     ! - status, errmsg: as numgpu_gemm_batched; non-conforming shapes are NUMGPU_INVALID_VALUE
     !   before any call (nothing written).
-!@ generic numgpu_getrf_batched_fullpivot
+!@ generic numgpu_getrf_fullpivot_batched
 
-    ! call numgpu_getrs_batched_fullpivot(h, trans, A, ipiv, jpiv, B, status [, errmsg])
+    ! call numgpu_getrs_fullpivot_batched(h, trans, A, ipiv, jpiv, B, status [, errmsg])
     !
     ! For i = 1 .. size(B, 3): solves op(A_i) X = B(:,:,i) with the factors and interchanges of
-    ! numgpu_getrf_batched_fullpivot, X overwriting B (numgpu_?getrs_batched_fullpivot_strided).
+    ! numgpu_getrf_fullpivot_batched, X overwriting B (numgpu_?getrs_fullpivot_batched_strided).
     !
     ! - trans [in]: NUMGPU_OP_N, NUMGPU_OP_T or NUMGPU_OP_C.
     ! - A(:,:,:) [in]: the factors, n = size(A, 2), lda = size(A, 1); size(A, 3) is the batch,
     !   or 1 to use one factorisation for the whole batch (strideA = 0).
     ! - ipiv(:,:), jpiv(:,:) [in]: shape (n, batch) (also when size(A, 3) = 1).
     ! - B(:,:,:) [in,out]: ldb = size(B, 1) (>= n), nrhs = size(B, 2), batch = size(B, 3).
-!@ generic numgpu_getrs_batched_fullpivot
+!@ generic numgpu_getrs_fullpivot_batched
 
-    ! call numgpu_gesv_batched_fullpivot(h, A, ipiv, jpiv, B, info, status [, errmsg])
+    ! call numgpu_gesv_fullpivot_batched(h, A, ipiv, jpiv, B, info, status [, errmsg])
     !
     ! For i = 1 .. size(A, 3): factors A(:,:,i) in STRICT mode and solves A_i X = B(:,:,i), X
     ! overwriting B; where info(i) > 0, B(:,:,i) is left unchanged
-    ! (numgpu_?gesv_batched_fullpivot_strided).
+    ! (numgpu_?gesv_fullpivot_batched_strided).
     !
     ! - A(:,:,:) [in,out], ipiv(:,:), jpiv(:,:) [out], info(:) [out]: as for the factorisation.
     ! - B(:,:,:) [in,out]: ldb = size(B, 1) (>= n), nrhs = size(B, 2), size(B, 3) = size(A, 3).
-!@ generic numgpu_gesv_batched_fullpivot
+!@ generic numgpu_gesv_fullpivot_batched
 
     ! call numgpu_gesc2_batched(h, A, rhs, ipiv, jpiv, scale, status [, errmsg])
     !
     ! LAPACK ?gesc2 for each i = 1 .. size(rhs, 2): solves A_i x = scale(i) rhs(:,i) with the
-    ! factors of numgpu_getrf_batched_fullpivot (mode GETC2), x overwriting rhs(:,i)
+    ! factors of numgpu_getrf_fullpivot_batched (mode GETC2), x overwriting rhs(:,i)
     ! (numgpu_?gesc2_batched_strided).
     !
     ! - A(:,:,:) [in]: the factors, n = size(A, 2), lda = size(A, 1); size(A, 3) is the batch or
@@ -98,8 +98,8 @@
         call refuse(fname, why, status, errmsg)
     end subroutine
 
-!@ template numgpu_getrf_batched_fullpivot: s d c z
-    subroutine numgpu_getrf_batched_fullpivot_{p}(h, A, ipiv, jpiv, info, mode, status, errmsg)
+!@ template numgpu_getrf_fullpivot_batched: s d c z
+    subroutine numgpu_getrf_fullpivot_batched_{p}(h, A, ipiv, jpiv, info, mode, status, errmsg)
         type(c_ptr), intent(in) :: h
         {type}, intent(inout), target, contiguous :: A(:,:,:)
         integer(c_int32_t), intent(inout), target, contiguous :: ipiv(:,:), jpiv(:,:), info(:)
@@ -107,18 +107,18 @@
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(lu_plan) :: p
-        call plan_lu("numgpu_getrf_batched_fullpivot", shape(A, c_int64_t), shape(ipiv, c_int64_t), &
+        call plan_lu("numgpu_getrf_fullpivot_batched", shape(A, c_int64_t), shape(ipiv, c_int64_t), &
             shape(jpiv, c_int64_t), [0_c_int64_t, 0_c_int64_t, 0_c_int64_t], "", &
             size(info, kind=c_int64_t), "info", size(A, 3, c_int64_t), .false., p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        status = numgpu_{p}getrf_batched_fullpivot_strided(h, p%n, address(A), p%lda, p%sa, address(ipiv), &
+        status = numgpu_{p}getrf_fullpivot_batched_strided(h, p%n, address(A), p%lda, p%sa, address(ipiv), &
             address(jpiv), address(info), p%batch, mode)
         call report(status, errmsg)
     end subroutine
 !@ end
 
-!@ template numgpu_getrs_batched_fullpivot: s d c z
-    subroutine numgpu_getrs_batched_fullpivot_{p}(h, trans, A, ipiv, jpiv, B, status, errmsg)
+!@ template numgpu_getrs_fullpivot_batched: s d c z
+    subroutine numgpu_getrs_fullpivot_batched_{p}(h, trans, A, ipiv, jpiv, B, status, errmsg)
         type(c_ptr), intent(in) :: h
         integer(c_int32_t), intent(in) :: trans
         {type}, intent(in), target, contiguous :: A(:,:,:)
@@ -127,29 +127,29 @@
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(lu_plan) :: p
-        call plan_lu("numgpu_getrs_batched_fullpivot", shape(A, c_int64_t), shape(ipiv, c_int64_t), &
+        call plan_lu("numgpu_getrs_fullpivot_batched", shape(A, c_int64_t), shape(ipiv, c_int64_t), &
             shape(jpiv, c_int64_t), shape(B, c_int64_t), "B", size(B, 3, c_int64_t), "", size(B, 3, c_int64_t), .true., &
             p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        status = numgpu_{p}getrs_batched_fullpivot_strided(h, trans, p%n, p%nrhs, address(A), p%lda, p%sa, &
+        status = numgpu_{p}getrs_fullpivot_batched_strided(h, trans, p%n, p%nrhs, address(A), p%lda, p%sa, &
             address(ipiv), address(jpiv), address(B), p%ldb, p%sb, p%batch)
         call report(status, errmsg)
     end subroutine
 !@ end
 
-!@ template numgpu_gesv_batched_fullpivot: s d c z
-    subroutine numgpu_gesv_batched_fullpivot_{p}(h, A, ipiv, jpiv, B, info, status, errmsg)
+!@ template numgpu_gesv_fullpivot_batched: s d c z
+    subroutine numgpu_gesv_fullpivot_batched_{p}(h, A, ipiv, jpiv, B, info, status, errmsg)
         type(c_ptr), intent(in) :: h
         {type}, intent(inout), target, contiguous :: A(:,:,:), B(:,:,:)
         integer(c_int32_t), intent(inout), target, contiguous :: ipiv(:,:), jpiv(:,:), info(:)
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(lu_plan) :: p
-        call plan_lu("numgpu_gesv_batched_fullpivot", shape(A, c_int64_t), shape(ipiv, c_int64_t), &
+        call plan_lu("numgpu_gesv_fullpivot_batched", shape(A, c_int64_t), shape(ipiv, c_int64_t), &
             shape(jpiv, c_int64_t), shape(B, c_int64_t), "B", size(info, kind=c_int64_t), "info", size(A, 3, c_int64_t), &
             .false., p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        status = numgpu_{p}gesv_batched_fullpivot_strided(h, p%n, p%nrhs, address(A), p%lda, p%sa, address(ipiv), &
+        status = numgpu_{p}gesv_fullpivot_batched_strided(h, p%n, p%nrhs, address(A), p%lda, p%sa, address(ipiv), &
             address(jpiv), address(B), p%ldb, p%sb, address(info), p%batch)
         call report(status, errmsg)
     end subroutine

@@ -676,56 +676,56 @@ module numgpu
             integer(c_int32_t) :: numgpu_zgels_givens_batched_strided
         end function
 
-        function numgpu_sgetrf_batched_fullpivot(h, n, A, lda, ipiv, jpiv, info, batch, mode) &
-                bind(C, name="numgpu_sgetrf_batched_fullpivot")
+        function numgpu_sgetrf_fullpivot_batched(h, n, A, lda, ipiv, jpiv, info, batch, mode) &
+                bind(C, name="numgpu_sgetrf_fullpivot_batched")
             import :: c_int32_t, c_int64_t, c_ptr
             type(c_ptr), value :: h, A, ipiv, jpiv, info
             integer(c_int64_t), value :: n, lda, batch
             integer(c_int32_t), value :: mode
-            integer(c_int32_t) :: numgpu_sgetrf_batched_fullpivot
+            integer(c_int32_t) :: numgpu_sgetrf_fullpivot_batched
         end function
 
-        function numgpu_sgetrf_batched_fullpivot_strided(h, n, A, lda, strideA, ipiv, jpiv, info, batch, &
-                mode) bind(C, name="numgpu_sgetrf_batched_fullpivot_strided")
+        function numgpu_sgetrf_fullpivot_batched_strided(h, n, A, lda, strideA, ipiv, jpiv, info, batch, &
+                mode) bind(C, name="numgpu_sgetrf_fullpivot_batched_strided")
             import :: c_int32_t, c_int64_t, c_ptr
             type(c_ptr), value :: h, A, ipiv, jpiv, info
             integer(c_int64_t), value :: n, lda, strideA, batch
             integer(c_int32_t), value :: mode
-            integer(c_int32_t) :: numgpu_sgetrf_batched_fullpivot_strided
+            integer(c_int32_t) :: numgpu_sgetrf_fullpivot_batched_strided
         end function
 
-        function numgpu_sgetrs_batched_fullpivot(h, trans, n, nrhs, A, lda, ipiv, jpiv, B, ldb, batch) &
-                bind(C, name="numgpu_sgetrs_batched_fullpivot")
+        function numgpu_sgetrs_fullpivot_batched(h, trans, n, nrhs, A, lda, ipiv, jpiv, B, ldb, batch) &
+                bind(C, name="numgpu_sgetrs_fullpivot_batched")
             import :: c_int32_t, c_int64_t, c_ptr
             type(c_ptr), value :: h, A, ipiv, jpiv, B
             integer(c_int32_t), value :: trans
             integer(c_int64_t), value :: n, nrhs, lda, ldb, batch
-            integer(c_int32_t) :: numgpu_sgetrs_batched_fullpivot
+            integer(c_int32_t) :: numgpu_sgetrs_fullpivot_batched
         end function
 
-        function numgpu_sgetrs_batched_fullpivot_strided(h, trans, n, nrhs, A, lda, strideA, ipiv, jpiv, B, &
-                ldb, strideB, batch) bind(C, name="numgpu_sgetrs_batched_fullpivot_strided")
+        function numgpu_sgetrs_fullpivot_batched_strided(h, trans, n, nrhs, A, lda, strideA, ipiv, jpiv, B, &
+                ldb, strideB, batch) bind(C, name="numgpu_sgetrs_fullpivot_batched_strided")
             import :: c_int32_t, c_int64_t, c_ptr
             type(c_ptr), value :: h, A, ipiv, jpiv, B
             integer(c_int32_t), value :: trans
             integer(c_int64_t), value :: n, nrhs, lda, strideA, ldb, strideB, batch
-            integer(c_int32_t) :: numgpu_sgetrs_batched_fullpivot_strided
+            integer(c_int32_t) :: numgpu_sgetrs_fullpivot_batched_strided
         end function
 
-        function numgpu_sgesv_batched_fullpivot(h, n, nrhs, A, lda, ipiv, jpiv, B, ldb, info, batch) &
-                bind(C, name="numgpu_sgesv_batched_fullpivot")
+        function numgpu_sgesv_fullpivot_batched(h, n, nrhs, A, lda, ipiv, jpiv, B, ldb, info, batch) &
+                bind(C, name="numgpu_sgesv_fullpivot_batched")
             import :: c_int32_t, c_int64_t, c_ptr
             type(c_ptr), value :: h, A, ipiv, jpiv, B, info
             integer(c_int64_t), value :: n, nrhs, lda, ldb, batch
-            integer(c_int32_t) :: numgpu_sgesv_batched_fullpivot
+            integer(c_int32_t) :: numgpu_sgesv_fullpivot_batched
         end function
 
-        function numgpu_sgesv_batched_fullpivot_strided(h, n, nrhs, A, lda, strideA, ipiv, jpiv, B, ldb, &
-                strideB, info, batch) bind(C, name="numgpu_sgesv_batched_fullpivot_strided")
+        function numgpu_sgesv_fullpivot_batched_strided(h, n, nrhs, A, lda, strideA, ipiv, jpiv, B, ldb, &
+                strideB, info, batch) bind(C, name="numgpu_sgesv_fullpivot_batched_strided")
             import :: c_int32_t, c_int64_t, c_ptr
             type(c_ptr), value :: h, A, ipiv, jpiv, B, info
             integer(c_int64_t), value :: n, nrhs, lda, strideA, ldb, strideB, batch
-            integer(c_int32_t) :: numgpu_sgesv_batched_fullpivot_strided
+            integer(c_int32_t) :: numgpu_sgesv_fullpivot_batched_strided
         end function
 
         function numgpu_sgesc2_batched_strided(h, n, A, lda, strideA, rhs, strideRhs, ipiv, jpiv, scale, &
@@ -736,56 +736,56 @@ module numgpu
             integer(c_int32_t) :: numgpu_sgesc2_batched_strided
         end function
 
-        function numgpu_dgetrf_batched_fullpivot(h, n, A, lda, ipiv, jpiv, info, batch, mode) &
-                bind(C, name="numgpu_dgetrf_batched_fullpivot")
+        function numgpu_dgetrf_fullpivot_batched(h, n, A, lda, ipiv, jpiv, info, batch, mode) &
+                bind(C, name="numgpu_dgetrf_fullpivot_batched")
             import :: c_int32_t, c_int64_t, c_ptr
             type(c_ptr), value :: h, A, ipiv, jpiv, info
             integer(c_int64_t), value :: n, lda, batch
             integer(c_int32_t), value :: mode
-            integer(c_int32_t) :: numgpu_dgetrf_batched_fullpivot
+            integer(c_int32_t) :: numgpu_dgetrf_fullpivot_batched
         end function
 
-        function numgpu_dgetrf_batched_fullpivot_strided(h, n, A, lda, strideA, ipiv, jpiv, info, batch, &
-                mode) bind(C, name="numgpu_dgetrf_batched_fullpivot_strided")
+        function numgpu_dgetrf_fullpivot_batched_strided(h, n, A, lda, strideA, ipiv, jpiv, info, batch, &
+                mode) bind(C, name="numgpu_dgetrf_fullpivot_batched_strided")
             import :: c_int32_t, c_int64_t, c_ptr
             type(c_ptr), value :: h, A, ipiv, jpiv, info
             integer(c_int64_t), value :: n, lda, strideA, batch
             integer(c_int32_t), value :: mode
-            integer(c_int32_t) :: numgpu_dgetrf_batched_fullpivot_strided
+            integer(c_int32_t) :: numgpu_dgetrf_fullpivot_batched_strided
         end function
 
-        function numgpu_dgetrs_batched_fullpivot(h, trans, n, nrhs, A, lda, ipiv, jpiv, B, ldb, batch) &
-                bind(C, name="numgpu_dgetrs_batched_fullpivot")
+        function numgpu_dgetrs_fullpivot_batched(h, trans, n, nrhs, A, lda, ipiv, jpiv, B, ldb, batch) &
+                bind(C, name="numgpu_dgetrs_fullpivot_batched")
             import :: c_int32_t, c_int64_t, c_ptr
             type(c_ptr), value :: h, A, ipiv, jpiv, B
             integer(c_int32_t), value :: trans
             integer(c_int64_t), value :: n, nrhs, lda, ldb, batch
-            integer(c_int32_t) :: numgpu_dgetrs_batched_fullpivot
+            integer(c_int32_t) :: numgpu_dgetrs_fullpivot_batched
         end function
 
-        function numgpu_dgetrs_batched_fullpivot_strided(h, trans, n, nrhs, A, lda, strideA, ipiv, jpiv, B, &
-                ldb, strideB, batch) bind(C, name="numgpu_dgetrs_batched_fullpivot_strided")
+        function numgpu_dgetrs_fullpivot_batched_strided(h, trans, n, nrhs, A, lda, strideA, ipiv, jpiv, B, &
+                ldb, strideB, batch) bind(C, name="numgpu_dgetrs_fullpivot_batched_strided")
             import :: c_int32_t, c_int64_t, c_ptr
             type(c_ptr), value :: h, A, ipiv, jpiv, B
             integer(c_int32_t), value :: trans
             integer(c_int64_t), value :: n, nrhs, lda, strideA, ldb, strideB, batch
-            integer(c_int32_t) :: numgpu_dgetrs_batched_fullpivot_strided
+            integer(c_int32_t) :: numgpu_dgetrs_fullpivot_batched_strided
         end function
 
-        function numgpu_dgesv_batched_fullpivot(h, n, nrhs, A, lda, ipiv, jpiv, B, ldb, info, batch) &
-                bind(C, name="numgpu_dgesv_batched_fullpivot")
+        function numgpu_dgesv_fullpivot_batched(h, n, nrhs, A, lda, ipiv, jpiv, B, ldb, info, batch) &
+                bind(C, name="numgpu_dgesv_fullpivot_batched")
             import :: c_int32_t, c_int64_t, c_ptr
             type(c_ptr), value :: h, A, ipiv, jpiv, B, info
             integer(c_int64_t), value :: n, nrhs, lda, ldb, batch
-            integer(c_int32_t) :: numgpu_dgesv_batched_fullpivot
+            integer(c_int32_t) :: numgpu_dgesv_fullpivot_batched
         end function
 
-        function numgpu_dgesv_batched_fullpivot_strided(h, n, nrhs, A, lda, strideA, ipiv, jpiv, B, ldb, &
-                strideB, info, batch) bind(C, name="numgpu_dgesv_batched_fullpivot_strided")
+        function numgpu_dgesv_fullpivot_batched_strided(h, n, nrhs, A, lda, strideA, ipiv, jpiv, B, ldb, &
+                strideB, info, batch) bind(C, name="numgpu_dgesv_fullpivot_batched_strided")
             import :: c_int32_t, c_int64_t, c_ptr
             type(c_ptr), value :: h, A, ipiv, jpiv, B, info
             integer(c_int64_t), value :: n, nrhs, lda, strideA, ldb, strideB, batch
-            integer(c_int32_t) :: numgpu_dgesv_batched_fullpivot_strided
+            integer(c_int32_t) :: numgpu_dgesv_fullpivot_batched_strided
         end function
 
         function numgpu_dgesc2_batched_strided(h, n, A, lda, strideA, rhs, strideRhs, ipiv, jpiv, scale, &
@@ -796,56 +796,56 @@ module numgpu
             integer(c_int32_t) :: numgpu_dgesc2_batched_strided
         end function
 
-        function numgpu_cgetrf_batched_fullpivot(h, n, A, lda, ipiv, jpiv, info, batch, mode) &
-                bind(C, name="numgpu_cgetrf_batched_fullpivot")
+        function numgpu_cgetrf_fullpivot_batched(h, n, A, lda, ipiv, jpiv, info, batch, mode) &
+                bind(C, name="numgpu_cgetrf_fullpivot_batched")
             import :: c_int32_t, c_int64_t, c_ptr
             type(c_ptr), value :: h, A, ipiv, jpiv, info
             integer(c_int64_t), value :: n, lda, batch
             integer(c_int32_t), value :: mode
-            integer(c_int32_t) :: numgpu_cgetrf_batched_fullpivot
+            integer(c_int32_t) :: numgpu_cgetrf_fullpivot_batched
         end function
 
-        function numgpu_cgetrf_batched_fullpivot_strided(h, n, A, lda, strideA, ipiv, jpiv, info, batch, &
-                mode) bind(C, name="numgpu_cgetrf_batched_fullpivot_strided")
+        function numgpu_cgetrf_fullpivot_batched_strided(h, n, A, lda, strideA, ipiv, jpiv, info, batch, &
+                mode) bind(C, name="numgpu_cgetrf_fullpivot_batched_strided")
             import :: c_int32_t, c_int64_t, c_ptr
             type(c_ptr), value :: h, A, ipiv, jpiv, info
             integer(c_int64_t), value :: n, lda, strideA, batch
             integer(c_int32_t), value :: mode
-            integer(c_int32_t) :: numgpu_cgetrf_batched_fullpivot_strided
+            integer(c_int32_t) :: numgpu_cgetrf_fullpivot_batched_strided
         end function
 
-        function numgpu_cgetrs_batched_fullpivot(h, trans, n, nrhs, A, lda, ipiv, jpiv, B, ldb, batch) &
-                bind(C, name="numgpu_cgetrs_batched_fullpivot")
+        function numgpu_cgetrs_fullpivot_batched(h, trans, n, nrhs, A, lda, ipiv, jpiv, B, ldb, batch) &
+                bind(C, name="numgpu_cgetrs_fullpivot_batched")
             import :: c_int32_t, c_int64_t, c_ptr
             type(c_ptr), value :: h, A, ipiv, jpiv, B
             integer(c_int32_t), value :: trans
             integer(c_int64_t), value :: n, nrhs, lda, ldb, batch
-            integer(c_int32_t) :: numgpu_cgetrs_batched_fullpivot
+            integer(c_int32_t) :: numgpu_cgetrs_fullpivot_batched
         end function
 
-        function numgpu_cgetrs_batched_fullpivot_strided(h, trans, n, nrhs, A, lda, strideA, ipiv, jpiv, B, &
-                ldb, strideB, batch) bind(C, name="numgpu_cgetrs_batched_fullpivot_strided")
+        function numgpu_cgetrs_fullpivot_batched_strided(h, trans, n, nrhs, A, lda, strideA, ipiv, jpiv, B, &
+                ldb, strideB, batch) bind(C, name="numgpu_cgetrs_fullpivot_batched_strided")
             import :: c_int32_t, c_int64_t, c_ptr
             type(c_ptr), value :: h, A, ipiv, jpiv, B
             integer(c_int32_t), value :: trans
             integer(c_int64_t), value :: n, nrhs, lda, strideA, ldb, strideB, batch
-            integer(c_int32_t) :: numgpu_cgetrs_batched_fullpivot_strided
+            integer(c_int32_t) :: numgpu_cgetrs_fullpivot_batched_strided
         end function
 
-        function numgpu_cgesv_batched_fullpivot(h, n, nrhs, A, lda, ipiv, jpiv, B, ldb, info, batch) &
-                bind(C, name="numgpu_cgesv_batched_fullpivot")
+        function numgpu_cgesv_fullpivot_batched(h, n, nrhs, A, lda, ipiv, jpiv, B, ldb, info, batch) &
+                bind(C, name="numgpu_cgesv_fullpivot_batched")
             import :: c_int32_t, c_int64_t, c_ptr
             type(c_ptr), value :: h, A, ipiv, jpiv, B, info
             integer(c_int64_t), value :: n, nrhs, lda, ldb, batch
-            integer(c_int32_t) :: numgpu_cgesv_batched_fullpivot
+            integer(c_int32_t) :: numgpu_cgesv_fullpivot_batched
         end function
 
-        function numgpu_cgesv_batched_fullpivot_strided(h, n, nrhs, A, lda, strideA, ipiv, jpiv, B, ldb, &
-                strideB, info, batch) bind(C, name="numgpu_cgesv_batched_fullpivot_strided")
+        function numgpu_cgesv_fullpivot_batched_strided(h, n, nrhs, A, lda, strideA, ipiv, jpiv, B, ldb, &
+                strideB, info, batch) bind(C, name="numgpu_cgesv_fullpivot_batched_strided")
             import :: c_int32_t, c_int64_t, c_ptr
             type(c_ptr), value :: h, A, ipiv, jpiv, B, info
             integer(c_int64_t), value :: n, nrhs, lda, strideA, ldb, strideB, batch
-            integer(c_int32_t) :: numgpu_cgesv_batched_fullpivot_strided
+            integer(c_int32_t) :: numgpu_cgesv_fullpivot_batched_strided
         end function
 
         function numgpu_cgesc2_batched_strided(h, n, A, lda, strideA, rhs, strideRhs, ipiv, jpiv, scale, &
@@ -856,56 +856,56 @@ module numgpu
             integer(c_int32_t) :: numgpu_cgesc2_batched_strided
         end function
 
-        function numgpu_zgetrf_batched_fullpivot(h, n, A, lda, ipiv, jpiv, info, batch, mode) &
-                bind(C, name="numgpu_zgetrf_batched_fullpivot")
+        function numgpu_zgetrf_fullpivot_batched(h, n, A, lda, ipiv, jpiv, info, batch, mode) &
+                bind(C, name="numgpu_zgetrf_fullpivot_batched")
             import :: c_int32_t, c_int64_t, c_ptr
             type(c_ptr), value :: h, A, ipiv, jpiv, info
             integer(c_int64_t), value :: n, lda, batch
             integer(c_int32_t), value :: mode
-            integer(c_int32_t) :: numgpu_zgetrf_batched_fullpivot
+            integer(c_int32_t) :: numgpu_zgetrf_fullpivot_batched
         end function
 
-        function numgpu_zgetrf_batched_fullpivot_strided(h, n, A, lda, strideA, ipiv, jpiv, info, batch, &
-                mode) bind(C, name="numgpu_zgetrf_batched_fullpivot_strided")
+        function numgpu_zgetrf_fullpivot_batched_strided(h, n, A, lda, strideA, ipiv, jpiv, info, batch, &
+                mode) bind(C, name="numgpu_zgetrf_fullpivot_batched_strided")
             import :: c_int32_t, c_int64_t, c_ptr
             type(c_ptr), value :: h, A, ipiv, jpiv, info
             integer(c_int64_t), value :: n, lda, strideA, batch
             integer(c_int32_t), value :: mode
-            integer(c_int32_t) :: numgpu_zgetrf_batched_fullpivot_strided
+            integer(c_int32_t) :: numgpu_zgetrf_fullpivot_batched_strided
         end function
 
-        function numgpu_zgetrs_batched_fullpivot(h, trans, n, nrhs, A, lda, ipiv, jpiv, B, ldb, batch) &
-                bind(C, name="numgpu_zgetrs_batched_fullpivot")
+        function numgpu_zgetrs_fullpivot_batched(h, trans, n, nrhs, A, lda, ipiv, jpiv, B, ldb, batch) &
+                bind(C, name="numgpu_zgetrs_fullpivot_batched")
             import :: c_int32_t, c_int64_t, c_ptr
             type(c_ptr), value :: h, A, ipiv, jpiv, B
             integer(c_int32_t), value :: trans
             integer(c_int64_t), value :: n, nrhs, lda, ldb, batch
-            integer(c_int32_t) :: numgpu_zgetrs_batched_fullpivot
+            integer(c_int32_t) :: numgpu_zgetrs_fullpivot_batched
         end function
 
-        function numgpu_zgetrs_batched_fullpivot_strided(h, trans, n, nrhs, A, lda, strideA, ipiv, jpiv, B, &
-                ldb, strideB, batch) bind(C, name="numgpu_zgetrs_batched_fullpivot_strided")
+        function numgpu_zgetrs_fullpivot_batched_strided(h, trans, n, nrhs, A, lda, strideA, ipiv, jpiv, B, &
+                ldb, strideB, batch) bind(C, name="numgpu_zgetrs_fullpivot_batched_strided")
             import :: c_int32_t, c_int64_t, c_ptr
             type(c_ptr), value :: h, A, ipiv, jpiv, B
             integer(c_int32_t), value :: trans
             integer(c_int64_t), value :: n, nrhs, lda, strideA, ldb, strideB, batch
-            integer(c_int32_t) :: numgpu_zgetrs_batched_fullpivot_strided
+            integer(c_int32_t) :: numgpu_zgetrs_fullpivot_batched_strided
         end function
 
-        function numgpu_zgesv_batched_fullpivot(h, n, nrhs, A, lda, ipiv, jpiv, B, ldb, info, batch) &
-                bind(C, name="numgpu_zgesv_batched_fullpivot")
+        function numgpu_zgesv_fullpivot_batched(h, n, nrhs, A, lda, ipiv, jpiv, B, ldb, info, batch) &
+                bind(C, name="numgpu_zgesv_fullpivot_batched")
             import :: c_int32_t, c_int64_t, c_ptr
             type(c_ptr), value :: h, A, ipiv, jpiv, B, info
             integer(c_int64_t), value :: n, nrhs, lda, ldb, batch
-            integer(c_int32_t) :: numgpu_zgesv_batched_fullpivot
+            integer(c_int32_t) :: numgpu_zgesv_fullpivot_batched
         end function
 
-        function numgpu_zgesv_batched_fullpivot_strided(h, n, nrhs, A, lda, strideA, ipiv, jpiv, B, ldb, &
-                strideB, info, batch) bind(C, name="numgpu_zgesv_batched_fullpivot_strided")
+        function numgpu_zgesv_fullpivot_batched_strided(h, n, nrhs, A, lda, strideA, ipiv, jpiv, B, ldb, &
+                strideB, info, batch) bind(C, name="numgpu_zgesv_fullpivot_batched_strided")
             import :: c_int32_t, c_int64_t, c_ptr
             type(c_ptr), value :: h, A, ipiv, jpiv, B, info
             integer(c_int64_t), value :: n, nrhs, lda, strideA, ldb, strideB, batch
-            integer(c_int32_t) :: numgpu_zgesv_batched_fullpivot_strided
+            integer(c_int32_t) :: numgpu_zgesv_fullpivot_batched_strided
         end function
 
         function numgpu_zgesc2_batched_strided(h, n, A, lda, strideA, rhs, strideRhs, ipiv, jpiv, scale, &
@@ -1693,20 +1693,20 @@ module numgpu
             numgpu_zgeqrf_givens_batched_strided, numgpu_zunmqr_givens_batched, &
             numgpu_zunmqr_givens_batched_strided, numgpu_zungqr_givens_batched, &
             numgpu_zungqr_givens_batched_strided, numgpu_zgels_givens_batched, &
-            numgpu_zgels_givens_batched_strided, numgpu_sgetrf_batched_fullpivot, &
-            numgpu_sgetrf_batched_fullpivot_strided, numgpu_sgetrs_batched_fullpivot, &
-            numgpu_sgetrs_batched_fullpivot_strided, numgpu_sgesv_batched_fullpivot, &
-            numgpu_sgesv_batched_fullpivot_strided, numgpu_sgesc2_batched_strided, &
-            numgpu_dgetrf_batched_fullpivot, numgpu_dgetrf_batched_fullpivot_strided, &
-            numgpu_dgetrs_batched_fullpivot, numgpu_dgetrs_batched_fullpivot_strided, &
-            numgpu_dgesv_batched_fullpivot, numgpu_dgesv_batched_fullpivot_strided, &
-            numgpu_dgesc2_batched_strided, numgpu_cgetrf_batched_fullpivot, &
-            numgpu_cgetrf_batched_fullpivot_strided, numgpu_cgetrs_batched_fullpivot, &
-            numgpu_cgetrs_batched_fullpivot_strided, numgpu_cgesv_batched_fullpivot, &
-            numgpu_cgesv_batched_fullpivot_strided, numgpu_cgesc2_batched_strided, &
-            numgpu_zgetrf_batched_fullpivot, numgpu_zgetrf_batched_fullpivot_strided, &
-            numgpu_zgetrs_batched_fullpivot, numgpu_zgetrs_batched_fullpivot_strided, &
-            numgpu_zgesv_batched_fullpivot, numgpu_zgesv_batched_fullpivot_strided, &
+            numgpu_zgels_givens_batched_strided, numgpu_sgetrf_fullpivot_batched, &
+            numgpu_sgetrf_fullpivot_batched_strided, numgpu_sgetrs_fullpivot_batched, &
+            numgpu_sgetrs_fullpivot_batched_strided, numgpu_sgesv_fullpivot_batched, &
+            numgpu_sgesv_fullpivot_batched_strided, numgpu_sgesc2_batched_strided, &
+            numgpu_dgetrf_fullpivot_batched, numgpu_dgetrf_fullpivot_batched_strided, &
+            numgpu_dgetrs_fullpivot_batched, numgpu_dgetrs_fullpivot_batched_strided, &
+            numgpu_dgesv_fullpivot_batched, numgpu_dgesv_fullpivot_batched_strided, &
+            numgpu_dgesc2_batched_strided, numgpu_cgetrf_fullpivot_batched, &
+            numgpu_cgetrf_fullpivot_batched_strided, numgpu_cgetrs_fullpivot_batched, &
+            numgpu_cgetrs_fullpivot_batched_strided, numgpu_cgesv_fullpivot_batched, &
+            numgpu_cgesv_fullpivot_batched_strided, numgpu_cgesc2_batched_strided, &
+            numgpu_zgetrf_fullpivot_batched, numgpu_zgetrf_fullpivot_batched_strided, &
+            numgpu_zgetrs_fullpivot_batched, numgpu_zgetrs_fullpivot_batched_strided, &
+            numgpu_zgesv_fullpivot_batched, numgpu_zgesv_fullpivot_batched_strided, &
             numgpu_zgesc2_batched_strided, numgpu_sgtsv_spike, numgpu_sgtsv_batched_strided, &
             numgpu_sgtsv_batched_interleaved, numgpu_dgtsv_spike, numgpu_dgtsv_batched_strided, &
             numgpu_dgtsv_batched_interleaved, numgpu_cgtsv_spike, numgpu_cgtsv_batched_strided, &
@@ -1877,10 +1877,10 @@ module numgpu
         integer(c_int64_t) :: lda = 1, sa = 0, ldcs = 1, scs = 0, ldb = 1, sb = 0
     end type
 
-    ! call numgpu_getrf_batched_fullpivot(h, A, ipiv, jpiv, info, mode, status [, errmsg])
+    ! call numgpu_getrf_fullpivot_batched(h, A, ipiv, jpiv, info, mode, status [, errmsg])
     !
     ! For i = 1 .. size(A, 3): A(:,:,i) = P L U Q with complete pivoting, as LAPACK ?getc2
-    ! (numgpu_?getrf_batched_fullpivot_strided) in real(c_float), real(c_double),
+    ! (numgpu_?getrf_fullpivot_batched_strided) in real(c_float), real(c_double),
     ! complex(c_float_complex) or complex(c_double_complex).
     !
     ! - A(:,:,:) [in,out]: n = size(A, 2), lda = size(A, 1) (>= n, else numgpu refuses lda),
@@ -1891,46 +1891,46 @@ module numgpu
     ! - mode [in]: NUMGPU_FULLPIVOT_GETC2 or NUMGPU_FULLPIVOT_STRICT.
     ! - status, errmsg: as numgpu_gemm_batched; non-conforming shapes are NUMGPU_INVALID_VALUE
     !   before any call (nothing written).
-    public :: numgpu_getrf_batched_fullpivot
-    interface numgpu_getrf_batched_fullpivot
-        module procedure numgpu_getrf_batched_fullpivot_s, numgpu_getrf_batched_fullpivot_d, &
-                numgpu_getrf_batched_fullpivot_c, numgpu_getrf_batched_fullpivot_z
+    public :: numgpu_getrf_fullpivot_batched
+    interface numgpu_getrf_fullpivot_batched
+        module procedure numgpu_getrf_fullpivot_batched_s, numgpu_getrf_fullpivot_batched_d, &
+                numgpu_getrf_fullpivot_batched_c, numgpu_getrf_fullpivot_batched_z
     end interface
 
-    ! call numgpu_getrs_batched_fullpivot(h, trans, A, ipiv, jpiv, B, status [, errmsg])
+    ! call numgpu_getrs_fullpivot_batched(h, trans, A, ipiv, jpiv, B, status [, errmsg])
     !
     ! For i = 1 .. size(B, 3): solves op(A_i) X = B(:,:,i) with the factors and interchanges of
-    ! numgpu_getrf_batched_fullpivot, X overwriting B (numgpu_?getrs_batched_fullpivot_strided).
+    ! numgpu_getrf_fullpivot_batched, X overwriting B (numgpu_?getrs_fullpivot_batched_strided).
     !
     ! - trans [in]: NUMGPU_OP_N, NUMGPU_OP_T or NUMGPU_OP_C.
     ! - A(:,:,:) [in]: the factors, n = size(A, 2), lda = size(A, 1); size(A, 3) is the batch,
     !   or 1 to use one factorisation for the whole batch (strideA = 0).
     ! - ipiv(:,:), jpiv(:,:) [in]: shape (n, batch) (also when size(A, 3) = 1).
     ! - B(:,:,:) [in,out]: ldb = size(B, 1) (>= n), nrhs = size(B, 2), batch = size(B, 3).
-    public :: numgpu_getrs_batched_fullpivot
-    interface numgpu_getrs_batched_fullpivot
-        module procedure numgpu_getrs_batched_fullpivot_s, numgpu_getrs_batched_fullpivot_d, &
-                numgpu_getrs_batched_fullpivot_c, numgpu_getrs_batched_fullpivot_z
+    public :: numgpu_getrs_fullpivot_batched
+    interface numgpu_getrs_fullpivot_batched
+        module procedure numgpu_getrs_fullpivot_batched_s, numgpu_getrs_fullpivot_batched_d, &
+                numgpu_getrs_fullpivot_batched_c, numgpu_getrs_fullpivot_batched_z
     end interface
 
-    ! call numgpu_gesv_batched_fullpivot(h, A, ipiv, jpiv, B, info, status [, errmsg])
+    ! call numgpu_gesv_fullpivot_batched(h, A, ipiv, jpiv, B, info, status [, errmsg])
     !
     ! For i = 1 .. size(A, 3): factors A(:,:,i) in STRICT mode and solves A_i X = B(:,:,i), X
     ! overwriting B; where info(i) > 0, B(:,:,i) is left unchanged
-    ! (numgpu_?gesv_batched_fullpivot_strided).
+    ! (numgpu_?gesv_fullpivot_batched_strided).
     !
     ! - A(:,:,:) [in,out], ipiv(:,:), jpiv(:,:) [out], info(:) [out]: as for the factorisation.
     ! - B(:,:,:) [in,out]: ldb = size(B, 1) (>= n), nrhs = size(B, 2), size(B, 3) = size(A, 3).
-    public :: numgpu_gesv_batched_fullpivot
-    interface numgpu_gesv_batched_fullpivot
-        module procedure numgpu_gesv_batched_fullpivot_s, numgpu_gesv_batched_fullpivot_d, &
-                numgpu_gesv_batched_fullpivot_c, numgpu_gesv_batched_fullpivot_z
+    public :: numgpu_gesv_fullpivot_batched
+    interface numgpu_gesv_fullpivot_batched
+        module procedure numgpu_gesv_fullpivot_batched_s, numgpu_gesv_fullpivot_batched_d, &
+                numgpu_gesv_fullpivot_batched_c, numgpu_gesv_fullpivot_batched_z
     end interface
 
     ! call numgpu_gesc2_batched(h, A, rhs, ipiv, jpiv, scale, status [, errmsg])
     !
     ! LAPACK ?gesc2 for each i = 1 .. size(rhs, 2): solves A_i x = scale(i) rhs(:,i) with the
-    ! factors of numgpu_getrf_batched_fullpivot (mode GETC2), x overwriting rhs(:,i)
+    ! factors of numgpu_getrf_fullpivot_batched (mode GETC2), x overwriting rhs(:,i)
     ! (numgpu_?gesc2_batched_strided).
     !
     ! - A(:,:,:) [in]: the factors, n = size(A, 2), lda = size(A, 1); size(A, 3) is the batch or
@@ -3105,7 +3105,7 @@ contains
         call refuse(fname, why, status, errmsg)
     end subroutine
 
-    subroutine numgpu_getrf_batched_fullpivot_s(h, A, ipiv, jpiv, info, mode, status, errmsg)
+    subroutine numgpu_getrf_fullpivot_batched_s(h, A, ipiv, jpiv, info, mode, status, errmsg)
         type(c_ptr), intent(in) :: h
         real(c_float), intent(inout), target, contiguous :: A(:,:,:)
         integer(c_int32_t), intent(inout), target, contiguous :: ipiv(:,:), jpiv(:,:), info(:)
@@ -3113,15 +3113,15 @@ contains
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(lu_plan) :: p
-        call plan_lu("numgpu_getrf_batched_fullpivot", shape(A, c_int64_t), shape(ipiv, c_int64_t), &
+        call plan_lu("numgpu_getrf_fullpivot_batched", shape(A, c_int64_t), shape(ipiv, c_int64_t), &
             shape(jpiv, c_int64_t), [0_c_int64_t, 0_c_int64_t, 0_c_int64_t], "", &
             size(info, kind=c_int64_t), "info", size(A, 3, c_int64_t), .false., p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        status = numgpu_sgetrf_batched_fullpivot_strided(h, p%n, address(A), p%lda, p%sa, address(ipiv), &
+        status = numgpu_sgetrf_fullpivot_batched_strided(h, p%n, address(A), p%lda, p%sa, address(ipiv), &
             address(jpiv), address(info), p%batch, mode)
         call report(status, errmsg)
     end subroutine
-    subroutine numgpu_getrf_batched_fullpivot_d(h, A, ipiv, jpiv, info, mode, status, errmsg)
+    subroutine numgpu_getrf_fullpivot_batched_d(h, A, ipiv, jpiv, info, mode, status, errmsg)
         type(c_ptr), intent(in) :: h
         real(c_double), intent(inout), target, contiguous :: A(:,:,:)
         integer(c_int32_t), intent(inout), target, contiguous :: ipiv(:,:), jpiv(:,:), info(:)
@@ -3129,15 +3129,15 @@ contains
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(lu_plan) :: p
-        call plan_lu("numgpu_getrf_batched_fullpivot", shape(A, c_int64_t), shape(ipiv, c_int64_t), &
+        call plan_lu("numgpu_getrf_fullpivot_batched", shape(A, c_int64_t), shape(ipiv, c_int64_t), &
             shape(jpiv, c_int64_t), [0_c_int64_t, 0_c_int64_t, 0_c_int64_t], "", &
             size(info, kind=c_int64_t), "info", size(A, 3, c_int64_t), .false., p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        status = numgpu_dgetrf_batched_fullpivot_strided(h, p%n, address(A), p%lda, p%sa, address(ipiv), &
+        status = numgpu_dgetrf_fullpivot_batched_strided(h, p%n, address(A), p%lda, p%sa, address(ipiv), &
             address(jpiv), address(info), p%batch, mode)
         call report(status, errmsg)
     end subroutine
-    subroutine numgpu_getrf_batched_fullpivot_c(h, A, ipiv, jpiv, info, mode, status, errmsg)
+    subroutine numgpu_getrf_fullpivot_batched_c(h, A, ipiv, jpiv, info, mode, status, errmsg)
         type(c_ptr), intent(in) :: h
         complex(c_float_complex), intent(inout), target, contiguous :: A(:,:,:)
         integer(c_int32_t), intent(inout), target, contiguous :: ipiv(:,:), jpiv(:,:), info(:)
@@ -3145,15 +3145,15 @@ contains
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(lu_plan) :: p
-        call plan_lu("numgpu_getrf_batched_fullpivot", shape(A, c_int64_t), shape(ipiv, c_int64_t), &
+        call plan_lu("numgpu_getrf_fullpivot_batched", shape(A, c_int64_t), shape(ipiv, c_int64_t), &
             shape(jpiv, c_int64_t), [0_c_int64_t, 0_c_int64_t, 0_c_int64_t], "", &
             size(info, kind=c_int64_t), "info", size(A, 3, c_int64_t), .false., p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        status = numgpu_cgetrf_batched_fullpivot_strided(h, p%n, address(A), p%lda, p%sa, address(ipiv), &
+        status = numgpu_cgetrf_fullpivot_batched_strided(h, p%n, address(A), p%lda, p%sa, address(ipiv), &
             address(jpiv), address(info), p%batch, mode)
         call report(status, errmsg)
     end subroutine
-    subroutine numgpu_getrf_batched_fullpivot_z(h, A, ipiv, jpiv, info, mode, status, errmsg)
+    subroutine numgpu_getrf_fullpivot_batched_z(h, A, ipiv, jpiv, info, mode, status, errmsg)
         type(c_ptr), intent(in) :: h
         complex(c_double_complex), intent(inout), target, contiguous :: A(:,:,:)
         integer(c_int32_t), intent(inout), target, contiguous :: ipiv(:,:), jpiv(:,:), info(:)
@@ -3161,16 +3161,16 @@ contains
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(lu_plan) :: p
-        call plan_lu("numgpu_getrf_batched_fullpivot", shape(A, c_int64_t), shape(ipiv, c_int64_t), &
+        call plan_lu("numgpu_getrf_fullpivot_batched", shape(A, c_int64_t), shape(ipiv, c_int64_t), &
             shape(jpiv, c_int64_t), [0_c_int64_t, 0_c_int64_t, 0_c_int64_t], "", &
             size(info, kind=c_int64_t), "info", size(A, 3, c_int64_t), .false., p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        status = numgpu_zgetrf_batched_fullpivot_strided(h, p%n, address(A), p%lda, p%sa, address(ipiv), &
+        status = numgpu_zgetrf_fullpivot_batched_strided(h, p%n, address(A), p%lda, p%sa, address(ipiv), &
             address(jpiv), address(info), p%batch, mode)
         call report(status, errmsg)
     end subroutine
 
-    subroutine numgpu_getrs_batched_fullpivot_s(h, trans, A, ipiv, jpiv, B, status, errmsg)
+    subroutine numgpu_getrs_fullpivot_batched_s(h, trans, A, ipiv, jpiv, B, status, errmsg)
         type(c_ptr), intent(in) :: h
         integer(c_int32_t), intent(in) :: trans
         real(c_float), intent(in), target, contiguous :: A(:,:,:)
@@ -3179,15 +3179,15 @@ contains
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(lu_plan) :: p
-        call plan_lu("numgpu_getrs_batched_fullpivot", shape(A, c_int64_t), shape(ipiv, c_int64_t), &
+        call plan_lu("numgpu_getrs_fullpivot_batched", shape(A, c_int64_t), shape(ipiv, c_int64_t), &
             shape(jpiv, c_int64_t), shape(B, c_int64_t), "B", size(B, 3, c_int64_t), "", size(B, 3, c_int64_t), .true., &
             p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        status = numgpu_sgetrs_batched_fullpivot_strided(h, trans, p%n, p%nrhs, address(A), p%lda, p%sa, &
+        status = numgpu_sgetrs_fullpivot_batched_strided(h, trans, p%n, p%nrhs, address(A), p%lda, p%sa, &
             address(ipiv), address(jpiv), address(B), p%ldb, p%sb, p%batch)
         call report(status, errmsg)
     end subroutine
-    subroutine numgpu_getrs_batched_fullpivot_d(h, trans, A, ipiv, jpiv, B, status, errmsg)
+    subroutine numgpu_getrs_fullpivot_batched_d(h, trans, A, ipiv, jpiv, B, status, errmsg)
         type(c_ptr), intent(in) :: h
         integer(c_int32_t), intent(in) :: trans
         real(c_double), intent(in), target, contiguous :: A(:,:,:)
@@ -3196,15 +3196,15 @@ contains
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(lu_plan) :: p
-        call plan_lu("numgpu_getrs_batched_fullpivot", shape(A, c_int64_t), shape(ipiv, c_int64_t), &
+        call plan_lu("numgpu_getrs_fullpivot_batched", shape(A, c_int64_t), shape(ipiv, c_int64_t), &
             shape(jpiv, c_int64_t), shape(B, c_int64_t), "B", size(B, 3, c_int64_t), "", size(B, 3, c_int64_t), .true., &
             p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        status = numgpu_dgetrs_batched_fullpivot_strided(h, trans, p%n, p%nrhs, address(A), p%lda, p%sa, &
+        status = numgpu_dgetrs_fullpivot_batched_strided(h, trans, p%n, p%nrhs, address(A), p%lda, p%sa, &
             address(ipiv), address(jpiv), address(B), p%ldb, p%sb, p%batch)
         call report(status, errmsg)
     end subroutine
-    subroutine numgpu_getrs_batched_fullpivot_c(h, trans, A, ipiv, jpiv, B, status, errmsg)
+    subroutine numgpu_getrs_fullpivot_batched_c(h, trans, A, ipiv, jpiv, B, status, errmsg)
         type(c_ptr), intent(in) :: h
         integer(c_int32_t), intent(in) :: trans
         complex(c_float_complex), intent(in), target, contiguous :: A(:,:,:)
@@ -3213,15 +3213,15 @@ contains
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(lu_plan) :: p
-        call plan_lu("numgpu_getrs_batched_fullpivot", shape(A, c_int64_t), shape(ipiv, c_int64_t), &
+        call plan_lu("numgpu_getrs_fullpivot_batched", shape(A, c_int64_t), shape(ipiv, c_int64_t), &
             shape(jpiv, c_int64_t), shape(B, c_int64_t), "B", size(B, 3, c_int64_t), "", size(B, 3, c_int64_t), .true., &
             p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        status = numgpu_cgetrs_batched_fullpivot_strided(h, trans, p%n, p%nrhs, address(A), p%lda, p%sa, &
+        status = numgpu_cgetrs_fullpivot_batched_strided(h, trans, p%n, p%nrhs, address(A), p%lda, p%sa, &
             address(ipiv), address(jpiv), address(B), p%ldb, p%sb, p%batch)
         call report(status, errmsg)
     end subroutine
-    subroutine numgpu_getrs_batched_fullpivot_z(h, trans, A, ipiv, jpiv, B, status, errmsg)
+    subroutine numgpu_getrs_fullpivot_batched_z(h, trans, A, ipiv, jpiv, B, status, errmsg)
         type(c_ptr), intent(in) :: h
         integer(c_int32_t), intent(in) :: trans
         complex(c_double_complex), intent(in), target, contiguous :: A(:,:,:)
@@ -3230,72 +3230,72 @@ contains
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(lu_plan) :: p
-        call plan_lu("numgpu_getrs_batched_fullpivot", shape(A, c_int64_t), shape(ipiv, c_int64_t), &
+        call plan_lu("numgpu_getrs_fullpivot_batched", shape(A, c_int64_t), shape(ipiv, c_int64_t), &
             shape(jpiv, c_int64_t), shape(B, c_int64_t), "B", size(B, 3, c_int64_t), "", size(B, 3, c_int64_t), .true., &
             p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        status = numgpu_zgetrs_batched_fullpivot_strided(h, trans, p%n, p%nrhs, address(A), p%lda, p%sa, &
+        status = numgpu_zgetrs_fullpivot_batched_strided(h, trans, p%n, p%nrhs, address(A), p%lda, p%sa, &
             address(ipiv), address(jpiv), address(B), p%ldb, p%sb, p%batch)
         call report(status, errmsg)
     end subroutine
 
-    subroutine numgpu_gesv_batched_fullpivot_s(h, A, ipiv, jpiv, B, info, status, errmsg)
+    subroutine numgpu_gesv_fullpivot_batched_s(h, A, ipiv, jpiv, B, info, status, errmsg)
         type(c_ptr), intent(in) :: h
         real(c_float), intent(inout), target, contiguous :: A(:,:,:), B(:,:,:)
         integer(c_int32_t), intent(inout), target, contiguous :: ipiv(:,:), jpiv(:,:), info(:)
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(lu_plan) :: p
-        call plan_lu("numgpu_gesv_batched_fullpivot", shape(A, c_int64_t), shape(ipiv, c_int64_t), &
+        call plan_lu("numgpu_gesv_fullpivot_batched", shape(A, c_int64_t), shape(ipiv, c_int64_t), &
             shape(jpiv, c_int64_t), shape(B, c_int64_t), "B", size(info, kind=c_int64_t), "info", size(A, 3, c_int64_t), &
             .false., p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        status = numgpu_sgesv_batched_fullpivot_strided(h, p%n, p%nrhs, address(A), p%lda, p%sa, address(ipiv), &
+        status = numgpu_sgesv_fullpivot_batched_strided(h, p%n, p%nrhs, address(A), p%lda, p%sa, address(ipiv), &
             address(jpiv), address(B), p%ldb, p%sb, address(info), p%batch)
         call report(status, errmsg)
     end subroutine
-    subroutine numgpu_gesv_batched_fullpivot_d(h, A, ipiv, jpiv, B, info, status, errmsg)
+    subroutine numgpu_gesv_fullpivot_batched_d(h, A, ipiv, jpiv, B, info, status, errmsg)
         type(c_ptr), intent(in) :: h
         real(c_double), intent(inout), target, contiguous :: A(:,:,:), B(:,:,:)
         integer(c_int32_t), intent(inout), target, contiguous :: ipiv(:,:), jpiv(:,:), info(:)
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(lu_plan) :: p
-        call plan_lu("numgpu_gesv_batched_fullpivot", shape(A, c_int64_t), shape(ipiv, c_int64_t), &
+        call plan_lu("numgpu_gesv_fullpivot_batched", shape(A, c_int64_t), shape(ipiv, c_int64_t), &
             shape(jpiv, c_int64_t), shape(B, c_int64_t), "B", size(info, kind=c_int64_t), "info", size(A, 3, c_int64_t), &
             .false., p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        status = numgpu_dgesv_batched_fullpivot_strided(h, p%n, p%nrhs, address(A), p%lda, p%sa, address(ipiv), &
+        status = numgpu_dgesv_fullpivot_batched_strided(h, p%n, p%nrhs, address(A), p%lda, p%sa, address(ipiv), &
             address(jpiv), address(B), p%ldb, p%sb, address(info), p%batch)
         call report(status, errmsg)
     end subroutine
-    subroutine numgpu_gesv_batched_fullpivot_c(h, A, ipiv, jpiv, B, info, status, errmsg)
+    subroutine numgpu_gesv_fullpivot_batched_c(h, A, ipiv, jpiv, B, info, status, errmsg)
         type(c_ptr), intent(in) :: h
         complex(c_float_complex), intent(inout), target, contiguous :: A(:,:,:), B(:,:,:)
         integer(c_int32_t), intent(inout), target, contiguous :: ipiv(:,:), jpiv(:,:), info(:)
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(lu_plan) :: p
-        call plan_lu("numgpu_gesv_batched_fullpivot", shape(A, c_int64_t), shape(ipiv, c_int64_t), &
+        call plan_lu("numgpu_gesv_fullpivot_batched", shape(A, c_int64_t), shape(ipiv, c_int64_t), &
             shape(jpiv, c_int64_t), shape(B, c_int64_t), "B", size(info, kind=c_int64_t), "info", size(A, 3, c_int64_t), &
             .false., p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        status = numgpu_cgesv_batched_fullpivot_strided(h, p%n, p%nrhs, address(A), p%lda, p%sa, address(ipiv), &
+        status = numgpu_cgesv_fullpivot_batched_strided(h, p%n, p%nrhs, address(A), p%lda, p%sa, address(ipiv), &
             address(jpiv), address(B), p%ldb, p%sb, address(info), p%batch)
         call report(status, errmsg)
     end subroutine
-    subroutine numgpu_gesv_batched_fullpivot_z(h, A, ipiv, jpiv, B, info, status, errmsg)
+    subroutine numgpu_gesv_fullpivot_batched_z(h, A, ipiv, jpiv, B, info, status, errmsg)
         type(c_ptr), intent(in) :: h
         complex(c_double_complex), intent(inout), target, contiguous :: A(:,:,:), B(:,:,:)
         integer(c_int32_t), intent(inout), target, contiguous :: ipiv(:,:), jpiv(:,:), info(:)
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(lu_plan) :: p
-        call plan_lu("numgpu_gesv_batched_fullpivot", shape(A, c_int64_t), shape(ipiv, c_int64_t), &
+        call plan_lu("numgpu_gesv_fullpivot_batched", shape(A, c_int64_t), shape(ipiv, c_int64_t), &
             shape(jpiv, c_int64_t), shape(B, c_int64_t), "B", size(info, kind=c_int64_t), "info", size(A, 3, c_int64_t), &
             .false., p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        status = numgpu_zgesv_batched_fullpivot_strided(h, p%n, p%nrhs, address(A), p%lda, p%sa, address(ipiv), &
+        status = numgpu_zgesv_fullpivot_batched_strided(h, p%n, p%nrhs, address(A), p%lda, p%sa, address(ipiv), &
             address(jpiv), address(B), p%ldb, p%sb, address(info), p%batch)
         call report(status, errmsg)
     end subroutine

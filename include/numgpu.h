@@ -38,7 +38,7 @@ typedef int32_t numgpu_backend;
 #endif // __cplusplus
 
 /**
- * How `getrf_batched_fullpivot` treats small and zero pivots, as an `int32_t` at the ABI.
+ * How `getrf_fullpivot_batched` treats small and zero pivots, as an `int32_t` at the ABI.
  */
 enum numgpu_fullpivot_mode
 #ifdef __cplusplus
@@ -1848,7 +1848,7 @@ numgpu_status numgpu_zgels_givens_batched_strided(numgpu_handle *h,
  * (extents beyond the address space; n > 46340 on CUDA), `ALLOC_FAILED`, `COMPILE_FAILED`,
  * `EXECUTION_FAILED`.
  */
-numgpu_status numgpu_sgetrf_batched_fullpivot(numgpu_handle *h,
+numgpu_status numgpu_sgetrf_fullpivot_batched(numgpu_handle *h,
                                               int64_t n,
                                               float *const *A,
                                               int64_t lda,
@@ -1860,13 +1860,13 @@ numgpu_status numgpu_sgetrf_batched_fullpivot(numgpu_handle *h,
 
 /**
  * Batched LU with complete pivoting, strided form: matrix i at `A + i·strideA` (a Fortran
- * `A(lda, n, batch)` array), otherwise as `numgpu_sgetrf_batched_fullpivot`.
+ * `A(lda, n, batch)` array), otherwise as `numgpu_sgetrf_fullpivot_batched`.
  *
  * - `strideA` [in]: >= lda·n when batch > 1 (the matrices must not overlap), in elements.
  *
  * Errors as the pointer-array form, plus `INVALID_VALUE` for strideA.
  */
-numgpu_status numgpu_sgetrf_batched_fullpivot_strided(numgpu_handle *h,
+numgpu_status numgpu_sgetrf_fullpivot_batched_strided(numgpu_handle *h,
                                                       int64_t n,
                                                       float *A,
                                                       int64_t lda,
@@ -1878,7 +1878,7 @@ numgpu_status numgpu_sgetrf_batched_fullpivot_strided(numgpu_handle *h,
                                                       int32_t mode);
 
 /**
- * Batched solve with the factors of `numgpu_sgetrf_batched_fullpivot`, pointer-array
+ * Batched solve with the factors of `numgpu_sgetrf_fullpivot_batched`, pointer-array
  * form: for each i, `op(A[i])·X = B[i]`, X overwriting B[i]. trans N applies the row
  * interchanges, solves with L (unit) and U and applies the column interchanges in reverse;
  * T (and C, the same for real types) the transposed chain. A perturbed GETC2 factorisation
@@ -1897,7 +1897,7 @@ numgpu_status numgpu_sgetrf_batched_fullpivot_strided(numgpu_handle *h,
  *
  * n, nrhs or batch = 0 is success with no work. Spaces and errors as the factorisation.
  */
-numgpu_status numgpu_sgetrs_batched_fullpivot(numgpu_handle *h,
+numgpu_status numgpu_sgetrs_fullpivot_batched(numgpu_handle *h,
                                               int32_t trans,
                                               int64_t n,
                                               int64_t nrhs,
@@ -1912,9 +1912,9 @@ numgpu_status numgpu_sgetrs_batched_fullpivot(numgpu_handle *h,
 /**
  * Batched solve with complete-pivoting factors, strided form: A[i] at `A + i·strideA`
  * (strideA 0: one factorisation for the whole batch, >= lda·n otherwise), B[i] at
- * `B + i·strideB` (>= ldb·nrhs); otherwise as `numgpu_sgetrs_batched_fullpivot`.
+ * `B + i·strideB` (>= ldb·nrhs); otherwise as `numgpu_sgetrs_fullpivot_batched`.
  */
-numgpu_status numgpu_sgetrs_batched_fullpivot_strided(numgpu_handle *h,
+numgpu_status numgpu_sgetrs_fullpivot_batched_strided(numgpu_handle *h,
                                                       int32_t trans,
                                                       int64_t n,
                                                       int64_t nrhs,
@@ -1930,8 +1930,8 @@ numgpu_status numgpu_sgetrs_batched_fullpivot_strided(numgpu_handle *h,
 
 /**
  * Batched solve of `A[i]·X = B[i]` by LU with complete pivoting, pointer-array form: the
- * factorisation of `numgpu_sgetrf_batched_fullpivot` in STRICT mode (A, ipiv, jpiv, info
- * written as there), then the solve of `numgpu_sgetrs_batched_fullpivot` (trans N), X
+ * factorisation of `numgpu_sgetrf_fullpivot_batched` in STRICT mode (A, ipiv, jpiv, info
+ * written as there), then the solve of `numgpu_sgetrs_fullpivot_batched` (trans N), X
  * overwriting B[i]. Where `info[i] > 0` (exactly singular, or a non-finite pivot), B[i] is
  * left unchanged. nrhs = 0 only factors.
  *
@@ -1939,7 +1939,7 @@ numgpu_status numgpu_sgetrs_batched_fullpivot_strided(numgpu_handle *h,
  * [in,out], `ldb` (>= max(1, n)), `info` [out] (`batch` entries), `batch`. Spaces and errors
  * as the factorisation.
  */
-numgpu_status numgpu_sgesv_batched_fullpivot(numgpu_handle *h,
+numgpu_status numgpu_sgesv_fullpivot_batched(numgpu_handle *h,
                                              int64_t n,
                                              int64_t nrhs,
                                              float *const *A,
@@ -1954,9 +1954,9 @@ numgpu_status numgpu_sgesv_batched_fullpivot(numgpu_handle *h,
 /**
  * Batched solve by LU with complete pivoting, strided form: A[i] at `A + i·strideA`
  * (>= lda·n), B[i] at `B + i·strideB` (>= ldb·nrhs); otherwise as
- * `numgpu_sgesv_batched_fullpivot`.
+ * `numgpu_sgesv_fullpivot_batched`.
  */
-numgpu_status numgpu_sgesv_batched_fullpivot_strided(numgpu_handle *h,
+numgpu_status numgpu_sgesv_fullpivot_batched_strided(numgpu_handle *h,
                                                      int64_t n,
                                                      int64_t nrhs,
                                                      float *A,
@@ -1972,7 +1972,7 @@ numgpu_status numgpu_sgesv_batched_fullpivot_strided(numgpu_handle *h,
 
 /**
  * LAPACK `sgesc2` for a batch: for each i, solves `A_i·x = scale_i·rhs_i` with the factors
- * of `numgpu_sgetrf_batched_fullpivot` (mode GETC2, as `sgetc2` makes them), x overwriting
+ * of `numgpu_sgetrf_fullpivot_batched` (mode GETC2, as `sgetc2` makes them), x overwriting
  * rhs_i, step for step as `sgesc2` (scale_i <= 1 keeps x from overflowing).
  *
  * - `h` [in]: handle. `n` [in]: order, >= 0.
@@ -1980,7 +1980,7 @@ numgpu_status numgpu_sgesv_batched_fullpivot_strided(numgpu_handle *h,
  * - `strideA` [in]: 0 (one factorisation for all) or >= lda·n.
  * - `rhs` [in,out]: vector i (n entries) at `rhs + i·strideRhs`.
  * - `strideRhs` [in]: >= n when batch > 1.
- * - `ipiv`, `jpiv` [in]: `n·batch` entries each, as for `numgpu_sgetrs_batched_fullpivot`.
+ * - `ipiv`, `jpiv` [in]: `n·batch` entries each, as for `numgpu_sgetrs_fullpivot_batched`.
  * - `scale` [out]: `batch` entries, the scale factor of each solve (real).
  * - `batch` [in]: >= 0.
  *
@@ -2000,10 +2000,10 @@ numgpu_status numgpu_sgesc2_batched_strided(numgpu_handle *h,
 
 /**
  * Batched LU factorisation with complete pivoting of double matrices, pointer-array form:
- * `numgpu_sgetrf_batched_fullpivot` with `double` elements (as LAPACK `dgetc2`); the
+ * `numgpu_sgetrf_fullpivot_batched` with `double` elements (as LAPACK `dgetc2`); the
  * same arguments, semantics and errors.
  */
-numgpu_status numgpu_dgetrf_batched_fullpivot(numgpu_handle *h,
+numgpu_status numgpu_dgetrf_fullpivot_batched(numgpu_handle *h,
                                               int64_t n,
                                               double *const *A,
                                               int64_t lda,
@@ -2015,9 +2015,9 @@ numgpu_status numgpu_dgetrf_batched_fullpivot(numgpu_handle *h,
 
 /**
  * Batched LU with complete pivoting of double matrices, strided form: as
- * `numgpu_sgetrf_batched_fullpivot_strided` with `double` elements.
+ * `numgpu_sgetrf_fullpivot_batched_strided` with `double` elements.
  */
-numgpu_status numgpu_dgetrf_batched_fullpivot_strided(numgpu_handle *h,
+numgpu_status numgpu_dgetrf_fullpivot_batched_strided(numgpu_handle *h,
                                                       int64_t n,
                                                       double *A,
                                                       int64_t lda,
@@ -2030,10 +2030,10 @@ numgpu_status numgpu_dgetrf_batched_fullpivot_strided(numgpu_handle *h,
 
 /**
  * Batched solve with complete-pivoting factors of double matrices, pointer-array form:
- * `numgpu_sgetrs_batched_fullpivot` with `double` elements; NUMGPU_OP_C solves with the
+ * `numgpu_sgetrs_fullpivot_batched` with `double` elements; NUMGPU_OP_C solves with the
  * conjugate transpose.
  */
-numgpu_status numgpu_dgetrs_batched_fullpivot(numgpu_handle *h,
+numgpu_status numgpu_dgetrs_fullpivot_batched(numgpu_handle *h,
                                               int32_t trans,
                                               int64_t n,
                                               int64_t nrhs,
@@ -2047,9 +2047,9 @@ numgpu_status numgpu_dgetrs_batched_fullpivot(numgpu_handle *h,
 
 /**
  * Batched solve with complete-pivoting factors of double matrices, strided form: as
- * `numgpu_sgetrs_batched_fullpivot_strided` with `double` elements.
+ * `numgpu_sgetrs_fullpivot_batched_strided` with `double` elements.
  */
-numgpu_status numgpu_dgetrs_batched_fullpivot_strided(numgpu_handle *h,
+numgpu_status numgpu_dgetrs_fullpivot_batched_strided(numgpu_handle *h,
                                                       int32_t trans,
                                                       int64_t n,
                                                       int64_t nrhs,
@@ -2065,9 +2065,9 @@ numgpu_status numgpu_dgetrs_batched_fullpivot_strided(numgpu_handle *h,
 
 /**
  * Batched solve by LU with complete pivoting of double matrices, pointer-array form:
- * `numgpu_sgesv_batched_fullpivot` with `double` elements.
+ * `numgpu_sgesv_fullpivot_batched` with `double` elements.
  */
-numgpu_status numgpu_dgesv_batched_fullpivot(numgpu_handle *h,
+numgpu_status numgpu_dgesv_fullpivot_batched(numgpu_handle *h,
                                              int64_t n,
                                              int64_t nrhs,
                                              double *const *A,
@@ -2081,9 +2081,9 @@ numgpu_status numgpu_dgesv_batched_fullpivot(numgpu_handle *h,
 
 /**
  * Batched solve by LU with complete pivoting of double matrices, strided form: as
- * `numgpu_sgesv_batched_fullpivot_strided` with `double` elements.
+ * `numgpu_sgesv_fullpivot_batched_strided` with `double` elements.
  */
-numgpu_status numgpu_dgesv_batched_fullpivot_strided(numgpu_handle *h,
+numgpu_status numgpu_dgesv_fullpivot_batched_strided(numgpu_handle *h,
                                                      int64_t n,
                                                      int64_t nrhs,
                                                      double *A,
@@ -2115,10 +2115,10 @@ numgpu_status numgpu_dgesc2_batched_strided(numgpu_handle *h,
 
 /**
  * Batched LU factorisation with complete pivoting of complex float matrices, pointer-array form:
- * `numgpu_sgetrf_batched_fullpivot` with `numgpu_complex_float` elements (as LAPACK `cgetc2`, the modulus |a| in the pivot search); the
+ * `numgpu_sgetrf_fullpivot_batched` with `numgpu_complex_float` elements (as LAPACK `cgetc2`, the modulus |a| in the pivot search); the
  * same arguments, semantics and errors.
  */
-numgpu_status numgpu_cgetrf_batched_fullpivot(numgpu_handle *h,
+numgpu_status numgpu_cgetrf_fullpivot_batched(numgpu_handle *h,
                                               int64_t n,
                                               numgpu_complex_float *const *A,
                                               int64_t lda,
@@ -2130,9 +2130,9 @@ numgpu_status numgpu_cgetrf_batched_fullpivot(numgpu_handle *h,
 
 /**
  * Batched LU with complete pivoting of complex float matrices, strided form: as
- * `numgpu_sgetrf_batched_fullpivot_strided` with `numgpu_complex_float` elements.
+ * `numgpu_sgetrf_fullpivot_batched_strided` with `numgpu_complex_float` elements.
  */
-numgpu_status numgpu_cgetrf_batched_fullpivot_strided(numgpu_handle *h,
+numgpu_status numgpu_cgetrf_fullpivot_batched_strided(numgpu_handle *h,
                                                       int64_t n,
                                                       numgpu_complex_float *A,
                                                       int64_t lda,
@@ -2145,10 +2145,10 @@ numgpu_status numgpu_cgetrf_batched_fullpivot_strided(numgpu_handle *h,
 
 /**
  * Batched solve with complete-pivoting factors of complex float matrices, pointer-array form:
- * `numgpu_sgetrs_batched_fullpivot` with `numgpu_complex_float` elements; NUMGPU_OP_C solves with the
+ * `numgpu_sgetrs_fullpivot_batched` with `numgpu_complex_float` elements; NUMGPU_OP_C solves with the
  * conjugate transpose.
  */
-numgpu_status numgpu_cgetrs_batched_fullpivot(numgpu_handle *h,
+numgpu_status numgpu_cgetrs_fullpivot_batched(numgpu_handle *h,
                                               int32_t trans,
                                               int64_t n,
                                               int64_t nrhs,
@@ -2162,9 +2162,9 @@ numgpu_status numgpu_cgetrs_batched_fullpivot(numgpu_handle *h,
 
 /**
  * Batched solve with complete-pivoting factors of complex float matrices, strided form: as
- * `numgpu_sgetrs_batched_fullpivot_strided` with `numgpu_complex_float` elements.
+ * `numgpu_sgetrs_fullpivot_batched_strided` with `numgpu_complex_float` elements.
  */
-numgpu_status numgpu_cgetrs_batched_fullpivot_strided(numgpu_handle *h,
+numgpu_status numgpu_cgetrs_fullpivot_batched_strided(numgpu_handle *h,
                                                       int32_t trans,
                                                       int64_t n,
                                                       int64_t nrhs,
@@ -2180,9 +2180,9 @@ numgpu_status numgpu_cgetrs_batched_fullpivot_strided(numgpu_handle *h,
 
 /**
  * Batched solve by LU with complete pivoting of complex float matrices, pointer-array form:
- * `numgpu_sgesv_batched_fullpivot` with `numgpu_complex_float` elements.
+ * `numgpu_sgesv_fullpivot_batched` with `numgpu_complex_float` elements.
  */
-numgpu_status numgpu_cgesv_batched_fullpivot(numgpu_handle *h,
+numgpu_status numgpu_cgesv_fullpivot_batched(numgpu_handle *h,
                                              int64_t n,
                                              int64_t nrhs,
                                              numgpu_complex_float *const *A,
@@ -2196,9 +2196,9 @@ numgpu_status numgpu_cgesv_batched_fullpivot(numgpu_handle *h,
 
 /**
  * Batched solve by LU with complete pivoting of complex float matrices, strided form: as
- * `numgpu_sgesv_batched_fullpivot_strided` with `numgpu_complex_float` elements.
+ * `numgpu_sgesv_fullpivot_batched_strided` with `numgpu_complex_float` elements.
  */
-numgpu_status numgpu_cgesv_batched_fullpivot_strided(numgpu_handle *h,
+numgpu_status numgpu_cgesv_fullpivot_batched_strided(numgpu_handle *h,
                                                      int64_t n,
                                                      int64_t nrhs,
                                                      numgpu_complex_float *A,
@@ -2230,10 +2230,10 @@ numgpu_status numgpu_cgesc2_batched_strided(numgpu_handle *h,
 
 /**
  * Batched LU factorisation with complete pivoting of complex double matrices, pointer-array form:
- * `numgpu_sgetrf_batched_fullpivot` with `numgpu_complex_double` elements (as LAPACK `zgetc2`, the modulus |a| in the pivot search); the
+ * `numgpu_sgetrf_fullpivot_batched` with `numgpu_complex_double` elements (as LAPACK `zgetc2`, the modulus |a| in the pivot search); the
  * same arguments, semantics and errors.
  */
-numgpu_status numgpu_zgetrf_batched_fullpivot(numgpu_handle *h,
+numgpu_status numgpu_zgetrf_fullpivot_batched(numgpu_handle *h,
                                               int64_t n,
                                               numgpu_complex_double *const *A,
                                               int64_t lda,
@@ -2245,9 +2245,9 @@ numgpu_status numgpu_zgetrf_batched_fullpivot(numgpu_handle *h,
 
 /**
  * Batched LU with complete pivoting of complex double matrices, strided form: as
- * `numgpu_sgetrf_batched_fullpivot_strided` with `numgpu_complex_double` elements.
+ * `numgpu_sgetrf_fullpivot_batched_strided` with `numgpu_complex_double` elements.
  */
-numgpu_status numgpu_zgetrf_batched_fullpivot_strided(numgpu_handle *h,
+numgpu_status numgpu_zgetrf_fullpivot_batched_strided(numgpu_handle *h,
                                                       int64_t n,
                                                       numgpu_complex_double *A,
                                                       int64_t lda,
@@ -2260,10 +2260,10 @@ numgpu_status numgpu_zgetrf_batched_fullpivot_strided(numgpu_handle *h,
 
 /**
  * Batched solve with complete-pivoting factors of complex double matrices, pointer-array form:
- * `numgpu_sgetrs_batched_fullpivot` with `numgpu_complex_double` elements; NUMGPU_OP_C solves with the
+ * `numgpu_sgetrs_fullpivot_batched` with `numgpu_complex_double` elements; NUMGPU_OP_C solves with the
  * conjugate transpose.
  */
-numgpu_status numgpu_zgetrs_batched_fullpivot(numgpu_handle *h,
+numgpu_status numgpu_zgetrs_fullpivot_batched(numgpu_handle *h,
                                               int32_t trans,
                                               int64_t n,
                                               int64_t nrhs,
@@ -2277,9 +2277,9 @@ numgpu_status numgpu_zgetrs_batched_fullpivot(numgpu_handle *h,
 
 /**
  * Batched solve with complete-pivoting factors of complex double matrices, strided form: as
- * `numgpu_sgetrs_batched_fullpivot_strided` with `numgpu_complex_double` elements.
+ * `numgpu_sgetrs_fullpivot_batched_strided` with `numgpu_complex_double` elements.
  */
-numgpu_status numgpu_zgetrs_batched_fullpivot_strided(numgpu_handle *h,
+numgpu_status numgpu_zgetrs_fullpivot_batched_strided(numgpu_handle *h,
                                                       int32_t trans,
                                                       int64_t n,
                                                       int64_t nrhs,
@@ -2295,9 +2295,9 @@ numgpu_status numgpu_zgetrs_batched_fullpivot_strided(numgpu_handle *h,
 
 /**
  * Batched solve by LU with complete pivoting of complex double matrices, pointer-array form:
- * `numgpu_sgesv_batched_fullpivot` with `numgpu_complex_double` elements.
+ * `numgpu_sgesv_fullpivot_batched` with `numgpu_complex_double` elements.
  */
-numgpu_status numgpu_zgesv_batched_fullpivot(numgpu_handle *h,
+numgpu_status numgpu_zgesv_fullpivot_batched(numgpu_handle *h,
                                              int64_t n,
                                              int64_t nrhs,
                                              numgpu_complex_double *const *A,
@@ -2311,9 +2311,9 @@ numgpu_status numgpu_zgesv_batched_fullpivot(numgpu_handle *h,
 
 /**
  * Batched solve by LU with complete pivoting of complex double matrices, strided form: as
- * `numgpu_sgesv_batched_fullpivot_strided` with `numgpu_complex_double` elements.
+ * `numgpu_sgesv_fullpivot_batched_strided` with `numgpu_complex_double` elements.
  */
-numgpu_status numgpu_zgesv_batched_fullpivot_strided(numgpu_handle *h,
+numgpu_status numgpu_zgesv_fullpivot_batched_strided(numgpu_handle *h,
                                                      int64_t n,
                                                      int64_t nrhs,
                                                      numgpu_complex_double *A,

@@ -71,7 +71,7 @@ static numgpu_status run_gemm(void *p) {
 struct getrf { numgpu_handle *h; int64_t n; double *A0, *A; int32_t *ipiv, *jpiv, *info; };
 static numgpu_status run_getrf(void *p) {
     struct getrf *g = p;
-    return numgpu_dgetrf_batched_fullpivot_strided(g->h, g->n, g->A, g->n, g->n * g->n, g->ipiv, g->jpiv, g->info, BATCH, NUMGPU_FULLPIVOT_GETC2);
+    return numgpu_dgetrf_fullpivot_batched_strided(g->h, g->n, g->A, g->n, g->n * g->n, g->ipiv, g->jpiv, g->info, BATCH, NUMGPU_FULLPIVOT_GETC2);
 }
 
 struct gtsv { numgpu_handle *h; int64_t n; double *dl, *d, *du, *B; int32_t *info; };

@@ -62,7 +62,7 @@ impl<T: Scalar> Factors<T> {
     }
 }
 
-/// `?getrf_batched_fullpivot_strided` in `mode`; the row and the factors, which the solves
+/// `?getrf_fullpivot_batched_strided` in `mode`; the row and the factors, which the solves
 /// reuse.
 fn getrf_case<T: Blas>(h: &mut Handle, mode: Mode, n: usize, a: &[T]) -> Result<(Row, Factors<T>), String> {
     let (e, batch) = (n * n, a.len() / (n * n));
@@ -113,7 +113,7 @@ fn solve_row(routine: String, n: usize, nrhs: usize, batch: usize, secs: f64, fl
     Row { routine, size: format!("{n}x{n}, {nrhs} rhs"), batch, secs, flops: batch as f64 * flops, err_cpu: errors.0, err_ref: errors.1, differ, ..Row::default() }
 }
 
-/// `?getrs_batched_fullpivot_strided` with the factors `lu` of `a`.
+/// `?getrs_fullpivot_batched_strided` with the factors `lu` of `a`.
 fn getrs_case<T: Blas>(h: &mut Handle, trans: Op, n: usize, a: &[T], lu: &Factors<T>, seed: u64) -> Result<Row, String> {
     let batch = lu.info.len();
     let b = filled::<T>(batch * n * NRHS, seed);
@@ -123,7 +123,7 @@ fn getrs_case<T: Blas>(h: &mut Handle, trans: Op, n: usize, a: &[T], lu: &Factor
     Ok(solve_row(format!("{}getrs_fullpivot_strided {}", T::LETTER, op_char(trans)), n, NRHS, batch, secs, NRHS as f64 * solve_flops::<T>(n), errors, None))
 }
 
-/// `?gesv_batched_fullpivot_strided`: factor (STRICT) and solve.
+/// `?gesv_fullpivot_batched_strided`: factor (STRICT) and solve.
 fn gesv_case<T: Blas>(h: &mut Handle, n: usize, a: &[T], seed: u64) -> Result<Row, String> {
     let batch = a.len() / (n * n);
     let b = filled::<T>(batch * n * NRHS, seed);

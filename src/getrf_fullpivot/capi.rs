@@ -3,8 +3,8 @@
 // cover, which is its safety contract; the real-precision forms keep the casts that the
 // complex forms need, so the four read alike.
 #![allow(clippy::missing_safety_doc, clippy::unnecessary_cast)]
-//! `numgpu_{s,d,c,z}getrf_batched_fullpivot`, `getrs_batched_fullpivot`,
-//! `gesv_batched_fullpivot` (pointer-array and `_strided` forms) and
+//! `numgpu_{s,d,c,z}getrf_fullpivot_batched`, `getrs_fullpivot_batched`,
+//! `gesv_fullpivot_batched` (pointer-array and `_strided` forms) and
 //! `numgpu_{s,d,c,z}gesc2_batched_strided`: convert the C arguments and call the family's
 //! Rust API.
 
@@ -90,22 +90,22 @@ unsafe fn gesc2_form<T: Blas>(name: &str, h: *mut Handle, n: i64, a: *const T, l
 /// (extents beyond the address space; n > 46340 on CUDA), `ALLOC_FAILED`, `COMPILE_FAILED`,
 /// `EXECUTION_FAILED`.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_sgetrf_batched_fullpivot(h: *mut Handle, n: i64, A: *const *mut f32, lda: i64, ipiv: *mut i32, jpiv: *mut i32, info: *mut i32, batch: i64, mode: i32) -> numgpu_status {
-    getrf_form::<f32>("numgpu_sgetrf_batched_fullpivot", h, n, Batch::Array(A as *const *mut f32), lda, ipiv, jpiv, info, batch, mode)
+pub unsafe extern "C" fn numgpu_sgetrf_fullpivot_batched(h: *mut Handle, n: i64, A: *const *mut f32, lda: i64, ipiv: *mut i32, jpiv: *mut i32, info: *mut i32, batch: i64, mode: i32) -> numgpu_status {
+    getrf_form::<f32>("numgpu_sgetrf_fullpivot_batched", h, n, Batch::Array(A as *const *mut f32), lda, ipiv, jpiv, info, batch, mode)
 }
 
 /// Batched LU with complete pivoting, strided form: matrix i at `A + i·strideA` (a Fortran
-/// `A(lda, n, batch)` array), otherwise as `numgpu_sgetrf_batched_fullpivot`.
+/// `A(lda, n, batch)` array), otherwise as `numgpu_sgetrf_fullpivot_batched`.
 ///
 /// - `strideA` [in]: >= lda·n when batch > 1 (the matrices must not overlap), in elements.
 ///
 /// Errors as the pointer-array form, plus `INVALID_VALUE` for strideA.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_sgetrf_batched_fullpivot_strided(h: *mut Handle, n: i64, A: *mut f32, lda: i64, strideA: i64, ipiv: *mut i32, jpiv: *mut i32, info: *mut i32, batch: i64, mode: i32) -> numgpu_status {
-    getrf_form::<f32>("numgpu_sgetrf_batched_fullpivot_strided", h, n, Batch::Strided { ptr: A as *mut f32, stride: strideA }, lda, ipiv, jpiv, info, batch, mode)
+pub unsafe extern "C" fn numgpu_sgetrf_fullpivot_batched_strided(h: *mut Handle, n: i64, A: *mut f32, lda: i64, strideA: i64, ipiv: *mut i32, jpiv: *mut i32, info: *mut i32, batch: i64, mode: i32) -> numgpu_status {
+    getrf_form::<f32>("numgpu_sgetrf_fullpivot_batched_strided", h, n, Batch::Strided { ptr: A as *mut f32, stride: strideA }, lda, ipiv, jpiv, info, batch, mode)
 }
 
-/// Batched solve with the factors of `numgpu_sgetrf_batched_fullpivot`, pointer-array
+/// Batched solve with the factors of `numgpu_sgetrf_fullpivot_batched`, pointer-array
 /// form: for each i, `op(A[i])·X = B[i]`, X overwriting B[i]. trans N applies the row
 /// interchanges, solves with L (unit) and U and applies the column interchanges in reverse;
 /// T (and C, the same for real types) the transposed chain. A perturbed GETC2 factorisation
@@ -124,21 +124,21 @@ pub unsafe extern "C" fn numgpu_sgetrf_batched_fullpivot_strided(h: *mut Handle,
 ///
 /// n, nrhs or batch = 0 is success with no work. Spaces and errors as the factorisation.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_sgetrs_batched_fullpivot(h: *mut Handle, trans: i32, n: i64, nrhs: i64, A: *const *const f32, lda: i64, ipiv: *const i32, jpiv: *const i32, B: *const *mut f32, ldb: i64, batch: i64) -> numgpu_status {
-    getrs_form::<f32>("numgpu_sgetrs_batched_fullpivot", h, trans, n, nrhs, Batch::Array(A as *const *const f32), lda, ipiv, jpiv, Batch::Array(B as *const *mut f32), ldb, batch)
+pub unsafe extern "C" fn numgpu_sgetrs_fullpivot_batched(h: *mut Handle, trans: i32, n: i64, nrhs: i64, A: *const *const f32, lda: i64, ipiv: *const i32, jpiv: *const i32, B: *const *mut f32, ldb: i64, batch: i64) -> numgpu_status {
+    getrs_form::<f32>("numgpu_sgetrs_fullpivot_batched", h, trans, n, nrhs, Batch::Array(A as *const *const f32), lda, ipiv, jpiv, Batch::Array(B as *const *mut f32), ldb, batch)
 }
 
 /// Batched solve with complete-pivoting factors, strided form: A[i] at `A + i·strideA`
 /// (strideA 0: one factorisation for the whole batch, >= lda·n otherwise), B[i] at
-/// `B + i·strideB` (>= ldb·nrhs); otherwise as `numgpu_sgetrs_batched_fullpivot`.
+/// `B + i·strideB` (>= ldb·nrhs); otherwise as `numgpu_sgetrs_fullpivot_batched`.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_sgetrs_batched_fullpivot_strided(h: *mut Handle, trans: i32, n: i64, nrhs: i64, A: *const f32, lda: i64, strideA: i64, ipiv: *const i32, jpiv: *const i32, B: *mut f32, ldb: i64, strideB: i64, batch: i64) -> numgpu_status {
-    getrs_form::<f32>("numgpu_sgetrs_batched_fullpivot_strided", h, trans, n, nrhs, Batch::Strided { ptr: A as *const f32, stride: strideA }, lda, ipiv, jpiv, Batch::Strided { ptr: B as *mut f32, stride: strideB }, ldb, batch)
+pub unsafe extern "C" fn numgpu_sgetrs_fullpivot_batched_strided(h: *mut Handle, trans: i32, n: i64, nrhs: i64, A: *const f32, lda: i64, strideA: i64, ipiv: *const i32, jpiv: *const i32, B: *mut f32, ldb: i64, strideB: i64, batch: i64) -> numgpu_status {
+    getrs_form::<f32>("numgpu_sgetrs_fullpivot_batched_strided", h, trans, n, nrhs, Batch::Strided { ptr: A as *const f32, stride: strideA }, lda, ipiv, jpiv, Batch::Strided { ptr: B as *mut f32, stride: strideB }, ldb, batch)
 }
 
 /// Batched solve of `A[i]·X = B[i]` by LU with complete pivoting, pointer-array form: the
-/// factorisation of `numgpu_sgetrf_batched_fullpivot` in STRICT mode (A, ipiv, jpiv, info
-/// written as there), then the solve of `numgpu_sgetrs_batched_fullpivot` (trans N), X
+/// factorisation of `numgpu_sgetrf_fullpivot_batched` in STRICT mode (A, ipiv, jpiv, info
+/// written as there), then the solve of `numgpu_sgetrs_fullpivot_batched` (trans N), X
 /// overwriting B[i]. Where `info[i] > 0` (exactly singular, or a non-finite pivot), B[i] is
 /// left unchanged. nrhs = 0 only factors.
 ///
@@ -146,20 +146,20 @@ pub unsafe extern "C" fn numgpu_sgetrs_batched_fullpivot_strided(h: *mut Handle,
 /// [in,out], `ldb` (>= max(1, n)), `info` [out] (`batch` entries), `batch`. Spaces and errors
 /// as the factorisation.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_sgesv_batched_fullpivot(h: *mut Handle, n: i64, nrhs: i64, A: *const *mut f32, lda: i64, ipiv: *mut i32, jpiv: *mut i32, B: *const *mut f32, ldb: i64, info: *mut i32, batch: i64) -> numgpu_status {
-    gesv_form::<f32>("numgpu_sgesv_batched_fullpivot", h, n, nrhs, Batch::Array(A as *const *mut f32), lda, ipiv, jpiv, Batch::Array(B as *const *mut f32), ldb, info, batch)
+pub unsafe extern "C" fn numgpu_sgesv_fullpivot_batched(h: *mut Handle, n: i64, nrhs: i64, A: *const *mut f32, lda: i64, ipiv: *mut i32, jpiv: *mut i32, B: *const *mut f32, ldb: i64, info: *mut i32, batch: i64) -> numgpu_status {
+    gesv_form::<f32>("numgpu_sgesv_fullpivot_batched", h, n, nrhs, Batch::Array(A as *const *mut f32), lda, ipiv, jpiv, Batch::Array(B as *const *mut f32), ldb, info, batch)
 }
 
 /// Batched solve by LU with complete pivoting, strided form: A[i] at `A + i·strideA`
 /// (>= lda·n), B[i] at `B + i·strideB` (>= ldb·nrhs); otherwise as
-/// `numgpu_sgesv_batched_fullpivot`.
+/// `numgpu_sgesv_fullpivot_batched`.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_sgesv_batched_fullpivot_strided(h: *mut Handle, n: i64, nrhs: i64, A: *mut f32, lda: i64, strideA: i64, ipiv: *mut i32, jpiv: *mut i32, B: *mut f32, ldb: i64, strideB: i64, info: *mut i32, batch: i64) -> numgpu_status {
-    gesv_form::<f32>("numgpu_sgesv_batched_fullpivot_strided", h, n, nrhs, Batch::Strided { ptr: A as *mut f32, stride: strideA }, lda, ipiv, jpiv, Batch::Strided { ptr: B as *mut f32, stride: strideB }, ldb, info, batch)
+pub unsafe extern "C" fn numgpu_sgesv_fullpivot_batched_strided(h: *mut Handle, n: i64, nrhs: i64, A: *mut f32, lda: i64, strideA: i64, ipiv: *mut i32, jpiv: *mut i32, B: *mut f32, ldb: i64, strideB: i64, info: *mut i32, batch: i64) -> numgpu_status {
+    gesv_form::<f32>("numgpu_sgesv_fullpivot_batched_strided", h, n, nrhs, Batch::Strided { ptr: A as *mut f32, stride: strideA }, lda, ipiv, jpiv, Batch::Strided { ptr: B as *mut f32, stride: strideB }, ldb, info, batch)
 }
 
 /// LAPACK `sgesc2` for a batch: for each i, solves `A_i·x = scale_i·rhs_i` with the factors
-/// of `numgpu_sgetrf_batched_fullpivot` (mode GETC2, as `sgetc2` makes them), x overwriting
+/// of `numgpu_sgetrf_fullpivot_batched` (mode GETC2, as `sgetc2` makes them), x overwriting
 /// rhs_i, step for step as `sgesc2` (scale_i <= 1 keeps x from overflowing).
 ///
 /// - `h` [in]: handle. `n` [in]: order, >= 0.
@@ -167,7 +167,7 @@ pub unsafe extern "C" fn numgpu_sgesv_batched_fullpivot_strided(h: *mut Handle, 
 /// - `strideA` [in]: 0 (one factorisation for all) or >= lda·n.
 /// - `rhs` [in,out]: vector i (n entries) at `rhs + i·strideRhs`.
 /// - `strideRhs` [in]: >= n when batch > 1.
-/// - `ipiv`, `jpiv` [in]: `n·batch` entries each, as for `numgpu_sgetrs_batched_fullpivot`.
+/// - `ipiv`, `jpiv` [in]: `n·batch` entries each, as for `numgpu_sgetrs_fullpivot_batched`.
 /// - `scale` [out]: `batch` entries, the scale factor of each solve (real).
 /// - `batch` [in]: >= 0.
 ///
@@ -178,47 +178,47 @@ pub unsafe extern "C" fn numgpu_sgesc2_batched_strided(h: *mut Handle, n: i64, A
 }
 
 /// Batched LU factorisation with complete pivoting of double matrices, pointer-array form:
-/// `numgpu_sgetrf_batched_fullpivot` with `double` elements (as LAPACK `dgetc2`); the
+/// `numgpu_sgetrf_fullpivot_batched` with `double` elements (as LAPACK `dgetc2`); the
 /// same arguments, semantics and errors.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_dgetrf_batched_fullpivot(h: *mut Handle, n: i64, A: *const *mut f64, lda: i64, ipiv: *mut i32, jpiv: *mut i32, info: *mut i32, batch: i64, mode: i32) -> numgpu_status {
-    getrf_form::<f64>("numgpu_dgetrf_batched_fullpivot", h, n, Batch::Array(A as *const *mut f64), lda, ipiv, jpiv, info, batch, mode)
+pub unsafe extern "C" fn numgpu_dgetrf_fullpivot_batched(h: *mut Handle, n: i64, A: *const *mut f64, lda: i64, ipiv: *mut i32, jpiv: *mut i32, info: *mut i32, batch: i64, mode: i32) -> numgpu_status {
+    getrf_form::<f64>("numgpu_dgetrf_fullpivot_batched", h, n, Batch::Array(A as *const *mut f64), lda, ipiv, jpiv, info, batch, mode)
 }
 
 /// Batched LU with complete pivoting of double matrices, strided form: as
-/// `numgpu_sgetrf_batched_fullpivot_strided` with `double` elements.
+/// `numgpu_sgetrf_fullpivot_batched_strided` with `double` elements.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_dgetrf_batched_fullpivot_strided(h: *mut Handle, n: i64, A: *mut f64, lda: i64, strideA: i64, ipiv: *mut i32, jpiv: *mut i32, info: *mut i32, batch: i64, mode: i32) -> numgpu_status {
-    getrf_form::<f64>("numgpu_dgetrf_batched_fullpivot_strided", h, n, Batch::Strided { ptr: A as *mut f64, stride: strideA }, lda, ipiv, jpiv, info, batch, mode)
+pub unsafe extern "C" fn numgpu_dgetrf_fullpivot_batched_strided(h: *mut Handle, n: i64, A: *mut f64, lda: i64, strideA: i64, ipiv: *mut i32, jpiv: *mut i32, info: *mut i32, batch: i64, mode: i32) -> numgpu_status {
+    getrf_form::<f64>("numgpu_dgetrf_fullpivot_batched_strided", h, n, Batch::Strided { ptr: A as *mut f64, stride: strideA }, lda, ipiv, jpiv, info, batch, mode)
 }
 
 /// Batched solve with complete-pivoting factors of double matrices, pointer-array form:
-/// `numgpu_sgetrs_batched_fullpivot` with `double` elements; NUMGPU_OP_C solves with the
+/// `numgpu_sgetrs_fullpivot_batched` with `double` elements; NUMGPU_OP_C solves with the
 /// conjugate transpose.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_dgetrs_batched_fullpivot(h: *mut Handle, trans: i32, n: i64, nrhs: i64, A: *const *const f64, lda: i64, ipiv: *const i32, jpiv: *const i32, B: *const *mut f64, ldb: i64, batch: i64) -> numgpu_status {
-    getrs_form::<f64>("numgpu_dgetrs_batched_fullpivot", h, trans, n, nrhs, Batch::Array(A as *const *const f64), lda, ipiv, jpiv, Batch::Array(B as *const *mut f64), ldb, batch)
+pub unsafe extern "C" fn numgpu_dgetrs_fullpivot_batched(h: *mut Handle, trans: i32, n: i64, nrhs: i64, A: *const *const f64, lda: i64, ipiv: *const i32, jpiv: *const i32, B: *const *mut f64, ldb: i64, batch: i64) -> numgpu_status {
+    getrs_form::<f64>("numgpu_dgetrs_fullpivot_batched", h, trans, n, nrhs, Batch::Array(A as *const *const f64), lda, ipiv, jpiv, Batch::Array(B as *const *mut f64), ldb, batch)
 }
 
 /// Batched solve with complete-pivoting factors of double matrices, strided form: as
-/// `numgpu_sgetrs_batched_fullpivot_strided` with `double` elements.
+/// `numgpu_sgetrs_fullpivot_batched_strided` with `double` elements.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_dgetrs_batched_fullpivot_strided(h: *mut Handle, trans: i32, n: i64, nrhs: i64, A: *const f64, lda: i64, strideA: i64, ipiv: *const i32, jpiv: *const i32, B: *mut f64, ldb: i64, strideB: i64, batch: i64) -> numgpu_status {
-    getrs_form::<f64>("numgpu_dgetrs_batched_fullpivot_strided", h, trans, n, nrhs, Batch::Strided { ptr: A as *const f64, stride: strideA }, lda, ipiv, jpiv, Batch::Strided { ptr: B as *mut f64, stride: strideB }, ldb, batch)
+pub unsafe extern "C" fn numgpu_dgetrs_fullpivot_batched_strided(h: *mut Handle, trans: i32, n: i64, nrhs: i64, A: *const f64, lda: i64, strideA: i64, ipiv: *const i32, jpiv: *const i32, B: *mut f64, ldb: i64, strideB: i64, batch: i64) -> numgpu_status {
+    getrs_form::<f64>("numgpu_dgetrs_fullpivot_batched_strided", h, trans, n, nrhs, Batch::Strided { ptr: A as *const f64, stride: strideA }, lda, ipiv, jpiv, Batch::Strided { ptr: B as *mut f64, stride: strideB }, ldb, batch)
 }
 
 /// Batched solve by LU with complete pivoting of double matrices, pointer-array form:
-/// `numgpu_sgesv_batched_fullpivot` with `double` elements.
+/// `numgpu_sgesv_fullpivot_batched` with `double` elements.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_dgesv_batched_fullpivot(h: *mut Handle, n: i64, nrhs: i64, A: *const *mut f64, lda: i64, ipiv: *mut i32, jpiv: *mut i32, B: *const *mut f64, ldb: i64, info: *mut i32, batch: i64) -> numgpu_status {
-    gesv_form::<f64>("numgpu_dgesv_batched_fullpivot", h, n, nrhs, Batch::Array(A as *const *mut f64), lda, ipiv, jpiv, Batch::Array(B as *const *mut f64), ldb, info, batch)
+pub unsafe extern "C" fn numgpu_dgesv_fullpivot_batched(h: *mut Handle, n: i64, nrhs: i64, A: *const *mut f64, lda: i64, ipiv: *mut i32, jpiv: *mut i32, B: *const *mut f64, ldb: i64, info: *mut i32, batch: i64) -> numgpu_status {
+    gesv_form::<f64>("numgpu_dgesv_fullpivot_batched", h, n, nrhs, Batch::Array(A as *const *mut f64), lda, ipiv, jpiv, Batch::Array(B as *const *mut f64), ldb, info, batch)
 }
 
 /// Batched solve by LU with complete pivoting of double matrices, strided form: as
-/// `numgpu_sgesv_batched_fullpivot_strided` with `double` elements.
+/// `numgpu_sgesv_fullpivot_batched_strided` with `double` elements.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_dgesv_batched_fullpivot_strided(h: *mut Handle, n: i64, nrhs: i64, A: *mut f64, lda: i64, strideA: i64, ipiv: *mut i32, jpiv: *mut i32, B: *mut f64, ldb: i64, strideB: i64, info: *mut i32, batch: i64) -> numgpu_status {
-    gesv_form::<f64>("numgpu_dgesv_batched_fullpivot_strided", h, n, nrhs, Batch::Strided { ptr: A as *mut f64, stride: strideA }, lda, ipiv, jpiv, Batch::Strided { ptr: B as *mut f64, stride: strideB }, ldb, info, batch)
+pub unsafe extern "C" fn numgpu_dgesv_fullpivot_batched_strided(h: *mut Handle, n: i64, nrhs: i64, A: *mut f64, lda: i64, strideA: i64, ipiv: *mut i32, jpiv: *mut i32, B: *mut f64, ldb: i64, strideB: i64, info: *mut i32, batch: i64) -> numgpu_status {
+    gesv_form::<f64>("numgpu_dgesv_fullpivot_batched_strided", h, n, nrhs, Batch::Strided { ptr: A as *mut f64, stride: strideA }, lda, ipiv, jpiv, Batch::Strided { ptr: B as *mut f64, stride: strideB }, ldb, info, batch)
 }
 
 /// LAPACK `dgesc2` for a batch of double factorisations: `numgpu_sgesc2_batched_strided` with
@@ -229,47 +229,47 @@ pub unsafe extern "C" fn numgpu_dgesc2_batched_strided(h: *mut Handle, n: i64, A
 }
 
 /// Batched LU factorisation with complete pivoting of complex float matrices, pointer-array form:
-/// `numgpu_sgetrf_batched_fullpivot` with `numgpu_complex_float` elements (as LAPACK `cgetc2`, the modulus |a| in the pivot search); the
+/// `numgpu_sgetrf_fullpivot_batched` with `numgpu_complex_float` elements (as LAPACK `cgetc2`, the modulus |a| in the pivot search); the
 /// same arguments, semantics and errors.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_cgetrf_batched_fullpivot(h: *mut Handle, n: i64, A: *const *mut numgpu_complex_float, lda: i64, ipiv: *mut i32, jpiv: *mut i32, info: *mut i32, batch: i64, mode: i32) -> numgpu_status {
-    getrf_form::<Complex32>("numgpu_cgetrf_batched_fullpivot", h, n, Batch::Array(A as *const *mut Complex32), lda, ipiv, jpiv, info, batch, mode)
+pub unsafe extern "C" fn numgpu_cgetrf_fullpivot_batched(h: *mut Handle, n: i64, A: *const *mut numgpu_complex_float, lda: i64, ipiv: *mut i32, jpiv: *mut i32, info: *mut i32, batch: i64, mode: i32) -> numgpu_status {
+    getrf_form::<Complex32>("numgpu_cgetrf_fullpivot_batched", h, n, Batch::Array(A as *const *mut Complex32), lda, ipiv, jpiv, info, batch, mode)
 }
 
 /// Batched LU with complete pivoting of complex float matrices, strided form: as
-/// `numgpu_sgetrf_batched_fullpivot_strided` with `numgpu_complex_float` elements.
+/// `numgpu_sgetrf_fullpivot_batched_strided` with `numgpu_complex_float` elements.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_cgetrf_batched_fullpivot_strided(h: *mut Handle, n: i64, A: *mut numgpu_complex_float, lda: i64, strideA: i64, ipiv: *mut i32, jpiv: *mut i32, info: *mut i32, batch: i64, mode: i32) -> numgpu_status {
-    getrf_form::<Complex32>("numgpu_cgetrf_batched_fullpivot_strided", h, n, Batch::Strided { ptr: A as *mut Complex32, stride: strideA }, lda, ipiv, jpiv, info, batch, mode)
+pub unsafe extern "C" fn numgpu_cgetrf_fullpivot_batched_strided(h: *mut Handle, n: i64, A: *mut numgpu_complex_float, lda: i64, strideA: i64, ipiv: *mut i32, jpiv: *mut i32, info: *mut i32, batch: i64, mode: i32) -> numgpu_status {
+    getrf_form::<Complex32>("numgpu_cgetrf_fullpivot_batched_strided", h, n, Batch::Strided { ptr: A as *mut Complex32, stride: strideA }, lda, ipiv, jpiv, info, batch, mode)
 }
 
 /// Batched solve with complete-pivoting factors of complex float matrices, pointer-array form:
-/// `numgpu_sgetrs_batched_fullpivot` with `numgpu_complex_float` elements; NUMGPU_OP_C solves with the
+/// `numgpu_sgetrs_fullpivot_batched` with `numgpu_complex_float` elements; NUMGPU_OP_C solves with the
 /// conjugate transpose.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_cgetrs_batched_fullpivot(h: *mut Handle, trans: i32, n: i64, nrhs: i64, A: *const *const numgpu_complex_float, lda: i64, ipiv: *const i32, jpiv: *const i32, B: *const *mut numgpu_complex_float, ldb: i64, batch: i64) -> numgpu_status {
-    getrs_form::<Complex32>("numgpu_cgetrs_batched_fullpivot", h, trans, n, nrhs, Batch::Array(A as *const *const Complex32), lda, ipiv, jpiv, Batch::Array(B as *const *mut Complex32), ldb, batch)
+pub unsafe extern "C" fn numgpu_cgetrs_fullpivot_batched(h: *mut Handle, trans: i32, n: i64, nrhs: i64, A: *const *const numgpu_complex_float, lda: i64, ipiv: *const i32, jpiv: *const i32, B: *const *mut numgpu_complex_float, ldb: i64, batch: i64) -> numgpu_status {
+    getrs_form::<Complex32>("numgpu_cgetrs_fullpivot_batched", h, trans, n, nrhs, Batch::Array(A as *const *const Complex32), lda, ipiv, jpiv, Batch::Array(B as *const *mut Complex32), ldb, batch)
 }
 
 /// Batched solve with complete-pivoting factors of complex float matrices, strided form: as
-/// `numgpu_sgetrs_batched_fullpivot_strided` with `numgpu_complex_float` elements.
+/// `numgpu_sgetrs_fullpivot_batched_strided` with `numgpu_complex_float` elements.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_cgetrs_batched_fullpivot_strided(h: *mut Handle, trans: i32, n: i64, nrhs: i64, A: *const numgpu_complex_float, lda: i64, strideA: i64, ipiv: *const i32, jpiv: *const i32, B: *mut numgpu_complex_float, ldb: i64, strideB: i64, batch: i64) -> numgpu_status {
-    getrs_form::<Complex32>("numgpu_cgetrs_batched_fullpivot_strided", h, trans, n, nrhs, Batch::Strided { ptr: A as *const Complex32, stride: strideA }, lda, ipiv, jpiv, Batch::Strided { ptr: B as *mut Complex32, stride: strideB }, ldb, batch)
+pub unsafe extern "C" fn numgpu_cgetrs_fullpivot_batched_strided(h: *mut Handle, trans: i32, n: i64, nrhs: i64, A: *const numgpu_complex_float, lda: i64, strideA: i64, ipiv: *const i32, jpiv: *const i32, B: *mut numgpu_complex_float, ldb: i64, strideB: i64, batch: i64) -> numgpu_status {
+    getrs_form::<Complex32>("numgpu_cgetrs_fullpivot_batched_strided", h, trans, n, nrhs, Batch::Strided { ptr: A as *const Complex32, stride: strideA }, lda, ipiv, jpiv, Batch::Strided { ptr: B as *mut Complex32, stride: strideB }, ldb, batch)
 }
 
 /// Batched solve by LU with complete pivoting of complex float matrices, pointer-array form:
-/// `numgpu_sgesv_batched_fullpivot` with `numgpu_complex_float` elements.
+/// `numgpu_sgesv_fullpivot_batched` with `numgpu_complex_float` elements.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_cgesv_batched_fullpivot(h: *mut Handle, n: i64, nrhs: i64, A: *const *mut numgpu_complex_float, lda: i64, ipiv: *mut i32, jpiv: *mut i32, B: *const *mut numgpu_complex_float, ldb: i64, info: *mut i32, batch: i64) -> numgpu_status {
-    gesv_form::<Complex32>("numgpu_cgesv_batched_fullpivot", h, n, nrhs, Batch::Array(A as *const *mut Complex32), lda, ipiv, jpiv, Batch::Array(B as *const *mut Complex32), ldb, info, batch)
+pub unsafe extern "C" fn numgpu_cgesv_fullpivot_batched(h: *mut Handle, n: i64, nrhs: i64, A: *const *mut numgpu_complex_float, lda: i64, ipiv: *mut i32, jpiv: *mut i32, B: *const *mut numgpu_complex_float, ldb: i64, info: *mut i32, batch: i64) -> numgpu_status {
+    gesv_form::<Complex32>("numgpu_cgesv_fullpivot_batched", h, n, nrhs, Batch::Array(A as *const *mut Complex32), lda, ipiv, jpiv, Batch::Array(B as *const *mut Complex32), ldb, info, batch)
 }
 
 /// Batched solve by LU with complete pivoting of complex float matrices, strided form: as
-/// `numgpu_sgesv_batched_fullpivot_strided` with `numgpu_complex_float` elements.
+/// `numgpu_sgesv_fullpivot_batched_strided` with `numgpu_complex_float` elements.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_cgesv_batched_fullpivot_strided(h: *mut Handle, n: i64, nrhs: i64, A: *mut numgpu_complex_float, lda: i64, strideA: i64, ipiv: *mut i32, jpiv: *mut i32, B: *mut numgpu_complex_float, ldb: i64, strideB: i64, info: *mut i32, batch: i64) -> numgpu_status {
-    gesv_form::<Complex32>("numgpu_cgesv_batched_fullpivot_strided", h, n, nrhs, Batch::Strided { ptr: A as *mut Complex32, stride: strideA }, lda, ipiv, jpiv, Batch::Strided { ptr: B as *mut Complex32, stride: strideB }, ldb, info, batch)
+pub unsafe extern "C" fn numgpu_cgesv_fullpivot_batched_strided(h: *mut Handle, n: i64, nrhs: i64, A: *mut numgpu_complex_float, lda: i64, strideA: i64, ipiv: *mut i32, jpiv: *mut i32, B: *mut numgpu_complex_float, ldb: i64, strideB: i64, info: *mut i32, batch: i64) -> numgpu_status {
+    gesv_form::<Complex32>("numgpu_cgesv_fullpivot_batched_strided", h, n, nrhs, Batch::Strided { ptr: A as *mut Complex32, stride: strideA }, lda, ipiv, jpiv, Batch::Strided { ptr: B as *mut Complex32, stride: strideB }, ldb, info, batch)
 }
 
 /// LAPACK `cgesc2` for a batch of complex float factorisations: `numgpu_sgesc2_batched_strided` with
@@ -280,47 +280,47 @@ pub unsafe extern "C" fn numgpu_cgesc2_batched_strided(h: *mut Handle, n: i64, A
 }
 
 /// Batched LU factorisation with complete pivoting of complex double matrices, pointer-array form:
-/// `numgpu_sgetrf_batched_fullpivot` with `numgpu_complex_double` elements (as LAPACK `zgetc2`, the modulus |a| in the pivot search); the
+/// `numgpu_sgetrf_fullpivot_batched` with `numgpu_complex_double` elements (as LAPACK `zgetc2`, the modulus |a| in the pivot search); the
 /// same arguments, semantics and errors.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_zgetrf_batched_fullpivot(h: *mut Handle, n: i64, A: *const *mut numgpu_complex_double, lda: i64, ipiv: *mut i32, jpiv: *mut i32, info: *mut i32, batch: i64, mode: i32) -> numgpu_status {
-    getrf_form::<Complex64>("numgpu_zgetrf_batched_fullpivot", h, n, Batch::Array(A as *const *mut Complex64), lda, ipiv, jpiv, info, batch, mode)
+pub unsafe extern "C" fn numgpu_zgetrf_fullpivot_batched(h: *mut Handle, n: i64, A: *const *mut numgpu_complex_double, lda: i64, ipiv: *mut i32, jpiv: *mut i32, info: *mut i32, batch: i64, mode: i32) -> numgpu_status {
+    getrf_form::<Complex64>("numgpu_zgetrf_fullpivot_batched", h, n, Batch::Array(A as *const *mut Complex64), lda, ipiv, jpiv, info, batch, mode)
 }
 
 /// Batched LU with complete pivoting of complex double matrices, strided form: as
-/// `numgpu_sgetrf_batched_fullpivot_strided` with `numgpu_complex_double` elements.
+/// `numgpu_sgetrf_fullpivot_batched_strided` with `numgpu_complex_double` elements.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_zgetrf_batched_fullpivot_strided(h: *mut Handle, n: i64, A: *mut numgpu_complex_double, lda: i64, strideA: i64, ipiv: *mut i32, jpiv: *mut i32, info: *mut i32, batch: i64, mode: i32) -> numgpu_status {
-    getrf_form::<Complex64>("numgpu_zgetrf_batched_fullpivot_strided", h, n, Batch::Strided { ptr: A as *mut Complex64, stride: strideA }, lda, ipiv, jpiv, info, batch, mode)
+pub unsafe extern "C" fn numgpu_zgetrf_fullpivot_batched_strided(h: *mut Handle, n: i64, A: *mut numgpu_complex_double, lda: i64, strideA: i64, ipiv: *mut i32, jpiv: *mut i32, info: *mut i32, batch: i64, mode: i32) -> numgpu_status {
+    getrf_form::<Complex64>("numgpu_zgetrf_fullpivot_batched_strided", h, n, Batch::Strided { ptr: A as *mut Complex64, stride: strideA }, lda, ipiv, jpiv, info, batch, mode)
 }
 
 /// Batched solve with complete-pivoting factors of complex double matrices, pointer-array form:
-/// `numgpu_sgetrs_batched_fullpivot` with `numgpu_complex_double` elements; NUMGPU_OP_C solves with the
+/// `numgpu_sgetrs_fullpivot_batched` with `numgpu_complex_double` elements; NUMGPU_OP_C solves with the
 /// conjugate transpose.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_zgetrs_batched_fullpivot(h: *mut Handle, trans: i32, n: i64, nrhs: i64, A: *const *const numgpu_complex_double, lda: i64, ipiv: *const i32, jpiv: *const i32, B: *const *mut numgpu_complex_double, ldb: i64, batch: i64) -> numgpu_status {
-    getrs_form::<Complex64>("numgpu_zgetrs_batched_fullpivot", h, trans, n, nrhs, Batch::Array(A as *const *const Complex64), lda, ipiv, jpiv, Batch::Array(B as *const *mut Complex64), ldb, batch)
+pub unsafe extern "C" fn numgpu_zgetrs_fullpivot_batched(h: *mut Handle, trans: i32, n: i64, nrhs: i64, A: *const *const numgpu_complex_double, lda: i64, ipiv: *const i32, jpiv: *const i32, B: *const *mut numgpu_complex_double, ldb: i64, batch: i64) -> numgpu_status {
+    getrs_form::<Complex64>("numgpu_zgetrs_fullpivot_batched", h, trans, n, nrhs, Batch::Array(A as *const *const Complex64), lda, ipiv, jpiv, Batch::Array(B as *const *mut Complex64), ldb, batch)
 }
 
 /// Batched solve with complete-pivoting factors of complex double matrices, strided form: as
-/// `numgpu_sgetrs_batched_fullpivot_strided` with `numgpu_complex_double` elements.
+/// `numgpu_sgetrs_fullpivot_batched_strided` with `numgpu_complex_double` elements.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_zgetrs_batched_fullpivot_strided(h: *mut Handle, trans: i32, n: i64, nrhs: i64, A: *const numgpu_complex_double, lda: i64, strideA: i64, ipiv: *const i32, jpiv: *const i32, B: *mut numgpu_complex_double, ldb: i64, strideB: i64, batch: i64) -> numgpu_status {
-    getrs_form::<Complex64>("numgpu_zgetrs_batched_fullpivot_strided", h, trans, n, nrhs, Batch::Strided { ptr: A as *const Complex64, stride: strideA }, lda, ipiv, jpiv, Batch::Strided { ptr: B as *mut Complex64, stride: strideB }, ldb, batch)
+pub unsafe extern "C" fn numgpu_zgetrs_fullpivot_batched_strided(h: *mut Handle, trans: i32, n: i64, nrhs: i64, A: *const numgpu_complex_double, lda: i64, strideA: i64, ipiv: *const i32, jpiv: *const i32, B: *mut numgpu_complex_double, ldb: i64, strideB: i64, batch: i64) -> numgpu_status {
+    getrs_form::<Complex64>("numgpu_zgetrs_fullpivot_batched_strided", h, trans, n, nrhs, Batch::Strided { ptr: A as *const Complex64, stride: strideA }, lda, ipiv, jpiv, Batch::Strided { ptr: B as *mut Complex64, stride: strideB }, ldb, batch)
 }
 
 /// Batched solve by LU with complete pivoting of complex double matrices, pointer-array form:
-/// `numgpu_sgesv_batched_fullpivot` with `numgpu_complex_double` elements.
+/// `numgpu_sgesv_fullpivot_batched` with `numgpu_complex_double` elements.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_zgesv_batched_fullpivot(h: *mut Handle, n: i64, nrhs: i64, A: *const *mut numgpu_complex_double, lda: i64, ipiv: *mut i32, jpiv: *mut i32, B: *const *mut numgpu_complex_double, ldb: i64, info: *mut i32, batch: i64) -> numgpu_status {
-    gesv_form::<Complex64>("numgpu_zgesv_batched_fullpivot", h, n, nrhs, Batch::Array(A as *const *mut Complex64), lda, ipiv, jpiv, Batch::Array(B as *const *mut Complex64), ldb, info, batch)
+pub unsafe extern "C" fn numgpu_zgesv_fullpivot_batched(h: *mut Handle, n: i64, nrhs: i64, A: *const *mut numgpu_complex_double, lda: i64, ipiv: *mut i32, jpiv: *mut i32, B: *const *mut numgpu_complex_double, ldb: i64, info: *mut i32, batch: i64) -> numgpu_status {
+    gesv_form::<Complex64>("numgpu_zgesv_fullpivot_batched", h, n, nrhs, Batch::Array(A as *const *mut Complex64), lda, ipiv, jpiv, Batch::Array(B as *const *mut Complex64), ldb, info, batch)
 }
 
 /// Batched solve by LU with complete pivoting of complex double matrices, strided form: as
-/// `numgpu_sgesv_batched_fullpivot_strided` with `numgpu_complex_double` elements.
+/// `numgpu_sgesv_fullpivot_batched_strided` with `numgpu_complex_double` elements.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_zgesv_batched_fullpivot_strided(h: *mut Handle, n: i64, nrhs: i64, A: *mut numgpu_complex_double, lda: i64, strideA: i64, ipiv: *mut i32, jpiv: *mut i32, B: *mut numgpu_complex_double, ldb: i64, strideB: i64, info: *mut i32, batch: i64) -> numgpu_status {
-    gesv_form::<Complex64>("numgpu_zgesv_batched_fullpivot_strided", h, n, nrhs, Batch::Strided { ptr: A as *mut Complex64, stride: strideA }, lda, ipiv, jpiv, Batch::Strided { ptr: B as *mut Complex64, stride: strideB }, ldb, info, batch)
+pub unsafe extern "C" fn numgpu_zgesv_fullpivot_batched_strided(h: *mut Handle, n: i64, nrhs: i64, A: *mut numgpu_complex_double, lda: i64, strideA: i64, ipiv: *mut i32, jpiv: *mut i32, B: *mut numgpu_complex_double, ldb: i64, strideB: i64, info: *mut i32, batch: i64) -> numgpu_status {
+    gesv_form::<Complex64>("numgpu_zgesv_fullpivot_batched_strided", h, n, nrhs, Batch::Strided { ptr: A as *mut Complex64, stride: strideA }, lda, ipiv, jpiv, Batch::Strided { ptr: B as *mut Complex64, stride: strideB }, ldb, info, batch)
 }
 
 /// LAPACK `zgesc2` for a batch of complex double factorisations: `numgpu_sgesc2_batched_strided` with

@@ -31,7 +31,7 @@ use crate::core::memory::{common_space, ArgPtr, Space};
 use crate::core::{Op, Scalar};
 use crate::lapack::Blas;
 
-/// How `getrf_batched_fullpivot` treats small and zero pivots, as an `int32_t` at the ABI.
+/// How `getrf_fullpivot_batched` treats small and zero pivots, as an `int32_t` at the ABI.
 #[repr(i32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[allow(non_camel_case_types)]
@@ -136,7 +136,7 @@ unsafe fn check_pivots(p: *const i32, n: usize, batch: usize, name: &'static str
         for k in 0..n {
             let v = *p.add(i * n + k);
             if v < (k + 1) as i32 || v as i64 > n as i64 {
-                return Err(Error::arg(name, format!("({name}[{}] = {v}, matrix {i}) must be in [{}, {n}], as getrf_batched_fullpivot writes it", i * n + k, k + 1)));
+                return Err(Error::arg(name, format!("({name}[{}] = {v}, matrix {i}) must be in [{}, {n}], as getrf_fullpivot_batched writes it", i * n + k, k + 1)));
             }
         }
     }

@@ -307,7 +307,7 @@ fn argument_checks_for<T: Blas>(h: &mut Handle) {
         let (mut ip, mut jp, mut info) = (vec![POISON; n * batch - short], vec![POISON; n * batch], vec![POISON; batch]);
         let e = getrf_strided(h, nn, &mut a, lda, stride, &mut ip, &mut jp, &mut info, batch_, Mode::Getc2).unwrap_err();
         assert!(unchanged(&a, &lu.a) && ip.iter().chain(&jp).chain(&info).all(|&v| v == POISON), "invalid call wrote: {e:?}");
-        (e.status, c_position(&e, "numgpu_sgetrf_batched_fullpivot_strided"))
+        (e.status, c_position(&e, "numgpu_sgetrf_fullpivot_batched_strided"))
     };
     let lda = lu.lda();
     assert_eq!(run(-1, lda, lu.stride(), 2, 0), (Status::NUMGPU_INVALID_VALUE, 2));
@@ -319,8 +319,8 @@ fn argument_checks_for<T: Blas>(h: &mut Handle) {
     let mut a = lu.a.clone();
     let (mut ip, mut jp, mut info) = (vec![POISON; n * batch], vec![POISON; n * batch], vec![POISON; batch]);
     let e = unsafe { getrf(h, 3, Batch::Strided { ptr: a.as_mut_ptr(), stride: lu.stride() }, lda, std::ptr::null_mut(), jp.as_mut_ptr(), info.as_mut_ptr(), 2, Mode::Getc2) }.unwrap_err();
-    assert_eq!((e.status, c_position(&e, "numgpu_sgetrf_batched_fullpivot_strided")), (Status::NUMGPU_INVALID_VALUE, 6));
-    let s = unsafe { numgpu::getrf_fullpivot::capi::numgpu_sgetrf_batched_fullpivot_strided(h, 3, std::ptr::null_mut(), 3, 9, ip.as_mut_ptr(), jp.as_mut_ptr(), info.as_mut_ptr(), 1, 2) };
+    assert_eq!((e.status, c_position(&e, "numgpu_sgetrf_fullpivot_batched_strided")), (Status::NUMGPU_INVALID_VALUE, 6));
+    let s = unsafe { numgpu::getrf_fullpivot::capi::numgpu_sgetrf_fullpivot_batched_strided(h, 3, std::ptr::null_mut(), 3, 9, ip.as_mut_ptr(), jp.as_mut_ptr(), info.as_mut_ptr(), 1, 2) };
     assert_eq!((s, numgpu::ffi::capi::numgpu_last_error_arg()), (Status::NUMGPU_INVALID_VALUE, 10));
     assert!(ip.iter().chain(&jp).chain(&info).all(|&v| v == POISON));
     // getrs: a pivot out of range on host arrays.
@@ -328,12 +328,12 @@ fn argument_checks_for<T: Blas>(h: &mut Handle) {
     bad[1] = 1; // entry k = 2 must be >= 2
     let mut b = vec![T::one(); n * batch];
     let e = getrs_strided(h, Op::N, 3, 1, &a, lda, lu.stride(), &bad, &bad, &mut b, 3, 3, 2).unwrap_err();
-    assert_eq!((e.status, c_position(&e, "numgpu_sgetrs_batched_fullpivot_strided")), (Status::NUMGPU_INVALID_VALUE, 8));
+    assert_eq!((e.status, c_position(&e, "numgpu_sgetrs_fullpivot_batched_strided")), (Status::NUMGPU_INVALID_VALUE, 8));
     assert!(b.iter().all(|v| *v == T::one()));
     // gesv factors A in place: its matrices may not be shared (strideA 0).
     let (mut ip, mut jp, mut info) = (vec![POISON; n * batch], vec![POISON; n * batch], vec![POISON; batch]);
     let e = gesv_strided(h, 3, 1, &mut a, lda, 0, &mut ip, &mut jp, &mut b, 3, 3, &mut info, 2).unwrap_err();
-    assert_eq!((e.status, c_position(&e, "numgpu_sgesv_batched_fullpivot_strided")), (Status::NUMGPU_INVALID_VALUE, 6));
+    assert_eq!((e.status, c_position(&e, "numgpu_sgesv_fullpivot_batched_strided")), (Status::NUMGPU_INVALID_VALUE, 6));
     assert!(b.iter().all(|v| *v == T::one()) && ip.iter().chain(&jp).chain(&info).all(|&v| v == POISON));
 }
 

@@ -159,7 +159,7 @@ impl Getrf {
 #[rustfmt::skip]
 const ABOUT: About = About {
     name: "getrf", report: "getrf_fullpivot", tolerance: tol::RATIO, precisions: &['s', 'd', 'c', 'z'], default: &['s', 'd', 'c', 'z'], cusparse: false,
-    description: "Batched LU with complete pivoting (LAPACK ?getc2 semantics), square n, nonzero random data: numgpu_?getrf_batched_fullpivot_strided (mode GETC2) against cublas?getrfBatched (partial pivoting, pointer-array form) on the same device buffers and stream, and LAPACK ?getc2 on the host over all cores and on one core.",
+    description: "Batched LU with complete pivoting (LAPACK ?getc2 semantics), square n, nonzero random data: numgpu_?getrf_fullpivot_batched_strided (mode GETC2) against cublas?getrfBatched (partial pivoting, pointer-array form) on the same device buffers and stream, and LAPACK ?getc2 on the host over all cores and on one core.",
     columns: factor_columns!(("pivots ≠", "pivot_mismatches", Fmt::Fix(0)), ("near-ties", "pivot_near_ties", Fmt::Fix(0)), ("LU ratio", "lu_ratio", Fmt::Fix(2))),
     log: &["ours_ms", "ratio_cublas"],
 };

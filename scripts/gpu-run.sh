@@ -31,6 +31,8 @@
 #                         test, nor the NVRTC compile check, which runs no kernel, nor the
 #                         C tests built with AddressSanitizer, which does not mix with it)
 #   SANITIZER_ARGS        extra compute-sanitizer arguments (e.g. "--leak-check full")
+#   SANITIZER_JOBS        > 1: one process per test, that many at a time (default 1: one
+#                         process for all); SANITIZER_TEST_TIMEOUT stops each after so many s
 #   TEST_THREADS          --test-threads for the test binaries (default: libtest's)
 #   TOUR_ARGS, BENCH_ARGS extra arguments for the tour and numgpu-bench
 #   STEP_TIMEOUT          seconds after which a step is stopped (default 0: none)
@@ -241,9 +243,31 @@ sanitize() {
     local tool="$1"
     [[ -n "$SANITIZER" ]] || { echo "run.sh: compute-sanitizer not found"; return 1; }
     have_bin integration || missing integration || return 1
+    if [[ "${SANITIZER_JOBS:-1}" -gt 1 ]]; then sanitize_each "$tool"; return; fi
     # shellcheck disable=SC2086
     "$SANITIZER" --tool "$tool" --error-exitcode 99 --print-limit 200 ${SANITIZER_ARGS:-} \
         "$BUNDLE/bin/integration" "${san_args[@]}"
+}
+
+# One process per test, SANITIZER_JOBS at a time, each stopped after SANITIZER_TEST_TIMEOUT
+# seconds (default 0: never): one long test no longer holds back the verdict on the others,
+# and each test's line says how it ended (rc 124: stopped by the timeout, nothing reported
+# before the stop). The tests are those the filter and skips select (libtest's --list).
+sanitize_each() {
+    local tool="$1" dir="$TMP/san-$1"
+    mkdir -p "$dir"
+    "$BUNDLE/bin/integration" "${san_args[@]}" --list 2>/dev/null | sed -n 's/: test$//p' >"$dir/tests"
+    echo "$tool: $(wc -l <"$dir/tests") tests, ${SANITIZER_JOBS} at a time"
+    export SANITIZER BUNDLE dir tool
+    # shellcheck disable=SC2016
+    xargs -P "$SANITIZER_JOBS" -I{} bash -c '
+        t0=$SECONDS; log="$dir/$(echo "{}" | tr -c "A-Za-z0-9_\n" _).log"
+        timeout "${SANITIZER_TEST_TIMEOUT:-0}" "$SANITIZER" --tool "$tool" --error-exitcode 99 \
+            --print-limit 200 ${SANITIZER_ARGS:-} "$BUNDLE/bin/integration" --exact "{}" >"$log" 2>&1
+        rc=$?
+        echo "$tool {} rc=$rc $((SECONDS - t0))s $(grep -E "^========= (ERROR|RACECHECK) SUMMARY" "$log") $(grep -E "^test result" "$log")"
+        [[ $rc -eq 0 ]] || tail -n 30 "$log" | sed "s|^|    {}: |"
+        exit $rc' <"$dir/tests"
 }
 
 step_tour() {

@@ -878,6 +878,13 @@ numgpu_status numgpu_zexpm_batched(numgpu_handle *h,
 const char *numgpu_status_string(numgpu_status s);
 
 /**
+ * A static, NUL-terminated name of a `numgpu_backend` value, as `NUMGPU_BACKEND` spells the
+ * backends: "cpu", "cuda", "auto"; unknown values give "unknown numgpu backend". For what a
+ * handle runs on, pass the value `numgpu_get_backend` writes.
+ */
+const char *numgpu_backend_name(numgpu_backend backend);
+
+/**
  * Copies this thread's last error message into `buf` (at most `len - 1` bytes and a NUL;
  * nothing when `buf` is NULL or `len` is 0) and returns the message's full length in bytes,
  * without the NUL. The message is empty after a successful call. Example:
@@ -945,6 +952,16 @@ numgpu_status numgpu_get_backend(const numgpu_handle *h, numgpu_backend *backend
  * Errors: `INVALID_VALUE` when h is NULL.
  */
 numgpu_status numgpu_set_stream(numgpu_handle *h, void *cuda_stream);
+
+/**
+ * Writes to `*stream` the CUDA stream (`cudaStream_t`) on which the handle enqueues calls
+ * with device arrays: the one `numgpu_set_stream` set, or NULL for the default stream (a new
+ * handle's, and always on the CPU backend, which finishes each call before returning). The
+ * stream stays the caller's (or the runtime's): never destroy it through this pointer.
+ *
+ * Errors: `INVALID_VALUE` when h or stream is NULL.
+ */
+numgpu_status numgpu_get_stream(const numgpu_handle *h, void **stream);
 
 /**
  * Sets the seed of the handle's reproducible random draws (0 until set): the random starting

@@ -558,22 +558,32 @@ typedef struct numgpu_life_plan numgpu_life_plan;
  */
 typedef struct numgpu_ode numgpu_ode;
 
+#if !defined(numgpu_complex_float)
 /**
  * `float _Complex` as it crosses the C ABI: `{re, im}`, layout-compatible with C99
- * `float _Complex` and Fortran `complex(c_float_complex)`.
+ * `float _Complex`, C++ `std::complex<float>` and Fortran `complex(c_float_complex)`. To
+ * pass your own complex type instead, define the macro `numgpu_complex_float` to it before
+ * including numgpu.h (as LAPACKE's `lapack_complex_float`), e.g.
+ * `#define numgpu_complex_float float _Complex` in C99 or
+ * `#define numgpu_complex_float std::complex<float>` in C++ (after `#include <complex>`).
  */
 typedef struct {
   float re;
   float im;
 } numgpu_complex_float;
+#endif
 
+#if !defined(numgpu_complex_double)
 /**
- * `double _Complex` as it crosses the C ABI: `{re, im}`.
+ * `double _Complex` as it crosses the C ABI: `{re, im}`. Define the macro
+ * `numgpu_complex_double` before including numgpu.h to use your own layout-compatible type
+ * instead (C99 `double _Complex`, C++ `std::complex<double>`), as `numgpu_complex_float`.
  */
 typedef struct {
   double re;
   double im;
 } numgpu_complex_double;
+#endif
 
 /**
  * Parameters of the Jacobi routines. A zero-initialised struct (`numgpu_jacobi_params p =

@@ -420,7 +420,7 @@ static void usage(FILE *f, const char *program, int mpi)
             "arrays, checks every result bitwise against the one-%s run and against the mathematics,\n"
             "and prints a table (--log FILE: JSON lines too). Defaults: the check's sizes (gemm n 32\n"
             "batch 1000, getrf n 16 batch 2000, rkc 32 equations 200 systems, 1 repetition), or with\n"
-            "--bench sizes that fill a GPU (gemm batch 131072: 3.2 GB; getrf batch 1048576: 2.1 GB;\n"
+            "--bench sizes that fill a GPU (gemm batch 131072: 3.2 GB; getrf batch 1048576: 2.1 GB of matrices;\n"
             "10^6 systems; 5 repetitions after 1 warm-up). Backend auto: CUDA where the driver sees a device.\n",
             mpi ? "mpirun -np P " : "", program, mpi ? "" : "[--devices N] [--weights w1,w2,...] ", one, one);
     if (!mpi)

@@ -16,7 +16,7 @@
 #   make uninstall       remove what `make install` put under PREFIX
 #   make bundle          scripts/gpu-bundle.sh: everything a GPU host needs, in .gpu-bundle/
 #   make clippy          cargo clippy on every target, warnings as errors
-#   make clean           cargo clean, and the bundle
+#   make clean           cargo clean, the bundle and the MPI kit
 #
 # TEST_PROFILE=release runs the tests on a release build. Default: debug. Measured from
 # `cargo clean` on a 2-core machine: make test took 2m09 in debug, 2m50 in release; the NVRTC
@@ -139,4 +139,4 @@ clippy:
 
 clean:
 	$(CARGO) clean
-	rm -rf .gpu-bundle gpu-out
+	rm -rf .gpu-bundle gpu-out .mpi-kit

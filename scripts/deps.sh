@@ -8,8 +8,9 @@
 #   scripts/deps.sh --nvrtc-dir   print the folder holding libnvrtc.so.13 (empty if none), exit 0
 #
 # Needs: a C compiler (cc), gfortran, pkg-config, OpenBLAS with cblas.h, LAPACKE (lapacke.h),
-# and libnvrtc.so.13 for the kernel compile check: from a CUDA toolkit if one is installed,
-# else from PyPI's nvidia-cuda-nvrtc wheel. When everything is there it runs no package
+# Open MPI (mpicc and mpirun: `make test` runs examples/c/mpi_batch.c with mpirun -np 2), and
+# libnvrtc.so.13 for the kernel compile check: from a CUDA toolkit if one is installed, else
+# from PyPI's nvidia-cuda-nvrtc wheel. When everything is there it runs no package
 # manager at all (a few compiler probes, well under a second).
 # NUMGPU_NVRTC_DIR, if set, names the folder with libnvrtc.so.13 and skips the search.
 set -euo pipefail
@@ -97,14 +98,22 @@ if [[ $have_cc == 1 ]]; then
     if ! cc "$tmp/lapacke.c" -o "$tmp/lapacke" -llapacke -lopenblas >"$tmp/lapacke.log" 2>&1; then
         miss liblapacke-dev "LAPACKE (lapacke.h, liblapacke)"
     fi
+    # Open MPI: a program built by mpicc, and mpirun to start it (examples/c/mpi_batch.c).
+    printf '#include <mpi.h>\nint main(int c,char**v){int r;MPI_Init(&c,&v);MPI_Comm_rank(MPI_COMM_WORLD,&r);MPI_Finalize();return r;}\n' >"$tmp/mpi.c"
+    if ! command -v mpicc >/dev/null 2>&1 || ! mpicc "$tmp/mpi.c" -o "$tmp/mpi" >"$tmp/mpi.log" 2>&1; then
+        miss libopenmpi-dev "Open MPI's compiler wrapper and headers (mpicc, mpi.h)"
+    fi
+    command -v mpirun >/dev/null 2>&1 || miss openmpi-bin "Open MPI's launcher (mpirun)"
 elif [[ -n "$(command -v dpkg-query || true)" ]]; then
     # No compiler to probe with: ask dpkg instead.
-    for p in libopenblas-dev liblapacke-dev; do
+    for p in libopenblas-dev liblapacke-dev libopenmpi-dev openmpi-bin; do
         dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || miss "$p" "$p"
     done
 else
     miss libopenblas-dev "OpenBLAS with cblas.h (libopenblas)"
     miss liblapacke-dev "LAPACKE (lapacke.h, liblapacke)"
+    miss libopenmpi-dev "Open MPI (mpicc, mpi.h)"
+    miss openmpi-bin "Open MPI's launcher (mpirun)"
 fi
 
 nvrtc="$(nvrtc_dir)"
@@ -112,7 +121,7 @@ need_nvrtc=0
 [[ -z "$nvrtc" ]] && need_nvrtc=1
 
 if [[ ${#missing_pkgs[@]} -eq 0 && $need_nvrtc == 0 ]]; then
-    echo "deps: ok (cc, gfortran, pkg-config, OpenBLAS, LAPACKE$([[ $want_cmake == 1 ]] && echo ", cmake"); libnvrtc in $nvrtc)"
+    echo "deps: ok (cc, gfortran, pkg-config, OpenBLAS, LAPACKE, Open MPI$([[ $want_cmake == 1 ]] && echo ", cmake"); libnvrtc in $nvrtc)"
     exit 0
 fi
 

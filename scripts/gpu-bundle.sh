@@ -7,13 +7,16 @@
 #   .gpu-bundle/bin/integration    the integration-test binary (tests/integration/main.rs)
 #   .gpu-bundle/bin/tour           examples/tour/
 #   .gpu-bundle/bin/numgpu-bench   the benchmarks (feature bench)
-#   .gpu-bundle/bin/ctests.tar.xz  the C and Fortran test executables (packed), built by the c_abi and
-#                                  fortran test modules (NUMGPU_TEST_BIN_DIR), run there with
-#                                  NUMGPU_PREBUILT_TESTS=1
+#   .gpu-bundle/bin/ctests.tar.xz  the C and Fortran test executables (packed), built by the c_abi,
+#                                  fortran and multi_gpu test modules (NUMGPU_TEST_BIN_DIR), run
+#                                  there with NUMGPU_PREBUILT_TESTS=1; multi_gpu and mpi_batch
+#                                  (examples/c/) also by run.sh's multigpu step
 #   .gpu-bundle/lib/               libnumgpu.so, libnumgpu.so.0 -> libnumgpu.so
 #   .gpu-bundle/lib/syslibs.tar.xz the system libraries they need beyond glibc (OpenBLAS,
 #                                  LAPACK(E), libgfortran, ...), unpacked by run.sh
 #   .gpu-bundle/include/           numgpu.h (and numgpu.f90 when it exists)
+#   .gpu-bundle/mpi-kit/           Open MPI for the host (scripts/mpi-kit.sh: .debs, unpacked there by
+#                                  run.sh into a private prefix) for bin/ctests' mpi_batch
 #   .gpu-bundle/MANIFEST           what was built, from which commit, where
 #   .gpu-bundle/ctests-cpu.log     the C/Fortran tests' run here on the CPU
 #
@@ -22,7 +25,7 @@
 # The C/Fortran tests and the CPU side of the suite run here once, as a check of the build.
 #
 # Usage: scripts/gpu-bundle.sh          then, on the GPU host, from the repo root:
-#        .gpu-bundle/run.sh [test] [memcheck] [racecheck] [tour] [bench]
+#        .gpu-bundle/run.sh [test] [memcheck] [racecheck] [tour] [bench] [multigpu]
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 ROOT="$PWD"
@@ -80,13 +83,24 @@ say "C and Fortran test executables (built and run here on the CPU)"
 # the GPU run shows it again; a program that did not compile is simply missing there.
 ctests_ok=1
 NUMGPU_TEST_BIN_DIR="$B/bin/ctests" NUMGPU_REQUIRE_NVRTC=1 \
-    cargo test --release --test integration -- c_abi fortran 2>&1 | tee "$B/ctests-cpu.log" || ctests_ok=0
+    cargo test --release --test integration -- c_abi fortran multi_gpu 2>&1 | tee "$B/ctests-cpu.log" || ctests_ok=0
 n_ctests=$(find "$B/bin/ctests" -type f -perm -u+x | wc -l)
 echo "gpu-bundle: $n_ctests C/Fortran test executables in bin/ctests"
 if [[ $ctests_ok == 0 ]]; then
     echo "gpu-bundle: WARNING: C/Fortran tests failed here on the CPU (log: .gpu-bundle/ctests-cpu.log)" >&2
     [[ "${BUNDLE_STRICT:-0}" == 1 ]] && exit 1
 fi
+
+say "Open MPI kit (scripts/mpi-kit.sh), checked with bin/ctests/mpi_batch"
+# mpi_batch was built above by this machine's Open MPI; the kit carries the same version's
+# runtime. Checked here as run.sh uses it there: unpacked into a private prefix, mpirun -np 2
+# with the system's Open MPI out of the way.
+scripts/mpi-kit.sh download
+if [[ -x "$B/bin/ctests/mpi_batch" ]]; then
+    LD_LIBRARY_PATH="$B/lib:$LD_LIBRARY_PATH" scripts/mpi-kit.sh check "$B/bin/ctests/mpi_batch" --backend cpu \
+        --gemm-batch 37 --getrf-batch 53 --rkc-systems 11 2>&1 | tee "$B/mpi-kit-check.log"
+fi
+cp -r .mpi-kit "$B/mpi-kit"
 
 # The tour and the bench are wanted but not vital: one that does not exist or does not build
 # is left out with a warning (BUNDLE_STRICT=1 makes that fatal); run.sh then says it is missing.
@@ -141,7 +155,8 @@ say "system libraries"
 sys="$(mktemp -d)"
 trap 'rm -f "$json"; rm -rf "$sys"' EXIT
 base_re='^(linux-vdso|ld-linux|libc|libm|libdl|libpthread|librt|libutil|libresolv|libgcc_s|libstdc\+\+|libnumgpu)\.so'
-mapfile -t objs < <(find "$B/bin" "$B/lib" -type f -perm -u+x)
+# (Not mpi_batch: its MPI libraries come with the kit, which keeps the host's own base libraries.)
+mapfile -t objs < <(find "$B/bin" "$B/lib" -type f -perm -u+x ! -name mpi_batch)
 LD_LIBRARY_PATH="$B/lib:${LD_LIBRARY_PATH:-}" ldd "${objs[@]}" 2>/dev/null \
     | awk '$2 == "=>" { print $1, $3 }' | sort -u | while read -r name path; do
     if [[ "$path" == "not" ]]; then echo "gpu-bundle: a bundled program needs $name, which is not found here" >&2; exit 1; fi
@@ -165,6 +180,7 @@ dirty="$(git status --porcelain --untracked-files=no 2>/dev/null | wc -l)"
     echo "commit: $commit$([[ $dirty -gt 0 ]] && echo " + $dirty modified tracked files")"
     echo "build_root: $ROOT"
     echo "tour: $tour, bench: $bench"
+    echo "mpi kit: $(sed -n 2p "$B/mpi-kit/MANIFEST")"
     echo "ctests: $n_ctests"
     echo "warnings: ${#warnings[@]}"
     for w in "${warnings[@]}"; do echo "  $w"; done
@@ -182,6 +198,13 @@ awk -v k="$size_kib" -v s=$((SECONDS - T0)) -v m="$MAX_MIB" 'BEGIN { printf "gpu
 if (( size_kib > MAX_MIB * 1024 )); then
     echo "gpu-bundle: FAILED: the bundle is larger than $MAX_MIB MiB" >&2
     exit 1
+fi
+# The device tool carries the bundle with the working tree (tracked files and untracked ones git
+# does not ignore): 64 MiB in all.
+tree_bytes=$( (git ls-files -z; git ls-files -z --others --exclude-standard) | xargs -0 du -cb 2>/dev/null | tail -n 1 | cut -f1)
+carry_mib=$(( (size_kib * 1024 + ${tree_bytes:-0}) / 1048576 ))
+if (( carry_mib >= 64 )); then
+    warnings+=("the bundle and the working tree come to about $carry_mib MiB, over the device tool's 64 MiB: remove what the call does not use first (run.sh multigpu, and test with TEST_FILTER=multi_gpu, use neither bin/numgpu-bench, bin/tour nor matrices/)")
 fi
 for w in "${warnings[@]}"; do echo "gpu-bundle: WARNING: $w"; done
 echo "gpu-bundle: ok. On the GPU host, from the repo root: .gpu-bundle/run.sh  (device tool: carry [\".gpu-bundle\"])"

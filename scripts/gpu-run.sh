@@ -3,7 +3,8 @@
 # NVIDIA GPU and no Rust. Copied into the bundle as .gpu-bundle/run.sh; run it from the repo
 # root (the working tree is there; the binaries need no source, but see BUILD ROOT below):
 #
-#   .gpu-bundle/run.sh [STEP...]       STEP: test memcheck racecheck tour bench (default: all)
+#   .gpu-bundle/run.sh [STEP...]       STEP: test memcheck racecheck tour bench multigpu
+#                                      (default: all but multigpu)
 #
 # Steps, in this order whatever the order given:
 #   test       the unit-test binary, then the integration binary, NUMGPU_REQUIRE_CUDA=1
@@ -12,6 +13,10 @@
 #   racecheck  compute-sanitizer --tool racecheck over the integration binary
 #   tour       examples/tour
 #   bench      numgpu-bench --out $OUT/bench $BENCH_ARGS
+#   multigpu   examples/c's multi_gpu --bench (a handle and a thread per device) and
+#              mpirun -np $MPI_NP mpi_batch --bench (a rank per device; MPI_NP default: the GPUs,
+#              at least 2), on CUDA: the batch on one GPU and split over all, from host and
+#              device arrays; tables in multigpu.log, JSON lines in multigpu.jsonl
 #
 # Output, under $OUT (default ./gpu-out), at most 8 files and 2 folders deep (the device tool
 # returns no more): test.log, sanitizers.log, tour.log, bench.log, summary.txt and the bench's
@@ -35,6 +40,11 @@
 #                         process for all); SANITIZER_TEST_TIMEOUT stops each after so many s
 #   TEST_THREADS          --test-threads for the test binaries (default: libtest's)
 #   TOUR_ARGS, BENCH_ARGS extra arguments for the tour and numgpu-bench
+#   MULTIGPU_ARGS         extra arguments for multi_gpu and mpi_batch (e.g. smaller sizes:
+#                         --gemm-batch 4096; --help lists them)
+#   MPI_NP, MPIRUN_ARGS   ranks, and extra mpirun arguments, of the multigpu step
+#   MPI_KIT               default 1: the bundle's Open MPI (mpi-kit/, unpacked into a temporary
+#                         prefix) provides mpirun and libmpi; 0: the host's own
 #   STEP_TIMEOUT          seconds after which a step is stopped (default 0: none)
 #   NUMGPU_CACHE_DIR      NVRTC module cache (default: a fresh temporary folder)
 #
@@ -47,14 +57,14 @@ BUNDLE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO="$(dirname "$BUNDLE")"
 cd "$REPO"
 
-ALL_STEPS=(test memcheck racecheck tour bench)
+ALL_STEPS=(test memcheck racecheck tour bench multigpu)
 declare -A want=()
 if [[ $# -eq 0 ]]; then
-    for s in "${ALL_STEPS[@]}"; do want[$s]=1; done
+    for s in test memcheck racecheck tour bench; do want[$s]=1; done
 else
     for s in "$@"; do
         case "$s" in
-            test|memcheck|racecheck|tour|bench) want[$s]=1 ;;
+            test|memcheck|racecheck|tour|bench|multigpu) want[$s]=1 ;;
             -h|--help) sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
             *) echo "run.sh: unknown step '$s' (steps: ${ALL_STEPS[*]})" >&2; exit 2 ;;
         esac
@@ -123,6 +133,18 @@ for lib in libnvrtc.so.13 libcublas.so.13 libcublasLt.so.13 libcusparse.so.12 li
 done
 cuda_path="$(IFS=:; echo "${cuda_dirs[*]}")"
 export LD_LIBRARY_PATH="$BUNDLE/lib:$syslib${cuda_path:+:$cuda_path}:/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+
+# Open MPI from the bundle's kit (the version mpi_batch was built with), in a private prefix:
+# its mpirun first on PATH, its libraries first on LD_LIBRARY_PATH.
+mpi_note="mpirun: $(command -v mpirun || echo none) (the host's)"
+if [[ "${MPI_KIT:-1}" == 1 && -x "$BUNDLE/mpi-kit/mpi-kit.sh" ]]; then
+    if "$BUNDLE/mpi-kit/mpi-kit.sh" unpack "$TMP/mpi" >"$TMP/mpi-kit.log" 2>&1; then
+        . "$TMP/mpi/env.sh"
+        mpi_note="mpirun: $(command -v mpirun) (the bundle's kit: $(tail -n 1 "$TMP/mpi-kit.log"))"
+    else
+        mpi_note="mpirun: the bundle's kit did not unpack: $(tail -n 3 "$TMP/mpi-kit.log" | tr '\n' ' ')"
+    fi
+fi
 
 # compute-sanitizer: on PATH, else in a toolkit.
 SANITIZER="$(command -v compute-sanitizer 2>/dev/null || true)"
@@ -211,6 +233,7 @@ missing() { echo "run.sh: $1 is not in the bundle (${2:-rebuild it with scripts/
     echo "LD_LIBRARY_PATH=$LD_LIBRARY_PATH"
     echo "compute-sanitizer: ${SANITIZER:-not found}"
     echo "$build_root_note"
+    echo "$mpi_note"
     if command -v nvidia-smi >/dev/null 2>&1; then
         nvidia-smi 2>&1 || true
     else
@@ -282,11 +305,38 @@ step_bench() {
     "$BUNDLE/bin/numgpu-bench" --out "$OUT/bench" ${BENCH_ARGS:-}
 }
 
+# The examples of docs/multi-gpu.md, in bench mode. A quick run first: where a container
+# forbids one process to read another's memory, Open MPI's shared-memory transport needs
+# single_copy_mechanism=none, and the bench then runs with it.
+step_multigpu() {
+    local bin="$NUMGPU_TEST_BIN_DIR" rc=0 backend=auto ngpu np
+    [[ -x "$bin/multi_gpu" && -x "$bin/mpi_batch" ]] || missing "examples/c's multi_gpu and mpi_batch" "not in bin/ctests.tar.xz" || return 1
+    command -v mpirun >/dev/null || { echo "run.sh: no mpirun (no mpi-kit in the bundle, or MPI_KIT=0 on a host without MPI)"; return 1; }
+    [[ "$NUMGPU_REQUIRE_CUDA" == 1 ]] && backend=cuda
+    ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
+    np="${MPI_NP:-$(( ngpu > 2 ? ngpu : 2 ))}"
+    echo "--- multi_gpu --bench --backend $backend ${MULTIGPU_ARGS:-}"
+    # shellcheck disable=SC2086
+    "$bin/multi_gpu" --bench --backend "$backend" --log "$OUT/multigpu.jsonl" ${MULTIGPU_ARGS:-} || rc=1
+    # shellcheck disable=SC2086
+    local mpirun=(mpirun -np "$np" --bind-to none ${MPIRUN_ARGS:-})
+    if ! "${mpirun[@]}" "$bin/mpi_batch" --backend "$backend" --routines gemm --gemm-batch 64; then
+        echo "run.sh: mpirun failed; again with OMPI_MCA_btl_vader_single_copy_mechanism=none"
+        export OMPI_MCA_btl_vader_single_copy_mechanism=none
+        "${mpirun[@]}" "$bin/mpi_batch" --backend "$backend" --routines gemm --gemm-batch 64 || return 1
+    fi
+    echo "--- ${mpirun[*]} mpi_batch --bench --backend $backend ${MULTIGPU_ARGS:-}"
+    # shellcheck disable=SC2086
+    "${mpirun[@]}" "$bin/mpi_batch" --bench --backend "$backend" --log "$OUT/multigpu.jsonl" ${MULTIGPU_ARGS:-} || rc=1
+    return $rc
+}
+
 [[ -n "${want[test]:-}" ]] && run_step test "$OUT/test.log" step_test
 [[ -n "${want[memcheck]:-}" ]] && run_step memcheck "$OUT/sanitizers.log" sanitize memcheck
 [[ -n "${want[racecheck]:-}" ]] && run_step racecheck "$OUT/sanitizers.log" sanitize racecheck
 [[ -n "${want[tour]:-}" ]] && run_step tour "$OUT/tour.log" step_tour
 [[ -n "${want[bench]:-}" ]] && run_step bench "$OUT/bench.log" step_bench
+[[ -n "${want[multigpu]:-}" ]] && run_step multigpu "$OUT/multigpu.log" step_multigpu
 
 # ---- what comes back: at most 8 files, 2 folders deep ------------------------------------
 count_files() { find "$OUT" -type f | wc -l; }

@@ -23,3 +23,4 @@ mod tensor;
 mod c_abi;
 mod fortran;
 mod examples;
+mod multi_gpu;

@@ -178,7 +178,7 @@ numgpu_status batch_compute(numgpu_handle *h, numgpu_ode *ode, const batch *b, b
         s = numgpu_dgetrf_fullpivot_batched_strided(h, NUMGPU_FULLPIVOT_GETC2, n, v.p[0], n, nn, v.p[1], v.p[2], v.p[3], count);
         break;
     case BATCH_RKC:
-        s = numgpu_rkc_integrate(h, ode, count, 0.0, 1.0, v.p[0], n, NUMGPU_LAYOUT_SYSTEM_MAJOR, v.p[1], 3, 1e-6, v.p[2], 1, NULL, NULL, v.p[3], NULL);
+        s = numgpu_rkc_integrate(h, ode, count, 1, 0.0, 1.0, v.p[0], n, NUMGPU_LAYOUT_SYSTEM_MAJOR, v.p[1], 3, 1e-6, v.p[2], NULL, NULL, v.p[3], NULL);
         break;
     default:
         return NUMGPU_INVALID_VALUE;

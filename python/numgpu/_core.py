@@ -142,14 +142,21 @@ class Ctx:
             desc = ", ".join(f"{k}: {'host' if d is None else f'cuda:{d}'}" for d, k in spaces.items())
             raise ValueError(f"numgpu: the arrays of one call must all be host memory or all on one device ({desc})")
         self.device = next(iter(spaces), None)
-        first = next(iter(self.v.values()), None)
-        self.ns = arr.namespace(first) if first is not None else arr._Numpy()
-        if self.ns is None:
-            raise TypeError(f"numgpu: cannot make outputs next to a {type(first.obj).__name__}: "
-                            "install CuPy or PyTorch, or pass the output arrays")
+        first = self._first = next(iter(self.v.values()), None)
+        self._ns = None
         self.handle = handle if handle is not None else default_handle(self.device)
         self.stream = arr.current_stream(first) if self.device is not None else self.handle.stream
         self.host_copies = []
+
+    @property
+    def ns(self):
+        """Where this call's outputs are made: the library of its first array."""
+        if self._ns is None:
+            self._ns = arr.namespace(self._first) if self._first is not None else arr._Numpy()
+            if self._ns is None:
+                raise TypeError(f"numgpu: cannot make outputs next to a {type(self._first.obj).__name__}: "
+                                "install CuPy or PyTorch, or pass the output arrays")
+        return self._ns
 
     # ---- dtypes ----
 
@@ -209,14 +216,15 @@ class Ctx:
                                   f"non-negative strides), not strides {v.strides}", v.device)
             v = self._host_input(name, dtype, lambda a: np.ascontiguousarray(a.swapaxes(-1, -2)).swapaxes(-1, -2))
         r, c = v.shape[-2:]
-        ld = v.strides[-1] if c > 1 else max(r, 1)
-        ld = max(ld, 1)
-        if v.ndim == 3:
-            return Mat(v, v.shape[0], r, c, ld, v.strides[0])
-        return Mat(v, None, r, c, ld, ld * c)
+        ld = max(v.strides[-1] if c > 1 and v.size else r, 1)
+        if v.ndim == 2:
+            return Mat(v, None, r, c, ld, ld * c)
+        return Mat(v, v.shape[0], r, c, ld, v.strides[0] if v.size else ld * c)
 
     @staticmethod
     def _colmajor(v):
+        if v.size == 0:
+            return True  # nothing is read or written: any strides will do
         r, c = v.shape[-2:]
         sr, sc = v.strides[-2:]
         if any(s < 0 for s in v.strides):
@@ -231,20 +239,20 @@ class Ctx:
         if v.ndim not in (1, 2):
             raise ValueError(f"numgpu: {name} must be a vector (n,) or a batch (batch, n), not of shape {v.shape}")
         n = v.shape[-1]
-        good = all(s >= 0 for s in v.strides) and (n <= 1 or v.strides[-1] == 1)
+        good = v.size == 0 or (all(s >= 0 for s in v.strides) and (n <= 1 or v.strides[-1] == 1))
         if not (self._check_dtype(name, v, dtype, write) and good):
             if v.device is not None or write:
                 raise _bad_layout(name, f"unit-stride along its last axis, not strides {v.strides}", v.device)
             v = self._host_input(name, dtype, np.ascontiguousarray)
         if v.ndim == 2:
-            return Vec(v, v.shape[0], n, v.strides[0])
+            return Vec(v, v.shape[0], n, v.strides[0] if v.size else n)
         return Vec(v, None, n, n)
 
     def flat(self, name, dtype, write=False, size=None):
         """Array argument `name` read as one C-contiguous run of elements (pivots, info, a
         tensor); `size`, when given, is the number of elements required."""
         v = self.v[name]
-        contiguous = all(st == c for st, c, n in zip(v.strides, arr._c_strides(v.shape), v.shape) if n > 1)
+        contiguous = v.size == 0 or all(st == c for st, c, n in zip(v.strides, arr._c_strides(v.shape), v.shape) if n > 1)
         if not (self._check_dtype(name, v, dtype, write) and contiguous):
             if v.device is not None or write:
                 raise _bad_layout(name, f"C-contiguous, not strides {v.strides}", v.device)

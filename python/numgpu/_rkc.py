@@ -119,17 +119,20 @@ class ODE:
             pass
 
 
-def _layout(ctx, name, width):
-    """(view, layout, ld) of an (nsys, width) array: rows contiguous is system-major, columns
-    contiguous equation-major (a transposed view of an (width, nsys) array)."""
+def _layout(ctx, name, width, prefer=0):
+    """(view, layout, ld) of an (nsys, width) array: rows contiguous is system-major (0),
+    columns contiguous equation-major (1, a transposed view of a (width, nsys) array); an
+    array that is both (one row or one column) takes `prefer`."""
     v = ctx.v[name]
     if v.ndim != 2 or v.shape[1] != width:
         raise ValueError(f"numgpu.rkc_integrate: {name} must be (nsys, {width}), not of shape {v.shape}")
     nsys = v.shape[0]
-    if (width <= 1 or v.strides[1] == 1) and min(v.strides) >= 0:
-        return v, 0, max(v.strides[0] if nsys > 1 else width, width, 1)
-    if (nsys <= 1 or v.strides[0] == 1) and min(v.strides) >= 0:
-        return v, 1, max(v.strides[1] if width > 1 else nsys, nsys, 1)
+    fits = {0: (width <= 1 or v.strides[1] == 1) and min(v.strides) >= 0,
+            1: (nsys <= 1 or v.strides[0] == 1) and min(v.strides) >= 0}
+    ld = {0: max(v.strides[0] if nsys > 1 else width, width, 1), 1: max(v.strides[1] if width > 1 else nsys, nsys, 1)}
+    for layout in (prefer, 1 - prefer):
+        if fits[layout]:
+            return v, layout, ld[layout]
     return v, None, None
 
 
@@ -167,12 +170,12 @@ def rkc_integrate(ode, Y, t0, tend, *, P=None, rtol=1e-6, atol=1e-6, method="rkc
     if ode.npar:
         if P is None:
             raise ValueError(f"numgpu.rkc_integrate: the ODE has {ode.npar} parameters per system: P is required")
-        p, play, ldp = _layout(ctx, "P", ode.npar)
+        p, play, ldp = _layout(ctx, "P", ode.npar, prefer=layout)
         if play != layout or p.shape[0] != nsys or not ctx._check_dtype("P", p, f64, False):
             if p.device is not None:
                 raise ValueError("numgpu.rkc_integrate: P must be (nsys, npar) in Y's layout (rows or columns contiguous)")
             ctx._host_input("P", f64, np.asfortranarray if layout == 1 else np.ascontiguousarray)
-            p, _, ldp = _layout(ctx, "P", ode.npar)
+            p, _, ldp = _layout(ctx, "P", ode.npar, prefer=layout)
     if not hasattr(atol, "shape") or isinstance(atol, np.ndarray):
         atol = ctx.ns.from_host(np.atleast_1d(np.asarray(atol, f64)))
     ctx.v["atol"] = arr.view(atol, "atol")

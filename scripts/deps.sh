@@ -6,12 +6,16 @@
 #   scripts/deps.sh --check    check only: print what is missing, exit 1 if anything is
 #   scripts/deps.sh --cmake    also require cmake (make install-check)
 #   scripts/deps.sh --nvrtc-dir   print the folder holding libnvrtc.so.13 (empty if none), exit 0
+#   scripts/deps.sh --pydeps-dir  print the folder to put on PYTHONPATH for numpy and pytest
+#                              (empty when the interpreter has them itself), exit 0
 #
 # Needs: a C compiler (cc), gfortran, pkg-config, OpenBLAS with cblas.h, LAPACKE (lapacke.h),
 # and libnvrtc.so.13 for the kernel compile check: from a CUDA toolkit if one is installed,
 # else from PyPI's nvidia-cuda-nvrtc wheel. When everything is there it runs no package
 # manager at all (a few compiler probes, well under a second).
 # NUMGPU_NVRTC_DIR, if set, names the folder with libnvrtc.so.13 and skips the search.
+# The Python module's test suite (python/tests) needs numpy and pytest, from PyPI like the
+# NVRTC wheel.
 set -euo pipefail
 
 NVRTC_WHEEL="nvidia-cuda-nvrtc==13.0.88"
@@ -20,6 +24,10 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # (PEP 668 "externally managed" Pythons); inside target/ so it is git-ignored.
 NVRTC_LOCAL="$ROOT/target/nvrtc"
 PYTHON="${PYTHON:-python3}"
+# The Python suite's packages (numpy, pytest), and where they go when pip may not write to the
+# interpreter's site-packages.
+PY_PACKAGES=(numpy pytest)
+PYDEPS_LOCAL="$ROOT/target/pydeps"
 
 mode=install
 want_cmake=0
@@ -28,7 +36,8 @@ for a in "$@"; do
         --check) mode=check ;;
         --cmake) want_cmake=1 ;;
         --nvrtc-dir) mode=nvrtc-dir ;;
-        -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+        --pydeps-dir) mode=pydeps-dir ;;
+        -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
         *) echo "deps.sh: unknown argument $a" >&2; exit 2 ;;
     esac
 done
@@ -71,6 +80,19 @@ if [[ $mode == nvrtc-dir ]]; then
     exit 0
 fi
 
+# ---- the Python suite's packages: numpy and pytest --------------------------------------------
+py_has() { command -v "$PYTHON" >/dev/null 2>&1 && PYTHONPATH="$1${PYTHONPATH:+:$PYTHONPATH}" "$PYTHON" -c 'import numpy, pytest' >/dev/null 2>&1; }
+# Prints "" when the interpreter has them, target/pydeps when they are there, else fails.
+pydeps_dir() {
+    if py_has ""; then return 0; fi
+    if [[ -d "$PYDEPS_LOCAL" ]] && py_has "$PYDEPS_LOCAL"; then echo "$PYDEPS_LOCAL"; return 0; fi
+    return 1
+}
+if [[ $mode == pydeps-dir ]]; then
+    pydeps_dir || true
+    exit 0
+fi
+
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 
@@ -110,17 +132,21 @@ fi
 nvrtc="$(nvrtc_dir)"
 need_nvrtc=0
 [[ -z "$nvrtc" ]] && need_nvrtc=1
+need_py=0
+pydeps_dir >/dev/null || need_py=1
 
-if [[ ${#missing_pkgs[@]} -eq 0 && $need_nvrtc == 0 ]]; then
-    echo "deps: ok (cc, gfortran, pkg-config, OpenBLAS, LAPACKE$([[ $want_cmake == 1 ]] && echo ", cmake"); libnvrtc in $nvrtc)"
+if [[ ${#missing_pkgs[@]} -eq 0 && $need_nvrtc == 0 && $need_py == 0 ]]; then
+    echo "deps: ok (cc, gfortran, pkg-config, OpenBLAS, LAPACKE$([[ $want_cmake == 1 ]] && echo ", cmake"); libnvrtc in $nvrtc; numpy, pytest)"
     exit 0
 fi
 
 for w in "${missing_what[@]}"; do echo "deps: missing $w" >&2; done
 [[ $need_nvrtc == 1 ]] && echo "deps: missing libnvrtc.so.13 (for the kernel compile check): PyPI $NVRTC_WHEEL" >&2
+[[ $need_py == 1 ]] && echo "deps: missing numpy or pytest (for the Python module's tests): PyPI ${PY_PACKAGES[*]}" >&2
 
 apt_cmd="apt-get install -y --no-install-recommends ${missing_pkgs[*]}"
 pip_cmd="$PYTHON -m pip install $NVRTC_WHEEL"
+py_cmd="$PYTHON -m pip install ${PY_PACKAGES[*]}"
 
 sudo_="sudo "
 [[ $(id -u) -eq 0 ]] && sudo_=""
@@ -128,6 +154,7 @@ sudo_="sudo "
 if [[ $mode == check ]]; then
     [[ ${#missing_pkgs[@]} -gt 0 ]] && echo "deps: run: ${sudo_}apt-get update && ${sudo_}$apt_cmd" >&2
     [[ $need_nvrtc == 1 ]] && echo "deps: run: $pip_cmd" >&2
+    [[ $need_py == 1 ]] && echo "deps: run: $py_cmd" >&2
     exit 1
 fi
 
@@ -146,6 +173,7 @@ if [[ ${#missing_pkgs[@]} -gt 0 ]]; then
             echo "deps: no apt-get here. Install the equivalents of these Debian packages: ${missing_pkgs[*]}" >&2
         fi
         [[ $need_nvrtc == 1 ]] && echo "    $pip_cmd" >&2
+        [[ $need_py == 1 ]] && echo "    $py_cmd" >&2
         exit 1
     fi
 fi
@@ -162,6 +190,21 @@ if [[ $need_nvrtc == 1 ]]; then
         echo "deps: pip could not install into $PYTHON's site-packages ($(tail -n 1 "$tmp/pip.log")); installing into $NVRTC_LOCAL" >&2
         "$PYTHON" -m pip install -q --target "$NVRTC_LOCAL" "$NVRTC_WHEEL" || {
             echo "deps: pip failed; run: $pip_cmd" >&2; exit 1; }
+    fi
+fi
+
+if [[ $need_py == 1 ]]; then
+    if ! command -v "$PYTHON" >/dev/null 2>&1; then
+        echo "deps: no $PYTHON to install ${PY_PACKAGES[*]} with; install Python 3 and pip, then run: $py_cmd" >&2
+        exit 1
+    fi
+    echo "deps: installing ${PY_PACKAGES[*]} with pip" >&2
+    export PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_ROOT_USER_ACTION=ignore
+    if ! "$PYTHON" -m pip install -q "${PY_PACKAGES[@]}" 2>"$tmp/pip-py.log"; then
+        # As for NVRTC: an externally managed Python gets them in target/pydeps (test.sh adds it).
+        echo "deps: pip could not install into $PYTHON's site-packages ($(tail -n 1 "$tmp/pip-py.log")); installing into $PYDEPS_LOCAL" >&2
+        "$PYTHON" -m pip install -q --target "$PYDEPS_LOCAL" "${PY_PACKAGES[@]}" || {
+            echo "deps: pip failed; run: $py_cmd" >&2; exit 1; }
     fi
 fi
 

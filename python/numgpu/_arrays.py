@@ -16,7 +16,6 @@ import sys
 
 import numpy as np
 
-from . import _lib
 
 FLOATS = (np.dtype(np.float32), np.dtype(np.float64), np.dtype(np.complex64), np.dtype(np.complex128))
 REALS = FLOATS[:2]

@@ -228,6 +228,28 @@ def test_rkc_heat_equation_on_device(stream):
     ode.close()
 
 
+LORENZ_CUDA = """
+__device__ void numgpu_rhs(double t, const double *y, const double *p, double *dydt)
+{
+    dydt[0] = p[0] * (y[1] - y[0]);
+    dydt[1] = p[1] * y[0] - y[1] - y[0] * y[2];
+    dydt[2] = y[0] * y[1] - p[2] * y[2];
+}
+"""
+
+
+def test_rkc_cuda_source_matches_the_builtin(stream):
+    h = numgpu.default_handle(0)
+    Y0 = torch.tensor([[1.0, 1.0, 1.0], [0.5, 0.0, 2.0]], dtype=F64, device=DEV)
+    P = torch.tensor([[10.0, 28.0, 8.0 / 3.0]] * 2, dtype=F64, device=DEV)
+    with numgpu.ODE(3, 3, cuda_source=LORENZ_CUDA, handle=h) as mine, numgpu.ODE.builtin("lorenz", handle=h) as built:
+        a = numgpu.rkc_integrate(built, Y0, 0.0, 0.5, P=P, method="rkck", rtol=1e-9, atol=1e-12)
+        b = numgpu.rkc_integrate(mine, Y0, 0.0, 0.5, P=P, method="rkck", rtol=1e-9, atol=1e-12)
+        ran_on(stream)
+        assert (a.status == 0).all() and (b.status == 0).all()
+        close(a.Y, b.Y, rtol=1e-8, atol=1e-8)
+
+
 def test_life_against_dense_products(stream):
     rng = np.random.default_rng(2)
     ntheta, natoms, nvox, nfib, nnz = 8, 6, 20, 10, 120

@@ -30,7 +30,13 @@ def test_heat_equation_against_its_exact_solution(handle, layout):
     ode.close()
 
 
+def _cpu_only(handle):
+    if handle.backend_name != "cpu":
+        pytest.skip("SKIPPED: Python right-hand sides run on the CPU backend only (CUDA takes a CUDA source)")
+
+
 def test_python_rhs_matches_the_builtin_and_warm_restarts(handle):
+    _cpu_only(handle)
     def lorenz(t, y, p, dydt):
         dydt[0] = p[0] * (y[1] - y[0])
         dydt[1] = p[1] * y[0] - y[1] - y[0] * y[2]
@@ -52,6 +58,7 @@ def test_python_rhs_matches_the_builtin_and_warm_restarts(handle):
 
 
 def test_an_exception_in_the_rhs_is_raised_again(handle):
+    _cpu_only(handle)
     def broken(t, y, p, dydt):
         raise RuntimeError("rhs failed")
 

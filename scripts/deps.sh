@@ -178,34 +178,30 @@ if [[ ${#missing_pkgs[@]} -gt 0 ]]; then
     fi
 fi
 
-if [[ $need_nvrtc == 1 ]]; then
+# pip_install WHAT LOCAL_DIR PACKAGE...: installs with pip into $PYTHON's site-packages or, where
+# pip may not write there (e.g. an externally managed system Python), into LOCAL_DIR (inside
+# target/, git-ignored; --nvrtc-dir and --pydeps-dir find it there).
+pip_install() {
+    local what="$1" local_dir="$2"; shift 2
+    local cmd="$PYTHON -m pip install $*"
     if ! command -v "$PYTHON" >/dev/null 2>&1; then
-        echo "deps: no $PYTHON to install $NVRTC_WHEEL with; install Python 3 and pip, then run: $pip_cmd" >&2
+        echo "deps: no $PYTHON to install $what with; install Python 3 and pip, then run: $cmd" >&2
         exit 1
     fi
-    echo "deps: installing $NVRTC_WHEEL with pip" >&2
+    echo "deps: installing $what with pip" >&2
     export PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_ROOT_USER_ACTION=ignore
-    if ! "$PYTHON" -m pip install -q "$NVRTC_WHEEL" 2>"$tmp/pip.log"; then
-        # e.g. an externally managed system Python: install into target/nvrtc instead.
-        echo "deps: pip could not install into $PYTHON's site-packages ($(tail -n 1 "$tmp/pip.log")); installing into $NVRTC_LOCAL" >&2
-        "$PYTHON" -m pip install -q --target "$NVRTC_LOCAL" "$NVRTC_WHEEL" || {
-            echo "deps: pip failed; run: $pip_cmd" >&2; exit 1; }
+    if ! "$PYTHON" -m pip install -q "$@" 2>"$tmp/pip.log"; then
+        echo "deps: pip could not install into $PYTHON's site-packages ($(tail -n 1 "$tmp/pip.log")); installing into $local_dir" >&2
+        "$PYTHON" -m pip install -q --target "$local_dir" "$@" || {
+            echo "deps: pip failed; run: $cmd" >&2; exit 1; }
     fi
-fi
+}
 
+if [[ $need_nvrtc == 1 ]]; then
+    pip_install "$NVRTC_WHEEL" "$NVRTC_LOCAL" "$NVRTC_WHEEL"
+fi
 if [[ $need_py == 1 ]]; then
-    if ! command -v "$PYTHON" >/dev/null 2>&1; then
-        echo "deps: no $PYTHON to install ${PY_PACKAGES[*]} with; install Python 3 and pip, then run: $py_cmd" >&2
-        exit 1
-    fi
-    echo "deps: installing ${PY_PACKAGES[*]} with pip" >&2
-    export PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_ROOT_USER_ACTION=ignore
-    if ! "$PYTHON" -m pip install -q "${PY_PACKAGES[@]}" 2>"$tmp/pip-py.log"; then
-        # As for NVRTC: an externally managed Python gets them in target/pydeps (test.sh adds it).
-        echo "deps: pip could not install into $PYTHON's site-packages ($(tail -n 1 "$tmp/pip-py.log")); installing into $PYDEPS_LOCAL" >&2
-        "$PYTHON" -m pip install -q --target "$PYDEPS_LOCAL" "${PY_PACKAGES[@]}" || {
-            echo "deps: pip failed; run: $py_cmd" >&2; exit 1; }
-    fi
+    pip_install "${PY_PACKAGES[*]}" "$PYDEPS_LOCAL" "${PY_PACKAGES[@]}"
 fi
 
 # Check again: what was installed must now be found.

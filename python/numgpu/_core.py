@@ -14,7 +14,40 @@ _BACKENDS = {"auto": 0, "cpu": 1, "cuda": 2}
 _BACKEND_NAMES = {1: "cpu", 2: "cuda"}
 
 
-class Handle:
+class CObject:
+    """A C object numgpu made (a handle, a plan, a matrix, an ODE): `ptr` its address, released
+    once by `close()` (the class's _DESTROY = (C function, parameter name)), by a `with`
+    block, or when collected."""
+
+    _DESTROY = None
+    ptr = None
+
+    def _live(self):
+        if self.ptr is None:
+            raise ValueError(f"{type(self).__module__.split('.')[0]}.{type(self).__name__}: it is closed")
+        return self.ptr
+
+    def close(self):
+        """Releases the C object (after its pending work); a second close does nothing."""
+        if self.ptr is not None:
+            p, self.ptr = self.ptr, None
+            fname, param = self._DESTROY
+            _lib.call(fname, **{param: p})
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:  # noqa: BLE001 (nothing to report to at collection time)
+            pass
+
+
+class Handle(CObject):
     """A numgpu handle: a backend ("auto", "cpu" or "cuda") and, on CUDA, a device, a stream
     and a workspace (numgpu_create_with). Use it from one thread at a time; close it with
     `close()` or a `with` block (it is also closed when collected).
@@ -24,6 +57,8 @@ class Handle:
     uses `default_handle()` for host arrays and a CUDA handle of the arrays' device for
     device arrays.
     """
+
+    _DESTROY = ("numgpu_destroy", "h")
 
     def __init__(self, backend="auto", device=0):
         if backend not in _BACKENDS:
@@ -37,11 +72,6 @@ class Handle:
         b = ctypes.c_int32()
         _lib.call("numgpu_get_backend", h=self.ptr, backend=ctypes.byref(b))
         self.backend_name = _BACKEND_NAMES[b.value]
-
-    def _live(self):
-        if self.ptr is None:
-            raise ValueError("numgpu.Handle: the handle is closed")
-        return self.ptr
 
     def set_stream(self, stream):
         """The CUDA stream (a cudaStream_t as an int, 0 for the legacy default) of later calls
@@ -61,28 +91,6 @@ class Handle:
         """Waits for the work enqueued through the handle (numgpu_synchronize); raises an
         asynchronous failure of an earlier call."""
         _lib.call("numgpu_synchronize", h=self._live())
-
-    def close(self):
-        """Destroys the handle (after its pending work); a second close does nothing."""
-        if self.ptr is not None:
-            p, self.ptr = self.ptr, None
-            _lib.call("numgpu_destroy", h=p)
-
-    @property
-    def _as_parameter_(self):
-        return ctypes.c_void_p(self._live())
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:  # noqa: BLE001 (nothing to report to at collection time)
-            pass
 
     def __repr__(self):
         state = "closed" if self.ptr is None else f"{self.backend_name}, device {self.device}"

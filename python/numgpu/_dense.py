@@ -32,6 +32,18 @@ def _result(ctx, name, was_vector=False):
     return obj[..., 0] if was_vector else obj
 
 
+def _solve_setup(handle, A, B, factor, overwrite_a, overwrite_b):
+    """The common start of a batched solve that overwrites A (with `factor`) and B: the call,
+    its dtype, A and B (vectors as columns), the batch, and whether B was a vector."""
+    B, vector = _columns(B)
+    ctx = Ctx(handle, A=A, B=B)
+    dt = ctx.dtype("A", "B")
+    a = _inout(ctx, factor, "A", dt, overwrite_a)
+    b = _inout(ctx, "X", "B", dt, overwrite_b)
+    batch, batched = batch_of(a, b)
+    return ctx, dt, a, b, batch, batched, vector
+
+
 def _inout(ctx, name, src, dtype, overwrite):
     """The matrix a routine overwrites: `src` itself (overwrite=True, laid out right), else a
     new copy `name` of it."""
@@ -145,13 +157,8 @@ def gesv(A, B, *, overwrite_a=False, overwrite_b=False, handle=None):
     SolveResult(X, info): X shaped as B; info (int32) > 0 where A_i is exactly singular or
     not finite (that X_i is B_i unchanged). overwrite_a/overwrite_b: work in place.
     """
-    B, vector = _columns(B)
-    ctx = Ctx(handle, A=A, B=B)
-    dt = ctx.dtype("A", "B")
-    a = _inout(ctx, "LU", "A", dt, overwrite_a)
-    b = _inout(ctx, "X", "B", dt, overwrite_b)
+    ctx, dt, a, b, batch, batched, vector = _solve_setup(handle, A, B, "LU", overwrite_a, overwrite_b)
     n = _square(a, "A")
-    batch, batched = batch_of(a, b)
     if a.batch not in (None, batch):
         raise ValueError("numgpu.gesv: A must have B's batch (each A_i is factored)")
     ipiv, jpiv = ctx.out("ipiv", (batch, n), I32), ctx.out("jpiv", (batch, n), I32)
@@ -226,12 +233,7 @@ def gels(A, B, *, overwrite_a=False, overwrite_b=False, handle=None):
     R(j, j) is exactly zero (B_i then unchanged). With overwrite_b, B's rows n..m-1 hold the
     residual's coordinates.
     """
-    B, vector = _columns(B)
-    ctx = Ctx(handle, A=A, B=B)
-    dt = ctx.dtype("A", "B")
-    a = _inout(ctx, "QR", "A", dt, overwrite_a)
-    b = _inout(ctx, "X", "B", dt, overwrite_b)
-    batch, batched = batch_of(a, b)
+    ctx, dt, a, b, batch, batched, vector = _solve_setup(handle, A, B, "QR", overwrite_a, overwrite_b)
     info = ctx.out("info", (batch,), I32)
     ctx.run(f"numgpu_{PREFIX[dt]}gels_givens_batched_strided", m=a.rows, n=a.cols, nrhs=b.cols, A=a.view,
             lda=a.ld, strideA=bstride(a, batch), B=b.view, ldb=b.ld, strideB=bstride(b, batch), info=info,
@@ -286,12 +288,7 @@ def posv(A, B, *, lower=True, overwrite_a=False, overwrite_b=False, handle=None)
     """Solves A_i·X_i = B_i for Hermitian positive definite A_i by Cholesky
     (numgpu_?posv_batched_strided). Returns SolveResult(X, info); X_i is B_i unchanged where
     info > 0."""
-    B, vector = _columns(B)
-    ctx = Ctx(handle, A=A, B=B)
-    dt = ctx.dtype("A", "B")
-    a = _inout(ctx, "L", "A", dt, overwrite_a)
-    b = _inout(ctx, "X", "B", dt, overwrite_b)
-    batch, batched = batch_of(a, b)
+    ctx, dt, a, b, batch, batched, vector = _solve_setup(handle, A, B, "L", overwrite_a, overwrite_b)
     if a.batch not in (None, batch):
         raise ValueError("numgpu.posv: A must have B's batch (each A_i is factored)")
     info = ctx.out("info", (batch,), I32)
@@ -311,6 +308,11 @@ def _jacobi_params(tol, max_sweeps, sort):
     return ctypes.byref(_lib.struct_type("numgpu_jacobi_params")(float(tol), int(max_sweeps), 0 if sort else 1))
 
 
+def _jacobi_outputs(ctx, batch, dt):
+    """info, sweeps and residual of a Jacobi call: one entry per matrix."""
+    return ctx.out("info", (batch,), I32), ctx.out("sweeps", (batch,), I32), ctx.out("residual", (batch,), real_of(dt))
+
+
 def syevj(A, *, vectors=True, lower=True, tol=0.0, max_sweeps=0, sort=True, overwrite_a=False, handle=None):
     """Eigenvalues (and vectors) of real symmetric or complex Hermitian matrices by cyclic
     Jacobi (numgpu_?syevj_batched / ?heevj_batched); only the triangle `lower` names is read.
@@ -327,8 +329,7 @@ def syevj(A, *, vectors=True, lower=True, tol=0.0, max_sweeps=0, sort=True, over
     n = _square(a, "A")
     batch = a.batch or 1
     w = ctx.out("w", (batch, n), real_of(dt))
-    info, sweeps = ctx.out("info", (batch,), I32), ctx.out("sweeps", (batch,), I32)
-    residual = ctx.out("residual", (batch,), real_of(dt))
+    info, sweeps, residual = _jacobi_outputs(ctx, batch, dt)
     name = f"numgpu_{PREFIX[dt]}{'heevj' if dt.kind == 'c' else 'syevj'}_batched"
     ctx.run(name, jobz=int(bool(vectors)), uplo=_uplo(lower), n=n, A=a.view, lda=a.ld, strideA=bstride(a, batch),
             w=w, strideW=n, params=_jacobi_params(tol, max_sweeps, sort), info=info, sweeps=sweeps,
@@ -354,8 +355,7 @@ def gesvdj(A, *, compute_uv=True, tol=0.0, max_sweeps=0, sort=True, handle=None)
     s = ctx.out("S", (batch, k), real_of(dt))
     u = ctx.out_mat("U", batch, m, k, dt) if compute_uv else None
     v = ctx.out_mat("V", batch, n, k, dt) if compute_uv else None
-    info, sweeps = ctx.out("info", (batch,), I32), ctx.out("sweeps", (batch,), I32)
-    residual = ctx.out("residual", (batch,), real_of(dt))
+    info, sweeps, residual = _jacobi_outputs(ctx, batch, dt)
     uv = {"U": None, "ldu": 1, "strideU": 0, "V": None, "ldv": 1, "strideV": 0}
     if compute_uv:
         uv = {"U": u.view, "ldu": u.ld, "strideU": u.bstride, "V": v.view, "ldv": v.ld, "strideV": v.bstride}

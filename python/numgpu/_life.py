@@ -8,19 +8,21 @@ import numpy as np
 
 from . import _lib
 from ._arrays import I32
-from ._core import Ctx, default_handle
+from ._core import CObject, Ctx, default_handle
 
 F64 = np.dtype(np.float64)
 NNLSResult = namedtuple("NNLSResult", "w iters objective")
 
 
-class LifePlan:
+class LifePlan(CObject):
     """Φ (natoms x nvoxels x nfibers, nnz COO entries) laid out once on a handle's backend
     (numgpu_life_plan_create): M = Φ ×₁ D is the (ntheta·nvoxels) x nfibers matrix of the
     products. atoms, voxels, fibers: int32 indices (index_base 0 or 1); values: float64. The
     input arrays may be freed afterwards. `LifePlan.from_subs` takes MATLAB's sptensor subs.
     Close it with `close()` or a `with` block.
     """
+
+    _DESTROY = ("numgpu_life_plan_destroy", "p")
 
     def __init__(self, ntheta, natoms, nvoxels, nfibers, atoms, voxels, fibers, values, *, index_base=0,
                  handle=None):
@@ -58,11 +60,6 @@ class LifePlan:
                 **arrays)
         self.ptr, self.handle = p.value, ctx.handle
         self.ntheta, self.natoms, self.nvoxels, self.nfibers, self.nnz = ntheta, natoms, nvoxels, nfibers, nnz
-
-    def _live(self):
-        if self.ptr is None:
-            raise ValueError("numgpu.LifePlan: the plan is closed")
-        return self.ptr
 
     def _ctx(self, handle, **arrays):
         ctx = Ctx(handle or (self.handle if self.handle.ptr is not None else default_handle()), **arrays)
@@ -113,23 +110,6 @@ class LifePlan:
         names = ("ntheta", "natoms", "nvoxels", "nfibers", "nnz")
         _lib.call("numgpu_life_plan_info", p=self._live(), **{k: ctypes.byref(v) for k, v in zip(names, vals)})
         return tuple(v.value for v in vals)
-
-    def close(self):
-        if self.ptr is not None:
-            p, self.ptr = self.ptr, None
-            _lib.call("numgpu_life_plan_destroy", p=p)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:  # noqa: BLE001
-            pass
 
 
 __all__ = ["LifePlan", "NNLSResult"]

@@ -10,7 +10,7 @@ import numpy as np
 from . import _arrays as arr
 from . import _lib
 from ._arrays import I32, I64
-from ._core import Ctx, default_handle, enum_value
+from ._core import CObject, Ctx, default_handle, enum_value
 
 RKCResult = namedtuple("RKCResult", "Y status stats")
 
@@ -23,7 +23,7 @@ _BUILTIN = {
 }
 
 
-class ODE:
+class ODE(CObject):
     """An ODE system y' = f(t, y; p) of `neq` equations and `npar` parameters per system
     (numgpu_ode_create): `rhs`, a Python function f(t, y, p, dydt) writing dydt (NumPy arrays
     over the C memory) for the CPU backend, called from several threads at once (it must be
@@ -33,6 +33,8 @@ class ODE:
     the CUDA backend. `ODE.builtin(name, size)` makes a built-in problem. Close it with
     `close()` or a `with` block; it must outlive the calls that use it.
     """
+
+    _DESTROY = ("numgpu_ode_destroy", "ode")
 
     def __init__(self, neq, npar=0, *, rhs=None, spcrad=None, cuda_source=None, handle=None):
         self.neq, self.npar, self.error = int(neq), int(npar), None
@@ -95,29 +97,6 @@ class ODE:
                 self._fail(e)
                 return float("nan")
         return spcrad
-
-    def _live(self):
-        if self.ptr is None:
-            raise ValueError("numgpu.ODE: the ODE is closed")
-        return self.ptr
-
-    def close(self):
-        if self.ptr is not None:
-            p, self.ptr = self.ptr, None
-            _lib.call("numgpu_ode_destroy", ode=p)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:  # noqa: BLE001
-            pass
-
 
 def _layout(ctx, name, width, prefer=0):
     """(view, layout, ld) of an (nsys, width) array: rows contiguous is system-major (0),

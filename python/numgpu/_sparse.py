@@ -7,7 +7,7 @@ from collections import namedtuple
 
 from . import _lib
 from ._arrays import I32, PREFIX, REALS
-from ._core import Ctx, enum_value
+from ._core import CObject, Ctx, enum_value
 
 CSR = namedtuple("CSR", "data indices indptr shape")
 CSR.__doc__ = """A CSR matrix as scipy.sparse.csr_matrix((data, indices, indptr), shape) takes it:
@@ -56,11 +56,13 @@ def csrmv(A, x, y=None, *, trans="N", alpha=1.0, beta=0.0, index_base=0, handle=
     return yv.obj
 
 
-class CMRSMatrix:
+class CMRSMatrix(CObject):
     """A sparse matrix in Compressed Multi-Row Storage, built once from CSR on a handle's
     backend (numgpu_?cmrs_create; real float32/float64 only) and multiplied many times by
     `matvec` (numgpu_?cmrsmv, bitwise reproducible). height: rows per strip (0: 16); M: partial
     sums per row (0: chosen, else 2, 4 or 8). Close it with `close()` or a `with` block."""
+
+    _DESTROY = ("numgpu_cmrs_destroy", "A")
 
     def __init__(self, A, *, height=0, M=0, index_base=0, handle=None):
         csr = as_csr(A)
@@ -73,11 +75,6 @@ class CMRSMatrix:
         ctx.run(f"numgpu_{PREFIX[self.dtype]}cmrs_create", m=m, n=n, nnz=val.size, val=val, row_ptr=rp, col_ind=ci,
                 index_base=index_base, height=height, M=M, A=ctypes.byref(p))
         self.ptr, self.shape, self.nnz, self.handle = p.value, (m, n), val.size, ctx.handle
-
-    def _live(self):
-        if self.ptr is None:
-            raise ValueError("numgpu.CMRSMatrix: the matrix is closed")
-        return self.ptr
 
     def matvec(self, x, y=None, *, alpha=1.0, beta=0.0, handle=None):
         """y := alpha·A·x + beta·y; y None for a new vector. The handle must be of the
@@ -104,23 +101,6 @@ class CMRSMatrix:
         _lib.call("numgpu_cmrs_info", A=self._live(), height=ctypes.byref(hh), M=ctypes.byref(mm),
                   padding_ratio=ctypes.byref(pr))
         return hh.value, mm.value, pr.value
-
-    def close(self):
-        if self.ptr is not None:
-            p, self.ptr = self.ptr, None
-            _lib.call("numgpu_cmrs_destroy", A=p)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:  # noqa: BLE001
-            pass
 
 
 __all__ = ["CSR", "as_csr", "csrmv", "CMRSMatrix"]

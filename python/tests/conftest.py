@@ -48,3 +48,15 @@ def assert_close(got, want, dtype, factor=100.0, scale=None):
 def hermitian_pd(rng, batch, n, dtype):
     a = random(rng, (batch, n, n), dtype)
     return (a @ a.conj().transpose(0, 2, 1) + n * np.eye(n)).astype(dtype)
+
+
+def life_problem(rng, ntheta=6, natoms=5, nvox=7, nfib=4, nnz=30):
+    """A random LiFE problem: sizes, the COO entries (atoms, voxels, fibres, values), the
+    dictionary D and the dense M = Φ ×₁ D it stands for, (ntheta·nvox) x nfib."""
+    atoms, vox, fib = (rng.integers(0, k, nnz).astype(np.int32) for k in (natoms, nvox, nfib))
+    vals = rng.random(nnz)
+    D = rng.random((ntheta, natoms))
+    M = np.zeros((ntheta * nvox, nfib))
+    for k in range(nnz):
+        M[vox[k] * ntheta:(vox[k] + 1) * ntheta, fib[k]] += vals[k] * D[:, atoms[k]]
+    return (ntheta, natoms, nvox, nfib), (atoms, vox, fib, vals), D, M

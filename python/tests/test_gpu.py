@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import numgpu
+from conftest import life_problem
 
 _REQUIRE = os.environ.get("NUMGPU_REQUIRE_CUDA") == "1"
 try:
@@ -251,14 +252,8 @@ def test_rkc_cuda_source_matches_the_builtin(stream):
 
 
 def test_life_against_dense_products(stream):
-    rng = np.random.default_rng(2)
-    ntheta, natoms, nvox, nfib, nnz = 8, 6, 20, 10, 120
-    atoms, vox, fib = (rng.integers(0, k, nnz).astype(np.int32) for k in (natoms, nvox, nfib))
-    vals = rng.random(nnz)
-    D = rng.random((ntheta, natoms))
-    M = np.zeros((ntheta * nvox, nfib))
-    for k in range(nnz):
-        M[vox[k] * ntheta:(vox[k] + 1) * ntheta, fib[k]] += vals[k] * D[:, atoms[k]]
+    sizes, (atoms, vox, fib, vals), D, M = life_problem(np.random.default_rng(2), 8, 6, 20, 10, 120)
+    ntheta, natoms, nvox, nfib = sizes
     on = lambda a: torch.as_tensor(a, device=DEV)  # noqa: E731
     with numgpu.LifePlan(ntheta, natoms, nvox, nfib, on(atoms), on(vox), on(fib), on(vals),
                          handle=numgpu.default_handle(0)) as plan:

@@ -2,24 +2,13 @@
 
 import numpy as np
 import pytest
-from conftest import REALS, assert_close
+from conftest import REALS, assert_close, life_problem
 
 import numgpu
 
 
-def _life_problem(rng):
-    ntheta, natoms, nvox, nfib, nnz = 6, 5, 7, 4, 30
-    atoms, vox, fib = (rng.integers(0, k, nnz).astype(np.int32) for k in (natoms, nvox, nfib))
-    vals = rng.random(nnz)
-    D = rng.random((ntheta, natoms))
-    M = np.zeros((ntheta * nvox, nfib))
-    for k in range(nnz):
-        M[vox[k] * ntheta:(vox[k] + 1) * ntheta, fib[k]] += vals[k] * D[:, atoms[k]]
-    return (ntheta, natoms, nvox, nfib), (atoms, vox, fib, vals), D, M
-
-
 def test_life_products_and_fit(handle, rng):
-    sizes, coo, D, M = _life_problem(rng)
+    sizes, coo, D, M = life_problem(rng)
     w = rng.random(sizes[3])
     with numgpu.LifePlan(*sizes, *coo, handle=handle) as plan:
         assert plan.info() == sizes + (len(coo[3]),)
@@ -36,7 +25,7 @@ def test_life_products_and_fit(handle, rng):
 
 
 def test_life_bad_index_names_its_array(handle, rng):
-    sizes, (atoms, vox, fib, vals), _, _ = _life_problem(rng)
+    sizes, (atoms, vox, fib, vals), _, _ = life_problem(rng)
     vox = vox.copy()
     vox[3] = sizes[2]
     with pytest.raises(numgpu.InvalidValueError) as e:

@@ -14,8 +14,9 @@
 #   .gpu-bundle/lib/syslibs.tar.xz the system libraries they need beyond glibc (OpenBLAS,
 #                                  LAPACK(E), libgfortran, ...), unpacked by run.sh
 #   .gpu-bundle/include/           numgpu.h (and numgpu.f90 when it exists)
-#   .gpu-bundle/python.tar.xz      the Python module and its tests (python/numgpu, python/tests) and
-#                                  pytest (pure Python, site/), for run.sh's python step
+#   .gpu-bundle/python.tar.xz      the Python module and its tests (python/numgpu, python/tests,
+#                                  docs/python.md) and pytest (pure Python, site/), for run.sh's
+#                                  python step
 #   .gpu-bundle/MANIFEST           what was built, from which commit, where
 #   .gpu-bundle/ctests-cpu.log     the C/Fortran tests' run here on the CPU
 #
@@ -133,11 +134,12 @@ install -m 755 scripts/gpu-run.sh "$B/run.sh"
 say "Python module and pytest"
 pyb="$(mktemp -d)"
 cp -r python/numgpu python/tests "$pyb/"
+mkdir -p "$pyb/docs" && cp docs/python.md "$pyb/docs/"  # its Python blocks are tests too
 find "$pyb" -name __pycache__ -prune -exec rm -rf {} +
 if python3 -m pip install -q --disable-pip-version-check --target "$pyb/site" pytest >"$pyb.log" 2>&1; then
     tar -C "$pyb" -cf - . | xz -T0 -6 >"$B/python.tar.xz"
 else
-    tar -C "$pyb" -cf - numgpu tests | xz -T0 -6 >"$B/python.tar.xz"
+    tar -C "$pyb" -cf - numgpu tests docs | xz -T0 -6 >"$B/python.tar.xz"
     optional_failed "pip could not fetch pytest ($(tail -n 1 "$pyb.log")): the python step needs the host's own"
 fi
 rm -rf "$pyb" "$pyb.log"

@@ -1,18 +1,18 @@
 ! getrf_fullpivot: the generic wrappers of batched LU with complete pivoting (LAPACK ?getc2,
 ! ?gesc2) over the strided C entry points.
 !@ specification
-    ! call numgpu_getrf_fullpivot_batched(h, A, ipiv, jpiv, info, mode, status [, errmsg])
+    ! call numgpu_getrf_fullpivot_batched(h, mode, A, ipiv, jpiv, info, status [, errmsg])
     !
     ! For i = 1 .. size(A, 3): A(:,:,i) = P L U Q with complete pivoting, as LAPACK ?getc2
     ! (numgpu_?getrf_fullpivot_batched_strided) in real(c_float), real(c_double),
     ! complex(c_float_complex) or complex(c_double_complex).
     !
+    ! - mode [in]: NUMGPU_FULLPIVOT_GETC2 or NUMGPU_FULLPIVOT_STRICT.
     ! - A(:,:,:) [in,out]: n = size(A, 2), lda = size(A, 1) (>= n, else numgpu refuses lda),
     !   batch = size(A, 3); the factors L (unit lower) and U overwrite it.
     ! - ipiv(:,:), jpiv(:,:) [out]: shape (n, batch), integer(c_int32_t), 1-based interchanges.
     ! - info(:) [out]: size batch; 0, or k > 0 (see numgpu.h: the perturbed step in GETC2 mode,
     !   the rank + 1 in STRICT mode, the first non-finite pivot).
-    ! - mode [in]: NUMGPU_FULLPIVOT_GETC2 or NUMGPU_FULLPIVOT_STRICT.
     ! - status, errmsg: as numgpu_gemm_batched; non-conforming shapes are NUMGPU_INVALID_VALUE
     !   before any call (nothing written).
 !@ generic numgpu_getrf_fullpivot_batched
@@ -27,6 +27,7 @@
     !   or 1 to use one factorisation for the whole batch (strideA = 0).
     ! - ipiv(:,:), jpiv(:,:) [in]: shape (n, batch) (also when size(A, 3) = 1).
     ! - B(:,:,:) [in,out]: ldb = size(B, 1) (>= n), nrhs = size(B, 2), batch = size(B, 3).
+    ! - B may also be b(:,:) of shape (ldb, batch): one right-hand side per system.
 !@ generic numgpu_getrs_fullpivot_batched
 
     ! call numgpu_gesv_fullpivot_batched(h, A, ipiv, jpiv, B, info, status [, errmsg])
@@ -37,6 +38,7 @@
     !
     ! - A(:,:,:) [in,out], ipiv(:,:), jpiv(:,:) [out], info(:) [out]: as for the factorisation.
     ! - B(:,:,:) [in,out]: ldb = size(B, 1) (>= n), nrhs = size(B, 2), size(B, 3) = size(A, 3).
+    ! - B may also be b(:,:) of shape (ldb, batch): one right-hand side per system.
 !@ generic numgpu_gesv_fullpivot_batched
 
     ! call numgpu_gesc2_batched(h, A, rhs, ipiv, jpiv, scale, status [, errmsg])
@@ -99,11 +101,11 @@
     end subroutine
 
 !@ template numgpu_getrf_fullpivot_batched: s d c z
-    subroutine numgpu_getrf_fullpivot_batched_{p}(h, A, ipiv, jpiv, info, mode, status, errmsg)
+    subroutine numgpu_getrf_fullpivot_batched_{p}(h, mode, A, ipiv, jpiv, info, status, errmsg)
         type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: mode
         {type}, intent(inout), target, contiguous :: A(:,:,:)
         integer(c_int32_t), intent(inout), target, contiguous :: ipiv(:,:), jpiv(:,:), info(:)
-        integer(c_int32_t), intent(in) :: mode
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(lu_plan) :: p
@@ -111,8 +113,8 @@
             shape(jpiv, c_int64_t), [0_c_int64_t, 0_c_int64_t, 0_c_int64_t], "", &
             size(info, kind=c_int64_t), "info", size(A, 3, c_int64_t), .false., p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        status = numgpu_{p}getrf_fullpivot_batched_strided(h, p%n, address(A), p%lda, p%sa, address(ipiv), &
-            address(jpiv), address(info), p%batch, mode)
+        status = numgpu_{p}getrf_fullpivot_batched_strided(h, mode, p%n, address(A), p%lda, p%sa, address(ipiv), &
+            address(jpiv), address(info), p%batch)
         call report(status, errmsg)
     end subroutine
 !@ end
@@ -137,6 +139,22 @@
     end subroutine
 !@ end
 
+!@ template numgpu_getrs_fullpivot_batched/one: s d c z
+    ! One right-hand side per system: b(:,:) of shape (ldb >= n, batch).
+    subroutine numgpu_getrs_fullpivot_batched_one_{p}(h, trans, A, ipiv, jpiv, b, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: trans
+        {type}, intent(in), target, contiguous :: A(:,:,:)
+        integer(c_int32_t), intent(in), target, contiguous :: ipiv(:,:), jpiv(:,:)
+        {type}, intent(inout), target, contiguous :: b(:,:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        {type}, pointer, contiguous :: b3(:,:,:)
+        b3(1:size(b, 1), 1:1, 1:size(b, 2)) => b
+        call numgpu_getrs_fullpivot_batched_{p}(h, trans, A, ipiv, jpiv, b3, status, errmsg)
+    end subroutine
+!@ end
+
 !@ template numgpu_gesv_fullpivot_batched: s d c z
     subroutine numgpu_gesv_fullpivot_batched_{p}(h, A, ipiv, jpiv, B, info, status, errmsg)
         type(c_ptr), intent(in) :: h
@@ -152,6 +170,20 @@
         status = numgpu_{p}gesv_fullpivot_batched_strided(h, p%n, p%nrhs, address(A), p%lda, p%sa, address(ipiv), &
             address(jpiv), address(B), p%ldb, p%sb, address(info), p%batch)
         call report(status, errmsg)
+    end subroutine
+!@ end
+
+!@ template numgpu_gesv_fullpivot_batched/one: s d c z
+    ! One right-hand side per system: b(:,:) of shape (ldb >= n, batch).
+    subroutine numgpu_gesv_fullpivot_batched_one_{p}(h, A, ipiv, jpiv, b, info, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        {type}, intent(inout), target, contiguous :: A(:,:,:), b(:,:)
+        integer(c_int32_t), intent(inout), target, contiguous :: ipiv(:,:), jpiv(:,:), info(:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        {type}, pointer, contiguous :: b3(:,:,:)
+        b3(1:size(b, 1), 1:1, 1:size(b, 2)) => b
+        call numgpu_gesv_fullpivot_batched_{p}(h, A, ipiv, jpiv, b3, info, status, errmsg)
     end subroutine
 !@ end
 

@@ -17,6 +17,10 @@ pub enum numgpu_backend {
     NUMGPU_BACKEND_CUDA = 2,
 }
 
+/// A `numgpu_backend` value as a C parameter takes it: an `int32_t`, validated (a Rust enum taken
+/// from C would be undefined behaviour when out of range). The header names it `numgpu_backend`.
+pub type BackendArg = i32;
+
 /// The backend a handle runs on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Backend {
@@ -109,6 +113,15 @@ impl Handle {
             c.set_stream(stream);
         }
         Ok(())
+    }
+
+    /// The `cudaStream_t` calls are enqueued on: NULL for the default stream, and on the CPU
+    /// backend.
+    pub fn stream(&self) -> *mut c_void {
+        match &self.state {
+            State::Cpu => std::ptr::null_mut(),
+            State::Cuda(c) => c.cu_stream() as *mut c_void,
+        }
     }
 
     /// Waits for all work enqueued through the handle and reports an asynchronous failure.

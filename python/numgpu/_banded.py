@@ -66,17 +66,19 @@ def gtsv(dl, d, du, B, *, pivoting="diag_pivot", overwrite_b=False, handle=None)
 
 def gtsv_interleaved(dl, d, du, B, *, pivoting="diag_pivot", overwrite_b=False, handle=None):
     """Solves a batch of tridiagonal systems with one right-hand side each in the interleaved
-    layout of ADI codes and cuSPARSE's gtsvInterleavedBatch (numgpu_?gtsv_batched_interleaved):
-    every array is C-contiguous (n, batch), element k of system i at [k, i]; T_i(k, k-1) =
-    dl[k, i] (row 0 not read) and T_i(k, k+1) = du[k, i] (row n-1 not read).
-    Returns SolveResult(X, info), X of shape (n, batch)."""
+    layout of ADI codes (numgpu_?gtsv_batched_interleaved): every array is C-contiguous with
+    one column per system, element k of system i at [k, i]: d and B (n, batch), dl and du
+    (n - 1, batch), LAPACK's diagonals (T_i(k+1, k) = dl[k, i], T_i(k, k+1) = du[k, i]).
+    cuSPARSE's gtsvInterleavedBatch arrays, padded to n rows, go in as dl[1:] and du[:-1]
+    (contiguous row slices: no copy). Returns SolveResult(X, info), X of shape (n, batch)."""
     ctx = Ctx(handle, d=d, dl=dl, du=du, B=B)
     dt = ctx.dtype("dl", "d", "du", "B")
     dv = ctx.flat("d", dt)
     if dv.ndim != 2:
         raise ValueError(f"numgpu.gtsv_interleaved: d must be (n, batch), not of shape {dv.shape}")
     n, batch = dv.shape
-    dlv, duv = ctx.flat("dl", dt, size=n * batch), ctx.flat("du", dt, size=n * batch)
+    off = max(n - 1, 0) * batch
+    dlv, duv = ctx.flat("dl", dt, size=off), ctx.flat("du", dt, size=off)
     if overwrite_b:
         b = ctx.flat("B", dt, write=True, size=n * batch)
     else:

@@ -10,8 +10,6 @@ import numpy as np
 from . import _arrays as arr
 from . import _lib
 
-_BACKENDS = {"auto": 0, "cpu": 1, "cuda": 2}
-_BACKEND_NAMES = {1: "cpu", 2: "cuda"}
 
 
 class CObject:
@@ -41,10 +39,11 @@ class CObject:
         self.close()
 
     def __del__(self):
-        try:
-            self.close()
-        except Exception:  # noqa: BLE001 (nothing to report to at collection time)
-            pass
+        # Not released here: the collector may run in the middle of another call (see
+        # _lib.defer_destroy); the next call releases it.
+        if self.ptr is not None:
+            p, self.ptr = self.ptr, None
+            _lib.defer_destroy(self._DESTROY[0], p)
 
 
 class Handle(CObject):
@@ -61,22 +60,30 @@ class Handle(CObject):
     _DESTROY = ("numgpu_destroy", "h")
 
     def __init__(self, backend="auto", device=0):
-        if backend not in _BACKENDS:
-            raise ValueError(f"numgpu.Handle: backend must be one of {', '.join(_BACKENDS)}, not {backend!r}")
+        backends = _short_names("numgpu_backend")  # {"auto": 0, "cpu": 1, "cuda": 2}, from the header
+        if backend not in backends:
+            raise ValueError(f"numgpu.Handle: backend must be one of {', '.join(backends)}, not {backend!r}")
         p = ctypes.c_void_p()
-        _lib.call("numgpu_create_with", h=ctypes.byref(p), backend=_BACKENDS[backend], device=int(device))
+        _lib.call("numgpu_create_with", h=ctypes.byref(p), backend=backends[backend], device=int(device))
         self.ptr = p.value
         self.device = int(device)
         self._stream = 0       # the stream set on the library handle now
         self.stream = 0        # the stream host-array calls use (set_stream)
         b = ctypes.c_int32()
         _lib.call("numgpu_get_backend", h=self.ptr, backend=ctypes.byref(b))
-        self.backend_name = _BACKEND_NAMES[b.value]
+        self.backend_name = _lib.call("numgpu_backend_name", backend=b.value).decode()
 
     def set_stream(self, stream):
         """The CUDA stream (a cudaStream_t as an int, 0 for the legacy default) of later calls
         on host arrays; calls on device arrays run on the caller's current stream."""
         self.stream = int(stream or 0)
+
+    def current_stream(self):
+        """The stream the library handle enqueues device-array calls on now
+        (numgpu_get_stream): the last call's, as an int (0: the default stream)."""
+        p = ctypes.c_void_p()
+        _lib.call("numgpu_get_stream", h=self._live(), stream=ctypes.byref(p))
+        return p.value or 0
 
     def _use_stream(self, stream):
         if stream != self._stream:

@@ -267,6 +267,27 @@ def _convert(value, t, pname, fname):
     return value
 
 
+# C objects whose Python owner was collected: released at the start of the next call, never
+# from the collector itself, which may run inside any call's error handling (a successful
+# destroy there would clear this thread's last error before it is read) or on another thread.
+_deferred = []
+
+
+def defer_destroy(fname, ptr):
+    """Queues the destroy function `fname` (one pointer parameter) of `ptr` for the next call on
+    any thread (a list append is atomic)."""
+    _deferred.append((fname, ptr))
+
+
+def _flush_deferred():
+    while _deferred:
+        try:
+            fname, ptr = _deferred.pop()
+        except IndexError:
+            return
+        function(fname)(ptr)  # its status is not anyone's to report
+
+
 def call(fname, **args):
     """Calls the entry point `fname` with its arguments by name; raises Error on failure.
 
@@ -283,6 +304,8 @@ def call(fname, **args):
     if missing:
         raise TypeError(f"{fname}: missing argument {', '.join(missing)}")
     values = [_convert(args[n], t, n, fname) for n, t in ps]
+    if _deferred:
+        _flush_deferred()
     result = function(fname)(*values)
     ret = sig.FUNCTIONS[fname][0]
     if ret[1] == 0 and ret[0] == "numgpu_status":

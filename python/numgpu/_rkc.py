@@ -1,5 +1,6 @@
 """Many small ODE systems at once: RKC (moderately stiff) or Cash-Karp (non-stiff), on a
-built-in problem, a CUDA source (CUDA backend) or a Python right-hand side (CPU backend)."""
+built-in problem, a CUDA source (integrated on the GPU) or a Python right-hand side
+(integrated on the host's cores, whatever the handle's backend)."""
 
 import ctypes
 import threading
@@ -9,10 +10,14 @@ import numpy as np
 
 from . import _arrays as arr
 from . import _lib
+from . import _signatures as _sig
 from ._arrays import I32, I64
 from ._core import CObject, Ctx, default_handle, enum_value
 
 RKCResult = namedtuple("RKCResult", "Y status stats")
+
+# Counters per system of `stats` (NUMGPU_RKC_NSTATS, the last value of numgpu_rkc_stat).
+_NSTATS = dict(_sig.ENUMS["numgpu_rkc_stat"])["NUMGPU_RKC_NSTATS"]
 
 # (neq of a size, parameters): the built-in problems as include/numgpu.h documents them.
 _BUILTIN = {
@@ -26,11 +31,12 @@ _BUILTIN = {
 class ODE(CObject):
     """An ODE system y' = f(t, y; p) of `neq` equations and `npar` parameters per system
     (numgpu_ode_create): `rhs`, a Python function f(t, y, p, dydt) writing dydt (NumPy arrays
-    over the C memory) for the CPU backend, called from several threads at once (it must be
-    reentrant; it holds the GIL, so it serialises); optionally `spcrad(t, y, p)`, a bound on the
-    Jacobian's spectral radius; and/or `cuda_source`, CUDA C++ defining
-    `__device__ void numgpu_rhs(double t, const double *y, const double *p, double *dydt)` for
-    the CUDA backend. `ODE.builtin(name, size)` makes a built-in problem. Close it with
+    over the C memory), called from several threads at once (it must be reentrant; it holds
+    the GIL, so it serialises); optionally `spcrad(t, y, p)`, a bound on the Jacobian's
+    spectral radius; and/or `cuda_source`, CUDA C++ defining
+    `__device__ void numgpu_rhs(double t, const double *y, const double *p, double *dydt)`.
+    On a CUDA handle an ODE with a CUDA source is integrated on the GPU, one with only a
+    Python right-hand side on the host's cores (device arrays copied there and back). `ODE.builtin(name, size)` makes a built-in problem. Close it with
     `close()` or a `with` block; it must outlive the calls that use it.
     """
 
@@ -125,7 +131,9 @@ def rkc_integrate(ode, Y, t0, tend, *, P=None, rtol=1e-6, atol=1e-6, method="rkc
     values. method "rkc" or "rkck"; spectral "auto", "estimate", "user" or "constant"; h0,
     hmax, max_steps, max_stages as numgpu_rkc_options (0: defaults). state: None, or a
     (nsys, 6 + neq) float64 array for warm restarts (zeros for a cold start), updated.
-    stats: also return the (nsys, 6) int64 counters. overwrite_y: integrate Y in place.
+    stats: also return the (nsys, NUMGPU_RKC_NSTATS) int64 counters, columns as the header's
+    numgpu_rkc_stat (RHS evaluations, steps, accepted, rejected, power-method evaluations,
+    stages, the backend that integrated the system). overwrite_y: integrate Y in place.
     Returns RKCResult(Y, status, stats): status 0 reached tend, 1 step too small, 2 max_steps,
     3 σ did not converge, 4 non-finite, 5 zero error weight. An exception raised by a Python
     right-hand side is raised again here (its systems stop with status 4).
@@ -161,7 +169,7 @@ def rkc_integrate(ode, Y, t0, tend, *, P=None, rtol=1e-6, atol=1e-6, method="rkc
     av = ctx.flat("atol", f64)
     st = ctx.flat("state", f64, write=True, size=nsys * (6 + ode.neq)) if state is not None else None
     status = ctx.out("status", (nsys,), I32)
-    counters = ctx.out("stats", (nsys, 6), I64) if stats else None
+    counters = ctx.out("stats", (nsys, _NSTATS), I64) if stats else None
     opts = _lib.struct_type("numgpu_rkc_options")()
     _lib.call("numgpu_rkc_options_default", opts=ctypes.byref(opts))
     opts.method = enum_value("numgpu_rkc_method", method, "method")

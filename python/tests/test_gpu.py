@@ -43,7 +43,7 @@ def ran_on(s):
     """The default CUDA handle of device 0 last ran on stream s."""
     h = numgpu.default_handle(0)
     assert h.backend_name == "cuda"
-    assert h._stream == s.cuda_stream, "numgpu did not run on the caller's current stream"
+    assert h.current_stream() == s.cuda_stream, "numgpu did not run on the caller's current stream"
 
 
 def colmajor(t):
@@ -168,11 +168,9 @@ def test_gtsv_against_dense_solve(stream):
     close(x, torch.linalg.solve(T[0], B[0, :, 0]), rtol=1e-9, atol=1e-9)
     with pytest.raises(ValueError, match="one batch stride"):
         numgpu.gtsv(dl, d, du, B)  # separate tensors: strides n - 1 and n
-    # The interleaved layout: (n, batch) arrays, element k of system i at [k, i].
-    dli = torch.cat([torch.zeros(b, 1, dtype=F64, device=DEV), dl], 1).T.contiguous()
-    dui = torch.cat([du, torch.zeros(b, 1, dtype=F64, device=DEV)], 1).T.contiguous()
+    # The interleaved layout: one column per system, element k of system i at [k, i].
     rhs = randn(n, b)
-    Xi, info = numgpu.gtsv_interleaved(dli, d.T.contiguous(), dui, rhs)
+    Xi, info = numgpu.gtsv_interleaved(dl.T.contiguous(), d.T.contiguous(), du.T.contiguous(), rhs)
     assert (info == 0).all()
     close(Xi.T, torch.linalg.solve(T, rhs.T.unsqueeze(-1)).squeeze(-1), rtol=1e-9, atol=1e-9)
 
@@ -317,7 +315,7 @@ def test_cupy_on_its_current_stream():
         A = cupy.asfortranarray(cupy.random.standard_normal((5, 5)))
         B = cupy.asfortranarray(cupy.random.standard_normal((5, 3)))
         C = numgpu.gemm_batched(A, B)
-        assert numgpu.default_handle(0)._stream == s.ptr
+        assert numgpu.default_handle(0).current_stream() == s.ptr
         assert isinstance(C, cupy.ndarray)
         cupy.testing.assert_allclose(C, A @ B, rtol=1e-10, atol=1e-10)
     s.synchronize()

@@ -93,3 +93,17 @@ def test_library_search_order_is_reported(monkeypatch):
     monkeypatch.setenv("NUMGPU_LIBRARY", "/nonexistent/libnumgpu.so")
     with pytest.raises(ImportError, match="NUMGPU_LIBRARY: /nonexistent"):
         _lib._load()
+
+
+def test_collected_objects_are_released_by_the_next_call_not_the_collector(handle):
+    import gc
+    h = numgpu.Handle("cpu")
+    ptr = h.ptr
+    del h
+    gc.collect()
+    assert ("numgpu_destroy", ptr) in _lib._deferred  # nothing called from the collector
+    # The next call releases it first, so its own error survives intact.
+    with pytest.raises(numgpu.InvalidValueError) as e:
+        numgpu.stebz(np.ones(4), np.ones(3), select="i", select_range=(2, 7), handle=handle)
+    assert e.value.arg.name == "iu" and e.value.message
+    assert ("numgpu_destroy", ptr) not in _lib._deferred

@@ -6,6 +6,7 @@
 //! all four.
 
 pub mod c_header;
+pub mod conventions;
 pub mod fortran_module;
 pub mod hostile_table;
 pub mod python_signatures;

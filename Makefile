@@ -7,12 +7,14 @@
 #   make demo            the tour: every entry point once, checked and timed
 #   make bench           numgpu-bench, results into docs/bench/
 #   make header          regenerate include/numgpu.h (cbindgen) and include/numgpu.f90 (from
-#                        the header and the templates of fortran/)
+#                        the header and the templates of fortran/), c-tests/hostile_calls.h and
+#                        python/numgpu/_signatures.py (the Python module's C signatures)
 #   make build           release build of the library (target/release/libnumgpu.{so,a})
 #   make install         PREFIX=/usr/local (default) [DESTDIR=]: library, header, Fortran module,
 #                        pkg-config and CMake package files
 #   make install-check   install into a temporary prefix and build and run a C program against
-#                        it through pkg-config and through CMake (installs cmake if missing)
+#                        it through pkg-config and through CMake (installs cmake if missing);
+#                        then pip install ./python into a temporary venv and import it there
 #   make uninstall       remove what `make install` put under PREFIX
 #   make bundle          scripts/gpu-bundle.sh: everything a GPU host needs, in .gpu-bundle/
 #   make clippy          cargo clippy on every target, warnings as errors
@@ -79,7 +81,7 @@ bench: deps
 
 header:
 	NUMGPU_UPDATE_HEADER=1 $(CARGO) test --test integration header::
-	@git diff --stat -- include/numgpu.h include/numgpu.f90 || true
+	@git diff --stat -- include/numgpu.h include/numgpu.f90 c-tests/hostile_calls.h python/numgpu/_signatures.py || true
 
 build: deps
 	$(CARGO) build --release --lib
@@ -129,7 +131,9 @@ uninstall:
 
 install-check:
 	@scripts/deps.sh --cmake
-	@scripts/install-check.sh
+	@prefix="$$(mktemp -d /tmp/numgpu-prefix.XXXXXX)"; trap 'rm -rf "$$prefix"' EXIT; \
+	scripts/install-check.sh "$$prefix"; \
+	python/install-check.sh "$$prefix"
 
 bundle:
 	scripts/gpu-bundle.sh

@@ -6,6 +6,8 @@
 #   scripts/deps.sh --check    check only: print what is missing, exit 1 if anything is
 #   scripts/deps.sh --cmake    also require cmake (make install-check)
 #   scripts/deps.sh --nvrtc-dir   print the folder holding libnvrtc.so.13 (empty if none), exit 0
+#   scripts/deps.sh --pydeps-dir  print the folder to put on PYTHONPATH for numpy and pytest
+#                              (empty when the interpreter has them itself), exit 0
 #
 # Needs: a C compiler (cc), gfortran, pkg-config, OpenBLAS with cblas.h, LAPACKE (lapacke.h),
 # Open MPI (mpicc and mpirun: `make test` runs examples/c/mpi_batch.c with mpirun -np 2), and
@@ -13,6 +15,8 @@
 # from PyPI's nvidia-cuda-nvrtc wheel. When everything is there it runs no package
 # manager at all (a few compiler probes, well under a second).
 # NUMGPU_NVRTC_DIR, if set, names the folder with libnvrtc.so.13 and skips the search.
+# The Python module's test suite (python/tests) needs numpy and pytest, from PyPI like the
+# NVRTC wheel.
 set -euo pipefail
 
 NVRTC_WHEEL="nvidia-cuda-nvrtc==13.0.88"
@@ -21,6 +25,10 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # (PEP 668 "externally managed" Pythons); inside target/ so it is git-ignored.
 NVRTC_LOCAL="$ROOT/target/nvrtc"
 PYTHON="${PYTHON:-python3}"
+# The Python suite's packages (numpy, pytest), and where they go when pip may not write to the
+# interpreter's site-packages.
+PY_PACKAGES=(numpy pytest)
+PYDEPS_LOCAL="$ROOT/target/pydeps"
 
 mode=install
 want_cmake=0
@@ -29,7 +37,8 @@ for a in "$@"; do
         --check) mode=check ;;
         --cmake) want_cmake=1 ;;
         --nvrtc-dir) mode=nvrtc-dir ;;
-        -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+        --pydeps-dir) mode=pydeps-dir ;;
+        -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
         *) echo "deps.sh: unknown argument $a" >&2; exit 2 ;;
     esac
 done
@@ -69,6 +78,19 @@ EOF
 
 if [[ $mode == nvrtc-dir ]]; then
     nvrtc_dir
+    exit 0
+fi
+
+# ---- the Python suite's packages: numpy and pytest --------------------------------------------
+py_has() { command -v "$PYTHON" >/dev/null 2>&1 && PYTHONPATH="$1${PYTHONPATH:+:$PYTHONPATH}" "$PYTHON" -c 'import numpy, pytest' >/dev/null 2>&1; }
+# Prints "" when the interpreter has them, target/pydeps when they are there, else fails.
+pydeps_dir() {
+    if py_has ""; then return 0; fi
+    if [[ -d "$PYDEPS_LOCAL" ]] && py_has "$PYDEPS_LOCAL"; then echo "$PYDEPS_LOCAL"; return 0; fi
+    return 1
+}
+if [[ $mode == pydeps-dir ]]; then
+    pydeps_dir || true
     exit 0
 fi
 
@@ -119,17 +141,21 @@ fi
 nvrtc="$(nvrtc_dir)"
 need_nvrtc=0
 [[ -z "$nvrtc" ]] && need_nvrtc=1
+need_py=0
+pydeps_dir >/dev/null || need_py=1
 
-if [[ ${#missing_pkgs[@]} -eq 0 && $need_nvrtc == 0 ]]; then
-    echo "deps: ok (cc, gfortran, pkg-config, OpenBLAS, LAPACKE, Open MPI$([[ $want_cmake == 1 ]] && echo ", cmake"); libnvrtc in $nvrtc)"
+if [[ ${#missing_pkgs[@]} -eq 0 && $need_nvrtc == 0 && $need_py == 0 ]]; then
+    echo "deps: ok (cc, gfortran, pkg-config, OpenBLAS, LAPACKE, Open MPI$([[ $want_cmake == 1 ]] && echo ", cmake"); libnvrtc in $nvrtc; numpy, pytest)"
     exit 0
 fi
 
 for w in "${missing_what[@]}"; do echo "deps: missing $w" >&2; done
 [[ $need_nvrtc == 1 ]] && echo "deps: missing libnvrtc.so.13 (for the kernel compile check): PyPI $NVRTC_WHEEL" >&2
+[[ $need_py == 1 ]] && echo "deps: missing numpy or pytest (for the Python module's tests): PyPI ${PY_PACKAGES[*]}" >&2
 
 apt_cmd="apt-get install -y --no-install-recommends ${missing_pkgs[*]}"
 pip_cmd="$PYTHON -m pip install $NVRTC_WHEEL"
+py_cmd="$PYTHON -m pip install ${PY_PACKAGES[*]}"
 
 sudo_="sudo "
 [[ $(id -u) -eq 0 ]] && sudo_=""
@@ -137,6 +163,7 @@ sudo_="sudo "
 if [[ $mode == check ]]; then
     [[ ${#missing_pkgs[@]} -gt 0 ]] && echo "deps: run: ${sudo_}apt-get update && ${sudo_}$apt_cmd" >&2
     [[ $need_nvrtc == 1 ]] && echo "deps: run: $pip_cmd" >&2
+    [[ $need_py == 1 ]] && echo "deps: run: $py_cmd" >&2
     exit 1
 fi
 
@@ -155,23 +182,35 @@ if [[ ${#missing_pkgs[@]} -gt 0 ]]; then
             echo "deps: no apt-get here. Install the equivalents of these Debian packages: ${missing_pkgs[*]}" >&2
         fi
         [[ $need_nvrtc == 1 ]] && echo "    $pip_cmd" >&2
+        [[ $need_py == 1 ]] && echo "    $py_cmd" >&2
         exit 1
     fi
 fi
 
-if [[ $need_nvrtc == 1 ]]; then
+# pip_install WHAT LOCAL_DIR PACKAGE...: installs with pip into $PYTHON's site-packages or, where
+# pip may not write there (e.g. an externally managed system Python), into LOCAL_DIR (inside
+# target/, git-ignored; --nvrtc-dir and --pydeps-dir find it there).
+pip_install() {
+    local what="$1" local_dir="$2"; shift 2
+    local cmd="$PYTHON -m pip install $*"
     if ! command -v "$PYTHON" >/dev/null 2>&1; then
-        echo "deps: no $PYTHON to install $NVRTC_WHEEL with; install Python 3 and pip, then run: $pip_cmd" >&2
+        echo "deps: no $PYTHON to install $what with; install Python 3 and pip, then run: $cmd" >&2
         exit 1
     fi
-    echo "deps: installing $NVRTC_WHEEL with pip" >&2
+    echo "deps: installing $what with pip" >&2
     export PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_ROOT_USER_ACTION=ignore
-    if ! "$PYTHON" -m pip install -q "$NVRTC_WHEEL" 2>"$tmp/pip.log"; then
-        # e.g. an externally managed system Python: install into target/nvrtc instead.
-        echo "deps: pip could not install into $PYTHON's site-packages ($(tail -n 1 "$tmp/pip.log")); installing into $NVRTC_LOCAL" >&2
-        "$PYTHON" -m pip install -q --target "$NVRTC_LOCAL" "$NVRTC_WHEEL" || {
-            echo "deps: pip failed; run: $pip_cmd" >&2; exit 1; }
+    if ! "$PYTHON" -m pip install -q "$@" 2>"$tmp/pip.log"; then
+        echo "deps: pip could not install into $PYTHON's site-packages ($(tail -n 1 "$tmp/pip.log")); installing into $local_dir" >&2
+        "$PYTHON" -m pip install -q --target "$local_dir" "$@" || {
+            echo "deps: pip failed; run: $cmd" >&2; exit 1; }
     fi
+}
+
+if [[ $need_nvrtc == 1 ]]; then
+    pip_install "$NVRTC_WHEEL" "$NVRTC_LOCAL" "$NVRTC_WHEEL"
+fi
+if [[ $need_py == 1 ]]; then
+    pip_install "${PY_PACKAGES[*]}" "$PYDEPS_LOCAL" "${PY_PACKAGES[@]}"
 fi
 
 # Check again: what was installed must now be found.

@@ -17,6 +17,9 @@
 #   .gpu-bundle/include/           numgpu.h (and numgpu.f90 when it exists)
 #   .gpu-bundle/mpi-kit/           Open MPI for the host (scripts/mpi-kit.sh: .debs, unpacked there by
 #                                  run.sh into a private prefix) for bin/ctests' mpi_batch
+#   .gpu-bundle/python.tar.xz      the Python module and its tests (python/numgpu, python/tests,
+#                                  docs/python.md) and pytest (pure Python, site/), for run.sh's
+#                                  python step
 #   .gpu-bundle/MANIFEST           what was built, from which commit, where
 #   .gpu-bundle/ctests-cpu.log     the C/Fortran tests' run here on the CPU
 #
@@ -139,6 +142,21 @@ fi
 install -m 644 include/numgpu.h "$B/include/"
 [[ -f include/numgpu.f90 ]] && install -m 644 include/numgpu.f90 "$B/include/"
 install -m 755 scripts/gpu-run.sh "$B/run.sh"
+
+# ---- the Python module: python/numgpu and python/tests, and pytest (the GPU host has torch and
+# CuPy but maybe no pytest, and no network), packed; run.sh's python step unpacks them.
+say "Python module and pytest"
+pyb="$(mktemp -d)"
+cp -r python/numgpu python/tests "$pyb/"
+mkdir -p "$pyb/docs" && cp docs/python.md "$pyb/docs/"  # its Python blocks are tests too
+find "$pyb" -name __pycache__ -prune -exec rm -rf {} +
+if python3 -m pip install -q --disable-pip-version-check --target "$pyb/site" pytest >"$pyb.log" 2>&1; then
+    tar -C "$pyb" -cf - . | xz -T0 -6 >"$B/python.tar.xz"
+else
+    tar -C "$pyb" -cf - numgpu tests docs | xz -T0 -6 >"$B/python.tar.xz"
+    optional_failed "pip could not fetch pytest ($(tail -n 1 "$pyb.log")): the python step needs the host's own"
+fi
+rm -rf "$pyb" "$pyb.log"
 # The Matrix Market files the spmv tests read (tests/matrices), beside the binaries, whose
 # built-in path is this checkout's; run.sh points NUMGPU_MATRICES at them.
 mkdir -p "$B/matrices"

@@ -3,7 +3,7 @@
 # NVIDIA GPU and no Rust. Copied into the bundle as .gpu-bundle/run.sh; run it from the repo
 # root (the working tree is there; the binaries need no source, but see BUILD ROOT below):
 #
-#   .gpu-bundle/run.sh [STEP...]       STEP: test memcheck racecheck tour bench multigpu
+#   .gpu-bundle/run.sh [STEP...]       STEP: test memcheck racecheck tour bench python multigpu
 #                                      (default: all but multigpu)
 #
 # Steps, in this order whatever the order given:
@@ -13,13 +13,17 @@
 #   racecheck  compute-sanitizer --tool racecheck over the integration binary
 #   tour       examples/tour
 #   bench      numgpu-bench --out $OUT/bench $BENCH_ARGS
+#   python     the Python module's pytest suite (python.tar.xz) with NUMGPU_LIBRARY = the bundle's
+#              library: the GPU module (torch CUDA tensors on a non-default stream) and the host
+#              suite on a CPU handle, then the host suite again on a CUDA handle (staged arrays),
+#              with the first python3 that imports torch (PYTHON overrides); log python.log
 #   multigpu   examples/c's multi_gpu --bench (a handle and a thread per device) and
 #              mpirun -np $MPI_NP mpi_batch --bench (a rank per device; MPI_NP default: the GPUs,
 #              at least 2), on CUDA: the batch on one GPU and split over all, from host and
 #              device arrays; tables in multigpu.log, JSON lines in multigpu.jsonl
 #
 # Output, under $OUT (default ./gpu-out), at most 8 files and 2 folders deep (the device tool
-# returns no more): test.log, sanitizers.log, tour.log, bench.log, summary.txt and the bench's
+# returns no more): test.log, sanitizers.log, tour.log, bench.log, python.log, summary.txt and the bench's
 # own files in bench/ (packed into bench.tar.gz if they would exceed the limits). A summary
 # table (step, exit status, seconds) is printed at the end, with the tail of each failed
 # step's log. Exits non-zero if any step failed.
@@ -57,14 +61,14 @@ BUNDLE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO="$(dirname "$BUNDLE")"
 cd "$REPO"
 
-ALL_STEPS=(test memcheck racecheck tour bench multigpu)
+ALL_STEPS=(test memcheck racecheck tour bench python multigpu)
 declare -A want=()
 if [[ $# -eq 0 ]]; then
-    for s in test memcheck racecheck tour bench; do want[$s]=1; done
+    for s in test memcheck racecheck tour bench python; do want[$s]=1; done
 else
     for s in "$@"; do
         case "$s" in
-            test|memcheck|racecheck|tour|bench|multigpu) want[$s]=1 ;;
+            test|memcheck|racecheck|tour|bench|python|multigpu) want[$s]=1 ;;
             -h|--help) sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
             *) echo "run.sh: unknown step '$s' (steps: ${ALL_STEPS[*]})" >&2; exit 2 ;;
         esac
@@ -305,6 +309,30 @@ step_bench() {
     "$BUNDLE/bin/numgpu-bench" --out "$OUT/bench" ${BENCH_ARGS:-}
 }
 
+# The Python module's suite. The interpreter: PYTHON, else the first python3 that has torch.
+step_python() {
+    local py="" cand pyroot="$TMP/python" rc=0
+    [[ -f "$BUNDLE/python.tar.xz" ]] || missing python.tar.xz || return 1
+    mkdir -p "$pyroot"
+    tar -C "$pyroot" -xJf "$BUNDLE/python.tar.xz" 2>/dev/null || python3 -c 'import sys, tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2])' \
+        "$BUNDLE/python.tar.xz" "$pyroot" || { echo "run.sh: could not unpack python.tar.xz"; return 1; }
+    for cand in ${PYTHON:-} python3 /opt/*/.venv/bin/python3 /usr/bin/python3; do
+        command -v "$cand" >/dev/null 2>&1 || continue
+        if [[ -n "${PYTHON:-}" ]] || "$cand" -c 'import torch' >/dev/null 2>&1; then py="$cand"; break; fi
+    done
+    [[ -n "$py" ]] || { echo "run.sh: no python3 with torch found (set PYTHON)"; return 1; }
+    local path="$pyroot"
+    "$py" -c 'import pytest' >/dev/null 2>&1 || path="$pyroot:$pyroot/site"
+    echo "python: $py ($("$py" --version 2>&1)); torch $("$py" -c 'import torch; print(torch.__version__, torch.version.cuda)' 2>&1)"
+    echo "--- the GPU module and the host suite on a CPU handle"
+    NUMGPU_LIBRARY="$BUNDLE/lib/libnumgpu.so" PYTHONPATH="$path" "$py" -m pytest -v -rs -p no:cacheprovider \
+        "$pyroot/tests" || rc=1
+    echo "--- the host suite on a CUDA handle (host arrays staged through the GPU)"
+    NUMGPU_LIBRARY="$BUNDLE/lib/libnumgpu.so" PYTHONPATH="$path" NUMGPU_TEST_BACKEND=cuda "$py" -m pytest -q -rs \
+        -p no:cacheprovider "$pyroot/tests" --ignore "$pyroot/tests/test_gpu.py" || rc=1
+    return $rc
+}
+
 # The examples of docs/multi-gpu.md, in bench mode. A quick run first: where a container
 # forbids one process to read another's memory, Open MPI's shared-memory transport needs
 # single_copy_mechanism=none, and the bench then runs with it.
@@ -336,6 +364,7 @@ step_multigpu() {
 [[ -n "${want[racecheck]:-}" ]] && run_step racecheck "$OUT/sanitizers.log" sanitize racecheck
 [[ -n "${want[tour]:-}" ]] && run_step tour "$OUT/tour.log" step_tour
 [[ -n "${want[bench]:-}" ]] && run_step bench "$OUT/bench.log" step_bench
+[[ -n "${want[python]:-}" ]] && run_step python "$OUT/python.log" step_python
 [[ -n "${want[multigpu]:-}" ]] && run_step multigpu "$OUT/multigpu.log" step_multigpu
 
 # ---- what comes back: at most 8 files, 2 folders deep ------------------------------------

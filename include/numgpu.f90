@@ -59,6 +59,10 @@ module numgpu
     integer(c_int32_t), parameter, public :: NUMGPU_BACKEND_CPU = 1_c_int32_t
     integer(c_int32_t), parameter, public :: NUMGPU_BACKEND_CUDA = 2_c_int32_t
 
+    ! numgpu_cp_init
+    integer(c_int32_t), parameter, public :: NUMGPU_CP_INIT_RANDOM = 0_c_int32_t
+    integer(c_int32_t), parameter, public :: NUMGPU_CP_INIT_GIVEN = 1_c_int32_t
+
     ! numgpu_fullpivot_mode
     integer(c_int32_t), parameter, public :: NUMGPU_FULLPIVOT_GETC2 = 0_c_int32_t
     integer(c_int32_t), parameter, public :: NUMGPU_FULLPIVOT_STRICT = 1_c_int32_t
@@ -129,6 +133,7 @@ module numgpu
     integer(c_int32_t), parameter, public :: NUMGPU_EXECUTION_FAILED = 5_c_int32_t
     integer(c_int32_t), parameter, public :: NUMGPU_COMPILE_FAILED = 6_c_int32_t
     integer(c_int32_t), parameter, public :: NUMGPU_INTERNAL_ERROR = 7_c_int32_t
+    integer(c_int32_t), parameter, public :: NUMGPU_INSUFFICIENT_CAPACITY = 8_c_int32_t
 
     ! numgpu_stebz_range
     integer(c_int32_t), parameter, public :: NUMGPU_STEBZ_ALL = 0_c_int32_t
@@ -175,6 +180,14 @@ module numgpu
         real(c_double) :: hmax
         integer(c_int64_t) :: max_steps
         integer(c_int64_t) :: max_stages
+    end type
+
+    type, bind(C), public :: numgpu_cp_options
+        real(c_double) :: tol
+        integer(c_int32_t) :: max_iters
+        integer(c_int32_t) :: init
+        integer(c_int64_t) :: seed
+        integer(c_int32_t) :: absorb
     end type
 
     ! ---- numgpu.h's functions --------------------------------------------------------------
@@ -1669,6 +1682,140 @@ module numgpu
             integer(c_int64_t), value :: rank, ldm
             integer(c_int32_t) :: numgpu_dmttkrp
         end function
+
+        function numgpu_scp_als(h, ndim, dims, X, rank, U, ldu, lambda, opts, iters, fit) &
+                bind(C, name="numgpu_scp_als")
+            import :: c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, dims, X, U, ldu, lambda, opts, iters, fit
+            integer(c_int32_t), value :: ndim
+            integer(c_int64_t), value :: rank
+            integer(c_int32_t) :: numgpu_scp_als
+        end function
+
+        function numgpu_dcp_als(h, ndim, dims, X, rank, U, ldu, lambda, opts, iters, fit) &
+                bind(C, name="numgpu_dcp_als")
+            import :: c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, dims, X, U, ldu, lambda, opts, iters, fit
+            integer(c_int32_t), value :: ndim
+            integer(c_int64_t), value :: rank
+            integer(c_int32_t) :: numgpu_dcp_als
+        end function
+
+        function numgpu_scp_reconstruct(h, ndim, dims, rank, U, ldu, lambda, X) &
+                bind(C, name="numgpu_scp_reconstruct")
+            import :: c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, dims, U, ldu, lambda, X
+            integer(c_int32_t), value :: ndim
+            integer(c_int64_t), value :: rank
+            integer(c_int32_t) :: numgpu_scp_reconstruct
+        end function
+
+        function numgpu_dcp_reconstruct(h, ndim, dims, rank, U, ldu, lambda, X) &
+                bind(C, name="numgpu_dcp_reconstruct")
+            import :: c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, dims, U, ldu, lambda, X
+            integer(c_int32_t), value :: ndim
+            integer(c_int64_t), value :: rank
+            integer(c_int32_t) :: numgpu_dcp_reconstruct
+        end function
+
+        function numgpu_stt_svd(h, ndim, dims, X, eps, max_ranks, ranks, cores, capacity, offsets) &
+                bind(C, name="numgpu_stt_svd")
+            import :: c_float, c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, dims, X, max_ranks, ranks, cores, offsets
+            integer(c_int32_t), value :: ndim
+            real(c_float), value :: eps
+            integer(c_int64_t), value :: capacity
+            integer(c_int32_t) :: numgpu_stt_svd
+        end function
+
+        function numgpu_dtt_svd(h, ndim, dims, X, eps, max_ranks, ranks, cores, capacity, offsets) &
+                bind(C, name="numgpu_dtt_svd")
+            import :: c_double, c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, dims, X, max_ranks, ranks, cores, offsets
+            integer(c_int32_t), value :: ndim
+            real(c_double), value :: eps
+            integer(c_int64_t), value :: capacity
+            integer(c_int32_t) :: numgpu_dtt_svd
+        end function
+
+        function numgpu_str_svd(h, ndim, dims, X, eps, max_ranks, ranks, cores, capacity, offsets) &
+                bind(C, name="numgpu_str_svd")
+            import :: c_float, c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, dims, X, max_ranks, ranks, cores, offsets
+            integer(c_int32_t), value :: ndim
+            real(c_float), value :: eps
+            integer(c_int64_t), value :: capacity
+            integer(c_int32_t) :: numgpu_str_svd
+        end function
+
+        function numgpu_dtr_svd(h, ndim, dims, X, eps, max_ranks, ranks, cores, capacity, offsets) &
+                bind(C, name="numgpu_dtr_svd")
+            import :: c_double, c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, dims, X, max_ranks, ranks, cores, offsets
+            integer(c_int32_t), value :: ndim
+            real(c_double), value :: eps
+            integer(c_int64_t), value :: capacity
+            integer(c_int32_t) :: numgpu_dtr_svd
+        end function
+
+        function numgpu_stt_reconstruct(h, ndim, dims, ranks, cores, X) &
+                bind(C, name="numgpu_stt_reconstruct")
+            import :: c_int32_t, c_ptr
+            type(c_ptr), value :: h, dims, ranks, cores, X
+            integer(c_int32_t), value :: ndim
+            integer(c_int32_t) :: numgpu_stt_reconstruct
+        end function
+
+        function numgpu_dtt_reconstruct(h, ndim, dims, ranks, cores, X) &
+                bind(C, name="numgpu_dtt_reconstruct")
+            import :: c_int32_t, c_ptr
+            type(c_ptr), value :: h, dims, ranks, cores, X
+            integer(c_int32_t), value :: ndim
+            integer(c_int32_t) :: numgpu_dtt_reconstruct
+        end function
+
+        function numgpu_str_reconstruct(h, ndim, dims, ranks, cores, X) &
+                bind(C, name="numgpu_str_reconstruct")
+            import :: c_int32_t, c_ptr
+            type(c_ptr), value :: h, dims, ranks, cores, X
+            integer(c_int32_t), value :: ndim
+            integer(c_int32_t) :: numgpu_str_reconstruct
+        end function
+
+        function numgpu_dtr_reconstruct(h, ndim, dims, ranks, cores, X) &
+                bind(C, name="numgpu_dtr_reconstruct")
+            import :: c_int32_t, c_ptr
+            type(c_ptr), value :: h, dims, ranks, cores, X
+            integer(c_int32_t), value :: ndim
+            integer(c_int32_t) :: numgpu_dtr_reconstruct
+        end function
+
+        function numgpu_sht(h, dims, X, ranks, U1, U2, U3, B1, B2) bind(C, name="numgpu_sht")
+            import :: c_int32_t, c_ptr
+            type(c_ptr), value :: h, dims, X, ranks, U1, U2, U3, B1, B2
+            integer(c_int32_t) :: numgpu_sht
+        end function
+
+        function numgpu_dht(h, dims, X, ranks, U1, U2, U3, B1, B2) bind(C, name="numgpu_dht")
+            import :: c_int32_t, c_ptr
+            type(c_ptr), value :: h, dims, X, ranks, U1, U2, U3, B1, B2
+            integer(c_int32_t) :: numgpu_dht
+        end function
+
+        function numgpu_sht_reconstruct(h, dims, ranks, U1, U2, U3, B1, B2, X) &
+                bind(C, name="numgpu_sht_reconstruct")
+            import :: c_int32_t, c_ptr
+            type(c_ptr), value :: h, dims, ranks, U1, U2, U3, B1, B2, X
+            integer(c_int32_t) :: numgpu_sht_reconstruct
+        end function
+
+        function numgpu_dht_reconstruct(h, dims, ranks, U1, U2, U3, B1, B2, X) &
+                bind(C, name="numgpu_dht_reconstruct")
+            import :: c_int32_t, c_ptr
+            type(c_ptr), value :: h, dims, ranks, U1, U2, U3, B1, B2, X
+            integer(c_int32_t) :: numgpu_dht_reconstruct
+        end function
     end interface
     public :: numgpu_sexpm_eig_batched, numgpu_sexpm_batched, numgpu_dexpm_eig_batched, &
             numgpu_dexpm_batched, numgpu_cexpm_eig_batched, numgpu_cexpm_batched, numgpu_zexpm_eig_batched, &
@@ -1731,7 +1878,10 @@ module numgpu
             numgpu_dsshopm_unique, numgpu_ssym_apply, numgpu_dsym_apply, numgpu_ssym_pack, numgpu_dsym_pack, &
             numgpu_ssym_unpack, numgpu_dsym_unpack, numgpu_sstebz_batched, numgpu_dstebz_batched, &
             numgpu_sstecount_batched, numgpu_dstecount_batched, numgpu_skhatri_rao, numgpu_dkhatri_rao, &
-            numgpu_smttkrp, numgpu_dmttkrp
+            numgpu_smttkrp, numgpu_dmttkrp, numgpu_scp_als, numgpu_dcp_als, numgpu_scp_reconstruct, &
+            numgpu_dcp_reconstruct, numgpu_stt_svd, numgpu_dtt_svd, numgpu_str_svd, numgpu_dtr_svd, &
+            numgpu_stt_reconstruct, numgpu_dtt_reconstruct, numgpu_str_reconstruct, numgpu_dtr_reconstruct, &
+            numgpu_sht, numgpu_dht, numgpu_sht_reconstruct, numgpu_dht_reconstruct
 
 
     ! ---- generic wrappers ---------------------------------------------------------------------

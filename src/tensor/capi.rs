@@ -152,6 +152,7 @@ unsafe fn train_form<T: Real>(name: &str, f: TrainFn<T>, h: *mut Handle, ndim: i
 /// `tt_reconstruct` or `tr_reconstruct`.
 type ChainFn<T> = unsafe fn(&mut Handle, i32, *const i64, *const i64, *const T, *mut T) -> crate::core::Result<()>;
 
+#[allow(clippy::too_many_arguments)]
 unsafe fn chain_form<T: Real>(name: &str, f: ChainFn<T>, h: *mut Handle, ndim: i32, dims: *const i64, ranks: *const i64, cores: *const T, X: *mut T) -> numgpu_status {
     boundary(name, || {
         let h = deref_mut(h, "h")?;

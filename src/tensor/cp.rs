@@ -188,8 +188,8 @@ impl CpWork {
         let r2 = prod(&[r, r], "rank²")?;
         let fake = CpArrays { x: 0, u: ld.iter().map(|&l| Mat::new(0, l)).collect(), lambda: 0 };
         let mut scratch = e.dots_scratch(r.max(1));
-        for k in 0..p.dims.len() {
-            scratch = scratch.max(e.mttkrp_scratch(&mttkrp_of(p, &fake, k, 0))).max(e.contract_scratch(&gram(p, k, ld[k])));
+        for (k, &l) in ld.iter().enumerate() {
+            scratch = scratch.max(e.mttkrp_scratch(&mttkrp_of(p, &fake, k, 0))).max(e.contract_scratch(&gram(p, k, l)));
         }
         let mut l = Layout::default();
         let m = l.take(prod(&[big, r], "the largest dimension × rank")?)?;
@@ -401,7 +401,7 @@ pub unsafe fn cp_reconstruct<T: Real>(h: &mut Handle, ndim: i32, dims: *const i6
 }
 
 /// The lengths the safe wrappers check: X against ∏ dims, each factor against its extent.
-fn check_slices<T>(dims: &[i64], x: usize, rank: i64, u: &[usize], ldu: &[i64]) -> Result<()> {
+fn check_slices(dims: &[i64], x: usize, rank: i64, u: &[usize], ldu: &[i64]) -> Result<()> {
     check_len(u.len(), dims.len(), "U")?;
     check_len(ldu.len(), dims.len(), "ldu")?;
     if dims.iter().all(|&d| d >= 0) {
@@ -417,7 +417,7 @@ fn check_slices<T>(dims: &[i64], x: usize, rank: i64, u: &[usize], ldu: &[i64]) 
 /// `opts` None for the defaults; returns the iterations done and the last fit.
 #[allow(clippy::too_many_arguments)]
 pub fn cp_als_slices<T: Real>(h: &mut Handle, dims: &[i64], x: &[T], rank: i64, u: &mut [&mut [T]], ldu: &[i64], lambda: &mut [T], opts: Option<&numgpu_cp_options>) -> Result<(i32, T)> {
-    check_slices::<T>(dims, x.len(), rank, &u.iter().map(|f| f.len()).collect::<Vec<_>>(), ldu)?;
+    check_slices(dims, x.len(), rank, &u.iter().map(|f| f.len()).collect::<Vec<_>>(), ldu)?;
     check_len(lambda.len(), rank.max(0) as usize, "lambda")?;
     let ptrs: Vec<*mut T> = u.iter_mut().map(|f| f.as_mut_ptr()).collect();
     let (mut iters, mut fit) = (0, T::zero());
@@ -430,7 +430,7 @@ pub fn cp_als_slices<T: Real>(h: &mut Handle, dims: &[i64], x: &[T], rank: i64, 
 
 /// Safe [`cp_reconstruct`] on host slices (`lambda` None: weights 1).
 pub fn cp_reconstruct_slices<T: Real>(h: &mut Handle, dims: &[i64], rank: i64, u: &[&[T]], ldu: &[i64], lambda: Option<&[T]>, x: &mut [T]) -> Result<()> {
-    check_slices::<T>(dims, x.len(), rank, &u.iter().map(|f| f.len()).collect::<Vec<_>>(), ldu)?;
+    check_slices(dims, x.len(), rank, &u.iter().map(|f| f.len()).collect::<Vec<_>>(), ldu)?;
     if let Some(l) = lambda {
         check_len(l.len(), rank.max(0) as usize, "lambda")?;
     }

@@ -561,8 +561,8 @@ pub fn ht<T: Real>(ch: &mut CudaHandle, p: &Ht<T>, space: Space) -> Result<()> {
     let ext = extents(&p.dims, &p.ranks)?;
     let w = HtWork::new(p, &CudaEngine { ch, space })?;
     let mut stage = Stage::new(space, 1).op(whole(Dir::In, p.x, p.dims.iter().product()));
-    for k in 0..5 {
-        stage = stage.op(whole(Dir::Out, p.out[k], ext[k]));
+    for (&o, &len) in p.out.iter().zip(&ext) {
+        stage = stage.op(whole(Dir::Out, o, len));
     }
     let stage = stage.op(Operand::scratch_once::<T>(w.total));
     // SAFETY: as in `cp_als`.
@@ -580,8 +580,8 @@ pub fn ht_reconstruct<T: Real>(ch: &mut CudaHandle, p: &HtReconstruct<T>, space:
     let ext = extents(&p.dims, &p.ranks)?;
     let w = HtRecWork::new(p)?;
     let mut stage = Stage::new(space, 1);
-    for k in 0..5 {
-        stage = stage.op(whole(Dir::In, p.parts[k], ext[k]));
+    for (&part, &len) in p.parts.iter().zip(&ext) {
+        stage = stage.op(whole(Dir::In, part, len));
     }
     let stage = stage.op(whole(Dir::Out, p.x, p.dims.iter().product())).op(Operand::scratch_once::<T>(w.total));
     // SAFETY: as in `cp_als`.

@@ -125,9 +125,9 @@ pub unsafe fn run<T: Real, E: Engine<T>>(e: &mut E, p: &Ht<T>, x: u64, out: &[u6
             e.eig(p.dims[k], 1, off(w.grams[k]), off(w.vals[k]), off(w.vecs[k]), scratch)?;
         }
     }
-    for k in 0..3 {
+    for (k, &o) in out.iter().take(3).enumerate() {
         let len = p.dims[k] * p.ranks[k];
-        e.copy(len, 1, Mat::new(off(w.vecs[k]), len), Mat::new(out[k], len))?;
+        e.copy(len, 1, Mat::new(off(w.vecs[k]), len), Mat::new(o, len))?;
     }
     let (u4, norms, pp, t1) = (off(w.u4), off(w.norms), off(w.p), off(w.t1));
     e.gemm(&shape(false, false, n12, r4, n3, false), Mat::new(x, n12), Mat::new(off(w.vecs[2]), n3), Mat::new(u4, n12), 1)?;

@@ -751,7 +751,7 @@ fn decompositions_on_device_for<T: Real>(h: &mut Handle) {
     let fit: f64 = fit.into();
     assert!(iters == hi && fit.to_bits() == hf.to_bits() && du == hu && f64s(&down(h, pl, 2)) == hl, "{}cp_als on device arrays: not the host result", T::LETTER);
     // CP reconstruction of those factors.
-    let pxr = up(h, &vec![nan::<T>(); 210]);
+    let pxr = up(h, &[nan::<T>(); 210]);
     let cu: Vec<*const T> = pu.iter().map(|&p| p as *const T).collect();
     // SAFETY: as above.
     unsafe { cp_reconstruct::<T>(h, 3, di.as_ptr(), 2, cu.as_ptr(), di.as_ptr(), pl, pxr) }.unwrap();
@@ -769,7 +769,7 @@ fn decompositions_on_device_for<T: Real>(h: &mut Handle) {
         // SAFETY: as above; capacity = the cores' length.
         unsafe { f(h, 3, di.as_ptr(), px, eps, std::ptr::null(), ranks.as_mut_ptr(), pc, hc.len() as i64, offs.as_mut_ptr()) }.unwrap();
         assert!(ranks.iter().zip(&r).all(|(&a, &b)| a as usize == b) && unchanged(&down(h, pc, hc.len()), &hc), "{}t{}_svd on device arrays", T::LETTER, if ring { 'r' } else { 't' });
-        let py = up(h, &vec![nan::<T>(); 210]);
+        let py = up(h, &[nan::<T>(); 210]);
         let rec = if ring { numgpu::tensor::train::tr_reconstruct::<T> } else { tt_reconstruct::<T> };
         // SAFETY: as above.
         unsafe { rec(h, 3, di.as_ptr(), ranks.as_ptr(), pc, py) }.unwrap();

@@ -38,7 +38,7 @@ typedef int32_t numgpu_backend;
 #endif // __cplusplus
 
 /**
- * How `numgpu_?cp_als` starts, as an `int32_t` in [`numgpu_cp_options`].
+ * How `numgpu_?cp_als` starts, as an `int32_t` in `numgpu_cp_options`.
  */
 enum numgpu_cp_init
 #ifdef __cplusplus
@@ -636,8 +636,8 @@ typedef struct {
    */
   uint64_t seed;
   /**
-   * 0: every factor's columns of unit 2-norm, the weights in λ; 1: the weights multiplied
-   * into the columns of U[0], and λ = 1.
+   * 0: every factor's columns of unit 2-norm, the weights in lambda; 1: the weights
+   * multiplied into the columns of U[0], and lambda = 1.
    */
   int32_t absorb;
 } numgpu_cp_options;
@@ -4503,8 +4503,9 @@ numgpu_status numgpu_dmttkrp(numgpu_handle *h,
  * Gram matrices U[k]ᵀ·U[k], k ≠ n (solved by a Cholesky factorisation), then its columns are
  * scaled to unit 2-norm, the norms going to lambda. After each iteration the fit
  * 1 − ‖X − X̂‖_F / ‖X‖_F is computed from the Gram matrices, lambda and the last MTTKRP (no
- * reconstruction of X̂); the iteration stops when the fit changes by less than opts->tol, or
- * after opts->max_iters iterations.
+ * reconstruction of X̂: ‖X − X̂‖² = ‖X‖² + ‖X̂‖² − 2⟨X, X̂⟩, which resolves ‖X − X̂‖ to about
+ * √ε·‖X‖ only, as in the Tensor Toolbox); the iteration stops when the fit changes by less
+ * than opts->tol, or after opts->max_iters iterations.
  *
  * - `h` [in]: handle.
  * - `ndim` [in]: the order d of X, >= 3.

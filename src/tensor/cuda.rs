@@ -262,6 +262,16 @@ unsafe fn contract<T: Scalar>(ch: &CudaHandle, c: &Contraction, pl: &Plan, a: u6
     Ok(())
 }
 
+/// Partial products that contracting `c` takes on `sms` multiprocessors, and for one slice, any
+/// contraction whose M is at most c.m × c.n: split-K keeps at most ⌈4·sms/tiles⌉ pieces of
+/// m × n, and tiles ≥ m·n/TILE².
+fn contract_scratch(c: &Contraction, sms: usize) -> usize {
+    if c.slices == 1 {
+        return 4 * sms.max(1) * TILE * TILE + c.m * c.n;
+    }
+    plan(c, sms).partials(c)
+}
+
 /// Most SVDs of one Jacobi call: its order limit (`jacobi`'s MAX_ORDER).
 const JACOBI_MAX: usize = 4096;
 
@@ -322,12 +332,7 @@ impl<T: Blas> Engine<T> for CudaEngine<'_> {
         (gesvdj_scratch::<T>(self.ch, n, n, false, true) + 3) * count + 3 * 64
     }
     fn contract_scratch(&self, c: &Contraction) -> usize {
-        let sms = self.ch.dev.sm_count as usize;
-        if c.slices == 1 {
-            // Split-K keeps fewer than 4·sms/tiles + 1 pieces of m × n, tiles ≥ m·n/TILE².
-            return 4 * sms.max(1) * TILE * TILE + c.m * c.n;
-        }
-        plan(c, sms).partials(c)
+        contract_scratch(c, self.ch.dev.sm_count as usize)
     }
     fn mttkrp_scratch(&self, p: &Mttkrp<T>) -> usize {
         mttkrp_scratch(self.ch, p)
@@ -599,6 +604,21 @@ mod tests {
 
     fn c(m: usize, n: usize, k: usize, slices: usize) -> Contraction {
         Contraction { trans: slices > 1, tb: false, m, n, k, lda: m, a_step: m, slices, a_slice: k * m, b_slice: k, ldb: k * slices }
+    }
+
+    #[test]
+    fn one_slice_bound_covers_every_smaller_contraction() {
+        for sms in [1, 66, 132] {
+            let bound = contract_scratch(&c(300, 300, 1, 1), sms);
+            for m in [1, 2, 5, 63, 64, 65, 100, 257, 300] {
+                for n in [1, 3, 64, 65, 128, 300] {
+                    for k in [1, 255, 256, 257, 10_000, 1 << 20] {
+                        let one = c(m, n, k, 1);
+                        assert!(plan(&one, sms).partials(&one) <= bound, "{m} × {n} × {k} on {sms} SMs");
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -76,7 +76,12 @@ pub struct HtWork {
 }
 
 impl HtWork {
+    /// The layout for `p` on engine `e`: `NOT_SUPPORTED` naming dims when a Gram matrix exceeds
+    /// the engine's eigensolver.
     pub fn new<T: Real, E: Engine<T>>(p: &Ht<T>, e: &E) -> Result<HtWork> {
+        if let Some((k, n)) = p.dims.iter().enumerate().find(|(_, &n)| n > e.max_eig()) {
+            return Err(Error::unsupported_arg("dims", format!("(dims[{k}] = {n}) exceeds {}, this backend's eigensolver limit", e.max_eig())));
+        }
         let ([n1, n2, n3], [r1, _, _, r4]) = (p.dims, p.ranks);
         let n12 = prod(&[n1, n2], "n1·n2")?;
         let mut l = Layout::default();
@@ -113,9 +118,6 @@ pub unsafe fn run<T: Real, E: Engine<T>>(e: &mut E, p: &Ht<T>, x: u64, out: &[u6
     let off = |o: usize| at::<T>(work, o);
     let scratch = off(w.scratch);
     for (k, &n) in p.dims.iter().enumerate() {
-        if n > e.max_eig() {
-            return Err(Error::unsupported_arg("dims", format!("(dims[{k}] = {n}) exceeds {}, this backend's eigensolver limit", e.max_eig())));
-        }
         e.contract(&gram_of_mode(&p.dims, k), x, x, Mat::new(off(w.grams[k]), n), scratch)?;
     }
     if n1 == n2 && n2 == n3 {

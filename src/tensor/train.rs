@@ -145,12 +145,14 @@ impl TrainWork {
     pub fn new<T: Real, E: Engine<T>>(p: &Train<T>, e: &E) -> Result<TrainWork> {
         let numel = prod(&p.dims, "the product of the dimensions")?;
         let b = bounds(&p.dims, &p.caps, p.ring)?;
-        let g2 = prod(&[b.gram, b.gram], "a Gram matrix")?;
+        // A larger Gram matrix is refused when it comes (NOT_SUPPORTED): no room for it.
+        let gram_max = b.gram.min(e.max_eig());
+        let g2 = prod(&[gram_max, gram_max], "a Gram matrix")?;
         let mut l = Layout::default();
         let rem = [l.take(numel)?, l.take(numel)?];
-        let (gram, vecs, vals, norms) = (l.take(g2)?, l.take(g2)?, l.take(b.gram)?, l.take(b.gram)?);
+        let (gram, vecs, vals, norms) = (l.take(g2)?, l.take(g2)?, l.take(gram_max)?, l.take(gram_max)?);
         let cores = l.take(b.cores)?;
-        let scratch = l.take(e.eig_scratch(b.gram, 1).max(e.contract_scratch(&gram_of(b.gram, b.gram, true))))?;
+        let scratch = l.take(e.eig_scratch(gram_max, 1).max(e.contract_scratch(&gram_of(gram_max, gram_max, true))))?;
         Ok(TrainWork { rem, gram, vecs, vals, norms, cores, scratch, total: l.total() })
     }
 }

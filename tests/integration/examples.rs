@@ -58,11 +58,11 @@ fn write(name: &str, text: &str) -> PathBuf {
     path
 }
 
-/// A C block as the body of a function after its context (a block that starts with `#include`
-/// is a whole program, compiled as it is); a Fortran block as a program, its context after the
-/// `use` lines it starts with.
+/// A C block as the body of a function after its context (a whole program, one that starts
+/// with `#include` and defines `main`, compiled as it is); a Fortran block as a program, its
+/// context after the `use` lines it starts with.
 fn source(e: &Example, k: usize) -> (PathBuf, String) {
-    if e.lang == "c" && e.code.trim_start().starts_with("#include") {
+    if e.lang == "c" && e.code.trim_start().starts_with("#include") && e.code.contains("int main(") {
         return (write(&format!("readme_{k}.c"), &e.code), e.code.clone());
     }
     if e.lang == "c" {

@@ -17,7 +17,7 @@
 //! protocol; NaN, zero dimensions and rank 0; device arrays; 1 × 1 × 1 to 300³; the CUDA backend
 //! against the CPU backend on the same inputs.
 
-use crate::common::{c_position, under_sanitizer};
+use crate::common::{c_position, sizes_per_path, under_sanitizer};
 use numgpu::lapack::Blas;
 use numgpu::tensor::cp::{cp_als, cp_als_slices, cp_reconstruct, cp_reconstruct_slices, numgpu_cp_options};
 use numgpu::tensor::engine::Real;
@@ -478,8 +478,9 @@ fn planted_cp(dims: &[usize], rank: usize, seed: u64) -> (Vec<f64>, Vec<Vec<f64>
 /// with unit columns, positive weights and the reconstruction within 1 − fit of X; on CUDA the
 /// CPU backend's run from the same start agrees.
 fn cp_als_planted_for<T: Real>(h: &mut Handle) {
-    let cases: &[(&[usize], usize)] = &[(&[1, 1, 1], 1), (&[8, 9, 10], 3), (&[5, 6, 4, 7], 2), (&[4, 3, 5, 3, 4], 2), (&[12, 2, 9], 2)];
-    for (seed, &(dims, rank)) in cases.iter().enumerate() {
+    let all: &[(&[usize], usize)] = &[(&[1, 1, 1], 1), (&[8, 9, 10], 3), (&[5, 6, 4, 7], 2), (&[4, 3, 5, 3, 4], 2), (&[12, 2, 9], 2)];
+    // Under a sanitizer the first and the last (every case runs the same kernels).
+    for (seed, (dims, rank)) in sizes_per_path(&all.iter().copied().enumerate().collect::<Vec<_>>(), |_| 0) {
         let (xv, _, _) = planted_cp(dims, rank, 40 + 10 * seed as u64);
         let x: Vec<T> = ts(&xv);
         let opts = numgpu_cp_options { tol: tol::<T>(1e-13, 1e-9), max_iters: 1000, seed: 7 + seed as u64, ..Default::default() };
@@ -511,7 +512,9 @@ fn cp_als_matches_reference_for<T: Real>(h: &mut Handle) {
         let x: Vec<T> = filled(dims.iter().product(), 300 + seed as u64);
         let start: Vec<Vec<f64>> = dims.iter().enumerate().map(|(k, &d)| f64s(&filled::<T>(d * rank, 310 + 10 * seed as u64 + k as u64))).collect();
         let (fits, ru, rl) = reference_als(dims, &f64s(&x), rank, start.clone(), 10);
-        for n in [1usize, 2, 10] {
+        // Under a sanitizer the first two iterations (each a few dozen launches there).
+        let steps: &[usize] = if under_sanitizer() { &[1, 2] } else { &[1, 2, 10] };
+        for &n in steps {
             let opts = numgpu_cp_options { tol: 1e-300, max_iters: n as i32, init: 1, ..Default::default() };
             let (iters, fit, u, lam) = run_cp(h, dims, &x, rank, Some(&start), &opts);
             let what = format!("{}cp_als dims {dims:?} rank {rank} after {n} iterations", T::LETTER);
@@ -581,7 +584,8 @@ fn decompose<T: Real>(h: &mut Handle, ring: bool, dims: &[usize], x: &[T], eps: 
 /// from the oracle), ranks within max_ranks; eps = 0 keeps X to rounding.
 fn train_eps_bound_for<T: Real>(h: &mut Handle) {
     let shapes: &[&[usize]] = &[&[6, 7, 8], &[4, 5, 3, 6], &[3, 4, 3, 4, 3], &[1, 1, 1], &[2, 9, 1, 3]];
-    for (seed, &dims) in shapes.iter().enumerate() {
+    // Under a sanitizer the first and the last shape.
+    for (seed, dims) in sizes_per_path(&shapes.iter().copied().enumerate().collect::<Vec<_>>(), |_| 0) {
         let x: Vec<T> = filled(dims.iter().product(), 1100 + seed as u64);
         let xv = f64s(&x);
         for ring in [false, true] {
@@ -615,7 +619,8 @@ fn train_planted_for<T: Real>(h: &mut Handle) {
         (&[7, 4, 5, 4, 5], &[2, 3, 2, 2, 3, 2]),
         (&[1, 1, 1], &[1, 1, 1, 1]),
     ];
-    for (seed, &(dims, ranks)) in cases.iter().enumerate() {
+    // Under a sanitizer the first and last of each run of trains or rings.
+    for (seed, (dims, ranks)) in sizes_per_path(&cases.iter().copied().enumerate().collect::<Vec<_>>(), |(_, (_, r))| r[0] > 1) {
         let xv = oracle::ring_dense(dims, ranks, &oracle::random_cores(dims, ranks, 1300 + seed as u64));
         let x: Vec<T> = ts(&xv);
         let ring = ranks[0] > 1;
@@ -668,7 +673,9 @@ fn run_ht<T: Real>(h: &mut Handle, dims: [usize; 3], x: &[T], ranks: [usize; 4])
 /// oracle's of the same parts) equal to X; of a random tensor, the dense reconstruction of the
 /// parts agrees with the library's; NaN in X gives NaN parts; on CUDA the CPU backend agrees.
 fn ht_planted_for<T: Real>(h: &mut Handle) {
-    for (seed, (dims, ranks)) in [([5, 6, 7], [2, 3, 3, 3]), ([6, 6, 6], [3, 2, 4, 4]), ([1, 1, 1], [1, 1, 1, 1]), ([12, 4, 9], [3, 3, 2, 2])].into_iter().enumerate() {
+    let cases = [([5, 6, 7], [2, 3, 3, 3]), ([6, 6, 6], [3, 2, 4, 4]), ([1, 1, 1], [1, 1, 1, 1]), ([12, 4, 9], [3, 3, 2, 2])];
+    // Under a sanitizer the first and last of each run of separate eigenproblems or one batch.
+    for (seed, (dims, ranks)) in sizes_per_path(&cases.into_iter().enumerate().collect::<Vec<_>>(), |(_, (d, _))| d[0] == d[1] && d[1] == d[2]) {
         let x: Vec<T> = ts(&planted_ht(dims, ranks, 1500 + 10 * seed as u64));
         let what = format!("{}ht planted dims {dims:?} ranks {ranks:?}", T::LETTER);
         let out = run_ht(h, dims, &x, ranks);

@@ -935,6 +935,86 @@ static void hx_call_numgpu_dmttkrp(const hx_arg *a, hx_arg *r)
     r->i32 = numgpu_dmttkrp((numgpu_handle *)a[0].p, a[1].i64, (const int64_t *)a[2].p, (const double *)a[3].p, a[4].i64, a[5].i64, (const double *const *)a[6].p, (const int64_t *)a[7].p, (double *)a[8].p, a[9].i64);
 }
 
+static void hx_call_numgpu_scp_als(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_scp_als((numgpu_handle *)a[0].p, a[1].i64, (const int64_t *)a[2].p, (const float *)a[3].p, a[4].i64, (float *const *)a[5].p, (const int64_t *)a[6].p, (float *)a[7].p, (const numgpu_cp_options *)a[8].p, (float *)a[9].p, (int32_t *)a[10].p);
+}
+
+static void hx_call_numgpu_dcp_als(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_dcp_als((numgpu_handle *)a[0].p, a[1].i64, (const int64_t *)a[2].p, (const double *)a[3].p, a[4].i64, (double *const *)a[5].p, (const int64_t *)a[6].p, (double *)a[7].p, (const numgpu_cp_options *)a[8].p, (double *)a[9].p, (int32_t *)a[10].p);
+}
+
+static void hx_call_numgpu_scp_reconstruct(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_scp_reconstruct((numgpu_handle *)a[0].p, a[1].i64, (const int64_t *)a[2].p, a[3].i64, (const float *const *)a[4].p, (const int64_t *)a[5].p, (const float *)a[6].p, (float *)a[7].p);
+}
+
+static void hx_call_numgpu_dcp_reconstruct(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_dcp_reconstruct((numgpu_handle *)a[0].p, a[1].i64, (const int64_t *)a[2].p, a[3].i64, (const double *const *)a[4].p, (const int64_t *)a[5].p, (const double *)a[6].p, (double *)a[7].p);
+}
+
+static void hx_call_numgpu_stt_svd(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_stt_svd((numgpu_handle *)a[0].p, a[1].i64, (const int64_t *)a[2].p, (const float *)a[3].p, a[4].f32, (const int64_t *)a[5].p, (int64_t *)a[6].p, (float *)a[7].p, a[8].i64, (int64_t *)a[9].p);
+}
+
+static void hx_call_numgpu_dtt_svd(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_dtt_svd((numgpu_handle *)a[0].p, a[1].i64, (const int64_t *)a[2].p, (const double *)a[3].p, a[4].f64, (const int64_t *)a[5].p, (int64_t *)a[6].p, (double *)a[7].p, a[8].i64, (int64_t *)a[9].p);
+}
+
+static void hx_call_numgpu_str_svd(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_str_svd((numgpu_handle *)a[0].p, a[1].i64, (const int64_t *)a[2].p, (const float *)a[3].p, a[4].f32, (const int64_t *)a[5].p, (int64_t *)a[6].p, (float *)a[7].p, a[8].i64, (int64_t *)a[9].p);
+}
+
+static void hx_call_numgpu_dtr_svd(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_dtr_svd((numgpu_handle *)a[0].p, a[1].i64, (const int64_t *)a[2].p, (const double *)a[3].p, a[4].f64, (const int64_t *)a[5].p, (int64_t *)a[6].p, (double *)a[7].p, a[8].i64, (int64_t *)a[9].p);
+}
+
+static void hx_call_numgpu_stt_reconstruct(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_stt_reconstruct((numgpu_handle *)a[0].p, a[1].i64, (const int64_t *)a[2].p, (const int64_t *)a[3].p, (const float *)a[4].p, (float *)a[5].p);
+}
+
+static void hx_call_numgpu_dtt_reconstruct(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_dtt_reconstruct((numgpu_handle *)a[0].p, a[1].i64, (const int64_t *)a[2].p, (const int64_t *)a[3].p, (const double *)a[4].p, (double *)a[5].p);
+}
+
+static void hx_call_numgpu_str_reconstruct(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_str_reconstruct((numgpu_handle *)a[0].p, a[1].i64, (const int64_t *)a[2].p, (const int64_t *)a[3].p, (const float *)a[4].p, (float *)a[5].p);
+}
+
+static void hx_call_numgpu_dtr_reconstruct(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_dtr_reconstruct((numgpu_handle *)a[0].p, a[1].i64, (const int64_t *)a[2].p, (const int64_t *)a[3].p, (const double *)a[4].p, (double *)a[5].p);
+}
+
+static void hx_call_numgpu_sht(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_sht((numgpu_handle *)a[0].p, (const int64_t *)a[1].p, (const float *)a[2].p, (const int64_t *)a[3].p, (float *)a[4].p, (float *)a[5].p, (float *)a[6].p, (float *)a[7].p, (float *)a[8].p);
+}
+
+static void hx_call_numgpu_dht(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_dht((numgpu_handle *)a[0].p, (const int64_t *)a[1].p, (const double *)a[2].p, (const int64_t *)a[3].p, (double *)a[4].p, (double *)a[5].p, (double *)a[6].p, (double *)a[7].p, (double *)a[8].p);
+}
+
+static void hx_call_numgpu_sht_reconstruct(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_sht_reconstruct((numgpu_handle *)a[0].p, (const int64_t *)a[1].p, (const int64_t *)a[2].p, (const float *)a[3].p, (const float *)a[4].p, (const float *)a[5].p, (const float *)a[6].p, (const float *)a[7].p, (float *)a[8].p);
+}
+
+static void hx_call_numgpu_dht_reconstruct(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_dht_reconstruct((numgpu_handle *)a[0].p, (const int64_t *)a[1].p, (const int64_t *)a[2].p, (const double *)a[3].p, (const double *)a[4].p, (const double *)a[5].p, (const double *)a[6].p, (const double *)a[7].p, (double *)a[8].p);
+}
+
 static const hx_func HX_FUNCS[] = {
     {"numgpu_sexpm_eig_batched", 1, hx_call_numgpu_sexpm_eig_batched, 15, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"m", HX_I64, "", 0, 0}, {"E", HX_PTR, "float", 1, 1}, {"lde", HX_I64, "", 0, 0}, {"strideE", HX_I64, "", 0, 0}, {"lambda", HX_PTR, "float", 1, 1}, {"strideL", HX_I64, "", 0, 0}, {"Einv", HX_PTR, "float", 1, 1}, {"ldei", HX_I64, "", 0, 0}, {"strideEinv", HX_I64, "", 0, 0}, {"t", HX_PTR, "float", 1, 1}, {"P", HX_PTR, "float", 1, 0}, {"ldp", HX_I64, "", 0, 0}, {"strideP", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
     {"numgpu_sexpm_batched", 1, hx_call_numgpu_sexpm_batched, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"m", HX_I64, "", 0, 0}, {"A", HX_PTR, "float", 1, 1}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"E", HX_PTR, "float", 1, 0}, {"lde", HX_I64, "", 0, 0}, {"strideE", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
@@ -1114,6 +1194,22 @@ static const hx_func HX_FUNCS[] = {
     {"numgpu_dkhatri_rao", 1, hx_call_numgpu_dkhatri_rao, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"r", HX_I64, "", 0, 0}, {"A", HX_PTR, "double", 1, 1}, {"lda", HX_I64, "", 0, 0}, {"B", HX_PTR, "double", 1, 1}, {"ldb", HX_I64, "", 0, 0}, {"C", HX_PTR, "double", 1, 0}, {"ldc", HX_I64, "", 0, 0}}},
     {"numgpu_smttkrp", 1, hx_call_numgpu_smttkrp, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"ndim", HX_I64, "", 0, 0}, {"dims", HX_PTR, "int64_t", 1, 1}, {"X", HX_PTR, "float", 1, 1}, {"mode", HX_I64, "", 0, 0}, {"rank", HX_I64, "", 0, 0}, {"U", HX_PTR, "float", 2, 1}, {"ldu", HX_PTR, "int64_t", 1, 1}, {"M", HX_PTR, "float", 1, 0}, {"ldm", HX_I64, "", 0, 0}}},
     {"numgpu_dmttkrp", 1, hx_call_numgpu_dmttkrp, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"ndim", HX_I64, "", 0, 0}, {"dims", HX_PTR, "int64_t", 1, 1}, {"X", HX_PTR, "double", 1, 1}, {"mode", HX_I64, "", 0, 0}, {"rank", HX_I64, "", 0, 0}, {"U", HX_PTR, "double", 2, 1}, {"ldu", HX_PTR, "int64_t", 1, 1}, {"M", HX_PTR, "double", 1, 0}, {"ldm", HX_I64, "", 0, 0}}},
+    {"numgpu_scp_als", 1, hx_call_numgpu_scp_als, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"ndim", HX_I64, "", 0, 0}, {"dims", HX_PTR, "int64_t", 1, 1}, {"X", HX_PTR, "float", 1, 1}, {"rank", HX_I64, "", 0, 0}, {"U", HX_PTR, "float", 2, 0}, {"ldu", HX_PTR, "int64_t", 1, 1}, {"lambda", HX_PTR, "float", 1, 0}, {"opts", HX_PTR, "numgpu_cp_options", 1, 1}, {"fit", HX_PTR, "float", 1, 0}, {"iters", HX_PTR, "int32_t", 1, 0}}},
+    {"numgpu_dcp_als", 1, hx_call_numgpu_dcp_als, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"ndim", HX_I64, "", 0, 0}, {"dims", HX_PTR, "int64_t", 1, 1}, {"X", HX_PTR, "double", 1, 1}, {"rank", HX_I64, "", 0, 0}, {"U", HX_PTR, "double", 2, 0}, {"ldu", HX_PTR, "int64_t", 1, 1}, {"lambda", HX_PTR, "double", 1, 0}, {"opts", HX_PTR, "numgpu_cp_options", 1, 1}, {"fit", HX_PTR, "double", 1, 0}, {"iters", HX_PTR, "int32_t", 1, 0}}},
+    {"numgpu_scp_reconstruct", 1, hx_call_numgpu_scp_reconstruct, 8, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"ndim", HX_I64, "", 0, 0}, {"dims", HX_PTR, "int64_t", 1, 1}, {"rank", HX_I64, "", 0, 0}, {"U", HX_PTR, "float", 2, 1}, {"ldu", HX_PTR, "int64_t", 1, 1}, {"lambda", HX_PTR, "float", 1, 1}, {"X", HX_PTR, "float", 1, 0}}},
+    {"numgpu_dcp_reconstruct", 1, hx_call_numgpu_dcp_reconstruct, 8, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"ndim", HX_I64, "", 0, 0}, {"dims", HX_PTR, "int64_t", 1, 1}, {"rank", HX_I64, "", 0, 0}, {"U", HX_PTR, "double", 2, 1}, {"ldu", HX_PTR, "int64_t", 1, 1}, {"lambda", HX_PTR, "double", 1, 1}, {"X", HX_PTR, "double", 1, 0}}},
+    {"numgpu_stt_svd", 1, hx_call_numgpu_stt_svd, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"ndim", HX_I64, "", 0, 0}, {"dims", HX_PTR, "int64_t", 1, 1}, {"X", HX_PTR, "float", 1, 1}, {"eps", HX_F32, "", 0, 0}, {"max_ranks", HX_PTR, "int64_t", 1, 1}, {"ranks", HX_PTR, "int64_t", 1, 0}, {"cores", HX_PTR, "float", 1, 0}, {"capacity", HX_I64, "", 0, 0}, {"offsets", HX_PTR, "int64_t", 1, 0}}},
+    {"numgpu_dtt_svd", 1, hx_call_numgpu_dtt_svd, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"ndim", HX_I64, "", 0, 0}, {"dims", HX_PTR, "int64_t", 1, 1}, {"X", HX_PTR, "double", 1, 1}, {"eps", HX_F64, "", 0, 0}, {"max_ranks", HX_PTR, "int64_t", 1, 1}, {"ranks", HX_PTR, "int64_t", 1, 0}, {"cores", HX_PTR, "double", 1, 0}, {"capacity", HX_I64, "", 0, 0}, {"offsets", HX_PTR, "int64_t", 1, 0}}},
+    {"numgpu_str_svd", 1, hx_call_numgpu_str_svd, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"ndim", HX_I64, "", 0, 0}, {"dims", HX_PTR, "int64_t", 1, 1}, {"X", HX_PTR, "float", 1, 1}, {"eps", HX_F32, "", 0, 0}, {"max_ranks", HX_PTR, "int64_t", 1, 1}, {"ranks", HX_PTR, "int64_t", 1, 0}, {"cores", HX_PTR, "float", 1, 0}, {"capacity", HX_I64, "", 0, 0}, {"offsets", HX_PTR, "int64_t", 1, 0}}},
+    {"numgpu_dtr_svd", 1, hx_call_numgpu_dtr_svd, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"ndim", HX_I64, "", 0, 0}, {"dims", HX_PTR, "int64_t", 1, 1}, {"X", HX_PTR, "double", 1, 1}, {"eps", HX_F64, "", 0, 0}, {"max_ranks", HX_PTR, "int64_t", 1, 1}, {"ranks", HX_PTR, "int64_t", 1, 0}, {"cores", HX_PTR, "double", 1, 0}, {"capacity", HX_I64, "", 0, 0}, {"offsets", HX_PTR, "int64_t", 1, 0}}},
+    {"numgpu_stt_reconstruct", 1, hx_call_numgpu_stt_reconstruct, 6, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"ndim", HX_I64, "", 0, 0}, {"dims", HX_PTR, "int64_t", 1, 1}, {"ranks", HX_PTR, "int64_t", 1, 1}, {"cores", HX_PTR, "float", 1, 1}, {"X", HX_PTR, "float", 1, 0}}},
+    {"numgpu_dtt_reconstruct", 1, hx_call_numgpu_dtt_reconstruct, 6, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"ndim", HX_I64, "", 0, 0}, {"dims", HX_PTR, "int64_t", 1, 1}, {"ranks", HX_PTR, "int64_t", 1, 1}, {"cores", HX_PTR, "double", 1, 1}, {"X", HX_PTR, "double", 1, 0}}},
+    {"numgpu_str_reconstruct", 1, hx_call_numgpu_str_reconstruct, 6, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"ndim", HX_I64, "", 0, 0}, {"dims", HX_PTR, "int64_t", 1, 1}, {"ranks", HX_PTR, "int64_t", 1, 1}, {"cores", HX_PTR, "float", 1, 1}, {"X", HX_PTR, "float", 1, 0}}},
+    {"numgpu_dtr_reconstruct", 1, hx_call_numgpu_dtr_reconstruct, 6, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"ndim", HX_I64, "", 0, 0}, {"dims", HX_PTR, "int64_t", 1, 1}, {"ranks", HX_PTR, "int64_t", 1, 1}, {"cores", HX_PTR, "double", 1, 1}, {"X", HX_PTR, "double", 1, 0}}},
+    {"numgpu_sht", 1, hx_call_numgpu_sht, 9, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"dims", HX_PTR, "int64_t", 1, 1}, {"X", HX_PTR, "float", 1, 1}, {"ranks", HX_PTR, "int64_t", 1, 1}, {"U1", HX_PTR, "float", 1, 0}, {"U2", HX_PTR, "float", 1, 0}, {"U3", HX_PTR, "float", 1, 0}, {"B1", HX_PTR, "float", 1, 0}, {"B2", HX_PTR, "float", 1, 0}}},
+    {"numgpu_dht", 1, hx_call_numgpu_dht, 9, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"dims", HX_PTR, "int64_t", 1, 1}, {"X", HX_PTR, "double", 1, 1}, {"ranks", HX_PTR, "int64_t", 1, 1}, {"U1", HX_PTR, "double", 1, 0}, {"U2", HX_PTR, "double", 1, 0}, {"U3", HX_PTR, "double", 1, 0}, {"B1", HX_PTR, "double", 1, 0}, {"B2", HX_PTR, "double", 1, 0}}},
+    {"numgpu_sht_reconstruct", 1, hx_call_numgpu_sht_reconstruct, 9, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"dims", HX_PTR, "int64_t", 1, 1}, {"ranks", HX_PTR, "int64_t", 1, 1}, {"U1", HX_PTR, "float", 1, 1}, {"U2", HX_PTR, "float", 1, 1}, {"U3", HX_PTR, "float", 1, 1}, {"B1", HX_PTR, "float", 1, 1}, {"B2", HX_PTR, "float", 1, 1}, {"X", HX_PTR, "float", 1, 0}}},
+    {"numgpu_dht_reconstruct", 1, hx_call_numgpu_dht_reconstruct, 9, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"dims", HX_PTR, "int64_t", 1, 1}, {"ranks", HX_PTR, "int64_t", 1, 1}, {"U1", HX_PTR, "double", 1, 1}, {"U2", HX_PTR, "double", 1, 1}, {"U3", HX_PTR, "double", 1, 1}, {"B1", HX_PTR, "double", 1, 1}, {"B2", HX_PTR, "double", 1, 1}, {"X", HX_PTR, "double", 1, 0}}},
 };
 
 #define HX_NFUNCS ((int)(sizeof HX_FUNCS / sizeof HX_FUNCS[0]))

@@ -103,15 +103,17 @@ static void strings(void)
     static const char *names[] = {"NUMGPU_SUCCESS",         "NUMGPU_INVALID_VALUE",
                                   "NUMGPU_NOT_SUPPORTED",   "NUMGPU_BACKEND_UNAVAILABLE",
                                   "NUMGPU_ALLOC_FAILED",    "NUMGPU_EXECUTION_FAILED",
-                                  "NUMGPU_COMPILE_FAILED",  "NUMGPU_INTERNAL_ERROR"};
+                                  "NUMGPU_COMPILE_FAILED",  "NUMGPU_INTERNAL_ERROR",
+                                  "NUMGPU_INSUFFICIENT_CAPACITY"};
     static const numgpu_status codes[] = {NUMGPU_SUCCESS,         NUMGPU_INVALID_VALUE,
                                           NUMGPU_NOT_SUPPORTED,   NUMGPU_BACKEND_UNAVAILABLE,
                                           NUMGPU_ALLOC_FAILED,    NUMGPU_EXECUTION_FAILED,
-                                          NUMGPU_COMPILE_FAILED,  NUMGPU_INTERNAL_ERROR};
-    static const numgpu_status unknown[] = {8, -1, 1000};
+                                          NUMGPU_COMPILE_FAILED,  NUMGPU_INTERNAL_ERROR,
+                                          NUMGPU_INSUFFICIENT_CAPACITY};
+    static const numgpu_status unknown[] = {9, -1, 1000};
     char v[32];
     size_t i;
-    for (i = 0; i < 8; i++) {
+    for (i = 0; i < sizeof codes / sizeof codes[0]; i++) {
         const char *s = numgpu_status_string(codes[i]);
         size_t l = strlen(names[i]);
         check(codes[i] == (numgpu_status)i && s != NULL && strncmp(s, names[i], l) == 0 && s[l] == ':',

@@ -15,9 +15,11 @@
  *   - pointers and function pointers: NULL (rejected, where the base call passes one);
  * except what MAY_SUCCEED and LIES below name. Checked on every call: the status is SUCCESS
  * (with an empty last error) or INVALID_VALUE, NOT_SUPPORTED or ALLOC_FAILED (never a crash,
- * never INTERNAL_ERROR); a rejection has the message "<function>: " and, when
- * numgpu_last_error_arg() = k > 0, "argument k (<name of parameter k>" with balanced
- * parentheses; and every array and output of the call is bitwise what it was.
+ * never INTERNAL_ERROR), or INSUFFICIENT_CAPACITY for a function with a `capacity` (the tensor
+ * decompositions, which then write the size needed to `offsets` only); a rejection has the
+ * message "<function>: " and, when numgpu_last_error_arg() = k > 0, "argument k (<name of
+ * parameter k>" with balanced parentheses; and every array and output of the call is bitwise
+ * what it was.
  *
  * Arrays end at a guard page (mmap + PROT_NONE): a read one element past the extent of the
  * base call faults. Each array of the base call holds 8 elements (16 for rkc's state and stats): the
@@ -121,6 +123,7 @@ typedef struct {
     numgpu_life_plan *own_plan; /* a fresh LiFE plan for every call that takes one */
     void *own_mem;              /* a fresh allocation for numgpu_free */
     double opts_struct[16];     /* a numgpu_rkc_options (aligned) */
+    int offsets_buf;            /* the buffer of an `offsets` parameter, or -1 */
 } call_t;
 
 #define SLOT_SENTINEL ((void *)(uintptr_t)0x5a5a5a5a5a5a5a50ULL)
@@ -164,8 +167,10 @@ static void fill(const hx_param *p, const char *name, unsigned char *b, size_t c
                                                                               : 0x7a7a7a7a;
             memcpy(e, &v, 4);
         } else if (!strcmp(p->pointee, "int64_t")) {
-            /* A tensor's dimensions and its factors' leading dimensions: 2; outputs a sentinel. */
-            int64_t v = !strcmp(name, "dims") || !strcmp(name, "ldu") ? 2 : 0x7a7a7a7a7a7a7a7aLL;
+            /* A tensor's dimensions and its factors' leading dimensions: 2; its ranks 1 (a rank-1
+             * train, ring and HT of the 2 x 2 x 2 base tensor); outputs and rank limits a
+             * sentinel (no limit). */
+            int64_t v = !strcmp(name, "dims") || !strcmp(name, "ldu") ? 2 : !strcmp(name, "ranks") ? 1 : 0x7a7a7a7a7a7a7a7aLL;
             memcpy(e, &v, 8);
         } else {
             /* Values: 4 on gtsv's diagonal (dominant), 0 in rkc's state (a cold start), else 1. */
@@ -221,12 +226,12 @@ static void *data_array(call_t *c, const hx_param *p, int dev)
     return new_buf(c, tmp, bytes, dev);
 }
 
-/* A pointer array of BATCH distinct matrices, in the matrices' space; MTTKRP's factors (one
- * per mode of the order-3 base tensor) in a host array whatever their space. */
+/* A pointer array of BATCH distinct matrices, in the matrices' space; the factors of MTTKRP and
+ * CP (one per mode of the order-3 base tensor) in a host array whatever their space. */
 static void *pointer_array(call_t *c, const hx_param *p, int dev)
 {
     void *ptrs[3];
-    int i, factors = strstr(c->f->name, "mttkrp") != NULL, n = factors ? 3 : BATCH;
+    int i, factors = strstr(c->f->name, "mttkrp") != NULL || strstr(c->f->name, "cp_") != NULL, n = factors ? 3 : BATCH;
     for (i = 0; i < n; i++)
         ptrs[i] = data_array(c, p, dev);
     return new_buf(c, ptrs, (size_t)n * sizeof ptrs[0], factors ? 0 : dev);
@@ -284,14 +289,17 @@ static numgpu_ode *new_ode(numgpu_handle *h)
 static numgpu_ode *shared_ode; /* the ODE of rkc_integrate's base calls, per place */
 
 /* The base value of an int64_t parameter: sizes 2, leading dimensions 2 (the 4 rows of a
- * Khatri-Rao product of two 2 x 2 matrices), strides 4; an order-3 tensor, 5 iterations,
- * device 0, and 0 for the choices where 0 is the default (CMRS's height and M, sym_apply's
- * p, a mode number, LiFE's iterations). */
+ * Khatri-Rao product of two 2 x 2 matrices), strides 4, a capacity of the ELEMS of the array
+ * (the 6 elements of the rank-1 cores of the 2 x 2 x 2 base tensor fit); an order-3 tensor,
+ * 5 iterations, device 0, and 0 for the choices where 0 is the default (CMRS's height and M,
+ * sym_apply's p, a mode number, LiFE's iterations). */
 static int64_t base_i64(const char *fn, const char *name)
 {
     int tensor = strstr(fn, "sshopm") || strstr(fn, "sym_");
     if (!strncmp(name, "stride", 6) || (strstr(fn, "khatri_rao") && !strcmp(name, "ldc")))
         return 4;
+    if (!strcmp(name, "capacity"))
+        return ELEMS;
     if (!strcmp(name, "natol") || !strcmp(name, "npar"))
         return 1;
     if ((tensor && !strcmp(name, "m")) || !strcmp(name, "ndim"))
@@ -326,15 +334,30 @@ static double base_real(const char *name)
     return 1.0;
 }
 
+/* Whether parameter `name` of `fn` is host memory whatever the data's space: a tensor's
+ * dimensions, leading dimensions, ranks, rank limits and core offsets, and CP-ALS's iteration
+ * count and fit. */
+static int host_param(const char *fn, const char *name)
+{
+    static const char *const always[] = {"dims", "ldu", "ranks", "max_ranks", "offsets"};
+    size_t k;
+    for (k = 0; k < sizeof always / sizeof always[0]; k++)
+        if (!strcmp(name, always[k]))
+            return 1;
+    return strstr(fn, "cp_als") && (!strcmp(name, "iters") || !strcmp(name, "fit"));
+}
+
 /* The base value of pointer parameter i. */
 static void *base_ptr(call_t *c, int i)
 {
     const hx_param *p = &c->f->params[i];
     const char *t = p->pointee, *fn = c->f->name;
-    /* A tensor's dimensions and leading dimensions are host arrays whatever the data's space. */
-    int dev = device_arrays(c) && strcmp(p->name, "dims") != 0 && strcmp(p->name, "ldu") != 0;
-    if (is_data(t))
+    int dev = device_arrays(c) && !host_param(fn, p->name);
+    if (is_data(t)) {
+        if (!strcmp(p->name, "offsets"))
+            c->offsets_buf = c->nbufs;
         return p->levels == 2 ? pointer_array(c, p, dev) : data_array(c, p, dev);
+    }
     if (p->levels == 2) {
         c->slots[i] = SLOT_SENTINEL;
         return &c->slots[i];
@@ -377,6 +400,7 @@ static void build(call_t *c, const place_t *pl, const hx_func *f)
     memset(c, 0, sizeof *c);
     c->pl = pl;
     c->f = f;
+    c->offsets_buf = -1;
     for (i = 0; i < f->nparams; i++) {
         const hx_param *p = &f->params[i];
         switch (p->kind) {
@@ -435,12 +459,15 @@ static void release(call_t *c, numgpu_status st)
     }
 }
 
-/* Whether every array and returned-object slot of the call is as it was. */
-static int untouched(call_t *c)
+/* Whether every array and returned-object slot of the call is as it was (but `offsets`, where
+ * INSUFFICIENT_CAPACITY writes the size needed, when `st` is that). */
+static int untouched(call_t *c, numgpu_status st)
 {
     int i, same = 1;
     for (i = 0; i < c->nbufs && same; i++) {
         buf_t *b = &c->bufs[i];
+        if (i == c->offsets_buf && st == NUMGPU_INSUFFICIENT_CAPACITY)
+            continue;
         if (b->dev) {
             unsigned char *now = xmalloc(b->bytes);
             same = numgpu_memcpy(c->pl->h, now, b->at, b->bytes) == NUMGPU_SUCCESS && !memcmp(now, b->want, b->bytes);
@@ -471,6 +498,7 @@ static const char *const MAY_SUCCEED[][2] = {
     {"numgpu_life_plan_destroy", "p"}, {"dlife_sbbnnls", "max_iters"}, {"dlife_sbbnnls", "iters"},
     {"dlife_sbbnnls", "objective"},    {"life_plan_info", "ntheta"},  {"life_plan_info", "natoms"},
     {"life_plan_info", "nvoxels"},     {"life_plan_info", "nfibers"}, {"life_plan_info", "nnz"},
+    {"cp_reconstruct", "lambda"},      {"tt_svd", "max_ranks"},       {"tr_svd", "max_ranks"},
 };
 
 /* Values that are lies about the caller's memory rather than bad arguments: a buffer length
@@ -480,6 +508,9 @@ static const char *const LIES[][2] = {
     {"numgpu_last_error", "len"},
     {"sshopm_unique", "kmax"},
     {"mttkrp", "ndim"},
+    {"cp_", "ndim"},
+    {"tt_", "ndim"},
+    {"tr_", "ndim"},
 };
 
 /* Whether (f, param) is in `table` (a function entry matches as a substring of the name). */
@@ -597,6 +628,16 @@ static const char *report_problem(const hx_func *f, int arg, const char *msg)
     return NULL;
 }
 
+/* Whether f has a `capacity` (its INSUFFICIENT_CAPACITY is a rejection). */
+static int has_capacity(const hx_func *f)
+{
+    int i;
+    for (i = 0; i < f->nparams; i++)
+        if (!strcmp(f->params[i].name, "capacity"))
+            return 1;
+    return 0;
+}
+
 /* Calls f in place pl with parameter i set to v (i < 0: the base call); checks and counts. */
 static void try_call(const place_t *pl, const hx_func *f, int i, const hostile_t *v)
 {
@@ -636,9 +677,10 @@ static void try_call(const place_t *pl, const hx_func *f, int i, const hostile_t
             problem = v->must_reject ? "SUCCESS for a value that must be rejected"
                       : msg[0] != '\0' ? "SUCCESS with a last error left"
                                        : NULL;
-        else if (st != NUMGPU_INVALID_VALUE && st != NUMGPU_NOT_SUPPORTED && st != NUMGPU_ALLOC_FAILED)
+        else if (st != NUMGPU_INVALID_VALUE && st != NUMGPU_NOT_SUPPORTED && st != NUMGPU_ALLOC_FAILED &&
+                 !(st == NUMGPU_INSUFFICIENT_CAPACITY && has_capacity(f)))
             problem = "a status other than INVALID_VALUE, NOT_SUPPORTED or ALLOC_FAILED";
-        else if (!(problem = report_problem(f, arg, msg)) && !untouched(c))
+        else if (!(problem = report_problem(f, arg, msg)) && !untouched(c, st))
             problem = "an array or output was written by a rejected call";
     }
     if (i >= 0)

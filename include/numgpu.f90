@@ -66,6 +66,10 @@ module numgpu
     integer(c_int32_t), parameter, public :: NUMGPU_BACKEND_CPU = 1_c_int32_t
     integer(c_int32_t), parameter, public :: NUMGPU_BACKEND_CUDA = 2_c_int32_t
 
+    ! numgpu_cp_init
+    integer(c_int32_t), parameter, public :: NUMGPU_CP_INIT_RANDOM = 0_c_int32_t
+    integer(c_int32_t), parameter, public :: NUMGPU_CP_INIT_GIVEN = 1_c_int32_t
+
     ! numgpu_fullpivot_mode
     integer(c_int32_t), parameter, public :: NUMGPU_FULLPIVOT_GETC2 = 0_c_int32_t
     integer(c_int32_t), parameter, public :: NUMGPU_FULLPIVOT_STRICT = 1_c_int32_t
@@ -150,6 +154,7 @@ module numgpu
     integer(c_int32_t), parameter, public :: NUMGPU_EXECUTION_FAILED = 5_c_int32_t
     integer(c_int32_t), parameter, public :: NUMGPU_COMPILE_FAILED = 6_c_int32_t
     integer(c_int32_t), parameter, public :: NUMGPU_INTERNAL_ERROR = 7_c_int32_t
+    integer(c_int32_t), parameter, public :: NUMGPU_INSUFFICIENT_CAPACITY = 8_c_int32_t
 
     ! numgpu_stebz_range
     integer(c_int32_t), parameter, public :: NUMGPU_STEBZ_ALL = 0_c_int32_t
@@ -196,6 +201,14 @@ module numgpu
         real(c_double) :: hmax
         integer(c_int64_t) :: max_steps
         integer(c_int64_t) :: max_stages
+    end type
+
+    type, bind(C), public :: numgpu_cp_options
+        real(c_double) :: tol
+        integer(c_int32_t) :: max_iters
+        integer(c_int32_t) :: init
+        integer(c_int64_t) :: seed
+        integer(c_int32_t) :: absorb
     end type
 
     ! ---- numgpu.h's functions --------------------------------------------------------------
@@ -1699,6 +1712,132 @@ module numgpu
             integer(c_int64_t), value :: ndim, mode, rank, ldm
             integer(c_int32_t) :: numgpu_dmttkrp
         end function
+
+        function numgpu_scp_als(h, ndim, dims, X, rank, U, ldu, lambda, opts, fit, iters) &
+                bind(C, name="numgpu_scp_als")
+            import :: c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, dims, X, U, ldu, lambda, opts, fit, iters
+            integer(c_int64_t), value :: ndim, rank
+            integer(c_int32_t) :: numgpu_scp_als
+        end function
+
+        function numgpu_dcp_als(h, ndim, dims, X, rank, U, ldu, lambda, opts, fit, iters) &
+                bind(C, name="numgpu_dcp_als")
+            import :: c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, dims, X, U, ldu, lambda, opts, fit, iters
+            integer(c_int64_t), value :: ndim, rank
+            integer(c_int32_t) :: numgpu_dcp_als
+        end function
+
+        function numgpu_scp_reconstruct(h, ndim, dims, rank, U, ldu, lambda, X) &
+                bind(C, name="numgpu_scp_reconstruct")
+            import :: c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, dims, U, ldu, lambda, X
+            integer(c_int64_t), value :: ndim, rank
+            integer(c_int32_t) :: numgpu_scp_reconstruct
+        end function
+
+        function numgpu_dcp_reconstruct(h, ndim, dims, rank, U, ldu, lambda, X) &
+                bind(C, name="numgpu_dcp_reconstruct")
+            import :: c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, dims, U, ldu, lambda, X
+            integer(c_int64_t), value :: ndim, rank
+            integer(c_int32_t) :: numgpu_dcp_reconstruct
+        end function
+
+        function numgpu_stt_svd(h, ndim, dims, X, eps, max_ranks, ranks, cores, capacity, offsets) &
+                bind(C, name="numgpu_stt_svd")
+            import :: c_float, c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, dims, X, max_ranks, ranks, cores, offsets
+            integer(c_int64_t), value :: ndim, capacity
+            real(c_float), value :: eps
+            integer(c_int32_t) :: numgpu_stt_svd
+        end function
+
+        function numgpu_dtt_svd(h, ndim, dims, X, eps, max_ranks, ranks, cores, capacity, offsets) &
+                bind(C, name="numgpu_dtt_svd")
+            import :: c_double, c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, dims, X, max_ranks, ranks, cores, offsets
+            integer(c_int64_t), value :: ndim, capacity
+            real(c_double), value :: eps
+            integer(c_int32_t) :: numgpu_dtt_svd
+        end function
+
+        function numgpu_str_svd(h, ndim, dims, X, eps, max_ranks, ranks, cores, capacity, offsets) &
+                bind(C, name="numgpu_str_svd")
+            import :: c_float, c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, dims, X, max_ranks, ranks, cores, offsets
+            integer(c_int64_t), value :: ndim, capacity
+            real(c_float), value :: eps
+            integer(c_int32_t) :: numgpu_str_svd
+        end function
+
+        function numgpu_dtr_svd(h, ndim, dims, X, eps, max_ranks, ranks, cores, capacity, offsets) &
+                bind(C, name="numgpu_dtr_svd")
+            import :: c_double, c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, dims, X, max_ranks, ranks, cores, offsets
+            integer(c_int64_t), value :: ndim, capacity
+            real(c_double), value :: eps
+            integer(c_int32_t) :: numgpu_dtr_svd
+        end function
+
+        function numgpu_stt_reconstruct(h, ndim, dims, ranks, cores, X) &
+                bind(C, name="numgpu_stt_reconstruct")
+            import :: c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, dims, ranks, cores, X
+            integer(c_int64_t), value :: ndim
+            integer(c_int32_t) :: numgpu_stt_reconstruct
+        end function
+
+        function numgpu_dtt_reconstruct(h, ndim, dims, ranks, cores, X) &
+                bind(C, name="numgpu_dtt_reconstruct")
+            import :: c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, dims, ranks, cores, X
+            integer(c_int64_t), value :: ndim
+            integer(c_int32_t) :: numgpu_dtt_reconstruct
+        end function
+
+        function numgpu_str_reconstruct(h, ndim, dims, ranks, cores, X) &
+                bind(C, name="numgpu_str_reconstruct")
+            import :: c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, dims, ranks, cores, X
+            integer(c_int64_t), value :: ndim
+            integer(c_int32_t) :: numgpu_str_reconstruct
+        end function
+
+        function numgpu_dtr_reconstruct(h, ndim, dims, ranks, cores, X) &
+                bind(C, name="numgpu_dtr_reconstruct")
+            import :: c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, dims, ranks, cores, X
+            integer(c_int64_t), value :: ndim
+            integer(c_int32_t) :: numgpu_dtr_reconstruct
+        end function
+
+        function numgpu_sht(h, dims, X, ranks, U1, U2, U3, B1, B2) bind(C, name="numgpu_sht")
+            import :: c_int32_t, c_ptr
+            type(c_ptr), value :: h, dims, X, ranks, U1, U2, U3, B1, B2
+            integer(c_int32_t) :: numgpu_sht
+        end function
+
+        function numgpu_dht(h, dims, X, ranks, U1, U2, U3, B1, B2) bind(C, name="numgpu_dht")
+            import :: c_int32_t, c_ptr
+            type(c_ptr), value :: h, dims, X, ranks, U1, U2, U3, B1, B2
+            integer(c_int32_t) :: numgpu_dht
+        end function
+
+        function numgpu_sht_reconstruct(h, dims, ranks, U1, U2, U3, B1, B2, X) &
+                bind(C, name="numgpu_sht_reconstruct")
+            import :: c_int32_t, c_ptr
+            type(c_ptr), value :: h, dims, ranks, U1, U2, U3, B1, B2, X
+            integer(c_int32_t) :: numgpu_sht_reconstruct
+        end function
+
+        function numgpu_dht_reconstruct(h, dims, ranks, U1, U2, U3, B1, B2, X) &
+                bind(C, name="numgpu_dht_reconstruct")
+            import :: c_int32_t, c_ptr
+            type(c_ptr), value :: h, dims, ranks, U1, U2, U3, B1, B2, X
+            integer(c_int32_t) :: numgpu_dht_reconstruct
+        end function
     end interface
     public :: numgpu_sexpm_eig_batched, numgpu_sexpm_batched, numgpu_dexpm_eig_batched, &
             numgpu_dexpm_batched, numgpu_cexpm_eig_batched, numgpu_cexpm_batched, numgpu_zexpm_eig_batched, &
@@ -1761,7 +1900,10 @@ module numgpu
             numgpu_dsshopm_unique, numgpu_ssym_apply, numgpu_dsym_apply, numgpu_ssym_pack, numgpu_dsym_pack, &
             numgpu_ssym_unpack, numgpu_dsym_unpack, numgpu_sstebz_batched, numgpu_dstebz_batched, &
             numgpu_sstecount_batched, numgpu_dstecount_batched, numgpu_skhatri_rao, numgpu_dkhatri_rao, &
-            numgpu_smttkrp, numgpu_dmttkrp
+            numgpu_smttkrp, numgpu_dmttkrp, numgpu_scp_als, numgpu_dcp_als, numgpu_scp_reconstruct, &
+            numgpu_dcp_reconstruct, numgpu_stt_svd, numgpu_dtt_svd, numgpu_str_svd, numgpu_dtr_svd, &
+            numgpu_stt_reconstruct, numgpu_dtt_reconstruct, numgpu_str_reconstruct, numgpu_dtr_reconstruct, &
+            numgpu_sht, numgpu_dht, numgpu_sht_reconstruct, numgpu_dht_reconstruct
 
 
     ! ---- generic wrappers ---------------------------------------------------------------------
@@ -2306,6 +2448,97 @@ module numgpu
     public :: numgpu_mttkrp
     interface numgpu_mttkrp
         module procedure numgpu_mttkrp_s, numgpu_mttkrp_d
+    end interface
+
+    ! call numgpu_cp_als(h, X, U1, U2, U3, lambda, iters, fit, status [, errmsg] [, opts])
+    !
+    ! CP-ALS of a third-order tensor (numgpu_?cp_als): X ~ sum over r of lambda(r) U1(:, r) o
+    ! U2(:, r) o U3(:, r), in real(c_float) or real(c_double).
+    !
+    ! - X(:,:,:) [in]: the tensor.
+    ! - U1(:,:), U2(:,:), U3(:,:) [inout]: the factors, size(Uk, 1) >= size(X, k) (the leading
+    !   dimension), size(lambda) columns; the start when opts%init = NUMGPU_CP_INIT_GIVEN.
+    ! - lambda(:) [out]: the weights; its size is the rank.
+    ! - iters [out]: integer(c_int32_t), the iterations done; fit [out]: of the element type,
+    !   1 - ||X - Xhat|| / ||X|| (NaN: breakdown, see numgpu.h).
+    ! - opts [in, optional]: type(numgpu_cp_options); absent: the defaults (a random start
+    !   from seed 0).
+    ! - status, errmsg: as numgpu_gemm_batched.
+    public :: numgpu_cp_als
+    interface numgpu_cp_als
+        module procedure numgpu_cp_als_s, numgpu_cp_als_d
+    end interface
+
+    ! call numgpu_cp_reconstruct(h, U1, U2, U3, lambda, X, status [, errmsg])
+    !
+    ! X = sum over r of lambda(r) U1(:, r) o U2(:, r) o U3(:, r) (numgpu_?cp_reconstruct):
+    ! factors as numgpu_cp_als takes them, size(Uk, 1) >= size(X, k); X(:,:,:) [out].
+    public :: numgpu_cp_reconstruct
+    interface numgpu_cp_reconstruct
+        module procedure numgpu_cp_reconstruct_s, numgpu_cp_reconstruct_d
+    end interface
+
+    ! call numgpu_tt_svd(h, X, eps, ranks, cores, offsets, status [, errmsg])
+    ! call numgpu_tr_svd(h, X, eps, ranks, cores, offsets, status [, errmsg])
+    !
+    ! The tensor-train (numgpu_?tt_svd) or tensor-ring (numgpu_?tr_svd) decomposition of a
+    ! third-order tensor with relative accuracy eps: ||X - Xhat|| <= eps ||X||.
+    !
+    ! - X(:,:,:) [in]; eps [in]: of the element type, >= 0.
+    ! - ranks(:) [out]: integer(c_int64_t), 4 entries: r_0 ... r_3.
+    ! - cores(:) [out]: the cores one after the other, core k (0-based) at offsets(k + 1) + 1 as
+    !   an r_k x size(X, k + 1) x r_{k+1} array; size(cores) is the capacity.
+    ! - offsets(:) [out]: integer(c_int64_t), 4 entries; offsets(4) the total.
+    ! - status: NUMGPU_INSUFFICIENT_CAPACITY when the cores need more than size(cores) elements:
+    !   offsets(4) is then the size needed, nothing else is written (call again with that).
+    !   Else as numgpu_gemm_batched.
+    public :: numgpu_tt_svd
+    interface numgpu_tt_svd
+        module procedure numgpu_tt_svd_s, numgpu_tt_svd_d
+    end interface
+    public :: numgpu_tr_svd
+    interface numgpu_tr_svd
+        module procedure numgpu_tr_svd_s, numgpu_tr_svd_d
+    end interface
+
+    ! call numgpu_tt_reconstruct(h, ranks, cores, X, status [, errmsg])
+    ! call numgpu_tr_reconstruct(h, ranks, cores, X, status [, errmsg])
+    !
+    ! X(:,:,:) [out] from the cores (numgpu_?tt_reconstruct, numgpu_?tr_reconstruct) as
+    ! numgpu_tt_svd / numgpu_tr_svd leave them: ranks(:) [in] integer(c_int64_t), 4 entries;
+    ! cores(:) [in].
+    public :: numgpu_tt_reconstruct
+    interface numgpu_tt_reconstruct
+        module procedure numgpu_tt_reconstruct_s, numgpu_tt_reconstruct_d
+    end interface
+    public :: numgpu_tr_reconstruct
+    interface numgpu_tr_reconstruct
+        module procedure numgpu_tr_reconstruct_s, numgpu_tr_reconstruct_d
+    end interface
+
+    ! call numgpu_ht(h, X, ranks, U1, U2, U3, B1, B2, status [, errmsg])
+    !
+    ! The hierarchical Tucker decomposition of a third-order tensor (numgpu_?ht, the seed's
+    ! Algorithm 2).
+    !
+    ! - X(:,:,:) [in]: n1 x n2 x n3.
+    ! - ranks(:) [in]: integer(c_int64_t), r1, r2, r3, r4 (1 <= rk <= nk, 1 <= r4 <=
+    !   min(n1*n2, n3)).
+    ! - U1(n1, r1), U2(n2, r2), U3(n3, r3), B1(r4, r3), B2(r1, r2, r4) [out]: exactly these
+    !   shapes.
+    ! - status, errmsg: as numgpu_gemm_batched.
+    public :: numgpu_ht
+    interface numgpu_ht
+        module procedure numgpu_ht_s, numgpu_ht_d
+    end interface
+
+    ! call numgpu_ht_reconstruct(h, ranks, U1, U2, U3, B1, B2, X, status [, errmsg])
+    !
+    ! X(:,:,:) [out] from the parts numgpu_ht leaves (numgpu_?ht_reconstruct); the shapes as
+    ! numgpu_ht's, with n1, n2, n3 = shape(X).
+    public :: numgpu_ht_reconstruct
+    interface numgpu_ht_reconstruct
+        module procedure numgpu_ht_reconstruct_s, numgpu_ht_reconstruct_d
     end interface
 
 contains
@@ -4919,6 +5152,64 @@ contains
         call refuse("numgpu_mttkrp", why, why_status, errmsg)
     end subroutine
 
+    ! The shapes of a CP decomposition: each factor's rows hold the tensor's, its columns the
+    ! rank.
+    subroutine plan_cp(fname, dims, su, rank, why_status, errmsg)
+        character(len=*), intent(in) :: fname
+        integer(c_int64_t), intent(in) :: dims(3), su(2, 3), rank
+        integer(c_int32_t), intent(out) :: why_status
+        character(len=*), intent(inout), optional :: errmsg
+        character(len=256) :: why
+        integer :: k
+        why = ""
+        do k = 1, 3
+            if (su(1, k) < dims(k) .or. su(2, k) /= rank) then
+                write(why, '(a,i0,a,i0,a,i0,a,i0,a,i0,a)') "U", k, " is ", su(1, k), " x ", su(2, k), &
+                    " but needs >= ", dims(k), " rows and size(lambda) = ", rank, " columns"
+                exit
+            end if
+        end do
+        call refuse(fname, why, why_status, errmsg)
+    end subroutine
+
+    ! The sizes of the integer arrays of a train or ring: 4 entries each.
+    subroutine plan_train(fname, sizes, why_status, errmsg)
+        character(len=*), intent(in) :: fname
+        integer(c_int64_t), intent(in) :: sizes(:)
+        integer(c_int32_t), intent(out) :: why_status
+        character(len=*), intent(inout), optional :: errmsg
+        character(len=256) :: why
+        why = ""
+        if (any(sizes /= 4)) write(why, '(a)') "ranks (and offsets) must have 4 entries"
+        call refuse(fname, why, why_status, errmsg)
+    end subroutine
+
+    ! The shapes of an HT decomposition: U1(n1, r1), U2(n2, r2), U3(n3, r3), B1(r4, r3),
+    ! B2(r1, r2, r4) exactly.
+    subroutine plan_ht(fname, dims, nranks, ranks, got, why_status, errmsg)
+        character(len=*), intent(in) :: fname
+        integer(c_int64_t), intent(in) :: dims(3), nranks, ranks(:), got(11)
+        integer(c_int32_t), intent(out) :: why_status
+        character(len=*), intent(inout), optional :: errmsg
+        character(len=256) :: why
+        why = ""
+        if (nranks /= 4) then
+            write(why, '(a)') "ranks must have 4 entries"
+        else if (any(got /= [dims(1), ranks(1), dims(2), ranks(2), dims(3), ranks(3), ranks(4), ranks(3), ranks(1), &
+                ranks(2), ranks(4)])) then
+            write(why, '(a)') "U1, U2, U3, B1, B2 must be (n1, r1), (n2, r2), (n3, r3), (r4, r3), (r1, r2, r4)"
+        end if
+        call refuse(fname, why, why_status, errmsg)
+    end subroutine
+
+    ! The address of the CP options, or NULL (the defaults).
+    function cp_opts_address(opts) result(a)
+        type(numgpu_cp_options), intent(in), target, optional :: opts
+        type(c_ptr) :: a
+        a = c_null_ptr
+        if (present(opts)) a = c_loc(opts)
+    end function
+
     subroutine numgpu_khatri_rao_s(h, A, B, C, status, errmsg)
         type(c_ptr), intent(in) :: h
         real(c_float), intent(in), target, contiguous :: A(:,:), B(:,:)
@@ -4982,6 +5273,321 @@ contains
         ldu = max(1_c_int64_t, [size(U1, 1, kind=c_int64_t), size(U2, 1, kind=c_int64_t), size(U3, 1, kind=c_int64_t)])
         status = numgpu_dmttkrp(h, 3_c_int64_t, c_loc(dims), address(X), int(mode - 1, c_int64_t), &
             size(M, 2, kind=c_int64_t), c_loc(u), c_loc(ldu), address(M), max(1_c_int64_t, size(M, 1, kind=c_int64_t)))
+        call report(status, errmsg)
+    end subroutine
+
+    subroutine numgpu_cp_als_s(h, X, U1, U2, U3, lambda, iters, fit, status, errmsg, opts)
+        type(c_ptr), intent(in) :: h
+        real(c_float), intent(in), target, contiguous :: X(:,:,:)
+        real(c_float), intent(inout), target, contiguous :: U1(:,:), U2(:,:), U3(:,:), lambda(:)
+        integer(c_int32_t), intent(inout), target :: iters
+        real(c_float), intent(inout), target :: fit
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        type(numgpu_cp_options), intent(in), target, optional :: opts
+        integer(c_int64_t), target :: dims(3), ldu(3)
+        type(c_ptr), target :: u(3)
+        dims = shape(X, c_int64_t)
+        call plan_cp("numgpu_cp_als", dims, reshape([shape(U1, c_int64_t), shape(U2, c_int64_t), shape(U3, c_int64_t)], &
+            [2, 3]), size(lambda, kind=c_int64_t), status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        u = [address(U1), address(U2), address(U3)]
+        ldu = max(1_c_int64_t, [size(U1, 1, kind=c_int64_t), size(U2, 1, kind=c_int64_t), size(U3, 1, kind=c_int64_t)])
+        status = numgpu_scp_als(h, 3_c_int64_t, c_loc(dims), address(X), size(lambda, kind=c_int64_t), c_loc(u), &
+            c_loc(ldu), address(lambda), cp_opts_address(opts), c_loc(fit), c_loc(iters))
+        call report(status, errmsg)
+    end subroutine
+    subroutine numgpu_cp_als_d(h, X, U1, U2, U3, lambda, iters, fit, status, errmsg, opts)
+        type(c_ptr), intent(in) :: h
+        real(c_double), intent(in), target, contiguous :: X(:,:,:)
+        real(c_double), intent(inout), target, contiguous :: U1(:,:), U2(:,:), U3(:,:), lambda(:)
+        integer(c_int32_t), intent(inout), target :: iters
+        real(c_double), intent(inout), target :: fit
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        type(numgpu_cp_options), intent(in), target, optional :: opts
+        integer(c_int64_t), target :: dims(3), ldu(3)
+        type(c_ptr), target :: u(3)
+        dims = shape(X, c_int64_t)
+        call plan_cp("numgpu_cp_als", dims, reshape([shape(U1, c_int64_t), shape(U2, c_int64_t), shape(U3, c_int64_t)], &
+            [2, 3]), size(lambda, kind=c_int64_t), status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        u = [address(U1), address(U2), address(U3)]
+        ldu = max(1_c_int64_t, [size(U1, 1, kind=c_int64_t), size(U2, 1, kind=c_int64_t), size(U3, 1, kind=c_int64_t)])
+        status = numgpu_dcp_als(h, 3_c_int64_t, c_loc(dims), address(X), size(lambda, kind=c_int64_t), c_loc(u), &
+            c_loc(ldu), address(lambda), cp_opts_address(opts), c_loc(fit), c_loc(iters))
+        call report(status, errmsg)
+    end subroutine
+
+    subroutine numgpu_cp_reconstruct_s(h, U1, U2, U3, lambda, X, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        real(c_float), intent(in), target, contiguous :: U1(:,:), U2(:,:), U3(:,:), lambda(:)
+        real(c_float), intent(inout), target, contiguous :: X(:,:,:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        integer(c_int64_t), target :: dims(3), ldu(3)
+        type(c_ptr), target :: u(3)
+        dims = shape(X, c_int64_t)
+        call plan_cp("numgpu_cp_reconstruct", dims, reshape([shape(U1, c_int64_t), shape(U2, c_int64_t), &
+            shape(U3, c_int64_t)], [2, 3]), size(lambda, kind=c_int64_t), status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        u = [address(U1), address(U2), address(U3)]
+        ldu = max(1_c_int64_t, [size(U1, 1, kind=c_int64_t), size(U2, 1, kind=c_int64_t), size(U3, 1, kind=c_int64_t)])
+        status = numgpu_scp_reconstruct(h, 3_c_int64_t, c_loc(dims), size(lambda, kind=c_int64_t), c_loc(u), c_loc(ldu), &
+            address(lambda), address(X))
+        call report(status, errmsg)
+    end subroutine
+    subroutine numgpu_cp_reconstruct_d(h, U1, U2, U3, lambda, X, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        real(c_double), intent(in), target, contiguous :: U1(:,:), U2(:,:), U3(:,:), lambda(:)
+        real(c_double), intent(inout), target, contiguous :: X(:,:,:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        integer(c_int64_t), target :: dims(3), ldu(3)
+        type(c_ptr), target :: u(3)
+        dims = shape(X, c_int64_t)
+        call plan_cp("numgpu_cp_reconstruct", dims, reshape([shape(U1, c_int64_t), shape(U2, c_int64_t), &
+            shape(U3, c_int64_t)], [2, 3]), size(lambda, kind=c_int64_t), status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        u = [address(U1), address(U2), address(U3)]
+        ldu = max(1_c_int64_t, [size(U1, 1, kind=c_int64_t), size(U2, 1, kind=c_int64_t), size(U3, 1, kind=c_int64_t)])
+        status = numgpu_dcp_reconstruct(h, 3_c_int64_t, c_loc(dims), size(lambda, kind=c_int64_t), c_loc(u), c_loc(ldu), &
+            address(lambda), address(X))
+        call report(status, errmsg)
+    end subroutine
+
+    ! TT-SVD (ring false) or TR-SVD (true) of X: the body of numgpu_tt_svd and numgpu_tr_svd.
+    subroutine train_svd_s(h, ring, X, eps, ranks, cores, offsets, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        logical, intent(in) :: ring
+        real(c_float), intent(in), target, contiguous :: X(:,:,:)
+        real(c_float), intent(in) :: eps
+        integer(c_int64_t), intent(inout), target, contiguous :: ranks(:), offsets(:)
+        real(c_float), intent(inout), target, contiguous :: cores(:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        integer(c_int64_t), target :: dims(3)
+        dims = shape(X, c_int64_t)
+        call plan_train("numgpu_tt_svd", [size(ranks, kind=c_int64_t), size(offsets, kind=c_int64_t)], status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        if (ring) then
+            status = numgpu_str_svd(h, 3_c_int64_t, c_loc(dims), address(X), eps, c_null_ptr, c_loc(ranks), address(cores), &
+                size(cores, kind=c_int64_t), c_loc(offsets))
+        else
+            status = numgpu_stt_svd(h, 3_c_int64_t, c_loc(dims), address(X), eps, c_null_ptr, c_loc(ranks), address(cores), &
+                size(cores, kind=c_int64_t), c_loc(offsets))
+        end if
+        call report(status, errmsg)
+    end subroutine
+
+    ! X from the cores of a train (ring false) or ring (true).
+    subroutine train_reconstruct_s(h, ring, ranks, cores, X, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        logical, intent(in) :: ring
+        integer(c_int64_t), intent(in), target, contiguous :: ranks(:)
+        real(c_float), intent(in), target, contiguous :: cores(:)
+        real(c_float), intent(inout), target, contiguous :: X(:,:,:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        integer(c_int64_t), target :: dims(3)
+        dims = shape(X, c_int64_t)
+        call plan_train("numgpu_tt_reconstruct", [size(ranks, kind=c_int64_t)], status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        if (ring) then
+            status = numgpu_str_reconstruct(h, 3_c_int64_t, c_loc(dims), c_loc(ranks), address(cores), address(X))
+        else
+            status = numgpu_stt_reconstruct(h, 3_c_int64_t, c_loc(dims), c_loc(ranks), address(cores), address(X))
+        end if
+        call report(status, errmsg)
+    end subroutine
+    ! TT-SVD (ring false) or TR-SVD (true) of X: the body of numgpu_tt_svd and numgpu_tr_svd.
+    subroutine train_svd_d(h, ring, X, eps, ranks, cores, offsets, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        logical, intent(in) :: ring
+        real(c_double), intent(in), target, contiguous :: X(:,:,:)
+        real(c_double), intent(in) :: eps
+        integer(c_int64_t), intent(inout), target, contiguous :: ranks(:), offsets(:)
+        real(c_double), intent(inout), target, contiguous :: cores(:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        integer(c_int64_t), target :: dims(3)
+        dims = shape(X, c_int64_t)
+        call plan_train("numgpu_tt_svd", [size(ranks, kind=c_int64_t), size(offsets, kind=c_int64_t)], status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        if (ring) then
+            status = numgpu_dtr_svd(h, 3_c_int64_t, c_loc(dims), address(X), eps, c_null_ptr, c_loc(ranks), address(cores), &
+                size(cores, kind=c_int64_t), c_loc(offsets))
+        else
+            status = numgpu_dtt_svd(h, 3_c_int64_t, c_loc(dims), address(X), eps, c_null_ptr, c_loc(ranks), address(cores), &
+                size(cores, kind=c_int64_t), c_loc(offsets))
+        end if
+        call report(status, errmsg)
+    end subroutine
+
+    ! X from the cores of a train (ring false) or ring (true).
+    subroutine train_reconstruct_d(h, ring, ranks, cores, X, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        logical, intent(in) :: ring
+        integer(c_int64_t), intent(in), target, contiguous :: ranks(:)
+        real(c_double), intent(in), target, contiguous :: cores(:)
+        real(c_double), intent(inout), target, contiguous :: X(:,:,:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        integer(c_int64_t), target :: dims(3)
+        dims = shape(X, c_int64_t)
+        call plan_train("numgpu_tt_reconstruct", [size(ranks, kind=c_int64_t)], status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        if (ring) then
+            status = numgpu_dtr_reconstruct(h, 3_c_int64_t, c_loc(dims), c_loc(ranks), address(cores), address(X))
+        else
+            status = numgpu_dtt_reconstruct(h, 3_c_int64_t, c_loc(dims), c_loc(ranks), address(cores), address(X))
+        end if
+        call report(status, errmsg)
+    end subroutine
+
+    subroutine numgpu_tt_svd_s(h, X, eps, ranks, cores, offsets, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        real(c_float), intent(in), target, contiguous :: X(:,:,:)
+        real(c_float), intent(in) :: eps
+        integer(c_int64_t), intent(inout), target, contiguous :: ranks(:), offsets(:)
+        real(c_float), intent(inout), target, contiguous :: cores(:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        call train_svd_s(h, .false., X, eps, ranks, cores, offsets, status, errmsg)
+    end subroutine
+    subroutine numgpu_tt_svd_d(h, X, eps, ranks, cores, offsets, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        real(c_double), intent(in), target, contiguous :: X(:,:,:)
+        real(c_double), intent(in) :: eps
+        integer(c_int64_t), intent(inout), target, contiguous :: ranks(:), offsets(:)
+        real(c_double), intent(inout), target, contiguous :: cores(:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        call train_svd_d(h, .false., X, eps, ranks, cores, offsets, status, errmsg)
+    end subroutine
+
+    subroutine numgpu_tr_svd_s(h, X, eps, ranks, cores, offsets, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        real(c_float), intent(in), target, contiguous :: X(:,:,:)
+        real(c_float), intent(in) :: eps
+        integer(c_int64_t), intent(inout), target, contiguous :: ranks(:), offsets(:)
+        real(c_float), intent(inout), target, contiguous :: cores(:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        call train_svd_s(h, .true., X, eps, ranks, cores, offsets, status, errmsg)
+    end subroutine
+    subroutine numgpu_tr_svd_d(h, X, eps, ranks, cores, offsets, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        real(c_double), intent(in), target, contiguous :: X(:,:,:)
+        real(c_double), intent(in) :: eps
+        integer(c_int64_t), intent(inout), target, contiguous :: ranks(:), offsets(:)
+        real(c_double), intent(inout), target, contiguous :: cores(:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        call train_svd_d(h, .true., X, eps, ranks, cores, offsets, status, errmsg)
+    end subroutine
+
+    subroutine numgpu_tt_reconstruct_s(h, ranks, cores, X, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        integer(c_int64_t), intent(in), target, contiguous :: ranks(:)
+        real(c_float), intent(in), target, contiguous :: cores(:)
+        real(c_float), intent(inout), target, contiguous :: X(:,:,:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        call train_reconstruct_s(h, .false., ranks, cores, X, status, errmsg)
+    end subroutine
+    subroutine numgpu_tt_reconstruct_d(h, ranks, cores, X, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        integer(c_int64_t), intent(in), target, contiguous :: ranks(:)
+        real(c_double), intent(in), target, contiguous :: cores(:)
+        real(c_double), intent(inout), target, contiguous :: X(:,:,:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        call train_reconstruct_d(h, .false., ranks, cores, X, status, errmsg)
+    end subroutine
+
+    subroutine numgpu_tr_reconstruct_s(h, ranks, cores, X, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        integer(c_int64_t), intent(in), target, contiguous :: ranks(:)
+        real(c_float), intent(in), target, contiguous :: cores(:)
+        real(c_float), intent(inout), target, contiguous :: X(:,:,:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        call train_reconstruct_s(h, .true., ranks, cores, X, status, errmsg)
+    end subroutine
+    subroutine numgpu_tr_reconstruct_d(h, ranks, cores, X, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        integer(c_int64_t), intent(in), target, contiguous :: ranks(:)
+        real(c_double), intent(in), target, contiguous :: cores(:)
+        real(c_double), intent(inout), target, contiguous :: X(:,:,:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        call train_reconstruct_d(h, .true., ranks, cores, X, status, errmsg)
+    end subroutine
+
+    subroutine numgpu_ht_s(h, X, ranks, U1, U2, U3, B1, B2, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        real(c_float), intent(in), target, contiguous :: X(:,:,:)
+        integer(c_int64_t), intent(in), target, contiguous :: ranks(:)
+        real(c_float), intent(inout), target, contiguous :: U1(:,:), U2(:,:), U3(:,:), B1(:,:), B2(:,:,:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        integer(c_int64_t), target :: dims(3)
+        dims = shape(X, c_int64_t)
+        call plan_ht("numgpu_ht", dims, size(ranks, kind=c_int64_t), ranks, [shape(U1, c_int64_t), shape(U2, c_int64_t), &
+            shape(U3, c_int64_t), shape(B1, c_int64_t), shape(B2, c_int64_t)], status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        status = numgpu_sht(h, c_loc(dims), address(X), c_loc(ranks), address(U1), address(U2), address(U3), address(B1), &
+            address(B2))
+        call report(status, errmsg)
+    end subroutine
+    subroutine numgpu_ht_d(h, X, ranks, U1, U2, U3, B1, B2, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        real(c_double), intent(in), target, contiguous :: X(:,:,:)
+        integer(c_int64_t), intent(in), target, contiguous :: ranks(:)
+        real(c_double), intent(inout), target, contiguous :: U1(:,:), U2(:,:), U3(:,:), B1(:,:), B2(:,:,:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        integer(c_int64_t), target :: dims(3)
+        dims = shape(X, c_int64_t)
+        call plan_ht("numgpu_ht", dims, size(ranks, kind=c_int64_t), ranks, [shape(U1, c_int64_t), shape(U2, c_int64_t), &
+            shape(U3, c_int64_t), shape(B1, c_int64_t), shape(B2, c_int64_t)], status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        status = numgpu_dht(h, c_loc(dims), address(X), c_loc(ranks), address(U1), address(U2), address(U3), address(B1), &
+            address(B2))
+        call report(status, errmsg)
+    end subroutine
+
+    subroutine numgpu_ht_reconstruct_s(h, ranks, U1, U2, U3, B1, B2, X, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        integer(c_int64_t), intent(in), target, contiguous :: ranks(:)
+        real(c_float), intent(in), target, contiguous :: U1(:,:), U2(:,:), U3(:,:), B1(:,:), B2(:,:,:)
+        real(c_float), intent(inout), target, contiguous :: X(:,:,:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        integer(c_int64_t), target :: dims(3)
+        dims = shape(X, c_int64_t)
+        call plan_ht("numgpu_ht_reconstruct", dims, size(ranks, kind=c_int64_t), ranks, [shape(U1, c_int64_t), &
+            shape(U2, c_int64_t), shape(U3, c_int64_t), shape(B1, c_int64_t), shape(B2, c_int64_t)], status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        status = numgpu_sht_reconstruct(h, c_loc(dims), c_loc(ranks), address(U1), address(U2), address(U3), &
+            address(B1), address(B2), address(X))
+        call report(status, errmsg)
+    end subroutine
+    subroutine numgpu_ht_reconstruct_d(h, ranks, U1, U2, U3, B1, B2, X, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        integer(c_int64_t), intent(in), target, contiguous :: ranks(:)
+        real(c_double), intent(in), target, contiguous :: U1(:,:), U2(:,:), U3(:,:), B1(:,:), B2(:,:,:)
+        real(c_double), intent(inout), target, contiguous :: X(:,:,:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        integer(c_int64_t), target :: dims(3)
+        dims = shape(X, c_int64_t)
+        call plan_ht("numgpu_ht_reconstruct", dims, size(ranks, kind=c_int64_t), ranks, [shape(U1, c_int64_t), &
+            shape(U2, c_int64_t), shape(U3, c_int64_t), shape(B1, c_int64_t), shape(B2, c_int64_t)], status, errmsg)
+        if (status /= NUMGPU_SUCCESS) return
+        status = numgpu_dht_reconstruct(h, c_loc(dims), c_loc(ranks), address(U1), address(U2), address(U3), &
+            address(B1), address(B2), address(X))
         call report(status, errmsg)
     end subroutine
 

@@ -38,6 +38,27 @@ typedef int32_t numgpu_backend;
 #endif // __cplusplus
 
 /**
+ * How `numgpu_?cp_als` starts, as an `int32_t` in `numgpu_cp_options`.
+ */
+enum numgpu_cp_init
+#ifdef __cplusplus
+  : int32_t
+#endif // __cplusplus
+ {
+  /**
+   * Random factors, uniform in [0, 1), drawn from `seed` (the same on every backend).
+   */
+  NUMGPU_CP_INIT_RANDOM = 0,
+  /**
+   * The factors the caller put in U.
+   */
+  NUMGPU_CP_INIT_GIVEN = 1,
+};
+#ifndef __cplusplus
+typedef int32_t numgpu_cp_init;
+#endif // __cplusplus
+
+/**
  * How `getrf_fullpivot_batched` treats small and zero pivots, as an `int32_t` at the ABI.
  */
 enum numgpu_fullpivot_mode
@@ -473,6 +494,12 @@ enum numgpu_status
    * A bug in numgpu (e.g. a caught panic).
    */
   NUMGPU_INTERNAL_ERROR = 7,
+  /**
+   * An output whose size depends on the data (the cores of a tensor-train or tensor-ring
+   * decomposition) does not fit the capacity the caller gave; the routine says where it
+   * wrote the size needed, and wrote nothing else.
+   */
+  NUMGPU_INSUFFICIENT_CAPACITY = 8,
 };
 #ifndef __cplusplus
 typedef int32_t numgpu_status;
@@ -665,6 +692,35 @@ typedef struct {
    */
   int64_t max_stages;
 } numgpu_rkc_options;
+
+/**
+ * Options of `numgpu_?cp_als`. A zero-initialised struct (`numgpu_cp_options o = {0};`) asks for
+ * every default, as a NULL pointer does.
+ */
+typedef struct {
+  /**
+   * Stop when the fit changes by less than this between two iterations; 0 selects the
+   * default, 1e-6. Finite, >= 0.
+   */
+  double tol;
+  /**
+   * Most iterations; 0 selects the default, 100. >= 0.
+   */
+  int32_t max_iters;
+  /**
+   * NUMGPU_CP_INIT_RANDOM (0) or NUMGPU_CP_INIT_GIVEN (1).
+   */
+  int32_t init;
+  /**
+   * Seed of the random initial factors (any value).
+   */
+  uint64_t seed;
+  /**
+   * 0: every factor's columns of unit 2-norm, the weights in lambda; 1: the weights
+   * multiplied into the columns of U[0], and lambda = 1.
+   */
+  int32_t absorb;
+} numgpu_cp_options;
 
 #ifdef __cplusplus
 extern "C" {
@@ -4554,6 +4610,439 @@ numgpu_status numgpu_dmttkrp(numgpu_handle *h,
                              const int64_t *ldu,
                              double *M,
                              int64_t ldm);
+
+/**
+ * Computes a rank-`rank` CP (CANDECOMP/PARAFAC) decomposition of a dense tensor of
+ * single-precision numbers by alternating least squares (Kolda and Bader's CP-ALS, the seed's
+ * Algorithm 1):
+ *
+ * X ≈ Σ_r lambda[r] · U[0](:, r) ∘ U[1](:, r) ∘ … ∘ U[d−1](:, r),  d = ndim.
+ *
+ * X is dims[0] × … × dims[d−1], column-major (as `numgpu_smttkrp`). Each iteration updates
+ * U[0], …, U[d−1] in turn: U[n] = M·V⁻¹ with M the MTTKRP of mode n (`numgpu_smttkrp`'s
+ * computation: X is never unfolded or permuted) and V the entrywise product of the rank × rank
+ * Gram matrices U[k]ᵀ·U[k], k ≠ n (solved by a Cholesky factorisation), then its columns are
+ * scaled to unit 2-norm, the norms going to lambda. After each iteration the fit
+ * 1 − ‖X − X̂‖_F / ‖X‖_F is computed from the Gram matrices, lambda and the last MTTKRP (no
+ * reconstruction of X̂: ‖X − X̂‖² = ‖X‖² + ‖X̂‖² − 2⟨X, X̂⟩, which resolves ‖X − X̂‖ to about
+ * √ε·‖X‖ only, as in the Tensor Toolbox); the iteration stops when the fit changes by less
+ * than opts->tol, or after opts->max_iters iterations.
+ *
+ * - `h` [in]: handle.
+ * - `ndim` [in]: the order d of X, >= 3.
+ * - `dims` [in]: d dimensions, each >= 1. Host memory.
+ * - `X` [in]: the tensor, dims[0]·…·dims[d−1] elements.
+ * - `rank` [in]: the number of components, >= 1.
+ * - `U` [in,out]: d pointers (host memory), U[k] the factor of mode k: dims[k] × rank with
+ *   leading dimension ldu[k]; the initial factors on entry when opts->init is
+ *   NUMGPU_CP_INIT_GIVEN (U[0]'s are not used: mode 0 is updated first), not read otherwise;
+ *   the result on exit (rows dims[k] … ldu[k] − 1 not written). Distinct arrays, none
+ *   overlapping X.
+ * - `ldu` [in]: d leading dimensions (host memory), ldu[k] >= dims[k].
+ * - `lambda` [out]: rank weights.
+ * - `opts` [in]: `numgpu_cp_options` (host memory), or NULL for every default: tolerance
+ *   (1e-6), most iterations (100), random initial factors (uniform in [0, 1), from opts->seed;
+ *   the same factors on every backend), weights in lambda. Pass NUMGPU_CP_INIT_GIVEN to start
+ *   from U, absorb = 1 to get the weights multiplied into U[0] and lambda = 1.
+ * - `fit` [out]: the last fit, 1 − ‖X − X̂‖/‖X‖ (1: exact). Host memory.
+ * - `iters` [out]: the iterations done. Host memory.
+ *
+ * Numerical outcomes (status SUCCESS): a NaN or an Inf in X or in the given factors, or a
+ * Gram product V that is not numerically positive definite (a rank the data cannot support, a
+ * zero column), gives *fit = NaN, lambda and every factor NaN, and *iters the iteration at
+ * which it happened (0: X itself); X = 0 gives lambda = 0, zero factors, *fit = 1, *iters = 0.
+ * The iteration is deterministic: the same inputs give the same bits on the same backend and
+ * device; the backends agree to rounding (their sums run in different orders). On the CUDA
+ * backend the call waits for the device, device arrays included (the stopping test reads the
+ * fit each iteration); X, the factors and lambda are all host or all device memory.
+ *
+ * Errors: `INVALID_VALUE` naming the first bad argument (NULL handle, ndim < 3, NULL or device
+ * dims, U, ldu, iters or fit, a dimension < 1, NULL X or lambda, rank < 1, a NULL factor,
+ * ldu[k] < dims[k], a bad opts field, device memory on the CPU backend, arrays in different
+ * spaces, a factor or lambda aliasing X or each other); nothing is written then.
+ * `NOT_SUPPORTED` (sizes beyond the address space or the CPU backend's 32-bit BLAS
+ * integers), `ALLOC_FAILED` (the working memory: the largest dims[k] × rank, d Gram matrices,
+ * the MTTKRP's Khatri–Rao product of ∏ dims / dims[k] × rank), `COMPILE_FAILED`,
+ * `EXECUTION_FAILED`.
+ */
+numgpu_status numgpu_scp_als(numgpu_handle *h,
+                             int64_t ndim,
+                             const int64_t *dims,
+                             const float *X,
+                             int64_t rank,
+                             float *const *U,
+                             const int64_t *ldu,
+                             float *lambda,
+                             const numgpu_cp_options *opts,
+                             float *fit,
+                             int32_t *iters);
+
+/**
+ * Computes a CP decomposition of a dense tensor of double-precision numbers by alternating
+ * least squares: `numgpu_scp_als` with `double` elements; the same arguments, semantics and
+ * errors.
+ */
+numgpu_status numgpu_dcp_als(numgpu_handle *h,
+                             int64_t ndim,
+                             const int64_t *dims,
+                             const double *X,
+                             int64_t rank,
+                             double *const *U,
+                             const int64_t *ldu,
+                             double *lambda,
+                             const numgpu_cp_options *opts,
+                             double *fit,
+                             int32_t *iters);
+
+/**
+ * Forms the dense tensor of a CP decomposition of single-precision numbers (the inverse map of
+ * `numgpu_scp_als`): X = Σ_r lambda[r] · U[0](:, r) ∘ … ∘ U[d−1](:, r), computed as
+ * X_(0) = U[0]·diag(lambda)·(U[d−1] ⊙ … ⊙ U[1])ᵀ: the Khatri–Rao product of the other factors
+ * (∏ dims / dims[0] × rank elements of working memory) and one GEMM.
+ *
+ * - `h` [in]: handle.
+ * - `ndim` [in]: the order d, >= 3.
+ * - `dims` [in]: d dimensions, each >= 0. Host memory.
+ * - `rank` [in]: the number of components, >= 0 (0: X = 0).
+ * - `U` [in]: d pointers (host memory) to the factors, dims[k] × rank with leading dimension
+ *   ldu[k]; not referenced when rank = 0 (U and ldu may be NULL then).
+ * - `ldu` [in]: d leading dimensions (host memory), ldu[k] >= max(1, dims[k]).
+ * - `lambda` [in]: rank weights, or NULL for weights 1.
+ * - `X` [out]: dims[0]·…·dims[d−1] elements. Must not overlap the inputs.
+ *
+ * A zero dimension is success and touches nothing. Arrays all host or all device memory
+ * (then the call is enqueued on the handle's stream and returns at once). Deterministic.
+ *
+ * Errors: `INVALID_VALUE` naming the first bad argument (NULL handle, ndim < 3, NULL or device
+ * dims, U or ldu (rank > 0), a negative dimension or rank, a NULL factor, ldu[k] too small, NULL
+ * X, device memory on the CPU backend, arrays in different spaces, X aliasing an input);
+ * nothing is written then. `NOT_SUPPORTED`, `ALLOC_FAILED`, `COMPILE_FAILED`,
+ * `EXECUTION_FAILED`.
+ */
+numgpu_status numgpu_scp_reconstruct(numgpu_handle *h,
+                                     int64_t ndim,
+                                     const int64_t *dims,
+                                     int64_t rank,
+                                     const float *const *U,
+                                     const int64_t *ldu,
+                                     const float *lambda,
+                                     float *X);
+
+/**
+ * Forms the dense tensor of a CP decomposition of double-precision numbers:
+ * `numgpu_scp_reconstruct` with `double` elements; the same arguments, semantics and errors.
+ */
+numgpu_status numgpu_dcp_reconstruct(numgpu_handle *h,
+                                     int64_t ndim,
+                                     const int64_t *dims,
+                                     int64_t rank,
+                                     const double *const *U,
+                                     const int64_t *ldu,
+                                     const double *lambda,
+                                     double *X);
+
+/**
+ * Computes the tensor-train (TT) decomposition of a dense tensor of single-precision numbers
+ * by TT-SVD (Oseledets 2011; the seed's Algorithm 3, any order):
+ *
+ * X(i_0, …, i_{d−1}) ≈ G_0(:, i_0, :)·G_1(:, i_1, :)·…·G_{d−1}(:, i_{d−1}, :),  ranks r_0 = r_d = 1,
+ *
+ * core G_k r_k × dims[k] × r_{k+1}, column-major (entry (a, i, b) at a + r_k·(i + dims[k]·b)).
+ * Step k splits the remainder, an (r_k·dims[k]) × (the rest) matrix (X itself at step 0, read
+ * in place), by a truncated SVD; r_{k+1} is the smallest rank whose discarded squared singular
+ * values sum to at most δ² = eps²·‖X‖²/(d − 1), so that ‖X − X̂‖_F <= eps·‖X‖_F, and at most
+ * max_ranks[k + 1].
+ *
+ * SVD route: the Gram matrix of each step's unfolding (C·Cᵀ or Cᵀ·C, whichever is smaller,
+ * formed by GEMM without copying X) and its eigendecomposition, as the seed does: numgpu's
+ * one-sided Jacobi (`numgpu_sgesvdj_batched`'s kernel) on the CUDA backend, LAPACK `?syevd` on
+ * the CPU backend, eigenvectors signed alike (largest entry positive) so the backends agree
+ * to rounding. Accuracy cost: forming a Gram matrix squares the condition number, so singular
+ * values below about √ε·σ_max (ε = 2^-23 here) are not resolved: eps below about √(n·ε)
+ * (n the Gram matrix's order) may keep or drop them wrongly, and the error bound then holds
+ * up to O(√ε)·‖X‖. Prefer double precision for tight eps.
+ *
+ * Capacity protocol (the ranks depend on the data): the cores go to `cores`, one after the
+ * other, core k at offsets[k] and offsets[d] their total. When the total exceeds `capacity`,
+ * the call writes offsets[d] = the elements needed, nothing else, and returns
+ * `NUMGPU_INSUFFICIENT_CAPACITY`; call again with at least that capacity (capacity = 0 with
+ * cores = NULL asks for the size; each call computes the decomposition).
+ *
+ * - `h` [in]: handle.
+ * - `ndim` [in]: the order d, >= 3.
+ * - `dims` [in]: d dimensions, each >= 1. Host memory.
+ * - `X` [in]: the tensor, dims[0]·…·dims[d−1] elements.
+ * - `eps` [in]: the relative accuracy, finite, >= 0 (0: every rank the Gram route resolves).
+ * - `max_ranks` [in]: NULL (no limit), or d + 1 limits (host memory): r_k <= max_ranks[k] for
+ *   k = 1 … d − 1, each >= 1 (entries 0 and d not referenced). A limit takes precedence over
+ *   eps (the error bound then no longer holds).
+ * - `ranks` [out]: d + 1 ranks r_0 … r_d. Host memory.
+ * - `cores` [out]: `capacity` elements; the cores in the first offsets[d]. May be NULL when
+ *   capacity = 0.
+ * - `capacity` [in]: elements of cores, >= 0.
+ * - `offsets` [out]: d + 1 offsets (host memory): core k at cores + offsets[k], offsets[d]
+ *   the total.
+ *
+ * A NaN or an Inf in X (or Gram matrices that overflow) gives every rank 1 and every core entry
+ * NaN (status SUCCESS when dims[0] + … + dims[d−1] elements fit). X and cores are both host or
+ * both device memory; the call waits for the device (each step's ranks decide the next's
+ * sizes). Deterministic. Working memory: two remainders of ∏ dims elements, the cores at
+ * their largest, and a Gram matrix and its eigenvectors (host memory on the CPU backend, the
+ * handle's workspace on CUDA).
+ *
+ * Errors: `INVALID_VALUE` naming the first bad argument (NULL handle, ndim < 3, NULL or device
+ * dims, ranks or offsets, a dimension < 1, NULL X, eps negative or not finite, a referenced
+ * max_ranks entry < 1, capacity < 0, NULL cores with capacity > 0, device memory on the CPU
+ * backend, X and cores in different spaces or the same array); nothing is written then.
+ * `NUMGPU_INSUFFICIENT_CAPACITY` (see above). `NOT_SUPPORTED` (sizes beyond the address space
+ * or the CPU backend's 32-bit BLAS integers; on CUDA a Gram matrix of order > 4096, the Jacobi
+ * solver's limit: lower max_ranks), `ALLOC_FAILED`, `COMPILE_FAILED`, `EXECUTION_FAILED`.
+ */
+numgpu_status numgpu_stt_svd(numgpu_handle *h,
+                             int64_t ndim,
+                             const int64_t *dims,
+                             const float *X,
+                             float eps,
+                             const int64_t *max_ranks,
+                             int64_t *ranks,
+                             float *cores,
+                             int64_t capacity,
+                             int64_t *offsets);
+
+/**
+ * Computes the TT decomposition of a dense tensor of double-precision numbers by TT-SVD:
+ * `numgpu_stt_svd` with `double` elements (ε = 2^-52); the same arguments, semantics and
+ * errors.
+ */
+numgpu_status numgpu_dtt_svd(numgpu_handle *h,
+                             int64_t ndim,
+                             const int64_t *dims,
+                             const double *X,
+                             double eps,
+                             const int64_t *max_ranks,
+                             int64_t *ranks,
+                             double *cores,
+                             int64_t capacity,
+                             int64_t *offsets);
+
+/**
+ * Computes the tensor-ring (TR) decomposition of a dense tensor of single-precision numbers by
+ * TR-SVD (Zhao et al. 2016; the seed's Algorithm 4, any order):
+ *
+ * X(i_0, …, i_{d−1}) ≈ trace(G_0(:, i_0, :)·G_1(:, i_1, :)·…·G_{d−1}(:, i_{d−1}, :)),  r_d = r_0,
+ *
+ * with `numgpu_stt_svd`'s core layout, SVD route, accuracy, capacity protocol, arguments and
+ * errors. Step 0 truncates the SVD of X_(0) (dims[0] × the rest) to a rank m, split as
+ * m = r_0·r_1 with |r_0 − r_1| least (r_0 <= r_1; a prime m gives r_0 = 1, a train); core 0 is
+ * the left singular vectors reshaped dims[0] × r_0 × r_1 and permuted to r_0 × dims[0] × r_1,
+ * and the remainder, permuted to r_1 × (the rest) × r_0 by the product that forms it, goes
+ * through TT-SVD's steps with the ring closed by r_d = r_0. Each of the d − 1 truncations uses
+ * δ = eps·‖X‖/√(d − 1), so ‖X − X̂‖_F <= eps·‖X‖_F.
+ *
+ * max_ranks: NULL, or d + 1 limits with entries 0 … d − 1 referenced (>= 1; r_0·r_1 <=
+ * max_ranks[0]·max_ranks[1] and the split within both); ranks[d] = ranks[0] on return.
+ */
+numgpu_status numgpu_str_svd(numgpu_handle *h,
+                             int64_t ndim,
+                             const int64_t *dims,
+                             const float *X,
+                             float eps,
+                             const int64_t *max_ranks,
+                             int64_t *ranks,
+                             float *cores,
+                             int64_t capacity,
+                             int64_t *offsets);
+
+/**
+ * Computes the TR decomposition of a dense tensor of double-precision numbers by TR-SVD:
+ * `numgpu_str_svd` with `double` elements; the same arguments, semantics and errors.
+ */
+numgpu_status numgpu_dtr_svd(numgpu_handle *h,
+                             int64_t ndim,
+                             const int64_t *dims,
+                             const double *X,
+                             double eps,
+                             const int64_t *max_ranks,
+                             int64_t *ranks,
+                             double *cores,
+                             int64_t capacity,
+                             int64_t *offsets);
+
+/**
+ * Forms the dense tensor of a tensor train of single-precision numbers (the inverse map of
+ * `numgpu_stt_svd`): X(i_0, …, i_{d−1}) = G_0(:, i_0, :)·…·G_{d−1}(:, i_{d−1}, :), as a chain of
+ * GEMMs: the partial product of cores 0 … k, read as (dims[0]·…·dims[k]) × r_{k+1}, times core
+ * k + 1 read as r_{k+1} × (dims[k+1]·r_{k+2}); the last product writes X.
+ *
+ * - `h` [in]: handle.
+ * - `ndim` [in]: the order d, >= 3.
+ * - `dims` [in]: d dimensions, each >= 0. Host memory.
+ * - `ranks` [in]: d + 1 ranks (host memory), each >= 1, ranks[0] = ranks[d] = 1.
+ * - `cores` [in]: the cores one after the other (`numgpu_stt_svd`'s layout), Σ_k
+ *   ranks[k]·dims[k]·ranks[k+1] elements.
+ * - `X` [out]: dims[0]·…·dims[d−1] elements. Must not overlap cores.
+ *
+ * A zero dimension is success and touches nothing. Arrays both host or both device memory
+ * (then the call is enqueued on the handle's stream and returns at once). Working memory: two
+ * partial products, the largest (dims[0]·…·dims[k])·ranks[k+1] for k < d − 1. Deterministic.
+ *
+ * Errors: `INVALID_VALUE` naming the first bad argument (NULL handle, ndim < 3, NULL or device
+ * dims or ranks, a negative dimension, a rank < 1 or ranks[0], ranks[d] not 1, NULL cores or X,
+ * device memory on the CPU backend, arrays in different spaces, X the same array as cores);
+ * nothing is written then. `NOT_SUPPORTED`, `ALLOC_FAILED`, `COMPILE_FAILED`,
+ * `EXECUTION_FAILED`.
+ */
+numgpu_status numgpu_stt_reconstruct(numgpu_handle *h,
+                                     int64_t ndim,
+                                     const int64_t *dims,
+                                     const int64_t *ranks,
+                                     const float *cores,
+                                     float *X);
+
+/**
+ * Forms the dense tensor of a tensor train of double-precision numbers:
+ * `numgpu_stt_reconstruct` with `double` elements; the same arguments, semantics and errors.
+ */
+numgpu_status numgpu_dtt_reconstruct(numgpu_handle *h,
+                                     int64_t ndim,
+                                     const int64_t *dims,
+                                     const int64_t *ranks,
+                                     const double *cores,
+                                     double *X);
+
+/**
+ * Forms the dense tensor of a tensor ring of single-precision numbers (the inverse map of
+ * `numgpu_str_svd`): X(i_0, …, i_{d−1}) = trace(G_0(:, i_0, :)·…·G_{d−1}(:, i_{d−1}, :)), as
+ * ranks[0] chains of GEMMs (`numgpu_stt_reconstruct`'s), the a-th from slice a of core 0 (core 0
+ * permuted to dims[0] × r_1 × r_0 once) to slice a of core d − 1, each adding into X in the
+ * order of a. `numgpu_stt_reconstruct`'s arguments, semantics and errors, except that ranks[0]
+ * may be any >= 1 and ranks[d] must equal ranks[0].
+ */
+numgpu_status numgpu_str_reconstruct(numgpu_handle *h,
+                                     int64_t ndim,
+                                     const int64_t *dims,
+                                     const int64_t *ranks,
+                                     const float *cores,
+                                     float *X);
+
+/**
+ * Forms the dense tensor of a tensor ring of double-precision numbers:
+ * `numgpu_str_reconstruct` with `double` elements; the same arguments, semantics and errors.
+ */
+numgpu_status numgpu_dtr_reconstruct(numgpu_handle *h,
+                                     int64_t ndim,
+                                     const int64_t *dims,
+                                     const int64_t *ranks,
+                                     const double *cores,
+                                     double *X);
+
+/**
+ * Computes the hierarchical Tucker (HT) decomposition of a third-order tensor of
+ * single-precision numbers (the seed's Algorithm 2; the tree {1,2,3} → {1,2}, {3}, and {1,2} →
+ * {1}, {2}):
+ *
+ * U1, U2, U3: the leading r_1, r_2, r_3 left singular vectors of the unfoldings X_(1), X_(2),
+ * X_(3); U4 (internal): the leading r_4 left singular vectors of X_(12) = X_(3)ᵀ;
+ * B2 = U4 (as n_1 × n_2 × r_4) ×_1 U1ᵀ ×_2 U2ᵀ (r_1 × r_2 × r_4); B1 = U4ᵀ·X_(12)·U3 (r_4 × r_3);
+ * so that X̂_(12) = (U2 ⊗ U1)·B2_(12)·B1·U3ᵀ (`numgpu_sht_reconstruct`).
+ *
+ * SVD route: the three Gram matrices X_(k)·X_(k)ᵀ (the seed's H_t, formed by GEMM without
+ * unfolding X: mode 2 as a sum over the frontal slices) and their eigenvectors, one batch of
+ * three when n_1 = n_2 = n_3 (numgpu's one-sided Jacobi on CUDA, LAPACK `?syevd` on the CPU,
+ * vectors signed alike); U4 = X_(12)·V·D⁻¹ with V the leading r_4 eigenvectors of X_(3)'s Gram
+ * matrix and D the norms of the columns of X_(12)·V (the (n_1·n_2)² Gram matrix of X_(12) is
+ * never formed; a zero singular value gives a zero column). Accuracy cost: singular values
+ * below about √ε·σ_max (ε = 2^-23 here) are not resolved, and their subspaces carry
+ * O(√ε)·‖X‖ errors; with ranks at most the numerical ranks, ‖X − X̂‖_F is at most the root
+ * of the sum of the discarded squared singular values of the three unfoldings.
+ *
+ * - `h` [in]: handle.
+ * - `dims` [in]: n_1, n_2, n_3, each >= 1. Host memory.
+ * - `X` [in]: the n_1 × n_2 × n_3 tensor, column-major.
+ * - `ranks` [in]: r_1, r_2, r_3, r_4 (host memory): 1 <= r_k <= n_k (k = 1, 2, 3),
+ *   1 <= r_4 <= min(n_1·n_2, n_3).
+ * - `U1` [out]: n_1 × r_1. `U2` [out]: n_2 × r_2. `U3` [out]: n_3 × r_3. Orthonormal columns.
+ * - `B1` [out]: r_4 × r_3. `B2` [out]: r_1 × r_2 × r_4. All compact, column-major, distinct,
+ *   none overlapping X.
+ *
+ * A NaN or an Inf in X gives every output NaN (status SUCCESS). Arrays all host or all device
+ * memory (then the call is enqueued on the handle's stream and returns at once).
+ * Deterministic.
+ *
+ * Errors: `INVALID_VALUE` naming the first bad argument (NULL handle, NULL or device dims or
+ * ranks, a dimension < 1, a rank out of its range, NULL X or output, device memory on the CPU
+ * backend, arrays in different spaces, outputs aliasing X or each other); nothing is written
+ * then. `NOT_SUPPORTED` (sizes beyond the address space; on CUDA a dimension > 4096, the
+ * Jacobi solver's limit), `ALLOC_FAILED`, `COMPILE_FAILED`, `EXECUTION_FAILED`.
+ */
+numgpu_status numgpu_sht(numgpu_handle *h,
+                         const int64_t *dims,
+                         const float *X,
+                         const int64_t *ranks,
+                         float *U1,
+                         float *U2,
+                         float *U3,
+                         float *B1,
+                         float *B2);
+
+/**
+ * Computes the HT decomposition of a third-order tensor of double-precision numbers:
+ * `numgpu_sht` with `double` elements (ε = 2^-52); the same arguments, semantics and errors.
+ */
+numgpu_status numgpu_dht(numgpu_handle *h,
+                         const int64_t *dims,
+                         const double *X,
+                         const int64_t *ranks,
+                         double *U1,
+                         double *U2,
+                         double *U3,
+                         double *B1,
+                         double *B2);
+
+/**
+ * Forms the dense tensor of an HT decomposition of single-precision numbers (the inverse map
+ * of `numgpu_sht`): X_(12) = (U2 ⊗ U1)·B2_(12)·B1·U3ᵀ, as Y = B1·U3ᵀ, Z = B2_(12)·Y,
+ * W = U1·Z (n_1 × r_2 × n_3) and each frontal slice X(:, :, k) = W(:, :, k)·U2ᵀ (a batch of n_3
+ * GEMMs): four products, no permuted copy.
+ *
+ * - `h` [in]: handle.
+ * - `dims` [in]: n_1, n_2, n_3, each >= 0. Host memory.
+ * - `ranks` [in]: r_1 … r_4, each >= 1. Host memory.
+ * - `U1`, `U2`, `U3`, `B1`, `B2` [in]: as `numgpu_sht` writes them.
+ * - `X` [out]: n_1 × n_2 × n_3. Must not overlap the inputs.
+ *
+ * A zero dimension is success and touches nothing. Arrays all host or all device memory
+ * (then the call is enqueued on the handle's stream and returns at once). Working memory:
+ * r_4·n_3 + r_1·r_2·n_3 + n_1·r_2·n_3 elements. Deterministic.
+ *
+ * Errors: `INVALID_VALUE` naming the first bad argument (NULL handle, NULL or device dims or
+ * ranks, a negative dimension, a rank < 1, a NULL array, device memory on the CPU backend,
+ * arrays in different spaces, X aliasing an input); nothing is written then.
+ * `NOT_SUPPORTED`, `ALLOC_FAILED`, `COMPILE_FAILED`, `EXECUTION_FAILED`.
+ */
+numgpu_status numgpu_sht_reconstruct(numgpu_handle *h,
+                                     const int64_t *dims,
+                                     const int64_t *ranks,
+                                     const float *U1,
+                                     const float *U2,
+                                     const float *U3,
+                                     const float *B1,
+                                     const float *B2,
+                                     float *X);
+
+/**
+ * Forms the dense tensor of an HT decomposition of double-precision numbers:
+ * `numgpu_sht_reconstruct` with `double` elements; the same arguments, semantics and errors.
+ */
+numgpu_status numgpu_dht_reconstruct(numgpu_handle *h,
+                                     const int64_t *dims,
+                                     const int64_t *ranks,
+                                     const double *U1,
+                                     const double *U2,
+                                     const double *U3,
+                                     const double *B1,
+                                     const double *B2,
+                                     double *X);
 
 #ifdef __cplusplus
 }  // extern "C"

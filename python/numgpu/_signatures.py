@@ -10,6 +10,7 @@ VERSION = "0.1.0"
 # enum name -> ((enumerator, value), ...), in the header's order.
 ENUMS = {
     "numgpu_backend": (("NUMGPU_BACKEND_AUTO", 0), ("NUMGPU_BACKEND_CPU", 1), ("NUMGPU_BACKEND_CUDA", 2),),
+    "numgpu_cp_init": (("NUMGPU_CP_INIT_RANDOM", 0), ("NUMGPU_CP_INIT_GIVEN", 1),),
     "numgpu_fullpivot_mode": (("NUMGPU_FULLPIVOT_GETC2", 0), ("NUMGPU_FULLPIVOT_STRICT", 1),),
     "numgpu_gtsv_pivoting": (("NUMGPU_GTSV_DIAG_PIVOT", 0), ("NUMGPU_GTSV_NOPIVOT", 1),),
     "numgpu_index_base": (("NUMGPU_INDEX_BASE_ZERO", 0), ("NUMGPU_INDEX_BASE_ONE", 1),),
@@ -25,7 +26,7 @@ ENUMS = {
     "numgpu_sshopm_mode": (("NUMGPU_SSHOPM_CONVEX", 0), ("NUMGPU_SSHOPM_CONCAVE", 1),),
     "numgpu_sshopm_pair_type": (("NUMGPU_SSHOPM_LOCAL_MAX", 1), ("NUMGPU_SSHOPM_LOCAL_MIN", -1), ("NUMGPU_SSHOPM_OTHER", 0),),
     "numgpu_sshopm_shift": (("NUMGPU_SSHOPM_FIXED", 0), ("NUMGPU_SSHOPM_SAFE", 1), ("NUMGPU_SSHOPM_ADAPTIVE", 2),),
-    "numgpu_status": (("NUMGPU_SUCCESS", 0), ("NUMGPU_INVALID_VALUE", 1), ("NUMGPU_NOT_SUPPORTED", 2), ("NUMGPU_BACKEND_UNAVAILABLE", 3), ("NUMGPU_ALLOC_FAILED", 4), ("NUMGPU_EXECUTION_FAILED", 5), ("NUMGPU_COMPILE_FAILED", 6), ("NUMGPU_INTERNAL_ERROR", 7),),
+    "numgpu_status": (("NUMGPU_SUCCESS", 0), ("NUMGPU_INVALID_VALUE", 1), ("NUMGPU_NOT_SUPPORTED", 2), ("NUMGPU_BACKEND_UNAVAILABLE", 3), ("NUMGPU_ALLOC_FAILED", 4), ("NUMGPU_EXECUTION_FAILED", 5), ("NUMGPU_COMPILE_FAILED", 6), ("NUMGPU_INTERNAL_ERROR", 7), ("NUMGPU_INSUFFICIENT_CAPACITY", 8),),
     "numgpu_stebz_range": (("NUMGPU_STEBZ_ALL", 0), ("NUMGPU_STEBZ_VALUE", 1), ("NUMGPU_STEBZ_INDEX", 2),),
     "numgpu_uplo": (("NUMGPU_UPLO_LOWER", 0), ("NUMGPU_UPLO_UPPER", 1),),
 }
@@ -33,6 +34,7 @@ ENUMS = {
 # typedef name -> the C type it stands for.
 ALIASES = {
     "numgpu_backend": ("int32_t", 0, False),
+    "numgpu_cp_init": ("int32_t", 0, False),
     "numgpu_fullpivot_mode": ("int32_t", 0, False),
     "numgpu_gtsv_pivoting": ("int32_t", 0, False),
     "numgpu_index_base": ("int32_t", 0, False),
@@ -67,6 +69,7 @@ STRUCTS = {
     "numgpu_complex_double": (("re", ("double", 0, False)), ("im", ("double", 0, False))),
     "numgpu_jacobi_params": (("tol", ("double", 0, False)), ("max_sweeps", ("int32_t", 0, False)), ("unsorted", ("int32_t", 0, False))),
     "numgpu_rkc_options": (("size", ("size_t", 0, False)), ("method", ("int32_t", 0, False)), ("spectral", ("int32_t", 0, False)), ("h0", ("double", 0, False)), ("hmax", ("double", 0, False)), ("max_steps", ("int64_t", 0, False)), ("max_stages", ("int64_t", 0, False))),
+    "numgpu_cp_options": (("tol", ("double", 0, False)), ("max_iters", ("int32_t", 0, False)), ("init", ("int32_t", 0, False)), ("seed", ("uint64_t", 0, False)), ("absorb", ("int32_t", 0, False))),
 }
 
 # function-pointer typedef -> (return C type, ((parameter, C type), ...)).
@@ -255,4 +258,20 @@ FUNCTIONS = {
     "numgpu_dkhatri_rao": (("numgpu_status", 0, False), (("h", ("numgpu_handle", 1, False)), ("m", ("int64_t", 0, False)), ("n", ("int64_t", 0, False)), ("r", ("int64_t", 0, False)), ("A", ("double", 1, True)), ("lda", ("int64_t", 0, False)), ("B", ("double", 1, True)), ("ldb", ("int64_t", 0, False)), ("C", ("double", 1, False)), ("ldc", ("int64_t", 0, False)))),
     "numgpu_smttkrp": (("numgpu_status", 0, False), (("h", ("numgpu_handle", 1, False)), ("ndim", ("int64_t", 0, False)), ("dims", ("int64_t", 1, True)), ("X", ("float", 1, True)), ("mode", ("int64_t", 0, False)), ("rank", ("int64_t", 0, False)), ("U", ("float", 2, True)), ("ldu", ("int64_t", 1, True)), ("M", ("float", 1, False)), ("ldm", ("int64_t", 0, False)))),
     "numgpu_dmttkrp": (("numgpu_status", 0, False), (("h", ("numgpu_handle", 1, False)), ("ndim", ("int64_t", 0, False)), ("dims", ("int64_t", 1, True)), ("X", ("double", 1, True)), ("mode", ("int64_t", 0, False)), ("rank", ("int64_t", 0, False)), ("U", ("double", 2, True)), ("ldu", ("int64_t", 1, True)), ("M", ("double", 1, False)), ("ldm", ("int64_t", 0, False)))),
+    "numgpu_scp_als": (("numgpu_status", 0, False), (("h", ("numgpu_handle", 1, False)), ("ndim", ("int64_t", 0, False)), ("dims", ("int64_t", 1, True)), ("X", ("float", 1, True)), ("rank", ("int64_t", 0, False)), ("U", ("float", 2, False)), ("ldu", ("int64_t", 1, True)), ("lambda", ("float", 1, False)), ("opts", ("numgpu_cp_options", 1, True)), ("fit", ("float", 1, False)), ("iters", ("int32_t", 1, False)))),
+    "numgpu_dcp_als": (("numgpu_status", 0, False), (("h", ("numgpu_handle", 1, False)), ("ndim", ("int64_t", 0, False)), ("dims", ("int64_t", 1, True)), ("X", ("double", 1, True)), ("rank", ("int64_t", 0, False)), ("U", ("double", 2, False)), ("ldu", ("int64_t", 1, True)), ("lambda", ("double", 1, False)), ("opts", ("numgpu_cp_options", 1, True)), ("fit", ("double", 1, False)), ("iters", ("int32_t", 1, False)))),
+    "numgpu_scp_reconstruct": (("numgpu_status", 0, False), (("h", ("numgpu_handle", 1, False)), ("ndim", ("int64_t", 0, False)), ("dims", ("int64_t", 1, True)), ("rank", ("int64_t", 0, False)), ("U", ("float", 2, True)), ("ldu", ("int64_t", 1, True)), ("lambda", ("float", 1, True)), ("X", ("float", 1, False)))),
+    "numgpu_dcp_reconstruct": (("numgpu_status", 0, False), (("h", ("numgpu_handle", 1, False)), ("ndim", ("int64_t", 0, False)), ("dims", ("int64_t", 1, True)), ("rank", ("int64_t", 0, False)), ("U", ("double", 2, True)), ("ldu", ("int64_t", 1, True)), ("lambda", ("double", 1, True)), ("X", ("double", 1, False)))),
+    "numgpu_stt_svd": (("numgpu_status", 0, False), (("h", ("numgpu_handle", 1, False)), ("ndim", ("int64_t", 0, False)), ("dims", ("int64_t", 1, True)), ("X", ("float", 1, True)), ("eps", ("float", 0, False)), ("max_ranks", ("int64_t", 1, True)), ("ranks", ("int64_t", 1, False)), ("cores", ("float", 1, False)), ("capacity", ("int64_t", 0, False)), ("offsets", ("int64_t", 1, False)))),
+    "numgpu_dtt_svd": (("numgpu_status", 0, False), (("h", ("numgpu_handle", 1, False)), ("ndim", ("int64_t", 0, False)), ("dims", ("int64_t", 1, True)), ("X", ("double", 1, True)), ("eps", ("double", 0, False)), ("max_ranks", ("int64_t", 1, True)), ("ranks", ("int64_t", 1, False)), ("cores", ("double", 1, False)), ("capacity", ("int64_t", 0, False)), ("offsets", ("int64_t", 1, False)))),
+    "numgpu_str_svd": (("numgpu_status", 0, False), (("h", ("numgpu_handle", 1, False)), ("ndim", ("int64_t", 0, False)), ("dims", ("int64_t", 1, True)), ("X", ("float", 1, True)), ("eps", ("float", 0, False)), ("max_ranks", ("int64_t", 1, True)), ("ranks", ("int64_t", 1, False)), ("cores", ("float", 1, False)), ("capacity", ("int64_t", 0, False)), ("offsets", ("int64_t", 1, False)))),
+    "numgpu_dtr_svd": (("numgpu_status", 0, False), (("h", ("numgpu_handle", 1, False)), ("ndim", ("int64_t", 0, False)), ("dims", ("int64_t", 1, True)), ("X", ("double", 1, True)), ("eps", ("double", 0, False)), ("max_ranks", ("int64_t", 1, True)), ("ranks", ("int64_t", 1, False)), ("cores", ("double", 1, False)), ("capacity", ("int64_t", 0, False)), ("offsets", ("int64_t", 1, False)))),
+    "numgpu_stt_reconstruct": (("numgpu_status", 0, False), (("h", ("numgpu_handle", 1, False)), ("ndim", ("int64_t", 0, False)), ("dims", ("int64_t", 1, True)), ("ranks", ("int64_t", 1, True)), ("cores", ("float", 1, True)), ("X", ("float", 1, False)))),
+    "numgpu_dtt_reconstruct": (("numgpu_status", 0, False), (("h", ("numgpu_handle", 1, False)), ("ndim", ("int64_t", 0, False)), ("dims", ("int64_t", 1, True)), ("ranks", ("int64_t", 1, True)), ("cores", ("double", 1, True)), ("X", ("double", 1, False)))),
+    "numgpu_str_reconstruct": (("numgpu_status", 0, False), (("h", ("numgpu_handle", 1, False)), ("ndim", ("int64_t", 0, False)), ("dims", ("int64_t", 1, True)), ("ranks", ("int64_t", 1, True)), ("cores", ("float", 1, True)), ("X", ("float", 1, False)))),
+    "numgpu_dtr_reconstruct": (("numgpu_status", 0, False), (("h", ("numgpu_handle", 1, False)), ("ndim", ("int64_t", 0, False)), ("dims", ("int64_t", 1, True)), ("ranks", ("int64_t", 1, True)), ("cores", ("double", 1, True)), ("X", ("double", 1, False)))),
+    "numgpu_sht": (("numgpu_status", 0, False), (("h", ("numgpu_handle", 1, False)), ("dims", ("int64_t", 1, True)), ("X", ("float", 1, True)), ("ranks", ("int64_t", 1, True)), ("U1", ("float", 1, False)), ("U2", ("float", 1, False)), ("U3", ("float", 1, False)), ("B1", ("float", 1, False)), ("B2", ("float", 1, False)))),
+    "numgpu_dht": (("numgpu_status", 0, False), (("h", ("numgpu_handle", 1, False)), ("dims", ("int64_t", 1, True)), ("X", ("double", 1, True)), ("ranks", ("int64_t", 1, True)), ("U1", ("double", 1, False)), ("U2", ("double", 1, False)), ("U3", ("double", 1, False)), ("B1", ("double", 1, False)), ("B2", ("double", 1, False)))),
+    "numgpu_sht_reconstruct": (("numgpu_status", 0, False), (("h", ("numgpu_handle", 1, False)), ("dims", ("int64_t", 1, True)), ("ranks", ("int64_t", 1, True)), ("U1", ("float", 1, True)), ("U2", ("float", 1, True)), ("U3", ("float", 1, True)), ("B1", ("float", 1, True)), ("B2", ("float", 1, True)), ("X", ("float", 1, False)))),
+    "numgpu_dht_reconstruct": (("numgpu_status", 0, False), (("h", ("numgpu_handle", 1, False)), ("dims", ("int64_t", 1, True)), ("ranks", ("int64_t", 1, True)), ("U1", ("double", 1, True)), ("U2", ("double", 1, True)), ("U3", ("double", 1, True)), ("B1", ("double", 1, True)), ("B2", ("double", 1, True)), ("X", ("double", 1, False)))),
 }

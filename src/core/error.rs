@@ -25,6 +25,10 @@ pub enum numgpu_status {
     NUMGPU_COMPILE_FAILED = 6,
     /// A bug in numgpu (e.g. a caught panic).
     NUMGPU_INTERNAL_ERROR = 7,
+    /// An output whose size depends on the data (the cores of a tensor-train or tensor-ring
+    /// decomposition) does not fit the capacity the caller gave; the routine says where it
+    /// wrote the size needed, and wrote nothing else.
+    NUMGPU_INSUFFICIENT_CAPACITY = 8,
 }
 
 /// A `numgpu_status` value as a C parameter takes it: an `int32_t`, validated (a Rust enum taken

@@ -26,6 +26,7 @@ pub extern "C" fn numgpu_status_string(s: StatusArg) -> *const c_char {
         5 => c"NUMGPU_EXECUTION_FAILED: a kernel or driver call failed",
         6 => c"NUMGPU_COMPILE_FAILED: run-time compilation of a kernel failed",
         7 => c"NUMGPU_INTERNAL_ERROR: an internal error occurred in numgpu",
+        8 => c"NUMGPU_INSUFFICIENT_CAPACITY: a data-dependent output does not fit the capacity given (the size needed was written)",
         _ => c"unknown numgpu status",
     };
     t.as_ptr()

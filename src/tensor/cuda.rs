@@ -3,18 +3,26 @@
 //! library's batched GEMM (`gemm_batched::cuda::enqueue_gemm`) on views into X: one GEMM
 //! straight into M when it fills the GPU, else a batch of pieces (the slices of a middle mode,
 //! or stretches of one long sum: split-K) into partial products that `tensor_reduce` adds in a
-//! fixed order.
+//! fixed order. [`CudaEngine`] gives the decompositions the same contractions, the Jacobi SVD
+//! (`jacobi::cuda::enqueue_gesvdj`, on the Gram matrices) and the small kernels of tensor.cu,
+//! all on device views inside the one staged call of the caller's arrays.
 
-use super::{Contraction, KhatriRao, Mttkrp};
+use super::cp::{self, CpAls, CpArrays, CpOutcome, CpRecWork, CpReconstruct, CpWork};
+use super::engine::{at, Engine, Mat, Real};
+use super::ht::{self, extents, Ht, HtReconstruct, HtRecWork, HtWork};
+use super::train::{self, offsets, Chain, ChainWork, Train, TrainOut, TrainWork};
+use super::{Contraction, Factor, KhatriRao, Mttkrp};
 use crate::core::batch::Batch;
-use crate::core::error::Result;
+use crate::core::error::{Error, Result};
 use crate::core::memory::Space;
 use crate::core::{Op, Scalar};
 use crate::cuda::module::Module;
-use crate::cuda::params::grid;
+use crate::cuda::params::{grid, KScalar};
 use crate::cuda::staging::{Dir, Operand, Stage, View};
 use crate::cuda::CudaHandle;
 use crate::gemm_batched::cuda::{enqueue_gemm, Shape};
+use crate::jacobi::cuda::{enqueue_gesvdj, gesvdj_scratch, SvdViews};
+use crate::jacobi::Opts;
 use crate::lapack::Blas;
 use std::ffi::c_void;
 use std::mem::size_of;
@@ -27,7 +35,10 @@ pub fn source() -> &'static str {
     SOURCE
 }
 
-/// The defines and entry point of a kernel: `kr` or `reduce`.
+/// The kernels of tensor.cu (`tensor_<kind>_<type>`), for the compile check.
+pub const KERNELS: [&str; 13] = ["kr", "reduce", "dots", "normalize", "scale", "tscale", "hadamard", "potrf", "solve", "permute", "copy", "fill", "sign"];
+
+/// The defines and entry point of a kernel: one of [`KERNELS`].
 pub fn specialise<T: Scalar>(kind: &str) -> (Vec<String>, String) {
     (vec![format!("NG_T={}", T::CUDA_TYPE), format!("NG_SUFFIX={}", T::SUFFIX)], format!("tensor_{kind}_{}", T::SUFFIX))
 }
@@ -101,10 +112,6 @@ fn view(base: u64, stride: usize, ld: usize) -> View {
     View { base, stride, array: 0, ld, row_step: 1 }
 }
 
-/// `base` moved by `elems` elements of T.
-fn at<T>(base: u64, elems: usize) -> u64 {
-    base + (elems * size_of::<T>()) as u64
-}
 
 /// Copies the table of `tensor_kr` (address, leading dimension, rows per factor, the fastest
 /// row index first) to `dst`.
@@ -167,8 +174,6 @@ pub fn khatri_rao<T: Blas>(ch: &mut CudaHandle, p: &KhatriRao<T>, space: Space) 
 /// M = X_(n)·K (see [`Mttkrp`]), its arrays in `space`.
 pub fn mttkrp<T: Blas>(ch: &mut CudaHandle, p: &Mttkrp<T>, space: Space) -> Result<()> {
     ch.bind()?;
-    let (rows, c) = (p.others(), p.contraction());
-    let pl = plan(&c, ch.dev.sm_count as usize);
     let numel: usize = p.dims.iter().product();
     let mut stage = Stage::new(space, 1).op(Operand::vector(Dir::In, p.x, 0, numel));
     for k in 0..p.dims.len() {
@@ -176,56 +181,421 @@ pub fn mttkrp<T: Blas>(ch: &mut CudaHandle, p: &Mttkrp<T>, space: Space) -> Resu
         stage = stage.op(f);
     }
     let d = p.dims.len();
-    let stage = stage
-        .op(Operand::matrix(Dir::Out, &Batch::Strided { ptr: p.m, stride: 0 }, c.m, c.n, p.ldm))
-        .op(Operand::scratch::<T>(rows * p.rank))
-        .op(Operand::scratch::<T>(pl.partials(&c)))
-        .op(Operand::scratch_once::<i64>(3 * (d - 1)));
+    let scratch = mttkrp_scratch(ch, p);
+    let stage = stage.op(Operand::matrix(Dir::Out, &Batch::Strided { ptr: p.m, stride: 0 }, p.dims[p.mode], p.rank, p.ldm)).op(Operand::scratch_once::<T>(scratch));
     // SAFETY: the operands are the validated call's arrays in `space`; the kernels touch the
     // chunk's views only, within the extents the validated sizes give.
     unsafe {
         stage.run(ch, |ch, k| {
-            let (m, kr_out, partials, table) = (&k[d + 1], &k[d + 2], &k[d + 3], &k[d + 4]);
-            if rows == 0 {
-                return reduce::<T>(ch, c.m, c.n, 0, 0, m.ptr(), m.ld, false);
-            }
-            let factors: Vec<(u64, usize, usize)> = (0..d).filter(|&f| f != p.mode).map(|f| (k[1 + f].ptr(), k[1 + f].ld, p.dims[f])).collect();
-            upload_table(ch, table.ptr(), &factors)?;
-            kr::<T>(ch, d - 1, table.ptr(), rows, p.rank, kr_out.ptr(), rows)?;
-            contract::<T>(ch, &c, &pl, &k[0], kr_out.ptr(), partials.ptr(), m)
+            let on = Mttkrp { x: k[0].ptr() as *const T, u: (0..d).map(|f| k[1 + f].ptr() as *const T).collect(), ldu: (0..d).map(|f| k[1 + f].ld).collect(), m: k[d + 1].ptr() as *mut T, ldm: k[d + 1].ld, ..p.clone() };
+            enqueue_mttkrp(ch, &on, k[d + 2].ptr())
         })
     }
 }
 
-/// M = Σ_q op(X_q)·K_q on device memory: X at `x`, K (c.ldb rows) at `kr`, partials at
-/// `partials` (plan.partials(c) elements), M's view `m`.
+/// Scratch elements of T that [`enqueue_mttkrp`] needs: the Khatri–Rao product, the partial
+/// products, the factor table.
+fn mttkrp_scratch<T: Scalar>(ch: &CudaHandle, p: &Mttkrp<T>) -> usize {
+    let (rows, c) = (p.others(), p.contraction());
+    let parts = [rows * p.rank, plan(&c, ch.dev.sm_count as usize).partials(&c), table_elems::<T>(p.dims.len() - 1)];
+    parts.iter().map(|&e| e.next_multiple_of(64)).sum()
+}
+
+/// Elements of T that hold the Khatri–Rao table of `nf` factors (three 64-bit words each).
+fn table_elems<T>(nf: usize) -> usize {
+    (3 * nf * 8).div_ceil(size_of::<T>())
+}
+
+/// Enqueues the MTTKRP `p`, whose pointers are device addresses, with [`mttkrp_scratch`]
+/// elements of scratch at `scratch`.
+///
+/// # Safety
+/// Every address is device memory of the handle's device of the extent `p` gives.
+unsafe fn enqueue_mttkrp<T: Scalar>(ch: &CudaHandle, p: &Mttkrp<T>, scratch: u64) -> Result<()> {
+    let (rows, c) = (p.others(), p.contraction());
+    let pl = plan(&c, ch.dev.sm_count as usize);
+    let kr_out = scratch;
+    let partials = at::<T>(kr_out, (rows * p.rank).next_multiple_of(64));
+    let table = at::<T>(partials, pl.partials(&c).next_multiple_of(64));
+    let m = view(p.m as u64, 0, p.ldm);
+    if rows == 0 {
+        return reduce::<T>(ch, c.m, c.n, 0, 0, m.ptr(), m.ld, false);
+    }
+    let factors: Vec<(u64, usize, usize)> = p.factors().iter().map(|f| (f.ptr as u64, f.ld, f.dim)).collect();
+    upload_table(ch, table, &factors)?;
+    kr::<T>(ch, factors.len(), table, rows, p.rank, kr_out, rows)?;
+    contract::<T>(ch, &c, &pl, p.x as u64, kr_out, partials, &m)
+}
+
+/// M = Σ_q op(A_q)·op(B_q) on device memory (A at `a`, B at `b`), partials at `partials`
+/// (plan.partials(c) elements), M's view `m`.
 ///
 /// # Safety
 /// As [`mttkrp`]'s launch: every address is device memory of the validated extents.
-unsafe fn contract<T: Scalar>(ch: &CudaHandle, c: &Contraction, pl: &Plan, x: &View, kr: u64, partials: u64, m: &View) -> Result<()> {
-    let shape = |k: usize| Shape { ta: if c.trans { Op::T } else { Op::N }, tb: Op::N, m: c.m, n: c.n, k, alpha: T::one(), beta: T::zero() };
-    let mn = c.m * c.n;
+unsafe fn contract<T: Scalar>(ch: &CudaHandle, c: &Contraction, pl: &Plan, a: u64, b: u64, partials: u64, m: &View) -> Result<()> {
+    let op = |t: bool| if t { Op::T } else { Op::N };
+    let shape = |k: usize| Shape { ta: op(c.trans), tb: op(c.tb), m: c.m, n: c.n, k, alpha: T::one(), beta: T::zero() };
+    let (mn, bs) = (c.m * c.n, c.b_step());
+    if pl.full + pl.rem == 0 {
+        // An empty sum.
+        return reduce::<T>(ch, c.m, c.n, 0, 0, m.ptr(), m.ld, false);
+    }
     if pl.direct {
-        return enqueue_gemm(ch, &shape(c.k), &view(x.ptr(), 0, c.lda), &view(kr, 0, c.ldb), m, 1);
+        return enqueue_gemm(ch, &shape(c.k), &view(a, 0, c.lda), &view(b, 0, c.ldb), m, 1);
     }
     if c.slices == 1 {
         // Split-K: `full` stretches of `len`, then the remainder.
-        let step = pl.len * c.a_step;
-        enqueue_gemm(ch, &shape(pl.len), &view(x.ptr(), step, c.lda), &view(kr, pl.len, c.ldb), &view(partials, mn, c.m), pl.full)?;
+        enqueue_gemm(ch, &shape(pl.len), &view(a, pl.len * c.a_step, c.lda), &view(b, pl.len * bs, c.ldb), &view(partials, mn, c.m), pl.full)?;
         if pl.rem > 0 {
             let k0 = pl.full * pl.len;
-            let (a, b, out) = (view(at::<T>(x.ptr(), k0 * c.a_step), 0, c.lda), view(at::<T>(kr, k0), 0, c.ldb), view(at::<T>(partials, pl.full * mn), 0, c.m));
+            let (a, b, out) = (view(at::<T>(a, k0 * c.a_step), 0, c.lda), view(at::<T>(b, k0 * bs), 0, c.ldb), view(at::<T>(partials, pl.full * mn), 0, c.m));
             enqueue_gemm(ch, &shape(pl.rem), &a, &b, &out, 1)?;
         }
         return reduce::<T>(ch, c.m, c.n, pl.pieces(), partials, m.ptr(), m.ld, false);
     }
     for q0 in (0..c.slices).step_by(pl.group) {
         let count = pl.group.min(c.slices - q0);
-        let (a, b) = (view(at::<T>(x.ptr(), q0 * c.a_slice), c.a_slice, c.lda), view(at::<T>(kr, q0 * c.b_slice), c.b_slice, c.ldb));
-        enqueue_gemm(ch, &shape(c.k), &a, &b, &view(partials, mn, c.m), count)?;
+        let (av, bv) = (view(at::<T>(a, q0 * c.a_slice), c.a_slice, c.lda), view(at::<T>(b, q0 * c.b_slice), c.b_slice, c.ldb));
+        enqueue_gemm(ch, &shape(c.k), &av, &bv, &view(partials, mn, c.m), count)?;
         reduce::<T>(ch, c.m, c.n, count, partials, m.ptr(), m.ld, q0 > 0)?;
     }
     Ok(())
+}
+
+/// Partial products that contracting `c` takes on `sms` multiprocessors, and for one slice, any
+/// contraction whose M is at most c.m × c.n: split-K keeps at most ⌈4·sms/tiles⌉ pieces of
+/// m × n, and tiles ≥ m·n/TILE².
+fn contract_scratch(c: &Contraction, sms: usize) -> usize {
+    if c.slices == 1 {
+        return 4 * sms.max(1) * TILE * TILE + c.m * c.n;
+    }
+    plan(c, sms).partials(c)
+}
+
+/// Most SVDs of one Jacobi call: its order limit (`jacobi`'s MAX_ORDER).
+const JACOBI_MAX: usize = 4096;
+
+/// Segments of one column of [`Engine::dots`], at most.
+const MAX_SEGS: usize = 1024;
+
+/// Rows per segment of a long column in [`Engine::dots`].
+const SEG_ROWS: usize = 1 << 16;
+
+/// The decompositions' primitives on device memory (see [`Engine`]), enqueued on the handle's
+/// stream inside a staged call; `space` is the space of the caller's arrays (for the one copy
+/// out of the working memory, [`CudaEngine::export`]).
+pub struct CudaEngine<'a> {
+    pub ch: &'a CudaHandle,
+    pub space: Space,
+}
+
+/// Blocks of 256 threads for `total` items of a grid-stride kernel.
+fn blocks(total: usize) -> (u32, u32, u32) {
+    grid(total.div_ceil(256) as i64)
+}
+
+impl CudaEngine<'_> {
+    /// The kernel `kind` of T (compiled on first use).
+    fn module<T: Scalar>(&self, kind: &str) -> Result<Arc<Module>> {
+        module::<T>(self.ch, kind)
+    }
+
+    /// Copies `n` elements from the working memory at `src` to the caller's array `dst` (in the
+    /// call's space): the outputs whose size the data decides, written once it is known.
+    ///
+    /// # Safety
+    /// `src` holds n elements of device memory; `dst` n elements of the call's space.
+    pub unsafe fn export<T: Blas>(&mut self, src: u64, dst: *mut T, n: usize) -> Result<()> {
+        if n == 0 {
+            return Ok(());
+        }
+        match self.space {
+            Space::Host => {
+                self.ch.dtoh(dst as *mut c_void, src, n * size_of::<T>())?;
+                self.ch.stream.synchronize().map_err(|e| crate::cuda::driver::failed(e, "cuStreamSynchronize"))
+            }
+            Space::Device => <Self as Engine<T>>::copy(self, n, 1, Mat::new(src, n), Mat::new(dst as u64, n)),
+        }
+    }
+
+    /// Waits for the stream.
+    fn sync(&self) -> Result<()> {
+        self.ch.stream.synchronize().map_err(|e| crate::cuda::driver::failed(e, "cuStreamSynchronize"))
+    }
+}
+
+impl<T: Blas> Engine<T> for CudaEngine<'_> {
+    fn max_eig(&self) -> usize {
+        JACOBI_MAX
+    }
+    fn eig_scratch(&self, n: usize, count: usize) -> usize {
+        (gesvdj_scratch::<T>(self.ch, n, n, false, true) + 3) * count + 3 * 64
+    }
+    fn contract_scratch(&self, c: &Contraction) -> usize {
+        contract_scratch(c, self.ch.dev.sm_count as usize)
+    }
+    fn mttkrp_scratch(&self, p: &Mttkrp<T>) -> usize {
+        mttkrp_scratch(self.ch, p)
+    }
+    fn kr_scratch(&self, nf: usize) -> usize {
+        table_elems::<T>(nf)
+    }
+    fn dots_scratch(&self, cols: usize) -> usize {
+        (cols * MAX_SEGS * 8).div_ceil(size_of::<T>())
+    }
+
+    unsafe fn gemm(&mut self, s: &Shape<T>, a: Mat, b: Mat, c: Mat, count: usize) -> Result<()> {
+        if s.m == 0 || s.n == 0 || count == 0 {
+            return Ok(());
+        }
+        enqueue_gemm(self.ch, s, &view(a.at, a.stride, a.ld), &view(b.at, b.stride, b.ld), &view(c.at, c.stride, c.ld), count)
+    }
+
+    unsafe fn contract(&mut self, c: &Contraction, a: u64, b: u64, m: Mat, scratch: u64) -> Result<()> {
+        let pl = plan(c, self.ch.dev.sm_count as usize);
+        contract::<T>(self.ch, c, &pl, a, b, scratch, &view(m.at, 0, m.ld))
+    }
+
+    unsafe fn mttkrp(&mut self, p: &Mttkrp<T>, scratch: u64) -> Result<()> {
+        enqueue_mttkrp(self.ch, p, scratch)
+    }
+
+    unsafe fn khatri_rao(&mut self, f: &[Factor<T>], rank: usize, out: Mat, scratch: u64) -> Result<()> {
+        let rows: usize = f.iter().map(|g| g.dim).product();
+        if rows == 0 || rank == 0 {
+            return Ok(());
+        }
+        let table: Vec<(u64, usize, usize)> = f.iter().map(|g| (g.ptr as u64, g.ld, g.dim)).collect();
+        upload_table(self.ch, scratch, &table)?;
+        kr::<T>(self.ch, f.len(), scratch, rows, rank, out.at, out.ld)
+    }
+
+    unsafe fn eig(&mut self, n: usize, count: usize, g: u64, w: u64, v: u64, scratch: u64) -> Result<()> {
+        let per = gesvdj_scratch::<T>(self.ch, n, n, false, true);
+        let info = at::<T>(scratch, per * count);
+        let (sweeps, residual) = (at::<T>(info, count), at::<T>(info, 2 * count));
+        let mat = |base: u64| View { base, stride: n * n, array: 0, ld: n, row_step: 1 };
+        let one = |base: u64, stride: usize| View { base, stride, array: 0, ld: stride.max(1), row_step: 1 };
+        let (a, s, vv) = (mat(g), one(w, n), mat(v));
+        let (inf, sw, res, work) = (one(info, 1), one(sweeps, 1), one(residual, 1), one(scratch, per));
+        let views = SvdViews { a: &a, s: &s, u: None, v: Some(&vv), info: &inf, sweeps: &sw, residual: &res, work: &work };
+        let opts = Opts::<T::Real>::from_c(std::ptr::null(), T::EPS, n)?;
+        enqueue_gesvdj::<T>(self.ch, n, n, &opts, &views, count)?;
+        let (module, (n_, cols, ld)) = (self.module::<T>("sign")?, (n as i64, (n * count) as i64, n as i64));
+        // SAFETY: the argument list of tensor_sign_<T>: count·n columns of n, leading dimension n.
+        self.ch.launch(&module).arg(&n_).arg(&cols).arg(&v).arg(&ld).run(grid(cols), 256, 0)
+    }
+
+    unsafe fn dots(&mut self, rows: usize, cols: usize, a: Mat, b: Mat, scratch: u64) -> Result<Vec<f64>> {
+        if cols == 0 {
+            return Ok(Vec::new());
+        }
+        let segs = rows.div_ceil(SEG_ROWS).clamp(1, MAX_SEGS);
+        let module = self.module::<T>("dots")?;
+        let (r, c, sg, lda, ldb) = (rows as i64, cols as i64, segs as i64, a.ld as i64, b.ld as i64);
+        // SAFETY: the argument list of tensor_dots_<T>; cols·segs doubles at `scratch`.
+        self.ch.launch(&module).arg(&r).arg(&c).arg(&sg).arg(&a.at).arg(&lda).arg(&b.at).arg(&ldb).arg(&scratch).run(grid(c * sg), 256, 0)?;
+        let mut out = vec![0f64; cols * segs];
+        self.ch.dtoh(out.as_mut_ptr() as *mut c_void, scratch, out.len() * 8)?;
+        self.sync()?;
+        Ok(out.chunks(segs).map(|p| p.iter().sum()).collect())
+    }
+
+    unsafe fn normalize(&mut self, rows: usize, cols: usize, a: Mat, lambda: u64) -> Result<()> {
+        let module = self.module::<T>("normalize")?;
+        let (r, c, lda) = (rows as i64, cols as i64, a.ld as i64);
+        // SAFETY: the argument list of tensor_normalize_<T>.
+        self.ch.launch(&module).arg(&r).arg(&c).arg(&a.at).arg(&lda).arg(&lambda).run(grid(c), 256, 0)
+    }
+
+    unsafe fn scale_cols(&mut self, rows: usize, cols: usize, a: Mat, s: u64) -> Result<()> {
+        let module = self.module::<T>("scale")?;
+        let (r, c, lda) = (rows as i64, cols as i64, a.ld as i64);
+        // SAFETY: the argument list of tensor_scale_<T>.
+        self.ch.launch(&module).arg(&r).arg(&c).arg(&a.at).arg(&lda).arg(&s).run(blocks(rows * cols), 256, 0)
+    }
+
+    unsafe fn transpose_scale(&mut self, rows: usize, cols: usize, a: Mat, s: u64, b: Mat) -> Result<()> {
+        let module = self.module::<T>("tscale")?;
+        let (r, c, lda, ldb) = (rows as i64, cols as i64, a.ld as i64, b.ld as i64);
+        // SAFETY: the argument list of tensor_tscale_<T>.
+        self.ch.launch(&module).arg(&r).arg(&c).arg(&a.at).arg(&lda).arg(&s).arg(&b.at).arg(&ldb).run(blocks(rows * cols), 256, 0)
+    }
+
+    unsafe fn hadamard(&mut self, r: usize, count: usize, skip: usize, g: u64, v: u64) -> Result<()> {
+        let module = self.module::<T>("hadamard")?;
+        let (r_, c, sk) = (r as i64, count as i64, skip.min(count) as i64);
+        // SAFETY: the argument list of tensor_hadamard_<T>.
+        self.ch.launch(&module).arg(&r_).arg(&c).arg(&sk).arg(&g).arg(&v).run(blocks(r * r), 256, 0)
+    }
+
+    unsafe fn spd_solve(&mut self, r: usize, v: u64, rows: usize, m: Mat, u: Mat) -> Result<()> {
+        let (potrf, solve) = (self.module::<T>("potrf")?, self.module::<T>("solve")?);
+        let (r_, rows_, ldm, ldu) = (r as i64, rows as i64, m.ld as i64, u.ld as i64);
+        // SAFETY: the argument lists of tensor_potrf_<T> (one block) and tensor_solve_<T>.
+        self.ch.launch(&potrf).arg(&r_).arg(&v).run((1, 1, 1), 256, 0)?;
+        self.ch.launch(&solve).arg(&r_).arg(&rows_).arg(&v).arg(&m.at).arg(&ldm).arg(&u.at).arg(&ldu).run(blocks(rows), 256, 0)
+    }
+
+    unsafe fn permute3(&mut self, d: [usize; 3], p: [usize; 3], src: u64, dst: u64) -> Result<()> {
+        let module = self.module::<T>("permute")?;
+        let (d0, d1, d2, p0, p1, p2) = (d[0] as i64, d[1] as i64, d[2] as i64, p[0] as i32, p[1] as i32, p[2] as i32);
+        // SAFETY: the argument list of tensor_permute_<T>.
+        self.ch.launch(&module).arg(&d0).arg(&d1).arg(&d2).arg(&p0).arg(&p1).arg(&p2).arg(&src).arg(&dst).run(blocks(d[0] * d[1] * d[2]), 256, 0)
+    }
+
+    unsafe fn copy(&mut self, rows: usize, cols: usize, a: Mat, b: Mat) -> Result<()> {
+        let module = self.module::<T>("copy")?;
+        let (r, c, lda, ldb) = (rows as i64, cols as i64, a.ld as i64, b.ld as i64);
+        // SAFETY: the argument list of tensor_copy_<T>.
+        self.ch.launch(&module).arg(&r).arg(&c).arg(&a.at).arg(&lda).arg(&b.at).arg(&ldb).run(blocks(rows * cols), 256, 0)
+    }
+
+    unsafe fn fill(&mut self, rows: usize, cols: usize, a: Mat, v: T) -> Result<()> {
+        let module = self.module::<T>("fill")?;
+        let (r, c, lda, val) = (rows as i64, cols as i64, a.ld as i64, KScalar(v));
+        // SAFETY: the argument list of tensor_fill_<T>.
+        self.ch.launch(&module).arg(&r).arg(&c).arg(&a.at).arg(&lda).arg(&val).run(blocks(rows * cols), 256, 0)
+    }
+
+    unsafe fn upload(&mut self, src: &[T], dst: u64) -> Result<()> {
+        // Pageable memory: copied before htod returns.
+        self.ch.htod(dst, src.as_ptr() as *const c_void, std::mem::size_of_val(src))
+    }
+
+    unsafe fn download(&mut self, src: u64, dst: &mut [T]) -> Result<()> {
+        self.ch.dtoh(dst.as_mut_ptr() as *mut c_void, src, std::mem::size_of_val(dst))?;
+        self.sync()
+    }
+}
+
+/// A caller's array of `len` elements as one staged item.
+fn whole<T>(dir: Dir, p: *const T, len: usize) -> Operand {
+    Operand::vector(dir, p, 0, len)
+}
+
+/// The result a staged call's closure left, or an internal error if it never ran.
+fn ran<R>(out: Option<R>, what: &str) -> Result<R> {
+    out.ok_or_else(|| Error::internal(format!("{what}: the staged call ran no chunk")))
+}
+
+/// CP-ALS of a validated call, its arrays in `space`: X in; the factors in and out (given) or
+/// out; λ out; the engine's working memory. The factors' views have the caller's leading
+/// dimensions (device arrays) or their rows (staged host arrays).
+pub fn cp_als<T: Real>(ch: &mut CudaHandle, p: &CpAls<T>, space: Space) -> Result<CpOutcome> {
+    ch.bind()?;
+    let d = p.dims.len();
+    let dir = if p.opts.given { Dir::InOut } else { Dir::Out };
+    let mut stage = Stage::new(space, 1).op(whole(Dir::In, p.x, p.dims.iter().product()));
+    for k in 0..d {
+        stage = stage.op(Operand::matrix(dir, &Batch::Strided { ptr: p.u[k] as *const T, stride: 0 }, p.dims[k], p.rank, p.ldu[k]));
+    }
+    let ld = if space == Space::Host { p.dims.clone() } else { p.ldu.clone() };
+    let w = CpWork::new(p, &CudaEngine { ch, space }, &ld)?;
+    let stage = stage.op(whole(Dir::Out, p.lambda, p.rank)).op(Operand::scratch_once::<T>(w.total));
+    let mut out = None;
+    // SAFETY: the operands are the validated call's arrays in `space`; the engine touches the
+    // chunk's views and the working memory of the layout only.
+    unsafe {
+        stage.run(ch, |ch, k| {
+            let a = CpArrays { x: k[0].ptr(), u: (0..d).map(|i| Mat::new(k[1 + i].ptr(), k[1 + i].ld)).collect(), lambda: k[d + 1].ptr() };
+            out = Some(cp::run(&mut CudaEngine { ch, space }, p, &a, &w, k[d + 2].ptr())?);
+            Ok(())
+        })?;
+    }
+    ran(out, "cp_als")
+}
+
+/// The tensor of a CP decomposition, its arrays in `space` (the factors and λ absent when not
+/// referenced).
+pub fn cp_reconstruct<T: Real>(ch: &mut CudaHandle, p: &CpReconstruct<T>, space: Space) -> Result<()> {
+    ch.bind()?;
+    let d = p.dims.len();
+    let mut stage = Stage::new(space, 1);
+    for k in 0..d {
+        stage = stage.op(if p.rank == 0 { Operand::absent() } else { Operand::matrix(Dir::In, &Batch::Strided { ptr: p.u[k], stride: 0 }, p.dims[k], p.rank, p.ldu[k]) });
+    }
+    let lambda = if p.lambda.is_null() { Operand::absent() } else { whole(Dir::In, p.lambda, p.rank) };
+    let w = CpRecWork::new(p, &CudaEngine { ch, space })?;
+    let stage = stage.op(lambda).op(whole(Dir::Out, p.x, p.dims.iter().product())).op(Operand::scratch_once::<T>(w.total));
+    // SAFETY: as in `cp_als`.
+    unsafe {
+        stage.run(ch, |ch, k| {
+            let u: Vec<Mat> = (0..d).map(|i| Mat::new(k[i].ptr(), k[i].ld)).collect();
+            cp::reconstruct(&mut CudaEngine { ch, space }, p, &u, k[d].ptr(), k[d + 1].ptr(), &w, k[d + 2].ptr())
+        })
+    }
+}
+
+/// TT-SVD or TR-SVD of a validated call, X in `space`. The cores' length is known only at the
+/// end, so they are not a staged operand: they are computed in the working memory and copied
+/// once to the caller's array ([`CudaEngine::export`]) when they fit its capacity.
+pub fn train<T: Real>(ch: &mut CudaHandle, p: &Train<T>, space: Space) -> Result<TrainOut> {
+    ch.bind()?;
+    let w = TrainWork::new(p, &CudaEngine { ch, space })?;
+    let stage = Stage::new(space, 1).op(whole(Dir::In, p.x, p.dims.iter().product())).op(Operand::scratch_once::<T>(w.total));
+    let mut out = None;
+    // SAFETY: as in `cp_als`; the cores are copied only when `capacity` elements hold them.
+    unsafe {
+        stage.run(ch, |ch, k| {
+            let mut e = CudaEngine { ch, space };
+            let o = train::run(&mut e, p, k[0].ptr(), &w, k[1].ptr())?;
+            if o.total <= p.capacity {
+                e.export(at::<T>(k[1].ptr(), w.cores), p.cores, o.total)?;
+            }
+            out = Some(o);
+            Ok(())
+        })?;
+    }
+    ran(out, "the tensor-train decomposition")
+}
+
+/// The tensor of a TT or TR decomposition, its arrays in `space`.
+pub fn chain<T: Real>(ch: &mut CudaHandle, p: &Chain<T>, space: Space) -> Result<()> {
+    ch.bind()?;
+    let w = ChainWork::new(p)?;
+    let total = *offsets(&p.dims, &p.ranks).last().unwrap_or(&0);
+    let stage = Stage::new(space, 1).op(whole(Dir::In, p.cores, total)).op(whole(Dir::Out, p.x, p.dims.iter().product())).op(Operand::scratch_once::<T>(w.total));
+    // SAFETY: as in `cp_als`.
+    unsafe { stage.run(ch, |ch, k| train::reconstruct(&mut CudaEngine { ch, space }, p, k[0].ptr(), k[1].ptr(), &w, k[2].ptr())) }
+}
+
+/// HT of a validated call, its arrays in `space`.
+pub fn ht<T: Real>(ch: &mut CudaHandle, p: &Ht<T>, space: Space) -> Result<()> {
+    ch.bind()?;
+    let ext = extents(&p.dims, &p.ranks)?;
+    let w = HtWork::new(p, &CudaEngine { ch, space })?;
+    let mut stage = Stage::new(space, 1).op(whole(Dir::In, p.x, p.dims.iter().product()));
+    for (&o, &len) in p.out.iter().zip(&ext) {
+        stage = stage.op(whole(Dir::Out, o, len));
+    }
+    let stage = stage.op(Operand::scratch_once::<T>(w.total));
+    // SAFETY: as in `cp_als`.
+    unsafe {
+        stage.run(ch, |ch, k| {
+            let out = [k[1].ptr(), k[2].ptr(), k[3].ptr(), k[4].ptr(), k[5].ptr()];
+            ht::run(&mut CudaEngine { ch, space }, p, k[0].ptr(), &out, &w, k[6].ptr())
+        })
+    }
+}
+
+/// The tensor of an HT decomposition, its arrays in `space`.
+pub fn ht_reconstruct<T: Real>(ch: &mut CudaHandle, p: &HtReconstruct<T>, space: Space) -> Result<()> {
+    ch.bind()?;
+    let ext = extents(&p.dims, &p.ranks)?;
+    let w = HtRecWork::new(p)?;
+    let mut stage = Stage::new(space, 1);
+    for (&part, &len) in p.parts.iter().zip(&ext) {
+        stage = stage.op(whole(Dir::In, part, len));
+    }
+    let stage = stage.op(whole(Dir::Out, p.x, p.dims.iter().product())).op(Operand::scratch_once::<T>(w.total));
+    // SAFETY: as in `cp_als`.
+    unsafe {
+        stage.run(ch, |ch, k| {
+            let parts = [k[0].ptr(), k[1].ptr(), k[2].ptr(), k[3].ptr(), k[4].ptr()];
+            ht::reconstruct(&mut CudaEngine { ch, space }, p, &parts, k[5].ptr(), &w, k[6].ptr())
+        })
+    }
 }
 
 #[cfg(test)]
@@ -233,7 +603,22 @@ mod tests {
     use super::*;
 
     fn c(m: usize, n: usize, k: usize, slices: usize) -> Contraction {
-        Contraction { trans: slices > 1, m, n, k, lda: m, a_step: m, slices, a_slice: k * m, b_slice: k, ldb: k * slices }
+        Contraction { trans: slices > 1, tb: false, m, n, k, lda: m, a_step: m, slices, a_slice: k * m, b_slice: k, ldb: k * slices }
+    }
+
+    #[test]
+    fn one_slice_bound_covers_every_smaller_contraction() {
+        for sms in [1, 66, 132] {
+            let bound = contract_scratch(&c(300, 300, 1, 1), sms);
+            for m in [1, 2, 5, 63, 64, 65, 100, 257, 300] {
+                for n in [1, 3, 64, 65, 128, 300] {
+                    for k in [1, 255, 256, 257, 10_000, 1 << 20] {
+                        let one = c(m, n, k, 1);
+                        assert!(plan(&one, sms).partials(&one) <= bound, "{m} × {n} × {k} on {sms} SMs");
+                    }
+                }
+            }
+        }
     }
 
     #[test]

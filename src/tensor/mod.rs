@@ -28,8 +28,12 @@
 //! rayon, the CUDA backend's the library's own batched GEMM (`gemm_batched::cuda`).
 
 pub mod capi;
+pub mod cp;
 pub mod cpu;
 pub mod cuda;
+pub mod engine;
+pub mod ht;
+pub mod train;
 
 use crate::core::check::{check_ld, check_len, check_span, nonneg, not_null, space_of};
 use crate::core::error::{Error, Result};
@@ -85,14 +89,18 @@ unsafe impl<T: Sync> Sync for Mttkrp<T> {}
 unsafe impl<T: Send> Send for Factor<T> {}
 unsafe impl<T: Sync> Sync for Factor<T> {}
 
-/// How M = X_(n)·K reads X and K (see the module docs): for slice q < `slices` and
-/// contraction index κ < k, op(A)(i, κ) is X at `q·a_slice + κ·a_step + i·(lda or 1)`
-/// (op = N: element (i, κ) at i + κ·lda; op = T: at κ + i·lda), and K's row is `q·b_slice + κ`
-/// (leading dimension `ldb`, the rows of K).
+/// A sum of products M = Σ_q op(A_q)·op(B_q) over `slices` slices, in a fixed order: how
+/// M = X_(n)·K reads X and K (see the module docs), and how the decompositions form their Gram
+/// matrices (A = B = X or a factor). For slice q < `slices` and contraction index κ < k,
+/// op(A)(i, κ) is A at `q·a_slice + κ·a_step + i·(lda or 1)` (op = N: element (i, κ) at
+/// i + κ·lda; op = T: at κ + i·lda), and op(B)(κ, j) is B at `q·b_slice + κ + j·ldb` (op(B) =
+/// B) or `q·b_slice + κ·ldb + j` (`tb`: op(B) = Bᵀ).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Contraction {
     /// op(A) = Aᵀ.
     pub trans: bool,
+    /// op(B) = Bᵀ.
+    pub tb: bool,
     /// Rows of M (I_n), columns of M (the rank), the length of one slice's sum.
     pub m: usize,
     pub n: usize,
@@ -104,6 +112,17 @@ pub struct Contraction {
     pub a_slice: usize,
     pub b_slice: usize,
     pub ldb: usize,
+}
+
+impl Contraction {
+    /// Elements of B between consecutive κ.
+    pub fn b_step(&self) -> usize {
+        if self.tb {
+            self.ldb
+        } else {
+            1
+        }
+    }
 }
 
 impl<T> Mttkrp<T> {
@@ -131,9 +150,9 @@ impl<T> Mttkrp<T> {
         let (rank, ldb) = (self.rank, l * q);
         if l == 1 {
             // X_(n) is the buffer: I_n × Q, column-major.
-            return Contraction { trans: false, m: i, n: rank, k: q, lda: i, a_step: i, slices: 1, a_slice: 0, b_slice: 0, ldb };
+            return Contraction { trans: false, tb: false, m: i, n: rank, k: q, lda: i, a_step: i, slices: 1, a_slice: 0, b_slice: 0, ldb };
         }
-        Contraction { trans: true, m: i, n: rank, k: l, lda: l, a_step: 1, slices: q, a_slice: l * i, b_slice: l, ldb }
+        Contraction { trans: true, tb: false, m: i, n: rank, k: l, lda: l, a_step: 1, slices: q, a_slice: l * i, b_slice: l, ldb }
     }
 }
 
@@ -195,6 +214,32 @@ unsafe fn tensor_dims<T>(ndim: i32, dims: *const i64) -> Result<Vec<usize>> {
     }
     check_span::<T>(numel, 0, 1, "X")?;
     Ok(dims)
+}
+
+/// The dimensions of a tensor to decompose: as [`tensor_dims`], and none 0 (an empty tensor has
+/// no decomposition).
+///
+/// # Safety
+/// As [`tensor_dims`].
+unsafe fn whole_tensor<T>(ndim: i32, dims: *const i64) -> Result<Vec<usize>> {
+    let d = tensor_dims::<T>(ndim, dims)?;
+    if let Some(k) = d.iter().position(|&n| n == 0) {
+        return Err(Error::arg("dims", format!("(dims[{k}] = 0) must be >= 1: an empty tensor has no decomposition")));
+    }
+    Ok(d)
+}
+
+/// A host output of one element (a count, a fit): not NULL, host memory.
+fn host_out<E>(p: *mut E, name: &'static str) -> Result<()> {
+    host_out_array(p, 1, name)
+}
+
+/// A host array of `len` elements (ranks, offsets): not NULL, host memory, its extent within
+/// the address space.
+fn host_out_array<E>(p: *const E, len: usize, name: &'static str) -> Result<()> {
+    not_null(p, name)?;
+    host_param(p as _, name, &format!("the array {name}"))?;
+    check_span::<E>(len, 1, 1, name).map(|_| ())
 }
 
 /// M = X_(mode)·(U_d ⊙ … ⊙ U_{mode+1} ⊙ U_{mode−1} ⊙ … ⊙ U_1), see the module docs. `dims`,

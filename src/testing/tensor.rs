@@ -5,7 +5,9 @@
 //! index permutations (an independent symmetrisation). Dense tensors in Kolda and Bader's
 //! conventions (the tensor family): the Khatri–Rao product, the explicit mode-n unfolding and
 //! the MTTKRP as unfold + Khatri–Rao + GEMM in double precision, with its componentwise error
-//! bound.
+//! bound; the dense tensors of CP, tensor-train/ring and hierarchical Tucker decompositions
+//! from their definitions (in double, with BLAS `dgemm` for the contractions), planted
+//! low-rank tensors, and relative errors.
 
 use super::gen::{random, rng};
 use crate::sshopm::{sym_unpack, tables};
@@ -263,4 +265,116 @@ pub fn mttkrp_ratio(got: &[f64], ldm: usize, want: &[f64], bound: &[f64], dims: 
 pub fn bound_ratio(got: &[f64], want: &[f64], bound: &[f64], k: usize, d: usize, eps: f64) -> f64 {
     let scale = (k + d) as f64 * eps;
     (0..want.len()).map(|e| super::norm::ratio((got[e] - want[e]).abs(), scale * bound[e])).fold(0.0, super::norm::nan_max)
+}
+
+/// `A·B` (m × k times k × n, compact column-major) in double by BLAS `dgemm`; `ta`: Aᵀ·B with A
+/// k × m.
+pub fn dgemm(a: &[f64], b: &[f64], m: usize, n: usize, k: usize, ta: bool) -> Vec<f64> {
+    use crate::lapack::Blas;
+    let mut c = vec![0.0; m * n];
+    if m * n == 0 {
+        return c;
+    }
+    let (code, lda) = if ta { (112, k.max(1)) } else { (111, m.max(1)) };
+    // SAFETY: the compact matrices the dimensions describe (CBLAS 111: no transpose, 112: transpose).
+    unsafe { f64::gemm(code, 111, m as i32, n as i32, k as i32, 1.0, a.as_ptr(), lda as i32, b.as_ptr(), k.max(1) as i32, 0.0, c.as_mut_ptr(), m.max(1) as i32) };
+    c
+}
+
+/// The dense tensor of a CP decomposition, Σ_r λ_r·u_0(:, r) ∘ … ∘ u_{d−1}(:, r) (compact
+/// factors dims[k] × rank), in double: X_(0) = u_0·diag(λ)·(u_{d−1} ⊙ … ⊙ u_1)ᵀ.
+pub fn cp_dense(dims: &[usize], u: &[Vec<f64>], lambda: &[f64]) -> Vec<f64> {
+    let rank = lambda.len();
+    let mut k = khatri_rao_others(dims, u, 0, rank);
+    let rows = k.len() / rank.max(1);
+    k.iter_mut().enumerate().for_each(|(e, v)| *v *= lambda[e / rows.max(1)]);
+    let kt: Vec<f64> = (0..rank * rows).map(|e| k[e / rank + (e % rank) * rows]).collect();
+    dgemm(&u[0], &kt, dims[0], rows, rank, false)
+}
+
+/// The cores of a tensor train or ring one after the other (core k ranks[k] × dims[k] ×
+/// ranks[k+1], numgpu's layout): the offsets of each, and the total.
+pub fn core_offsets(dims: &[usize], ranks: &[usize]) -> Vec<usize> {
+    let mut o = vec![0];
+    for k in 0..dims.len() {
+        o.push(o[k] + ranks[k] * dims[k] * ranks[k + 1]);
+    }
+    o
+}
+
+/// The dense tensor of a tensor ring (a train when ranks[0] = 1): entry (i_0, …) the trace of
+/// G_0(:, i_0, :)·…·G_{d−1}(:, i_{d−1}, :), in double, for each a < ranks[0] the row a of G_0
+/// carried through the chain of products.
+pub fn ring_dense(dims: &[usize], ranks: &[usize], cores: &[f64]) -> Vec<f64> {
+    let (d, o) = (dims.len(), core_offsets(dims, ranks));
+    let numel: usize = dims.iter().product();
+    let mut x = vec![0.0; numel];
+    for a in 0..ranks[0] {
+        // t: (rows so far) × ranks[k], starting from row a of core 0 (dims[0] × ranks[1]).
+        let mut t: Vec<f64> = (0..dims[0] * ranks[1]).map(|e| cores[a + ranks[0] * (e % dims[0] + dims[0] * (e / dims[0]))]).collect();
+        let mut rows = dims[0];
+        for k in 1..d {
+            let g = &cores[o[k]..o[k + 1]];
+            if k < d - 1 {
+                t = dgemm(&t, g, rows, dims[k] * ranks[k + 1], ranks[k], false);
+                rows *= dims[k];
+            } else {
+                // Slice a of the last core: ranks[d−1] × dims[d−1].
+                let last: Vec<f64> = (0..ranks[k] * dims[k]).map(|e| g[e + a * ranks[k] * dims[k]]).collect();
+                let part = dgemm(&t, &last, rows, dims[k], ranks[k], false);
+                x.iter_mut().zip(&part).for_each(|(v, p)| *v += p);
+            }
+        }
+    }
+    x
+}
+
+/// `len` random cores (uniform in [−1, 1)) of a planted tensor train or ring of `ranks`.
+pub fn random_cores(dims: &[usize], ranks: &[usize], seed: u64) -> Vec<f64> {
+    random::<f64>(&mut rng(seed), *core_offsets(dims, ranks).last().unwrap_or(&0), 1.0)
+}
+
+/// The dense tensor of an HT decomposition of a third-order tensor (numgpu's layout: U1 n1 ×
+/// r1, U2 n2 × r2, U3 n3 × r3, B1 r4 × r3, B2 r1 × r2 × r4), from its definition
+/// X(i, j, k) = Σ U1(i, a)·U2(j, b)·B2(a, b, t)·B1(t, c)·U3(k, c), in double.
+pub fn ht_dense(dims: [usize; 3], ranks: [usize; 4], parts: [&[f64]; 5]) -> Vec<f64> {
+    let ([n1, n2, n3], [r1, r2, r3, r4]) = (dims, ranks);
+    let [u1, u2, u3, b1, b2] = parts;
+    // Y(t, k) = Σ_c B1(t, c)·U3(k, c); Z(a, b, k) = Σ_t B2(a, b, t)·Y(t, k).
+    let u3t: Vec<f64> = (0..r3 * n3).map(|e| u3[e / r3 + (e % r3) * n3]).collect();
+    let z = dgemm(b2, &dgemm(b1, &u3t, r4, n3, r3, false), r1 * r2, n3, r4, false);
+    let mut x = vec![0.0; n1 * n2 * n3];
+    for k in 0..n3 {
+        // X(:, :, k) = U1·Z(:, :, k)·U2ᵀ.
+        let u2t: Vec<f64> = (0..r2 * n2).map(|e| u2[e / r2 + (e % r2) * n2]).collect();
+        let slice = dgemm(&dgemm(u1, &z[k * r1 * r2..(k + 1) * r1 * r2], n1, r2, r1, false), &u2t, n1, n2, r2, false);
+        x[k * n1 * n2..(k + 1) * n1 * n2].copy_from_slice(&slice);
+    }
+    x
+}
+
+/// ‖got − want‖_F / ‖want‖_F (0 when both are 0); NaN when got has one.
+pub fn rel_err(got: &[f64], want: &[f64]) -> f64 {
+    let num: f64 = got.iter().zip(want).map(|(g, w)| (g - w) * (g - w)).sum::<f64>().sqrt();
+    super::norm::ratio(num, want.iter().map(|w| w * w).sum::<f64>().sqrt())
+}
+
+/// The Frobenius norm.
+pub fn fro(x: &[f64]) -> f64 {
+    x.iter().map(|v| v * v).sum::<f64>().sqrt()
+}
+
+/// max |QᵀQ − I| of the compact rows × cols matrix q.
+pub fn orthonormality(q: &[f64], rows: usize, cols: usize) -> f64 {
+    let g = dgemm(q, q, cols, cols, rows, true);
+    (0..cols * cols).map(|e| (g[e] - if e % cols == e / cols { 1.0 } else { 0.0 }).abs()).fold(0.0, super::norm::nan_max)
+}
+
+/// The squared singular values, descending, of X read as the matrix whose rows are its first
+/// `split` modes (the unfolding TT-SVD splits first when split = 1), by LAPACK `zgesvd` in
+/// double.
+pub fn unfolding_values(dims: &[usize], x: &[f64], split: usize) -> Vec<f64> {
+    let rows: usize = dims[..split].iter().product();
+    let c: Vec<crate::Complex64> = x.iter().map(|&v| crate::Complex64::new(v, 0.0)).collect();
+    super::jacobi::svd_ref(rows, x.len() / rows, &c).iter().map(|s| s * s).collect()
 }

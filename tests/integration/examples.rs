@@ -58,9 +58,13 @@ fn write(name: &str, text: &str) -> PathBuf {
     path
 }
 
-/// A C block as the body of a function after its context; a Fortran block as a program, its
+/// A C block as the body of a function after its context (a whole program, one that starts
+/// with `#include` and defines `main`, compiled as it is); a Fortran block as a program, its
 /// context after the `use` lines it starts with.
 fn source(e: &Example, k: usize) -> (PathBuf, String) {
+    if e.lang == "c" && e.code.trim_start().starts_with("#include") && e.code.contains("int main(") {
+        return (write(&format!("readme_{k}.c"), &e.code), e.code.clone());
+    }
     if e.lang == "c" {
         let text = format!("#include <stdio.h>\n#include <numgpu.h>\n\nvoid example_{k}(void)\n{{\n{}\n{}\n}}\n", e.context, e.code);
         return (write(&format!("readme_{k}.c"), &text), text);

@@ -49,11 +49,11 @@ fn null_handle_and_status_strings() {
     assert_eq!(unsafe { numgpu_destroy(null_mut()) }, S::NUMGPU_SUCCESS);
     assert_eq!(numgpu_last_error_arg(), 0);
     assert_eq!(last_error(), "");
-    for code in 0..8 {
+    for code in 0..9 {
         let text = unsafe { CStr::from_ptr(numgpu_status_string(code)) }.to_str().unwrap();
         assert!(text.starts_with("NUMGPU_"), "{text}");
     }
-    for code in [-1, 8, 99, i32::MIN] {
+    for code in [-1, 9, 99, i32::MIN] {
         let text = unsafe { CStr::from_ptr(numgpu_status_string(code)) }.to_str().unwrap();
         assert_eq!(text, "unknown numgpu status");
     }

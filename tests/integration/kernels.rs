@@ -302,10 +302,17 @@ fn tensor_kernels_compile_for_sm80_and_sm90() {
         return;
     }
     fn cases<T: Scalar>() -> Vec<String> {
-        ["kr", "reduce"].iter().flat_map(|k| {
-            let (d, e) = ten::specialise::<T>(k);
-            check(ten::source(), &d, &e)
-        }).collect()
+        // Every kernel shares the source and the defines, so one compile per arch covers them
+        // all: each entry point must be in its log.
+        let (d, e) = ten::specialise::<T>(ten::KERNELS[0]);
+        let mut opts = nvrtc_options("sm_90", &d);
+        opts.push("--ptxas-options=-v".into());
+        let (_, log) = compile(ten::source(), &opts).unwrap_or_else(|err| panic!("{e}: {err}"));
+        for k in ten::KERNELS {
+            let entry = ten::specialise::<T>(k).1;
+            assert!(log.contains(&format!("'{entry}'")), "{entry} is not an entry point of tensor.cu:\n{log}");
+        }
+        check(ten::source(), &d, &e)
     }
     print_report(&per_type!(cases: f32, f64));
 }

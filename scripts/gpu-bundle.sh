@@ -5,7 +5,7 @@
 #   .gpu-bundle/run.sh             the steps to run there (see scripts/gpu-run.sh)
 #   .gpu-bundle/bin/numgpu-unit    the library's unit-test binary
 #   .gpu-bundle/bin/integration    the integration-test binary (tests/integration/main.rs)
-#   .gpu-bundle/bin/tour           examples/tour/
+#   .gpu-bundle/bin/tour           examples/tour/ (the numgpu-tour binary)
 #   .gpu-bundle/bin/numgpu-bench   the benchmarks (feature bench)
 #   .gpu-bundle/bin/ctests.tar.xz  the C and Fortran test executables (packed), built by the c_abi,
 #                                  fortran and examples test modules (NUMGPU_TEST_BIN_DIR), run
@@ -101,8 +101,8 @@ optional_failed() {
 tour=0
 if [[ -f examples/tour/main.rs ]]; then
     say "tour (release)"
-    if cargo build --release --example tour; then
-        install -m 755 target/release/examples/tour "$B/bin/tour"
+    if cargo build --release --features testing --bin numgpu-tour; then
+        install -m 755 target/release/numgpu-tour "$B/bin/tour"
         tour=1
     else
         optional_failed "the tour did not build: not in the bundle"

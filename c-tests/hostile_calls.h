@@ -112,7 +112,7 @@ static void hx_call_numgpu_create(const hx_arg *a, hx_arg *r)
 
 static void hx_call_numgpu_create_with(const hx_arg *a, hx_arg *r)
 {
-    r->i32 = numgpu_create_with((numgpu_handle **)a[0].p, a[1].i32, a[2].i32);
+    r->i32 = numgpu_create_with((numgpu_handle **)a[0].p, a[1].i32, a[2].i64);
 }
 
 static void hx_call_numgpu_destroy(const hx_arg *a, hx_arg *r)
@@ -122,7 +122,7 @@ static void hx_call_numgpu_destroy(const hx_arg *a, hx_arg *r)
 
 static void hx_call_numgpu_get_backend(const hx_arg *a, hx_arg *r)
 {
-    r->i32 = numgpu_get_backend((const numgpu_handle *)a[0].p, (int32_t *)a[1].p);
+    r->i32 = numgpu_get_backend((const numgpu_handle *)a[0].p, (numgpu_backend *)a[1].p);
 }
 
 static void hx_call_numgpu_set_stream(const hx_arg *a, hx_arg *r)
@@ -357,12 +357,12 @@ static void hx_call_numgpu_zgels_givens_batched_strided(const hx_arg *a, hx_arg 
 
 static void hx_call_numgpu_sgetrf_fullpivot_batched(const hx_arg *a, hx_arg *r)
 {
-    r->i32 = numgpu_sgetrf_fullpivot_batched((numgpu_handle *)a[0].p, a[1].i64, (float *const *)a[2].p, a[3].i64, (int32_t *)a[4].p, (int32_t *)a[5].p, (int32_t *)a[6].p, a[7].i64, a[8].i32);
+    r->i32 = numgpu_sgetrf_fullpivot_batched((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, (float *const *)a[3].p, a[4].i64, (int32_t *)a[5].p, (int32_t *)a[6].p, (int32_t *)a[7].p, a[8].i64);
 }
 
 static void hx_call_numgpu_sgetrf_fullpivot_batched_strided(const hx_arg *a, hx_arg *r)
 {
-    r->i32 = numgpu_sgetrf_fullpivot_batched_strided((numgpu_handle *)a[0].p, a[1].i64, (float *)a[2].p, a[3].i64, a[4].i64, (int32_t *)a[5].p, (int32_t *)a[6].p, (int32_t *)a[7].p, a[8].i64, a[9].i32);
+    r->i32 = numgpu_sgetrf_fullpivot_batched_strided((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, (float *)a[3].p, a[4].i64, a[5].i64, (int32_t *)a[6].p, (int32_t *)a[7].p, (int32_t *)a[8].p, a[9].i64);
 }
 
 static void hx_call_numgpu_sgetrs_fullpivot_batched(const hx_arg *a, hx_arg *r)
@@ -392,12 +392,12 @@ static void hx_call_numgpu_sgesc2_batched_strided(const hx_arg *a, hx_arg *r)
 
 static void hx_call_numgpu_dgetrf_fullpivot_batched(const hx_arg *a, hx_arg *r)
 {
-    r->i32 = numgpu_dgetrf_fullpivot_batched((numgpu_handle *)a[0].p, a[1].i64, (double *const *)a[2].p, a[3].i64, (int32_t *)a[4].p, (int32_t *)a[5].p, (int32_t *)a[6].p, a[7].i64, a[8].i32);
+    r->i32 = numgpu_dgetrf_fullpivot_batched((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, (double *const *)a[3].p, a[4].i64, (int32_t *)a[5].p, (int32_t *)a[6].p, (int32_t *)a[7].p, a[8].i64);
 }
 
 static void hx_call_numgpu_dgetrf_fullpivot_batched_strided(const hx_arg *a, hx_arg *r)
 {
-    r->i32 = numgpu_dgetrf_fullpivot_batched_strided((numgpu_handle *)a[0].p, a[1].i64, (double *)a[2].p, a[3].i64, a[4].i64, (int32_t *)a[5].p, (int32_t *)a[6].p, (int32_t *)a[7].p, a[8].i64, a[9].i32);
+    r->i32 = numgpu_dgetrf_fullpivot_batched_strided((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, (double *)a[3].p, a[4].i64, a[5].i64, (int32_t *)a[6].p, (int32_t *)a[7].p, (int32_t *)a[8].p, a[9].i64);
 }
 
 static void hx_call_numgpu_dgetrs_fullpivot_batched(const hx_arg *a, hx_arg *r)
@@ -427,12 +427,12 @@ static void hx_call_numgpu_dgesc2_batched_strided(const hx_arg *a, hx_arg *r)
 
 static void hx_call_numgpu_cgetrf_fullpivot_batched(const hx_arg *a, hx_arg *r)
 {
-    r->i32 = numgpu_cgetrf_fullpivot_batched((numgpu_handle *)a[0].p, a[1].i64, (numgpu_complex_float *const *)a[2].p, a[3].i64, (int32_t *)a[4].p, (int32_t *)a[5].p, (int32_t *)a[6].p, a[7].i64, a[8].i32);
+    r->i32 = numgpu_cgetrf_fullpivot_batched((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, (numgpu_complex_float *const *)a[3].p, a[4].i64, (int32_t *)a[5].p, (int32_t *)a[6].p, (int32_t *)a[7].p, a[8].i64);
 }
 
 static void hx_call_numgpu_cgetrf_fullpivot_batched_strided(const hx_arg *a, hx_arg *r)
 {
-    r->i32 = numgpu_cgetrf_fullpivot_batched_strided((numgpu_handle *)a[0].p, a[1].i64, (numgpu_complex_float *)a[2].p, a[3].i64, a[4].i64, (int32_t *)a[5].p, (int32_t *)a[6].p, (int32_t *)a[7].p, a[8].i64, a[9].i32);
+    r->i32 = numgpu_cgetrf_fullpivot_batched_strided((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, (numgpu_complex_float *)a[3].p, a[4].i64, a[5].i64, (int32_t *)a[6].p, (int32_t *)a[7].p, (int32_t *)a[8].p, a[9].i64);
 }
 
 static void hx_call_numgpu_cgetrs_fullpivot_batched(const hx_arg *a, hx_arg *r)
@@ -462,12 +462,12 @@ static void hx_call_numgpu_cgesc2_batched_strided(const hx_arg *a, hx_arg *r)
 
 static void hx_call_numgpu_zgetrf_fullpivot_batched(const hx_arg *a, hx_arg *r)
 {
-    r->i32 = numgpu_zgetrf_fullpivot_batched((numgpu_handle *)a[0].p, a[1].i64, (numgpu_complex_double *const *)a[2].p, a[3].i64, (int32_t *)a[4].p, (int32_t *)a[5].p, (int32_t *)a[6].p, a[7].i64, a[8].i32);
+    r->i32 = numgpu_zgetrf_fullpivot_batched((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, (numgpu_complex_double *const *)a[3].p, a[4].i64, (int32_t *)a[5].p, (int32_t *)a[6].p, (int32_t *)a[7].p, a[8].i64);
 }
 
 static void hx_call_numgpu_zgetrf_fullpivot_batched_strided(const hx_arg *a, hx_arg *r)
 {
-    r->i32 = numgpu_zgetrf_fullpivot_batched_strided((numgpu_handle *)a[0].p, a[1].i64, (numgpu_complex_double *)a[2].p, a[3].i64, a[4].i64, (int32_t *)a[5].p, (int32_t *)a[6].p, (int32_t *)a[7].p, a[8].i64, a[9].i32);
+    r->i32 = numgpu_zgetrf_fullpivot_batched_strided((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, (numgpu_complex_double *)a[3].p, a[4].i64, a[5].i64, (int32_t *)a[6].p, (int32_t *)a[7].p, (int32_t *)a[8].p, a[9].i64);
 }
 
 static void hx_call_numgpu_zgetrs_fullpivot_batched(const hx_arg *a, hx_arg *r)
@@ -497,62 +497,62 @@ static void hx_call_numgpu_zgesc2_batched_strided(const hx_arg *a, hx_arg *r)
 
 static void hx_call_numgpu_sgtsv_spike(const hx_arg *a, hx_arg *r)
 {
-    r->i32 = numgpu_sgtsv_spike((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, (const float *)a[3].p, (const float *)a[4].p, (const float *)a[5].p, (float *)a[6].p, a[7].i64, (int32_t *)a[8].p, a[9].i32);
+    r->i32 = numgpu_sgtsv_spike((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, a[3].i64, (const float *)a[4].p, (const float *)a[5].p, (const float *)a[6].p, (float *)a[7].p, a[8].i64, (int32_t *)a[9].p);
 }
 
 static void hx_call_numgpu_sgtsv_batched_strided(const hx_arg *a, hx_arg *r)
 {
-    r->i32 = numgpu_sgtsv_batched_strided((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, (const float *)a[3].p, (const float *)a[4].p, (const float *)a[5].p, a[6].i64, (float *)a[7].p, a[8].i64, a[9].i64, (int32_t *)a[10].p, a[11].i64, a[12].i32);
+    r->i32 = numgpu_sgtsv_batched_strided((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, a[3].i64, (const float *)a[4].p, (const float *)a[5].p, (const float *)a[6].p, a[7].i64, (float *)a[8].p, a[9].i64, a[10].i64, (int32_t *)a[11].p, a[12].i64);
 }
 
 static void hx_call_numgpu_sgtsv_batched_interleaved(const hx_arg *a, hx_arg *r)
 {
-    r->i32 = numgpu_sgtsv_batched_interleaved((numgpu_handle *)a[0].p, a[1].i64, (const float *)a[2].p, (const float *)a[3].p, (const float *)a[4].p, (float *)a[5].p, (int32_t *)a[6].p, a[7].i64, a[8].i32);
+    r->i32 = numgpu_sgtsv_batched_interleaved((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, (const float *)a[3].p, (const float *)a[4].p, (const float *)a[5].p, (float *)a[6].p, (int32_t *)a[7].p, a[8].i64);
 }
 
 static void hx_call_numgpu_dgtsv_spike(const hx_arg *a, hx_arg *r)
 {
-    r->i32 = numgpu_dgtsv_spike((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, (const double *)a[3].p, (const double *)a[4].p, (const double *)a[5].p, (double *)a[6].p, a[7].i64, (int32_t *)a[8].p, a[9].i32);
+    r->i32 = numgpu_dgtsv_spike((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, a[3].i64, (const double *)a[4].p, (const double *)a[5].p, (const double *)a[6].p, (double *)a[7].p, a[8].i64, (int32_t *)a[9].p);
 }
 
 static void hx_call_numgpu_dgtsv_batched_strided(const hx_arg *a, hx_arg *r)
 {
-    r->i32 = numgpu_dgtsv_batched_strided((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, (const double *)a[3].p, (const double *)a[4].p, (const double *)a[5].p, a[6].i64, (double *)a[7].p, a[8].i64, a[9].i64, (int32_t *)a[10].p, a[11].i64, a[12].i32);
+    r->i32 = numgpu_dgtsv_batched_strided((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, a[3].i64, (const double *)a[4].p, (const double *)a[5].p, (const double *)a[6].p, a[7].i64, (double *)a[8].p, a[9].i64, a[10].i64, (int32_t *)a[11].p, a[12].i64);
 }
 
 static void hx_call_numgpu_dgtsv_batched_interleaved(const hx_arg *a, hx_arg *r)
 {
-    r->i32 = numgpu_dgtsv_batched_interleaved((numgpu_handle *)a[0].p, a[1].i64, (const double *)a[2].p, (const double *)a[3].p, (const double *)a[4].p, (double *)a[5].p, (int32_t *)a[6].p, a[7].i64, a[8].i32);
+    r->i32 = numgpu_dgtsv_batched_interleaved((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, (const double *)a[3].p, (const double *)a[4].p, (const double *)a[5].p, (double *)a[6].p, (int32_t *)a[7].p, a[8].i64);
 }
 
 static void hx_call_numgpu_cgtsv_spike(const hx_arg *a, hx_arg *r)
 {
-    r->i32 = numgpu_cgtsv_spike((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, (const numgpu_complex_float *)a[3].p, (const numgpu_complex_float *)a[4].p, (const numgpu_complex_float *)a[5].p, (numgpu_complex_float *)a[6].p, a[7].i64, (int32_t *)a[8].p, a[9].i32);
+    r->i32 = numgpu_cgtsv_spike((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, a[3].i64, (const numgpu_complex_float *)a[4].p, (const numgpu_complex_float *)a[5].p, (const numgpu_complex_float *)a[6].p, (numgpu_complex_float *)a[7].p, a[8].i64, (int32_t *)a[9].p);
 }
 
 static void hx_call_numgpu_cgtsv_batched_strided(const hx_arg *a, hx_arg *r)
 {
-    r->i32 = numgpu_cgtsv_batched_strided((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, (const numgpu_complex_float *)a[3].p, (const numgpu_complex_float *)a[4].p, (const numgpu_complex_float *)a[5].p, a[6].i64, (numgpu_complex_float *)a[7].p, a[8].i64, a[9].i64, (int32_t *)a[10].p, a[11].i64, a[12].i32);
+    r->i32 = numgpu_cgtsv_batched_strided((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, a[3].i64, (const numgpu_complex_float *)a[4].p, (const numgpu_complex_float *)a[5].p, (const numgpu_complex_float *)a[6].p, a[7].i64, (numgpu_complex_float *)a[8].p, a[9].i64, a[10].i64, (int32_t *)a[11].p, a[12].i64);
 }
 
 static void hx_call_numgpu_cgtsv_batched_interleaved(const hx_arg *a, hx_arg *r)
 {
-    r->i32 = numgpu_cgtsv_batched_interleaved((numgpu_handle *)a[0].p, a[1].i64, (const numgpu_complex_float *)a[2].p, (const numgpu_complex_float *)a[3].p, (const numgpu_complex_float *)a[4].p, (numgpu_complex_float *)a[5].p, (int32_t *)a[6].p, a[7].i64, a[8].i32);
+    r->i32 = numgpu_cgtsv_batched_interleaved((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, (const numgpu_complex_float *)a[3].p, (const numgpu_complex_float *)a[4].p, (const numgpu_complex_float *)a[5].p, (numgpu_complex_float *)a[6].p, (int32_t *)a[7].p, a[8].i64);
 }
 
 static void hx_call_numgpu_zgtsv_spike(const hx_arg *a, hx_arg *r)
 {
-    r->i32 = numgpu_zgtsv_spike((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, (const numgpu_complex_double *)a[3].p, (const numgpu_complex_double *)a[4].p, (const numgpu_complex_double *)a[5].p, (numgpu_complex_double *)a[6].p, a[7].i64, (int32_t *)a[8].p, a[9].i32);
+    r->i32 = numgpu_zgtsv_spike((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, a[3].i64, (const numgpu_complex_double *)a[4].p, (const numgpu_complex_double *)a[5].p, (const numgpu_complex_double *)a[6].p, (numgpu_complex_double *)a[7].p, a[8].i64, (int32_t *)a[9].p);
 }
 
 static void hx_call_numgpu_zgtsv_batched_strided(const hx_arg *a, hx_arg *r)
 {
-    r->i32 = numgpu_zgtsv_batched_strided((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, (const numgpu_complex_double *)a[3].p, (const numgpu_complex_double *)a[4].p, (const numgpu_complex_double *)a[5].p, a[6].i64, (numgpu_complex_double *)a[7].p, a[8].i64, a[9].i64, (int32_t *)a[10].p, a[11].i64, a[12].i32);
+    r->i32 = numgpu_zgtsv_batched_strided((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, a[3].i64, (const numgpu_complex_double *)a[4].p, (const numgpu_complex_double *)a[5].p, (const numgpu_complex_double *)a[6].p, a[7].i64, (numgpu_complex_double *)a[8].p, a[9].i64, a[10].i64, (int32_t *)a[11].p, a[12].i64);
 }
 
 static void hx_call_numgpu_zgtsv_batched_interleaved(const hx_arg *a, hx_arg *r)
 {
-    r->i32 = numgpu_zgtsv_batched_interleaved((numgpu_handle *)a[0].p, a[1].i64, (const numgpu_complex_double *)a[2].p, (const numgpu_complex_double *)a[3].p, (const numgpu_complex_double *)a[4].p, (numgpu_complex_double *)a[5].p, (int32_t *)a[6].p, a[7].i64, a[8].i32);
+    r->i32 = numgpu_zgtsv_batched_interleaved((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, (const numgpu_complex_double *)a[3].p, (const numgpu_complex_double *)a[4].p, (const numgpu_complex_double *)a[5].p, (numgpu_complex_double *)a[6].p, (int32_t *)a[7].p, a[8].i64);
 }
 
 static void hx_call_numgpu_ssyevj_batched(const hx_arg *a, hx_arg *r)
@@ -717,7 +717,7 @@ static void hx_call_numgpu_zposv_batched_strided(const hx_arg *a, hx_arg *r)
 
 static void hx_call_numgpu_life_plan_create(const hx_arg *a, hx_arg *r)
 {
-    r->i32 = numgpu_life_plan_create((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, a[3].i64, a[4].i64, a[5].i64, (const int32_t *)a[6].p, (const int32_t *)a[7].p, (const int32_t *)a[8].p, (const double *)a[9].p, a[10].i32, (numgpu_life_plan **)a[11].p);
+    r->i32 = numgpu_life_plan_create((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, a[3].i64, a[4].i64, a[5].i64, (const int32_t *)a[6].p, (const int32_t *)a[7].p, (const int32_t *)a[8].p, a[9].i32, (const double *)a[10].p, (numgpu_life_plan **)a[11].p);
 }
 
 static void hx_call_numgpu_life_plan_create_subs(const hx_arg *a, hx_arg *r)
@@ -737,7 +737,7 @@ static void hx_call_numgpu_dlife_mty(const hx_arg *a, hx_arg *r)
 
 static void hx_call_numgpu_dlife_sbbnnls(const hx_arg *a, hx_arg *r)
 {
-    r->i32 = numgpu_dlife_sbbnnls((numgpu_handle *)a[0].p, (const numgpu_life_plan *)a[1].p, (const double *)a[2].p, a[3].i64, (const double *)a[4].p, a[5].i64, (double *)a[6].p, a[7].i32, a[8].f64, (int32_t *)a[9].p, (double *)a[10].p);
+    r->i32 = numgpu_dlife_sbbnnls((numgpu_handle *)a[0].p, (const numgpu_life_plan *)a[1].p, (const double *)a[2].p, a[3].i64, (const double *)a[4].p, a[5].i64, (double *)a[6].p, a[7].i64, a[8].f64, (int32_t *)a[9].p, (double *)a[10].p);
 }
 
 static void hx_call_numgpu_life_plan_info(const hx_arg *a, hx_arg *r)
@@ -772,7 +772,7 @@ static void hx_call_numgpu_rkc_options_default(const hx_arg *a, hx_arg *r)
 
 static void hx_call_numgpu_rkc_integrate(const hx_arg *a, hx_arg *r)
 {
-    r->i32 = numgpu_rkc_integrate((numgpu_handle *)a[0].p, (const numgpu_ode *)a[1].p, a[2].i64, a[3].f64, a[4].f64, (double *)a[5].p, a[6].i64, a[7].i32, (const double *)a[8].p, a[9].i64, a[10].f64, (const double *)a[11].p, a[12].i64, (const numgpu_rkc_options *)a[13].p, (double *)a[14].p, (int32_t *)a[15].p, (int64_t *)a[16].p);
+    r->i32 = numgpu_rkc_integrate((numgpu_handle *)a[0].p, (const numgpu_ode *)a[1].p, a[2].i64, a[3].i64, a[4].f64, a[5].f64, (double *)a[6].p, a[7].i64, a[8].i32, (const double *)a[9].p, a[10].i64, a[11].f64, (const double *)a[12].p, (const numgpu_rkc_options *)a[13].p, (double *)a[14].p, (int32_t *)a[15].p, (int64_t *)a[16].p);
 }
 
 static void hx_call_numgpu_scsrmv(const hx_arg *a, hx_arg *r)
@@ -797,12 +797,12 @@ static void hx_call_numgpu_zcsrmv(const hx_arg *a, hx_arg *r)
 
 static void hx_call_numgpu_scmrs_create(const hx_arg *a, hx_arg *r)
 {
-    r->i32 = numgpu_scmrs_create((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, a[3].i64, (const float *)a[4].p, (const int32_t *)a[5].p, (const int32_t *)a[6].p, a[7].i32, a[8].i32, a[9].i32, (numgpu_cmrs_matrix **)a[10].p);
+    r->i32 = numgpu_scmrs_create((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, a[3].i64, (const float *)a[4].p, (const int32_t *)a[5].p, (const int32_t *)a[6].p, a[7].i32, a[8].i64, a[9].i64, (numgpu_cmrs_matrix **)a[10].p);
 }
 
 static void hx_call_numgpu_dcmrs_create(const hx_arg *a, hx_arg *r)
 {
-    r->i32 = numgpu_dcmrs_create((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, a[3].i64, (const double *)a[4].p, (const int32_t *)a[5].p, (const int32_t *)a[6].p, a[7].i32, a[8].i32, a[9].i32, (numgpu_cmrs_matrix **)a[10].p);
+    r->i32 = numgpu_dcmrs_create((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, a[3].i64, (const double *)a[4].p, (const int32_t *)a[5].p, (const int32_t *)a[6].p, a[7].i32, a[8].i64, a[9].i64, (numgpu_cmrs_matrix **)a[10].p);
 }
 
 static void hx_call_numgpu_scmrs_update_values(const hx_arg *a, hx_arg *r)
@@ -827,7 +827,7 @@ static void hx_call_numgpu_dcmrsmv(const hx_arg *a, hx_arg *r)
 
 static void hx_call_numgpu_cmrs_info(const hx_arg *a, hx_arg *r)
 {
-    r->i32 = numgpu_cmrs_info((const numgpu_cmrs_matrix *)a[0].p, (int32_t *)a[1].p, (int32_t *)a[2].p, (double *)a[3].p);
+    r->i32 = numgpu_cmrs_info((const numgpu_cmrs_matrix *)a[0].p, (int64_t *)a[1].p, (int64_t *)a[2].p, (double *)a[3].p);
 }
 
 static void hx_call_numgpu_cmrs_destroy(const hx_arg *a, hx_arg *r)
@@ -837,52 +837,52 @@ static void hx_call_numgpu_cmrs_destroy(const hx_arg *a, hx_arg *r)
 
 static void hx_call_numgpu_sshopm(const hx_arg *a, hx_arg *r)
 {
-    r->i32 = numgpu_sshopm((numgpu_handle *)a[0].p, a[1].i32, a[2].i32, a[3].i64, (const float *)a[4].p, a[5].i64, a[6].i64, (const float *)a[7].p, a[8].i64, a[9].i32, a[10].i32, a[11].f32, a[12].f32, a[13].i32, (float *)a[14].p, (float *)a[15].p, (int32_t *)a[16].p, (int32_t *)a[17].p);
+    r->i32 = numgpu_sshopm((numgpu_handle *)a[0].p, a[1].i32, a[2].i32, a[3].i64, a[4].i64, a[5].i64, a[6].i64, (const float *)a[7].p, a[8].i64, (const float *)a[9].p, a[10].i64, a[11].f32, a[12].f32, a[13].i64, (float *)a[14].p, (float *)a[15].p, (int32_t *)a[16].p, (int32_t *)a[17].p);
 }
 
 static void hx_call_numgpu_dsshopm(const hx_arg *a, hx_arg *r)
 {
-    r->i32 = numgpu_dsshopm((numgpu_handle *)a[0].p, a[1].i32, a[2].i32, a[3].i64, (const double *)a[4].p, a[5].i64, a[6].i64, (const double *)a[7].p, a[8].i64, a[9].i32, a[10].i32, a[11].f64, a[12].f64, a[13].i32, (double *)a[14].p, (double *)a[15].p, (int32_t *)a[16].p, (int32_t *)a[17].p);
+    r->i32 = numgpu_dsshopm((numgpu_handle *)a[0].p, a[1].i32, a[2].i32, a[3].i64, a[4].i64, a[5].i64, a[6].i64, (const double *)a[7].p, a[8].i64, (const double *)a[9].p, a[10].i64, a[11].f64, a[12].f64, a[13].i64, (double *)a[14].p, (double *)a[15].p, (int32_t *)a[16].p, (int32_t *)a[17].p);
 }
 
 static void hx_call_numgpu_sshopm_unique(const hx_arg *a, hx_arg *r)
 {
-    r->i32 = numgpu_sshopm_unique((numgpu_handle *)a[0].p, a[1].i32, a[2].i32, a[3].i64, (const float *)a[4].p, a[5].i64, a[6].i64, (const float *)a[7].p, a[8].i64, a[9].i32, a[10].i32, a[11].f32, a[12].f32, a[13].i32, a[14].f32, a[15].i32, (int32_t *)a[16].p, (float *)a[17].p, (float *)a[18].p, (int32_t *)a[19].p, (int32_t *)a[20].p);
+    r->i32 = numgpu_sshopm_unique((numgpu_handle *)a[0].p, a[1].i32, a[2].i32, a[3].i64, a[4].i64, a[5].i64, a[6].i64, (const float *)a[7].p, a[8].i64, (const float *)a[9].p, a[10].i64, a[11].f32, a[12].f32, a[13].i64, a[14].f32, a[15].i64, (int32_t *)a[16].p, (float *)a[17].p, (float *)a[18].p, (int32_t *)a[19].p, (int32_t *)a[20].p);
 }
 
 static void hx_call_numgpu_dsshopm_unique(const hx_arg *a, hx_arg *r)
 {
-    r->i32 = numgpu_dsshopm_unique((numgpu_handle *)a[0].p, a[1].i32, a[2].i32, a[3].i64, (const double *)a[4].p, a[5].i64, a[6].i64, (const double *)a[7].p, a[8].i64, a[9].i32, a[10].i32, a[11].f64, a[12].f64, a[13].i32, a[14].f64, a[15].i32, (int32_t *)a[16].p, (double *)a[17].p, (double *)a[18].p, (int32_t *)a[19].p, (int32_t *)a[20].p);
+    r->i32 = numgpu_dsshopm_unique((numgpu_handle *)a[0].p, a[1].i32, a[2].i32, a[3].i64, a[4].i64, a[5].i64, a[6].i64, (const double *)a[7].p, a[8].i64, (const double *)a[9].p, a[10].i64, a[11].f64, a[12].f64, a[13].i64, a[14].f64, a[15].i64, (int32_t *)a[16].p, (double *)a[17].p, (double *)a[18].p, (int32_t *)a[19].p, (int32_t *)a[20].p);
 }
 
 static void hx_call_numgpu_ssym_apply(const hx_arg *a, hx_arg *r)
 {
-    r->i32 = numgpu_ssym_apply((numgpu_handle *)a[0].p, a[1].i32, a[2].i32, a[3].i32, a[4].i64, (const float *)a[5].p, a[6].i64, (const float *)a[7].p, a[8].i64, (float *)a[9].p, a[10].i64);
+    r->i32 = numgpu_ssym_apply((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, a[3].i64, a[4].i64, (const float *)a[5].p, a[6].i64, (const float *)a[7].p, a[8].i64, (float *)a[9].p, a[10].i64);
 }
 
 static void hx_call_numgpu_dsym_apply(const hx_arg *a, hx_arg *r)
 {
-    r->i32 = numgpu_dsym_apply((numgpu_handle *)a[0].p, a[1].i32, a[2].i32, a[3].i32, a[4].i64, (const double *)a[5].p, a[6].i64, (const double *)a[7].p, a[8].i64, (double *)a[9].p, a[10].i64);
+    r->i32 = numgpu_dsym_apply((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, a[3].i64, a[4].i64, (const double *)a[5].p, a[6].i64, (const double *)a[7].p, a[8].i64, (double *)a[9].p, a[10].i64);
 }
 
 static void hx_call_numgpu_ssym_pack(const hx_arg *a, hx_arg *r)
 {
-    r->i32 = numgpu_ssym_pack(a[0].i32, a[1].i32, (const float *)a[2].p, (float *)a[3].p);
+    r->i32 = numgpu_ssym_pack(a[0].i64, a[1].i64, (const float *)a[2].p, (float *)a[3].p);
 }
 
 static void hx_call_numgpu_dsym_pack(const hx_arg *a, hx_arg *r)
 {
-    r->i32 = numgpu_dsym_pack(a[0].i32, a[1].i32, (const double *)a[2].p, (double *)a[3].p);
+    r->i32 = numgpu_dsym_pack(a[0].i64, a[1].i64, (const double *)a[2].p, (double *)a[3].p);
 }
 
 static void hx_call_numgpu_ssym_unpack(const hx_arg *a, hx_arg *r)
 {
-    r->i32 = numgpu_ssym_unpack(a[0].i32, a[1].i32, (const float *)a[2].p, (float *)a[3].p);
+    r->i32 = numgpu_ssym_unpack(a[0].i64, a[1].i64, (const float *)a[2].p, (float *)a[3].p);
 }
 
 static void hx_call_numgpu_dsym_unpack(const hx_arg *a, hx_arg *r)
 {
-    r->i32 = numgpu_dsym_unpack(a[0].i32, a[1].i32, (const double *)a[2].p, (double *)a[3].p);
+    r->i32 = numgpu_dsym_unpack(a[0].i64, a[1].i64, (const double *)a[2].p, (double *)a[3].p);
 }
 
 static void hx_call_numgpu_sstebz_batched(const hx_arg *a, hx_arg *r)
@@ -897,12 +897,12 @@ static void hx_call_numgpu_dstebz_batched(const hx_arg *a, hx_arg *r)
 
 static void hx_call_numgpu_sstecount_batched(const hx_arg *a, hx_arg *r)
 {
-    r->i32 = numgpu_sstecount_batched((numgpu_handle *)a[0].p, a[1].i64, (const float *)a[2].p, a[3].i64, (const float *)a[4].p, a[5].i64, a[6].i64, (const float *)a[7].p, (int64_t *)a[8].p, a[9].i64);
+    r->i32 = numgpu_sstecount_batched((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, (const float *)a[3].p, a[4].i64, (const float *)a[5].p, a[6].i64, (const float *)a[7].p, (int64_t *)a[8].p, a[9].i64);
 }
 
 static void hx_call_numgpu_dstecount_batched(const hx_arg *a, hx_arg *r)
 {
-    r->i32 = numgpu_dstecount_batched((numgpu_handle *)a[0].p, a[1].i64, (const double *)a[2].p, a[3].i64, (const double *)a[4].p, a[5].i64, a[6].i64, (const double *)a[7].p, (int64_t *)a[8].p, a[9].i64);
+    r->i32 = numgpu_dstecount_batched((numgpu_handle *)a[0].p, a[1].i64, a[2].i64, (const double *)a[3].p, a[4].i64, (const double *)a[5].p, a[6].i64, (const double *)a[7].p, (int64_t *)a[8].p, a[9].i64);
 }
 
 static void hx_call_numgpu_skhatri_rao(const hx_arg *a, hx_arg *r)
@@ -917,12 +917,12 @@ static void hx_call_numgpu_dkhatri_rao(const hx_arg *a, hx_arg *r)
 
 static void hx_call_numgpu_smttkrp(const hx_arg *a, hx_arg *r)
 {
-    r->i32 = numgpu_smttkrp((numgpu_handle *)a[0].p, a[1].i32, (const int64_t *)a[2].p, (const float *)a[3].p, a[4].i32, a[5].i64, (const float *const *)a[6].p, (const int64_t *)a[7].p, (float *)a[8].p, a[9].i64);
+    r->i32 = numgpu_smttkrp((numgpu_handle *)a[0].p, a[1].i64, (const int64_t *)a[2].p, (const float *)a[3].p, a[4].i64, a[5].i64, (const float *const *)a[6].p, (const int64_t *)a[7].p, (float *)a[8].p, a[9].i64);
 }
 
 static void hx_call_numgpu_dmttkrp(const hx_arg *a, hx_arg *r)
 {
-    r->i32 = numgpu_dmttkrp((numgpu_handle *)a[0].p, a[1].i32, (const int64_t *)a[2].p, (const double *)a[3].p, a[4].i32, a[5].i64, (const double *const *)a[6].p, (const int64_t *)a[7].p, (double *)a[8].p, a[9].i64);
+    r->i32 = numgpu_dmttkrp((numgpu_handle *)a[0].p, a[1].i64, (const int64_t *)a[2].p, (const double *)a[3].p, a[4].i64, a[5].i64, (const double *const *)a[6].p, (const int64_t *)a[7].p, (double *)a[8].p, a[9].i64);
 }
 
 static const hx_func HX_FUNCS[] = {
@@ -939,7 +939,7 @@ static const hx_func HX_FUNCS[] = {
     {"numgpu_last_error_arg", 0, hx_call_numgpu_last_error_arg, 0, {{NULL, 0, NULL, 0, 0}}},
     {"numgpu_version", 0, hx_call_numgpu_version, 0, {{NULL, 0, NULL, 0, 0}}},
     {"numgpu_create", 1, hx_call_numgpu_create, 1, {{"h", HX_PTR, "numgpu_handle", 2, 0}}},
-    {"numgpu_create_with", 1, hx_call_numgpu_create_with, 3, {{"h", HX_PTR, "numgpu_handle", 2, 0}, {"backend", HX_I32, "", 0, 0}, {"device", HX_I32, "", 0, 0}}},
+    {"numgpu_create_with", 1, hx_call_numgpu_create_with, 3, {{"h", HX_PTR, "numgpu_handle", 2, 0}, {"backend", HX_I32, "", 0, 0}, {"device", HX_I64, "", 0, 0}}},
     {"numgpu_destroy", 1, hx_call_numgpu_destroy, 1, {{"h", HX_PTR, "numgpu_handle", 1, 0}}},
     {"numgpu_get_backend", 1, hx_call_numgpu_get_backend, 2, {{"h", HX_PTR, "numgpu_handle", 1, 1}, {"backend", HX_PTR, "int32_t", 1, 0}}},
     {"numgpu_set_stream", 1, hx_call_numgpu_set_stream, 2, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"cuda_stream", HX_PTR, "void", 1, 0}}},
@@ -988,46 +988,46 @@ static const hx_func HX_FUNCS[] = {
     {"numgpu_zungqr_givens_batched_strided", 1, hx_call_numgpu_zungqr_givens_batched_strided, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"k", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_double", 1, 0}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"CS", HX_PTR, "double", 1, 1}, {"ldcs", HX_I64, "", 0, 0}, {"strideCS", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
     {"numgpu_zgels_givens_batched", 1, hx_call_numgpu_zgels_givens_batched, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_double", 2, 0}, {"lda", HX_I64, "", 0, 0}, {"B", HX_PTR, "numgpu_complex_double", 2, 0}, {"ldb", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
     {"numgpu_zgels_givens_batched_strided", 1, hx_call_numgpu_zgels_givens_batched_strided, 12, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_double", 1, 0}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"B", HX_PTR, "numgpu_complex_double", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"strideB", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
-    {"numgpu_sgetrf_fullpivot_batched", 1, hx_call_numgpu_sgetrf_fullpivot_batched, 9, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "float", 2, 0}, {"lda", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 0}, {"jpiv", HX_PTR, "int32_t", 1, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}, {"mode", HX_I32, "", 0, 0}}},
-    {"numgpu_sgetrf_fullpivot_batched_strided", 1, hx_call_numgpu_sgetrf_fullpivot_batched_strided, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "float", 1, 0}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 0}, {"jpiv", HX_PTR, "int32_t", 1, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}, {"mode", HX_I32, "", 0, 0}}},
+    {"numgpu_sgetrf_fullpivot_batched", 1, hx_call_numgpu_sgetrf_fullpivot_batched, 9, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"mode", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "float", 2, 0}, {"lda", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 0}, {"jpiv", HX_PTR, "int32_t", 1, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_sgetrf_fullpivot_batched_strided", 1, hx_call_numgpu_sgetrf_fullpivot_batched_strided, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"mode", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "float", 1, 0}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 0}, {"jpiv", HX_PTR, "int32_t", 1, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
     {"numgpu_sgetrs_fullpivot_batched", 1, hx_call_numgpu_sgetrs_fullpivot_batched, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"trans", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "float", 2, 1}, {"lda", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 1}, {"jpiv", HX_PTR, "int32_t", 1, 1}, {"B", HX_PTR, "float", 2, 0}, {"ldb", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
     {"numgpu_sgetrs_fullpivot_batched_strided", 1, hx_call_numgpu_sgetrs_fullpivot_batched_strided, 13, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"trans", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "float", 1, 1}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 1}, {"jpiv", HX_PTR, "int32_t", 1, 1}, {"B", HX_PTR, "float", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"strideB", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
     {"numgpu_sgesv_fullpivot_batched", 1, hx_call_numgpu_sgesv_fullpivot_batched, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "float", 2, 0}, {"lda", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 0}, {"jpiv", HX_PTR, "int32_t", 1, 0}, {"B", HX_PTR, "float", 2, 0}, {"ldb", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
     {"numgpu_sgesv_fullpivot_batched_strided", 1, hx_call_numgpu_sgesv_fullpivot_batched_strided, 13, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "float", 1, 0}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 0}, {"jpiv", HX_PTR, "int32_t", 1, 0}, {"B", HX_PTR, "float", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"strideB", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
     {"numgpu_sgesc2_batched_strided", 1, hx_call_numgpu_sgesc2_batched_strided, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "float", 1, 1}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"rhs", HX_PTR, "float", 1, 0}, {"strideRhs", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 1}, {"jpiv", HX_PTR, "int32_t", 1, 1}, {"scale", HX_PTR, "float", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
-    {"numgpu_dgetrf_fullpivot_batched", 1, hx_call_numgpu_dgetrf_fullpivot_batched, 9, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "double", 2, 0}, {"lda", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 0}, {"jpiv", HX_PTR, "int32_t", 1, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}, {"mode", HX_I32, "", 0, 0}}},
-    {"numgpu_dgetrf_fullpivot_batched_strided", 1, hx_call_numgpu_dgetrf_fullpivot_batched_strided, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "double", 1, 0}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 0}, {"jpiv", HX_PTR, "int32_t", 1, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}, {"mode", HX_I32, "", 0, 0}}},
+    {"numgpu_dgetrf_fullpivot_batched", 1, hx_call_numgpu_dgetrf_fullpivot_batched, 9, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"mode", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "double", 2, 0}, {"lda", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 0}, {"jpiv", HX_PTR, "int32_t", 1, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_dgetrf_fullpivot_batched_strided", 1, hx_call_numgpu_dgetrf_fullpivot_batched_strided, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"mode", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "double", 1, 0}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 0}, {"jpiv", HX_PTR, "int32_t", 1, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
     {"numgpu_dgetrs_fullpivot_batched", 1, hx_call_numgpu_dgetrs_fullpivot_batched, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"trans", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "double", 2, 1}, {"lda", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 1}, {"jpiv", HX_PTR, "int32_t", 1, 1}, {"B", HX_PTR, "double", 2, 0}, {"ldb", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
     {"numgpu_dgetrs_fullpivot_batched_strided", 1, hx_call_numgpu_dgetrs_fullpivot_batched_strided, 13, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"trans", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "double", 1, 1}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 1}, {"jpiv", HX_PTR, "int32_t", 1, 1}, {"B", HX_PTR, "double", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"strideB", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
     {"numgpu_dgesv_fullpivot_batched", 1, hx_call_numgpu_dgesv_fullpivot_batched, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "double", 2, 0}, {"lda", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 0}, {"jpiv", HX_PTR, "int32_t", 1, 0}, {"B", HX_PTR, "double", 2, 0}, {"ldb", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
     {"numgpu_dgesv_fullpivot_batched_strided", 1, hx_call_numgpu_dgesv_fullpivot_batched_strided, 13, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "double", 1, 0}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 0}, {"jpiv", HX_PTR, "int32_t", 1, 0}, {"B", HX_PTR, "double", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"strideB", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
     {"numgpu_dgesc2_batched_strided", 1, hx_call_numgpu_dgesc2_batched_strided, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "double", 1, 1}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"rhs", HX_PTR, "double", 1, 0}, {"strideRhs", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 1}, {"jpiv", HX_PTR, "int32_t", 1, 1}, {"scale", HX_PTR, "double", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
-    {"numgpu_cgetrf_fullpivot_batched", 1, hx_call_numgpu_cgetrf_fullpivot_batched, 9, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_float", 2, 0}, {"lda", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 0}, {"jpiv", HX_PTR, "int32_t", 1, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}, {"mode", HX_I32, "", 0, 0}}},
-    {"numgpu_cgetrf_fullpivot_batched_strided", 1, hx_call_numgpu_cgetrf_fullpivot_batched_strided, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_float", 1, 0}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 0}, {"jpiv", HX_PTR, "int32_t", 1, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}, {"mode", HX_I32, "", 0, 0}}},
+    {"numgpu_cgetrf_fullpivot_batched", 1, hx_call_numgpu_cgetrf_fullpivot_batched, 9, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"mode", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_float", 2, 0}, {"lda", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 0}, {"jpiv", HX_PTR, "int32_t", 1, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_cgetrf_fullpivot_batched_strided", 1, hx_call_numgpu_cgetrf_fullpivot_batched_strided, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"mode", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_float", 1, 0}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 0}, {"jpiv", HX_PTR, "int32_t", 1, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
     {"numgpu_cgetrs_fullpivot_batched", 1, hx_call_numgpu_cgetrs_fullpivot_batched, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"trans", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_float", 2, 1}, {"lda", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 1}, {"jpiv", HX_PTR, "int32_t", 1, 1}, {"B", HX_PTR, "numgpu_complex_float", 2, 0}, {"ldb", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
     {"numgpu_cgetrs_fullpivot_batched_strided", 1, hx_call_numgpu_cgetrs_fullpivot_batched_strided, 13, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"trans", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_float", 1, 1}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 1}, {"jpiv", HX_PTR, "int32_t", 1, 1}, {"B", HX_PTR, "numgpu_complex_float", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"strideB", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
     {"numgpu_cgesv_fullpivot_batched", 1, hx_call_numgpu_cgesv_fullpivot_batched, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_float", 2, 0}, {"lda", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 0}, {"jpiv", HX_PTR, "int32_t", 1, 0}, {"B", HX_PTR, "numgpu_complex_float", 2, 0}, {"ldb", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
     {"numgpu_cgesv_fullpivot_batched_strided", 1, hx_call_numgpu_cgesv_fullpivot_batched_strided, 13, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_float", 1, 0}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 0}, {"jpiv", HX_PTR, "int32_t", 1, 0}, {"B", HX_PTR, "numgpu_complex_float", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"strideB", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
     {"numgpu_cgesc2_batched_strided", 1, hx_call_numgpu_cgesc2_batched_strided, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_float", 1, 1}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"rhs", HX_PTR, "numgpu_complex_float", 1, 0}, {"strideRhs", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 1}, {"jpiv", HX_PTR, "int32_t", 1, 1}, {"scale", HX_PTR, "float", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
-    {"numgpu_zgetrf_fullpivot_batched", 1, hx_call_numgpu_zgetrf_fullpivot_batched, 9, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_double", 2, 0}, {"lda", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 0}, {"jpiv", HX_PTR, "int32_t", 1, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}, {"mode", HX_I32, "", 0, 0}}},
-    {"numgpu_zgetrf_fullpivot_batched_strided", 1, hx_call_numgpu_zgetrf_fullpivot_batched_strided, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_double", 1, 0}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 0}, {"jpiv", HX_PTR, "int32_t", 1, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}, {"mode", HX_I32, "", 0, 0}}},
+    {"numgpu_zgetrf_fullpivot_batched", 1, hx_call_numgpu_zgetrf_fullpivot_batched, 9, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"mode", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_double", 2, 0}, {"lda", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 0}, {"jpiv", HX_PTR, "int32_t", 1, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_zgetrf_fullpivot_batched_strided", 1, hx_call_numgpu_zgetrf_fullpivot_batched_strided, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"mode", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_double", 1, 0}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 0}, {"jpiv", HX_PTR, "int32_t", 1, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
     {"numgpu_zgetrs_fullpivot_batched", 1, hx_call_numgpu_zgetrs_fullpivot_batched, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"trans", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_double", 2, 1}, {"lda", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 1}, {"jpiv", HX_PTR, "int32_t", 1, 1}, {"B", HX_PTR, "numgpu_complex_double", 2, 0}, {"ldb", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
     {"numgpu_zgetrs_fullpivot_batched_strided", 1, hx_call_numgpu_zgetrs_fullpivot_batched_strided, 13, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"trans", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_double", 1, 1}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 1}, {"jpiv", HX_PTR, "int32_t", 1, 1}, {"B", HX_PTR, "numgpu_complex_double", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"strideB", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
     {"numgpu_zgesv_fullpivot_batched", 1, hx_call_numgpu_zgesv_fullpivot_batched, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_double", 2, 0}, {"lda", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 0}, {"jpiv", HX_PTR, "int32_t", 1, 0}, {"B", HX_PTR, "numgpu_complex_double", 2, 0}, {"ldb", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
     {"numgpu_zgesv_fullpivot_batched_strided", 1, hx_call_numgpu_zgesv_fullpivot_batched_strided, 13, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_double", 1, 0}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 0}, {"jpiv", HX_PTR, "int32_t", 1, 0}, {"B", HX_PTR, "numgpu_complex_double", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"strideB", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
     {"numgpu_zgesc2_batched_strided", 1, hx_call_numgpu_zgesc2_batched_strided, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_double", 1, 1}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"rhs", HX_PTR, "numgpu_complex_double", 1, 0}, {"strideRhs", HX_I64, "", 0, 0}, {"ipiv", HX_PTR, "int32_t", 1, 1}, {"jpiv", HX_PTR, "int32_t", 1, 1}, {"scale", HX_PTR, "double", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
-    {"numgpu_sgtsv_spike", 1, hx_call_numgpu_sgtsv_spike, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"dl", HX_PTR, "float", 1, 1}, {"d", HX_PTR, "float", 1, 1}, {"du", HX_PTR, "float", 1, 1}, {"B", HX_PTR, "float", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"pivoting", HX_I32, "", 0, 0}}},
-    {"numgpu_sgtsv_batched_strided", 1, hx_call_numgpu_sgtsv_batched_strided, 13, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"dl", HX_PTR, "float", 1, 1}, {"d", HX_PTR, "float", 1, 1}, {"du", HX_PTR, "float", 1, 1}, {"stride_diag", HX_I64, "", 0, 0}, {"B", HX_PTR, "float", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"strideB", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}, {"pivoting", HX_I32, "", 0, 0}}},
-    {"numgpu_sgtsv_batched_interleaved", 1, hx_call_numgpu_sgtsv_batched_interleaved, 9, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"dl", HX_PTR, "float", 1, 1}, {"d", HX_PTR, "float", 1, 1}, {"du", HX_PTR, "float", 1, 1}, {"B", HX_PTR, "float", 1, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}, {"pivoting", HX_I32, "", 0, 0}}},
-    {"numgpu_dgtsv_spike", 1, hx_call_numgpu_dgtsv_spike, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"dl", HX_PTR, "double", 1, 1}, {"d", HX_PTR, "double", 1, 1}, {"du", HX_PTR, "double", 1, 1}, {"B", HX_PTR, "double", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"pivoting", HX_I32, "", 0, 0}}},
-    {"numgpu_dgtsv_batched_strided", 1, hx_call_numgpu_dgtsv_batched_strided, 13, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"dl", HX_PTR, "double", 1, 1}, {"d", HX_PTR, "double", 1, 1}, {"du", HX_PTR, "double", 1, 1}, {"stride_diag", HX_I64, "", 0, 0}, {"B", HX_PTR, "double", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"strideB", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}, {"pivoting", HX_I32, "", 0, 0}}},
-    {"numgpu_dgtsv_batched_interleaved", 1, hx_call_numgpu_dgtsv_batched_interleaved, 9, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"dl", HX_PTR, "double", 1, 1}, {"d", HX_PTR, "double", 1, 1}, {"du", HX_PTR, "double", 1, 1}, {"B", HX_PTR, "double", 1, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}, {"pivoting", HX_I32, "", 0, 0}}},
-    {"numgpu_cgtsv_spike", 1, hx_call_numgpu_cgtsv_spike, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"dl", HX_PTR, "numgpu_complex_float", 1, 1}, {"d", HX_PTR, "numgpu_complex_float", 1, 1}, {"du", HX_PTR, "numgpu_complex_float", 1, 1}, {"B", HX_PTR, "numgpu_complex_float", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"pivoting", HX_I32, "", 0, 0}}},
-    {"numgpu_cgtsv_batched_strided", 1, hx_call_numgpu_cgtsv_batched_strided, 13, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"dl", HX_PTR, "numgpu_complex_float", 1, 1}, {"d", HX_PTR, "numgpu_complex_float", 1, 1}, {"du", HX_PTR, "numgpu_complex_float", 1, 1}, {"stride_diag", HX_I64, "", 0, 0}, {"B", HX_PTR, "numgpu_complex_float", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"strideB", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}, {"pivoting", HX_I32, "", 0, 0}}},
-    {"numgpu_cgtsv_batched_interleaved", 1, hx_call_numgpu_cgtsv_batched_interleaved, 9, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"dl", HX_PTR, "numgpu_complex_float", 1, 1}, {"d", HX_PTR, "numgpu_complex_float", 1, 1}, {"du", HX_PTR, "numgpu_complex_float", 1, 1}, {"B", HX_PTR, "numgpu_complex_float", 1, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}, {"pivoting", HX_I32, "", 0, 0}}},
-    {"numgpu_zgtsv_spike", 1, hx_call_numgpu_zgtsv_spike, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"dl", HX_PTR, "numgpu_complex_double", 1, 1}, {"d", HX_PTR, "numgpu_complex_double", 1, 1}, {"du", HX_PTR, "numgpu_complex_double", 1, 1}, {"B", HX_PTR, "numgpu_complex_double", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"pivoting", HX_I32, "", 0, 0}}},
-    {"numgpu_zgtsv_batched_strided", 1, hx_call_numgpu_zgtsv_batched_strided, 13, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"dl", HX_PTR, "numgpu_complex_double", 1, 1}, {"d", HX_PTR, "numgpu_complex_double", 1, 1}, {"du", HX_PTR, "numgpu_complex_double", 1, 1}, {"stride_diag", HX_I64, "", 0, 0}, {"B", HX_PTR, "numgpu_complex_double", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"strideB", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}, {"pivoting", HX_I32, "", 0, 0}}},
-    {"numgpu_zgtsv_batched_interleaved", 1, hx_call_numgpu_zgtsv_batched_interleaved, 9, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"dl", HX_PTR, "numgpu_complex_double", 1, 1}, {"d", HX_PTR, "numgpu_complex_double", 1, 1}, {"du", HX_PTR, "numgpu_complex_double", 1, 1}, {"B", HX_PTR, "numgpu_complex_double", 1, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}, {"pivoting", HX_I32, "", 0, 0}}},
+    {"numgpu_sgtsv_spike", 1, hx_call_numgpu_sgtsv_spike, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"pivoting", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"dl", HX_PTR, "float", 1, 1}, {"d", HX_PTR, "float", 1, 1}, {"du", HX_PTR, "float", 1, 1}, {"B", HX_PTR, "float", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}}},
+    {"numgpu_sgtsv_batched_strided", 1, hx_call_numgpu_sgtsv_batched_strided, 13, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"pivoting", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"dl", HX_PTR, "float", 1, 1}, {"d", HX_PTR, "float", 1, 1}, {"du", HX_PTR, "float", 1, 1}, {"stride_diag", HX_I64, "", 0, 0}, {"B", HX_PTR, "float", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"strideB", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_sgtsv_batched_interleaved", 1, hx_call_numgpu_sgtsv_batched_interleaved, 9, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"pivoting", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"dl", HX_PTR, "float", 1, 1}, {"d", HX_PTR, "float", 1, 1}, {"du", HX_PTR, "float", 1, 1}, {"B", HX_PTR, "float", 1, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_dgtsv_spike", 1, hx_call_numgpu_dgtsv_spike, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"pivoting", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"dl", HX_PTR, "double", 1, 1}, {"d", HX_PTR, "double", 1, 1}, {"du", HX_PTR, "double", 1, 1}, {"B", HX_PTR, "double", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}}},
+    {"numgpu_dgtsv_batched_strided", 1, hx_call_numgpu_dgtsv_batched_strided, 13, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"pivoting", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"dl", HX_PTR, "double", 1, 1}, {"d", HX_PTR, "double", 1, 1}, {"du", HX_PTR, "double", 1, 1}, {"stride_diag", HX_I64, "", 0, 0}, {"B", HX_PTR, "double", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"strideB", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_dgtsv_batched_interleaved", 1, hx_call_numgpu_dgtsv_batched_interleaved, 9, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"pivoting", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"dl", HX_PTR, "double", 1, 1}, {"d", HX_PTR, "double", 1, 1}, {"du", HX_PTR, "double", 1, 1}, {"B", HX_PTR, "double", 1, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_cgtsv_spike", 1, hx_call_numgpu_cgtsv_spike, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"pivoting", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"dl", HX_PTR, "numgpu_complex_float", 1, 1}, {"d", HX_PTR, "numgpu_complex_float", 1, 1}, {"du", HX_PTR, "numgpu_complex_float", 1, 1}, {"B", HX_PTR, "numgpu_complex_float", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}}},
+    {"numgpu_cgtsv_batched_strided", 1, hx_call_numgpu_cgtsv_batched_strided, 13, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"pivoting", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"dl", HX_PTR, "numgpu_complex_float", 1, 1}, {"d", HX_PTR, "numgpu_complex_float", 1, 1}, {"du", HX_PTR, "numgpu_complex_float", 1, 1}, {"stride_diag", HX_I64, "", 0, 0}, {"B", HX_PTR, "numgpu_complex_float", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"strideB", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_cgtsv_batched_interleaved", 1, hx_call_numgpu_cgtsv_batched_interleaved, 9, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"pivoting", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"dl", HX_PTR, "numgpu_complex_float", 1, 1}, {"d", HX_PTR, "numgpu_complex_float", 1, 1}, {"du", HX_PTR, "numgpu_complex_float", 1, 1}, {"B", HX_PTR, "numgpu_complex_float", 1, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_zgtsv_spike", 1, hx_call_numgpu_zgtsv_spike, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"pivoting", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"dl", HX_PTR, "numgpu_complex_double", 1, 1}, {"d", HX_PTR, "numgpu_complex_double", 1, 1}, {"du", HX_PTR, "numgpu_complex_double", 1, 1}, {"B", HX_PTR, "numgpu_complex_double", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}}},
+    {"numgpu_zgtsv_batched_strided", 1, hx_call_numgpu_zgtsv_batched_strided, 13, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"pivoting", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"dl", HX_PTR, "numgpu_complex_double", 1, 1}, {"d", HX_PTR, "numgpu_complex_double", 1, 1}, {"du", HX_PTR, "numgpu_complex_double", 1, 1}, {"stride_diag", HX_I64, "", 0, 0}, {"B", HX_PTR, "numgpu_complex_double", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"strideB", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_zgtsv_batched_interleaved", 1, hx_call_numgpu_zgtsv_batched_interleaved, 9, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"pivoting", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"dl", HX_PTR, "numgpu_complex_double", 1, 1}, {"d", HX_PTR, "numgpu_complex_double", 1, 1}, {"du", HX_PTR, "numgpu_complex_double", 1, 1}, {"B", HX_PTR, "numgpu_complex_double", 1, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
     {"numgpu_ssyevj_batched", 1, hx_call_numgpu_ssyevj_batched, 14, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"jobz", HX_I32, "", 0, 0}, {"uplo", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "float", 1, 0}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"w", HX_PTR, "float", 1, 0}, {"strideW", HX_I64, "", 0, 0}, {"params", HX_PTR, "numgpu_jacobi_params", 1, 1}, {"info", HX_PTR, "int32_t", 1, 0}, {"sweeps", HX_PTR, "int32_t", 1, 0}, {"residual", HX_PTR, "float", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
     {"numgpu_dsyevj_batched", 1, hx_call_numgpu_dsyevj_batched, 14, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"jobz", HX_I32, "", 0, 0}, {"uplo", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "double", 1, 0}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"w", HX_PTR, "double", 1, 0}, {"strideW", HX_I64, "", 0, 0}, {"params", HX_PTR, "numgpu_jacobi_params", 1, 1}, {"info", HX_PTR, "int32_t", 1, 0}, {"sweeps", HX_PTR, "int32_t", 1, 0}, {"residual", HX_PTR, "double", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
     {"numgpu_cheevj_batched", 1, hx_call_numgpu_cheevj_batched, 14, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"jobz", HX_I32, "", 0, 0}, {"uplo", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_float", 1, 0}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"w", HX_PTR, "float", 1, 0}, {"strideW", HX_I64, "", 0, 0}, {"params", HX_PTR, "numgpu_jacobi_params", 1, 1}, {"info", HX_PTR, "int32_t", 1, 0}, {"sweeps", HX_PTR, "int32_t", 1, 0}, {"residual", HX_PTR, "float", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
@@ -1060,48 +1060,48 @@ static const hx_func HX_FUNCS[] = {
     {"numgpu_zpotrs_batched_strided", 1, hx_call_numgpu_zpotrs_batched_strided, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"uplo", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_double", 1, 1}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"B", HX_PTR, "numgpu_complex_double", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"strideB", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
     {"numgpu_zposv_batched", 1, hx_call_numgpu_zposv_batched, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"uplo", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_double", 2, 0}, {"lda", HX_I64, "", 0, 0}, {"B", HX_PTR, "numgpu_complex_double", 2, 0}, {"ldb", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
     {"numgpu_zposv_batched_strided", 1, hx_call_numgpu_zposv_batched_strided, 12, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"uplo", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nrhs", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_double", 1, 0}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"B", HX_PTR, "numgpu_complex_double", 1, 0}, {"ldb", HX_I64, "", 0, 0}, {"strideB", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
-    {"numgpu_life_plan_create", 1, hx_call_numgpu_life_plan_create, 12, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"ntheta", HX_I64, "", 0, 0}, {"natoms", HX_I64, "", 0, 0}, {"nvoxels", HX_I64, "", 0, 0}, {"nfibers", HX_I64, "", 0, 0}, {"nnz", HX_I64, "", 0, 0}, {"atoms", HX_PTR, "int32_t", 1, 1}, {"voxels", HX_PTR, "int32_t", 1, 1}, {"fibers", HX_PTR, "int32_t", 1, 1}, {"values", HX_PTR, "double", 1, 1}, {"index_base", HX_I32, "", 0, 0}, {"p", HX_PTR, "numgpu_life_plan", 2, 0}}},
+    {"numgpu_life_plan_create", 1, hx_call_numgpu_life_plan_create, 12, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"ntheta", HX_I64, "", 0, 0}, {"natoms", HX_I64, "", 0, 0}, {"nvoxels", HX_I64, "", 0, 0}, {"nfibers", HX_I64, "", 0, 0}, {"nnz", HX_I64, "", 0, 0}, {"atoms", HX_PTR, "int32_t", 1, 1}, {"voxels", HX_PTR, "int32_t", 1, 1}, {"fibers", HX_PTR, "int32_t", 1, 1}, {"index_base", HX_I32, "", 0, 0}, {"values", HX_PTR, "double", 1, 1}, {"p", HX_PTR, "numgpu_life_plan", 2, 0}}},
     {"numgpu_life_plan_create_subs", 1, hx_call_numgpu_life_plan_create_subs, 9, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"ntheta", HX_I64, "", 0, 0}, {"natoms", HX_I64, "", 0, 0}, {"nvoxels", HX_I64, "", 0, 0}, {"nfibers", HX_I64, "", 0, 0}, {"nnz", HX_I64, "", 0, 0}, {"subs", HX_PTR, "double", 1, 1}, {"values", HX_PTR, "double", 1, 1}, {"p", HX_PTR, "numgpu_life_plan", 2, 0}}},
     {"numgpu_dlife_mw", 1, hx_call_numgpu_dlife_mw, 8, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"p", HX_PTR, "numgpu_life_plan", 1, 1}, {"D", HX_PTR, "double", 1, 1}, {"ldd", HX_I64, "", 0, 0}, {"w", HX_PTR, "double", 1, 1}, {"beta", HX_F64, "", 0, 0}, {"Y", HX_PTR, "double", 1, 0}, {"ldy", HX_I64, "", 0, 0}}},
     {"numgpu_dlife_mty", 1, hx_call_numgpu_dlife_mty, 8, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"p", HX_PTR, "numgpu_life_plan", 1, 1}, {"D", HX_PTR, "double", 1, 1}, {"ldd", HX_I64, "", 0, 0}, {"Y", HX_PTR, "double", 1, 1}, {"ldy", HX_I64, "", 0, 0}, {"beta", HX_F64, "", 0, 0}, {"w", HX_PTR, "double", 1, 0}}},
-    {"numgpu_dlife_sbbnnls", 1, hx_call_numgpu_dlife_sbbnnls, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"p", HX_PTR, "numgpu_life_plan", 1, 1}, {"D", HX_PTR, "double", 1, 1}, {"ldd", HX_I64, "", 0, 0}, {"b", HX_PTR, "double", 1, 1}, {"ldb", HX_I64, "", 0, 0}, {"w", HX_PTR, "double", 1, 0}, {"max_iters", HX_I32, "", 0, 0}, {"tol", HX_F64, "", 0, 0}, {"iters", HX_PTR, "int32_t", 1, 0}, {"objective", HX_PTR, "double", 1, 0}}},
+    {"numgpu_dlife_sbbnnls", 1, hx_call_numgpu_dlife_sbbnnls, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"p", HX_PTR, "numgpu_life_plan", 1, 1}, {"D", HX_PTR, "double", 1, 1}, {"ldd", HX_I64, "", 0, 0}, {"b", HX_PTR, "double", 1, 1}, {"ldb", HX_I64, "", 0, 0}, {"w", HX_PTR, "double", 1, 0}, {"max_iters", HX_I64, "", 0, 0}, {"tol", HX_F64, "", 0, 0}, {"iters", HX_PTR, "int32_t", 1, 0}, {"objective", HX_PTR, "double", 1, 0}}},
     {"numgpu_life_plan_info", 1, hx_call_numgpu_life_plan_info, 6, {{"p", HX_PTR, "numgpu_life_plan", 1, 1}, {"ntheta", HX_PTR, "int64_t", 1, 0}, {"natoms", HX_PTR, "int64_t", 1, 0}, {"nvoxels", HX_PTR, "int64_t", 1, 0}, {"nfibers", HX_PTR, "int64_t", 1, 0}, {"nnz", HX_PTR, "int64_t", 1, 0}}},
     {"numgpu_life_plan_destroy", 1, hx_call_numgpu_life_plan_destroy, 1, {{"p", HX_PTR, "numgpu_life_plan", 1, 0}}},
     {"numgpu_ode_create", 1, hx_call_numgpu_ode_create, 8, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"neq", HX_I64, "", 0, 0}, {"npar", HX_I64, "", 0, 0}, {"cuda_source", HX_PTR, "char", 1, 1}, {"host_rhs", HX_FN, "", 0, 0}, {"host_spcrad", HX_FN, "", 0, 0}, {"user", HX_PTR, "void", 1, 0}, {"ode", HX_PTR, "numgpu_ode", 2, 0}}},
     {"numgpu_ode_builtin", 1, hx_call_numgpu_ode_builtin, 4, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"which", HX_I32, "", 0, 0}, {"size", HX_I64, "", 0, 0}, {"ode", HX_PTR, "numgpu_ode", 2, 0}}},
     {"numgpu_ode_destroy", 1, hx_call_numgpu_ode_destroy, 1, {{"ode", HX_PTR, "numgpu_ode", 1, 0}}},
     {"numgpu_rkc_options_default", 1, hx_call_numgpu_rkc_options_default, 1, {{"opts", HX_PTR, "numgpu_rkc_options", 1, 0}}},
-    {"numgpu_rkc_integrate", 1, hx_call_numgpu_rkc_integrate, 17, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"ode", HX_PTR, "numgpu_ode", 1, 1}, {"nsys", HX_I64, "", 0, 0}, {"t0", HX_F64, "", 0, 0}, {"tend", HX_F64, "", 0, 0}, {"Y", HX_PTR, "double", 1, 0}, {"ldy", HX_I64, "", 0, 0}, {"layout", HX_I32, "", 0, 0}, {"P", HX_PTR, "double", 1, 1}, {"ldp", HX_I64, "", 0, 0}, {"rtol", HX_F64, "", 0, 0}, {"atol", HX_PTR, "double", 1, 1}, {"natol", HX_I64, "", 0, 0}, {"opts", HX_PTR, "numgpu_rkc_options", 1, 1}, {"state", HX_PTR, "double", 1, 0}, {"status", HX_PTR, "int32_t", 1, 0}, {"stats", HX_PTR, "int64_t", 1, 0}}},
+    {"numgpu_rkc_integrate", 1, hx_call_numgpu_rkc_integrate, 17, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"ode", HX_PTR, "numgpu_ode", 1, 1}, {"nsys", HX_I64, "", 0, 0}, {"natol", HX_I64, "", 0, 0}, {"t0", HX_F64, "", 0, 0}, {"tend", HX_F64, "", 0, 0}, {"Y", HX_PTR, "double", 1, 0}, {"ldy", HX_I64, "", 0, 0}, {"layout", HX_I32, "", 0, 0}, {"P", HX_PTR, "double", 1, 1}, {"ldp", HX_I64, "", 0, 0}, {"rtol", HX_F64, "", 0, 0}, {"atol", HX_PTR, "double", 1, 1}, {"opts", HX_PTR, "numgpu_rkc_options", 1, 1}, {"state", HX_PTR, "double", 1, 0}, {"status", HX_PTR, "int32_t", 1, 0}, {"stats", HX_PTR, "int64_t", 1, 0}}},
     {"numgpu_scsrmv", 1, hx_call_numgpu_scsrmv, 13, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"trans", HX_I32, "", 0, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nnz", HX_I64, "", 0, 0}, {"alpha", HX_F32, "", 0, 0}, {"val", HX_PTR, "float", 1, 1}, {"row_ptr", HX_PTR, "int32_t", 1, 1}, {"col_ind", HX_PTR, "int32_t", 1, 1}, {"index_base", HX_I32, "", 0, 0}, {"x", HX_PTR, "float", 1, 1}, {"beta", HX_F32, "", 0, 0}, {"y", HX_PTR, "float", 1, 0}}},
     {"numgpu_dcsrmv", 1, hx_call_numgpu_dcsrmv, 13, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"trans", HX_I32, "", 0, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nnz", HX_I64, "", 0, 0}, {"alpha", HX_F64, "", 0, 0}, {"val", HX_PTR, "double", 1, 1}, {"row_ptr", HX_PTR, "int32_t", 1, 1}, {"col_ind", HX_PTR, "int32_t", 1, 1}, {"index_base", HX_I32, "", 0, 0}, {"x", HX_PTR, "double", 1, 1}, {"beta", HX_F64, "", 0, 0}, {"y", HX_PTR, "double", 1, 0}}},
     {"numgpu_ccsrmv", 1, hx_call_numgpu_ccsrmv, 13, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"trans", HX_I32, "", 0, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nnz", HX_I64, "", 0, 0}, {"alpha", HX_C32, "", 0, 0}, {"val", HX_PTR, "numgpu_complex_float", 1, 1}, {"row_ptr", HX_PTR, "int32_t", 1, 1}, {"col_ind", HX_PTR, "int32_t", 1, 1}, {"index_base", HX_I32, "", 0, 0}, {"x", HX_PTR, "numgpu_complex_float", 1, 1}, {"beta", HX_C32, "", 0, 0}, {"y", HX_PTR, "numgpu_complex_float", 1, 0}}},
     {"numgpu_zcsrmv", 1, hx_call_numgpu_zcsrmv, 13, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"trans", HX_I32, "", 0, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nnz", HX_I64, "", 0, 0}, {"alpha", HX_C64, "", 0, 0}, {"val", HX_PTR, "numgpu_complex_double", 1, 1}, {"row_ptr", HX_PTR, "int32_t", 1, 1}, {"col_ind", HX_PTR, "int32_t", 1, 1}, {"index_base", HX_I32, "", 0, 0}, {"x", HX_PTR, "numgpu_complex_double", 1, 1}, {"beta", HX_C64, "", 0, 0}, {"y", HX_PTR, "numgpu_complex_double", 1, 0}}},
-    {"numgpu_scmrs_create", 1, hx_call_numgpu_scmrs_create, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nnz", HX_I64, "", 0, 0}, {"val", HX_PTR, "float", 1, 1}, {"row_ptr", HX_PTR, "int32_t", 1, 1}, {"col_ind", HX_PTR, "int32_t", 1, 1}, {"index_base", HX_I32, "", 0, 0}, {"height", HX_I32, "", 0, 0}, {"M", HX_I32, "", 0, 0}, {"A", HX_PTR, "numgpu_cmrs_matrix", 2, 0}}},
-    {"numgpu_dcmrs_create", 1, hx_call_numgpu_dcmrs_create, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nnz", HX_I64, "", 0, 0}, {"val", HX_PTR, "double", 1, 1}, {"row_ptr", HX_PTR, "int32_t", 1, 1}, {"col_ind", HX_PTR, "int32_t", 1, 1}, {"index_base", HX_I32, "", 0, 0}, {"height", HX_I32, "", 0, 0}, {"M", HX_I32, "", 0, 0}, {"A", HX_PTR, "numgpu_cmrs_matrix", 2, 0}}},
+    {"numgpu_scmrs_create", 1, hx_call_numgpu_scmrs_create, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nnz", HX_I64, "", 0, 0}, {"val", HX_PTR, "float", 1, 1}, {"row_ptr", HX_PTR, "int32_t", 1, 1}, {"col_ind", HX_PTR, "int32_t", 1, 1}, {"index_base", HX_I32, "", 0, 0}, {"height", HX_I64, "", 0, 0}, {"M", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_cmrs_matrix", 2, 0}}},
+    {"numgpu_dcmrs_create", 1, hx_call_numgpu_dcmrs_create, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nnz", HX_I64, "", 0, 0}, {"val", HX_PTR, "double", 1, 1}, {"row_ptr", HX_PTR, "int32_t", 1, 1}, {"col_ind", HX_PTR, "int32_t", 1, 1}, {"index_base", HX_I32, "", 0, 0}, {"height", HX_I64, "", 0, 0}, {"M", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_cmrs_matrix", 2, 0}}},
     {"numgpu_scmrs_update_values", 1, hx_call_numgpu_scmrs_update_values, 3, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"A", HX_PTR, "numgpu_cmrs_matrix", 1, 0}, {"val", HX_PTR, "float", 1, 1}}},
     {"numgpu_dcmrs_update_values", 1, hx_call_numgpu_dcmrs_update_values, 3, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"A", HX_PTR, "numgpu_cmrs_matrix", 1, 0}, {"val", HX_PTR, "double", 1, 1}}},
     {"numgpu_scmrsmv", 1, hx_call_numgpu_scmrsmv, 6, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"alpha", HX_F32, "", 0, 0}, {"A", HX_PTR, "numgpu_cmrs_matrix", 1, 1}, {"x", HX_PTR, "float", 1, 1}, {"beta", HX_F32, "", 0, 0}, {"y", HX_PTR, "float", 1, 0}}},
     {"numgpu_dcmrsmv", 1, hx_call_numgpu_dcmrsmv, 6, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"alpha", HX_F64, "", 0, 0}, {"A", HX_PTR, "numgpu_cmrs_matrix", 1, 1}, {"x", HX_PTR, "double", 1, 1}, {"beta", HX_F64, "", 0, 0}, {"y", HX_PTR, "double", 1, 0}}},
-    {"numgpu_cmrs_info", 1, hx_call_numgpu_cmrs_info, 4, {{"A", HX_PTR, "numgpu_cmrs_matrix", 1, 1}, {"height", HX_PTR, "int32_t", 1, 0}, {"M", HX_PTR, "int32_t", 1, 0}, {"padding_ratio", HX_PTR, "double", 1, 0}}},
+    {"numgpu_cmrs_info", 1, hx_call_numgpu_cmrs_info, 4, {{"A", HX_PTR, "numgpu_cmrs_matrix", 1, 1}, {"height", HX_PTR, "int64_t", 1, 0}, {"M", HX_PTR, "int64_t", 1, 0}, {"padding_ratio", HX_PTR, "double", 1, 0}}},
     {"numgpu_cmrs_destroy", 1, hx_call_numgpu_cmrs_destroy, 1, {{"A", HX_PTR, "numgpu_cmrs_matrix", 1, 0}}},
-    {"numgpu_sshopm", 1, hx_call_numgpu_sshopm, 18, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"m", HX_I32, "", 0, 0}, {"n", HX_I32, "", 0, 0}, {"ntensors", HX_I64, "", 0, 0}, {"A", HX_PTR, "float", 1, 1}, {"strideA", HX_I64, "", 0, 0}, {"nstarts", HX_I64, "", 0, 0}, {"X0", HX_PTR, "float", 1, 1}, {"strideX0", HX_I64, "", 0, 0}, {"mode", HX_I32, "", 0, 0}, {"shift_kind", HX_I32, "", 0, 0}, {"alpha", HX_F32, "", 0, 0}, {"tol", HX_F32, "", 0, 0}, {"maxit", HX_I32, "", 0, 0}, {"lambda", HX_PTR, "float", 1, 0}, {"X", HX_PTR, "float", 1, 0}, {"iters", HX_PTR, "int32_t", 1, 0}, {"flags", HX_PTR, "int32_t", 1, 0}}},
-    {"numgpu_dsshopm", 1, hx_call_numgpu_dsshopm, 18, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"m", HX_I32, "", 0, 0}, {"n", HX_I32, "", 0, 0}, {"ntensors", HX_I64, "", 0, 0}, {"A", HX_PTR, "double", 1, 1}, {"strideA", HX_I64, "", 0, 0}, {"nstarts", HX_I64, "", 0, 0}, {"X0", HX_PTR, "double", 1, 1}, {"strideX0", HX_I64, "", 0, 0}, {"mode", HX_I32, "", 0, 0}, {"shift_kind", HX_I32, "", 0, 0}, {"alpha", HX_F64, "", 0, 0}, {"tol", HX_F64, "", 0, 0}, {"maxit", HX_I32, "", 0, 0}, {"lambda", HX_PTR, "double", 1, 0}, {"X", HX_PTR, "double", 1, 0}, {"iters", HX_PTR, "int32_t", 1, 0}, {"flags", HX_PTR, "int32_t", 1, 0}}},
-    {"numgpu_sshopm_unique", 1, hx_call_numgpu_sshopm_unique, 21, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"m", HX_I32, "", 0, 0}, {"n", HX_I32, "", 0, 0}, {"ntensors", HX_I64, "", 0, 0}, {"A", HX_PTR, "float", 1, 1}, {"strideA", HX_I64, "", 0, 0}, {"nstarts", HX_I64, "", 0, 0}, {"X0", HX_PTR, "float", 1, 1}, {"strideX0", HX_I64, "", 0, 0}, {"mode", HX_I32, "", 0, 0}, {"shift_kind", HX_I32, "", 0, 0}, {"alpha", HX_F32, "", 0, 0}, {"tol", HX_F32, "", 0, 0}, {"maxit", HX_I32, "", 0, 0}, {"merge_tol", HX_F32, "", 0, 0}, {"kmax", HX_I32, "", 0, 0}, {"count", HX_PTR, "int32_t", 1, 0}, {"lambda", HX_PTR, "float", 1, 0}, {"X", HX_PTR, "float", 1, 0}, {"mult", HX_PTR, "int32_t", 1, 0}, {"pair_type", HX_PTR, "int32_t", 1, 0}}},
-    {"numgpu_dsshopm_unique", 1, hx_call_numgpu_dsshopm_unique, 21, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"m", HX_I32, "", 0, 0}, {"n", HX_I32, "", 0, 0}, {"ntensors", HX_I64, "", 0, 0}, {"A", HX_PTR, "double", 1, 1}, {"strideA", HX_I64, "", 0, 0}, {"nstarts", HX_I64, "", 0, 0}, {"X0", HX_PTR, "double", 1, 1}, {"strideX0", HX_I64, "", 0, 0}, {"mode", HX_I32, "", 0, 0}, {"shift_kind", HX_I32, "", 0, 0}, {"alpha", HX_F64, "", 0, 0}, {"tol", HX_F64, "", 0, 0}, {"maxit", HX_I32, "", 0, 0}, {"merge_tol", HX_F64, "", 0, 0}, {"kmax", HX_I32, "", 0, 0}, {"count", HX_PTR, "int32_t", 1, 0}, {"lambda", HX_PTR, "double", 1, 0}, {"X", HX_PTR, "double", 1, 0}, {"mult", HX_PTR, "int32_t", 1, 0}, {"pair_type", HX_PTR, "int32_t", 1, 0}}},
-    {"numgpu_ssym_apply", 1, hx_call_numgpu_ssym_apply, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"m", HX_I32, "", 0, 0}, {"n", HX_I32, "", 0, 0}, {"p", HX_I32, "", 0, 0}, {"ntensors", HX_I64, "", 0, 0}, {"A", HX_PTR, "float", 1, 1}, {"strideA", HX_I64, "", 0, 0}, {"x", HX_PTR, "float", 1, 1}, {"strideX", HX_I64, "", 0, 0}, {"y", HX_PTR, "float", 1, 0}, {"strideY", HX_I64, "", 0, 0}}},
-    {"numgpu_dsym_apply", 1, hx_call_numgpu_dsym_apply, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"m", HX_I32, "", 0, 0}, {"n", HX_I32, "", 0, 0}, {"p", HX_I32, "", 0, 0}, {"ntensors", HX_I64, "", 0, 0}, {"A", HX_PTR, "double", 1, 1}, {"strideA", HX_I64, "", 0, 0}, {"x", HX_PTR, "double", 1, 1}, {"strideX", HX_I64, "", 0, 0}, {"y", HX_PTR, "double", 1, 0}, {"strideY", HX_I64, "", 0, 0}}},
-    {"numgpu_ssym_pack", 1, hx_call_numgpu_ssym_pack, 4, {{"m", HX_I32, "", 0, 0}, {"n", HX_I32, "", 0, 0}, {"dense", HX_PTR, "float", 1, 1}, {"packed", HX_PTR, "float", 1, 0}}},
-    {"numgpu_dsym_pack", 1, hx_call_numgpu_dsym_pack, 4, {{"m", HX_I32, "", 0, 0}, {"n", HX_I32, "", 0, 0}, {"dense", HX_PTR, "double", 1, 1}, {"packed", HX_PTR, "double", 1, 0}}},
-    {"numgpu_ssym_unpack", 1, hx_call_numgpu_ssym_unpack, 4, {{"m", HX_I32, "", 0, 0}, {"n", HX_I32, "", 0, 0}, {"packed", HX_PTR, "float", 1, 1}, {"dense", HX_PTR, "float", 1, 0}}},
-    {"numgpu_dsym_unpack", 1, hx_call_numgpu_dsym_unpack, 4, {{"m", HX_I32, "", 0, 0}, {"n", HX_I32, "", 0, 0}, {"packed", HX_PTR, "double", 1, 1}, {"dense", HX_PTR, "double", 1, 0}}},
+    {"numgpu_sshopm", 1, hx_call_numgpu_sshopm, 18, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"mode", HX_I32, "", 0, 0}, {"shift_kind", HX_I32, "", 0, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"ntensors", HX_I64, "", 0, 0}, {"nstarts", HX_I64, "", 0, 0}, {"A", HX_PTR, "float", 1, 1}, {"strideA", HX_I64, "", 0, 0}, {"X0", HX_PTR, "float", 1, 1}, {"strideX0", HX_I64, "", 0, 0}, {"alpha", HX_F32, "", 0, 0}, {"tol", HX_F32, "", 0, 0}, {"maxit", HX_I64, "", 0, 0}, {"lambda", HX_PTR, "float", 1, 0}, {"X", HX_PTR, "float", 1, 0}, {"iters", HX_PTR, "int32_t", 1, 0}, {"flags", HX_PTR, "int32_t", 1, 0}}},
+    {"numgpu_dsshopm", 1, hx_call_numgpu_dsshopm, 18, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"mode", HX_I32, "", 0, 0}, {"shift_kind", HX_I32, "", 0, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"ntensors", HX_I64, "", 0, 0}, {"nstarts", HX_I64, "", 0, 0}, {"A", HX_PTR, "double", 1, 1}, {"strideA", HX_I64, "", 0, 0}, {"X0", HX_PTR, "double", 1, 1}, {"strideX0", HX_I64, "", 0, 0}, {"alpha", HX_F64, "", 0, 0}, {"tol", HX_F64, "", 0, 0}, {"maxit", HX_I64, "", 0, 0}, {"lambda", HX_PTR, "double", 1, 0}, {"X", HX_PTR, "double", 1, 0}, {"iters", HX_PTR, "int32_t", 1, 0}, {"flags", HX_PTR, "int32_t", 1, 0}}},
+    {"numgpu_sshopm_unique", 1, hx_call_numgpu_sshopm_unique, 21, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"mode", HX_I32, "", 0, 0}, {"shift_kind", HX_I32, "", 0, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"ntensors", HX_I64, "", 0, 0}, {"nstarts", HX_I64, "", 0, 0}, {"A", HX_PTR, "float", 1, 1}, {"strideA", HX_I64, "", 0, 0}, {"X0", HX_PTR, "float", 1, 1}, {"strideX0", HX_I64, "", 0, 0}, {"alpha", HX_F32, "", 0, 0}, {"tol", HX_F32, "", 0, 0}, {"maxit", HX_I64, "", 0, 0}, {"merge_tol", HX_F32, "", 0, 0}, {"kmax", HX_I64, "", 0, 0}, {"count", HX_PTR, "int32_t", 1, 0}, {"lambda", HX_PTR, "float", 1, 0}, {"X", HX_PTR, "float", 1, 0}, {"mult", HX_PTR, "int32_t", 1, 0}, {"pair_type", HX_PTR, "int32_t", 1, 0}}},
+    {"numgpu_dsshopm_unique", 1, hx_call_numgpu_dsshopm_unique, 21, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"mode", HX_I32, "", 0, 0}, {"shift_kind", HX_I32, "", 0, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"ntensors", HX_I64, "", 0, 0}, {"nstarts", HX_I64, "", 0, 0}, {"A", HX_PTR, "double", 1, 1}, {"strideA", HX_I64, "", 0, 0}, {"X0", HX_PTR, "double", 1, 1}, {"strideX0", HX_I64, "", 0, 0}, {"alpha", HX_F64, "", 0, 0}, {"tol", HX_F64, "", 0, 0}, {"maxit", HX_I64, "", 0, 0}, {"merge_tol", HX_F64, "", 0, 0}, {"kmax", HX_I64, "", 0, 0}, {"count", HX_PTR, "int32_t", 1, 0}, {"lambda", HX_PTR, "double", 1, 0}, {"X", HX_PTR, "double", 1, 0}, {"mult", HX_PTR, "int32_t", 1, 0}, {"pair_type", HX_PTR, "int32_t", 1, 0}}},
+    {"numgpu_ssym_apply", 1, hx_call_numgpu_ssym_apply, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"p", HX_I64, "", 0, 0}, {"ntensors", HX_I64, "", 0, 0}, {"A", HX_PTR, "float", 1, 1}, {"strideA", HX_I64, "", 0, 0}, {"x", HX_PTR, "float", 1, 1}, {"strideX", HX_I64, "", 0, 0}, {"y", HX_PTR, "float", 1, 0}, {"strideY", HX_I64, "", 0, 0}}},
+    {"numgpu_dsym_apply", 1, hx_call_numgpu_dsym_apply, 11, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"p", HX_I64, "", 0, 0}, {"ntensors", HX_I64, "", 0, 0}, {"A", HX_PTR, "double", 1, 1}, {"strideA", HX_I64, "", 0, 0}, {"x", HX_PTR, "double", 1, 1}, {"strideX", HX_I64, "", 0, 0}, {"y", HX_PTR, "double", 1, 0}, {"strideY", HX_I64, "", 0, 0}}},
+    {"numgpu_ssym_pack", 1, hx_call_numgpu_ssym_pack, 4, {{"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"dense", HX_PTR, "float", 1, 1}, {"packed", HX_PTR, "float", 1, 0}}},
+    {"numgpu_dsym_pack", 1, hx_call_numgpu_dsym_pack, 4, {{"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"dense", HX_PTR, "double", 1, 1}, {"packed", HX_PTR, "double", 1, 0}}},
+    {"numgpu_ssym_unpack", 1, hx_call_numgpu_ssym_unpack, 4, {{"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"packed", HX_PTR, "float", 1, 1}, {"dense", HX_PTR, "float", 1, 0}}},
+    {"numgpu_dsym_unpack", 1, hx_call_numgpu_dsym_unpack, 4, {{"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"packed", HX_PTR, "double", 1, 1}, {"dense", HX_PTR, "double", 1, 0}}},
     {"numgpu_sstebz_batched", 1, hx_call_numgpu_sstebz_batched, 17, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"range", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"vl", HX_F32, "", 0, 0}, {"vu", HX_F32, "", 0, 0}, {"il", HX_I64, "", 0, 0}, {"iu", HX_I64, "", 0, 0}, {"abstol", HX_F32, "", 0, 0}, {"d", HX_PTR, "float", 1, 1}, {"strideD", HX_I64, "", 0, 0}, {"e", HX_PTR, "float", 1, 1}, {"strideE", HX_I64, "", 0, 0}, {"m", HX_PTR, "int64_t", 1, 0}, {"w", HX_PTR, "float", 1, 0}, {"strideW", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
     {"numgpu_dstebz_batched", 1, hx_call_numgpu_dstebz_batched, 17, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"range", HX_I32, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"vl", HX_F64, "", 0, 0}, {"vu", HX_F64, "", 0, 0}, {"il", HX_I64, "", 0, 0}, {"iu", HX_I64, "", 0, 0}, {"abstol", HX_F64, "", 0, 0}, {"d", HX_PTR, "double", 1, 1}, {"strideD", HX_I64, "", 0, 0}, {"e", HX_PTR, "double", 1, 1}, {"strideE", HX_I64, "", 0, 0}, {"m", HX_PTR, "int64_t", 1, 0}, {"w", HX_PTR, "double", 1, 0}, {"strideW", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
-    {"numgpu_sstecount_batched", 1, hx_call_numgpu_sstecount_batched, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"d", HX_PTR, "float", 1, 1}, {"strideD", HX_I64, "", 0, 0}, {"e", HX_PTR, "float", 1, 1}, {"strideE", HX_I64, "", 0, 0}, {"nmu", HX_I64, "", 0, 0}, {"mu", HX_PTR, "float", 1, 1}, {"count", HX_PTR, "int64_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
-    {"numgpu_dstecount_batched", 1, hx_call_numgpu_dstecount_batched, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"d", HX_PTR, "double", 1, 1}, {"strideD", HX_I64, "", 0, 0}, {"e", HX_PTR, "double", 1, 1}, {"strideE", HX_I64, "", 0, 0}, {"nmu", HX_I64, "", 0, 0}, {"mu", HX_PTR, "double", 1, 1}, {"count", HX_PTR, "int64_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_sstecount_batched", 1, hx_call_numgpu_sstecount_batched, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"nmu", HX_I64, "", 0, 0}, {"d", HX_PTR, "float", 1, 1}, {"strideD", HX_I64, "", 0, 0}, {"e", HX_PTR, "float", 1, 1}, {"strideE", HX_I64, "", 0, 0}, {"mu", HX_PTR, "float", 1, 1}, {"count", HX_PTR, "int64_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
+    {"numgpu_dstecount_batched", 1, hx_call_numgpu_dstecount_batched, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"n", HX_I64, "", 0, 0}, {"nmu", HX_I64, "", 0, 0}, {"d", HX_PTR, "double", 1, 1}, {"strideD", HX_I64, "", 0, 0}, {"e", HX_PTR, "double", 1, 1}, {"strideE", HX_I64, "", 0, 0}, {"mu", HX_PTR, "double", 1, 1}, {"count", HX_PTR, "int64_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
     {"numgpu_skhatri_rao", 1, hx_call_numgpu_skhatri_rao, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"r", HX_I64, "", 0, 0}, {"A", HX_PTR, "float", 1, 1}, {"lda", HX_I64, "", 0, 0}, {"B", HX_PTR, "float", 1, 1}, {"ldb", HX_I64, "", 0, 0}, {"C", HX_PTR, "float", 1, 0}, {"ldc", HX_I64, "", 0, 0}}},
     {"numgpu_dkhatri_rao", 1, hx_call_numgpu_dkhatri_rao, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"r", HX_I64, "", 0, 0}, {"A", HX_PTR, "double", 1, 1}, {"lda", HX_I64, "", 0, 0}, {"B", HX_PTR, "double", 1, 1}, {"ldb", HX_I64, "", 0, 0}, {"C", HX_PTR, "double", 1, 0}, {"ldc", HX_I64, "", 0, 0}}},
-    {"numgpu_smttkrp", 1, hx_call_numgpu_smttkrp, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"ndim", HX_I32, "", 0, 0}, {"dims", HX_PTR, "int64_t", 1, 1}, {"X", HX_PTR, "float", 1, 1}, {"mode", HX_I32, "", 0, 0}, {"rank", HX_I64, "", 0, 0}, {"U", HX_PTR, "float", 2, 1}, {"ldu", HX_PTR, "int64_t", 1, 1}, {"M", HX_PTR, "float", 1, 0}, {"ldm", HX_I64, "", 0, 0}}},
-    {"numgpu_dmttkrp", 1, hx_call_numgpu_dmttkrp, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"ndim", HX_I32, "", 0, 0}, {"dims", HX_PTR, "int64_t", 1, 1}, {"X", HX_PTR, "double", 1, 1}, {"mode", HX_I32, "", 0, 0}, {"rank", HX_I64, "", 0, 0}, {"U", HX_PTR, "double", 2, 1}, {"ldu", HX_PTR, "int64_t", 1, 1}, {"M", HX_PTR, "double", 1, 0}, {"ldm", HX_I64, "", 0, 0}}},
+    {"numgpu_smttkrp", 1, hx_call_numgpu_smttkrp, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"ndim", HX_I64, "", 0, 0}, {"dims", HX_PTR, "int64_t", 1, 1}, {"X", HX_PTR, "float", 1, 1}, {"mode", HX_I64, "", 0, 0}, {"rank", HX_I64, "", 0, 0}, {"U", HX_PTR, "float", 2, 1}, {"ldu", HX_PTR, "int64_t", 1, 1}, {"M", HX_PTR, "float", 1, 0}, {"ldm", HX_I64, "", 0, 0}}},
+    {"numgpu_dmttkrp", 1, hx_call_numgpu_dmttkrp, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"ndim", HX_I64, "", 0, 0}, {"dims", HX_PTR, "int64_t", 1, 1}, {"X", HX_PTR, "double", 1, 1}, {"mode", HX_I64, "", 0, 0}, {"rank", HX_I64, "", 0, 0}, {"U", HX_PTR, "double", 2, 1}, {"ldu", HX_PTR, "int64_t", 1, 1}, {"M", HX_PTR, "double", 1, 0}, {"ldm", HX_I64, "", 0, 0}}},
 };
 
 #define HX_NFUNCS ((int)(sizeof HX_FUNCS / sizeof HX_FUNCS[0]))

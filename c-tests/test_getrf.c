@@ -49,8 +49,8 @@ enum form { FORM_ARRAY, FORM_STRIDED };
  * the first matrices, sA and sB elements apart. */
 typedef struct {
     const prec_t *p;
-    numgpu_status (*getrf)(numgpu_handle *h, int form, int64_t n, void *A, int64_t lda, int64_t sA, int32_t *ipiv,
-                           int32_t *jpiv, int32_t *info, int64_t batch, int32_t mode);
+    numgpu_status (*getrf)(numgpu_handle *h, int form, numgpu_fullpivot_mode mode, int64_t n, void *A, int64_t lda,
+                           int64_t sA, int32_t *ipiv, int32_t *jpiv, int32_t *info, int64_t batch);
     numgpu_status (*getrs)(numgpu_handle *h, int form, int32_t trans, int64_t n, int64_t nrhs, const void *A,
                            int64_t lda, int64_t sA, const int32_t *ipiv, const int32_t *jpiv, void *B, int64_t ldb,
                            int64_t sB, int64_t batch);
@@ -64,12 +64,13 @@ typedef struct {
 } lu_t;
 
 #define LU_PRECISION(P, T, R, LT)                                                                                 \
-    static numgpu_status P##_getrf(numgpu_handle *h, int form, int64_t n, void *A, int64_t lda, int64_t sA,      \
-                                   int32_t *ipiv, int32_t *jpiv, int32_t *info, int64_t batch, int32_t mode)     \
+    static numgpu_status P##_getrf(numgpu_handle *h, int form, numgpu_fullpivot_mode mode, int64_t n, void *A,   \
+                                   int64_t lda, int64_t sA, int32_t *ipiv, int32_t *jpiv, int32_t *info,         \
+                                   int64_t batch)                                                                \
     {                                                                                                             \
         if (form == FORM_ARRAY)                                                                                   \
-            return numgpu_##P##getrf_fullpivot_batched(h, n, (T *const *)A, lda, ipiv, jpiv, info, batch, mode);  \
-        return numgpu_##P##getrf_fullpivot_batched_strided(h, n, (T *)A, lda, sA, ipiv, jpiv, info, batch, mode); \
+            return numgpu_##P##getrf_fullpivot_batched(h, mode, n, (T *const *)A, lda, ipiv, jpiv, info, batch);  \
+        return numgpu_##P##getrf_fullpivot_batched_strided(h, mode, n, (T *)A, lda, sA, ipiv, jpiv, info, batch); \
     }                                                                                                             \
     static numgpu_status P##_getrs(numgpu_handle *h, int form, int32_t trans, int64_t n, int64_t nrhs,           \
                                    const void *A, int64_t lda, int64_t sA, const int32_t *ipiv,                  \
@@ -166,13 +167,13 @@ static void error_checks(numgpu_handle *h, const char *hname, const lu_t *lu)
         for (m = 0; m < 2; m++) {
             char needle[32];
             snprintf(needle, sizeof needle, "(mode = %d)", (int)modes[m]);
-            s = lu->getrf(h, form, N, a, LDA, SA, ip, jp, info, NB, modes[m]);
-            expect_invalid(s, fn, 9 + o, needle, SAME, hname, "mode out of range");
+            s = lu->getrf(h, form, modes[m], N, a, LDA, SA, ip, jp, info, NB);
+            expect_invalid(s, fn, 2, needle, SAME, hname, "mode out of range");
         }
-        s = lu->getrf(h, form, N, a, LDA, SA, NULL, jp, info, NB, NUMGPU_FULLPIVOT_GETC2);
-        expect_invalid(s, fn, 5 + o, "ipiv", SAME, hname, "NULL ipiv");
-        s = lu->getrf(h, form, N, a, N - 1, SA, ip, jp, info, NB, NUMGPU_FULLPIVOT_STRICT);
-        expect_invalid(s, fn, 4, "(lda = 3)", SAME, hname, "lda < n");
+        s = lu->getrf(h, form, NUMGPU_FULLPIVOT_GETC2, N, a, LDA, SA, NULL, jp, info, NB);
+        expect_invalid(s, fn, 6 + o, "ipiv", SAME, hname, "NULL ipiv");
+        s = lu->getrf(h, form, NUMGPU_FULLPIVOT_STRICT, N, a, N - 1, SA, ip, jp, info, NB);
+        expect_invalid(s, fn, 5, "(lda = 3)", SAME, hname, "lda < n");
 
         snprintf(fn, sizeof fn, "numgpu_%sgetrs_fullpivot_batched%s", p->letter, sfx);
         s = lu->getrs(h, form, 3, N, NRHS, a, LDA, SA, good, good, b, LDB, SB, NB);
@@ -190,9 +191,9 @@ static void error_checks(numgpu_handle *h, const char *hname, const lu_t *lu)
 
         /* n = 0 and batch = 0: success, nothing touched. */
         snprintf(fn, sizeof fn, "numgpu_%sgetrf_fullpivot_batched%s", p->letter, sfx);
-        s = lu->getrf(h, form, 0, a, 1, SA, ip, jp, info, NB, NUMGPU_FULLPIVOT_GETC2);
+        s = lu->getrf(h, form, NUMGPU_FULLPIVOT_GETC2, 0, a, 1, SA, ip, jp, info, NB);
         expect_status(s, NUMGPU_SUCCESS, fn, 0, "", SAME, hname, "n = 0");
-        s = lu->getrf(h, form, N, a, LDA, SA, ip, jp, info, 0, NUMGPU_FULLPIVOT_STRICT);
+        s = lu->getrf(h, form, NUMGPU_FULLPIVOT_STRICT, N, a, LDA, SA, ip, jp, info, 0);
         expect_status(s, NUMGPU_SUCCESS, fn, 0, "", SAME, hname, "batch = 0");
         snprintf(fn, sizeof fn, "numgpu_%sgesv_fullpivot_batched%s", p->letter, sfx);
         s = lu->gesv(h, form, N, NRHS, a, LDA, SA, ip, jp, b, LDB, SB, info, 0);
@@ -280,9 +281,8 @@ static int factor(lu_case *c, int32_t mode, void *F, int32_t *ip, int32_t *jp, i
     poison(jp, NB * c->n);
     poison(info, NB);
     dA = put(&st, F, abytes);
-    s = c->lu->getrf(c->w->h, c->form, (int64_t)c->n, batch_arg(&st, c, dA, c->sa, ptrs), (int64_t)c->lda,
-                     (int64_t)c->sa, put(&st, ip, pbytes), put(&st, jp, pbytes), put(&st, info, sizeof c->info),
-                     NB, mode);
+    s = c->lu->getrf(c->w->h, c->form, mode, (int64_t)c->n, batch_arg(&st, c, dA, c->sa, ptrs), (int64_t)c->lda,
+                     (int64_t)c->sa, put(&st, ip, pbytes), put(&st, jp, pbytes), put(&st, info, sizeof c->info), NB);
     return call_ok(s, back(&st), c->w->name, mode == NUMGPU_FULLPIVOT_GETC2 ? "getrf GETC2" : "getrf STRICT") &&
            outside_same(F, c->A0, p->size, NB * c->sa, c->lda, c->sa, c->n, c->n);
 }

@@ -30,35 +30,35 @@
 
 typedef struct {
     const prec_t *p;
-    numgpu_status (*spike)(numgpu_handle *h, int64_t n, int64_t nrhs, const void *dl, const void *d, const void *du,
-                           void *B, int64_t ldb, int32_t *info, int32_t piv);
-    numgpu_status (*strided)(numgpu_handle *h, int64_t n, int64_t nrhs, const void *dl, const void *d,
+    numgpu_status (*spike)(numgpu_handle *h, int32_t piv, int64_t n, int64_t nrhs, const void *dl, const void *d,
+                           const void *du, void *B, int64_t ldb, int32_t *info);
+    numgpu_status (*strided)(numgpu_handle *h, int32_t piv, int64_t n, int64_t nrhs, const void *dl, const void *d,
                              const void *du, int64_t sdiag, void *B, int64_t ldb, int64_t sB, int32_t *info,
-                             int64_t batch, int32_t piv);
-    numgpu_status (*inter)(numgpu_handle *h, int64_t n, const void *dl, const void *d, const void *du, void *B,
-                           int32_t *info, int64_t batch, int32_t piv);
+                             int64_t batch);
+    numgpu_status (*inter)(numgpu_handle *h, int32_t piv, int64_t n, const void *dl, const void *d, const void *du,
+                           void *B, int32_t *info, int64_t batch);
     int (*ref)(int n, int nrhs, void *dl, void *d, void *du, void *b, int ldb); /* LAPACKE_?gtsv */
 } gt_t;
 
 #define GT_PRECISION(P, T, LT)                                                                                    \
-    static numgpu_status P##_spike(numgpu_handle *h, int64_t n, int64_t nrhs, const void *dl, const void *d,     \
-                                   const void *du, void *B, int64_t ldb, int32_t *info, int32_t piv)             \
+    static numgpu_status P##_spike(numgpu_handle *h, int32_t piv, int64_t n, int64_t nrhs, const void *dl,       \
+                                   const void *d, const void *du, void *B, int64_t ldb, int32_t *info)           \
     {                                                                                                             \
-        return numgpu_##P##gtsv_spike(h, n, nrhs, (const T *)dl, (const T *)d, (const T *)du, (T *)B, ldb, info, \
-                                      piv);                                                                       \
+        return numgpu_##P##gtsv_spike(h, piv, n, nrhs, (const T *)dl, (const T *)d, (const T *)du, (T *)B, ldb,  \
+                                      info);                                                                      \
     }                                                                                                             \
-    static numgpu_status P##_strided(numgpu_handle *h, int64_t n, int64_t nrhs, const void *dl, const void *d,   \
-                                     const void *du, int64_t sdiag, void *B, int64_t ldb, int64_t sB,            \
-                                     int32_t *info, int64_t batch, int32_t piv)                                  \
+    static numgpu_status P##_strided(numgpu_handle *h, int32_t piv, int64_t n, int64_t nrhs, const void *dl,     \
+                                     const void *d, const void *du, int64_t sdiag, void *B, int64_t ldb,         \
+                                     int64_t sB, int32_t *info, int64_t batch)                                   \
     {                                                                                                             \
-        return numgpu_##P##gtsv_batched_strided(h, n, nrhs, (const T *)dl, (const T *)d, (const T *)du, sdiag,   \
-                                                (T *)B, ldb, sB, info, batch, piv);                               \
+        return numgpu_##P##gtsv_batched_strided(h, piv, n, nrhs, (const T *)dl, (const T *)d, (const T *)du,     \
+                                                sdiag, (T *)B, ldb, sB, info, batch);                             \
     }                                                                                                             \
-    static numgpu_status P##_inter(numgpu_handle *h, int64_t n, const void *dl, const void *d, const void *du,   \
-                                   void *B, int32_t *info, int64_t batch, int32_t piv)                           \
+    static numgpu_status P##_inter(numgpu_handle *h, int32_t piv, int64_t n, const void *dl, const void *d,      \
+                                   const void *du, void *B, int32_t *info, int64_t batch)                        \
     {                                                                                                             \
-        return numgpu_##P##gtsv_batched_interleaved(h, n, (const T *)dl, (const T *)d, (const T *)du, (T *)B,    \
-                                                    info, batch, piv);                                            \
+        return numgpu_##P##gtsv_batched_interleaved(h, piv, n, (const T *)dl, (const T *)d, (const T *)du,       \
+                                                    (T *)B, info, batch);                                         \
     }                                                                                                             \
     static int P##_ref(int n, int nrhs, void *dl, void *d, void *du, void *b, int ldb)                           \
     {                                                                                                             \
@@ -95,72 +95,72 @@ static void error_checks(numgpu_handle *h, const char *hname, const gt_t *g)
 #define SAME (memcmp(B, B0, NSYS * SB * es) == 0 && memcmp(info, info0, sizeof info) == 0)
 
     snprintf(fn, sizeof fn, "numgpu_%sgtsv_spike", p->letter);
-    s = g->spike(NULL, N, NRHS, dl, d, du, B, LDB, info, DP);
+    s = g->spike(NULL, DP, N, NRHS, dl, d, du, B, LDB, info);
     expect_invalid(s, fn, 1, "(h)", SAME, hname, "NULL handle");
-    s = g->spike(h, -1, NRHS, dl, d, du, B, LDB, info, DP);
-    expect_invalid(s, fn, 2, "(n = -1) must be >= 0", SAME, hname, "n < 0");
-    s = g->spike(h, N, -2, dl, d, du, B, LDB, info, DP);
-    expect_invalid(s, fn, 3, "(nrhs = -2) must be >= 0", SAME, hname, "nrhs < 0");
-    s = g->spike(h, N, NRHS, NULL, d, du, B, LDB, info, DP);
-    expect_invalid(s, fn, 4, "(dl) must not be NULL", SAME, hname, "NULL dl");
-    s = g->spike(h, N, NRHS, dl, NULL, du, B, LDB, info, DP);
-    expect_invalid(s, fn, 5, "(d) must not be NULL", SAME, hname, "NULL d");
-    s = g->spike(h, N, NRHS, dl, d, NULL, B, LDB, info, DP);
-    expect_invalid(s, fn, 6, "(du) must not be NULL", SAME, hname, "NULL du");
-    s = g->spike(h, N, NRHS, dl, d, du, NULL, LDB, info, DP);
-    expect_invalid(s, fn, 7, "(B) must not be NULL", SAME, hname, "NULL B");
-    s = g->spike(h, N, NRHS, dl, d, du, B, N - 1, info, DP);
-    expect_invalid(s, fn, 8, "(ldb = 3) must be >= max(1, n) = 4", SAME, hname, "ldb < n");
-    s = g->spike(h, N, NRHS, dl, d, du, B, LDB, NULL, DP);
-    expect_invalid(s, fn, 9, "(info) must not be NULL", SAME, hname, "NULL info");
-    s = g->spike(h, N, NRHS, dl, d, du, B, LDB, info, 2);
-    expect_invalid(s, fn, 10, "(pivoting = 2)", SAME, hname, "pivoting = 2");
-    s = g->spike(h, 0, NRHS, NULL, NULL, NULL, NULL, 1, NULL, DP);
+    s = g->spike(h, DP, -1, NRHS, dl, d, du, B, LDB, info);
+    expect_invalid(s, fn, 3, "(n = -1) must be >= 0", SAME, hname, "n < 0");
+    s = g->spike(h, DP, N, -2, dl, d, du, B, LDB, info);
+    expect_invalid(s, fn, 4, "(nrhs = -2) must be >= 0", SAME, hname, "nrhs < 0");
+    s = g->spike(h, DP, N, NRHS, NULL, d, du, B, LDB, info);
+    expect_invalid(s, fn, 5, "(dl) must not be NULL", SAME, hname, "NULL dl");
+    s = g->spike(h, DP, N, NRHS, dl, NULL, du, B, LDB, info);
+    expect_invalid(s, fn, 6, "(d) must not be NULL", SAME, hname, "NULL d");
+    s = g->spike(h, DP, N, NRHS, dl, d, NULL, B, LDB, info);
+    expect_invalid(s, fn, 7, "(du) must not be NULL", SAME, hname, "NULL du");
+    s = g->spike(h, DP, N, NRHS, dl, d, du, NULL, LDB, info);
+    expect_invalid(s, fn, 8, "(B) must not be NULL", SAME, hname, "NULL B");
+    s = g->spike(h, DP, N, NRHS, dl, d, du, B, N - 1, info);
+    expect_invalid(s, fn, 9, "(ldb = 3) must be >= max(1, n) = 4", SAME, hname, "ldb < n");
+    s = g->spike(h, DP, N, NRHS, dl, d, du, B, LDB, NULL);
+    expect_invalid(s, fn, 10, "(info) must not be NULL", SAME, hname, "NULL info");
+    s = g->spike(h, 2, N, NRHS, dl, d, du, B, LDB, info);
+    expect_invalid(s, fn, 2, "(pivoting = 2)", SAME, hname, "pivoting = 2");
+    s = g->spike(h, DP, 0, NRHS, NULL, NULL, NULL, NULL, 1, NULL);
     expect_status(s, NUMGPU_SUCCESS, fn, 0, "", SAME, hname, "n = 0");
-    s = g->spike(h, N, 0, dl, d, du, B, LDB, info, DP);
+    s = g->spike(h, DP, N, 0, dl, d, du, B, LDB, info);
     expect_status(s, NUMGPU_SUCCESS, fn, 0, "", SAME, hname, "nrhs = 0");
 
     snprintf(fn, sizeof fn, "numgpu_%sgtsv_batched_strided", p->letter);
-    s = g->strided(h, -1, NRHS, dl, d, du, SD, B, LDB, SB, info, NSYS, DP);
-    expect_invalid(s, fn, 2, "(n = -1)", SAME, hname, "n < 0");
-    s = g->strided(h, N, NRHS, NULL, d, du, SD, B, LDB, SB, info, NSYS, DP);
-    expect_invalid(s, fn, 4, "(dl) must not be NULL", SAME, hname, "NULL dl");
-    s = g->strided(h, N, NRHS, dl, d, du, N - 1, B, LDB, SB, info, NSYS, DP);
-    expect_invalid(s, fn, 7, "(stride_diag = 3) must be 0 or >= n = 4", SAME, hname, "stride_diag < n");
-    s = g->strided(h, N, NRHS, dl, d, du, SD, NULL, LDB, SB, info, NSYS, DP);
-    expect_invalid(s, fn, 8, "(B) must not be NULL", SAME, hname, "NULL B");
-    s = g->strided(h, N, NRHS, dl, d, du, SD, B, N - 1, SB, info, NSYS, DP);
-    expect_invalid(s, fn, 9, "(ldb = 3)", SAME, hname, "ldb < n");
-    s = g->strided(h, N, NRHS, dl, d, du, SD, B, LDB, SB - 1, info, NSYS, DP);
-    expect_invalid(s, fn, 10, "(strideB = 7)", SAME, hname, "strideB < ldb * nrhs");
-    s = g->strided(h, N, NRHS, dl, d, du, SD, B, LDB, SB, NULL, NSYS, DP);
-    expect_invalid(s, fn, 11, "(info) must not be NULL", SAME, hname, "NULL info");
-    s = g->strided(h, N, NRHS, dl, d, du, SD, B, LDB, SB, info, -1, DP);
-    expect_invalid(s, fn, 12, "(batch = -1) must be >= 0", SAME, hname, "batch < 0");
-    s = g->strided(h, N, NRHS, dl, d, du, SD, B, LDB, SB, info, NSYS, -1);
-    expect_invalid(s, fn, 13, "(pivoting = -1)", SAME, hname, "pivoting = -1");
-    s = g->strided(h, N, NRHS, dl, d, du, SD, B, LDB, SB, info, 0, DP);
+    s = g->strided(h, DP, -1, NRHS, dl, d, du, SD, B, LDB, SB, info, NSYS);
+    expect_invalid(s, fn, 3, "(n = -1)", SAME, hname, "n < 0");
+    s = g->strided(h, DP, N, NRHS, NULL, d, du, SD, B, LDB, SB, info, NSYS);
+    expect_invalid(s, fn, 5, "(dl) must not be NULL", SAME, hname, "NULL dl");
+    s = g->strided(h, DP, N, NRHS, dl, d, du, N - 1, B, LDB, SB, info, NSYS);
+    expect_invalid(s, fn, 8, "(stride_diag = 3) must be 0 or >= n = 4", SAME, hname, "stride_diag < n");
+    s = g->strided(h, DP, N, NRHS, dl, d, du, SD, NULL, LDB, SB, info, NSYS);
+    expect_invalid(s, fn, 9, "(B) must not be NULL", SAME, hname, "NULL B");
+    s = g->strided(h, DP, N, NRHS, dl, d, du, SD, B, N - 1, SB, info, NSYS);
+    expect_invalid(s, fn, 10, "(ldb = 3)", SAME, hname, "ldb < n");
+    s = g->strided(h, DP, N, NRHS, dl, d, du, SD, B, LDB, SB - 1, info, NSYS);
+    expect_invalid(s, fn, 11, "(strideB = 7)", SAME, hname, "strideB < ldb * nrhs");
+    s = g->strided(h, DP, N, NRHS, dl, d, du, SD, B, LDB, SB, NULL, NSYS);
+    expect_invalid(s, fn, 12, "(info) must not be NULL", SAME, hname, "NULL info");
+    s = g->strided(h, DP, N, NRHS, dl, d, du, SD, B, LDB, SB, info, -1);
+    expect_invalid(s, fn, 13, "(batch = -1) must be >= 0", SAME, hname, "batch < 0");
+    s = g->strided(h, -1, N, NRHS, dl, d, du, SD, B, LDB, SB, info, NSYS);
+    expect_invalid(s, fn, 2, "(pivoting = -1)", SAME, hname, "pivoting = -1");
+    s = g->strided(h, DP, N, NRHS, dl, d, du, SD, B, LDB, SB, info, 0);
     expect_status(s, NUMGPU_SUCCESS, fn, 0, "", SAME, hname, "batch = 0");
 
     snprintf(fn, sizeof fn, "numgpu_%sgtsv_batched_interleaved", p->letter);
-    s = g->inter(h, -3, dl, d, du, B, info, NSYS, DP);
-    expect_invalid(s, fn, 2, "(n = -3)", SAME, hname, "n < 0");
-    s = g->inter(h, N, dl, d, NULL, B, info, NSYS, DP);
-    expect_invalid(s, fn, 5, "(du) must not be NULL", SAME, hname, "NULL du");
-    s = g->inter(h, N, dl, d, du, NULL, info, NSYS, DP);
-    expect_invalid(s, fn, 6, "(B) must not be NULL", SAME, hname, "NULL B");
-    s = g->inter(h, N, dl, d, du, B, NULL, NSYS, DP);
-    expect_invalid(s, fn, 7, "(info) must not be NULL", SAME, hname, "NULL info");
-    s = g->inter(h, N, dl, d, du, B, info, -2, DP);
-    expect_invalid(s, fn, 8, "(batch = -2)", SAME, hname, "batch < 0");
-    s = g->inter(h, N, dl, d, du, B, info, NSYS, 9);
-    expect_invalid(s, fn, 9, "(pivoting = 9)", SAME, hname, "pivoting = 9");
-    s = g->inter(h, 0, NULL, NULL, NULL, NULL, NULL, NSYS, DP);
+    s = g->inter(h, DP, -3, dl, d, du, B, info, NSYS);
+    expect_invalid(s, fn, 3, "(n = -3)", SAME, hname, "n < 0");
+    s = g->inter(h, DP, N, dl, d, NULL, B, info, NSYS);
+    expect_invalid(s, fn, 6, "(du) must not be NULL", SAME, hname, "NULL du");
+    s = g->inter(h, DP, N, dl, d, du, NULL, info, NSYS);
+    expect_invalid(s, fn, 7, "(B) must not be NULL", SAME, hname, "NULL B");
+    s = g->inter(h, DP, N, dl, d, du, B, NULL, NSYS);
+    expect_invalid(s, fn, 8, "(info) must not be NULL", SAME, hname, "NULL info");
+    s = g->inter(h, DP, N, dl, d, du, B, info, -2);
+    expect_invalid(s, fn, 9, "(batch = -2)", SAME, hname, "batch < 0");
+    s = g->inter(h, 9, N, dl, d, du, B, info, NSYS);
+    expect_invalid(s, fn, 2, "(pivoting = 9)", SAME, hname, "pivoting = 9");
+    s = g->inter(h, DP, 0, NULL, NULL, NULL, NULL, NULL, NSYS);
     expect_status(s, NUMGPU_SUCCESS, fn, 0, "", SAME, hname, "n = 0");
 #undef SAME
 
     /* n = 1: dl and du are not referenced, NULL is fine; x = b / d. */
-    s = g->spike(h, 1, 1, NULL, d, NULL, B, 1, info, DP);
+    s = g->spike(h, DP, 1, 1, NULL, d, NULL, B, 1, info);
     check(s == NUMGPU_SUCCESS && info[0] == 0 && cget(p, B, 0) == (2.0 + (p->cplx ? 1.0 : 0.0) * I) / 4.0,
           "%s handle: numgpu_%sgtsv_spike n = 1 with NULL dl, du: status %d (%s), info %d", hname, p->letter, (int)s,
           last_error(), (int)info[0]);
@@ -281,9 +281,9 @@ static void run_spike(const where_t *w, const gt_t *g, const sys_t *sys, int32_t
         memcpy(eptr(p, B, e % n + e / n * ldb), eptr(p, y->b, e), es);
     B0 = xdup(B, ldb * nrhs * es);
     /* n = 1: dl and du have no entries; NULL (not a host pointer among device ones). */
-    s = g->spike(w->h, (int64_t)n, (int64_t)nrhs, m ? put(&st, dl, m * es) : NULL, put(&st, d, n * es),
-                 m ? put(&st, du, m * es) : NULL, put(&st, B, ldb * nrhs * es), (int64_t)ldb,
-                 put(&st, &info, sizeof info), piv);
+    s = g->spike(w->h, piv, (int64_t)n, (int64_t)nrhs, m ? put(&st, dl, m * es) : NULL,
+                 put(&st, d, n * es), m ? put(&st, du, m * es) : NULL, put(&st, B, ldb * nrhs * es),
+                 (int64_t)ldb, put(&st, &info, sizeof info));
     if (call_ok(s, back(&st), w->name, what)) {
         check(outside_same(B, B0, es, ldb * nrhs, ldb, ldb * nrhs, n, nrhs) && memcmp(dl, y->dl, n * es) == 0 &&
                   memcmp(d, y->d, n * es) == 0 && memcmp(du, y->du, n * es) == 0,
@@ -319,9 +319,9 @@ static void run_strided(const where_t *w, const gt_t *g, const sys_t *sys, int32
     }
     dl0 = xdup(dl, NB * sd * es), d0 = xdup(d, NB * sd * es), du0 = xdup(du, NB * sd * es);
     B0 = xdup(B, NB * sb * es);
-    s = g->strided(w->h, (int64_t)n, (int64_t)nrhs, put(&st, dl, NB * sd * es), put(&st, d, NB * sd * es),
-                   put(&st, du, NB * sd * es), (int64_t)sd, put(&st, B, NB * sb * es), (int64_t)ldb, (int64_t)sb,
-                   put(&st, info, sizeof info), NB, piv);
+    s = g->strided(w->h, piv, (int64_t)n, (int64_t)nrhs, put(&st, dl, NB * sd * es),
+                   put(&st, d, NB * sd * es), put(&st, du, NB * sd * es), (int64_t)sd, put(&st, B, NB * sb * es), (int64_t)ldb,
+                   (int64_t)sb, put(&st, info, sizeof info), NB);
     if (call_ok(s, back(&st), w->name, what)) {
         check(outside_same(B, B0, es, NB * sb, ldb, sb, n, nrhs) && memcmp(dl, dl0, NB * sd * es) == 0 &&
                   memcmp(d, d0, NB * sd * es) == 0 && memcmp(du, du0, NB * sd * es) == 0,
@@ -339,14 +339,15 @@ static void run_strided(const where_t *w, const gt_t *g, const sys_t *sys, int32
     free(B0);
 }
 
-/* numgpu_?gtsv_batched_interleaved on the NB systems' first right-hand sides: element k of
- * system i at k NB + i; dl's row 0 and du's row n - 1 NaN (not referenced). */
+/* numgpu_?gtsv_batched_interleaved on the NB systems' first right-hand sides: entry k of
+ * system i at k NB + i; LAPACK's diagonals, as the other forms: dl and du hold (n - 1) NB
+ * entries, d and B n NB. */
 static void run_interleaved(const where_t *w, const gt_t *g, const sys_t *sys, int32_t piv, const char *what)
 {
     const prec_t *p = g->p;
-    const size_t n = sys[0].n, es = p->size, bytes = n * NB * es;
-    void *dl = new_buffer(p, n * NB, 0, CNAN), *d = new_buffer(p, n * NB, 0, CNAN);
-    void *du = new_buffer(p, n * NB, 0, CNAN), *B = new_buffer(p, n * NB, 0, CNAN), *dl0, *d0, *du0;
+    const size_t n = sys[0].n, es = p->size, bytes = n * NB * es, obytes = (n - 1) * NB * es;
+    void *dl = new_buffer(p, (n - 1) * NB, 0, CNAN), *d = new_buffer(p, n * NB, 0, CNAN);
+    void *du = new_buffer(p, (n - 1) * NB, 0, CNAN), *B = new_buffer(p, n * NB, 0, CNAN), *dl0, *d0, *du0;
     int32_t info[NB] = {-7, -7, -7};
     stage_t st = stage_for(w);
     numgpu_status s;
@@ -356,15 +357,16 @@ static void run_interleaved(const where_t *w, const gt_t *g, const sys_t *sys, i
             memcpy(eptr(p, d, k * NB + i), eptr(p, sys[i].d, k), es);
             memcpy(eptr(p, B, k * NB + i), eptr(p, sys[i].b, k), es);
             if (k + 1 < n) {
-                memcpy(eptr(p, dl, (k + 1) * NB + i), eptr(p, sys[i].dl, k), es);
+                memcpy(eptr(p, dl, k * NB + i), eptr(p, sys[i].dl, k), es);
                 memcpy(eptr(p, du, k * NB + i), eptr(p, sys[i].du, k), es);
             }
         }
-    dl0 = xdup(dl, bytes), d0 = xdup(d, bytes), du0 = xdup(du, bytes);
-    s = g->inter(w->h, (int64_t)n, put(&st, dl, bytes), put(&st, d, bytes), put(&st, du, bytes), put(&st, B, bytes),
-                 put(&st, info, sizeof info), NB, piv);
+    dl0 = xdup(dl, obytes), d0 = xdup(d, bytes), du0 = xdup(du, obytes);
+    /* n = 1: dl and du have no entries; NULL, as for the spike form. */
+    s = g->inter(w->h, piv, (int64_t)n, obytes ? put(&st, dl, obytes) : NULL, put(&st, d, bytes),
+                 obytes ? put(&st, du, obytes) : NULL, put(&st, B, bytes), put(&st, info, sizeof info), NB);
     if (call_ok(s, back(&st), w->name, what)) {
-        check(memcmp(dl, dl0, bytes) == 0 && memcmp(d, d0, bytes) == 0 && memcmp(du, du0, bytes) == 0,
+        check(memcmp(dl, dl0, obytes) == 0 && memcmp(d, d0, bytes) == 0 && memcmp(du, du0, obytes) == 0,
               "%s: %s: the diagonals were written", w->name, what);
         for (i = 0; i < NB; i++) {
             sys_t first = sys[i];

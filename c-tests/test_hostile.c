@@ -249,8 +249,8 @@ static numgpu_cmrs_matrix *new_cmrs(numgpu_handle *h, char letter)
     static const float fv[2] = {1, 1};
     static const double dv[2] = {1, 1};
     numgpu_cmrs_matrix *m = NULL;
-    numgpu_status st = letter == 's' ? numgpu_scmrs_create(h, 2, 2, 2, fv, rp, ci, 0, 0, 0, &m)
-                                     : numgpu_dcmrs_create(h, 2, 2, 2, dv, rp, ci, 0, 0, 0, &m);
+    numgpu_status st = letter == 's' ? numgpu_scmrs_create(h, 2, 2, 2, fv, rp, ci, NUMGPU_INDEX_BASE_ZERO, 0, 0, &m)
+                                     : numgpu_dcmrs_create(h, 2, 2, 2, dv, rp, ci, NUMGPU_INDEX_BASE_ZERO, 0, 0, &m);
     if (st != NUMGPU_SUCCESS) {
         fprintf(stderr, "test_hostile: cannot create a CMRS matrix: %s\n", last_error());
         exit(2);
@@ -264,7 +264,7 @@ static numgpu_life_plan *new_life_plan(numgpu_handle *h)
     static const int32_t idx[2] = {0, 1};
     static const double val[2] = {1, 1};
     numgpu_life_plan *p = NULL;
-    if (numgpu_life_plan_create(h, 2, 2, 2, 2, 2, idx, idx, idx, val, 0, &p) != NUMGPU_SUCCESS) {
+    if (numgpu_life_plan_create(h, 2, 2, 2, 2, 2, idx, idx, idx, NUMGPU_INDEX_BASE_ZERO, val, &p) != NUMGPU_SUCCESS) {
         fprintf(stderr, "test_hostile: cannot create a LiFE plan: %s\n", last_error());
         exit(2);
     }
@@ -284,28 +284,32 @@ static numgpu_ode *new_ode(numgpu_handle *h)
 static numgpu_ode *shared_ode; /* the ODE of rkc_integrate's base calls, per place */
 
 /* The base value of an int64_t parameter: sizes 2, leading dimensions 2 (the 4 rows of a
- * Khatri-Rao product of two 2 x 2 matrices), strides 4. */
+ * Khatri-Rao product of two 2 x 2 matrices), strides 4; an order-3 tensor, 5 iterations,
+ * device 0, and 0 for the choices where 0 is the default (CMRS's height and M, sym_apply's
+ * p, a mode number, LiFE's iterations). */
 static int64_t base_i64(const char *fn, const char *name)
 {
+    int tensor = strstr(fn, "sshopm") || strstr(fn, "sym_");
     if (!strncmp(name, "stride", 6) || (strstr(fn, "khatri_rao") && !strcmp(name, "ldc")))
         return 4;
     if (!strcmp(name, "natol") || !strcmp(name, "npar"))
         return 1;
+    if ((tensor && !strcmp(name, "m")) || !strcmp(name, "ndim"))
+        return 3;
+    if (!strcmp(name, "maxit"))
+        return 5;
+    if (!strcmp(name, "device") || !strcmp(name, "height") || !strcmp(name, "M") || !strcmp(name, "p") ||
+        !strcmp(name, "mode") || !strcmp(name, "max_iters"))
+        return 0;
     return 2;
 }
 
-/* The base value of an int32_t parameter: the first enum value, the handle's backend, an
- * order-3 tensor, 5 iterations, 2 eigenpairs, vectors wanted. */
+/* The base value of an int32_t parameter (an enum): the first value, the handle's backend,
+ * vectors wanted. */
 static int32_t base_i32(const call_t *c, const char *name)
 {
     if (!strcmp(name, "backend"))
         return c->pl->backend;
-    if (!strcmp(name, "m") || !strcmp(name, "ndim"))
-        return 3;
-    if (!strcmp(name, "n") || !strcmp(name, "kmax"))
-        return 2;
-    if (!strcmp(name, "maxit"))
-        return 5;
     if (!strcmp(name, "jobz") || !strcmp(name, "jobu") || !strcmp(name, "jobv"))
         return 1; /* vectors: every array of the Jacobi routines referenced */
     return 0;
@@ -685,9 +689,9 @@ static void issue16_rkc(numgpu_handle *h)
         int32_t layout;
         int arg;
     } cases[] = {
-        {(int64_t)1 << 61, 1, NUMGPU_LAYOUT_SYSTEM_MAJOR, 6},    {(int64_t)1 << 60, 1, NUMGPU_LAYOUT_SYSTEM_MAJOR, 6},
-        {(int64_t)1 << 61, 4, NUMGPU_LAYOUT_EQUATION_MAJOR, 6},  {(int64_t)1 << 62, 4, NUMGPU_LAYOUT_EQUATION_MAJOR, 6},
-        {3, (int64_t)1 << 61, NUMGPU_LAYOUT_SYSTEM_MAJOR, 9},    {3, (int64_t)1 << 60, NUMGPU_LAYOUT_SYSTEM_MAJOR, 9},
+        {(int64_t)1 << 61, 1, NUMGPU_LAYOUT_SYSTEM_MAJOR, 7},    {(int64_t)1 << 60, 1, NUMGPU_LAYOUT_SYSTEM_MAJOR, 7},
+        {(int64_t)1 << 61, 4, NUMGPU_LAYOUT_EQUATION_MAJOR, 7},  {(int64_t)1 << 62, 4, NUMGPU_LAYOUT_EQUATION_MAJOR, 7},
+        {3, (int64_t)1 << 61, NUMGPU_LAYOUT_SYSTEM_MAJOR, 10},   {3, (int64_t)1 << 60, NUMGPU_LAYOUT_SYSTEM_MAJOR, 10},
     };
     numgpu_ode *ode = NULL;
     size_t k;
@@ -698,11 +702,11 @@ static void issue16_rkc(numgpu_handle *h)
     for (k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         double Y[12] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}, P[4] = {1, 1, 1, 1}, atol = 1e-8;
         int32_t st[4] = {-7, -7, -7, -7};
-        numgpu_status s = numgpu_rkc_integrate(h, ode, 4, 0, 1, Y, cases[k].ldy, cases[k].layout, P, cases[k].ldp,
-                                               1e-6, &atol, 1, NULL, NULL, st, NULL);
+        numgpu_status s = numgpu_rkc_integrate(h, ode, 4, 1, 0, 1, Y, cases[k].ldy, cases[k].layout, P,
+                                               cases[k].ldp, 1e-6, &atol, NULL, NULL, st, NULL);
         int same = Y[0] == 1 && Y[11] == 1 && st[0] == -7 && st[3] == -7;
         expect_status(s, NUMGPU_NOT_SUPPORTED, "numgpu_rkc_integrate", cases[k].arg, "beyond the address space", same,
-                      "issue16", cases[k].arg == 6 ? "ldy beyond the address space" : "ldp beyond the address space");
+                      "issue16", cases[k].arg == 7 ? "ldy beyond the address space" : "ldp beyond the address space");
     }
     numgpu_ode_destroy(ode);
 }
@@ -771,7 +775,7 @@ static void issue16_messages(numgpu_handle *h, int32_t backend)
     numgpu_ode_builtin(h, NUMGPU_ODE_HEAT, 3, &ode);
     numgpu_rkc_options_default(&o);
     o.method = 9;
-    s = numgpu_rkc_integrate(h, ode, 1, 0, 1, Y, 3, 0, P, 1, 1e-6, &atol, 1, &o, NULL, st, NULL);
+    s = numgpu_rkc_integrate(h, ode, 1, 1, 0, 1, Y, 3, 0, P, 1, 1e-6, &atol, &o, NULL, st, NULL);
     expect_invalid(s,
                    "numgpu_rkc_integrate", 14, "(opts->method = 9) must be", st[0] == -7, "issue16", "opts->method = 9");
     check(balanced(last_error()), "issue16: options message \"%s\" has unbalanced parentheses", last_error());

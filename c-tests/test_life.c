@@ -71,7 +71,7 @@ static void products(const where_t *where)
     for (k = 0; k < LDY * NV; k++)
         b[k] = k % LDY < NT ? rnd() : NAN;
     s = numgpu_life_plan_create(where->h, NT, NA, NV, NF, NNZ, put(&st, at, sizeof at), put(&st, vx, sizeof vx),
-                                put(&st, fb, sizeof fb), put(&st, vals, sizeof vals), 1, &p);
+                                put(&st, fb, sizeof fb), NUMGPU_INDEX_BASE_ONE, put(&st, vals, sizeof vals), &p);
     fail = back(&st);
     if (!call_ok(s, fail, where->name, "numgpu_life_plan_create"))
         return;
@@ -125,16 +125,16 @@ static void argument_checks(numgpu_handle *h, const char *hname)
         y[k] = -7;
     memcpy(bad, FIBERS, sizeof bad);
     bad[4] = NF + 1;
-    expect_invalid(numgpu_life_plan_create(h, NT, NA, NV, NF, NNZ, ATOMS, VOXELS, bad, VALUES, 1, &q), c, 9, "fibers[4]",
+    expect_invalid(numgpu_life_plan_create(h, NT, NA, NV, NF, NNZ, ATOMS, VOXELS, bad, 1, VALUES, &q), c, 9, "fibers[4]",
                    q == (numgpu_life_plan *)(uintptr_t)0x40, hname, "fibre index out of range");
     bad[4] = 0;
-    expect_invalid(numgpu_life_plan_create(h, NT, NA, NV, NF, NNZ, ATOMS, VOXELS, bad, VALUES, 1, &q), c, 9, "fibers[4]",
+    expect_invalid(numgpu_life_plan_create(h, NT, NA, NV, NF, NNZ, ATOMS, VOXELS, bad, 1, VALUES, &q), c, 9, "fibers[4]",
                    q == (numgpu_life_plan *)(uintptr_t)0x40, hname, "fibre index 0 with base 1");
-    expect_invalid(numgpu_life_plan_create(h, NT, NA, NV, NF, NNZ, ATOMS, VOXELS, FIBERS, VALUES, 2, &q), c, 11,
+    expect_invalid(numgpu_life_plan_create(h, NT, NA, NV, NF, NNZ, ATOMS, VOXELS, FIBERS, 2, VALUES, &q), c, 10,
                    "index_base", q == (numgpu_life_plan *)(uintptr_t)0x40, hname, "index_base 2");
-    expect_invalid(numgpu_life_plan_create(h, NT, NA, NV, NF, -1, ATOMS, VOXELS, FIBERS, VALUES, 1, &q), c, 6, "nnz",
+    expect_invalid(numgpu_life_plan_create(h, NT, NA, NV, NF, -1, ATOMS, VOXELS, FIBERS, 1, VALUES, &q), c, 6, "nnz",
                    q == (numgpu_life_plan *)(uintptr_t)0x40, hname, "nnz < 0");
-    check(numgpu_life_plan_create(h, NT, NA, NV, NF, NNZ, ATOMS, VOXELS, FIBERS, VALUES, 1, &p) == NUMGPU_SUCCESS,
+    check(numgpu_life_plan_create(h, NT, NA, NV, NF, NNZ, ATOMS, VOXELS, FIBERS, 1, VALUES, &p) == NUMGPU_SUCCESS,
           "%s: numgpu_life_plan_create: %s", hname, last_error());
     for (k = 0; k < LDD * NA; k++)
         D[k] = 1;

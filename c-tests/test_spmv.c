@@ -148,17 +148,17 @@ static void csrmv_cases(const where_t *w, const prec_t *p)
 }
 
 typedef numgpu_status (*create_fn)(numgpu_handle *, int64_t, int64_t, int64_t, const void *, const int32_t *,
-                                   const int32_t *, int32_t, int32_t, int32_t, numgpu_cmrs_matrix **);
+                                   const int32_t *, numgpu_index_base, int64_t, int64_t, numgpu_cmrs_matrix **);
 typedef numgpu_status (*cmrsmv_fn)(numgpu_handle *, double, const numgpu_cmrs_matrix *, const void *, double, void *);
 typedef numgpu_status (*update_fn)(numgpu_handle *, numgpu_cmrs_matrix *, const void *);
 
 static numgpu_status s_create(numgpu_handle *h, int64_t m, int64_t n, int64_t nnz, const void *v, const int32_t *rp,
-                              const int32_t *ci, int32_t b, int32_t hh, int32_t mm, numgpu_cmrs_matrix **A)
+                              const int32_t *ci, numgpu_index_base b, int64_t hh, int64_t mm, numgpu_cmrs_matrix **A)
 {
     return numgpu_scmrs_create(h, m, n, nnz, v, rp, ci, b, hh, mm, A);
 }
 static numgpu_status d_create(numgpu_handle *h, int64_t m, int64_t n, int64_t nnz, const void *v, const int32_t *rp,
-                              const int32_t *ci, int32_t b, int32_t hh, int32_t mm, numgpu_cmrs_matrix **A)
+                              const int32_t *ci, numgpu_index_base b, int64_t hh, int64_t mm, numgpu_cmrs_matrix **A)
 {
     return numgpu_dcmrs_create(h, m, n, nnz, v, rp, ci, b, hh, mm, A);
 }
@@ -189,7 +189,7 @@ static void cmrs_cases(const where_t *w, int pi)
         for (si = 0; si < sizeof shapes / sizeof shapes[0]; si++) {
             const int32_t hgt = shapes[si][0], lanes = shapes[si][1];
             numgpu_cmrs_matrix *A = NULL;
-            int32_t height = -1, M = -1;
+            int64_t height = -1, M = -1;
             double pad = -1;
             void *x = new_buffer(p, (size_t)a.n, 1, 0), *y0 = new_buffer(p, (size_t)a.m, 1, 0);
             void *y = xmalloc((size_t)a.m * p->size);

@@ -64,14 +64,14 @@ typedef struct {
                                  int64_t sX0, int32_t mode, int32_t shift, double alpha, double tol,        \
                                  int32_t maxit, void *lam, void *X, int32_t *it, int32_t *fl)              \
     {                                                                                                       \
-        return numgpu_##R(h, M, N, nt, (const T *)A, sA, NS, (const T *)X0, sX0, mode, shift,      \
+        return numgpu_##R(h, mode, shift, M, N, nt, NS, (const T *)A, sA, (const T *)X0, sX0,      \
                                   (T)alpha, (T)tol, maxit, (T *)lam, (T *)X, it, fl);                        \
     }                                                                                                       \
     static numgpu_status P##_unique(numgpu_handle *h, const void *A, int32_t mode, int32_t shift,          \
                                     double alpha, double tol, double mtol, int32_t *count, void *lam,      \
                                     void *X, int32_t *mult, int32_t *type)                                 \
     {                                                                                                       \
-        return numgpu_##R##_unique(h, M, N, NT, (const T *)A, U, NS, NULL, 0, mode, shift, (T)alpha, \
+        return numgpu_##R##_unique(h, mode, shift, M, N, NT, NS, (const T *)A, U, NULL, 0, (T)alpha, \
                                          (T)tol, 20000, (T)mtol, KMAX, count, (T *)lam, (T *)X, mult,      \
                                          type);                                                             \
     }                                                                                                       \
@@ -248,10 +248,10 @@ static void error_checks(numgpu_handle *h, const char *hname, const fam_t *f)
     snprintf(fname, sizeof fname, "%s", f->name);
 #define UNTOUCHED (memcmp(lam, lam0, 2 * NS * f->p->size) == 0 && it[0] == -7 && fl[0] == -7)
     expect_invalid(f->run(NULL, 2, A, U, NULL, 0, 0, 1, 0.0, 1e-6, 10, lam, X, it, fl), fname, 1, "h", UNTOUCHED, hname, "NULL handle");
-    expect_invalid(f->run(h, 2, A, U - 1, NULL, 0, 0, 1, 0.0, 1e-6, 10, lam, X, it, fl), fname, 6, "strideA", UNTOUCHED, hname, "strideA < U");
-    expect_invalid(f->run(h, 2, NULL, U, NULL, 0, 0, 1, 0.0, 1e-6, 10, lam, X, it, fl), fname, 5, "A", UNTOUCHED, hname, "NULL A");
-    expect_invalid(f->run(h, 2, A, U, NULL, 0, 2, 1, 0.0, 1e-6, 10, lam, X, it, fl), fname, 10, "mode", UNTOUCHED, hname, "mode 2");
-    expect_invalid(f->run(h, 2, A, U, NULL, 0, 0, 5, 0.0, 1e-6, 10, lam, X, it, fl), fname, 11, "shift_kind", UNTOUCHED, hname, "shift 5");
+    expect_invalid(f->run(h, 2, A, U - 1, NULL, 0, 0, 1, 0.0, 1e-6, 10, lam, X, it, fl), fname, 9, "strideA", UNTOUCHED, hname, "strideA < U");
+    expect_invalid(f->run(h, 2, NULL, U, NULL, 0, 0, 1, 0.0, 1e-6, 10, lam, X, it, fl), fname, 8, "A", UNTOUCHED, hname, "NULL A");
+    expect_invalid(f->run(h, 2, A, U, NULL, 0, 2, 1, 0.0, 1e-6, 10, lam, X, it, fl), fname, 2, "mode", UNTOUCHED, hname, "mode 2");
+    expect_invalid(f->run(h, 2, A, U, NULL, 0, 0, 5, 0.0, 1e-6, 10, lam, X, it, fl), fname, 3, "shift_kind", UNTOUCHED, hname, "shift 5");
     expect_invalid(f->run(h, 2, A, U, NULL, 0, 0, 0, -1.0, 1e-6, 10, lam, X, it, fl), fname, 12, "alpha", UNTOUCHED, hname, "convex alpha < 0");
     expect_invalid(f->run(h, 2, A, U, NULL, 0, 0, 1, 0.0, -1.0, 10, lam, X, it, fl), fname, 13, "tol", UNTOUCHED, hname, "tol < 0");
     expect_invalid(f->run(h, 2, A, U, NULL, 0, 0, 1, 0.0, 1e-6, 0, lam, X, it, fl), fname, 14, "maxit", UNTOUCHED, hname, "maxit 0");

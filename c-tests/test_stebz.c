@@ -33,7 +33,7 @@ typedef struct {
     static numgpu_status P##_stecount(numgpu_handle *h, int64_t n, const void *d, int64_t sd, const void *e,        \
                                       int64_t se, int64_t nmu, const void *mu, int64_t *count, int64_t batch)       \
     {                                                                                                               \
-        return numgpu_##P##stecount_batched(h, n, (const T *)d, sd, (const T *)e, se, nmu, (const T *)mu, count,    \
+        return numgpu_##P##stecount_batched(h, n, nmu, (const T *)d, sd, (const T *)e, se, (const T *)mu, count,    \
                                             batch);                                                                 \
     }                                                                                                               \
     static int P##_ref(char range, int n, double vl, double vu, int il, int iu, const void *d, const void *e,       \
@@ -166,9 +166,9 @@ static void argument_checks(numgpu_handle *h, const char *hname)
                    "strideW", UNTOUCHED, hname, "strideW < n");
     expect_invalid(numgpu_dstebz_batched(h, NUMGPU_STEBZ_ALL, 4, 0, 0, 1, 1, 0, d, 4, e, 4, m, w, 4, NULL, 1), f, 16,
                    "info", UNTOUCHED, hname, "NULL info");
-    expect_invalid(numgpu_dstecount_batched(h, 4, d, 4, e, 4, -1, mu, count, 1), c, 7, "nmu", count[0] == -7, hname,
+    expect_invalid(numgpu_dstecount_batched(h, 4, -1, d, 4, e, 4, mu, count, 1), c, 3, "nmu", count[0] == -7, hname,
                    "nmu < 0");
-    expect_invalid(numgpu_dstecount_batched(h, 4, d, 4, e, 4, 2, mu, NULL, 1), c, 9, "count", count[0] == -7, hname,
+    expect_invalid(numgpu_dstecount_batched(h, 4, 2, d, 4, e, 4, mu, NULL, 1), c, 9, "count", count[0] == -7, hname,
                    "NULL count");
 #undef UNTOUCHED
 }

@@ -10,7 +10,7 @@
 !   ||b - op(A) x||_1 <= 30 n eps ||op(A)||_1 ||x||_1. The matrix classes, sizes and numerics
 !   are tests/integration/getrf_fullpivot.rs's.
 ! - The wrappers' shape checks (ipiv, info, rhs, a batch of B), numgpu's own checks through a
-!   wrapper (mode = 7: argument 10; lda < n: argument 4) and status without errmsg, all
+!   wrapper (mode = 7: argument 2; lda < n: argument 5) and status without errmsg, all
 !   writing nothing.
 ! - The bind(C) interfaces: the pointer-array form with an array of c_ptr against ?getc2, the
 !   strided form on numgpu_malloc memory against the wrapper.
@@ -105,7 +105,7 @@ contains
         jpiv = -99
         info = -99
         errmsg = ""
-        call numgpu_getrf_fullpivot_batched(h, f, ipiv, jpiv, info, NUMGPU_FULLPIVOT_GETC2, status, errmsg)
+        call numgpu_getrf_fullpivot_batched(h, NUMGPU_FULLPIVOT_GETC2, f, ipiv, jpiv, info, status, errmsg)
         call check(status == NUMGPU_SUCCESS .and. all(ipiv == ipr) .and. all(jpiv == jpr) .and. all(info == infor), &
             "numgpu_getrf_fullpivot_batched ({p}): status, ipiv, jpiv and info as ?getc2's " // trim(errmsg))
         call check(sqrt(sum(abs(f - fref)**2)) <= tol * n * eps * sqrt(sum(abs(fref)**2)), &
@@ -176,12 +176,12 @@ contains
         ip_bad = -5
         info_bad = -5
         errmsg = ""
-        call numgpu_getrf_fullpivot_batched(h, a, ip_bad, jpiv, info, NUMGPU_FULLPIVOT_GETC2, status, errmsg)
+        call numgpu_getrf_fullpivot_batched(h, NUMGPU_FULLPIVOT_GETC2, a, ip_bad, jpiv, info, status, errmsg)
         call check(status == NUMGPU_INVALID_VALUE .and. index(errmsg, "numgpu_getrf_fullpivot_batched: shapes do not " // &
             "conform: ipiv is 4 x 3") == 1 .and. all(a == a0) .and. all(ip_bad == -5) .and. all(info == -5), &
             "{p}: wrapper refuses ipiv of the wrong shape: " // trim(errmsg))
         errmsg = ""
-        call numgpu_getrf_fullpivot_batched(h, a, ipiv, jpiv, info_bad, NUMGPU_FULLPIVOT_STRICT, status, errmsg)
+        call numgpu_getrf_fullpivot_batched(h, NUMGPU_FULLPIVOT_STRICT, a, ipiv, jpiv, info_bad, status, errmsg)
         call check(status == NUMGPU_INVALID_VALUE .and. index(errmsg, "size(info)") > 0 .and. all(a == a0) .and. &
             all(ipiv == -5), "{p}: wrapper refuses info of the wrong size: " // trim(errmsg))
         errmsg = ""
@@ -197,18 +197,18 @@ contains
         call check(status == NUMGPU_INVALID_VALUE .and. index(errmsg, "size(A, 3) must be 1 or the batch size 1") > 0 &
             .and. all(b == 1), "{p}: getrs wrapper refuses a batch of A that is neither 1 nor B's: " // trim(errmsg))
         errmsg = ""
-        call numgpu_getrf_fullpivot_batched(h, a, ipiv, jpiv, info, 7_c_int32_t, status, errmsg)
-        call check(status == NUMGPU_INVALID_VALUE .and. numgpu_last_error_arg() == 10 .and. index(errmsg, &
-            "numgpu_{p}getrf_fullpivot_batched_strided: argument 10 (mode = 7)") == 1 .and. all(a == a0) .and. &
-            all(ipiv == -5) .and. all(jpiv == -5) .and. all(info == -5), "{p}: mode = 7 is refused with argument 10: " &
+        call numgpu_getrf_fullpivot_batched(h, 7_c_int32_t, a, ipiv, jpiv, info, status, errmsg)
+        call check(status == NUMGPU_INVALID_VALUE .and. numgpu_last_error_arg() == 2 .and. index(errmsg, &
+            "numgpu_{p}getrf_fullpivot_batched_strided: argument 2 (mode = 7)") == 1 .and. all(a == a0) .and. &
+            all(ipiv == -5) .and. all(jpiv == -5) .and. all(info == -5), "{p}: mode = 7 is refused with argument 2: " &
             // trim(errmsg))
         wide = a(1:3, :, :)
         wide0 = wide
         errmsg = ""
-        call numgpu_getrf_fullpivot_batched(h, wide, ipiv, jpiv, info, NUMGPU_FULLPIVOT_GETC2, status, errmsg)
-        call check(status == NUMGPU_INVALID_VALUE .and. numgpu_last_error_arg() == 4 .and. all(wide == wide0) .and. &
-            all(ipiv == -5), "{p}: lda = 3 < n = 4 is refused by numgpu with argument 4: " // trim(errmsg))
-        call numgpu_getrf_fullpivot_batched(h, a, ip_bad, jpiv, info, NUMGPU_FULLPIVOT_GETC2, status)
+        call numgpu_getrf_fullpivot_batched(h, NUMGPU_FULLPIVOT_GETC2, wide, ipiv, jpiv, info, status, errmsg)
+        call check(status == NUMGPU_INVALID_VALUE .and. numgpu_last_error_arg() == 5 .and. all(wide == wide0) .and. &
+            all(ipiv == -5), "{p}: lda = 3 < n = 4 is refused by numgpu with argument 5: " // trim(errmsg))
+        call numgpu_getrf_fullpivot_batched(h, NUMGPU_FULLPIVOT_GETC2, a, ip_bad, jpiv, info, status)
         call check(status == NUMGPU_INVALID_VALUE, "{p}: wrapper without errmsg returns the status")
     end subroutine
 
@@ -229,20 +229,20 @@ contains
             pa(i) = c_loc(a(1, 1, i))
             call {p}getc2(5, aref(:, :, i), 5, ipr(:, i), jpr(:, i), infor(i))
         end do
-        status = numgpu_{p}getrf_fullpivot_batched(h, 5_c_int64_t, c_loc(pa), 5_c_int64_t, c_loc(ipiv), c_loc(jpiv), &
-            c_loc(info), 3_c_int64_t, NUMGPU_FULLPIVOT_GETC2)
+        status = numgpu_{p}getrf_fullpivot_batched(h, NUMGPU_FULLPIVOT_GETC2, 5_c_int64_t, c_loc(pa), 5_c_int64_t, &
+            c_loc(ipiv), c_loc(jpiv), c_loc(info), 3_c_int64_t)
         call check(status == NUMGPU_SUCCESS .and. all(ipiv == ipr) .and. all(jpiv == jpr) .and. all(info == infor) .and. &
             maxval(abs(a - aref)) <= tol * 5 * epsilon(real(1, {kind})) * maxval(abs(aref)), &
             "numgpu_{p}getrf_fullpivot_batched with arrays of c_ptr against ?getc2")
 
         aw = a0
-        call numgpu_getrf_fullpivot_batched(h, aw, ipw, jpw, infow, NUMGPU_FULLPIVOT_GETC2, status)
+        call numgpu_getrf_fullpivot_batched(h, NUMGPU_FULLPIVOT_GETC2, aw, ipw, jpw, infow, status)
         call check(status == NUMGPU_SUCCESS, "numgpu_getrf_fullpivot_batched ({p}) beside the bind(C) calls")
         a = a0
         dev = [on_device(h, c_loc(a), c_sizeof(a)), on_device(h, c_loc(ipiv), c_sizeof(ipiv)), &
             on_device(h, c_loc(jpiv), c_sizeof(jpiv)), on_device(h, c_loc(info), c_sizeof(info))]
-        status = numgpu_{p}getrf_fullpivot_batched_strided(h, 5_c_int64_t, dev(1), 5_c_int64_t, 25_c_int64_t, dev(2), &
-            dev(3), dev(4), 3_c_int64_t, NUMGPU_FULLPIVOT_GETC2)
+        status = numgpu_{p}getrf_fullpivot_batched_strided(h, NUMGPU_FULLPIVOT_GETC2, 5_c_int64_t, dev(1), 5_c_int64_t, &
+            25_c_int64_t, dev(2), dev(3), dev(4), 3_c_int64_t)
         call check(status == NUMGPU_SUCCESS, "numgpu_{p}getrf_fullpivot_batched_strided on numgpu_malloc memory")
         call to_host(h, c_loc(a), dev(1), c_sizeof(a))
         call to_host(h, c_loc(ipiv), dev(2), c_sizeof(ipiv))

@@ -43,14 +43,14 @@ contains
         type(c_ptr) :: hc, hbad
         integer(c_int32_t) :: backend, status
         hc = c_null_ptr
-        call check(numgpu_create_with(hc, NUMGPU_BACKEND_CPU, 0_c_int32_t) == NUMGPU_SUCCESS .and. c_associated(hc), &
+        call check(numgpu_create_with(hc, NUMGPU_BACKEND_CPU, 0_c_int64_t) == NUMGPU_SUCCESS .and. c_associated(hc), &
             "numgpu_create_with(CPU): " // numgpu_last_error_string())
         backend = -1
         call check(numgpu_get_backend(hc, backend) == NUMGPU_SUCCESS .and. backend == NUMGPU_BACKEND_CPU, &
             "numgpu_get_backend of a CPU handle: " // itoa(int(backend)))
         call check(numgpu_destroy(hc) == NUMGPU_SUCCESS, "numgpu_destroy(CPU)")
         hbad = c_null_ptr
-        status = numgpu_create_with(hbad, 7_c_int32_t, 0_c_int32_t)
+        status = numgpu_create_with(hbad, 7_c_int32_t, 0_c_int64_t)
         call check(status == NUMGPU_INVALID_VALUE .and. .not. c_associated(hbad) .and. numgpu_last_error_arg() == 2 .and. &
             index(numgpu_last_error_string(), "numgpu_create_with: argument 2 (backend = 7)") == 1, &
             "numgpu_create_with(backend 7): " // numgpu_last_error_string())
@@ -77,12 +77,12 @@ contains
         real(c_double), target :: val(3) = [1.0_c_double, 2.0_c_double, 3.0_c_double]
         integer(c_int32_t), target :: row_ptr(3) = [0, 2, 3], col_ind(3) = [0, 1, 1]
         type(c_ptr) :: a
-        integer(c_int32_t) :: height, lanes
+        integer(c_int64_t) :: height, lanes
         real(c_double) :: pad
         type(numgpu_rkc_options) :: opts
         a = c_null_ptr
         call check(numgpu_dcmrs_create(h, 2_c_int64_t, 2_c_int64_t, 3_c_int64_t, c_loc(val), c_loc(row_ptr), c_loc(col_ind), &
-            0_c_int32_t, 5_c_int32_t, 4_c_int32_t, a) == NUMGPU_SUCCESS .and. c_associated(a), &
+            NUMGPU_INDEX_BASE_ZERO, 5_c_int64_t, 4_c_int64_t, a) == NUMGPU_SUCCESS .and. c_associated(a), &
             "numgpu_dcmrs_create: " // numgpu_last_error_string())
         height = -1
         lanes = -1

@@ -37,7 +37,7 @@ program test_life_f
     end do
     p = c_null_ptr
     call numgpu_life_create(h, int(nt, c_int64_t), int(na, c_int64_t), int(nv, c_int64_t), int(nf, c_int64_t), &
-        atoms, voxels, fibers, values, 1_c_int32_t, p, status)
+        atoms, voxels, fibers, NUMGPU_INDEX_BASE_ONE, values, p, status)
     call check(status == NUMGPU_SUCCESS, "numgpu_life_plan_create: " // numgpu_last_error_string())
 
     Y = -7
@@ -50,7 +50,7 @@ program test_life_f
     call check(status == NUMGPU_SUCCESS .and. maxval(abs(g - gref)) < 1e-13_c_double, "numgpu_life_mty against the loop")
 
     x = 0
-    call numgpu_life_sbbnnls(h, p, D, b, x, 500_c_int32_t, 1e-13_c_double, iters, objective, status)
+    call numgpu_life_sbbnnls(h, p, D, b, x, 500_c_int64_t, 1e-13_c_double, iters, objective, status)
     call check(status == NUMGPU_SUCCESS, "numgpu_life_sbbnnls: " // numgpu_last_error_string())
     call mw_loop(x, r)
     r(1:nt, :) = r(1:nt, :) - b(1:nt, :)

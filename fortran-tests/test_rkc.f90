@@ -62,7 +62,7 @@ program test_rkc_f
 
     h = start("test_rkc_f")
     hcpu = c_null_ptr
-    call check(numgpu_create_with(hcpu, NUMGPU_BACKEND_CPU, 0_c_int32_t) == NUMGPU_SUCCESS, "numgpu_create_with(CPU)")
+    call check(numgpu_create_with(hcpu, NUMGPU_BACKEND_CPU, 0_c_int64_t) == NUMGPU_SUCCESS, "numgpu_create_with(CPU)")
     call user_rhs(h, "AUTO")
     call user_rhs(hcpu, "CPU")
     call plei(h)
@@ -77,7 +77,7 @@ contains
         type(c_ptr) :: ode
         real(c_double), target :: Y(NEQ, NSYS), P(NPAR, NSYS), atol(1), Y0(NEQ, NSYS), Ybad(NEQ, NSYS)
         integer(c_int32_t), target :: status(NSYS)
-        integer(c_int64_t), target :: stats(6, NSYS)
+        integer(c_int64_t), target :: stats(NUMGPU_RKC_NSTATS, NSYS)
         type(numgpu_rkc_options), target :: opts
         real(c_double) :: rtol, exact, err, worst, kj
         character(len=*), parameter :: forms(2) = ["numgpu_rkc_integrate", "numgpu_rkc          "]
@@ -104,8 +104,8 @@ contains
                 Y = Y0
                 status = -7
                 if (form == 1) then
-                    st = numgpu_rkc_integrate(h, ode, NSYS, 0.0_c_double, 1.0_c_double, c_loc(Y), NEQ, &
-                        NUMGPU_LAYOUT_SYSTEM_MAJOR, c_loc(P), NPAR, rtol, c_loc(atol), 1_c_int64_t, c_loc(opts), c_null_ptr, &
+                    st = numgpu_rkc_integrate(h, ode, NSYS, 1_c_int64_t, 0.0_c_double, 1.0_c_double, c_loc(Y), NEQ, &
+                        NUMGPU_LAYOUT_SYSTEM_MAJOR, c_loc(P), NPAR, rtol, c_loc(atol), c_loc(opts), c_null_ptr, &
                         c_loc(status), c_loc(stats))
                 else
                     call numgpu_rkc(h, ode, 0.0_c_double, 1.0_c_double, Y, P, rtol, atol, status, st, opts, stats=stats)
@@ -132,9 +132,9 @@ contains
         ! One bad argument: layout 7 is argument 8; Y and status untouched.
         Ybad = Y0
         status = -7
-        st = numgpu_rkc_integrate(h, ode, NSYS, 0.0_c_double, 1.0_c_double, c_loc(Ybad), NEQ, 7_c_int32_t, &
-            c_loc(P), NPAR, rtol, c_loc(atol), 1_c_int64_t, c_null_ptr, c_null_ptr, c_loc(status), c_null_ptr)
-        call check(st == NUMGPU_INVALID_VALUE .and. numgpu_last_error_arg() == 8, hname // " bad layout: " // &
+        st = numgpu_rkc_integrate(h, ode, NSYS, 1_c_int64_t, 0.0_c_double, 1.0_c_double, c_loc(Ybad), NEQ, 7_c_int32_t, &
+            c_loc(P), NPAR, rtol, c_loc(atol), c_null_ptr, c_null_ptr, c_loc(status), c_null_ptr)
+        call check(st == NUMGPU_INVALID_VALUE .and. numgpu_last_error_arg() == 9, hname // " bad layout: " // &
             numgpu_last_error_string())
         call check(all(Ybad == Y0) .and. all(status == -7), hname // " bad layout wrote its outputs")
         call check(numgpu_ode_destroy(ode) == NUMGPU_SUCCESS, hname // " numgpu_ode_destroy")
@@ -146,7 +146,7 @@ contains
         type(c_ptr) :: ode
         real(c_double), target :: Y(28, 1), Y0(28, 1), atol(1), state(34, 1), noP(0, 1)
         integer(c_int32_t), target :: status(1), nostatus(0)
-        integer(c_int64_t), target :: stats(6, 1)
+        integer(c_int64_t), target :: stats(NUMGPU_RKC_NSTATS, 1)
         character(len=512) :: errmsg
         type(numgpu_rkc_options), target :: opts
         integer(c_int32_t) :: st
@@ -164,8 +164,8 @@ contains
         opts%method = NUMGPU_RKC_METHOD_RKCK
         errmsg = ""
         Y0 = Y
-        st = numgpu_rkc_integrate(h, ode, 1_c_int64_t, 0.0_c_double, 3.0_c_double, c_loc(Y), 28_c_int64_t, &
-            NUMGPU_LAYOUT_SYSTEM_MAJOR, c_null_ptr, 1_c_int64_t, 1.0e-10_c_double, c_loc(atol), 1_c_int64_t, c_loc(opts), &
+        st = numgpu_rkc_integrate(h, ode, 1_c_int64_t, 1_c_int64_t, 0.0_c_double, 3.0_c_double, c_loc(Y), 28_c_int64_t, &
+            NUMGPU_LAYOUT_SYSTEM_MAJOR, c_null_ptr, 1_c_int64_t, 1.0e-10_c_double, c_loc(atol), c_loc(opts), &
             c_null_ptr, c_loc(status), c_null_ptr)
         call check(st == NUMGPU_SUCCESS .and. status(1) == 0, hname // " PLEI: " // numgpu_last_error_string())
         call check(maxval(abs(Y(1:4, 1) - PLEI_T3)) < 1.0e-6_c_double, hname // " PLEI against the values at t = 3")

@@ -194,15 +194,16 @@ contains
     subroutine cmrs_{p}(h)
         type(c_ptr), intent(in) :: h
         type(c_ptr) :: a
-        integer(c_int32_t) :: status, height, lanes, hs(2), ms(2)
+        integer(c_int32_t) :: status
+        integer(c_int64_t) :: height, lanes, hs(2), ms(2)
         real(c_double) :: pad, eps
         complex(c_double), allocatable :: x(:), y0(:)
         {type}, allocatable :: y(:)
         character(len=200) :: what
         integer :: i, j
         eps = epsilon(real(1, {kind}))
-        hs = [0_c_int32_t, 5_c_int32_t]
-        ms = [0_c_int32_t, 4_c_int32_t]
+        hs = [0_c_int64_t, 5_c_int64_t]
+        ms = [0_c_int64_t, 4_c_int64_t]
         call vectors(NUMGPU_OP_N, x, y0)
         do i = 1, 2
             do j = 1, 2
@@ -212,7 +213,7 @@ contains
                 call check(status == NUMGPU_SUCCESS .and. c_associated(a), "numgpu_cmrs_create " // trim(what))
                 if (.not. c_associated(a)) cycle
                 status = numgpu_cmrs_info(a, height, lanes, pad)
-                call check(status == NUMGPU_SUCCESS .and. height == merge(16_c_int32_t, hs(i), hs(i) == 0) .and. &
+                call check(status == NUMGPU_SUCCESS .and. height == merge(16_c_int64_t, hs(i), hs(i) == 0) .and. &
                     (ms(j) == 0 .or. lanes == ms(j)) .and. pad >= 0, "numgpu_cmrs_info " // trim(what))
                 allocate(y, source=to_{p}(y0))
                 call numgpu_cmrsmv(h, to_{p}((2.0_c_double, 0.0_c_double)), a, to_{p}(x), to_{p}((-1.0_c_double, 0.0_c_double)), &
@@ -237,7 +238,7 @@ contains
         allocate(y, source=to_{p}(y0))
         a = c_null_ptr
         what = ""
-        call numgpu_cmrs_create(h, int(n, c_int64_t), to_{p}(v), rp, ci(2:), 1_c_int32_t, 0_c_int32_t, 0_c_int32_t, a, &
+        call numgpu_cmrs_create(h, int(n, c_int64_t), to_{p}(v), rp, ci(2:), 1_c_int32_t, 0_c_int64_t, 0_c_int64_t, a, &
             status, what)
         call check(status == NUMGPU_INVALID_VALUE .and. .not. c_associated(a) .and. &
             index(what, "numgpu_cmrs_create: size(col_ind)") == 1, "{p}: cmrs_create size check: " // trim(what))

@@ -39,7 +39,7 @@ program test_sshopm_f
         end do
     end do
     h = start("test_sshopm_f")
-    call check(numgpu_dsym_unpack(4_c_int32_t, 3_c_int32_t, c_loc(kr_t), c_loc(dense)) == NUMGPU_SUCCESS, &
+    call check(numgpu_dsym_unpack(4_c_int64_t, 3_c_int64_t, c_loc(kr_t), c_loc(dense)) == NUMGPU_SUCCESS, &
         "numgpu_dsym_unpack: " // numgpu_last_error_string())
     call eigenpairs(h)
     call unique(h)
@@ -94,12 +94,12 @@ contains
         af = real(a, c_float)
         x0f = real(x0, c_float)
         ! Double, convex SAFE.
-        call check(numgpu_dsshopm(h, 4_c_int32_t, 3_c_int32_t, int(nt, c_int64_t), c_loc(a), 15_c_int64_t, &
-            int(ns, c_int64_t), c_loc(x0), 0_c_int64_t, NUMGPU_SSHOPM_CONVEX, NUMGPU_SSHOPM_SAFE, 0.0d0, 1d-12, &
-            20000_c_int32_t, c_loc(lam), c_loc(x), c_loc(iters), c_loc(flags)) == NUMGPU_SUCCESS, &
+        call check(numgpu_dsshopm(h, NUMGPU_SSHOPM_CONVEX, NUMGPU_SSHOPM_SAFE, 4_c_int64_t, 3_c_int64_t, int(nt, c_int64_t), &
+            int(ns, c_int64_t), c_loc(a), 15_c_int64_t, c_loc(x0), 0_c_int64_t, 0.0d0, 1d-12, &
+            20000_c_int64_t, c_loc(lam), c_loc(x), c_loc(iters), c_loc(flags)) == NUMGPU_SUCCESS, &
             "numgpu_dsshopm: " // numgpu_last_error_string())
         ! numgpu_dsym_apply (p = 1) on the first tensor and its first result against the dense tensor.
-        call check(numgpu_dsym_apply(h, 4_c_int32_t, 3_c_int32_t, 1_c_int32_t, 1_c_int64_t, c_loc(a), 15_c_int64_t, &
+        call check(numgpu_dsym_apply(h, 4_c_int64_t, 3_c_int64_t, 1_c_int64_t, 1_c_int64_t, c_loc(a), 15_c_int64_t, &
             c_loc(x), 3_c_int64_t, c_loc(y), 3_c_int64_t) == NUMGPU_SUCCESS, "numgpu_dsym_apply: " // &
             numgpu_last_error_string())
         call check(norm2(y(:, 1, 1) - dense_grad(x(:, 1, 1))) < 1d-13, "numgpu_dsym_apply against the dense tensor")
@@ -118,9 +118,9 @@ contains
         end do
         call check(ok .and. all(found) .and. worst < 1d-5, "numgpu_dsshopm convex SAFE: known maxima, residuals")
         ! Float, concave ADAPTIVE.
-        call check(numgpu_sshopm(h, 4_c_int32_t, 3_c_int32_t, int(nt, c_int64_t), c_loc(af), 15_c_int64_t, &
-            int(ns, c_int64_t), c_loc(x0f), 0_c_int64_t, NUMGPU_SSHOPM_CONCAVE, NUMGPU_SSHOPM_ADAPTIVE, 0.0, 1e-6, &
-            20000_c_int32_t, c_loc(lamf), c_loc(xf), c_loc(iters), c_loc(flags)) == NUMGPU_SUCCESS, &
+        call check(numgpu_sshopm(h, NUMGPU_SSHOPM_CONCAVE, NUMGPU_SSHOPM_ADAPTIVE, 4_c_int64_t, 3_c_int64_t, &
+            int(nt, c_int64_t), int(ns, c_int64_t), c_loc(af), 15_c_int64_t, c_loc(x0f), 0_c_int64_t, 0.0, 1e-6, &
+            20000_c_int64_t, c_loc(lamf), c_loc(xf), c_loc(iters), c_loc(flags)) == NUMGPU_SUCCESS, &
             "numgpu_sshopm: " // numgpu_last_error_string())
         found = .false.
         ok = all(flags == NUMGPU_SSHOPM_CONVERGED)
@@ -155,9 +155,9 @@ contains
         end do
         do i = 1, 2
             want = merge(kr_max, kr_min, i == 1)
-            call check(numgpu_dsshopm_unique(h, 4_c_int32_t, 3_c_int32_t, int(nt, c_int64_t), c_loc(a), 15_c_int64_t, &
-                int(ns, c_int64_t), c_loc(x0), 0_c_int64_t, modes(i), NUMGPU_SSHOPM_SAFE, 0.0d0, 1d-12, &
-                20000_c_int32_t, 1d-4, int(kmax, c_int32_t), c_loc(cnt), c_loc(lam), c_loc(x), c_loc(mult), c_loc(ptype)) &
+            call check(numgpu_dsshopm_unique(h, modes(i), NUMGPU_SSHOPM_SAFE, 4_c_int64_t, 3_c_int64_t, int(nt, c_int64_t), &
+                int(ns, c_int64_t), c_loc(a), 15_c_int64_t, c_loc(x0), 0_c_int64_t, 0.0d0, 1d-12, &
+                20000_c_int64_t, 1d-4, int(kmax, c_int64_t), c_loc(cnt), c_loc(lam), c_loc(x), c_loc(mult), c_loc(ptype)) &
                 == NUMGPU_SUCCESS, "numgpu_dsshopm_unique: " // numgpu_last_error_string())
             do t = 1, nt
                 call check(cnt(t) == 3 .and. all(abs(lam(1:3, t) - want) < 1d-9) .and. all(ptype(1:3, t) == types(i)) &
@@ -173,12 +173,12 @@ contains
         integer(c_int32_t), target :: iters(ns), flags(ns)
         a = kr
         lam = 7
-        call check(numgpu_dsshopm(h, 1_c_int32_t, 3_c_int32_t, 1_c_int64_t, c_loc(a), 15_c_int64_t, int(ns, c_int64_t), &
-            c_loc(x0), 0_c_int64_t, NUMGPU_SSHOPM_CONVEX, NUMGPU_SSHOPM_SAFE, 0.0d0, 1d-12, 10_c_int32_t, c_loc(lam), &
-            c_loc(x), c_loc(iters), c_loc(flags)) == NUMGPU_INVALID_VALUE .and. numgpu_last_error_arg() == 2, &
-            "numgpu_dsshopm m = 1: argument 2")
-        call check(numgpu_dsshopm(h, 4_c_int32_t, 3_c_int32_t, 1_c_int64_t, c_loc(a), 15_c_int64_t, int(ns, c_int64_t), &
-            c_loc(x0), 0_c_int64_t, NUMGPU_SSHOPM_CONVEX, NUMGPU_SSHOPM_SAFE, 0.0d0, 1d-12, 0_c_int32_t, c_loc(lam), &
+        call check(numgpu_dsshopm(h, NUMGPU_SSHOPM_CONVEX, NUMGPU_SSHOPM_SAFE, 1_c_int64_t, 3_c_int64_t, 1_c_int64_t, &
+            int(ns, c_int64_t), c_loc(a), 15_c_int64_t, c_loc(x0), 0_c_int64_t, 0.0d0, 1d-12, 10_c_int64_t, c_loc(lam), &
+            c_loc(x), c_loc(iters), c_loc(flags)) == NUMGPU_INVALID_VALUE .and. numgpu_last_error_arg() == 4, &
+            "numgpu_dsshopm m = 1: argument 4")
+        call check(numgpu_dsshopm(h, NUMGPU_SSHOPM_CONVEX, NUMGPU_SSHOPM_SAFE, 4_c_int64_t, 3_c_int64_t, 1_c_int64_t, &
+            int(ns, c_int64_t), c_loc(a), 15_c_int64_t, c_loc(x0), 0_c_int64_t, 0.0d0, 1d-12, 0_c_int64_t, c_loc(lam), &
             c_loc(x), c_loc(iters), c_loc(flags)) == NUMGPU_INVALID_VALUE .and. numgpu_last_error_arg() == 14, &
             "numgpu_dsshopm maxit = 0: argument 14")
         call check(all(lam == 7), "an invalid numgpu_dsshopm call wrote lambda")

@@ -1,18 +1,18 @@
 ! getrf_fullpivot: the generic wrappers of batched LU with complete pivoting (LAPACK ?getc2,
 ! ?gesc2) over the strided C entry points.
 !@ specification
-    ! call numgpu_getrf_fullpivot_batched(h, A, ipiv, jpiv, info, mode, status [, errmsg])
+    ! call numgpu_getrf_fullpivot_batched(h, mode, A, ipiv, jpiv, info, status [, errmsg])
     !
     ! For i = 1 .. size(A, 3): A(:,:,i) = P L U Q with complete pivoting, as LAPACK ?getc2
     ! (numgpu_?getrf_fullpivot_batched_strided) in real(c_float), real(c_double),
     ! complex(c_float_complex) or complex(c_double_complex).
     !
+    ! - mode [in]: NUMGPU_FULLPIVOT_GETC2 or NUMGPU_FULLPIVOT_STRICT.
     ! - A(:,:,:) [in,out]: n = size(A, 2), lda = size(A, 1) (>= n, else numgpu refuses lda),
     !   batch = size(A, 3); the factors L (unit lower) and U overwrite it.
     ! - ipiv(:,:), jpiv(:,:) [out]: shape (n, batch), integer(c_int32_t), 1-based interchanges.
     ! - info(:) [out]: size batch; 0, or k > 0 (see numgpu.h: the perturbed step in GETC2 mode,
     !   the rank + 1 in STRICT mode, the first non-finite pivot).
-    ! - mode [in]: NUMGPU_FULLPIVOT_GETC2 or NUMGPU_FULLPIVOT_STRICT.
     ! - status, errmsg: as numgpu_gemm_batched; non-conforming shapes are NUMGPU_INVALID_VALUE
     !   before any call (nothing written).
 !@ generic numgpu_getrf_fullpivot_batched
@@ -99,11 +99,11 @@
     end subroutine
 
 !@ template numgpu_getrf_fullpivot_batched: s d c z
-    subroutine numgpu_getrf_fullpivot_batched_{p}(h, A, ipiv, jpiv, info, mode, status, errmsg)
+    subroutine numgpu_getrf_fullpivot_batched_{p}(h, mode, A, ipiv, jpiv, info, status, errmsg)
         type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: mode
         {type}, intent(inout), target, contiguous :: A(:,:,:)
         integer(c_int32_t), intent(inout), target, contiguous :: ipiv(:,:), jpiv(:,:), info(:)
-        integer(c_int32_t), intent(in) :: mode
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(lu_plan) :: p
@@ -111,8 +111,8 @@
             shape(jpiv, c_int64_t), [0_c_int64_t, 0_c_int64_t, 0_c_int64_t], "", &
             size(info, kind=c_int64_t), "info", size(A, 3, c_int64_t), .false., p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        status = numgpu_{p}getrf_fullpivot_batched_strided(h, p%n, address(A), p%lda, p%sa, address(ipiv), &
-            address(jpiv), address(info), p%batch, mode)
+        status = numgpu_{p}getrf_fullpivot_batched_strided(h, mode, p%n, address(A), p%lda, p%sa, address(ipiv), &
+            address(jpiv), address(info), p%batch)
         call report(status, errmsg)
     end subroutine
 !@ end

@@ -1,24 +1,24 @@
 ! gtsv_spike: the generic wrappers of the tridiagonal solvers (LAPACK ?gtsv roles).
 !@ specification
-    ! call numgpu_gtsv_spike(h, dl, d, du, B, info, pivoting, status [, errmsg])
+    ! call numgpu_gtsv_spike(h, pivoting, dl, d, du, B, info, status [, errmsg])
     !
     ! Solves T X = B for one tridiagonal T, as LAPACK ?gtsv but with the diagonals left
     ! unchanged (numgpu_?gtsv_spike), in real(c_float), real(c_double), complex(c_float_complex)
     ! or complex(c_double_complex).
     !
+    ! - pivoting [in]: NUMGPU_GTSV_DIAG_PIVOT or NUMGPU_GTSV_NOPIVOT (the CUDA algorithm; the
+    !   CPU backend always pivots, as LAPACK).
     ! - dl(:), d(:), du(:) [in]: n = size(d); the sub-diagonal dl and super-diagonal du have
     !   max(n - 1, 0) entries, T(k+1, k) = dl(k), T(k, k) = d(k), T(k, k+1) = du(k).
     ! - B(:,:) [in,out]: ldb = size(B, 1) (>= n, else numgpu refuses ldb), nrhs = size(B, 2);
     !   X on exit when info = 0, else unchanged.
     ! - info [out]: integer(c_int32_t); 0, or i > 0 when a pivot was exactly zero (T singular;
     !   numgpu.h says more).
-    ! - pivoting [in]: NUMGPU_GTSV_DIAG_PIVOT or NUMGPU_GTSV_NOPIVOT (the CUDA algorithm; the
-    !   CPU backend always pivots, as LAPACK).
     ! - status, errmsg: as numgpu_gemm_batched; non-conforming shapes are NUMGPU_INVALID_VALUE
     !   before any call (nothing written).
 !@ generic numgpu_gtsv_spike
 
-    ! call numgpu_gtsv_batched_strided(h, dl, d, du, B, info, pivoting, status [, errmsg])
+    ! call numgpu_gtsv_batched_strided(h, pivoting, dl, d, du, B, info, status [, errmsg])
     !
     ! For i = 1 .. size(B, 3): solves T_i X = B(:,:,i) as numgpu_gtsv_spike
     ! (numgpu_?gtsv_batched_strided).
@@ -31,15 +31,16 @@
     ! - info(:) [out]: size batch.
 !@ generic numgpu_gtsv_batched_strided
 
-    ! call numgpu_gtsv_batched_interleaved(h, dl, d, du, B, info, pivoting, status [, errmsg])
+    ! call numgpu_gtsv_batched_interleaved(h, pivoting, dl, d, du, B, info, status [, errmsg])
     !
     ! For i = 1 .. size(d, 1): solves T_i x_i = b_i, one right-hand side per system, interleaved
-    ! layout (numgpu_?gtsv_batched_interleaved): element k of system i is X(i, k) of arrays of
-    ! shape (batch, n), so the systems are contiguous in the first index.
+    ! layout (numgpu_?gtsv_batched_interleaved): entry k of system i is X(i, k), so the systems
+    ! are contiguous in the first index; LAPACK's diagonals, as the other forms.
     !
-    ! - dl(:,:), d(:,:), du(:,:) [in]: shape (batch, n) each, batch = size(d, 1), n = size(d, 2);
-    !   T_i(k, k-1) = dl(i, k) (k >= 2), T_i(k, k) = d(i, k), T_i(k, k+1) = du(i, k) (k <= n-1);
-    !   dl(:, 1) and du(:, n) are not referenced.
+    ! - d(:,:) [in]: shape (batch, n), batch = size(d, 1), n = size(d, 2); T_i(k, k) = d(i, k).
+    ! - dl(:,:), du(:,:) [in]: shape (batch, n - 1) each; T_i(k+1, k) = dl(i, k) and
+    !   T_i(k, k+1) = du(i, k), k = 1 .. n - 1. (cuSPARSE's padded (batch, n) arrays are
+    !   dl(:, 2:n) and du(:, 1:n-1) here.)
     ! - B(:,:) [in,out]: shape (batch, n); x_i in B(i, :) on exit where info(i) = 0.
     ! - info(:) [out]: size batch.
 !@ generic numgpu_gtsv_batched_interleaved
@@ -87,9 +88,11 @@
         case default
             p%batch = sd(1)
             p%n = sd(2)
-            if (any(sdl /= sd) .or. any(sdu /= sd) .or. any(sb(1:2) /= sd)) then
-                write(why, '(a,i0,a,i0,a)') "dl, du and B must have the shape of d, ", sd(1), " x ", sd(2), &
-                    " (batch x n)"
+            if (any(sb(1:2) /= sd)) then
+                write(why, '(a,i0,a,i0,a)') "B must have the shape of d, ", sd(1), " x ", sd(2), " (batch x n)"
+            else if (any(sdl /= [sd(1), max(sd(2) - 1, 0_c_int64_t)]) .or. any(sdu /= [sd(1), max(sd(2) - 1, 0_c_int64_t)])) then
+                write(why, '(a,i0,a,i0,a)') "dl and du must have the shape ", sd(1), " x ", max(sd(2) - 1, 0_c_int64_t), &
+                    " (batch x n - 1)"
             else if (ninfo /= p%batch) then
                 write(why, '(a,i0,a,i0)') "size(info) must be the batch size ", p%batch, ", not ", ninfo
             end if
@@ -98,12 +101,12 @@
     end subroutine
 
 !@ template numgpu_gtsv_spike: s d c z
-    subroutine numgpu_gtsv_spike_{p}(h, dl, d, du, B, info, pivoting, status, errmsg)
+    subroutine numgpu_gtsv_spike_{p}(h, pivoting, dl, d, du, B, info, status, errmsg)
         type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: pivoting
         {type}, intent(in), target, contiguous :: dl(:), d(:), du(:)
         {type}, intent(inout), target, contiguous :: B(:,:)
         integer(c_int32_t), intent(inout), target :: info
-        integer(c_int32_t), intent(in) :: pivoting
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(gtsv_plan) :: p
@@ -111,46 +114,46 @@
             [size(d, kind=c_int64_t), 1_c_int64_t], [size(du, kind=c_int64_t), 1_c_int64_t], &
             [shape(B, c_int64_t), 1_c_int64_t], 1_c_int64_t, p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        status = numgpu_{p}gtsv_spike(h, p%n, p%nrhs, address(dl), address(d), address(du), address(B), p%ldb, &
-            c_loc(info), pivoting)
+        status = numgpu_{p}gtsv_spike(h, pivoting, p%n, p%nrhs, address(dl), address(d), address(du), address(B), &
+            p%ldb, c_loc(info))
         call report(status, errmsg)
     end subroutine
 !@ end
 
 !@ template numgpu_gtsv_batched_strided: s d c z
-    subroutine numgpu_gtsv_batched_strided_{p}(h, dl, d, du, B, info, pivoting, status, errmsg)
+    subroutine numgpu_gtsv_batched_strided_{p}(h, pivoting, dl, d, du, B, info, status, errmsg)
         type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: pivoting
         {type}, intent(in), target, contiguous :: dl(:,:), d(:,:), du(:,:)
         {type}, intent(inout), target, contiguous :: B(:,:,:)
         integer(c_int32_t), intent(inout), target, contiguous :: info(:)
-        integer(c_int32_t), intent(in) :: pivoting
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(gtsv_plan) :: p
         call plan_gtsv("numgpu_gtsv_batched_strided", "strided", shape(dl, c_int64_t), shape(d, c_int64_t), &
             shape(du, c_int64_t), shape(B, c_int64_t), size(info, kind=c_int64_t), p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        status = numgpu_{p}gtsv_batched_strided(h, p%n, p%nrhs, address(dl), address(d), address(du), p%sdiag, &
-            address(B), p%ldb, p%sb, address(info), p%batch, pivoting)
+        status = numgpu_{p}gtsv_batched_strided(h, pivoting, p%n, p%nrhs, address(dl), address(d), address(du), &
+            p%sdiag, address(B), p%ldb, p%sb, address(info), p%batch)
         call report(status, errmsg)
     end subroutine
 !@ end
 
 !@ template numgpu_gtsv_batched_interleaved: s d c z
-    subroutine numgpu_gtsv_batched_interleaved_{p}(h, dl, d, du, B, info, pivoting, status, errmsg)
+    subroutine numgpu_gtsv_batched_interleaved_{p}(h, pivoting, dl, d, du, B, info, status, errmsg)
         type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: pivoting
         {type}, intent(in), target, contiguous :: dl(:,:), d(:,:), du(:,:)
         {type}, intent(inout), target, contiguous :: B(:,:)
         integer(c_int32_t), intent(inout), target, contiguous :: info(:)
-        integer(c_int32_t), intent(in) :: pivoting
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(gtsv_plan) :: p
         call plan_gtsv("numgpu_gtsv_batched_interleaved", "interleaved", shape(dl, c_int64_t), shape(d, c_int64_t), &
             shape(du, c_int64_t), [shape(B, c_int64_t), 1_c_int64_t], size(info, kind=c_int64_t), p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        status = numgpu_{p}gtsv_batched_interleaved(h, p%n, address(dl), address(d), address(du), address(B), &
-            address(info), p%batch, pivoting)
+        status = numgpu_{p}gtsv_batched_interleaved(h, pivoting, p%n, address(dl), address(d), address(du), &
+            address(B), address(info), p%batch)
         call report(status, errmsg)
     end subroutine
 !@ end

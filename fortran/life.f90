@@ -3,7 +3,7 @@
 ! numgpu_dlife_mw, numgpu_dlife_mty, numgpu_dlife_sbbnnls): sizes from the arrays' shapes,
 ! checked against the plan's before any call.
 !@ specification
-    ! call numgpu_life_create(h, ntheta, natoms, nvoxels, nfibers, atoms, voxels, fibers, values, index_base, &
+    ! call numgpu_life_create(h, ntheta, natoms, nvoxels, nfibers, atoms, voxels, fibers, index_base, values, &
     !                         p, status [, errmsg])
     !
     ! A LiFE plan from Phi in COO form (numgpu_life_plan_create): nnz = size(values) entries,
@@ -27,8 +27,8 @@
     ! call numgpu_life_sbbnnls(h, p, D, b, w, max_iters, tol, iters, objective, status [, errmsg])
     !
     ! min 1/2 ||M w - b||^2 subject to w >= 0 (numgpu_dlife_sbbnnls) from the start w(:) (in and
-    ! out); b(:,:) shaped as Y of numgpu_life_mw; iters integer(c_int32_t) and objective
-    ! real(c_double) [out].
+    ! out); b(:,:) shaped as Y of numgpu_life_mw; max_iters integer(c_int64_t) [in]; iters
+    ! integer(c_int32_t) and objective real(c_double) [out].
 !@ generic numgpu_life_sbbnnls
 !@ procedures
     ! INVALID_VALUE in status (and errmsg) when D, the weights or the signal do not fit plan p.
@@ -57,13 +57,13 @@
     end subroutine
 
 !@ template numgpu_life_create: d
-    subroutine numgpu_life_create_{p}(h, ntheta, natoms, nvoxels, nfibers, atoms, voxels, fibers, values, index_base, &
+    subroutine numgpu_life_create_{p}(h, ntheta, natoms, nvoxels, nfibers, atoms, voxels, fibers, index_base, values, &
             p, status, errmsg)
         type(c_ptr), intent(in) :: h
         integer(c_int64_t), intent(in) :: ntheta, natoms, nvoxels, nfibers
         integer(c_int32_t), intent(in), target, contiguous :: atoms(:), voxels(:), fibers(:)
-        {type}, intent(in), target, contiguous :: values(:)
         integer(c_int32_t), intent(in) :: index_base
+        {type}, intent(in), target, contiguous :: values(:)
         type(c_ptr), intent(inout) :: p
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
@@ -72,7 +72,7 @@
             return
         end if
         status = numgpu_life_plan_create(h, ntheta, natoms, nvoxels, nfibers, size(values, kind=c_int64_t), address(atoms), &
-            address(voxels), address(fibers), address(values), index_base, p)
+            address(voxels), address(fibers), index_base, address(values), p)
         call report(status, errmsg)
     end subroutine
 !@ end
@@ -116,7 +116,7 @@
         type(c_ptr), intent(in) :: h, p
         {type}, intent(in), target, contiguous :: D(:,:), b(:,:)
         {type}, intent(inout), target, contiguous :: w(:)
-        integer(c_int32_t), intent(in) :: max_iters
+        integer(c_int64_t), intent(in) :: max_iters
         {type}, intent(in) :: tol
         integer(c_int32_t), intent(out), target :: iters
         {type}, intent(out), target :: objective

@@ -8,7 +8,8 @@
     !   (ldp >= npar, nsys), or size 0 when npar = 0; atol(:) [in]: 1 or neq values;
     ! - sys_status(:) [out]: size nsys, each system's status (0 reached tend, see numgpu.h);
     ! - opts [in]: a numgpu_rkc_options (absent: the defaults); state(:,:) [inout]: shape
-    !   (6 + neq, nsys), zeros for a cold start; stats(:,:) [out]: shape (6, nsys);
+    !   (6 + neq, nsys), zeros for a cold start; stats(:,:) [out]: shape (NUMGPU_RKC_NSTATS,
+    !   nsys), stats(NUMGPU_RKC_STAT_X + 1, i) the numgpu_rkc_stat X of system i;
     ! - status [out]: the call's numgpu_status; NUMGPU_INVALID_VALUE (and errmsg) when the
     !   shapes do not conform, nothing written.
 !@ generic numgpu_rkc
@@ -41,8 +42,8 @@
             end if
         end if
         if (len_trim(why) == 0 .and. present(stats)) then
-            if (size(stats, 1) /= 6 .or. size(stats, 2, kind=c_int64_t) /= nsys) &
-                write (why, '(a,i0,a)') "stats must have shape (6, ", nsys, ")"
+            if (size(stats, 1) /= NUMGPU_RKC_NSTATS .or. size(stats, 2, kind=c_int64_t) /= nsys) &
+                write (why, '(a,i0,a,i0,a)') "stats must have shape (", NUMGPU_RKC_NSTATS, ", ", nsys, ")"
         end if
         call refuse("numgpu_rkc", why, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
@@ -54,9 +55,9 @@
         if (present(stats)) then
             if (size(stats) > 0) pstats = c_loc(stats)
         end if
-        status = numgpu_rkc_integrate(h, ode, nsys, t0, tend, address(Y), size(Y, 1, kind=c_int64_t), &
-            NUMGPU_LAYOUT_SYSTEM_MAJOR, address(P), max(1_c_int64_t, size(P, 1, kind=c_int64_t)), rtol, &
-            address(atol), size(atol, kind=c_int64_t), po, pstate, address(sys_status), pstats)
+        status = numgpu_rkc_integrate(h, ode, nsys, size(atol, kind=c_int64_t), t0, tend, address(Y), &
+            size(Y, 1, kind=c_int64_t), NUMGPU_LAYOUT_SYSTEM_MAJOR, address(P), max(1_c_int64_t, size(P, 1, kind=c_int64_t)), &
+            rtol, address(atol), po, pstate, address(sys_status), pstats)
         call report(status, errmsg)
     end subroutine
 !@ end

@@ -82,7 +82,8 @@
         integer(c_int64_t), intent(in) :: n
         {type}, intent(in), target, contiguous :: val(:)
         integer(c_int32_t), intent(in), target, contiguous :: row_ptr(:), col_ind(:)
-        integer(c_int32_t), intent(in) :: index_base, height, lanes
+        integer(c_int32_t), intent(in) :: index_base
+        integer(c_int64_t), intent(in) :: height, lanes
         type(c_ptr), intent(inout) :: A
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg

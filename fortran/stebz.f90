@@ -90,9 +90,9 @@
         end if
         cp = c_null_ptr
         if (size(count) > 0) cp = c_loc(count)
-        status = numgpu_{p}stecount_batched(h, size(d, 1, kind=c_int64_t), address(d), &
+        status = numgpu_{p}stecount_batched(h, size(d, 1, kind=c_int64_t), size(mu, kind=c_int64_t), address(d), &
             merge(0_c_int64_t, size(d, 1, kind=c_int64_t), size(d, 2) == 1), address(e), &
-            merge(0_c_int64_t, size(e, 1, kind=c_int64_t), size(d, 2) == 1), size(mu, kind=c_int64_t), address(mu), cp, nb)
+            merge(0_c_int64_t, size(e, 1, kind=c_int64_t), size(d, 2) == 1), address(mu), cp, nb)
         call report(status, errmsg)
     end subroutine
 !@ end

@@ -98,8 +98,8 @@
         if (status /= NUMGPU_SUCCESS) return
         u = [address(U1), address(U2), address(U3)]
         ldu = max(1_c_int64_t, [size(U1, 1, kind=c_int64_t), size(U2, 1, kind=c_int64_t), size(U3, 1, kind=c_int64_t)])
-        status = numgpu_{p}mttkrp(h, 3_c_int32_t, c_loc(dims), address(X), mode - 1, size(M, 2, kind=c_int64_t), c_loc(u), &
-            c_loc(ldu), address(M), max(1_c_int64_t, size(M, 1, kind=c_int64_t)))
+        status = numgpu_{p}mttkrp(h, 3_c_int64_t, c_loc(dims), address(X), int(mode - 1, c_int64_t), &
+            size(M, 2, kind=c_int64_t), c_loc(u), c_loc(ldu), address(M), max(1_c_int64_t, size(M, 1, kind=c_int64_t)))
         call report(status, errmsg)
     end subroutine
 !@ end

@@ -67,6 +67,10 @@ module numgpu
     integer(c_int32_t), parameter, public :: NUMGPU_GTSV_DIAG_PIVOT = 0_c_int32_t
     integer(c_int32_t), parameter, public :: NUMGPU_GTSV_NOPIVOT = 1_c_int32_t
 
+    ! numgpu_index_base
+    integer(c_int32_t), parameter, public :: NUMGPU_INDEX_BASE_ZERO = 0_c_int32_t
+    integer(c_int32_t), parameter, public :: NUMGPU_INDEX_BASE_ONE = 1_c_int32_t
+
     ! numgpu_jacobi_job
     integer(c_int32_t), parameter, public :: NUMGPU_JACOBI_NOVEC = 0_c_int32_t
     integer(c_int32_t), parameter, public :: NUMGPU_JACOBI_VEC = 1_c_int32_t
@@ -95,6 +99,16 @@ module numgpu
     integer(c_int32_t), parameter, public :: NUMGPU_RKC_SPECTRAL_ESTIMATE = 1_c_int32_t
     integer(c_int32_t), parameter, public :: NUMGPU_RKC_SPECTRAL_USER = 2_c_int32_t
     integer(c_int32_t), parameter, public :: NUMGPU_RKC_SPECTRAL_CONSTANT = 3_c_int32_t
+
+    ! numgpu_rkc_stat
+    integer(c_int32_t), parameter, public :: NUMGPU_RKC_STAT_RHS = 0_c_int32_t
+    integer(c_int32_t), parameter, public :: NUMGPU_RKC_STAT_STEPS = 1_c_int32_t
+    integer(c_int32_t), parameter, public :: NUMGPU_RKC_STAT_ACCEPTED = 2_c_int32_t
+    integer(c_int32_t), parameter, public :: NUMGPU_RKC_STAT_REJECTED = 3_c_int32_t
+    integer(c_int32_t), parameter, public :: NUMGPU_RKC_STAT_SPCRAD_RHS = 4_c_int32_t
+    integer(c_int32_t), parameter, public :: NUMGPU_RKC_STAT_STAGES = 5_c_int32_t
+    integer(c_int32_t), parameter, public :: NUMGPU_RKC_STAT_BACKEND = 6_c_int32_t
+    integer(c_int32_t), parameter, public :: NUMGPU_RKC_NSTATS = 7_c_int32_t
 
     ! numgpu_side
     integer(c_int32_t), parameter, public :: NUMGPU_SIDE_LEFT = 0_c_int32_t
@@ -273,9 +287,10 @@ module numgpu
         end function
 
         function numgpu_create_with(h, backend, device) bind(C, name="numgpu_create_with")
-            import :: c_int32_t, c_ptr
+            import :: c_int32_t, c_int64_t, c_ptr
             type(c_ptr), intent(inout) :: h
-            integer(c_int32_t), value :: backend, device
+            integer(c_int32_t), value :: backend
+            integer(c_int64_t), value :: device
             integer(c_int32_t) :: numgpu_create_with
         end function
 
@@ -676,21 +691,21 @@ module numgpu
             integer(c_int32_t) :: numgpu_zgels_givens_batched_strided
         end function
 
-        function numgpu_sgetrf_fullpivot_batched(h, n, A, lda, ipiv, jpiv, info, batch, mode) &
+        function numgpu_sgetrf_fullpivot_batched(h, mode, n, A, lda, ipiv, jpiv, info, batch) &
                 bind(C, name="numgpu_sgetrf_fullpivot_batched")
             import :: c_int32_t, c_int64_t, c_ptr
             type(c_ptr), value :: h, A, ipiv, jpiv, info
-            integer(c_int64_t), value :: n, lda, batch
             integer(c_int32_t), value :: mode
+            integer(c_int64_t), value :: n, lda, batch
             integer(c_int32_t) :: numgpu_sgetrf_fullpivot_batched
         end function
 
-        function numgpu_sgetrf_fullpivot_batched_strided(h, n, A, lda, strideA, ipiv, jpiv, info, batch, &
-                mode) bind(C, name="numgpu_sgetrf_fullpivot_batched_strided")
+        function numgpu_sgetrf_fullpivot_batched_strided(h, mode, n, A, lda, strideA, ipiv, jpiv, info, &
+                batch) bind(C, name="numgpu_sgetrf_fullpivot_batched_strided")
             import :: c_int32_t, c_int64_t, c_ptr
             type(c_ptr), value :: h, A, ipiv, jpiv, info
-            integer(c_int64_t), value :: n, lda, strideA, batch
             integer(c_int32_t), value :: mode
+            integer(c_int64_t), value :: n, lda, strideA, batch
             integer(c_int32_t) :: numgpu_sgetrf_fullpivot_batched_strided
         end function
 
@@ -736,21 +751,21 @@ module numgpu
             integer(c_int32_t) :: numgpu_sgesc2_batched_strided
         end function
 
-        function numgpu_dgetrf_fullpivot_batched(h, n, A, lda, ipiv, jpiv, info, batch, mode) &
+        function numgpu_dgetrf_fullpivot_batched(h, mode, n, A, lda, ipiv, jpiv, info, batch) &
                 bind(C, name="numgpu_dgetrf_fullpivot_batched")
             import :: c_int32_t, c_int64_t, c_ptr
             type(c_ptr), value :: h, A, ipiv, jpiv, info
-            integer(c_int64_t), value :: n, lda, batch
             integer(c_int32_t), value :: mode
+            integer(c_int64_t), value :: n, lda, batch
             integer(c_int32_t) :: numgpu_dgetrf_fullpivot_batched
         end function
 
-        function numgpu_dgetrf_fullpivot_batched_strided(h, n, A, lda, strideA, ipiv, jpiv, info, batch, &
-                mode) bind(C, name="numgpu_dgetrf_fullpivot_batched_strided")
+        function numgpu_dgetrf_fullpivot_batched_strided(h, mode, n, A, lda, strideA, ipiv, jpiv, info, &
+                batch) bind(C, name="numgpu_dgetrf_fullpivot_batched_strided")
             import :: c_int32_t, c_int64_t, c_ptr
             type(c_ptr), value :: h, A, ipiv, jpiv, info
-            integer(c_int64_t), value :: n, lda, strideA, batch
             integer(c_int32_t), value :: mode
+            integer(c_int64_t), value :: n, lda, strideA, batch
             integer(c_int32_t) :: numgpu_dgetrf_fullpivot_batched_strided
         end function
 
@@ -796,21 +811,21 @@ module numgpu
             integer(c_int32_t) :: numgpu_dgesc2_batched_strided
         end function
 
-        function numgpu_cgetrf_fullpivot_batched(h, n, A, lda, ipiv, jpiv, info, batch, mode) &
+        function numgpu_cgetrf_fullpivot_batched(h, mode, n, A, lda, ipiv, jpiv, info, batch) &
                 bind(C, name="numgpu_cgetrf_fullpivot_batched")
             import :: c_int32_t, c_int64_t, c_ptr
             type(c_ptr), value :: h, A, ipiv, jpiv, info
-            integer(c_int64_t), value :: n, lda, batch
             integer(c_int32_t), value :: mode
+            integer(c_int64_t), value :: n, lda, batch
             integer(c_int32_t) :: numgpu_cgetrf_fullpivot_batched
         end function
 
-        function numgpu_cgetrf_fullpivot_batched_strided(h, n, A, lda, strideA, ipiv, jpiv, info, batch, &
-                mode) bind(C, name="numgpu_cgetrf_fullpivot_batched_strided")
+        function numgpu_cgetrf_fullpivot_batched_strided(h, mode, n, A, lda, strideA, ipiv, jpiv, info, &
+                batch) bind(C, name="numgpu_cgetrf_fullpivot_batched_strided")
             import :: c_int32_t, c_int64_t, c_ptr
             type(c_ptr), value :: h, A, ipiv, jpiv, info
-            integer(c_int64_t), value :: n, lda, strideA, batch
             integer(c_int32_t), value :: mode
+            integer(c_int64_t), value :: n, lda, strideA, batch
             integer(c_int32_t) :: numgpu_cgetrf_fullpivot_batched_strided
         end function
 
@@ -856,21 +871,21 @@ module numgpu
             integer(c_int32_t) :: numgpu_cgesc2_batched_strided
         end function
 
-        function numgpu_zgetrf_fullpivot_batched(h, n, A, lda, ipiv, jpiv, info, batch, mode) &
+        function numgpu_zgetrf_fullpivot_batched(h, mode, n, A, lda, ipiv, jpiv, info, batch) &
                 bind(C, name="numgpu_zgetrf_fullpivot_batched")
             import :: c_int32_t, c_int64_t, c_ptr
             type(c_ptr), value :: h, A, ipiv, jpiv, info
-            integer(c_int64_t), value :: n, lda, batch
             integer(c_int32_t), value :: mode
+            integer(c_int64_t), value :: n, lda, batch
             integer(c_int32_t) :: numgpu_zgetrf_fullpivot_batched
         end function
 
-        function numgpu_zgetrf_fullpivot_batched_strided(h, n, A, lda, strideA, ipiv, jpiv, info, batch, &
-                mode) bind(C, name="numgpu_zgetrf_fullpivot_batched_strided")
+        function numgpu_zgetrf_fullpivot_batched_strided(h, mode, n, A, lda, strideA, ipiv, jpiv, info, &
+                batch) bind(C, name="numgpu_zgetrf_fullpivot_batched_strided")
             import :: c_int32_t, c_int64_t, c_ptr
             type(c_ptr), value :: h, A, ipiv, jpiv, info
-            integer(c_int64_t), value :: n, lda, strideA, batch
             integer(c_int32_t), value :: mode
+            integer(c_int64_t), value :: n, lda, strideA, batch
             integer(c_int32_t) :: numgpu_zgetrf_fullpivot_batched_strided
         end function
 
@@ -916,111 +931,111 @@ module numgpu
             integer(c_int32_t) :: numgpu_zgesc2_batched_strided
         end function
 
-        function numgpu_sgtsv_spike(h, n, nrhs, dl, d, du, B, ldb, info, pivoting) &
+        function numgpu_sgtsv_spike(h, pivoting, n, nrhs, dl, d, du, B, ldb, info) &
                 bind(C, name="numgpu_sgtsv_spike")
             import :: c_int32_t, c_int64_t, c_ptr
             type(c_ptr), value :: h, dl, d, du, B, info
-            integer(c_int64_t), value :: n, nrhs, ldb
             integer(c_int32_t), value :: pivoting
+            integer(c_int64_t), value :: n, nrhs, ldb
             integer(c_int32_t) :: numgpu_sgtsv_spike
         end function
 
-        function numgpu_sgtsv_batched_strided(h, n, nrhs, dl, d, du, stride_diag, B, ldb, strideB, info, &
-                batch, pivoting) bind(C, name="numgpu_sgtsv_batched_strided")
+        function numgpu_sgtsv_batched_strided(h, pivoting, n, nrhs, dl, d, du, stride_diag, B, ldb, strideB, &
+                info, batch) bind(C, name="numgpu_sgtsv_batched_strided")
             import :: c_int32_t, c_int64_t, c_ptr
             type(c_ptr), value :: h, dl, d, du, B, info
-            integer(c_int64_t), value :: n, nrhs, stride_diag, ldb, strideB, batch
             integer(c_int32_t), value :: pivoting
+            integer(c_int64_t), value :: n, nrhs, stride_diag, ldb, strideB, batch
             integer(c_int32_t) :: numgpu_sgtsv_batched_strided
         end function
 
-        function numgpu_sgtsv_batched_interleaved(h, n, dl, d, du, B, info, batch, pivoting) &
+        function numgpu_sgtsv_batched_interleaved(h, pivoting, n, dl, d, du, B, info, batch) &
                 bind(C, name="numgpu_sgtsv_batched_interleaved")
             import :: c_int32_t, c_int64_t, c_ptr
             type(c_ptr), value :: h, dl, d, du, B, info
-            integer(c_int64_t), value :: n, batch
             integer(c_int32_t), value :: pivoting
+            integer(c_int64_t), value :: n, batch
             integer(c_int32_t) :: numgpu_sgtsv_batched_interleaved
         end function
 
-        function numgpu_dgtsv_spike(h, n, nrhs, dl, d, du, B, ldb, info, pivoting) &
+        function numgpu_dgtsv_spike(h, pivoting, n, nrhs, dl, d, du, B, ldb, info) &
                 bind(C, name="numgpu_dgtsv_spike")
             import :: c_int32_t, c_int64_t, c_ptr
             type(c_ptr), value :: h, dl, d, du, B, info
-            integer(c_int64_t), value :: n, nrhs, ldb
             integer(c_int32_t), value :: pivoting
+            integer(c_int64_t), value :: n, nrhs, ldb
             integer(c_int32_t) :: numgpu_dgtsv_spike
         end function
 
-        function numgpu_dgtsv_batched_strided(h, n, nrhs, dl, d, du, stride_diag, B, ldb, strideB, info, &
-                batch, pivoting) bind(C, name="numgpu_dgtsv_batched_strided")
+        function numgpu_dgtsv_batched_strided(h, pivoting, n, nrhs, dl, d, du, stride_diag, B, ldb, strideB, &
+                info, batch) bind(C, name="numgpu_dgtsv_batched_strided")
             import :: c_int32_t, c_int64_t, c_ptr
             type(c_ptr), value :: h, dl, d, du, B, info
-            integer(c_int64_t), value :: n, nrhs, stride_diag, ldb, strideB, batch
             integer(c_int32_t), value :: pivoting
+            integer(c_int64_t), value :: n, nrhs, stride_diag, ldb, strideB, batch
             integer(c_int32_t) :: numgpu_dgtsv_batched_strided
         end function
 
-        function numgpu_dgtsv_batched_interleaved(h, n, dl, d, du, B, info, batch, pivoting) &
+        function numgpu_dgtsv_batched_interleaved(h, pivoting, n, dl, d, du, B, info, batch) &
                 bind(C, name="numgpu_dgtsv_batched_interleaved")
             import :: c_int32_t, c_int64_t, c_ptr
             type(c_ptr), value :: h, dl, d, du, B, info
-            integer(c_int64_t), value :: n, batch
             integer(c_int32_t), value :: pivoting
+            integer(c_int64_t), value :: n, batch
             integer(c_int32_t) :: numgpu_dgtsv_batched_interleaved
         end function
 
-        function numgpu_cgtsv_spike(h, n, nrhs, dl, d, du, B, ldb, info, pivoting) &
+        function numgpu_cgtsv_spike(h, pivoting, n, nrhs, dl, d, du, B, ldb, info) &
                 bind(C, name="numgpu_cgtsv_spike")
             import :: c_int32_t, c_int64_t, c_ptr
             type(c_ptr), value :: h, dl, d, du, B, info
-            integer(c_int64_t), value :: n, nrhs, ldb
             integer(c_int32_t), value :: pivoting
+            integer(c_int64_t), value :: n, nrhs, ldb
             integer(c_int32_t) :: numgpu_cgtsv_spike
         end function
 
-        function numgpu_cgtsv_batched_strided(h, n, nrhs, dl, d, du, stride_diag, B, ldb, strideB, info, &
-                batch, pivoting) bind(C, name="numgpu_cgtsv_batched_strided")
+        function numgpu_cgtsv_batched_strided(h, pivoting, n, nrhs, dl, d, du, stride_diag, B, ldb, strideB, &
+                info, batch) bind(C, name="numgpu_cgtsv_batched_strided")
             import :: c_int32_t, c_int64_t, c_ptr
             type(c_ptr), value :: h, dl, d, du, B, info
-            integer(c_int64_t), value :: n, nrhs, stride_diag, ldb, strideB, batch
             integer(c_int32_t), value :: pivoting
+            integer(c_int64_t), value :: n, nrhs, stride_diag, ldb, strideB, batch
             integer(c_int32_t) :: numgpu_cgtsv_batched_strided
         end function
 
-        function numgpu_cgtsv_batched_interleaved(h, n, dl, d, du, B, info, batch, pivoting) &
+        function numgpu_cgtsv_batched_interleaved(h, pivoting, n, dl, d, du, B, info, batch) &
                 bind(C, name="numgpu_cgtsv_batched_interleaved")
             import :: c_int32_t, c_int64_t, c_ptr
             type(c_ptr), value :: h, dl, d, du, B, info
-            integer(c_int64_t), value :: n, batch
             integer(c_int32_t), value :: pivoting
+            integer(c_int64_t), value :: n, batch
             integer(c_int32_t) :: numgpu_cgtsv_batched_interleaved
         end function
 
-        function numgpu_zgtsv_spike(h, n, nrhs, dl, d, du, B, ldb, info, pivoting) &
+        function numgpu_zgtsv_spike(h, pivoting, n, nrhs, dl, d, du, B, ldb, info) &
                 bind(C, name="numgpu_zgtsv_spike")
             import :: c_int32_t, c_int64_t, c_ptr
             type(c_ptr), value :: h, dl, d, du, B, info
-            integer(c_int64_t), value :: n, nrhs, ldb
             integer(c_int32_t), value :: pivoting
+            integer(c_int64_t), value :: n, nrhs, ldb
             integer(c_int32_t) :: numgpu_zgtsv_spike
         end function
 
-        function numgpu_zgtsv_batched_strided(h, n, nrhs, dl, d, du, stride_diag, B, ldb, strideB, info, &
-                batch, pivoting) bind(C, name="numgpu_zgtsv_batched_strided")
+        function numgpu_zgtsv_batched_strided(h, pivoting, n, nrhs, dl, d, du, stride_diag, B, ldb, strideB, &
+                info, batch) bind(C, name="numgpu_zgtsv_batched_strided")
             import :: c_int32_t, c_int64_t, c_ptr
             type(c_ptr), value :: h, dl, d, du, B, info
-            integer(c_int64_t), value :: n, nrhs, stride_diag, ldb, strideB, batch
             integer(c_int32_t), value :: pivoting
+            integer(c_int64_t), value :: n, nrhs, stride_diag, ldb, strideB, batch
             integer(c_int32_t) :: numgpu_zgtsv_batched_strided
         end function
 
-        function numgpu_zgtsv_batched_interleaved(h, n, dl, d, du, B, info, batch, pivoting) &
+        function numgpu_zgtsv_batched_interleaved(h, pivoting, n, dl, d, du, B, info, batch) &
                 bind(C, name="numgpu_zgtsv_batched_interleaved")
             import :: c_int32_t, c_int64_t, c_ptr
             type(c_ptr), value :: h, dl, d, du, B, info
-            integer(c_int64_t), value :: n, batch
             integer(c_int32_t), value :: pivoting
+            integer(c_int64_t), value :: n, batch
             integer(c_int32_t) :: numgpu_zgtsv_batched_interleaved
         end function
 
@@ -1317,7 +1332,7 @@ module numgpu
         end function
 
         function numgpu_life_plan_create(h, ntheta, natoms, nvoxels, nfibers, nnz, atoms, voxels, fibers, &
-                values, index_base, p) bind(C, name="numgpu_life_plan_create")
+                index_base, values, p) bind(C, name="numgpu_life_plan_create")
             import :: c_int32_t, c_int64_t, c_ptr
             type(c_ptr), value :: h, atoms, voxels, fibers, values
             integer(c_int64_t), value :: ntheta, natoms, nvoxels, nfibers, nnz
@@ -1355,8 +1370,7 @@ module numgpu
                 bind(C, name="numgpu_dlife_sbbnnls")
             import :: c_double, c_int32_t, c_int64_t, c_ptr
             type(c_ptr), value :: h, p, D, b, w, iters, objective
-            integer(c_int64_t), value :: ldd, ldb
-            integer(c_int32_t), value :: max_iters
+            integer(c_int64_t), value :: ldd, ldb, max_iters
             real(c_double), value :: tol
             integer(c_int32_t) :: numgpu_dlife_sbbnnls
         end function
@@ -1406,11 +1420,11 @@ module numgpu
             integer(c_int32_t) :: numgpu_rkc_options_default
         end function
 
-        function numgpu_rkc_integrate(h, ode, nsys, t0, tend, Y, ldy, layout, P, ldp, rtol, atol, natol, &
+        function numgpu_rkc_integrate(h, ode, nsys, natol, t0, tend, Y, ldy, layout, P, ldp, rtol, atol, &
                 opts, state, status, stats) bind(C, name="numgpu_rkc_integrate")
             import :: c_double, c_int32_t, c_int64_t, c_ptr
             type(c_ptr), value :: h, ode, Y, P, atol, opts, state, status, stats
-            integer(c_int64_t), value :: nsys, ldy, ldp, natol
+            integer(c_int64_t), value :: nsys, natol, ldy, ldp
             real(c_double), value :: t0, tend, rtol
             integer(c_int32_t), value :: layout
             integer(c_int32_t) :: numgpu_rkc_integrate
@@ -1460,8 +1474,8 @@ module numgpu
                 bind(C, name="numgpu_scmrs_create")
             import :: c_int32_t, c_int64_t, c_ptr
             type(c_ptr), value :: h, val, row_ptr, col_ind
-            integer(c_int64_t), value :: m, n, nnz
-            integer(c_int32_t), value :: index_base, height, M_
+            integer(c_int64_t), value :: m, n, nnz, height, M_
+            integer(c_int32_t), value :: index_base
             type(c_ptr), intent(inout) :: A
             integer(c_int32_t) :: numgpu_scmrs_create
         end function
@@ -1470,8 +1484,8 @@ module numgpu
                 bind(C, name="numgpu_dcmrs_create")
             import :: c_int32_t, c_int64_t, c_ptr
             type(c_ptr), value :: h, val, row_ptr, col_ind
-            integer(c_int64_t), value :: m, n, nnz
-            integer(c_int32_t), value :: index_base, height, M_
+            integer(c_int64_t), value :: m, n, nnz, height, M_
+            integer(c_int32_t), value :: index_base
             type(c_ptr), intent(inout) :: A
             integer(c_int32_t) :: numgpu_dcmrs_create
         end function
@@ -1503,9 +1517,9 @@ module numgpu
         end function
 
         function numgpu_cmrs_info(A, height, M, padding_ratio) bind(C, name="numgpu_cmrs_info")
-            import :: c_double, c_int32_t, c_ptr
+            import :: c_double, c_int32_t, c_int64_t, c_ptr
             type(c_ptr), value :: A
-            integer(c_int32_t), intent(inout) :: height, M
+            integer(c_int64_t), intent(inout) :: height, M
             real(c_double), intent(inout) :: padding_ratio
             integer(c_int32_t) :: numgpu_cmrs_info
         end function
@@ -1516,44 +1530,44 @@ module numgpu
             integer(c_int32_t) :: numgpu_cmrs_destroy
         end function
 
-        function numgpu_sshopm(h, m, n, ntensors, A, strideA, nstarts, X0, strideX0, mode, shift_kind, &
+        function numgpu_sshopm(h, mode, shift_kind, m, n, ntensors, nstarts, A, strideA, X0, strideX0, &
                 alpha, tol, maxit, lambda, X, iters, flags) bind(C, name="numgpu_sshopm")
             import :: c_float, c_int32_t, c_int64_t, c_ptr
             type(c_ptr), value :: h, A, X0, lambda, X, iters, flags
-            integer(c_int32_t), value :: m, n, mode, shift_kind, maxit
-            integer(c_int64_t), value :: ntensors, strideA, nstarts, strideX0
+            integer(c_int32_t), value :: mode, shift_kind
+            integer(c_int64_t), value :: m, n, ntensors, nstarts, strideA, strideX0, maxit
             real(c_float), value :: alpha, tol
             integer(c_int32_t) :: numgpu_sshopm
         end function
 
-        function numgpu_dsshopm(h, m, n, ntensors, A, strideA, nstarts, X0, strideX0, mode, shift_kind, &
+        function numgpu_dsshopm(h, mode, shift_kind, m, n, ntensors, nstarts, A, strideA, X0, strideX0, &
                 alpha, tol, maxit, lambda, X, iters, flags) bind(C, name="numgpu_dsshopm")
             import :: c_double, c_int32_t, c_int64_t, c_ptr
             type(c_ptr), value :: h, A, X0, lambda, X, iters, flags
-            integer(c_int32_t), value :: m, n, mode, shift_kind, maxit
-            integer(c_int64_t), value :: ntensors, strideA, nstarts, strideX0
+            integer(c_int32_t), value :: mode, shift_kind
+            integer(c_int64_t), value :: m, n, ntensors, nstarts, strideA, strideX0, maxit
             real(c_double), value :: alpha, tol
             integer(c_int32_t) :: numgpu_dsshopm
         end function
 
-        function numgpu_sshopm_unique(h, m, n, ntensors, A, strideA, nstarts, X0, strideX0, mode, &
-                shift_kind, alpha, tol, maxit, merge_tol, kmax, count, lambda, X, mult, pair_type) &
+        function numgpu_sshopm_unique(h, mode, shift_kind, m, n, ntensors, nstarts, A, strideA, X0, &
+                strideX0, alpha, tol, maxit, merge_tol, kmax, count, lambda, X, mult, pair_type) &
                 bind(C, name="numgpu_sshopm_unique")
             import :: c_float, c_int32_t, c_int64_t, c_ptr
             type(c_ptr), value :: h, A, X0, count, lambda, X, mult, pair_type
-            integer(c_int32_t), value :: m, n, mode, shift_kind, maxit, kmax
-            integer(c_int64_t), value :: ntensors, strideA, nstarts, strideX0
+            integer(c_int32_t), value :: mode, shift_kind
+            integer(c_int64_t), value :: m, n, ntensors, nstarts, strideA, strideX0, maxit, kmax
             real(c_float), value :: alpha, tol, merge_tol
             integer(c_int32_t) :: numgpu_sshopm_unique
         end function
 
-        function numgpu_dsshopm_unique(h, m, n, ntensors, A, strideA, nstarts, X0, strideX0, mode, &
-                shift_kind, alpha, tol, maxit, merge_tol, kmax, count, lambda, X, mult, pair_type) &
+        function numgpu_dsshopm_unique(h, mode, shift_kind, m, n, ntensors, nstarts, A, strideA, X0, &
+                strideX0, alpha, tol, maxit, merge_tol, kmax, count, lambda, X, mult, pair_type) &
                 bind(C, name="numgpu_dsshopm_unique")
             import :: c_double, c_int32_t, c_int64_t, c_ptr
             type(c_ptr), value :: h, A, X0, count, lambda, X, mult, pair_type
-            integer(c_int32_t), value :: m, n, mode, shift_kind, maxit, kmax
-            integer(c_int64_t), value :: ntensors, strideA, nstarts, strideX0
+            integer(c_int32_t), value :: mode, shift_kind
+            integer(c_int64_t), value :: m, n, ntensors, nstarts, strideA, strideX0, maxit, kmax
             real(c_double), value :: alpha, tol, merge_tol
             integer(c_int32_t) :: numgpu_dsshopm_unique
         end function
@@ -1562,8 +1576,7 @@ module numgpu
                 bind(C, name="numgpu_ssym_apply")
             import :: c_int32_t, c_int64_t, c_ptr
             type(c_ptr), value :: h, A, x, y
-            integer(c_int32_t), value :: m, n, p
-            integer(c_int64_t), value :: ntensors, strideA, strideX, strideY
+            integer(c_int64_t), value :: m, n, p, ntensors, strideA, strideX, strideY
             integer(c_int32_t) :: numgpu_ssym_apply
         end function
 
@@ -1571,35 +1584,34 @@ module numgpu
                 bind(C, name="numgpu_dsym_apply")
             import :: c_int32_t, c_int64_t, c_ptr
             type(c_ptr), value :: h, A, x, y
-            integer(c_int32_t), value :: m, n, p
-            integer(c_int64_t), value :: ntensors, strideA, strideX, strideY
+            integer(c_int64_t), value :: m, n, p, ntensors, strideA, strideX, strideY
             integer(c_int32_t) :: numgpu_dsym_apply
         end function
 
         function numgpu_ssym_pack(m, n, dense, packed) bind(C, name="numgpu_ssym_pack")
-            import :: c_int32_t, c_ptr
-            integer(c_int32_t), value :: m, n
+            import :: c_int32_t, c_int64_t, c_ptr
+            integer(c_int64_t), value :: m, n
             type(c_ptr), value :: dense, packed
             integer(c_int32_t) :: numgpu_ssym_pack
         end function
 
         function numgpu_dsym_pack(m, n, dense, packed) bind(C, name="numgpu_dsym_pack")
-            import :: c_int32_t, c_ptr
-            integer(c_int32_t), value :: m, n
+            import :: c_int32_t, c_int64_t, c_ptr
+            integer(c_int64_t), value :: m, n
             type(c_ptr), value :: dense, packed
             integer(c_int32_t) :: numgpu_dsym_pack
         end function
 
         function numgpu_ssym_unpack(m, n, packed, dense) bind(C, name="numgpu_ssym_unpack")
-            import :: c_int32_t, c_ptr
-            integer(c_int32_t), value :: m, n
+            import :: c_int32_t, c_int64_t, c_ptr
+            integer(c_int64_t), value :: m, n
             type(c_ptr), value :: packed, dense
             integer(c_int32_t) :: numgpu_ssym_unpack
         end function
 
         function numgpu_dsym_unpack(m, n, packed, dense) bind(C, name="numgpu_dsym_unpack")
-            import :: c_int32_t, c_ptr
-            integer(c_int32_t), value :: m, n
+            import :: c_int32_t, c_int64_t, c_ptr
+            integer(c_int64_t), value :: m, n
             type(c_ptr), value :: packed, dense
             integer(c_int32_t) :: numgpu_dsym_unpack
         end function
@@ -1624,19 +1636,19 @@ module numgpu
             integer(c_int32_t) :: numgpu_dstebz_batched
         end function
 
-        function numgpu_sstecount_batched(h, n, d, strideD, e, strideE, nmu, mu, count, batch) &
+        function numgpu_sstecount_batched(h, n, nmu, d, strideD, e, strideE, mu, count, batch) &
                 bind(C, name="numgpu_sstecount_batched")
             import :: c_int32_t, c_int64_t, c_ptr
             type(c_ptr), value :: h, d, e, mu, count
-            integer(c_int64_t), value :: n, strideD, strideE, nmu, batch
+            integer(c_int64_t), value :: n, nmu, strideD, strideE, batch
             integer(c_int32_t) :: numgpu_sstecount_batched
         end function
 
-        function numgpu_dstecount_batched(h, n, d, strideD, e, strideE, nmu, mu, count, batch) &
+        function numgpu_dstecount_batched(h, n, nmu, d, strideD, e, strideE, mu, count, batch) &
                 bind(C, name="numgpu_dstecount_batched")
             import :: c_int32_t, c_int64_t, c_ptr
             type(c_ptr), value :: h, d, e, mu, count
-            integer(c_int64_t), value :: n, strideD, strideE, nmu, batch
+            integer(c_int64_t), value :: n, nmu, strideD, strideE, batch
             integer(c_int32_t) :: numgpu_dstecount_batched
         end function
 
@@ -1657,16 +1669,14 @@ module numgpu
         function numgpu_smttkrp(h, ndim, dims, X, mode, rank, U, ldu, M, ldm) bind(C, name="numgpu_smttkrp")
             import :: c_int32_t, c_int64_t, c_ptr
             type(c_ptr), value :: h, dims, X, U, ldu, M
-            integer(c_int32_t), value :: ndim, mode
-            integer(c_int64_t), value :: rank, ldm
+            integer(c_int64_t), value :: ndim, mode, rank, ldm
             integer(c_int32_t) :: numgpu_smttkrp
         end function
 
         function numgpu_dmttkrp(h, ndim, dims, X, mode, rank, U, ldu, M, ldm) bind(C, name="numgpu_dmttkrp")
             import :: c_int32_t, c_int64_t, c_ptr
             type(c_ptr), value :: h, dims, X, U, ldu, M
-            integer(c_int32_t), value :: ndim, mode
-            integer(c_int64_t), value :: rank, ldm
+            integer(c_int64_t), value :: ndim, mode, rank, ldm
             integer(c_int32_t) :: numgpu_dmttkrp
         end function
     end interface
@@ -1877,18 +1887,18 @@ module numgpu
         integer(c_int64_t) :: lda = 1, sa = 0, ldcs = 1, scs = 0, ldb = 1, sb = 0
     end type
 
-    ! call numgpu_getrf_fullpivot_batched(h, A, ipiv, jpiv, info, mode, status [, errmsg])
+    ! call numgpu_getrf_fullpivot_batched(h, mode, A, ipiv, jpiv, info, status [, errmsg])
     !
     ! For i = 1 .. size(A, 3): A(:,:,i) = P L U Q with complete pivoting, as LAPACK ?getc2
     ! (numgpu_?getrf_fullpivot_batched_strided) in real(c_float), real(c_double),
     ! complex(c_float_complex) or complex(c_double_complex).
     !
+    ! - mode [in]: NUMGPU_FULLPIVOT_GETC2 or NUMGPU_FULLPIVOT_STRICT.
     ! - A(:,:,:) [in,out]: n = size(A, 2), lda = size(A, 1) (>= n, else numgpu refuses lda),
     !   batch = size(A, 3); the factors L (unit lower) and U overwrite it.
     ! - ipiv(:,:), jpiv(:,:) [out]: shape (n, batch), integer(c_int32_t), 1-based interchanges.
     ! - info(:) [out]: size batch; 0, or k > 0 (see numgpu.h: the perturbed step in GETC2 mode,
     !   the rank + 1 in STRICT mode, the first non-finite pivot).
-    ! - mode [in]: NUMGPU_FULLPIVOT_GETC2 or NUMGPU_FULLPIVOT_STRICT.
     ! - status, errmsg: as numgpu_gemm_batched; non-conforming shapes are NUMGPU_INVALID_VALUE
     !   before any call (nothing written).
     public :: numgpu_getrf_fullpivot_batched
@@ -1950,20 +1960,20 @@ module numgpu
         integer(c_int64_t) :: lda = 1, sa = 0, ldb = 1, sb = 0
     end type
 
-    ! call numgpu_gtsv_spike(h, dl, d, du, B, info, pivoting, status [, errmsg])
+    ! call numgpu_gtsv_spike(h, pivoting, dl, d, du, B, info, status [, errmsg])
     !
     ! Solves T X = B for one tridiagonal T, as LAPACK ?gtsv but with the diagonals left
     ! unchanged (numgpu_?gtsv_spike), in real(c_float), real(c_double), complex(c_float_complex)
     ! or complex(c_double_complex).
     !
+    ! - pivoting [in]: NUMGPU_GTSV_DIAG_PIVOT or NUMGPU_GTSV_NOPIVOT (the CUDA algorithm; the
+    !   CPU backend always pivots, as LAPACK).
     ! - dl(:), d(:), du(:) [in]: n = size(d); the sub-diagonal dl and super-diagonal du have
     !   max(n - 1, 0) entries, T(k+1, k) = dl(k), T(k, k) = d(k), T(k, k+1) = du(k).
     ! - B(:,:) [in,out]: ldb = size(B, 1) (>= n, else numgpu refuses ldb), nrhs = size(B, 2);
     !   X on exit when info = 0, else unchanged.
     ! - info [out]: integer(c_int32_t); 0, or i > 0 when a pivot was exactly zero (T singular;
     !   numgpu.h says more).
-    ! - pivoting [in]: NUMGPU_GTSV_DIAG_PIVOT or NUMGPU_GTSV_NOPIVOT (the CUDA algorithm; the
-    !   CPU backend always pivots, as LAPACK).
     ! - status, errmsg: as numgpu_gemm_batched; non-conforming shapes are NUMGPU_INVALID_VALUE
     !   before any call (nothing written).
     public :: numgpu_gtsv_spike
@@ -1971,7 +1981,7 @@ module numgpu
         module procedure numgpu_gtsv_spike_s, numgpu_gtsv_spike_d, numgpu_gtsv_spike_c, numgpu_gtsv_spike_z
     end interface
 
-    ! call numgpu_gtsv_batched_strided(h, dl, d, du, B, info, pivoting, status [, errmsg])
+    ! call numgpu_gtsv_batched_strided(h, pivoting, dl, d, du, B, info, status [, errmsg])
     !
     ! For i = 1 .. size(B, 3): solves T_i X = B(:,:,i) as numgpu_gtsv_spike
     ! (numgpu_?gtsv_batched_strided).
@@ -1988,15 +1998,16 @@ module numgpu
                 numgpu_gtsv_batched_strided_c, numgpu_gtsv_batched_strided_z
     end interface
 
-    ! call numgpu_gtsv_batched_interleaved(h, dl, d, du, B, info, pivoting, status [, errmsg])
+    ! call numgpu_gtsv_batched_interleaved(h, pivoting, dl, d, du, B, info, status [, errmsg])
     !
     ! For i = 1 .. size(d, 1): solves T_i x_i = b_i, one right-hand side per system, interleaved
-    ! layout (numgpu_?gtsv_batched_interleaved): element k of system i is X(i, k) of arrays of
-    ! shape (batch, n), so the systems are contiguous in the first index.
+    ! layout (numgpu_?gtsv_batched_interleaved): entry k of system i is X(i, k), so the systems
+    ! are contiguous in the first index; LAPACK's diagonals, as the other forms.
     !
-    ! - dl(:,:), d(:,:), du(:,:) [in]: shape (batch, n) each, batch = size(d, 1), n = size(d, 2);
-    !   T_i(k, k-1) = dl(i, k) (k >= 2), T_i(k, k) = d(i, k), T_i(k, k+1) = du(i, k) (k <= n-1);
-    !   dl(:, 1) and du(:, n) are not referenced.
+    ! - d(:,:) [in]: shape (batch, n), batch = size(d, 1), n = size(d, 2); T_i(k, k) = d(i, k).
+    ! - dl(:,:), du(:,:) [in]: shape (batch, n - 1) each; T_i(k+1, k) = dl(i, k) and
+    !   T_i(k, k+1) = du(i, k), k = 1 .. n - 1. (cuSPARSE's padded (batch, n) arrays are
+    !   dl(:, 2:n) and du(:, 1:n-1) here.)
     ! - B(:,:) [in,out]: shape (batch, n); x_i in B(i, :) on exit where info(i) = 0.
     ! - info(:) [out]: size batch.
     public :: numgpu_gtsv_batched_interleaved
@@ -2046,7 +2057,7 @@ module numgpu
     end interface
 
 
-    ! call numgpu_life_create(h, ntheta, natoms, nvoxels, nfibers, atoms, voxels, fibers, values, index_base, &
+    ! call numgpu_life_create(h, ntheta, natoms, nvoxels, nfibers, atoms, voxels, fibers, index_base, values, &
     !                         p, status [, errmsg])
     !
     ! A LiFE plan from Phi in COO form (numgpu_life_plan_create): nnz = size(values) entries,
@@ -2079,8 +2090,8 @@ module numgpu
     ! call numgpu_life_sbbnnls(h, p, D, b, w, max_iters, tol, iters, objective, status [, errmsg])
     !
     ! min 1/2 ||M w - b||^2 subject to w >= 0 (numgpu_dlife_sbbnnls) from the start w(:) (in and
-    ! out); b(:,:) shaped as Y of numgpu_life_mw; iters integer(c_int32_t) and objective
-    ! real(c_double) [out].
+    ! out); b(:,:) shaped as Y of numgpu_life_mw; max_iters integer(c_int64_t) [in]; iters
+    ! integer(c_int32_t) and objective real(c_double) [out].
     public :: numgpu_life_sbbnnls
     interface numgpu_life_sbbnnls
         module procedure numgpu_life_sbbnnls_d
@@ -2145,7 +2156,8 @@ module numgpu
     !   (ldp >= npar, nsys), or size 0 when npar = 0; atol(:) [in]: 1 or neq values;
     ! - sys_status(:) [out]: size nsys, each system's status (0 reached tend, see numgpu.h);
     ! - opts [in]: a numgpu_rkc_options (absent: the defaults); state(:,:) [inout]: shape
-    !   (6 + neq, nsys), zeros for a cold start; stats(:,:) [out]: shape (6, nsys);
+    !   (6 + neq, nsys), zeros for a cold start; stats(:,:) [out]: shape (NUMGPU_RKC_NSTATS,
+    !   nsys), stats(NUMGPU_RKC_STAT_X + 1, i) the numgpu_rkc_stat X of system i;
     ! - status [out]: the call's numgpu_status; NUMGPU_INVALID_VALUE (and errmsg) when the
     !   shapes do not conform, nothing written.
     public :: numgpu_rkc
@@ -3105,11 +3117,11 @@ contains
         call refuse(fname, why, status, errmsg)
     end subroutine
 
-    subroutine numgpu_getrf_fullpivot_batched_s(h, A, ipiv, jpiv, info, mode, status, errmsg)
+    subroutine numgpu_getrf_fullpivot_batched_s(h, mode, A, ipiv, jpiv, info, status, errmsg)
         type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: mode
         real(c_float), intent(inout), target, contiguous :: A(:,:,:)
         integer(c_int32_t), intent(inout), target, contiguous :: ipiv(:,:), jpiv(:,:), info(:)
-        integer(c_int32_t), intent(in) :: mode
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(lu_plan) :: p
@@ -3117,15 +3129,15 @@ contains
             shape(jpiv, c_int64_t), [0_c_int64_t, 0_c_int64_t, 0_c_int64_t], "", &
             size(info, kind=c_int64_t), "info", size(A, 3, c_int64_t), .false., p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        status = numgpu_sgetrf_fullpivot_batched_strided(h, p%n, address(A), p%lda, p%sa, address(ipiv), &
-            address(jpiv), address(info), p%batch, mode)
+        status = numgpu_sgetrf_fullpivot_batched_strided(h, mode, p%n, address(A), p%lda, p%sa, address(ipiv), &
+            address(jpiv), address(info), p%batch)
         call report(status, errmsg)
     end subroutine
-    subroutine numgpu_getrf_fullpivot_batched_d(h, A, ipiv, jpiv, info, mode, status, errmsg)
+    subroutine numgpu_getrf_fullpivot_batched_d(h, mode, A, ipiv, jpiv, info, status, errmsg)
         type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: mode
         real(c_double), intent(inout), target, contiguous :: A(:,:,:)
         integer(c_int32_t), intent(inout), target, contiguous :: ipiv(:,:), jpiv(:,:), info(:)
-        integer(c_int32_t), intent(in) :: mode
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(lu_plan) :: p
@@ -3133,15 +3145,15 @@ contains
             shape(jpiv, c_int64_t), [0_c_int64_t, 0_c_int64_t, 0_c_int64_t], "", &
             size(info, kind=c_int64_t), "info", size(A, 3, c_int64_t), .false., p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        status = numgpu_dgetrf_fullpivot_batched_strided(h, p%n, address(A), p%lda, p%sa, address(ipiv), &
-            address(jpiv), address(info), p%batch, mode)
+        status = numgpu_dgetrf_fullpivot_batched_strided(h, mode, p%n, address(A), p%lda, p%sa, address(ipiv), &
+            address(jpiv), address(info), p%batch)
         call report(status, errmsg)
     end subroutine
-    subroutine numgpu_getrf_fullpivot_batched_c(h, A, ipiv, jpiv, info, mode, status, errmsg)
+    subroutine numgpu_getrf_fullpivot_batched_c(h, mode, A, ipiv, jpiv, info, status, errmsg)
         type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: mode
         complex(c_float_complex), intent(inout), target, contiguous :: A(:,:,:)
         integer(c_int32_t), intent(inout), target, contiguous :: ipiv(:,:), jpiv(:,:), info(:)
-        integer(c_int32_t), intent(in) :: mode
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(lu_plan) :: p
@@ -3149,15 +3161,15 @@ contains
             shape(jpiv, c_int64_t), [0_c_int64_t, 0_c_int64_t, 0_c_int64_t], "", &
             size(info, kind=c_int64_t), "info", size(A, 3, c_int64_t), .false., p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        status = numgpu_cgetrf_fullpivot_batched_strided(h, p%n, address(A), p%lda, p%sa, address(ipiv), &
-            address(jpiv), address(info), p%batch, mode)
+        status = numgpu_cgetrf_fullpivot_batched_strided(h, mode, p%n, address(A), p%lda, p%sa, address(ipiv), &
+            address(jpiv), address(info), p%batch)
         call report(status, errmsg)
     end subroutine
-    subroutine numgpu_getrf_fullpivot_batched_z(h, A, ipiv, jpiv, info, mode, status, errmsg)
+    subroutine numgpu_getrf_fullpivot_batched_z(h, mode, A, ipiv, jpiv, info, status, errmsg)
         type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: mode
         complex(c_double_complex), intent(inout), target, contiguous :: A(:,:,:)
         integer(c_int32_t), intent(inout), target, contiguous :: ipiv(:,:), jpiv(:,:), info(:)
-        integer(c_int32_t), intent(in) :: mode
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(lu_plan) :: p
@@ -3165,8 +3177,8 @@ contains
             shape(jpiv, c_int64_t), [0_c_int64_t, 0_c_int64_t, 0_c_int64_t], "", &
             size(info, kind=c_int64_t), "info", size(A, 3, c_int64_t), .false., p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        status = numgpu_zgetrf_fullpivot_batched_strided(h, p%n, address(A), p%lda, p%sa, address(ipiv), &
-            address(jpiv), address(info), p%batch, mode)
+        status = numgpu_zgetrf_fullpivot_batched_strided(h, mode, p%n, address(A), p%lda, p%sa, address(ipiv), &
+            address(jpiv), address(info), p%batch)
         call report(status, errmsg)
     end subroutine
 
@@ -3406,9 +3418,11 @@ contains
         case default
             p%batch = sd(1)
             p%n = sd(2)
-            if (any(sdl /= sd) .or. any(sdu /= sd) .or. any(sb(1:2) /= sd)) then
-                write(why, '(a,i0,a,i0,a)') "dl, du and B must have the shape of d, ", sd(1), " x ", sd(2), &
-                    " (batch x n)"
+            if (any(sb(1:2) /= sd)) then
+                write(why, '(a,i0,a,i0,a)') "B must have the shape of d, ", sd(1), " x ", sd(2), " (batch x n)"
+            else if (any(sdl /= [sd(1), max(sd(2) - 1, 0_c_int64_t)]) .or. any(sdu /= [sd(1), max(sd(2) - 1, 0_c_int64_t)])) then
+                write(why, '(a,i0,a,i0,a)') "dl and du must have the shape ", sd(1), " x ", max(sd(2) - 1, 0_c_int64_t), &
+                    " (batch x n - 1)"
             else if (ninfo /= p%batch) then
                 write(why, '(a,i0,a,i0)') "size(info) must be the batch size ", p%batch, ", not ", ninfo
             end if
@@ -3416,12 +3430,12 @@ contains
         call refuse(fname, why, status, errmsg)
     end subroutine
 
-    subroutine numgpu_gtsv_spike_s(h, dl, d, du, B, info, pivoting, status, errmsg)
+    subroutine numgpu_gtsv_spike_s(h, pivoting, dl, d, du, B, info, status, errmsg)
         type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: pivoting
         real(c_float), intent(in), target, contiguous :: dl(:), d(:), du(:)
         real(c_float), intent(inout), target, contiguous :: B(:,:)
         integer(c_int32_t), intent(inout), target :: info
-        integer(c_int32_t), intent(in) :: pivoting
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(gtsv_plan) :: p
@@ -3429,16 +3443,16 @@ contains
             [size(d, kind=c_int64_t), 1_c_int64_t], [size(du, kind=c_int64_t), 1_c_int64_t], &
             [shape(B, c_int64_t), 1_c_int64_t], 1_c_int64_t, p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        status = numgpu_sgtsv_spike(h, p%n, p%nrhs, address(dl), address(d), address(du), address(B), p%ldb, &
-            c_loc(info), pivoting)
+        status = numgpu_sgtsv_spike(h, pivoting, p%n, p%nrhs, address(dl), address(d), address(du), address(B), &
+            p%ldb, c_loc(info))
         call report(status, errmsg)
     end subroutine
-    subroutine numgpu_gtsv_spike_d(h, dl, d, du, B, info, pivoting, status, errmsg)
+    subroutine numgpu_gtsv_spike_d(h, pivoting, dl, d, du, B, info, status, errmsg)
         type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: pivoting
         real(c_double), intent(in), target, contiguous :: dl(:), d(:), du(:)
         real(c_double), intent(inout), target, contiguous :: B(:,:)
         integer(c_int32_t), intent(inout), target :: info
-        integer(c_int32_t), intent(in) :: pivoting
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(gtsv_plan) :: p
@@ -3446,16 +3460,16 @@ contains
             [size(d, kind=c_int64_t), 1_c_int64_t], [size(du, kind=c_int64_t), 1_c_int64_t], &
             [shape(B, c_int64_t), 1_c_int64_t], 1_c_int64_t, p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        status = numgpu_dgtsv_spike(h, p%n, p%nrhs, address(dl), address(d), address(du), address(B), p%ldb, &
-            c_loc(info), pivoting)
+        status = numgpu_dgtsv_spike(h, pivoting, p%n, p%nrhs, address(dl), address(d), address(du), address(B), &
+            p%ldb, c_loc(info))
         call report(status, errmsg)
     end subroutine
-    subroutine numgpu_gtsv_spike_c(h, dl, d, du, B, info, pivoting, status, errmsg)
+    subroutine numgpu_gtsv_spike_c(h, pivoting, dl, d, du, B, info, status, errmsg)
         type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: pivoting
         complex(c_float_complex), intent(in), target, contiguous :: dl(:), d(:), du(:)
         complex(c_float_complex), intent(inout), target, contiguous :: B(:,:)
         integer(c_int32_t), intent(inout), target :: info
-        integer(c_int32_t), intent(in) :: pivoting
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(gtsv_plan) :: p
@@ -3463,16 +3477,16 @@ contains
             [size(d, kind=c_int64_t), 1_c_int64_t], [size(du, kind=c_int64_t), 1_c_int64_t], &
             [shape(B, c_int64_t), 1_c_int64_t], 1_c_int64_t, p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        status = numgpu_cgtsv_spike(h, p%n, p%nrhs, address(dl), address(d), address(du), address(B), p%ldb, &
-            c_loc(info), pivoting)
+        status = numgpu_cgtsv_spike(h, pivoting, p%n, p%nrhs, address(dl), address(d), address(du), address(B), &
+            p%ldb, c_loc(info))
         call report(status, errmsg)
     end subroutine
-    subroutine numgpu_gtsv_spike_z(h, dl, d, du, B, info, pivoting, status, errmsg)
+    subroutine numgpu_gtsv_spike_z(h, pivoting, dl, d, du, B, info, status, errmsg)
         type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: pivoting
         complex(c_double_complex), intent(in), target, contiguous :: dl(:), d(:), du(:)
         complex(c_double_complex), intent(inout), target, contiguous :: B(:,:)
         integer(c_int32_t), intent(inout), target :: info
-        integer(c_int32_t), intent(in) :: pivoting
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(gtsv_plan) :: p
@@ -3480,138 +3494,138 @@ contains
             [size(d, kind=c_int64_t), 1_c_int64_t], [size(du, kind=c_int64_t), 1_c_int64_t], &
             [shape(B, c_int64_t), 1_c_int64_t], 1_c_int64_t, p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        status = numgpu_zgtsv_spike(h, p%n, p%nrhs, address(dl), address(d), address(du), address(B), p%ldb, &
-            c_loc(info), pivoting)
+        status = numgpu_zgtsv_spike(h, pivoting, p%n, p%nrhs, address(dl), address(d), address(du), address(B), &
+            p%ldb, c_loc(info))
         call report(status, errmsg)
     end subroutine
 
-    subroutine numgpu_gtsv_batched_strided_s(h, dl, d, du, B, info, pivoting, status, errmsg)
+    subroutine numgpu_gtsv_batched_strided_s(h, pivoting, dl, d, du, B, info, status, errmsg)
         type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: pivoting
         real(c_float), intent(in), target, contiguous :: dl(:,:), d(:,:), du(:,:)
         real(c_float), intent(inout), target, contiguous :: B(:,:,:)
         integer(c_int32_t), intent(inout), target, contiguous :: info(:)
-        integer(c_int32_t), intent(in) :: pivoting
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(gtsv_plan) :: p
         call plan_gtsv("numgpu_gtsv_batched_strided", "strided", shape(dl, c_int64_t), shape(d, c_int64_t), &
             shape(du, c_int64_t), shape(B, c_int64_t), size(info, kind=c_int64_t), p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        status = numgpu_sgtsv_batched_strided(h, p%n, p%nrhs, address(dl), address(d), address(du), p%sdiag, &
-            address(B), p%ldb, p%sb, address(info), p%batch, pivoting)
+        status = numgpu_sgtsv_batched_strided(h, pivoting, p%n, p%nrhs, address(dl), address(d), address(du), &
+            p%sdiag, address(B), p%ldb, p%sb, address(info), p%batch)
         call report(status, errmsg)
     end subroutine
-    subroutine numgpu_gtsv_batched_strided_d(h, dl, d, du, B, info, pivoting, status, errmsg)
+    subroutine numgpu_gtsv_batched_strided_d(h, pivoting, dl, d, du, B, info, status, errmsg)
         type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: pivoting
         real(c_double), intent(in), target, contiguous :: dl(:,:), d(:,:), du(:,:)
         real(c_double), intent(inout), target, contiguous :: B(:,:,:)
         integer(c_int32_t), intent(inout), target, contiguous :: info(:)
-        integer(c_int32_t), intent(in) :: pivoting
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(gtsv_plan) :: p
         call plan_gtsv("numgpu_gtsv_batched_strided", "strided", shape(dl, c_int64_t), shape(d, c_int64_t), &
             shape(du, c_int64_t), shape(B, c_int64_t), size(info, kind=c_int64_t), p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        status = numgpu_dgtsv_batched_strided(h, p%n, p%nrhs, address(dl), address(d), address(du), p%sdiag, &
-            address(B), p%ldb, p%sb, address(info), p%batch, pivoting)
+        status = numgpu_dgtsv_batched_strided(h, pivoting, p%n, p%nrhs, address(dl), address(d), address(du), &
+            p%sdiag, address(B), p%ldb, p%sb, address(info), p%batch)
         call report(status, errmsg)
     end subroutine
-    subroutine numgpu_gtsv_batched_strided_c(h, dl, d, du, B, info, pivoting, status, errmsg)
+    subroutine numgpu_gtsv_batched_strided_c(h, pivoting, dl, d, du, B, info, status, errmsg)
         type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: pivoting
         complex(c_float_complex), intent(in), target, contiguous :: dl(:,:), d(:,:), du(:,:)
         complex(c_float_complex), intent(inout), target, contiguous :: B(:,:,:)
         integer(c_int32_t), intent(inout), target, contiguous :: info(:)
-        integer(c_int32_t), intent(in) :: pivoting
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(gtsv_plan) :: p
         call plan_gtsv("numgpu_gtsv_batched_strided", "strided", shape(dl, c_int64_t), shape(d, c_int64_t), &
             shape(du, c_int64_t), shape(B, c_int64_t), size(info, kind=c_int64_t), p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        status = numgpu_cgtsv_batched_strided(h, p%n, p%nrhs, address(dl), address(d), address(du), p%sdiag, &
-            address(B), p%ldb, p%sb, address(info), p%batch, pivoting)
+        status = numgpu_cgtsv_batched_strided(h, pivoting, p%n, p%nrhs, address(dl), address(d), address(du), &
+            p%sdiag, address(B), p%ldb, p%sb, address(info), p%batch)
         call report(status, errmsg)
     end subroutine
-    subroutine numgpu_gtsv_batched_strided_z(h, dl, d, du, B, info, pivoting, status, errmsg)
+    subroutine numgpu_gtsv_batched_strided_z(h, pivoting, dl, d, du, B, info, status, errmsg)
         type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: pivoting
         complex(c_double_complex), intent(in), target, contiguous :: dl(:,:), d(:,:), du(:,:)
         complex(c_double_complex), intent(inout), target, contiguous :: B(:,:,:)
         integer(c_int32_t), intent(inout), target, contiguous :: info(:)
-        integer(c_int32_t), intent(in) :: pivoting
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(gtsv_plan) :: p
         call plan_gtsv("numgpu_gtsv_batched_strided", "strided", shape(dl, c_int64_t), shape(d, c_int64_t), &
             shape(du, c_int64_t), shape(B, c_int64_t), size(info, kind=c_int64_t), p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        status = numgpu_zgtsv_batched_strided(h, p%n, p%nrhs, address(dl), address(d), address(du), p%sdiag, &
-            address(B), p%ldb, p%sb, address(info), p%batch, pivoting)
+        status = numgpu_zgtsv_batched_strided(h, pivoting, p%n, p%nrhs, address(dl), address(d), address(du), &
+            p%sdiag, address(B), p%ldb, p%sb, address(info), p%batch)
         call report(status, errmsg)
     end subroutine
 
-    subroutine numgpu_gtsv_batched_interleaved_s(h, dl, d, du, B, info, pivoting, status, errmsg)
+    subroutine numgpu_gtsv_batched_interleaved_s(h, pivoting, dl, d, du, B, info, status, errmsg)
         type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: pivoting
         real(c_float), intent(in), target, contiguous :: dl(:,:), d(:,:), du(:,:)
         real(c_float), intent(inout), target, contiguous :: B(:,:)
         integer(c_int32_t), intent(inout), target, contiguous :: info(:)
-        integer(c_int32_t), intent(in) :: pivoting
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(gtsv_plan) :: p
         call plan_gtsv("numgpu_gtsv_batched_interleaved", "interleaved", shape(dl, c_int64_t), shape(d, c_int64_t), &
             shape(du, c_int64_t), [shape(B, c_int64_t), 1_c_int64_t], size(info, kind=c_int64_t), p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        status = numgpu_sgtsv_batched_interleaved(h, p%n, address(dl), address(d), address(du), address(B), &
-            address(info), p%batch, pivoting)
+        status = numgpu_sgtsv_batched_interleaved(h, pivoting, p%n, address(dl), address(d), address(du), &
+            address(B), address(info), p%batch)
         call report(status, errmsg)
     end subroutine
-    subroutine numgpu_gtsv_batched_interleaved_d(h, dl, d, du, B, info, pivoting, status, errmsg)
+    subroutine numgpu_gtsv_batched_interleaved_d(h, pivoting, dl, d, du, B, info, status, errmsg)
         type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: pivoting
         real(c_double), intent(in), target, contiguous :: dl(:,:), d(:,:), du(:,:)
         real(c_double), intent(inout), target, contiguous :: B(:,:)
         integer(c_int32_t), intent(inout), target, contiguous :: info(:)
-        integer(c_int32_t), intent(in) :: pivoting
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(gtsv_plan) :: p
         call plan_gtsv("numgpu_gtsv_batched_interleaved", "interleaved", shape(dl, c_int64_t), shape(d, c_int64_t), &
             shape(du, c_int64_t), [shape(B, c_int64_t), 1_c_int64_t], size(info, kind=c_int64_t), p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        status = numgpu_dgtsv_batched_interleaved(h, p%n, address(dl), address(d), address(du), address(B), &
-            address(info), p%batch, pivoting)
+        status = numgpu_dgtsv_batched_interleaved(h, pivoting, p%n, address(dl), address(d), address(du), &
+            address(B), address(info), p%batch)
         call report(status, errmsg)
     end subroutine
-    subroutine numgpu_gtsv_batched_interleaved_c(h, dl, d, du, B, info, pivoting, status, errmsg)
+    subroutine numgpu_gtsv_batched_interleaved_c(h, pivoting, dl, d, du, B, info, status, errmsg)
         type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: pivoting
         complex(c_float_complex), intent(in), target, contiguous :: dl(:,:), d(:,:), du(:,:)
         complex(c_float_complex), intent(inout), target, contiguous :: B(:,:)
         integer(c_int32_t), intent(inout), target, contiguous :: info(:)
-        integer(c_int32_t), intent(in) :: pivoting
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(gtsv_plan) :: p
         call plan_gtsv("numgpu_gtsv_batched_interleaved", "interleaved", shape(dl, c_int64_t), shape(d, c_int64_t), &
             shape(du, c_int64_t), [shape(B, c_int64_t), 1_c_int64_t], size(info, kind=c_int64_t), p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        status = numgpu_cgtsv_batched_interleaved(h, p%n, address(dl), address(d), address(du), address(B), &
-            address(info), p%batch, pivoting)
+        status = numgpu_cgtsv_batched_interleaved(h, pivoting, p%n, address(dl), address(d), address(du), &
+            address(B), address(info), p%batch)
         call report(status, errmsg)
     end subroutine
-    subroutine numgpu_gtsv_batched_interleaved_z(h, dl, d, du, B, info, pivoting, status, errmsg)
+    subroutine numgpu_gtsv_batched_interleaved_z(h, pivoting, dl, d, du, B, info, status, errmsg)
         type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: pivoting
         complex(c_double_complex), intent(in), target, contiguous :: dl(:,:), d(:,:), du(:,:)
         complex(c_double_complex), intent(inout), target, contiguous :: B(:,:)
         integer(c_int32_t), intent(inout), target, contiguous :: info(:)
-        integer(c_int32_t), intent(in) :: pivoting
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
         type(gtsv_plan) :: p
         call plan_gtsv("numgpu_gtsv_batched_interleaved", "interleaved", shape(dl, c_int64_t), shape(d, c_int64_t), &
             shape(du, c_int64_t), [shape(B, c_int64_t), 1_c_int64_t], size(info, kind=c_int64_t), p, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
-        status = numgpu_zgtsv_batched_interleaved(h, p%n, address(dl), address(d), address(du), address(B), &
-            address(info), p%batch, pivoting)
+        status = numgpu_zgtsv_batched_interleaved(h, pivoting, p%n, address(dl), address(d), address(du), &
+            address(B), address(info), p%batch)
         call report(status, errmsg)
     end subroutine
 
@@ -3869,13 +3883,13 @@ contains
         call refuse(fname, why, status, errmsg)
     end subroutine
 
-    subroutine numgpu_life_create_d(h, ntheta, natoms, nvoxels, nfibers, atoms, voxels, fibers, values, index_base, &
+    subroutine numgpu_life_create_d(h, ntheta, natoms, nvoxels, nfibers, atoms, voxels, fibers, index_base, values, &
             p, status, errmsg)
         type(c_ptr), intent(in) :: h
         integer(c_int64_t), intent(in) :: ntheta, natoms, nvoxels, nfibers
         integer(c_int32_t), intent(in), target, contiguous :: atoms(:), voxels(:), fibers(:)
-        real(c_double), intent(in), target, contiguous :: values(:)
         integer(c_int32_t), intent(in) :: index_base
+        real(c_double), intent(in), target, contiguous :: values(:)
         type(c_ptr), intent(inout) :: p
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
@@ -3884,7 +3898,7 @@ contains
             return
         end if
         status = numgpu_life_plan_create(h, ntheta, natoms, nvoxels, nfibers, size(values, kind=c_int64_t), address(atoms), &
-            address(voxels), address(fibers), address(values), index_base, p)
+            address(voxels), address(fibers), index_base, address(values), p)
         call report(status, errmsg)
     end subroutine
 
@@ -3922,7 +3936,7 @@ contains
         type(c_ptr), intent(in) :: h, p
         real(c_double), intent(in), target, contiguous :: D(:,:), b(:,:)
         real(c_double), intent(inout), target, contiguous :: w(:)
-        integer(c_int32_t), intent(in) :: max_iters
+        integer(c_int64_t), intent(in) :: max_iters
         real(c_double), intent(in) :: tol
         integer(c_int32_t), intent(out), target :: iters
         real(c_double), intent(out), target :: objective
@@ -4174,8 +4188,8 @@ contains
             end if
         end if
         if (len_trim(why) == 0 .and. present(stats)) then
-            if (size(stats, 1) /= 6 .or. size(stats, 2, kind=c_int64_t) /= nsys) &
-                write (why, '(a,i0,a)') "stats must have shape (6, ", nsys, ")"
+            if (size(stats, 1) /= NUMGPU_RKC_NSTATS .or. size(stats, 2, kind=c_int64_t) /= nsys) &
+                write (why, '(a,i0,a,i0,a)') "stats must have shape (", NUMGPU_RKC_NSTATS, ", ", nsys, ")"
         end if
         call refuse("numgpu_rkc", why, status, errmsg)
         if (status /= NUMGPU_SUCCESS) return
@@ -4187,9 +4201,9 @@ contains
         if (present(stats)) then
             if (size(stats) > 0) pstats = c_loc(stats)
         end if
-        status = numgpu_rkc_integrate(h, ode, nsys, t0, tend, address(Y), size(Y, 1, kind=c_int64_t), &
-            NUMGPU_LAYOUT_SYSTEM_MAJOR, address(P), max(1_c_int64_t, size(P, 1, kind=c_int64_t)), rtol, &
-            address(atol), size(atol, kind=c_int64_t), po, pstate, address(sys_status), pstats)
+        status = numgpu_rkc_integrate(h, ode, nsys, size(atol, kind=c_int64_t), t0, tend, address(Y), &
+            size(Y, 1, kind=c_int64_t), NUMGPU_LAYOUT_SYSTEM_MAJOR, address(P), max(1_c_int64_t, size(P, 1, kind=c_int64_t)), &
+            rtol, address(atol), po, pstate, address(sys_status), pstats)
         call report(status, errmsg)
     end subroutine
 
@@ -4292,7 +4306,8 @@ contains
         integer(c_int64_t), intent(in) :: n
         real(c_float), intent(in), target, contiguous :: val(:)
         integer(c_int32_t), intent(in), target, contiguous :: row_ptr(:), col_ind(:)
-        integer(c_int32_t), intent(in) :: index_base, height, lanes
+        integer(c_int32_t), intent(in) :: index_base
+        integer(c_int64_t), intent(in) :: height, lanes
         type(c_ptr), intent(inout) :: A
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
@@ -4310,7 +4325,8 @@ contains
         integer(c_int64_t), intent(in) :: n
         real(c_double), intent(in), target, contiguous :: val(:)
         integer(c_int32_t), intent(in), target, contiguous :: row_ptr(:), col_ind(:)
-        integer(c_int32_t), intent(in) :: index_base, height, lanes
+        integer(c_int32_t), intent(in) :: index_base
+        integer(c_int64_t), intent(in) :: height, lanes
         type(c_ptr), intent(inout) :: A
         integer(c_int32_t), intent(out) :: status
         character(len=*), intent(inout), optional :: errmsg
@@ -4449,9 +4465,9 @@ contains
         end if
         cp = c_null_ptr
         if (size(count) > 0) cp = c_loc(count)
-        status = numgpu_sstecount_batched(h, size(d, 1, kind=c_int64_t), address(d), &
+        status = numgpu_sstecount_batched(h, size(d, 1, kind=c_int64_t), size(mu, kind=c_int64_t), address(d), &
             merge(0_c_int64_t, size(d, 1, kind=c_int64_t), size(d, 2) == 1), address(e), &
-            merge(0_c_int64_t, size(e, 1, kind=c_int64_t), size(d, 2) == 1), size(mu, kind=c_int64_t), address(mu), cp, nb)
+            merge(0_c_int64_t, size(e, 1, kind=c_int64_t), size(d, 2) == 1), address(mu), cp, nb)
         call report(status, errmsg)
     end subroutine
     subroutine numgpu_stecount_batched_d(h, d, e, mu, count, status, errmsg)
@@ -4472,9 +4488,9 @@ contains
         end if
         cp = c_null_ptr
         if (size(count) > 0) cp = c_loc(count)
-        status = numgpu_dstecount_batched(h, size(d, 1, kind=c_int64_t), address(d), &
+        status = numgpu_dstecount_batched(h, size(d, 1, kind=c_int64_t), size(mu, kind=c_int64_t), address(d), &
             merge(0_c_int64_t, size(d, 1, kind=c_int64_t), size(d, 2) == 1), address(e), &
-            merge(0_c_int64_t, size(e, 1, kind=c_int64_t), size(d, 2) == 1), size(mu, kind=c_int64_t), address(mu), cp, nb)
+            merge(0_c_int64_t, size(e, 1, kind=c_int64_t), size(d, 2) == 1), address(mu), cp, nb)
         call report(status, errmsg)
     end subroutine
 
@@ -4559,8 +4575,8 @@ contains
         if (status /= NUMGPU_SUCCESS) return
         u = [address(U1), address(U2), address(U3)]
         ldu = max(1_c_int64_t, [size(U1, 1, kind=c_int64_t), size(U2, 1, kind=c_int64_t), size(U3, 1, kind=c_int64_t)])
-        status = numgpu_smttkrp(h, 3_c_int32_t, c_loc(dims), address(X), mode - 1, size(M, 2, kind=c_int64_t), c_loc(u), &
-            c_loc(ldu), address(M), max(1_c_int64_t, size(M, 1, kind=c_int64_t)))
+        status = numgpu_smttkrp(h, 3_c_int64_t, c_loc(dims), address(X), int(mode - 1, c_int64_t), &
+            size(M, 2, kind=c_int64_t), c_loc(u), c_loc(ldu), address(M), max(1_c_int64_t, size(M, 1, kind=c_int64_t)))
         call report(status, errmsg)
     end subroutine
     subroutine numgpu_mttkrp_d(h, X, mode, U1, U2, U3, M, status, errmsg)
@@ -4578,8 +4594,8 @@ contains
         if (status /= NUMGPU_SUCCESS) return
         u = [address(U1), address(U2), address(U3)]
         ldu = max(1_c_int64_t, [size(U1, 1, kind=c_int64_t), size(U2, 1, kind=c_int64_t), size(U3, 1, kind=c_int64_t)])
-        status = numgpu_dmttkrp(h, 3_c_int32_t, c_loc(dims), address(X), mode - 1, size(M, 2, kind=c_int64_t), c_loc(u), &
-            c_loc(ldu), address(M), max(1_c_int64_t, size(M, 1, kind=c_int64_t)))
+        status = numgpu_dmttkrp(h, 3_c_int64_t, c_loc(dims), address(X), int(mode - 1, c_int64_t), &
+            size(M, 2, kind=c_int64_t), c_loc(u), c_loc(ldu), address(M), max(1_c_int64_t, size(M, 1, kind=c_int64_t)))
         call report(status, errmsg)
     end subroutine
 

@@ -84,6 +84,28 @@ typedef int32_t numgpu_gtsv_pivoting;
 #endif // __cplusplus
 
 /**
+ * The value of an index array's first position, as an `int32_t` at the ABI (values as
+ * cuSPARSE's `cusparseIndexBase_t`): 0 for C arrays, 1 for Fortran's.
+ */
+enum numgpu_index_base
+#ifdef __cplusplus
+  : int32_t
+#endif // __cplusplus
+ {
+  /**
+   * Indices count from 0 (C).
+   */
+  NUMGPU_INDEX_BASE_ZERO = 0,
+  /**
+   * Indices count from 1 (Fortran, LAPACK).
+   */
+  NUMGPU_INDEX_BASE_ONE = 1,
+};
+#ifndef __cplusplus
+typedef int32_t numgpu_index_base;
+#endif // __cplusplus
+
+/**
  * Whether a Jacobi routine computes vectors, as an `int32_t` at the ABI (`jobz`, `jobu`,
  * `jobv`).
  */
@@ -236,6 +258,54 @@ enum numgpu_rkc_spectral
 };
 #ifndef __cplusplus
 typedef int32_t numgpu_rkc_spectral;
+#endif // __cplusplus
+
+/**
+ * The entries of `numgpu_rkc_integrate`'s `stats`, per system, as an `int32_t` at the ABI:
+ * system i's entry k is `stats[i·NUMGPU_RKC_NSTATS + k]`.
+ */
+enum numgpu_rkc_stat
+#ifdef __cplusplus
+  : int32_t
+#endif // __cplusplus
+ {
+  /**
+   * Right-hand side evaluations, those of the power method excluded.
+   */
+  NUMGPU_RKC_STAT_RHS = 0,
+  /**
+   * Steps, accepted and rejected.
+   */
+  NUMGPU_RKC_STAT_STEPS = 1,
+  /**
+   * Accepted steps.
+   */
+  NUMGPU_RKC_STAT_ACCEPTED = 2,
+  /**
+   * Rejected steps.
+   */
+  NUMGPU_RKC_STAT_REJECTED = 3,
+  /**
+   * Right-hand side evaluations of the power method (the spectral-radius estimate).
+   */
+  NUMGPU_RKC_STAT_SPCRAD_RHS = 4,
+  /**
+   * Most stages a step used (6 for RKCK).
+   */
+  NUMGPU_RKC_STAT_STAGES = 5,
+  /**
+   * Where the system was integrated: `NUMGPU_BACKEND_CUDA` (a GPU thread, the ODE's CUDA
+   * source) or `NUMGPU_BACKEND_CPU` (the host's cores, the ODE's host callback: on the CPU
+   * backend, and on a CUDA handle for an ODE that has no CUDA source).
+   */
+  NUMGPU_RKC_STAT_BACKEND = 6,
+  /**
+   * The number of entries per system.
+   */
+  NUMGPU_RKC_NSTATS = 7,
+};
+#ifndef __cplusplus
+typedef int32_t numgpu_rkc_stat;
 #endif // __cplusplus
 
 /**
@@ -805,7 +875,7 @@ numgpu_status numgpu_zexpm_batched(numgpu_handle *h,
  * A static, NUL-terminated description of a `numgpu_status` code ("NUMGPU_SUCCESS: ...");
  * unknown codes give "unknown numgpu status".
  */
-const char *numgpu_status_string(int32_t s);
+const char *numgpu_status_string(numgpu_status s);
 
 /**
  * Copies this thread's last error message into `buf` (at most `len - 1` bytes and a NUL;
@@ -848,7 +918,7 @@ numgpu_status numgpu_create(numgpu_handle **h);
  * Errors: `INVALID_VALUE` (h NULL, backend out of range, device < 0 or not present),
  * `BACKEND_UNAVAILABLE` (CUDA asked for and no driver or device).
  */
-numgpu_status numgpu_create_with(numgpu_handle **h, int32_t backend, int32_t device);
+numgpu_status numgpu_create_with(numgpu_handle **h, numgpu_backend backend, int64_t device);
 
 /**
  * Destroys a handle: waits for its work, frees its workspace. NULL is a no-op.
@@ -865,7 +935,7 @@ numgpu_status numgpu_destroy(numgpu_handle *h);
  *
  * Errors: `INVALID_VALUE` when h or backend is NULL.
  */
-numgpu_status numgpu_get_backend(const numgpu_handle *h, int32_t *backend);
+numgpu_status numgpu_get_backend(const numgpu_handle *h, numgpu_backend *backend);
 
 /**
  * Sets the CUDA stream (`cudaStream_t`, NULL for the default stream) on which later calls
@@ -956,8 +1026,8 @@ numgpu_status numgpu_memcpy(numgpu_handle *h, void *dst, const void *src, size_t
  * usable), `COMPILE_FAILED`, `EXECUTION_FAILED`.
  */
 numgpu_status numgpu_sgemm_batched(numgpu_handle *h,
-                                   int32_t transa,
-                                   int32_t transb,
+                                   numgpu_op transa,
+                                   numgpu_op transb,
                                    int64_t m,
                                    int64_t n,
                                    int64_t k,
@@ -976,8 +1046,8 @@ numgpu_status numgpu_sgemm_batched(numgpu_handle *h,
  * elements and scalars; the same arguments, semantics and errors.
  */
 numgpu_status numgpu_dgemm_batched(numgpu_handle *h,
-                                   int32_t transa,
-                                   int32_t transb,
+                                   numgpu_op transa,
+                                   numgpu_op transb,
                                    int64_t m,
                                    int64_t n,
                                    int64_t k,
@@ -996,8 +1066,8 @@ numgpu_status numgpu_dgemm_batched(numgpu_handle *h,
  * `numgpu_complex_float` elements and scalars; `NUMGPU_OP_C` conjugates.
  */
 numgpu_status numgpu_cgemm_batched(numgpu_handle *h,
-                                   int32_t transa,
-                                   int32_t transb,
+                                   numgpu_op transa,
+                                   numgpu_op transb,
                                    int64_t m,
                                    int64_t n,
                                    int64_t k,
@@ -1016,8 +1086,8 @@ numgpu_status numgpu_cgemm_batched(numgpu_handle *h,
  * `numgpu_complex_double` elements and scalars; `NUMGPU_OP_C` conjugates.
  */
 numgpu_status numgpu_zgemm_batched(numgpu_handle *h,
-                                   int32_t transa,
-                                   int32_t transb,
+                                   numgpu_op transa,
+                                   numgpu_op transb,
                                    int64_t m,
                                    int64_t n,
                                    int64_t k,
@@ -1043,8 +1113,8 @@ numgpu_status numgpu_zgemm_batched(numgpu_handle *h,
  * `INVALID_VALUE` for a stride out of range.
  */
 numgpu_status numgpu_sgemm_batched_strided(numgpu_handle *h,
-                                           int32_t transa,
-                                           int32_t transb,
+                                           numgpu_op transa,
+                                           numgpu_op transb,
                                            int64_t m,
                                            int64_t n,
                                            int64_t k,
@@ -1066,8 +1136,8 @@ numgpu_status numgpu_sgemm_batched_strided(numgpu_handle *h,
  * elements and scalars; the same arguments, semantics and errors.
  */
 numgpu_status numgpu_dgemm_batched_strided(numgpu_handle *h,
-                                           int32_t transa,
-                                           int32_t transb,
+                                           numgpu_op transa,
+                                           numgpu_op transb,
                                            int64_t m,
                                            int64_t n,
                                            int64_t k,
@@ -1089,8 +1159,8 @@ numgpu_status numgpu_dgemm_batched_strided(numgpu_handle *h,
  * `numgpu_complex_float` elements and scalars; `NUMGPU_OP_C` conjugates.
  */
 numgpu_status numgpu_cgemm_batched_strided(numgpu_handle *h,
-                                           int32_t transa,
-                                           int32_t transb,
+                                           numgpu_op transa,
+                                           numgpu_op transb,
                                            int64_t m,
                                            int64_t n,
                                            int64_t k,
@@ -1112,8 +1182,8 @@ numgpu_status numgpu_cgemm_batched_strided(numgpu_handle *h,
  * `numgpu_complex_double` elements and scalars; `NUMGPU_OP_C` conjugates.
  */
 numgpu_status numgpu_zgemm_batched_strided(numgpu_handle *h,
-                                           int32_t transa,
-                                           int32_t transb,
+                                           numgpu_op transa,
+                                           numgpu_op transb,
                                            int64_t m,
                                            int64_t n,
                                            int64_t k,
@@ -1230,8 +1300,8 @@ numgpu_status numgpu_sgeqrf_givens_batched_strided(numgpu_handle *h,
  * `EXECUTION_FAILED` as for the factorisation.
  */
 numgpu_status numgpu_sormqr_givens_batched(numgpu_handle *h,
-                                           int32_t side,
-                                           int32_t trans,
+                                           numgpu_side side,
+                                           numgpu_op trans,
                                            int64_t m,
                                            int64_t n,
                                            int64_t k,
@@ -1252,8 +1322,8 @@ numgpu_status numgpu_sormqr_givens_batched(numgpu_handle *h,
  * - `strideC` [in]: >= ldc·n when batch > 1.
  */
 numgpu_status numgpu_sormqr_givens_batched_strided(numgpu_handle *h,
-                                                   int32_t side,
-                                                   int32_t trans,
+                                                   numgpu_side side,
+                                                   numgpu_op trans,
                                                    int64_t m,
                                                    int64_t n,
                                                    int64_t k,
@@ -1425,8 +1495,8 @@ numgpu_status numgpu_dgeqrf_givens_batched_strided(numgpu_handle *h,
  * arguments, semantics and errors.
  */
 numgpu_status numgpu_dormqr_givens_batched(numgpu_handle *h,
-                                           int32_t side,
-                                           int32_t trans,
+                                           numgpu_side side,
+                                           numgpu_op trans,
                                            int64_t m,
                                            int64_t n,
                                            int64_t k,
@@ -1444,8 +1514,8 @@ numgpu_status numgpu_dormqr_givens_batched(numgpu_handle *h,
  * same arguments, semantics and errors.
  */
 numgpu_status numgpu_dormqr_givens_batched_strided(numgpu_handle *h,
-                                                   int32_t side,
-                                                   int32_t trans,
+                                                   numgpu_side side,
+                                                   numgpu_op trans,
                                                    int64_t m,
                                                    int64_t n,
                                                    int64_t k,
@@ -1565,8 +1635,8 @@ numgpu_status numgpu_cgeqrf_givens_batched_strided(numgpu_handle *h,
  * `NUMGPU_OP_C` (Qᴴ); `NUMGPU_OP_T` is an error, as in LAPACK.
  */
 numgpu_status numgpu_cunmqr_givens_batched(numgpu_handle *h,
-                                           int32_t side,
-                                           int32_t trans,
+                                           numgpu_side side,
+                                           numgpu_op trans,
                                            int64_t m,
                                            int64_t n,
                                            int64_t k,
@@ -1585,8 +1655,8 @@ numgpu_status numgpu_cunmqr_givens_batched(numgpu_handle *h,
  * `NUMGPU_OP_N` (Q) or `NUMGPU_OP_C` (Qᴴ); `NUMGPU_OP_T` is an error, as in LAPACK.
  */
 numgpu_status numgpu_cunmqr_givens_batched_strided(numgpu_handle *h,
-                                                   int32_t side,
-                                                   int32_t trans,
+                                                   numgpu_side side,
+                                                   numgpu_op trans,
                                                    int64_t m,
                                                    int64_t n,
                                                    int64_t k,
@@ -1706,8 +1776,8 @@ numgpu_status numgpu_zgeqrf_givens_batched_strided(numgpu_handle *h,
  * or `NUMGPU_OP_C` (Qᴴ); `NUMGPU_OP_T` is an error, as in LAPACK.
  */
 numgpu_status numgpu_zunmqr_givens_batched(numgpu_handle *h,
-                                           int32_t side,
-                                           int32_t trans,
+                                           numgpu_side side,
+                                           numgpu_op trans,
                                            int64_t m,
                                            int64_t n,
                                            int64_t k,
@@ -1726,8 +1796,8 @@ numgpu_status numgpu_zunmqr_givens_batched(numgpu_handle *h,
  * `NUMGPU_OP_N` (Q) or `NUMGPU_OP_C` (Qᴴ); `NUMGPU_OP_T` is an error, as in LAPACK.
  */
 numgpu_status numgpu_zunmqr_givens_batched_strided(numgpu_handle *h,
-                                                   int32_t side,
-                                                   int32_t trans,
+                                                   numgpu_side side,
+                                                   numgpu_op trans,
                                                    int64_t m,
                                                    int64_t n,
                                                    int64_t k,
@@ -1814,6 +1884,7 @@ numgpu_status numgpu_zgels_givens_batched_strided(numgpu_handle *h,
  * overwriting A[i].
  *
  * - `h` [in]: handle.
+ * - `mode` [in]: `NUMGPU_FULLPIVOT_GETC2` or `NUMGPU_FULLPIVOT_STRICT`.
  * - `n` [in]: order of every matrix, >= 0.
  * - `A` [in,out]: array of `batch` pointers to distinct n × n matrices (column-major).
  *   Distinct: the matrices a call writes are neither repeated nor any other matrix of the
@@ -1832,7 +1903,6 @@ numgpu_status numgpu_zgels_givens_batched_strided(numgpu_handle *h,
  *   exactly zero (rank k−1): the factorisation stopped there, the remaining pivots are the
  *   identity and the factors stay as computed so far.
  * - `batch` [in]: number of matrices, >= 0.
- * - `mode` [in]: `NUMGPU_FULLPIVOT_GETC2` or `NUMGPU_FULLPIVOT_STRICT`.
  *
  * Pivot choice as LAPACK's scan: the element of largest |a| in the trailing block; among
  * equal ones the largest row index, then the largest column index. On finite matrices the
@@ -1849,14 +1919,14 @@ numgpu_status numgpu_zgels_givens_batched_strided(numgpu_handle *h,
  * `EXECUTION_FAILED`.
  */
 numgpu_status numgpu_sgetrf_fullpivot_batched(numgpu_handle *h,
+                                              numgpu_fullpivot_mode mode,
                                               int64_t n,
                                               float *const *A,
                                               int64_t lda,
                                               int32_t *ipiv,
                                               int32_t *jpiv,
                                               int32_t *info,
-                                              int64_t batch,
-                                              int32_t mode);
+                                              int64_t batch);
 
 /**
  * Batched LU with complete pivoting, strided form: matrix i at `A + i·strideA` (a Fortran
@@ -1867,6 +1937,7 @@ numgpu_status numgpu_sgetrf_fullpivot_batched(numgpu_handle *h,
  * Errors as the pointer-array form, plus `INVALID_VALUE` for strideA.
  */
 numgpu_status numgpu_sgetrf_fullpivot_batched_strided(numgpu_handle *h,
+                                                      numgpu_fullpivot_mode mode,
                                                       int64_t n,
                                                       float *A,
                                                       int64_t lda,
@@ -1874,8 +1945,7 @@ numgpu_status numgpu_sgetrf_fullpivot_batched_strided(numgpu_handle *h,
                                                       int32_t *ipiv,
                                                       int32_t *jpiv,
                                                       int32_t *info,
-                                                      int64_t batch,
-                                                      int32_t mode);
+                                                      int64_t batch);
 
 /**
  * Batched solve with the factors of `numgpu_sgetrf_fullpivot_batched`, pointer-array
@@ -1898,7 +1968,7 @@ numgpu_status numgpu_sgetrf_fullpivot_batched_strided(numgpu_handle *h,
  * n, nrhs or batch = 0 is success with no work. Spaces and errors as the factorisation.
  */
 numgpu_status numgpu_sgetrs_fullpivot_batched(numgpu_handle *h,
-                                              int32_t trans,
+                                              numgpu_op trans,
                                               int64_t n,
                                               int64_t nrhs,
                                               const float *const *A,
@@ -1915,7 +1985,7 @@ numgpu_status numgpu_sgetrs_fullpivot_batched(numgpu_handle *h,
  * `B + i·strideB` (>= ldb·nrhs); otherwise as `numgpu_sgetrs_fullpivot_batched`.
  */
 numgpu_status numgpu_sgetrs_fullpivot_batched_strided(numgpu_handle *h,
-                                                      int32_t trans,
+                                                      numgpu_op trans,
                                                       int64_t n,
                                                       int64_t nrhs,
                                                       const float *A,
@@ -2004,20 +2074,21 @@ numgpu_status numgpu_sgesc2_batched_strided(numgpu_handle *h,
  * same arguments, semantics and errors.
  */
 numgpu_status numgpu_dgetrf_fullpivot_batched(numgpu_handle *h,
+                                              numgpu_fullpivot_mode mode,
                                               int64_t n,
                                               double *const *A,
                                               int64_t lda,
                                               int32_t *ipiv,
                                               int32_t *jpiv,
                                               int32_t *info,
-                                              int64_t batch,
-                                              int32_t mode);
+                                              int64_t batch);
 
 /**
  * Batched LU with complete pivoting of double matrices, strided form: as
  * `numgpu_sgetrf_fullpivot_batched_strided` with `double` elements.
  */
 numgpu_status numgpu_dgetrf_fullpivot_batched_strided(numgpu_handle *h,
+                                                      numgpu_fullpivot_mode mode,
                                                       int64_t n,
                                                       double *A,
                                                       int64_t lda,
@@ -2025,8 +2096,7 @@ numgpu_status numgpu_dgetrf_fullpivot_batched_strided(numgpu_handle *h,
                                                       int32_t *ipiv,
                                                       int32_t *jpiv,
                                                       int32_t *info,
-                                                      int64_t batch,
-                                                      int32_t mode);
+                                                      int64_t batch);
 
 /**
  * Batched solve with complete-pivoting factors of double matrices, pointer-array form:
@@ -2034,7 +2104,7 @@ numgpu_status numgpu_dgetrf_fullpivot_batched_strided(numgpu_handle *h,
  * conjugate transpose.
  */
 numgpu_status numgpu_dgetrs_fullpivot_batched(numgpu_handle *h,
-                                              int32_t trans,
+                                              numgpu_op trans,
                                               int64_t n,
                                               int64_t nrhs,
                                               const double *const *A,
@@ -2050,7 +2120,7 @@ numgpu_status numgpu_dgetrs_fullpivot_batched(numgpu_handle *h,
  * `numgpu_sgetrs_fullpivot_batched_strided` with `double` elements.
  */
 numgpu_status numgpu_dgetrs_fullpivot_batched_strided(numgpu_handle *h,
-                                                      int32_t trans,
+                                                      numgpu_op trans,
                                                       int64_t n,
                                                       int64_t nrhs,
                                                       const double *A,
@@ -2119,20 +2189,21 @@ numgpu_status numgpu_dgesc2_batched_strided(numgpu_handle *h,
  * same arguments, semantics and errors.
  */
 numgpu_status numgpu_cgetrf_fullpivot_batched(numgpu_handle *h,
+                                              numgpu_fullpivot_mode mode,
                                               int64_t n,
                                               numgpu_complex_float *const *A,
                                               int64_t lda,
                                               int32_t *ipiv,
                                               int32_t *jpiv,
                                               int32_t *info,
-                                              int64_t batch,
-                                              int32_t mode);
+                                              int64_t batch);
 
 /**
  * Batched LU with complete pivoting of complex float matrices, strided form: as
  * `numgpu_sgetrf_fullpivot_batched_strided` with `numgpu_complex_float` elements.
  */
 numgpu_status numgpu_cgetrf_fullpivot_batched_strided(numgpu_handle *h,
+                                                      numgpu_fullpivot_mode mode,
                                                       int64_t n,
                                                       numgpu_complex_float *A,
                                                       int64_t lda,
@@ -2140,8 +2211,7 @@ numgpu_status numgpu_cgetrf_fullpivot_batched_strided(numgpu_handle *h,
                                                       int32_t *ipiv,
                                                       int32_t *jpiv,
                                                       int32_t *info,
-                                                      int64_t batch,
-                                                      int32_t mode);
+                                                      int64_t batch);
 
 /**
  * Batched solve with complete-pivoting factors of complex float matrices, pointer-array form:
@@ -2149,7 +2219,7 @@ numgpu_status numgpu_cgetrf_fullpivot_batched_strided(numgpu_handle *h,
  * conjugate transpose.
  */
 numgpu_status numgpu_cgetrs_fullpivot_batched(numgpu_handle *h,
-                                              int32_t trans,
+                                              numgpu_op trans,
                                               int64_t n,
                                               int64_t nrhs,
                                               const numgpu_complex_float *const *A,
@@ -2165,7 +2235,7 @@ numgpu_status numgpu_cgetrs_fullpivot_batched(numgpu_handle *h,
  * `numgpu_sgetrs_fullpivot_batched_strided` with `numgpu_complex_float` elements.
  */
 numgpu_status numgpu_cgetrs_fullpivot_batched_strided(numgpu_handle *h,
-                                                      int32_t trans,
+                                                      numgpu_op trans,
                                                       int64_t n,
                                                       int64_t nrhs,
                                                       const numgpu_complex_float *A,
@@ -2234,20 +2304,21 @@ numgpu_status numgpu_cgesc2_batched_strided(numgpu_handle *h,
  * same arguments, semantics and errors.
  */
 numgpu_status numgpu_zgetrf_fullpivot_batched(numgpu_handle *h,
+                                              numgpu_fullpivot_mode mode,
                                               int64_t n,
                                               numgpu_complex_double *const *A,
                                               int64_t lda,
                                               int32_t *ipiv,
                                               int32_t *jpiv,
                                               int32_t *info,
-                                              int64_t batch,
-                                              int32_t mode);
+                                              int64_t batch);
 
 /**
  * Batched LU with complete pivoting of complex double matrices, strided form: as
  * `numgpu_sgetrf_fullpivot_batched_strided` with `numgpu_complex_double` elements.
  */
 numgpu_status numgpu_zgetrf_fullpivot_batched_strided(numgpu_handle *h,
+                                                      numgpu_fullpivot_mode mode,
                                                       int64_t n,
                                                       numgpu_complex_double *A,
                                                       int64_t lda,
@@ -2255,8 +2326,7 @@ numgpu_status numgpu_zgetrf_fullpivot_batched_strided(numgpu_handle *h,
                                                       int32_t *ipiv,
                                                       int32_t *jpiv,
                                                       int32_t *info,
-                                                      int64_t batch,
-                                                      int32_t mode);
+                                                      int64_t batch);
 
 /**
  * Batched solve with complete-pivoting factors of complex double matrices, pointer-array form:
@@ -2264,7 +2334,7 @@ numgpu_status numgpu_zgetrf_fullpivot_batched_strided(numgpu_handle *h,
  * conjugate transpose.
  */
 numgpu_status numgpu_zgetrs_fullpivot_batched(numgpu_handle *h,
-                                              int32_t trans,
+                                              numgpu_op trans,
                                               int64_t n,
                                               int64_t nrhs,
                                               const numgpu_complex_double *const *A,
@@ -2280,7 +2350,7 @@ numgpu_status numgpu_zgetrs_fullpivot_batched(numgpu_handle *h,
  * `numgpu_sgetrs_fullpivot_batched_strided` with `numgpu_complex_double` elements.
  */
 numgpu_status numgpu_zgetrs_fullpivot_batched_strided(numgpu_handle *h,
-                                                      int32_t trans,
+                                                      numgpu_op trans,
                                                       int64_t n,
                                                       int64_t nrhs,
                                                       const numgpu_complex_double *A,
@@ -2351,9 +2421,15 @@ numgpu_status numgpu_zgesc2_batched_strided(numgpu_handle *h,
  * separators' system, recursively).
  *
  * - `h` [in]: handle.
+ * - `pivoting` [in]: `NUMGPU_GTSV_DIAG_PIVOT` (diagonal pivoting with 1×1 and 2×2 pivots,
+ *   stable for non-dominant and indefinite T) or `NUMGPU_GTSV_NOPIVOT` (no pivoting, for
+ *   diagonally dominant T). The mode selects the CUDA algorithm; the CPU backend always solves
+ *   with `sgtsv`'s partial pivoting, so there NOPIVOT also solves systems that need pivoting.
  * - `n` [in]: order of T, >= 0.
  * - `nrhs` [in]: columns of B, >= 0.
  * - `dl` [in]: n − 1 entries, the sub-diagonal; not referenced (may be NULL) when n = 1.
+ *   cuSPARSE's `gtsv2` pads dl and du to n entries (dl[0] = 0, du[n−1] = 0): pass its
+ *   arrays as `dl + 1` and `du` here.
  * - `d` [in]: n entries, the diagonal.
  * - `du` [in]: n − 1 entries, the super-diagonal; not referenced (may be NULL) when n = 1.
  * - `B` [in,out]: n × nrhs (column-major); on exit X when `*info = 0`, else unchanged.
@@ -2361,10 +2437,6 @@ numgpu_status numgpu_zgesc2_batched_strided(numgpu_handle *h,
  * - `info` [out]: one entry: 0, or i > 0 when a pivot was exactly zero (T is singular); B is
  *   then left unchanged.
  *   On the CPU backend i is `sgtsv`'s (U(i, i) exactly zero).
- * - `pivoting` [in]: `NUMGPU_GTSV_DIAG_PIVOT` (diagonal pivoting with 1×1 and 2×2 pivots,
- *   stable for non-dominant and indefinite T) or `NUMGPU_GTSV_NOPIVOT` (no pivoting, for
- *   diagonally dominant T). The mode selects the CUDA algorithm; the CPU backend always solves
- *   with `sgtsv`'s partial pivoting, so there NOPIVOT also solves systems that need pivoting.
  *
  * NaN or Inf in the input is not an error: `info` reports only exactly zero pivots (a NaN
  * pivot is not zero), and the NaN or Inf propagates into X (on the CPU, `sgtsv`'s pivot
@@ -2380,6 +2452,7 @@ numgpu_status numgpu_zgesc2_batched_strided(numgpu_handle *h,
  * `COMPILE_FAILED`, `EXECUTION_FAILED`.
  */
 numgpu_status numgpu_sgtsv_spike(numgpu_handle *h,
+                                 numgpu_gtsv_pivoting pivoting,
                                  int64_t n,
                                  int64_t nrhs,
                                  const float *dl,
@@ -2387,8 +2460,7 @@ numgpu_status numgpu_sgtsv_spike(numgpu_handle *h,
                                  const float *du,
                                  float *B,
                                  int64_t ldb,
-                                 int32_t *info,
-                                 int32_t pivoting);
+                                 int32_t *info);
 
 /**
  * Solves a batch of tridiagonal systems `T_i·X_i = B_i` of single-precision numbers, strided
@@ -2397,8 +2469,11 @@ numgpu_status numgpu_sgtsv_spike(numgpu_handle *h,
  * system as `numgpu_sgtsv_spike` (LAPACK `sgtsv` semantics, diagonals unchanged).
  *
  * - `h` [in]: handle.
+ * - `pivoting` [in]: as for `numgpu_sgtsv_spike`.
  * - `n` [in]: order of every T_i, >= 0. `nrhs` [in]: columns of every B_i, >= 0.
  * - `dl`, `d`, `du` [in]: the diagonals; dl and du are not referenced (may be NULL) when n = 1.
+ *   cuSPARSE's `gtsv2StridedBatch` pads dl and du to n entries per system: pass its arrays
+ *   as `dl + 1` and `du`, its `batchStride` as `stride_diag`.
  * - `stride_diag` [in]: elements between the diagonals of consecutive systems, the same for
  *   dl, d and du: 0 (one matrix T for the whole batch) or >= n, when batch > 1.
  * - `B` [in,out]: the n × nrhs right-hand sides, on exit X_i where `info[i] = 0` (B_i
@@ -2408,13 +2483,13 @@ numgpu_status numgpu_sgtsv_spike(numgpu_handle *h,
  *   not overlap).
  * - `info` [out]: `batch` entries, each as the `info` of `numgpu_sgtsv_spike`.
  * - `batch` [in]: number of systems, >= 0.
- * - `pivoting` [in]: as for `numgpu_sgtsv_spike`.
  *
  * A singular or non-finite system affects only its own B_i and info[i]. n, nrhs or batch = 0
  * is success and touches nothing. Spaces, reproducibility and errors as `numgpu_sgtsv_spike`,
  * plus `INVALID_VALUE` for the strides and a negative batch.
  */
 numgpu_status numgpu_sgtsv_batched_strided(numgpu_handle *h,
+                                           numgpu_gtsv_pivoting pivoting,
                                            int64_t n,
                                            int64_t nrhs,
                                            const float *dl,
@@ -2425,41 +2500,45 @@ numgpu_status numgpu_sgtsv_batched_strided(numgpu_handle *h,
                                            int64_t ldb,
                                            int64_t strideB,
                                            int32_t *info,
-                                           int64_t batch,
-                                           int32_t pivoting);
+                                           int64_t batch);
 
 /**
  * Solves a batch of tridiagonal systems `T_i·x_i = b_i` of single-precision numbers with one
  * right-hand side each, interleaved layout (one system per GPU thread, coalesced, as in ADI
- * codes): element k (0-based) of system i is at index `k·batch + i` of every array, which is
- * a row-major `n × batch` array, or a Fortran `X(batch, n)`. The layout is cuSPARSE's
- * `gtsvInterleavedBatch`'s: dl and du are padded to n entries per system,
- * T_i(k, k−1) = dl[k·batch + i] for k = 1 … n−1 and T_i(k, k+1) = du[k·batch + i] for
- * k = 0 … n−2, so the first row of dl (k = 0) and the last row of du (k = n−1) are not
- * referenced (cuSPARSE asks for zeros there; numgpu ignores any value, NaN included).
+ * codes): entry k (0-based) of system i's arrays is at index `k·batch + i`, so each array is a
+ * row-major `rows × batch` array, or a Fortran `X(batch, rows)`. The diagonals are LAPACK's,
+ * as in every gtsv form: d and B hold n entries per system, dl and du n − 1:
+ * T_i(k+1, k) = dl[k·batch + i] and T_i(k, k+1) = du[k·batch + i] for k = 0 … n−2,
+ * T_i(k, k) = d[k·batch + i] for k = 0 … n−1.
+ *
+ * cuSPARSE's `gtsvInterleavedBatch` pads dl and du to n entries per system (its dl's first
+ * row and du's last row are zero): pass its arrays as `dl + batch` and `du` here.
  *
  * - `h` [in]: handle.
+ * - `pivoting` [in]: as for `numgpu_sgtsv_spike`.
  * - `n` [in]: order of every T_i, >= 0.
- * - `dl`, `du` [in]: n·batch entries each, as above; not referenced (may be NULL) when n = 1.
- * - `d` [in]: n·batch entries, T_i(k, k) = d[k·batch + i].
+ * - `dl` [in]: (n − 1)·batch entries, the sub-diagonals, as above; not referenced (may be
+ *   NULL) when n = 1.
+ * - `d` [in]: n·batch entries, the diagonals.
+ * - `du` [in]: (n − 1)·batch entries, the super-diagonals; not referenced (may be NULL) when
+ *   n = 1.
  * - `B` [in,out]: n·batch entries, b_i(k) = B[k·batch + i]; on exit x_i where `info[i] = 0`
  *   (b_i unchanged elsewhere).
  * - `info` [out]: `batch` entries, each as the `info` of `numgpu_sgtsv_spike`.
  * - `batch` [in]: number of systems, >= 0.
- * - `pivoting` [in]: as for `numgpu_sgtsv_spike`.
  *
  * n or batch = 0 is success and touches nothing. Spaces, reproducibility and errors as
  * `numgpu_sgtsv_spike`, plus `INVALID_VALUE` for a negative batch.
  */
 numgpu_status numgpu_sgtsv_batched_interleaved(numgpu_handle *h,
+                                               numgpu_gtsv_pivoting pivoting,
                                                int64_t n,
                                                const float *dl,
                                                const float *d,
                                                const float *du,
                                                float *B,
                                                int32_t *info,
-                                               int64_t batch,
-                                               int32_t pivoting);
+                                               int64_t batch);
 
 /**
  * Solves one tridiagonal system of double-precision numbers: `numgpu_sgtsv_spike` with
@@ -2467,6 +2546,7 @@ numgpu_status numgpu_sgtsv_batched_interleaved(numgpu_handle *h,
  * and errors.
  */
 numgpu_status numgpu_dgtsv_spike(numgpu_handle *h,
+                                 numgpu_gtsv_pivoting pivoting,
                                  int64_t n,
                                  int64_t nrhs,
                                  const double *dl,
@@ -2474,8 +2554,7 @@ numgpu_status numgpu_dgtsv_spike(numgpu_handle *h,
                                  const double *du,
                                  double *B,
                                  int64_t ldb,
-                                 int32_t *info,
-                                 int32_t pivoting);
+                                 int32_t *info);
 
 /**
  * Solves a strided batch of tridiagonal systems of double-precision numbers:
@@ -2483,6 +2562,7 @@ numgpu_status numgpu_dgtsv_spike(numgpu_handle *h,
  * errors.
  */
 numgpu_status numgpu_dgtsv_batched_strided(numgpu_handle *h,
+                                           numgpu_gtsv_pivoting pivoting,
                                            int64_t n,
                                            int64_t nrhs,
                                            const double *dl,
@@ -2493,8 +2573,7 @@ numgpu_status numgpu_dgtsv_batched_strided(numgpu_handle *h,
                                            int64_t ldb,
                                            int64_t strideB,
                                            int32_t *info,
-                                           int64_t batch,
-                                           int32_t pivoting);
+                                           int64_t batch);
 
 /**
  * Solves an interleaved batch of tridiagonal systems of double-precision numbers:
@@ -2502,14 +2581,14 @@ numgpu_status numgpu_dgtsv_batched_strided(numgpu_handle *h,
  * semantics and errors.
  */
 numgpu_status numgpu_dgtsv_batched_interleaved(numgpu_handle *h,
+                                               numgpu_gtsv_pivoting pivoting,
                                                int64_t n,
                                                const double *dl,
                                                const double *d,
                                                const double *du,
                                                double *B,
                                                int32_t *info,
-                                               int64_t batch,
-                                               int32_t pivoting);
+                                               int64_t batch);
 
 /**
  * Solves one tridiagonal system of complex float numbers: `numgpu_sgtsv_spike` with
@@ -2517,6 +2596,7 @@ numgpu_status numgpu_dgtsv_batched_interleaved(numgpu_handle *h,
  * |re| + |im| on the CPU, as `cgtsv`); the same arguments, semantics and errors.
  */
 numgpu_status numgpu_cgtsv_spike(numgpu_handle *h,
+                                 numgpu_gtsv_pivoting pivoting,
                                  int64_t n,
                                  int64_t nrhs,
                                  const numgpu_complex_float *dl,
@@ -2524,8 +2604,7 @@ numgpu_status numgpu_cgtsv_spike(numgpu_handle *h,
                                  const numgpu_complex_float *du,
                                  numgpu_complex_float *B,
                                  int64_t ldb,
-                                 int32_t *info,
-                                 int32_t pivoting);
+                                 int32_t *info);
 
 /**
  * Solves a strided batch of tridiagonal systems of complex float numbers:
@@ -2533,6 +2612,7 @@ numgpu_status numgpu_cgtsv_spike(numgpu_handle *h,
  * semantics and errors.
  */
 numgpu_status numgpu_cgtsv_batched_strided(numgpu_handle *h,
+                                           numgpu_gtsv_pivoting pivoting,
                                            int64_t n,
                                            int64_t nrhs,
                                            const numgpu_complex_float *dl,
@@ -2543,8 +2623,7 @@ numgpu_status numgpu_cgtsv_batched_strided(numgpu_handle *h,
                                            int64_t ldb,
                                            int64_t strideB,
                                            int32_t *info,
-                                           int64_t batch,
-                                           int32_t pivoting);
+                                           int64_t batch);
 
 /**
  * Solves an interleaved batch of tridiagonal systems of complex float numbers:
@@ -2552,14 +2631,14 @@ numgpu_status numgpu_cgtsv_batched_strided(numgpu_handle *h,
  * arguments, semantics and errors.
  */
 numgpu_status numgpu_cgtsv_batched_interleaved(numgpu_handle *h,
+                                               numgpu_gtsv_pivoting pivoting,
                                                int64_t n,
                                                const numgpu_complex_float *dl,
                                                const numgpu_complex_float *d,
                                                const numgpu_complex_float *du,
                                                numgpu_complex_float *B,
                                                int32_t *info,
-                                               int64_t batch,
-                                               int32_t pivoting);
+                                               int64_t batch);
 
 /**
  * Solves one tridiagonal system of complex double numbers: `numgpu_sgtsv_spike` with
@@ -2567,6 +2646,7 @@ numgpu_status numgpu_cgtsv_batched_interleaved(numgpu_handle *h,
  * |re| + |im| on the CPU, as `zgtsv`); the same arguments, semantics and errors.
  */
 numgpu_status numgpu_zgtsv_spike(numgpu_handle *h,
+                                 numgpu_gtsv_pivoting pivoting,
                                  int64_t n,
                                  int64_t nrhs,
                                  const numgpu_complex_double *dl,
@@ -2574,8 +2654,7 @@ numgpu_status numgpu_zgtsv_spike(numgpu_handle *h,
                                  const numgpu_complex_double *du,
                                  numgpu_complex_double *B,
                                  int64_t ldb,
-                                 int32_t *info,
-                                 int32_t pivoting);
+                                 int32_t *info);
 
 /**
  * Solves a strided batch of tridiagonal systems of complex double numbers:
@@ -2583,6 +2662,7 @@ numgpu_status numgpu_zgtsv_spike(numgpu_handle *h,
  * semantics and errors.
  */
 numgpu_status numgpu_zgtsv_batched_strided(numgpu_handle *h,
+                                           numgpu_gtsv_pivoting pivoting,
                                            int64_t n,
                                            int64_t nrhs,
                                            const numgpu_complex_double *dl,
@@ -2593,8 +2673,7 @@ numgpu_status numgpu_zgtsv_batched_strided(numgpu_handle *h,
                                            int64_t ldb,
                                            int64_t strideB,
                                            int32_t *info,
-                                           int64_t batch,
-                                           int32_t pivoting);
+                                           int64_t batch);
 
 /**
  * Solves an interleaved batch of tridiagonal systems of complex double numbers:
@@ -2602,14 +2681,14 @@ numgpu_status numgpu_zgtsv_batched_strided(numgpu_handle *h,
  * arguments, semantics and errors.
  */
 numgpu_status numgpu_zgtsv_batched_interleaved(numgpu_handle *h,
+                                               numgpu_gtsv_pivoting pivoting,
                                                int64_t n,
                                                const numgpu_complex_double *dl,
                                                const numgpu_complex_double *d,
                                                const numgpu_complex_double *du,
                                                numgpu_complex_double *B,
                                                int32_t *info,
-                                               int64_t batch,
-                                               int32_t pivoting);
+                                               int64_t batch);
 
 /**
  * Computes the eigenvalues, and optionally the eigenvectors, of a batch of real symmetric
@@ -2660,8 +2739,8 @@ numgpu_status numgpu_zgtsv_batched_interleaved(numgpu_handle *h,
  * `EXECUTION_FAILED`.
  */
 numgpu_status numgpu_ssyevj_batched(numgpu_handle *h,
-                                    int32_t jobz,
-                                    int32_t uplo,
+                                    numgpu_jacobi_job jobz,
+                                    numgpu_uplo uplo,
                                     int64_t n,
                                     float *A,
                                     int64_t lda,
@@ -2680,8 +2759,8 @@ numgpu_status numgpu_ssyevj_batched(numgpu_handle *h,
  * 2^−52); the same arguments, semantics and errors.
  */
 numgpu_status numgpu_dsyevj_batched(numgpu_handle *h,
-                                    int32_t jobz,
-                                    int32_t uplo,
+                                    numgpu_jacobi_job jobz,
+                                    numgpu_uplo uplo,
                                     int64_t n,
                                     double *A,
                                     int64_t lda,
@@ -2701,8 +2780,8 @@ numgpu_status numgpu_dsyevj_batched(numgpu_handle *h,
  * `float`); the same arguments, semantics and errors.
  */
 numgpu_status numgpu_cheevj_batched(numgpu_handle *h,
-                                    int32_t jobz,
-                                    int32_t uplo,
+                                    numgpu_jacobi_job jobz,
+                                    numgpu_uplo uplo,
                                     int64_t n,
                                     numgpu_complex_float *A,
                                     int64_t lda,
@@ -2721,8 +2800,8 @@ numgpu_status numgpu_cheevj_batched(numgpu_handle *h,
  * (w, residual `double`); the same arguments, semantics and errors.
  */
 numgpu_status numgpu_zheevj_batched(numgpu_handle *h,
-                                    int32_t jobz,
-                                    int32_t uplo,
+                                    numgpu_jacobi_job jobz,
+                                    numgpu_uplo uplo,
                                     int64_t n,
                                     numgpu_complex_double *A,
                                     int64_t lda,
@@ -2785,8 +2864,8 @@ numgpu_status numgpu_zheevj_batched(numgpu_handle *h,
  * address space), `ALLOC_FAILED`, `COMPILE_FAILED`, `EXECUTION_FAILED`.
  */
 numgpu_status numgpu_sgesvdj_batched(numgpu_handle *h,
-                                     int32_t jobu,
-                                     int32_t jobv,
+                                     numgpu_jacobi_job jobu,
+                                     numgpu_jacobi_job jobv,
                                      int64_t m,
                                      int64_t n,
                                      const float *A,
@@ -2812,8 +2891,8 @@ numgpu_status numgpu_sgesvdj_batched(numgpu_handle *h,
  * semantics and errors.
  */
 numgpu_status numgpu_dgesvdj_batched(numgpu_handle *h,
-                                     int32_t jobu,
-                                     int32_t jobv,
+                                     numgpu_jacobi_job jobu,
+                                     numgpu_jacobi_job jobv,
                                      int64_t m,
                                      int64_t n,
                                      const double *A,
@@ -2839,8 +2918,8 @@ numgpu_status numgpu_dgesvdj_batched(numgpu_handle *h,
  * (A_i = U_i·diag(s_i)·V_iᴴ; S, residual `float`); the same arguments, semantics and errors.
  */
 numgpu_status numgpu_cgesvdj_batched(numgpu_handle *h,
-                                     int32_t jobu,
-                                     int32_t jobv,
+                                     numgpu_jacobi_job jobu,
+                                     numgpu_jacobi_job jobv,
                                      int64_t m,
                                      int64_t n,
                                      const numgpu_complex_float *A,
@@ -2866,8 +2945,8 @@ numgpu_status numgpu_cgesvdj_batched(numgpu_handle *h,
  * residual `double`); the same arguments, semantics and errors.
  */
 numgpu_status numgpu_zgesvdj_batched(numgpu_handle *h,
-                                     int32_t jobu,
-                                     int32_t jobv,
+                                     numgpu_jacobi_job jobu,
+                                     numgpu_jacobi_job jobv,
                                      int64_t m,
                                      int64_t n,
                                      const numgpu_complex_double *A,
@@ -2924,7 +3003,7 @@ numgpu_status numgpu_zgesvdj_batched(numgpu_handle *h,
  * `COMPILE_FAILED`, `EXECUTION_FAILED`.
  */
 numgpu_status numgpu_spotrf_batched(numgpu_handle *h,
-                                    int32_t uplo,
+                                    numgpu_uplo uplo,
                                     int64_t n,
                                     float *const *A,
                                     int64_t lda,
@@ -2940,7 +3019,7 @@ numgpu_status numgpu_spotrf_batched(numgpu_handle *h,
  * Errors as the pointer-array form, plus `INVALID_VALUE` for strideA.
  */
 numgpu_status numgpu_spotrf_batched_strided(numgpu_handle *h,
-                                            int32_t uplo,
+                                            numgpu_uplo uplo,
                                             int64_t n,
                                             float *A,
                                             int64_t lda,
@@ -2966,7 +3045,7 @@ numgpu_status numgpu_spotrf_batched_strided(numgpu_handle *h,
  * (`INVALID_VALUE` for nrhs and ldb too).
  */
 numgpu_status numgpu_spotrs_batched(numgpu_handle *h,
-                                    int32_t uplo,
+                                    numgpu_uplo uplo,
                                     int64_t n,
                                     int64_t nrhs,
                                     const float *const *A,
@@ -2981,7 +3060,7 @@ numgpu_status numgpu_spotrs_batched(numgpu_handle *h,
  * (>= ldb·nrhs when batch > 1); otherwise as `numgpu_spotrs_batched`.
  */
 numgpu_status numgpu_spotrs_batched_strided(numgpu_handle *h,
-                                            int32_t uplo,
+                                            numgpu_uplo uplo,
                                             int64_t n,
                                             int64_t nrhs,
                                             const float *A,
@@ -3003,7 +3082,7 @@ numgpu_status numgpu_spotrs_batched_strided(numgpu_handle *h,
  * factorisation.
  */
 numgpu_status numgpu_sposv_batched(numgpu_handle *h,
-                                   int32_t uplo,
+                                   numgpu_uplo uplo,
                                    int64_t n,
                                    int64_t nrhs,
                                    float *const *A,
@@ -3019,7 +3098,7 @@ numgpu_status numgpu_sposv_batched(numgpu_handle *h,
  * otherwise as `numgpu_sposv_batched`.
  */
 numgpu_status numgpu_sposv_batched_strided(numgpu_handle *h,
-                                           int32_t uplo,
+                                           numgpu_uplo uplo,
                                            int64_t n,
                                            int64_t nrhs,
                                            float *A,
@@ -3037,7 +3116,7 @@ numgpu_status numgpu_sposv_batched_strided(numgpu_handle *h,
  * same arguments, semantics and errors.
  */
 numgpu_status numgpu_dpotrf_batched(numgpu_handle *h,
-                                    int32_t uplo,
+                                    numgpu_uplo uplo,
                                     int64_t n,
                                     double *const *A,
                                     int64_t lda,
@@ -3049,7 +3128,7 @@ numgpu_status numgpu_dpotrf_batched(numgpu_handle *h,
  * `numgpu_spotrf_batched_strided` with `double` elements.
  */
 numgpu_status numgpu_dpotrf_batched_strided(numgpu_handle *h,
-                                            int32_t uplo,
+                                            numgpu_uplo uplo,
                                             int64_t n,
                                             double *A,
                                             int64_t lda,
@@ -3062,7 +3141,7 @@ numgpu_status numgpu_dpotrf_batched_strided(numgpu_handle *h,
  * `numgpu_spotrs_batched` with `double` elements, as LAPACK `dpotrs`.
  */
 numgpu_status numgpu_dpotrs_batched(numgpu_handle *h,
-                                    int32_t uplo,
+                                    numgpu_uplo uplo,
                                     int64_t n,
                                     int64_t nrhs,
                                     const double *const *A,
@@ -3076,7 +3155,7 @@ numgpu_status numgpu_dpotrs_batched(numgpu_handle *h,
  * `numgpu_spotrs_batched_strided` with `double` elements.
  */
 numgpu_status numgpu_dpotrs_batched_strided(numgpu_handle *h,
-                                            int32_t uplo,
+                                            numgpu_uplo uplo,
                                             int64_t n,
                                             int64_t nrhs,
                                             const double *A,
@@ -3092,7 +3171,7 @@ numgpu_status numgpu_dpotrs_batched_strided(numgpu_handle *h,
  * `numgpu_sposv_batched` with `double` elements, as LAPACK `dposv`.
  */
 numgpu_status numgpu_dposv_batched(numgpu_handle *h,
-                                   int32_t uplo,
+                                   numgpu_uplo uplo,
                                    int64_t n,
                                    int64_t nrhs,
                                    double *const *A,
@@ -3107,7 +3186,7 @@ numgpu_status numgpu_dposv_batched(numgpu_handle *h,
  * `numgpu_sposv_batched_strided` with `double` elements.
  */
 numgpu_status numgpu_dposv_batched_strided(numgpu_handle *h,
-                                           int32_t uplo,
+                                           numgpu_uplo uplo,
                                            int64_t n,
                                            int64_t nrhs,
                                            double *A,
@@ -3125,7 +3204,7 @@ numgpu_status numgpu_dposv_batched_strided(numgpu_handle *h,
  * same arguments, semantics and errors.
  */
 numgpu_status numgpu_cpotrf_batched(numgpu_handle *h,
-                                    int32_t uplo,
+                                    numgpu_uplo uplo,
                                     int64_t n,
                                     numgpu_complex_float *const *A,
                                     int64_t lda,
@@ -3137,7 +3216,7 @@ numgpu_status numgpu_cpotrf_batched(numgpu_handle *h,
  * `numgpu_spotrf_batched_strided` with `numgpu_complex_float` elements.
  */
 numgpu_status numgpu_cpotrf_batched_strided(numgpu_handle *h,
-                                            int32_t uplo,
+                                            numgpu_uplo uplo,
                                             int64_t n,
                                             numgpu_complex_float *A,
                                             int64_t lda,
@@ -3150,7 +3229,7 @@ numgpu_status numgpu_cpotrf_batched_strided(numgpu_handle *h,
  * `numgpu_spotrs_batched` with `numgpu_complex_float` elements, as LAPACK `cpotrs`.
  */
 numgpu_status numgpu_cpotrs_batched(numgpu_handle *h,
-                                    int32_t uplo,
+                                    numgpu_uplo uplo,
                                     int64_t n,
                                     int64_t nrhs,
                                     const numgpu_complex_float *const *A,
@@ -3164,7 +3243,7 @@ numgpu_status numgpu_cpotrs_batched(numgpu_handle *h,
  * `numgpu_spotrs_batched_strided` with `numgpu_complex_float` elements.
  */
 numgpu_status numgpu_cpotrs_batched_strided(numgpu_handle *h,
-                                            int32_t uplo,
+                                            numgpu_uplo uplo,
                                             int64_t n,
                                             int64_t nrhs,
                                             const numgpu_complex_float *A,
@@ -3180,7 +3259,7 @@ numgpu_status numgpu_cpotrs_batched_strided(numgpu_handle *h,
  * `numgpu_sposv_batched` with `numgpu_complex_float` elements, as LAPACK `cposv`.
  */
 numgpu_status numgpu_cposv_batched(numgpu_handle *h,
-                                   int32_t uplo,
+                                   numgpu_uplo uplo,
                                    int64_t n,
                                    int64_t nrhs,
                                    numgpu_complex_float *const *A,
@@ -3195,7 +3274,7 @@ numgpu_status numgpu_cposv_batched(numgpu_handle *h,
  * `numgpu_sposv_batched_strided` with `numgpu_complex_float` elements.
  */
 numgpu_status numgpu_cposv_batched_strided(numgpu_handle *h,
-                                           int32_t uplo,
+                                           numgpu_uplo uplo,
                                            int64_t n,
                                            int64_t nrhs,
                                            numgpu_complex_float *A,
@@ -3213,7 +3292,7 @@ numgpu_status numgpu_cposv_batched_strided(numgpu_handle *h,
  * same arguments, semantics and errors.
  */
 numgpu_status numgpu_zpotrf_batched(numgpu_handle *h,
-                                    int32_t uplo,
+                                    numgpu_uplo uplo,
                                     int64_t n,
                                     numgpu_complex_double *const *A,
                                     int64_t lda,
@@ -3225,7 +3304,7 @@ numgpu_status numgpu_zpotrf_batched(numgpu_handle *h,
  * `numgpu_spotrf_batched_strided` with `numgpu_complex_double` elements.
  */
 numgpu_status numgpu_zpotrf_batched_strided(numgpu_handle *h,
-                                            int32_t uplo,
+                                            numgpu_uplo uplo,
                                             int64_t n,
                                             numgpu_complex_double *A,
                                             int64_t lda,
@@ -3238,7 +3317,7 @@ numgpu_status numgpu_zpotrf_batched_strided(numgpu_handle *h,
  * `numgpu_spotrs_batched` with `numgpu_complex_double` elements, as LAPACK `zpotrs`.
  */
 numgpu_status numgpu_zpotrs_batched(numgpu_handle *h,
-                                    int32_t uplo,
+                                    numgpu_uplo uplo,
                                     int64_t n,
                                     int64_t nrhs,
                                     const numgpu_complex_double *const *A,
@@ -3252,7 +3331,7 @@ numgpu_status numgpu_zpotrs_batched(numgpu_handle *h,
  * `numgpu_spotrs_batched_strided` with `numgpu_complex_double` elements.
  */
 numgpu_status numgpu_zpotrs_batched_strided(numgpu_handle *h,
-                                            int32_t uplo,
+                                            numgpu_uplo uplo,
                                             int64_t n,
                                             int64_t nrhs,
                                             const numgpu_complex_double *A,
@@ -3268,7 +3347,7 @@ numgpu_status numgpu_zpotrs_batched_strided(numgpu_handle *h,
  * `numgpu_sposv_batched` with `numgpu_complex_double` elements, as LAPACK `zposv`.
  */
 numgpu_status numgpu_zposv_batched(numgpu_handle *h,
-                                   int32_t uplo,
+                                   numgpu_uplo uplo,
                                    int64_t n,
                                    int64_t nrhs,
                                    numgpu_complex_double *const *A,
@@ -3283,7 +3362,7 @@ numgpu_status numgpu_zposv_batched(numgpu_handle *h,
  * `numgpu_sposv_batched_strided` with `numgpu_complex_double` elements.
  */
 numgpu_status numgpu_zposv_batched_strided(numgpu_handle *h,
-                                           int32_t uplo,
+                                           numgpu_uplo uplo,
                                            int64_t n,
                                            int64_t nrhs,
                                            numgpu_complex_double *A,
@@ -3317,8 +3396,9 @@ numgpu_status numgpu_zposv_batched_strided(numgpu_handle *h,
  * - `atoms`, `voxels`, `fibers` [in]: nnz indices each, in [index_base, n − 1 + index_base]
  *   for their mode's size n. Any order; entries of one voxel (fibre) are summed in the order
  *   given.
+ * - `index_base` [in]: the indices' base, `NUMGPU_INDEX_BASE_ZERO` or
+ *   `NUMGPU_INDEX_BASE_ONE`.
  * - `values` [in]: nnz finite values (1 for LiFE's binary Φ; S0(v) may be folded in).
- * - `index_base` [in]: 0 or 1.
  * - `p` [out]: receives the plan, written only on success; release with
  *   `numgpu_life_plan_destroy`.
  *
@@ -3340,8 +3420,8 @@ numgpu_status numgpu_life_plan_create(numgpu_handle *h,
                                       const int32_t *atoms,
                                       const int32_t *voxels,
                                       const int32_t *fibers,
+                                      numgpu_index_base index_base,
                                       const double *values,
-                                      int32_t index_base,
                                       numgpu_life_plan **p);
 
 /**
@@ -3459,8 +3539,9 @@ numgpu_status numgpu_dlife_mty(numgpu_handle *h,
  * per iteration). Results are bitwise reproducible on the same device and backend.
  *
  * Errors: as `numgpu_dlife_mw` (naming b and ldb for the signal), plus `INVALID_VALUE` for a
- * negative max_iters or a tol that is negative or not finite; w, iters and objective are not
- * written then.
+ * negative max_iters or a tol that is negative or not finite, and `NOT_SUPPORTED` for
+ * max_iters above 2^31 − 1 (iters is an int32_t); w, iters and objective are not written
+ * then.
  */
 numgpu_status numgpu_dlife_sbbnnls(numgpu_handle *h,
                                    const numgpu_life_plan *p,
@@ -3469,7 +3550,7 @@ numgpu_status numgpu_dlife_sbbnnls(numgpu_handle *h,
                                    const double *b,
                                    int64_t ldb,
                                    double *w,
-                                   int32_t max_iters,
+                                   int64_t max_iters,
                                    double tol,
                                    int32_t *iters,
                                    double *objective);
@@ -3559,7 +3640,10 @@ numgpu_status numgpu_ode_create(numgpu_handle *h,
  * Errors: `INVALID_VALUE` (h or ode NULL, which out of range, size not allowed),
  * `COMPILE_FAILED`, `BACKEND_UNAVAILABLE`, `EXECUTION_FAILED`.
  */
-numgpu_status numgpu_ode_builtin(numgpu_handle *h, int32_t which, int64_t size, numgpu_ode **ode);
+numgpu_status numgpu_ode_builtin(numgpu_handle *h,
+                                 numgpu_ode_problem which,
+                                 int64_t size,
+                                 numgpu_ode **ode);
 
 /**
  * Destroys an ODE from `numgpu_ode_create` or `numgpu_ode_builtin`. NULL is a no-op. No call
@@ -3587,6 +3671,7 @@ numgpu_status numgpu_rkc_options_default(numgpu_rkc_options *opts);
  * - `h` [in]: handle.
  * - `ode` [in]: the system (`numgpu_ode_create`, `numgpu_ode_builtin`).
  * - `nsys` [in]: number of systems, >= 0.
+ * - `natol` [in]: the number of values in atol: 1 (one value for every equation) or neq.
  * - `t0`, `tend` [in]: the interval, finite; t0 = tend leaves Y and state unchanged.
  * - `Y` [in,out]: the states: on entry y_i(t0), on exit y_i(tend) where status[i] = 0, else
  *   the solution at the last accepted time.
@@ -3600,7 +3685,6 @@ numgpu_status numgpu_rkc_options_default(numgpu_rkc_options *opts);
  * - `rtol` [in]: relative tolerance, in [0, 0.1] (rkc.f advises >= 10ε).
  * - `atol` [in]: absolute tolerances, `natol` values, finite and >= 0 (on device memory
  *   they are the caller's to check).
- * - `natol` [in]: 1 (one value for every equation) or neq.
  * - `opts` [in]: options, or NULL for the defaults (see `numgpu_rkc_options`).
  * - `state` [in,out]: optional warm-restart state, (6 + neq) doubles per system (system i's
  *   at state + i·(6 + neq)): all zeros for a cold start; each call leaves it to continue
@@ -3609,9 +3693,11 @@ numgpu_status numgpu_rkc_options_default(numgpu_rkc_options *opts);
  * - `status` [out]: nsys entries: 0 reached tend; 1 step size below hmin; 2 max_steps
  *   exceeded; 3 the spectral radius did not converge (power method); 4 a non-finite state,
  *   right-hand side or spectral radius; 5 a zero error weight (atol_j = 0 where y_j = 0).
- * - `stats` [out]: optional, 6 per system (system i's at stats + 6·i): RHS evaluations
- *   (those of the power method excluded), steps, accepted steps, rejected steps, RHS
- *   evaluations of the power method, most stages used (6 for RKCK). NULL: not written.
+ * - `stats` [out]: optional, `NUMGPU_RKC_NSTATS` (7) per system, entry k of system i at
+ *   `stats[i·NUMGPU_RKC_NSTATS + k]` (`numgpu_rkc_stat`): RHS evaluations (those of the
+ *   power method excluded), steps, accepted steps, rejected steps, RHS evaluations of the
+ *   power method, most stages used (6 for RKCK), and the backend that integrated the system
+ *   (`NUMGPU_BACKEND_CUDA` or `NUMGPU_BACKEND_CPU`). NULL: not written.
  *
  * One system's trouble goes to its status; the others are integrated as without it. nsys =
  * 0 is success and touches nothing. All arrays are host memory, or all device memory of the
@@ -3629,16 +3715,16 @@ numgpu_status numgpu_rkc_options_default(numgpu_rkc_options *opts);
 numgpu_status numgpu_rkc_integrate(numgpu_handle *h,
                                    const numgpu_ode *ode,
                                    int64_t nsys,
+                                   int64_t natol,
                                    double t0,
                                    double tend,
                                    double *Y,
                                    int64_t ldy,
-                                   int32_t layout,
+                                   numgpu_ode_layout layout,
                                    const double *P,
                                    int64_t ldp,
                                    double rtol,
                                    const double *atol,
-                                   int64_t natol,
                                    const numgpu_rkc_options *opts,
                                    double *state,
                                    int32_t *status,
@@ -3661,7 +3747,8 @@ numgpu_status numgpu_rkc_integrate(numgpu_handle *h,
  *   duplicates allowed (they add up). The matrix is the entries up to row_ptr[m]: entries
  *   of val and col_ind from `row_ptr[m] − index_base` to nnz are never read, so never
  *   checked.
- * - `index_base` [in]: 0 (C) or 1 (Fortran) for row_ptr and col_ind.
+ * - `index_base` [in]: `NUMGPU_INDEX_BASE_ZERO` (C) or `NUMGPU_INDEX_BASE_ONE` (Fortran) for
+ *   row_ptr and col_ind.
  * - `x` [in]: op(A)'s columns: n entries for N, m for T and C.
  * - `beta` [in]: scalar. When 0, y is not read (NaN in y does not propagate).
  * - `y` [in,out]: op(A)'s rows: m entries for N, n for T and C.
@@ -3692,7 +3779,7 @@ numgpu_status numgpu_rkc_integrate(numgpu_handle *h,
  * address space), `ALLOC_FAILED` (staging workspace), `COMPILE_FAILED`, `EXECUTION_FAILED`.
  */
 numgpu_status numgpu_scsrmv(numgpu_handle *h,
-                            int32_t trans,
+                            numgpu_op trans,
                             int64_t m,
                             int64_t n,
                             int64_t nnz,
@@ -3700,7 +3787,7 @@ numgpu_status numgpu_scsrmv(numgpu_handle *h,
                             const float *val,
                             const int32_t *row_ptr,
                             const int32_t *col_ind,
-                            int32_t index_base,
+                            numgpu_index_base index_base,
                             const float *x,
                             float beta,
                             float *y);
@@ -3710,7 +3797,7 @@ numgpu_status numgpu_scsrmv(numgpu_handle *h,
  * scalars; the same arguments, semantics and errors.
  */
 numgpu_status numgpu_dcsrmv(numgpu_handle *h,
-                            int32_t trans,
+                            numgpu_op trans,
                             int64_t m,
                             int64_t n,
                             int64_t nnz,
@@ -3718,7 +3805,7 @@ numgpu_status numgpu_dcsrmv(numgpu_handle *h,
                             const double *val,
                             const int32_t *row_ptr,
                             const int32_t *col_ind,
-                            int32_t index_base,
+                            numgpu_index_base index_base,
                             const double *x,
                             double beta,
                             double *y);
@@ -3728,7 +3815,7 @@ numgpu_status numgpu_dcsrmv(numgpu_handle *h,
  * `numgpu_complex_float` values and scalars; `NUMGPU_OP_C` conjugates A's values.
  */
 numgpu_status numgpu_ccsrmv(numgpu_handle *h,
-                            int32_t trans,
+                            numgpu_op trans,
                             int64_t m,
                             int64_t n,
                             int64_t nnz,
@@ -3736,7 +3823,7 @@ numgpu_status numgpu_ccsrmv(numgpu_handle *h,
                             const numgpu_complex_float *val,
                             const int32_t *row_ptr,
                             const int32_t *col_ind,
-                            int32_t index_base,
+                            numgpu_index_base index_base,
                             const numgpu_complex_float *x,
                             numgpu_complex_float beta,
                             numgpu_complex_float *y);
@@ -3746,7 +3833,7 @@ numgpu_status numgpu_ccsrmv(numgpu_handle *h,
  * `numgpu_complex_double` values and scalars; `NUMGPU_OP_C` conjugates A's values.
  */
 numgpu_status numgpu_zcsrmv(numgpu_handle *h,
-                            int32_t trans,
+                            numgpu_op trans,
                             int64_t m,
                             int64_t n,
                             int64_t nnz,
@@ -3754,7 +3841,7 @@ numgpu_status numgpu_zcsrmv(numgpu_handle *h,
                             const numgpu_complex_double *val,
                             const int32_t *row_ptr,
                             const int32_t *col_ind,
-                            int32_t index_base,
+                            numgpu_index_base index_base,
                             const numgpu_complex_double *x,
                             numgpu_complex_double beta,
                             numgpu_complex_double *y);
@@ -3779,7 +3866,7 @@ numgpu_status numgpu_zcsrmv(numgpu_handle *h,
  * - `val` [in]: nnz values (NULL allowed when nnz = 0).
  * - `row_ptr` [in]: m + 1 offsets, as `numgpu_scsrmv`.
  * - `col_ind` [in]: nnz column indices, as `numgpu_scsrmv` (any order, duplicates allowed).
- * - `index_base` [in]: 0 or 1.
+ * - `index_base` [in]: `NUMGPU_INDEX_BASE_ZERO` or `NUMGPU_INDEX_BASE_ONE`.
  * - `height` [in]: rows per strip: 0 (16) or 1 … 16.
  * - `M` [in]: partial sums per row: 0 (chosen: the one of 2, 4, 8 that pads least), 2, 4
  *   or 8.
@@ -3800,9 +3887,9 @@ numgpu_status numgpu_scmrs_create(numgpu_handle *h,
                                   const float *val,
                                   const int32_t *row_ptr,
                                   const int32_t *col_ind,
-                                  int32_t index_base,
-                                  int32_t height,
-                                  int32_t M,
+                                  numgpu_index_base index_base,
+                                  int64_t height,
+                                  int64_t M,
                                   numgpu_cmrs_matrix **A);
 
 /**
@@ -3816,9 +3903,9 @@ numgpu_status numgpu_dcmrs_create(numgpu_handle *h,
                                   const double *val,
                                   const int32_t *row_ptr,
                                   const int32_t *col_ind,
-                                  int32_t index_base,
-                                  int32_t height,
-                                  int32_t M,
+                                  numgpu_index_base index_base,
+                                  int64_t height,
+                                  int64_t M,
                                   numgpu_cmrs_matrix **A);
 
 /**
@@ -3898,8 +3985,8 @@ numgpu_status numgpu_dcmrsmv(numgpu_handle *h,
  * Errors: `INVALID_VALUE` (A is NULL), nothing written then.
  */
 numgpu_status numgpu_cmrs_info(const numgpu_cmrs_matrix *A,
-                               int32_t *height,
-                               int32_t *M,
+                               int64_t *height,
+                               int64_t *M,
                                double *padding_ratio);
 
 /**
@@ -3967,19 +4054,19 @@ numgpu_status numgpu_cmrs_destroy(numgpu_cmrs_matrix *A);
  * `EXECUTION_FAILED`.
  */
 numgpu_status numgpu_sshopm(numgpu_handle *h,
-                            int32_t m,
-                            int32_t n,
+                            numgpu_sshopm_mode mode,
+                            numgpu_sshopm_shift shift_kind,
+                            int64_t m,
+                            int64_t n,
                             int64_t ntensors,
+                            int64_t nstarts,
                             const float *A,
                             int64_t strideA,
-                            int64_t nstarts,
                             const float *X0,
                             int64_t strideX0,
-                            int32_t mode,
-                            int32_t shift_kind,
                             float alpha,
                             float tol,
-                            int32_t maxit,
+                            int64_t maxit,
                             float *lambda,
                             float *X,
                             int32_t *iters,
@@ -3990,19 +4077,19 @@ numgpu_status numgpu_sshopm(numgpu_handle *h,
  * the same arguments, semantics and errors.
  */
 numgpu_status numgpu_dsshopm(numgpu_handle *h,
-                             int32_t m,
-                             int32_t n,
+                             numgpu_sshopm_mode mode,
+                             numgpu_sshopm_shift shift_kind,
+                             int64_t m,
+                             int64_t n,
                              int64_t ntensors,
+                             int64_t nstarts,
                              const double *A,
                              int64_t strideA,
-                             int64_t nstarts,
                              const double *X0,
                              int64_t strideX0,
-                             int32_t mode,
-                             int32_t shift_kind,
                              double alpha,
                              double tol,
-                             int32_t maxit,
+                             int64_t maxit,
                              double *lambda,
                              double *X,
                              int32_t *iters,
@@ -4036,21 +4123,21 @@ numgpu_status numgpu_dsshopm(numgpu_handle *h,
  * errors as `numgpu_sshopm`, plus `INVALID_VALUE` for merge_tol and kmax.
  */
 numgpu_status numgpu_sshopm_unique(numgpu_handle *h,
-                                   int32_t m,
-                                   int32_t n,
+                                   numgpu_sshopm_mode mode,
+                                   numgpu_sshopm_shift shift_kind,
+                                   int64_t m,
+                                   int64_t n,
                                    int64_t ntensors,
+                                   int64_t nstarts,
                                    const float *A,
                                    int64_t strideA,
-                                   int64_t nstarts,
                                    const float *X0,
                                    int64_t strideX0,
-                                   int32_t mode,
-                                   int32_t shift_kind,
                                    float alpha,
                                    float tol,
-                                   int32_t maxit,
+                                   int64_t maxit,
                                    float merge_tol,
-                                   int32_t kmax,
+                                   int64_t kmax,
                                    int32_t *count,
                                    float *lambda,
                                    float *X,
@@ -4062,21 +4149,21 @@ numgpu_status numgpu_sshopm_unique(numgpu_handle *h,
  * `double` elements; the same arguments, semantics and errors.
  */
 numgpu_status numgpu_dsshopm_unique(numgpu_handle *h,
-                                    int32_t m,
-                                    int32_t n,
+                                    numgpu_sshopm_mode mode,
+                                    numgpu_sshopm_shift shift_kind,
+                                    int64_t m,
+                                    int64_t n,
                                     int64_t ntensors,
+                                    int64_t nstarts,
                                     const double *A,
                                     int64_t strideA,
-                                    int64_t nstarts,
                                     const double *X0,
                                     int64_t strideX0,
-                                    int32_t mode,
-                                    int32_t shift_kind,
                                     double alpha,
                                     double tol,
-                                    int32_t maxit,
+                                    int64_t maxit,
                                     double merge_tol,
-                                    int32_t kmax,
+                                    int64_t kmax,
                                     int32_t *count,
                                     double *lambda,
                                     double *X,
@@ -4101,9 +4188,9 @@ numgpu_status numgpu_dsshopm_unique(numgpu_handle *h,
  * `numgpu_sshopm` (`INVALID_VALUE` for p out of range too).
  */
 numgpu_status numgpu_ssym_apply(numgpu_handle *h,
-                                int32_t m,
-                                int32_t n,
-                                int32_t p,
+                                int64_t m,
+                                int64_t n,
+                                int64_t p,
                                 int64_t ntensors,
                                 const float *A,
                                 int64_t strideA,
@@ -4116,9 +4203,9 @@ numgpu_status numgpu_ssym_apply(numgpu_handle *h,
  * `numgpu_ssym_apply` in double precision; the same arguments, semantics and errors.
  */
 numgpu_status numgpu_dsym_apply(numgpu_handle *h,
-                                int32_t m,
-                                int32_t n,
-                                int32_t p,
+                                int64_t m,
+                                int64_t n,
+                                int64_t p,
                                 int64_t ntensors,
                                 const double *A,
                                 int64_t strideA,
@@ -4141,15 +4228,15 @@ numgpu_status numgpu_dsym_apply(numgpu_handle *h,
  * Errors: `INVALID_VALUE` (m < 2, n < 1, NULL arrays, device memory), `NOT_SUPPORTED` ((m, n)
  * beyond the limits, n^m beyond the address space).
  */
-numgpu_status numgpu_ssym_pack(int32_t m,
-                               int32_t n,
+numgpu_status numgpu_ssym_pack(int64_t m,
+                               int64_t n,
                                const float *dense,
                                float *packed);
 
 /**
  * `numgpu_ssym_pack` in double precision; the same arguments, semantics and errors.
  */
-numgpu_status numgpu_dsym_pack(int32_t m, int32_t n, const double *dense, double *packed);
+numgpu_status numgpu_dsym_pack(int64_t m, int64_t n, const double *dense, double *packed);
 
 /**
  * Unpacks U = C(m+n−1, m) unique entries (`numgpu_sshopm`'s order) into the dense symmetric
@@ -4162,12 +4249,12 @@ numgpu_status numgpu_dsym_pack(int32_t m, int32_t n, const double *dense, double
  *
  * Errors: as `numgpu_ssym_pack`.
  */
-numgpu_status numgpu_ssym_unpack(int32_t m, int32_t n, const float *packed, float *dense);
+numgpu_status numgpu_ssym_unpack(int64_t m, int64_t n, const float *packed, float *dense);
 
 /**
  * `numgpu_ssym_unpack` in double precision; the same arguments, semantics and errors.
  */
-numgpu_status numgpu_dsym_unpack(int32_t m, int32_t n, const double *packed, double *dense);
+numgpu_status numgpu_dsym_unpack(int64_t m, int64_t n, const double *packed, double *dense);
 
 /**
  * Computes eigenvalues of a batch of real symmetric tridiagonal matrices of single-precision
@@ -4219,7 +4306,7 @@ numgpu_status numgpu_dsym_unpack(int32_t m, int32_t n, const double *packed, dou
  * address space), `ALLOC_FAILED`, `COMPILE_FAILED`, `EXECUTION_FAILED`.
  */
 numgpu_status numgpu_sstebz_batched(numgpu_handle *h,
-                                    int32_t range,
+                                    numgpu_stebz_range range,
                                     int64_t n,
                                     float vl,
                                     float vu,
@@ -4242,7 +4329,7 @@ numgpu_status numgpu_sstebz_batched(numgpu_handle *h,
  * the same arguments, semantics and errors.
  */
 numgpu_status numgpu_dstebz_batched(numgpu_handle *h,
-                                    int32_t range,
+                                    numgpu_stebz_range range,
                                     int64_t n,
                                     double vl,
                                     double vu,
@@ -4274,8 +4361,8 @@ numgpu_status numgpu_dstebz_batched(numgpu_handle *h,
  *
  * - `h` [in]: handle.
  * - `n` [in]: order of every T_i, >= 0.
- * - `d`, `strideD`, `e`, `strideE` [in]: the matrices, as for `numgpu_sstebz_batched`.
  * - `nmu` [in]: number of shifts, >= 0.
+ * - `d`, `strideD`, `e`, `strideE` [in]: the matrices, as for `numgpu_sstebz_batched`.
  * - `mu` [in]: the nmu shifts, the same for every matrix (±Inf allowed).
  * - `count` [out]: nmu·batch entries, as above; −1 where T_i has a NaN or an Inf (or an
  *   e[k] whose square overflows) or mu[j] is NaN.
@@ -4287,11 +4374,11 @@ numgpu_status numgpu_dstebz_batched(numgpu_handle *h,
  */
 numgpu_status numgpu_sstecount_batched(numgpu_handle *h,
                                        int64_t n,
+                                       int64_t nmu,
                                        const float *d,
                                        int64_t strideD,
                                        const float *e,
                                        int64_t strideE,
-                                       int64_t nmu,
                                        const float *mu,
                                        int64_t *count,
                                        int64_t batch);
@@ -4303,11 +4390,11 @@ numgpu_status numgpu_sstecount_batched(numgpu_handle *h,
  */
 numgpu_status numgpu_dstecount_batched(numgpu_handle *h,
                                        int64_t n,
+                                       int64_t nmu,
                                        const double *d,
                                        int64_t strideD,
                                        const double *e,
                                        int64_t strideE,
-                                       int64_t nmu,
                                        const double *mu,
                                        int64_t *count,
                                        int64_t batch);
@@ -4409,10 +4496,10 @@ numgpu_status numgpu_dkhatri_rao(numgpu_handle *h,
  * products do not fit the device), `COMPILE_FAILED`, `EXECUTION_FAILED`.
  */
 numgpu_status numgpu_smttkrp(numgpu_handle *h,
-                             int32_t ndim,
+                             int64_t ndim,
                              const int64_t *dims,
                              const float *X,
-                             int32_t mode,
+                             int64_t mode,
                              int64_t rank,
                              const float *const *U,
                              const int64_t *ldu,
@@ -4424,10 +4511,10 @@ numgpu_status numgpu_smttkrp(numgpu_handle *h,
  * `double` elements; the same arguments, semantics and errors.
  */
 numgpu_status numgpu_dmttkrp(numgpu_handle *h,
-                             int32_t ndim,
+                             int64_t ndim,
                              const int64_t *dims,
                              const double *X,
-                             int32_t mode,
+                             int64_t mode,
                              int64_t rank,
                              const double *const *U,
                              const int64_t *ldu,

@@ -1,8 +1,7 @@
 // Tridiagonal solvers (the host side is src/gtsv_spike/cuda.rs).
 //
-// Diagonals: row k holds d[k] and du[k] (column k + 1; du[n-1] is padding in the interleaved
-// layout), and its sub-diagonal entry (column k - 1) is dl[k - 1] in LAPACK xGTSV's layout
-// (strided) and dl[k] in the interleaved one (dl[0] padding). The diagonals are never
+// Diagonals, LAPACK xGTSV's in every layout: row k holds d[k] and du[k] (column k + 1, for
+// k < n - 1), and its sub-diagonal entry (column k - 1) is dl[k - 1]. The diagonals are never
 // written.
 //
 // ng_gtsv_rows: one system by diagonal pivoting (Bunch-Kaufman-style choice of 1x1 and 2x2
@@ -12,8 +11,8 @@
 // ng_seg_forward/backward below are the same elimination on rows in shared memory.
 //
 // Kernels:
-//   gtsv_interleaved_<T>  a thread per system; element k of system i at k * batch + i in
-//                         every array, so every access is coalesced.
+//   gtsv_interleaved_<T>  a thread per system; entry k of system i at k * batch + i in
+//                         every array (n - 1 rows in dl and du), so every access is coalesced.
 //   gtsv_strided_<T>      a thread per (system, right-hand side), the system's diagonals
 //                         contiguous at i * stride_diag; the workspace interleaved by thread.
 //   gtsv_spike_reduce_<T>, gtsv_spike_top_<T>, gtsv_spike_recover_<T>
@@ -117,7 +116,7 @@ extern "C" __global__ void NG_CAT(gtsv_interleaved_, NG_SUFFIX)(
     signed char *K) {
     for (ng_i64 i = (ng_i64)blockIdx.x * blockDim.x + threadIdx.x; i < count; i += (ng_i64)gridDim.x * blockDim.x) {
         const ng_i64 o = first + i;
-        info[o] = ng_gtsv_rows(n, dl + batch + o, d + o, du + o, B + o, batch, P + i, Q + i, K + i, count, B + o, batch, pivot != 0);
+        info[o] = ng_gtsv_rows(n, dl + o, d + o, du + o, B + o, batch, P + i, Q + i, K + i, count, B + o, batch, pivot != 0);
     }
 }
 #endif

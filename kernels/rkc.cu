@@ -29,7 +29,7 @@ struct ng_rkc_args {
     const double *atol;
     double *state;     // 6 + NEQ per system, or null
     int *status;
-    ng_i64 *stats;     // 6 per system, or null
+    ng_i64 *stats;     // NG_NSTATS per system (numgpu_rkc_stat), or null
     unsigned long long *next;  // the next system to take
     ng_i64 nsys, ldy, ldp, max_steps, mmax;
     int natol, layout, user_sigma, constant;
@@ -356,8 +356,10 @@ __device__ void ng_rkc_system(const ng_rkc_args &a, ng_i64 i) {
         state[4] = (double)nstsig; state[5] = (double)accepted;
         for (int j = 0; j < NEQ; ++j) state[6 + j] = ev[j];
     }
-    if (a.stats)
-        for (int k = 0; k < 6; ++k) a.stats[i * 6 + k] = st[k];
+    if (a.stats) {
+        for (int k = 0; k < 6; ++k) a.stats[i * NG_NSTATS + k] = st[k];
+        a.stats[i * NG_NSTATS + NG_STAT_BACKEND] = NG_BACKEND_CUDA;
+    }
 }
 
 // One thread per system at a time; each takes the next system from *a.next until none is left.

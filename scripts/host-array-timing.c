@@ -71,13 +71,13 @@ static numgpu_status run_gemm(void *p) {
 struct getrf { numgpu_handle *h; int64_t n; double *A0, *A; int32_t *ipiv, *jpiv, *info; };
 static numgpu_status run_getrf(void *p) {
     struct getrf *g = p;
-    return numgpu_dgetrf_fullpivot_batched_strided(g->h, g->n, g->A, g->n, g->n * g->n, g->ipiv, g->jpiv, g->info, BATCH, NUMGPU_FULLPIVOT_GETC2);
+    return numgpu_dgetrf_fullpivot_batched_strided(g->h, NUMGPU_FULLPIVOT_GETC2, g->n, g->A, g->n, g->n * g->n, g->ipiv, g->jpiv, g->info, BATCH);
 }
 
 struct gtsv { numgpu_handle *h; int64_t n; double *dl, *d, *du, *B; int32_t *info; };
 static numgpu_status run_gtsv(void *p) {
     struct gtsv *g = p;
-    return numgpu_dgtsv_batched_strided(g->h, g->n, 1, g->dl, g->d, g->du, g->n, g->B, g->n, g->n, g->info, BATCH, NUMGPU_GTSV_DIAG_PIVOT);
+    return numgpu_dgtsv_batched_strided(g->h, NUMGPU_GTSV_DIAG_PIVOT, g->n, 1, g->dl, g->d, g->du, g->n, g->B, g->n, g->n, g->info, BATCH);
 }
 
 int main(int argc, char **argv) {

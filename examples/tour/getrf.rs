@@ -67,7 +67,7 @@ impl<T: Scalar> Factors<T> {
 fn getrf_case<T: Blas>(h: &mut Handle, mode: Mode, n: usize, a: &[T]) -> Result<(Row, Factors<T>), String> {
     let (e, batch) = (n * n, a.len() / (n * n));
     let (ni, bi) = (n as i64, batch as i64);
-    let (ours, secs, cpu) = measure(h, || Factors::of(a, n), |h, r| getrf_strided(h, ni, &mut r.f, ni, ni * ni, &mut r.ipiv, &mut r.jpiv, &mut r.info, bi, mode))?;
+    let (ours, secs, cpu) = measure(h, || Factors::of(a, n), |h, r| getrf_strided(h, mode, ni, &mut r.f, ni, ni * ni, &mut r.ipiv, &mut r.jpiv, &mut r.info, bi))?;
     let diff = |i: usize| -> f64 {
         let d: Vec<Complex64> = ours.f[i * e..(i + 1) * e].iter().zip(&cpu.f[i * e..(i + 1) * e]).map(|(x, y)| x.to_c64() - y.to_c64()).collect();
         norm1_matrix(&d, n, n) / (n as f64 * norm1_matrix(&c64s(&a[i * e..(i + 1) * e]), n, n) * T::EPS)

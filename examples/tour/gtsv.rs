@@ -2,8 +2,8 @@
 //! of 2,000 systems of order 100 and an interleaved batch of 10,000 of order 64 (the
 //! diagonal-pivoting rows on random systems that need pivoting, the no-pivot rows on
 //! diagonally dominant ones), laid out as each form takes them (the strided batch with gaps
-//! between the systems' diagonals and between the B_i, the interleaved one with NaN in dl's
-//! first and du's last row, which are not referenced). For every right-hand side of every
+//! between the systems' diagonals and between the B_i, the interleaved one with n − 1 rows of
+//! dl and du, LAPACK's diagonals as in every form). For every right-hand side of every
 //! system, err/ref the normwise backward error ‖b − T·x‖∞ / ((‖T‖∞·‖x‖∞ + ‖b‖∞)·ε) and err/cpu
 //! the same measure of the difference from the CPU backend's solution (LAPACK `?gtsv`)
 //! (`numgpu::testing::tridiag`); info identical to the CPU backend's and 0.
@@ -51,16 +51,14 @@ fn layout<T: Scalar>(form: Form, systems: &[Sys]) -> Arrays<T> {
             a
         }
         Form::Interleaved => {
-            let mut a = (vec![nan::<T>(); n * batch], vec![nan::<T>(); n * batch], vec![nan::<T>(); n * batch], vec![nan::<T>(); n * batch], vec![-7; batch]);
+            let off = (n - 1) * batch;
+            let mut a = (vec![nan::<T>(); off], vec![nan::<T>(); n * batch], vec![nan::<T>(); off], vec![nan::<T>(); n * batch], vec![-7; batch]);
             for (i, [dl, d, du, b]) in t.iter().enumerate() {
                 for k in 0..n {
                     let e = k * batch + i;
                     (a.1[e], a.3[e]) = (d[k], b[k]);
-                    if k > 0 {
-                        a.0[e] = dl[k - 1];
-                    }
                     if k + 1 < n {
-                        a.2[e] = du[k];
+                        (a.0[e], a.2[e]) = (dl[k], du[k]);
                     }
                 }
             }
@@ -89,9 +87,9 @@ fn case<T: Blas>(h: &mut Handle, form: Form, mode: Pivoting, n: usize, nrhs: usi
         h,
         || layout::<T>(form, &systems),
         |h, (dl, d, du, b, info)| match form {
-            Form::Single => gtsv_spike_slices(h, nl, rl, dl, d, du, b, nl, &mut info[0], mode),
-            Form::Strided => gtsv_batched_strided_slices(h, nl, rl, dl, d, du, (n + 3) as i64, b, nl, (n * nrhs + 5) as i64, info, bl, mode),
-            Form::Interleaved => gtsv_batched_interleaved_slices(h, nl, dl, d, du, b, info, bl, mode),
+            Form::Single => gtsv_spike_slices(h, mode, nl, rl, dl, d, du, b, nl, &mut info[0]),
+            Form::Strided => gtsv_batched_strided_slices(h, mode, nl, rl, dl, d, du, (n + 3) as i64, b, nl, (n * nrhs + 5) as i64, info, bl),
+            Form::Interleaved => gtsv_batched_interleaved_slices(h, mode, nl, dl, d, du, b, info, bl),
         },
     )?;
     let (x, xc) = (solutions(form, &b, n, nrhs, batch), solutions(form, &bc, n, nrhs, batch));

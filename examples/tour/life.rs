@@ -20,7 +20,7 @@ pub const LEGEND: &str = "life: DSC (y = M·w) and WC (w = Mᵀ·y) err/cpu max|
 
 const SHAPE: Shape = Shape { ntheta: 96, natoms: 400, nvoxels: 20_000, nfibers: 8_000, per_fibre: 60 };
 const NT: usize = 96;
-const ITERS: i32 = 100;
+const ITERS: i64 = 100;
 
 /// Seconds of `f` on `h`, after a warm-up call on CUDA (which compiles the kernels).
 fn timed<R>(h: &mut Handle, mut f: impl FnMut(&mut Handle) -> numgpu::Result<R>) -> Result<(R, f64), String> {

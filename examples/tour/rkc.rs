@@ -8,7 +8,7 @@
 //! every status 0 and equal to the CPU backend's.
 
 use crate::{sample, Row, Rows};
-use numgpu::rkc::{rkc_integrate_slices, Layout, Method, Ode, Options, Problem};
+use numgpu::rkc::{rkc_integrate_slices, stats_len, Layout, Method, Ode, Options, Problem};
 use numgpu::testing::ode::{decay, reference, worst_weighted_error, PLEI_AT_3};
 use numgpu::{Backend, Handle};
 use std::time::Instant;
@@ -81,17 +81,17 @@ fn case(h: &mut Handle, case: Case, size: usize, method: Method, nsys: usize, te
         h.synchronize().map_err(fail)?;
         Ok((y, status, t.elapsed().as_secs_f64()))
     };
-    let mut stats = vec![0i64; 6 * nsys];
+    let mut stats = vec![0i64; stats_len() * nsys];
     run(h, &ode, &mut stats)?; // warm-up: compiles the kernel on CUDA
     let (y, status, secs) = run(h, &ode, &mut stats)?;
-    let (yc, statusc, _) = run(&mut cpu, &ode_cpu, &mut vec![0; 6 * nsys])?;
+    let (yc, statusc, _) = run(&mut cpu, &ode_cpu, &mut vec![0; stats_len() * nsys])?;
     let picked: Vec<usize> = sample(nsys).collect();
     let pick = |v: &[f64], w: usize| -> Vec<f64> { picked.iter().flat_map(|&i| v.get(i * w..(i + 1) * w).unwrap_or(&[]).to_vec()).collect() };
     let yref = match case {
         Case::Builtin(Problem::Plei) => picked.iter().flat_map(|_| PLEI_AT_3).collect(),
         _ => reference(&ode_cpu, 0.0, tend, &pick(&y0, neq), &pick(&p, npar))?,
     };
-    let evals: i64 = stats.chunks(6).map(|s| s[0] + s[4]).sum();
+    let evals: i64 = stats.chunks(stats_len()).map(|s| s[0] + s[4]).sum();
     Ok(Row {
         routine: format!("rkc_integrate {}", if method == Method::Rkc { "RKC" } else { "RKCK" }),
         size: format!("{}, neq={neq}", case.name()),

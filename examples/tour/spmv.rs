@@ -56,7 +56,7 @@ fn csrmv_all<T: Scalar>(h: &mut Handle, mats: &[(&str, Csr<f64>)], rows: &mut Ro
 /// backend: a row for `cmrsmv` (its info as asked and as the CPU backend's), then one for
 /// `update_values` with new values followed by `cmrsmv`; then the object is destroyed.
 /// y = 1·A·x + 1/2·y0.
-fn cmrs_case<T: CmrsScalar>(h: &mut Handle, name: &str, a64: &Csr<f64>, height: i32, lanes: i32, seed: u64) -> Result<[Row; 2], String> {
+fn cmrs_case<T: CmrsScalar>(h: &mut Handle, name: &str, a64: &Csr<f64>, height: i64, lanes: i64, seed: u64) -> Result<[Row; 2], String> {
     let mut a = cast::<T>(a64);
     let (x, y0) = (filled::<T>(a.n, seed), filled::<T>(a.m, seed + 1));
     let (alpha, beta) = (T::one(), c::<T>(0.5, 0.0));

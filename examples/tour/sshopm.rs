@@ -41,7 +41,7 @@ fn kr_case<T: Real>(h: &mut Handle) -> Result<Row, String> {
         h.set_seed(1024);
         let out = eig::Outputs { lambda: lam.as_mut_ptr(), x: x.as_mut_ptr(), iters: it.as_mut_ptr(), flags: fl.as_mut_ptr() };
         // SAFETY: host arrays of the sizes the call describes.
-        unsafe { eig::sshopm::<T>(h, 4, 3, nt as i64, a.as_ptr(), 15, ns as i64, std::ptr::null(), 0, 0, 1, T::c(0.0), T::c(tol), 20_000, out) }
+        unsafe { eig::sshopm::<T>(h, 0, 1, 4, 3, nt as i64, ns as i64, a.as_ptr(), 15, std::ptr::null(), 0, T::c(0.0), T::c(tol), 20_000, out) }
     })?;
     let nearest = |l: f64| (0..3).min_by(|&i, &j| (KR_MAX[i] - l).abs().total_cmp(&(KR_MAX[j] - l).abs())).unwrap_or(0);
     // A start may stop near a saddle point, where λ moves by less than tol per step: counted,
@@ -91,7 +91,7 @@ fn brain_case<T: Real>(h: &mut Handle) -> Result<Row, String> {
         h.set_seed(6);
         // SAFETY: host arrays of the sizes the call describes.
         unsafe {
-            eig::sshopm_unique::<T>(h, m as i32, 3, nt as i64, a.as_ptr(), u as i64, ns as i64, std::ptr::null(), 0, 0, 2, T::c(0.0), T::c(tol), 20_000, T::c(1e-2), kmax as i32, count.as_mut_ptr(), lam.as_mut_ptr(), x.as_mut_ptr(), mult.as_mut_ptr(), kind.as_mut_ptr())
+            eig::sshopm_unique::<T>(h, 0, 2, m as i64, 3, nt as i64, ns as i64, a.as_ptr(), u as i64, std::ptr::null(), 0, T::c(0.0), T::c(tol), 20_000, T::c(1e-2), kmax as i64, count.as_mut_ptr(), lam.as_mut_ptr(), x.as_mut_ptr(), mult.as_mut_ptr(), kind.as_mut_ptr())
         }
     })?;
     let (ours, theirs) = (found_fibres(&ours, kmax), found_fibres(&cpu, kmax));
@@ -130,15 +130,15 @@ fn sym_case<T: Real>(h: &mut Handle) -> Result<Row, String> {
     let tab = eig::tables(m, n);
     let (a, x) = (filled::<T>(nt * tab.u, 66), filled::<T>(nt * n, 67));
     // SAFETY: host arrays of the sizes the call describes.
-    let (y, secs, yc) = measure(h, || vec![T::c(0.0); nt * n], |h, y| unsafe { eig::sym_apply::<T>(h, m as i32, n as i32, 1, nt as i64, a.as_ptr(), tab.u as i64, x.as_ptr(), n as i64, y.as_mut_ptr(), n as i64) })?;
+    let (y, secs, yc) = measure(h, || vec![T::c(0.0); nt * n], |h, y| unsafe { eig::sym_apply::<T>(h, m as i64, n as i64, 1, nt as i64, a.as_ptr(), tab.u as i64, x.as_ptr(), n as i64, y.as_mut_ptr(), n as i64) })?;
     // |Δy| over Σ|terms| bound: the multiplicities' sum (3^5 per component) times ε.
     let scale = 3f64.powi(m as i32 - 1) * T::EPS;
     let err_cpu = y.iter().zip(&yc).map(|(&p, &q)| (f(p) - f(q)).abs() / scale).fold(0.0, nan_max);
     let (mut dense, mut back) = (vec![T::c(0.0); n.pow(m as u32)], vec![T::c(0.0); tab.u]);
     // SAFETY: host arrays of n^m and U values.
     unsafe {
-        eig::sym_unpack::<T>(m as i32, n as i32, a.as_ptr(), dense.as_mut_ptr()).map_err(|e| e.msg)?;
-        eig::sym_pack::<T>(m as i32, n as i32, dense.as_ptr(), back.as_mut_ptr()).map_err(|e| e.msg)?;
+        eig::sym_unpack::<T>(m as i64, n as i64, a.as_ptr(), dense.as_mut_ptr()).map_err(|e| e.msg)?;
+        eig::sym_pack::<T>(m as i64, n as i64, dense.as_ptr(), back.as_mut_ptr()).map_err(|e| e.msg)?;
     }
     let err_ref = back.iter().zip(&a).map(|(&p, &q)| (f(p) - f(q)).abs() / T::EPS).fold(0.0, nan_max);
     Ok(Row {

@@ -12,6 +12,19 @@ pub fn nonneg(v: i64, name: &'static str) -> Result<usize> {
     usize::try_from(v).map_err(|_| Error::arg(name, format!("({name} = {v}) must be >= 0")))
 }
 
+/// A C `int64_t` value, already range-checked, that a routine keeps in 32 bits (a kernel's
+/// `int`, a count reported in an `int32_t` array, LAPACK's integers): as `i32`, or
+/// `NOT_SUPPORTED` naming it above 2^31 − 1.
+pub fn fits_i32<V: Copy + std::fmt::Display + TryInto<i32>>(v: V, name: &'static str) -> Result<i32> {
+    v.try_into().map_err(|_| Error::unsupported_arg(name, format!("({name} = {v}) exceeds 2^31 − 1")))
+}
+
+/// A C `int64_t` argument whose valid values all fit 32 bits (a tensor's order, a mode
+/// number): as `i32` for the range checks that follow, or `INVALID_VALUE` naming it.
+pub fn arg_i32(v: i64, name: &'static str) -> Result<i32> {
+    i32::try_from(v).map_err(|_| Error::arg(name, format!("({name} = {v}) is out of range")))
+}
+
 /// A pointer that must not be NULL.
 pub fn not_null<T>(p: *const T, name: &'static str) -> Result<()> {
     if p.is_null() {

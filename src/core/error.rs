@@ -27,6 +27,10 @@ pub enum numgpu_status {
     NUMGPU_INTERNAL_ERROR = 7,
 }
 
+/// A `numgpu_status` value as a C parameter takes it: an `int32_t`, validated (a Rust enum taken
+/// from C would be undefined behaviour when out of range). The header names it `numgpu_status`.
+pub type StatusArg = i32;
+
 pub use numgpu_status as Status;
 
 /// An error with the status it maps to, the C parameter it names and a message.

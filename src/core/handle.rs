@@ -17,6 +17,10 @@ pub enum numgpu_backend {
     NUMGPU_BACKEND_CUDA = 2,
 }
 
+/// A `numgpu_backend` value as a C parameter takes it: an `int32_t`, validated (a Rust enum taken
+/// from C would be undefined behaviour when out of range). The header names it `numgpu_backend`.
+pub type BackendArg = i32;
+
 /// The backend a handle runs on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Backend {

@@ -5,6 +5,7 @@ pub mod batch;
 pub mod check;
 pub mod error;
 pub mod handle;
+pub mod index_base;
 pub mod memory;
 pub mod op;
 pub mod scalar;

@@ -15,6 +15,10 @@ pub enum numgpu_op {
     NUMGPU_OP_C = 2,
 }
 
+/// A `numgpu_op` value as a C parameter takes it: an `int32_t`, validated (a Rust enum taken
+/// from C would be undefined behaviour when out of range). The header names it `numgpu_op`.
+pub type OpArg = i32;
+
 /// op(X) = X, X^T or X^H.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Op {

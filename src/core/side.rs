@@ -14,6 +14,10 @@ pub enum numgpu_side {
     NUMGPU_SIDE_RIGHT = 1,
 }
 
+/// A `numgpu_side` value as a C parameter takes it: an `int32_t`, validated (a Rust enum taken
+/// from C would be undefined behaviour when out of range). The header names it `numgpu_side`.
+pub type SideArg = i32;
+
 /// op(Q)·C or C·op(Q).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Side {

@@ -14,6 +14,10 @@ pub enum numgpu_uplo {
     NUMGPU_UPLO_UPPER = 1,
 }
 
+/// A `numgpu_uplo` value as a C parameter takes it: an `int32_t`, validated (a Rust enum taken
+/// from C would be undefined behaviour when out of range). The header names it `numgpu_uplo`.
+pub type UploArg = i32;
+
 /// The lower or the upper triangle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Uplo {

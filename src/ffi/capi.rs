@@ -3,6 +3,8 @@
 #![allow(clippy::missing_safety_doc)]
 //! Core entry points: status strings, last error, version, the handle and memory.
 
+use crate::core::handle::BackendArg;
+use crate::core::error::StatusArg;
 use super::boundary::{boundary, deref, deref_mut, last_error};
 use super::live::Live;
 use crate::core::check::check_array;
@@ -13,7 +15,7 @@ use std::ffi::{c_char, c_void, CStr};
 /// A static, NUL-terminated description of a `numgpu_status` code ("NUMGPU_SUCCESS: ...");
 /// unknown codes give "unknown numgpu status".
 #[no_mangle]
-pub extern "C" fn numgpu_status_string(s: i32) -> *const c_char {
+pub extern "C" fn numgpu_status_string(s: StatusArg) -> *const c_char {
     // An int32_t, not the Rust enum: any value may come from C.
     let t: &'static CStr = match s {
         0 => c"NUMGPU_SUCCESS: the call succeeded",
@@ -79,9 +81,11 @@ pub unsafe extern "C" fn numgpu_create(h: *mut *mut Handle) -> numgpu_status {
 /// Errors: `INVALID_VALUE` (h NULL, backend out of range, device < 0 or not present),
 /// `BACKEND_UNAVAILABLE` (CUDA asked for and no driver or device).
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_create_with(h: *mut *mut Handle, backend: i32, device: i32) -> numgpu_status {
+pub unsafe extern "C" fn numgpu_create_with(h: *mut *mut Handle, backend: BackendArg, device: i64) -> numgpu_status {
     boundary("numgpu_create_with", || {
         let choice = BackendChoice::from_i32(backend)?;
+        // CUDA's ordinals are `int`s: a larger value names no device.
+        let device = i32::try_from(device).map_err(|_| Error::arg("device", format!("(device = {device}) is not a CUDA device ordinal")))?;
         create(h, choice, device)
     })
 }
@@ -121,7 +125,7 @@ pub unsafe extern "C" fn numgpu_destroy(h: *mut Handle) -> numgpu_status {
 ///
 /// Errors: `INVALID_VALUE` when h or backend is NULL.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_get_backend(h: *const Handle, backend: *mut i32) -> numgpu_status {
+pub unsafe extern "C" fn numgpu_get_backend(h: *const Handle, backend: *mut BackendArg) -> numgpu_status {
     boundary("numgpu_get_backend", || {
         let handle = deref(h, "h")?;
         let out = deref_mut(backend, "backend")?;

@@ -6,6 +6,7 @@
 //! `numgpu_{s,d,c,z}gemm_batched` and `..._strided`: convert the C arguments and call
 //! [`super::gemm_batched`].
 
+use crate::core::op::OpArg;
 use super::{gemm_batched, Batch};
 use crate::core::error::numgpu_status;
 use crate::core::scalar::{numgpu_complex_double, numgpu_complex_float};
@@ -135,8 +136,8 @@ unsafe fn strided_form<T: Blas>(
 #[no_mangle]
 pub unsafe extern "C" fn numgpu_sgemm_batched(
     h: *mut Handle,
-    transa: i32,
-    transb: i32,
+    transa: OpArg,
+    transb: OpArg,
     m: i64,
     n: i64,
     k: i64,
@@ -158,8 +159,8 @@ pub unsafe extern "C" fn numgpu_sgemm_batched(
 #[no_mangle]
 pub unsafe extern "C" fn numgpu_dgemm_batched(
     h: *mut Handle,
-    transa: i32,
-    transb: i32,
+    transa: OpArg,
+    transb: OpArg,
     m: i64,
     n: i64,
     k: i64,
@@ -181,8 +182,8 @@ pub unsafe extern "C" fn numgpu_dgemm_batched(
 #[no_mangle]
 pub unsafe extern "C" fn numgpu_cgemm_batched(
     h: *mut Handle,
-    transa: i32,
-    transb: i32,
+    transa: OpArg,
+    transb: OpArg,
     m: i64,
     n: i64,
     k: i64,
@@ -204,8 +205,8 @@ pub unsafe extern "C" fn numgpu_cgemm_batched(
 #[no_mangle]
 pub unsafe extern "C" fn numgpu_zgemm_batched(
     h: *mut Handle,
-    transa: i32,
-    transb: i32,
+    transa: OpArg,
+    transb: OpArg,
     m: i64,
     n: i64,
     k: i64,
@@ -234,8 +235,8 @@ pub unsafe extern "C" fn numgpu_zgemm_batched(
 #[no_mangle]
 pub unsafe extern "C" fn numgpu_sgemm_batched_strided(
     h: *mut Handle,
-    transa: i32,
-    transb: i32,
+    transa: OpArg,
+    transb: OpArg,
     m: i64,
     n: i64,
     k: i64,
@@ -260,8 +261,8 @@ pub unsafe extern "C" fn numgpu_sgemm_batched_strided(
 #[no_mangle]
 pub unsafe extern "C" fn numgpu_dgemm_batched_strided(
     h: *mut Handle,
-    transa: i32,
-    transb: i32,
+    transa: OpArg,
+    transb: OpArg,
     m: i64,
     n: i64,
     k: i64,
@@ -286,8 +287,8 @@ pub unsafe extern "C" fn numgpu_dgemm_batched_strided(
 #[no_mangle]
 pub unsafe extern "C" fn numgpu_cgemm_batched_strided(
     h: *mut Handle,
-    transa: i32,
-    transb: i32,
+    transa: OpArg,
+    transb: OpArg,
     m: i64,
     n: i64,
     k: i64,
@@ -312,8 +313,8 @@ pub unsafe extern "C" fn numgpu_cgemm_batched_strided(
 #[no_mangle]
 pub unsafe extern "C" fn numgpu_zgemm_batched_strided(
     h: *mut Handle,
-    transa: i32,
-    transb: i32,
+    transa: OpArg,
+    transb: OpArg,
     m: i64,
     n: i64,
     k: i64,

@@ -8,6 +8,8 @@
 //! `numgpu_{c,z}ungqr_givens_batched` and `numgpu_{s,d,c,z}gels_givens_batched`, each in
 //! pointer-array and `_strided` form: convert the C arguments and call the family's Rust API.
 
+use crate::core::op::OpArg;
+use crate::core::side::SideArg;
 use super::{gels, geqrf, orgqr, ormqr};
 use crate::core::batch::Batch;
 use crate::core::error::numgpu_status;
@@ -162,8 +164,8 @@ pub unsafe extern "C" fn numgpu_sgeqrf_givens_batched_strided(
 #[no_mangle]
 pub unsafe extern "C" fn numgpu_sormqr_givens_batched(
     h: *mut Handle,
-    side: i32,
-    trans: i32,
+    side: SideArg,
+    trans: OpArg,
     m: i64,
     n: i64,
     k: i64,
@@ -187,8 +189,8 @@ pub unsafe extern "C" fn numgpu_sormqr_givens_batched(
 #[no_mangle]
 pub unsafe extern "C" fn numgpu_sormqr_givens_batched_strided(
     h: *mut Handle,
-    side: i32,
-    trans: i32,
+    side: SideArg,
+    trans: OpArg,
     m: i64,
     n: i64,
     k: i64,
@@ -377,8 +379,8 @@ pub unsafe extern "C" fn numgpu_dgeqrf_givens_batched_strided(
 #[no_mangle]
 pub unsafe extern "C" fn numgpu_dormqr_givens_batched(
     h: *mut Handle,
-    side: i32,
-    trans: i32,
+    side: SideArg,
+    trans: OpArg,
     m: i64,
     n: i64,
     k: i64,
@@ -399,8 +401,8 @@ pub unsafe extern "C" fn numgpu_dormqr_givens_batched(
 #[no_mangle]
 pub unsafe extern "C" fn numgpu_dormqr_givens_batched_strided(
     h: *mut Handle,
-    side: i32,
-    trans: i32,
+    side: SideArg,
+    trans: OpArg,
     m: i64,
     n: i64,
     k: i64,
@@ -547,8 +549,8 @@ pub unsafe extern "C" fn numgpu_cgeqrf_givens_batched_strided(
 #[no_mangle]
 pub unsafe extern "C" fn numgpu_cunmqr_givens_batched(
     h: *mut Handle,
-    side: i32,
-    trans: i32,
+    side: SideArg,
+    trans: OpArg,
     m: i64,
     n: i64,
     k: i64,
@@ -585,8 +587,8 @@ pub unsafe extern "C" fn numgpu_cunmqr_givens_batched(
 #[no_mangle]
 pub unsafe extern "C" fn numgpu_cunmqr_givens_batched_strided(
     h: *mut Handle,
-    side: i32,
-    trans: i32,
+    side: SideArg,
+    trans: OpArg,
     m: i64,
     n: i64,
     k: i64,
@@ -766,8 +768,8 @@ pub unsafe extern "C" fn numgpu_zgeqrf_givens_batched_strided(
 #[no_mangle]
 pub unsafe extern "C" fn numgpu_zunmqr_givens_batched(
     h: *mut Handle,
-    side: i32,
-    trans: i32,
+    side: SideArg,
+    trans: OpArg,
     m: i64,
     n: i64,
     k: i64,
@@ -804,8 +806,8 @@ pub unsafe extern "C" fn numgpu_zunmqr_givens_batched(
 #[no_mangle]
 pub unsafe extern "C" fn numgpu_zunmqr_givens_batched_strided(
     h: *mut Handle,
-    side: i32,
-    trans: i32,
+    side: SideArg,
+    trans: OpArg,
     m: i64,
     n: i64,
     k: i64,

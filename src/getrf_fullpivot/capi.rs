@@ -8,6 +8,8 @@
 //! `numgpu_{s,d,c,z}gesc2_batched_strided`: convert the C arguments and call the family's
 //! Rust API.
 
+use crate::core::op::OpArg;
+use super::FullpivotModeArg;
 use super::{gesc2, gesv, getrf, getrs, Mode};
 use crate::core::batch::Batch;
 use crate::core::error::numgpu_status;
@@ -18,11 +20,11 @@ use crate::lapack::Blas;
 use num_complex::{Complex32, Complex64};
 
 #[allow(clippy::too_many_arguments)]
-unsafe fn getrf_form<T: Blas>(name: &str, h: *mut Handle, n: i64, a: Batch<*mut T>, lda: i64, ipiv: *mut i32, jpiv: *mut i32, info: *mut i32, batch: i64, mode: i32) -> numgpu_status {
+unsafe fn getrf_form<T: Blas>(name: &str, h: *mut Handle, mode: i32, n: i64, a: Batch<*mut T>, lda: i64, ipiv: *mut i32, jpiv: *mut i32, info: *mut i32, batch: i64) -> numgpu_status {
     boundary(name, || {
         let h = deref_mut(h, "h")?;
         let mode = Mode::from_i32(mode)?;
-        getrf(h, n, a, lda, ipiv, jpiv, info, batch, mode)
+        getrf(h, mode, n, a, lda, ipiv, jpiv, info, batch)
     })
 }
 
@@ -56,6 +58,7 @@ unsafe fn gesc2_form<T: Blas>(name: &str, h: *mut Handle, n: i64, a: *const T, l
 /// overwriting A[i].
 ///
 /// - `h` [in]: handle.
+/// - `mode` [in]: `NUMGPU_FULLPIVOT_GETC2` or `NUMGPU_FULLPIVOT_STRICT`.
 /// - `n` [in]: order of every matrix, >= 0.
 /// - `A` [in,out]: array of `batch` pointers to distinct n × n matrices (column-major).
 ///   Distinct: the matrices a call writes are neither repeated nor any other matrix of the
@@ -74,7 +77,6 @@ unsafe fn gesc2_form<T: Blas>(name: &str, h: *mut Handle, n: i64, a: *const T, l
 ///   exactly zero (rank k−1): the factorisation stopped there, the remaining pivots are the
 ///   identity and the factors stay as computed so far.
 /// - `batch` [in]: number of matrices, >= 0.
-/// - `mode` [in]: `NUMGPU_FULLPIVOT_GETC2` or `NUMGPU_FULLPIVOT_STRICT`.
 ///
 /// Pivot choice as LAPACK's scan: the element of largest |a| in the trailing block; among
 /// equal ones the largest row index, then the largest column index. On finite matrices the
@@ -90,8 +92,8 @@ unsafe fn gesc2_form<T: Blas>(name: &str, h: *mut Handle, n: i64, a: *const T, l
 /// (extents beyond the address space; n > 46340 on CUDA), `ALLOC_FAILED`, `COMPILE_FAILED`,
 /// `EXECUTION_FAILED`.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_sgetrf_fullpivot_batched(h: *mut Handle, n: i64, A: *const *mut f32, lda: i64, ipiv: *mut i32, jpiv: *mut i32, info: *mut i32, batch: i64, mode: i32) -> numgpu_status {
-    getrf_form::<f32>("numgpu_sgetrf_fullpivot_batched", h, n, Batch::Array(A as *const *mut f32), lda, ipiv, jpiv, info, batch, mode)
+pub unsafe extern "C" fn numgpu_sgetrf_fullpivot_batched(h: *mut Handle, mode: FullpivotModeArg, n: i64, A: *const *mut f32, lda: i64, ipiv: *mut i32, jpiv: *mut i32, info: *mut i32, batch: i64) -> numgpu_status {
+    getrf_form::<f32>("numgpu_sgetrf_fullpivot_batched", h, mode, n, Batch::Array(A as *const *mut f32), lda, ipiv, jpiv, info, batch)
 }
 
 /// Batched LU with complete pivoting, strided form: matrix i at `A + i·strideA` (a Fortran
@@ -101,8 +103,8 @@ pub unsafe extern "C" fn numgpu_sgetrf_fullpivot_batched(h: *mut Handle, n: i64,
 ///
 /// Errors as the pointer-array form, plus `INVALID_VALUE` for strideA.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_sgetrf_fullpivot_batched_strided(h: *mut Handle, n: i64, A: *mut f32, lda: i64, strideA: i64, ipiv: *mut i32, jpiv: *mut i32, info: *mut i32, batch: i64, mode: i32) -> numgpu_status {
-    getrf_form::<f32>("numgpu_sgetrf_fullpivot_batched_strided", h, n, Batch::Strided { ptr: A as *mut f32, stride: strideA }, lda, ipiv, jpiv, info, batch, mode)
+pub unsafe extern "C" fn numgpu_sgetrf_fullpivot_batched_strided(h: *mut Handle, mode: FullpivotModeArg, n: i64, A: *mut f32, lda: i64, strideA: i64, ipiv: *mut i32, jpiv: *mut i32, info: *mut i32, batch: i64) -> numgpu_status {
+    getrf_form::<f32>("numgpu_sgetrf_fullpivot_batched_strided", h, mode, n, Batch::Strided { ptr: A as *mut f32, stride: strideA }, lda, ipiv, jpiv, info, batch)
 }
 
 /// Batched solve with the factors of `numgpu_sgetrf_fullpivot_batched`, pointer-array
@@ -124,7 +126,7 @@ pub unsafe extern "C" fn numgpu_sgetrf_fullpivot_batched_strided(h: *mut Handle,
 ///
 /// n, nrhs or batch = 0 is success with no work. Spaces and errors as the factorisation.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_sgetrs_fullpivot_batched(h: *mut Handle, trans: i32, n: i64, nrhs: i64, A: *const *const f32, lda: i64, ipiv: *const i32, jpiv: *const i32, B: *const *mut f32, ldb: i64, batch: i64) -> numgpu_status {
+pub unsafe extern "C" fn numgpu_sgetrs_fullpivot_batched(h: *mut Handle, trans: OpArg, n: i64, nrhs: i64, A: *const *const f32, lda: i64, ipiv: *const i32, jpiv: *const i32, B: *const *mut f32, ldb: i64, batch: i64) -> numgpu_status {
     getrs_form::<f32>("numgpu_sgetrs_fullpivot_batched", h, trans, n, nrhs, Batch::Array(A as *const *const f32), lda, ipiv, jpiv, Batch::Array(B as *const *mut f32), ldb, batch)
 }
 
@@ -132,7 +134,7 @@ pub unsafe extern "C" fn numgpu_sgetrs_fullpivot_batched(h: *mut Handle, trans: 
 /// (strideA 0: one factorisation for the whole batch, >= lda·n otherwise), B[i] at
 /// `B + i·strideB` (>= ldb·nrhs); otherwise as `numgpu_sgetrs_fullpivot_batched`.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_sgetrs_fullpivot_batched_strided(h: *mut Handle, trans: i32, n: i64, nrhs: i64, A: *const f32, lda: i64, strideA: i64, ipiv: *const i32, jpiv: *const i32, B: *mut f32, ldb: i64, strideB: i64, batch: i64) -> numgpu_status {
+pub unsafe extern "C" fn numgpu_sgetrs_fullpivot_batched_strided(h: *mut Handle, trans: OpArg, n: i64, nrhs: i64, A: *const f32, lda: i64, strideA: i64, ipiv: *const i32, jpiv: *const i32, B: *mut f32, ldb: i64, strideB: i64, batch: i64) -> numgpu_status {
     getrs_form::<f32>("numgpu_sgetrs_fullpivot_batched_strided", h, trans, n, nrhs, Batch::Strided { ptr: A as *const f32, stride: strideA }, lda, ipiv, jpiv, Batch::Strided { ptr: B as *mut f32, stride: strideB }, ldb, batch)
 }
 
@@ -181,29 +183,29 @@ pub unsafe extern "C" fn numgpu_sgesc2_batched_strided(h: *mut Handle, n: i64, A
 /// `numgpu_sgetrf_fullpivot_batched` with `double` elements (as LAPACK `dgetc2`); the
 /// same arguments, semantics and errors.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_dgetrf_fullpivot_batched(h: *mut Handle, n: i64, A: *const *mut f64, lda: i64, ipiv: *mut i32, jpiv: *mut i32, info: *mut i32, batch: i64, mode: i32) -> numgpu_status {
-    getrf_form::<f64>("numgpu_dgetrf_fullpivot_batched", h, n, Batch::Array(A as *const *mut f64), lda, ipiv, jpiv, info, batch, mode)
+pub unsafe extern "C" fn numgpu_dgetrf_fullpivot_batched(h: *mut Handle, mode: FullpivotModeArg, n: i64, A: *const *mut f64, lda: i64, ipiv: *mut i32, jpiv: *mut i32, info: *mut i32, batch: i64) -> numgpu_status {
+    getrf_form::<f64>("numgpu_dgetrf_fullpivot_batched", h, mode, n, Batch::Array(A as *const *mut f64), lda, ipiv, jpiv, info, batch)
 }
 
 /// Batched LU with complete pivoting of double matrices, strided form: as
 /// `numgpu_sgetrf_fullpivot_batched_strided` with `double` elements.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_dgetrf_fullpivot_batched_strided(h: *mut Handle, n: i64, A: *mut f64, lda: i64, strideA: i64, ipiv: *mut i32, jpiv: *mut i32, info: *mut i32, batch: i64, mode: i32) -> numgpu_status {
-    getrf_form::<f64>("numgpu_dgetrf_fullpivot_batched_strided", h, n, Batch::Strided { ptr: A as *mut f64, stride: strideA }, lda, ipiv, jpiv, info, batch, mode)
+pub unsafe extern "C" fn numgpu_dgetrf_fullpivot_batched_strided(h: *mut Handle, mode: FullpivotModeArg, n: i64, A: *mut f64, lda: i64, strideA: i64, ipiv: *mut i32, jpiv: *mut i32, info: *mut i32, batch: i64) -> numgpu_status {
+    getrf_form::<f64>("numgpu_dgetrf_fullpivot_batched_strided", h, mode, n, Batch::Strided { ptr: A as *mut f64, stride: strideA }, lda, ipiv, jpiv, info, batch)
 }
 
 /// Batched solve with complete-pivoting factors of double matrices, pointer-array form:
 /// `numgpu_sgetrs_fullpivot_batched` with `double` elements; NUMGPU_OP_C solves with the
 /// conjugate transpose.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_dgetrs_fullpivot_batched(h: *mut Handle, trans: i32, n: i64, nrhs: i64, A: *const *const f64, lda: i64, ipiv: *const i32, jpiv: *const i32, B: *const *mut f64, ldb: i64, batch: i64) -> numgpu_status {
+pub unsafe extern "C" fn numgpu_dgetrs_fullpivot_batched(h: *mut Handle, trans: OpArg, n: i64, nrhs: i64, A: *const *const f64, lda: i64, ipiv: *const i32, jpiv: *const i32, B: *const *mut f64, ldb: i64, batch: i64) -> numgpu_status {
     getrs_form::<f64>("numgpu_dgetrs_fullpivot_batched", h, trans, n, nrhs, Batch::Array(A as *const *const f64), lda, ipiv, jpiv, Batch::Array(B as *const *mut f64), ldb, batch)
 }
 
 /// Batched solve with complete-pivoting factors of double matrices, strided form: as
 /// `numgpu_sgetrs_fullpivot_batched_strided` with `double` elements.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_dgetrs_fullpivot_batched_strided(h: *mut Handle, trans: i32, n: i64, nrhs: i64, A: *const f64, lda: i64, strideA: i64, ipiv: *const i32, jpiv: *const i32, B: *mut f64, ldb: i64, strideB: i64, batch: i64) -> numgpu_status {
+pub unsafe extern "C" fn numgpu_dgetrs_fullpivot_batched_strided(h: *mut Handle, trans: OpArg, n: i64, nrhs: i64, A: *const f64, lda: i64, strideA: i64, ipiv: *const i32, jpiv: *const i32, B: *mut f64, ldb: i64, strideB: i64, batch: i64) -> numgpu_status {
     getrs_form::<f64>("numgpu_dgetrs_fullpivot_batched_strided", h, trans, n, nrhs, Batch::Strided { ptr: A as *const f64, stride: strideA }, lda, ipiv, jpiv, Batch::Strided { ptr: B as *mut f64, stride: strideB }, ldb, batch)
 }
 
@@ -232,29 +234,29 @@ pub unsafe extern "C" fn numgpu_dgesc2_batched_strided(h: *mut Handle, n: i64, A
 /// `numgpu_sgetrf_fullpivot_batched` with `numgpu_complex_float` elements (as LAPACK `cgetc2`, the modulus |a| in the pivot search); the
 /// same arguments, semantics and errors.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_cgetrf_fullpivot_batched(h: *mut Handle, n: i64, A: *const *mut numgpu_complex_float, lda: i64, ipiv: *mut i32, jpiv: *mut i32, info: *mut i32, batch: i64, mode: i32) -> numgpu_status {
-    getrf_form::<Complex32>("numgpu_cgetrf_fullpivot_batched", h, n, Batch::Array(A as *const *mut Complex32), lda, ipiv, jpiv, info, batch, mode)
+pub unsafe extern "C" fn numgpu_cgetrf_fullpivot_batched(h: *mut Handle, mode: FullpivotModeArg, n: i64, A: *const *mut numgpu_complex_float, lda: i64, ipiv: *mut i32, jpiv: *mut i32, info: *mut i32, batch: i64) -> numgpu_status {
+    getrf_form::<Complex32>("numgpu_cgetrf_fullpivot_batched", h, mode, n, Batch::Array(A as *const *mut Complex32), lda, ipiv, jpiv, info, batch)
 }
 
 /// Batched LU with complete pivoting of complex float matrices, strided form: as
 /// `numgpu_sgetrf_fullpivot_batched_strided` with `numgpu_complex_float` elements.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_cgetrf_fullpivot_batched_strided(h: *mut Handle, n: i64, A: *mut numgpu_complex_float, lda: i64, strideA: i64, ipiv: *mut i32, jpiv: *mut i32, info: *mut i32, batch: i64, mode: i32) -> numgpu_status {
-    getrf_form::<Complex32>("numgpu_cgetrf_fullpivot_batched_strided", h, n, Batch::Strided { ptr: A as *mut Complex32, stride: strideA }, lda, ipiv, jpiv, info, batch, mode)
+pub unsafe extern "C" fn numgpu_cgetrf_fullpivot_batched_strided(h: *mut Handle, mode: FullpivotModeArg, n: i64, A: *mut numgpu_complex_float, lda: i64, strideA: i64, ipiv: *mut i32, jpiv: *mut i32, info: *mut i32, batch: i64) -> numgpu_status {
+    getrf_form::<Complex32>("numgpu_cgetrf_fullpivot_batched_strided", h, mode, n, Batch::Strided { ptr: A as *mut Complex32, stride: strideA }, lda, ipiv, jpiv, info, batch)
 }
 
 /// Batched solve with complete-pivoting factors of complex float matrices, pointer-array form:
 /// `numgpu_sgetrs_fullpivot_batched` with `numgpu_complex_float` elements; NUMGPU_OP_C solves with the
 /// conjugate transpose.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_cgetrs_fullpivot_batched(h: *mut Handle, trans: i32, n: i64, nrhs: i64, A: *const *const numgpu_complex_float, lda: i64, ipiv: *const i32, jpiv: *const i32, B: *const *mut numgpu_complex_float, ldb: i64, batch: i64) -> numgpu_status {
+pub unsafe extern "C" fn numgpu_cgetrs_fullpivot_batched(h: *mut Handle, trans: OpArg, n: i64, nrhs: i64, A: *const *const numgpu_complex_float, lda: i64, ipiv: *const i32, jpiv: *const i32, B: *const *mut numgpu_complex_float, ldb: i64, batch: i64) -> numgpu_status {
     getrs_form::<Complex32>("numgpu_cgetrs_fullpivot_batched", h, trans, n, nrhs, Batch::Array(A as *const *const Complex32), lda, ipiv, jpiv, Batch::Array(B as *const *mut Complex32), ldb, batch)
 }
 
 /// Batched solve with complete-pivoting factors of complex float matrices, strided form: as
 /// `numgpu_sgetrs_fullpivot_batched_strided` with `numgpu_complex_float` elements.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_cgetrs_fullpivot_batched_strided(h: *mut Handle, trans: i32, n: i64, nrhs: i64, A: *const numgpu_complex_float, lda: i64, strideA: i64, ipiv: *const i32, jpiv: *const i32, B: *mut numgpu_complex_float, ldb: i64, strideB: i64, batch: i64) -> numgpu_status {
+pub unsafe extern "C" fn numgpu_cgetrs_fullpivot_batched_strided(h: *mut Handle, trans: OpArg, n: i64, nrhs: i64, A: *const numgpu_complex_float, lda: i64, strideA: i64, ipiv: *const i32, jpiv: *const i32, B: *mut numgpu_complex_float, ldb: i64, strideB: i64, batch: i64) -> numgpu_status {
     getrs_form::<Complex32>("numgpu_cgetrs_fullpivot_batched_strided", h, trans, n, nrhs, Batch::Strided { ptr: A as *const Complex32, stride: strideA }, lda, ipiv, jpiv, Batch::Strided { ptr: B as *mut Complex32, stride: strideB }, ldb, batch)
 }
 
@@ -283,29 +285,29 @@ pub unsafe extern "C" fn numgpu_cgesc2_batched_strided(h: *mut Handle, n: i64, A
 /// `numgpu_sgetrf_fullpivot_batched` with `numgpu_complex_double` elements (as LAPACK `zgetc2`, the modulus |a| in the pivot search); the
 /// same arguments, semantics and errors.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_zgetrf_fullpivot_batched(h: *mut Handle, n: i64, A: *const *mut numgpu_complex_double, lda: i64, ipiv: *mut i32, jpiv: *mut i32, info: *mut i32, batch: i64, mode: i32) -> numgpu_status {
-    getrf_form::<Complex64>("numgpu_zgetrf_fullpivot_batched", h, n, Batch::Array(A as *const *mut Complex64), lda, ipiv, jpiv, info, batch, mode)
+pub unsafe extern "C" fn numgpu_zgetrf_fullpivot_batched(h: *mut Handle, mode: FullpivotModeArg, n: i64, A: *const *mut numgpu_complex_double, lda: i64, ipiv: *mut i32, jpiv: *mut i32, info: *mut i32, batch: i64) -> numgpu_status {
+    getrf_form::<Complex64>("numgpu_zgetrf_fullpivot_batched", h, mode, n, Batch::Array(A as *const *mut Complex64), lda, ipiv, jpiv, info, batch)
 }
 
 /// Batched LU with complete pivoting of complex double matrices, strided form: as
 /// `numgpu_sgetrf_fullpivot_batched_strided` with `numgpu_complex_double` elements.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_zgetrf_fullpivot_batched_strided(h: *mut Handle, n: i64, A: *mut numgpu_complex_double, lda: i64, strideA: i64, ipiv: *mut i32, jpiv: *mut i32, info: *mut i32, batch: i64, mode: i32) -> numgpu_status {
-    getrf_form::<Complex64>("numgpu_zgetrf_fullpivot_batched_strided", h, n, Batch::Strided { ptr: A as *mut Complex64, stride: strideA }, lda, ipiv, jpiv, info, batch, mode)
+pub unsafe extern "C" fn numgpu_zgetrf_fullpivot_batched_strided(h: *mut Handle, mode: FullpivotModeArg, n: i64, A: *mut numgpu_complex_double, lda: i64, strideA: i64, ipiv: *mut i32, jpiv: *mut i32, info: *mut i32, batch: i64) -> numgpu_status {
+    getrf_form::<Complex64>("numgpu_zgetrf_fullpivot_batched_strided", h, mode, n, Batch::Strided { ptr: A as *mut Complex64, stride: strideA }, lda, ipiv, jpiv, info, batch)
 }
 
 /// Batched solve with complete-pivoting factors of complex double matrices, pointer-array form:
 /// `numgpu_sgetrs_fullpivot_batched` with `numgpu_complex_double` elements; NUMGPU_OP_C solves with the
 /// conjugate transpose.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_zgetrs_fullpivot_batched(h: *mut Handle, trans: i32, n: i64, nrhs: i64, A: *const *const numgpu_complex_double, lda: i64, ipiv: *const i32, jpiv: *const i32, B: *const *mut numgpu_complex_double, ldb: i64, batch: i64) -> numgpu_status {
+pub unsafe extern "C" fn numgpu_zgetrs_fullpivot_batched(h: *mut Handle, trans: OpArg, n: i64, nrhs: i64, A: *const *const numgpu_complex_double, lda: i64, ipiv: *const i32, jpiv: *const i32, B: *const *mut numgpu_complex_double, ldb: i64, batch: i64) -> numgpu_status {
     getrs_form::<Complex64>("numgpu_zgetrs_fullpivot_batched", h, trans, n, nrhs, Batch::Array(A as *const *const Complex64), lda, ipiv, jpiv, Batch::Array(B as *const *mut Complex64), ldb, batch)
 }
 
 /// Batched solve with complete-pivoting factors of complex double matrices, strided form: as
 /// `numgpu_sgetrs_fullpivot_batched_strided` with `numgpu_complex_double` elements.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_zgetrs_fullpivot_batched_strided(h: *mut Handle, trans: i32, n: i64, nrhs: i64, A: *const numgpu_complex_double, lda: i64, strideA: i64, ipiv: *const i32, jpiv: *const i32, B: *mut numgpu_complex_double, ldb: i64, strideB: i64, batch: i64) -> numgpu_status {
+pub unsafe extern "C" fn numgpu_zgetrs_fullpivot_batched_strided(h: *mut Handle, trans: OpArg, n: i64, nrhs: i64, A: *const numgpu_complex_double, lda: i64, strideA: i64, ipiv: *const i32, jpiv: *const i32, B: *mut numgpu_complex_double, ldb: i64, strideB: i64, batch: i64) -> numgpu_status {
     getrs_form::<Complex64>("numgpu_zgetrs_fullpivot_batched_strided", h, trans, n, nrhs, Batch::Strided { ptr: A as *const Complex64, stride: strideA }, lda, ipiv, jpiv, Batch::Strided { ptr: B as *mut Complex64, stride: strideB }, ldb, batch)
 }
 

@@ -44,6 +44,10 @@ pub enum numgpu_fullpivot_mode {
     NUMGPU_FULLPIVOT_STRICT = 1,
 }
 
+/// A `numgpu_fullpivot_mode` value as a C parameter takes it: an `int32_t`, validated (a Rust enum taken
+/// from C would be undefined behaviour when out of range). The header names it `numgpu_fullpivot_mode`.
+pub type FullpivotModeArg = i32;
+
 /// See [`numgpu_fullpivot_mode`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
@@ -149,7 +153,7 @@ unsafe fn check_pivots(p: *const i32, n: usize, batch: usize, name: &'static str
 /// Every pointer is NULL or valid for the extents the sizes describe, all in host memory or
 /// all in device memory of the handle's device.
 #[allow(clippy::too_many_arguments)]
-pub unsafe fn getrf<T: Blas>(h: &mut Handle, n: i64, a: Batch<*mut T>, lda: i64, ipiv: *mut i32, jpiv: *mut i32, info: *mut i32, batch: i64, mode: Mode) -> Result<()> {
+pub unsafe fn getrf<T: Blas>(h: &mut Handle, mode: Mode, n: i64, a: Batch<*mut T>, lda: i64, ipiv: *mut i32, jpiv: *mut i32, info: *mut i32, batch: i64) -> Result<()> {
     let nu = nonneg(n, "n")?;
     let ldau = check_ld(lda, nu, "lda", "n")?;
     let batchu = nonneg(batch, "batch")?;
@@ -309,14 +313,14 @@ pub unsafe fn gesc2<T: Blas>(
 
 /// Safe strided [`getrf`] on host slices (each checked to cover its extent).
 #[allow(clippy::too_many_arguments)]
-pub fn getrf_strided<T: Blas>(h: &mut Handle, n: i64, a: &mut [T], lda: i64, stride_a: i64, ipiv: &mut [i32], jpiv: &mut [i32], info: &mut [i32], batch: i64, mode: Mode) -> Result<()> {
+pub fn getrf_strided<T: Blas>(h: &mut Handle, mode: Mode, n: i64, a: &mut [T], lda: i64, stride_a: i64, ipiv: &mut [i32], jpiv: &mut [i32], info: &mut [i32], batch: i64) -> Result<()> {
     let nb = n.max(0).saturating_mul(batch.max(0)) as usize;
     check_len(a.len(), needed(lda, n, stride_a, batch), "A")?;
     check_len(ipiv.len(), nb, "ipiv")?;
     check_len(jpiv.len(), nb, "jpiv")?;
     check_len(info.len(), batch.max(0) as usize, "info")?;
     // SAFETY: the slices cover every offset the checked sizes reach.
-    unsafe { getrf(h, n, Batch::Strided { ptr: a.as_mut_ptr(), stride: stride_a }, lda, ipiv.as_mut_ptr(), jpiv.as_mut_ptr(), info.as_mut_ptr(), batch, mode) }
+    unsafe { getrf(h, mode, n, Batch::Strided { ptr: a.as_mut_ptr(), stride: stride_a }, lda, ipiv.as_mut_ptr(), jpiv.as_mut_ptr(), info.as_mut_ptr(), batch) }
 }
 
 /// Safe strided [`getrs`] on host slices.

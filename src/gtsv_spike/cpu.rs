@@ -145,11 +145,11 @@ pub fn gtsv_interleaved<T: Blas>(g: &GtsvInterleaved<T>) -> Result<()> {
     fits_lapack(g.n, 1)?;
     single_threaded_blas();
     (0..g.batch).into_par_iter().with_min_len(per_task(g.n, 1)).for_each_init(Work::default, |w, i| {
-        // SAFETY: as in `gtsv_strided`; system i's entries are i, i + batch, …; its
-        // sub-diagonal starts at row 1 (row 0 is padding).
+        // SAFETY: as in `gtsv_strided`; system i's entries are i, i + batch, … of every
+        // array (n − 1 of them in dl and du).
         unsafe {
             let s = System {
-                dl: g.dl.wrapping_add(g.batch + i),
+                dl: g.dl.wrapping_add(i),
                 d: g.d.add(i),
                 du: g.du.wrapping_add(i),
                 b: g.b.add(i),

@@ -349,9 +349,8 @@ fn launch_interleaved<T: Scalar>(ch: &CudaHandle, g: &GtsvInterleaved<T>, k: &Ch
 pub fn gtsv_interleaved<T: Scalar>(ch: &mut CudaHandle, g: &GtsvInterleaved<T>, space: Space) -> Result<()> {
     ch.bind()?;
     let (n, batch) = (g.n, g.batch);
-    // dl's row 0 and du's row n − 1 are not referenced: at n = 1, nothing of them (possibly
-    // NULL or empty).
-    let off = |p| if n > 1 { interleaved(Dir::In, p, n, batch) } else { Operand::absent() };
+    // dl and du hold n − 1 rows: at n = 1, nothing (possibly NULL or empty).
+    let off = |p| if n > 1 { interleaved(Dir::In, p, n - 1, batch) } else { Operand::absent() };
     let stage = Stage::new(space, batch)
         .op(off(g.dl))
         .op(interleaved(Dir::In, g.d, n, batch))

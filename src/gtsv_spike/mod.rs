@@ -18,12 +18,12 @@
 //! - [`gtsv_batched_strided`]: system i's diagonals at `dl + i·stride_diag`,
 //!   `d + i·stride_diag`, `du + i·stride_diag` (stride 0: one matrix for the whole batch), B_i
 //!   at `B + i·strideB`;
-//! - [`gtsv_batched_interleaved`]: one right-hand side per system, and element k (0-based) of
-//!   system i at index `k·batch + i` of every array (one system per GPU thread, coalesced). dl
-//!   and du are padded to n entries, as cuSPARSE's `gtsvInterleavedBatch` pads them (its dl[0]
-//!   and du[n−1] are zero): T(k+1, k) is dl's row k (k = 1 … n−1) and T(k, k+1) du's row k
-//!   (k = 0 … n−2), so dl's first row and du's last row are not referenced (any value, NaN
-//!   included, is ignored).
+//! - [`gtsv_batched_interleaved`]: one right-hand side per system, and entry k (0-based) of
+//!   system i at index `k·batch + i` of every array (one system per GPU thread, coalesced):
+//!   d and b hold n rows of `batch` entries, dl and du n − 1 rows, T(k+1, k) being dl's row k
+//!   and T(k, k+1) du's row k (k = 0 … n−2), LAPACK's diagonals as in the other forms.
+//!   cuSPARSE's `gtsvInterleavedBatch` pads dl and du to n rows (its dl's row 0 and du's row
+//!   n − 1 are zero): its arrays are `dl + batch` and `du` here.
 //!
 //! `info` per system: 0, or i > 0 when a pivot was exactly zero: the system is singular (on
 //! CUDA, a singular SPIKE partition of a nonsingular system sends it to the whole-system
@@ -72,6 +72,10 @@ pub enum numgpu_gtsv_pivoting {
     /// No pivoting (1×1 pivots only): for diagonally dominant systems only.
     NUMGPU_GTSV_NOPIVOT = 1,
 }
+
+/// A `numgpu_gtsv_pivoting` value as a C parameter takes it: an `int32_t`, validated (a Rust enum taken
+/// from C would be undefined behaviour when out of range). The header names it `numgpu_gtsv_pivoting`.
+pub type GtsvPivotingArg = i32;
 
 /// See [`numgpu_gtsv_pivoting`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -146,17 +150,17 @@ pub struct GtsvStrided<T> {
     pub pivoting: Pivoting,
 }
 
-/// One validated interleaved batch (n, batch >= 1): element k of system i at `k·batch + i` of
-/// dl, d, du and b (`n·batch` entries each); dl's row 0 and du's row n − 1 are not referenced.
+/// One validated interleaved batch (n, batch >= 1): entry k of system i at `k·batch + i` of
+/// dl, d, du and b (d and b: n rows of `batch` entries; dl and du: n − 1 rows).
 #[derive(Clone, Copy, Debug)]
 pub struct GtsvInterleaved<T> {
     /// Order of every T_i.
     pub n: usize,
-    /// Sub-diagonals (row k: T(k, k−1), k >= 1), in; NULL possible when n = 1.
+    /// Sub-diagonals (row k: T(k+1, k), k = 0 … n−2), in; NULL possible when n = 1.
     pub dl: *const T,
     /// Diagonals, in.
     pub d: *const T,
-    /// Super-diagonals (row k: T(k, k+1), k <= n − 2), in; NULL possible when n = 1.
+    /// Super-diagonals (row k: T(k, k+1), k = 0 … n−2), in; NULL possible when n = 1.
     pub du: *const T,
     /// The right-hand sides, in/out: x_i when info[i] = 0, else unchanged.
     pub b: *mut T,
@@ -208,7 +212,7 @@ fn args<T>(dl: *const T, d: *const T, du: *const T, b: *const T, info: *const i3
 /// Every pointer is NULL or valid for the extents the sizes describe, all in host memory or all
 /// in device memory of the handle's device.
 #[allow(clippy::too_many_arguments)]
-pub unsafe fn gtsv_spike<T: Blas>(h: &mut Handle, n: i64, nrhs: i64, dl: *const T, d: *const T, du: *const T, b: *mut T, ldb: i64, info: *mut i32, pivoting: Pivoting) -> Result<()> {
+pub unsafe fn gtsv_spike<T: Blas>(h: &mut Handle, pivoting: Pivoting, n: i64, nrhs: i64, dl: *const T, d: *const T, du: *const T, b: *mut T, ldb: i64, info: *mut i32) -> Result<()> {
     let nu = nonneg(n, "n")?;
     let nrhsu = nonneg(nrhs, "nrhs")?;
     let ldbu = check_ld(ldb, nu, "ldb", "n")?;
@@ -246,6 +250,7 @@ pub unsafe fn gtsv_spike<T: Blas>(h: &mut Handle, n: i64, nrhs: i64, dl: *const 
 #[allow(clippy::too_many_arguments)]
 pub unsafe fn gtsv_batched_strided<T: Blas>(
     h: &mut Handle,
+    pivoting: Pivoting,
     n: i64,
     nrhs: i64,
     dl: *const T,
@@ -257,7 +262,6 @@ pub unsafe fn gtsv_batched_strided<T: Blas>(
     stride_b: i64,
     info: *mut i32,
     batch: i64,
-    pivoting: Pivoting,
 ) -> Result<()> {
     let nu = nonneg(n, "n")?;
     let nrhsu = nonneg(nrhs, "nrhs")?;
@@ -297,9 +301,10 @@ pub unsafe fn gtsv_batched_strided<T: Blas>(
 /// touches nothing.
 ///
 /// # Safety
-/// As [`gtsv_spike`]; each array holds `n·batch` elements (dl and du may be NULL when n = 1).
+/// As [`gtsv_spike`]; d and b hold `n·batch` elements, dl and du `(n − 1)·batch` (and may be
+/// NULL when n = 1).
 #[allow(clippy::too_many_arguments)]
-pub unsafe fn gtsv_batched_interleaved<T: Blas>(h: &mut Handle, n: i64, dl: *const T, d: *const T, du: *const T, b: *mut T, info: *mut i32, batch: i64, pivoting: Pivoting) -> Result<()> {
+pub unsafe fn gtsv_batched_interleaved<T: Blas>(h: &mut Handle, pivoting: Pivoting, n: i64, dl: *const T, d: *const T, du: *const T, b: *mut T, info: *mut i32, batch: i64) -> Result<()> {
     let nu = nonneg(n, "n")?;
     let batchu = nonneg(batch, "batch")?;
     if nu == 0 || batchu == 0 {
@@ -307,7 +312,7 @@ pub unsafe fn gtsv_batched_interleaved<T: Blas>(h: &mut Handle, n: i64, dl: *con
     }
     check_diagonals(dl, d, du, nu)?;
     not_null(b, "B")?;
-    // Every array holds n·batch elements.
+    // d and B hold n·batch elements (dl and du fewer).
     check_span::<T>(batchu, batchu, nu, "B")?;
     check_info(info, batchu)?;
     let g = GtsvInterleaved {
@@ -334,19 +339,20 @@ fn off_len(n: i64) -> i64 {
 
 /// Safe [`gtsv_spike`] on host slices (each checked to cover its extent). dl and du may be empty when n = 1.
 #[allow(clippy::too_many_arguments)]
-pub fn gtsv_spike_slices<T: Blas>(h: &mut Handle, n: i64, nrhs: i64, dl: &[T], d: &[T], du: &[T], b: &mut [T], ldb: i64, info: &mut i32, pivoting: Pivoting) -> Result<()> {
+pub fn gtsv_spike_slices<T: Blas>(h: &mut Handle, pivoting: Pivoting, n: i64, nrhs: i64, dl: &[T], d: &[T], du: &[T], b: &mut [T], ldb: i64, info: &mut i32) -> Result<()> {
     check_len(dl.len(), needed(off_len(n), 1, 0, 1), "dl")?;
     check_len(d.len(), needed(n, 1, 0, 1), "d")?;
     check_len(du.len(), needed(off_len(n), 1, 0, 1), "du")?;
     check_len(b.len(), needed(ldb, nrhs, 0, 1), "B")?;
     // SAFETY: the slices cover every offset the checked sizes reach.
-    unsafe { gtsv_spike(h, n, nrhs, dl.as_ptr(), d.as_ptr(), du.as_ptr(), b.as_mut_ptr(), ldb, info, pivoting) }
+    unsafe { gtsv_spike(h, pivoting, n, nrhs, dl.as_ptr(), d.as_ptr(), du.as_ptr(), b.as_mut_ptr(), ldb, info) }
 }
 
 /// Safe [`gtsv_batched_strided`] on host slices (each checked to cover its extent).
 #[allow(clippy::too_many_arguments)]
 pub fn gtsv_batched_strided_slices<T: Blas>(
     h: &mut Handle,
+    pivoting: Pivoting,
     n: i64,
     nrhs: i64,
     dl: &[T],
@@ -358,7 +364,6 @@ pub fn gtsv_batched_strided_slices<T: Blas>(
     stride_b: i64,
     info: &mut [i32],
     batch: i64,
-    pivoting: Pivoting,
 ) -> Result<()> {
     check_len(dl.len(), needed(off_len(n), 1, stride_diag, batch), "dl")?;
     check_len(d.len(), needed(n, 1, stride_diag, batch), "d")?;
@@ -369,6 +374,7 @@ pub fn gtsv_batched_strided_slices<T: Blas>(
     unsafe {
         gtsv_batched_strided(
             h,
+            pivoting,
             n,
             nrhs,
             dl.as_ptr(),
@@ -380,21 +386,20 @@ pub fn gtsv_batched_strided_slices<T: Blas>(
             stride_b,
             info.as_mut_ptr(),
             batch,
-            pivoting,
         )
     }
 }
 
 /// Safe [`gtsv_batched_interleaved`] on host slices (each checked to cover its extent:
-/// `n·batch` elements, none for dl and du when n = 1).
+/// `n·batch` elements for d and b, `(n − 1)·batch` for dl and du).
 #[allow(clippy::too_many_arguments)]
-pub fn gtsv_batched_interleaved_slices<T: Blas>(h: &mut Handle, n: i64, dl: &[T], d: &[T], du: &[T], b: &mut [T], info: &mut [i32], batch: i64, pivoting: Pivoting) -> Result<()> {
-    let offs = if n > 1 { needed(n, batch, 0, 1) } else { 0 };
+pub fn gtsv_batched_interleaved_slices<T: Blas>(h: &mut Handle, pivoting: Pivoting, n: i64, dl: &[T], d: &[T], du: &[T], b: &mut [T], info: &mut [i32], batch: i64) -> Result<()> {
+    let offs = needed(off_len(n), batch, 0, 1);
     check_len(dl.len(), offs, "dl")?;
     check_len(d.len(), needed(n, batch, 0, 1), "d")?;
     check_len(du.len(), offs, "du")?;
     check_len(b.len(), needed(n, batch, 0, 1), "B")?;
     check_len(info.len(), batch.max(0) as usize, "info")?;
     // SAFETY: as above.
-    unsafe { gtsv_batched_interleaved(h, n, dl.as_ptr(), d.as_ptr(), du.as_ptr(), b.as_mut_ptr(), info.as_mut_ptr(), batch, pivoting) }
+    unsafe { gtsv_batched_interleaved(h, pivoting, n, dl.as_ptr(), d.as_ptr(), du.as_ptr(), b.as_mut_ptr(), info.as_mut_ptr(), batch) }
 }

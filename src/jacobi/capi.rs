@@ -6,6 +6,8 @@
 //! `numgpu_{s,d}syevj_batched`, `numgpu_{c,z}heevj_batched` and
 //! `numgpu_{s,d,c,z}gesvdj_batched`: convert the C arguments and call the family's Rust API.
 
+use crate::core::uplo::UploArg;
+use super::JacobiJobArg;
 use super::{gesvdj_batched, numgpu_jacobi_params, syevj_batched};
 use crate::core::error::numgpu_status;
 use crate::core::scalar::{numgpu_complex_double, numgpu_complex_float};
@@ -117,8 +119,8 @@ unsafe fn gesvdj_form<T: Scalar>(
 #[no_mangle]
 pub unsafe extern "C" fn numgpu_ssyevj_batched(
     h: *mut Handle,
-    jobz: i32,
-    uplo: i32,
+    jobz: JacobiJobArg,
+    uplo: UploArg,
     n: i64,
     A: *mut f32,
     lda: i64,
@@ -140,8 +142,8 @@ pub unsafe extern "C" fn numgpu_ssyevj_batched(
 #[no_mangle]
 pub unsafe extern "C" fn numgpu_dsyevj_batched(
     h: *mut Handle,
-    jobz: i32,
-    uplo: i32,
+    jobz: JacobiJobArg,
+    uplo: UploArg,
     n: i64,
     A: *mut f64,
     lda: i64,
@@ -164,8 +166,8 @@ pub unsafe extern "C" fn numgpu_dsyevj_batched(
 #[no_mangle]
 pub unsafe extern "C" fn numgpu_cheevj_batched(
     h: *mut Handle,
-    jobz: i32,
-    uplo: i32,
+    jobz: JacobiJobArg,
+    uplo: UploArg,
     n: i64,
     A: *mut numgpu_complex_float,
     lda: i64,
@@ -187,8 +189,8 @@ pub unsafe extern "C" fn numgpu_cheevj_batched(
 #[no_mangle]
 pub unsafe extern "C" fn numgpu_zheevj_batched(
     h: *mut Handle,
-    jobz: i32,
-    uplo: i32,
+    jobz: JacobiJobArg,
+    uplo: UploArg,
     n: i64,
     A: *mut numgpu_complex_double,
     lda: i64,
@@ -254,8 +256,8 @@ pub unsafe extern "C" fn numgpu_zheevj_batched(
 #[no_mangle]
 pub unsafe extern "C" fn numgpu_sgesvdj_batched(
     h: *mut Handle,
-    jobu: i32,
-    jobv: i32,
+    jobu: JacobiJobArg,
+    jobv: JacobiJobArg,
     m: i64,
     n: i64,
     A: *const f32,
@@ -284,8 +286,8 @@ pub unsafe extern "C" fn numgpu_sgesvdj_batched(
 #[no_mangle]
 pub unsafe extern "C" fn numgpu_dgesvdj_batched(
     h: *mut Handle,
-    jobu: i32,
-    jobv: i32,
+    jobu: JacobiJobArg,
+    jobv: JacobiJobArg,
     m: i64,
     n: i64,
     A: *const f64,
@@ -314,8 +316,8 @@ pub unsafe extern "C" fn numgpu_dgesvdj_batched(
 #[no_mangle]
 pub unsafe extern "C" fn numgpu_cgesvdj_batched(
     h: *mut Handle,
-    jobu: i32,
-    jobv: i32,
+    jobu: JacobiJobArg,
+    jobv: JacobiJobArg,
     m: i64,
     n: i64,
     A: *const numgpu_complex_float,
@@ -344,8 +346,8 @@ pub unsafe extern "C" fn numgpu_cgesvdj_batched(
 #[no_mangle]
 pub unsafe extern "C" fn numgpu_zgesvdj_batched(
     h: *mut Handle,
-    jobu: i32,
-    jobv: i32,
+    jobu: JacobiJobArg,
+    jobv: JacobiJobArg,
     m: i64,
     n: i64,
     A: *const numgpu_complex_double,

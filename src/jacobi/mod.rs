@@ -48,6 +48,10 @@ pub enum numgpu_jacobi_job {
     NUMGPU_JACOBI_VEC = 1,
 }
 
+/// A `numgpu_jacobi_job` value as a C parameter takes it: an `int32_t`, validated (a Rust enum taken
+/// from C would be undefined behaviour when out of range). The header names it `numgpu_jacobi_job`.
+pub type JacobiJobArg = i32;
+
 /// Parameters of the Jacobi routines. A zero-initialised struct (`numgpu_jacobi_params p =
 /// {0};`) asks for every default, as a NULL pointer does.
 #[repr(C)]

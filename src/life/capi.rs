@@ -5,6 +5,7 @@
 //! `numgpu_life_plan_create`, `numgpu_life_plan_create_subs`, `numgpu_dlife_mw`, `numgpu_dlife_mty`, `numgpu_dlife_sbbnnls`,
 //! `numgpu_life_plan_info`, `numgpu_life_plan_destroy`: convert the C arguments and call the family's Rust API.
 
+use crate::core::index_base::IndexBaseArg;
 use super::{mty, mw, plan_create, plan_create_subs, sbbnnls, LifePlan};
 use crate::core::error::{numgpu_status, Error};
 use crate::core::memory::common_space;
@@ -46,8 +47,9 @@ unsafe fn live<'a>(p: *const LifePlan) -> crate::Result<&'a LifePlan> {
 /// - `atoms`, `voxels`, `fibers` [in]: nnz indices each, in [index_base, n − 1 + index_base]
 ///   for their mode's size n. Any order; entries of one voxel (fibre) are summed in the order
 ///   given.
+/// - `index_base` [in]: the indices' base, `NUMGPU_INDEX_BASE_ZERO` or
+///   `NUMGPU_INDEX_BASE_ONE`.
 /// - `values` [in]: nnz finite values (1 for LiFE's binary Φ; S0(v) may be folded in).
-/// - `index_base` [in]: 0 or 1.
 /// - `p` [out]: receives the plan, written only on success; release with
 ///   `numgpu_life_plan_destroy`.
 ///
@@ -70,14 +72,14 @@ pub unsafe extern "C" fn numgpu_life_plan_create(
     atoms: *const i32,
     voxels: *const i32,
     fibers: *const i32,
+    index_base: IndexBaseArg,
     values: *const f64,
-    index_base: i32,
     p: *mut *mut LifePlan,
 ) -> numgpu_status {
     boundary("numgpu_life_plan_create", || {
         let h = deref_mut(h, "h")?;
         let out = deref_mut(p, "p")?;
-        let plan = Box::into_raw(Box::new(plan_create(h, ntheta, natoms, nvoxels, nfibers, nnz, atoms, voxels, fibers, values, index_base)?));
+        let plan = Box::into_raw(Box::new(plan_create(h, ntheta, natoms, nvoxels, nfibers, nnz, atoms, voxels, fibers, index_base, values)?));
         LIVE_PLANS.insert(plan);
         *out = plan;
         Ok(())
@@ -202,8 +204,9 @@ pub unsafe extern "C" fn numgpu_dlife_mty(h: *mut Handle, p: *const LifePlan, D:
 /// per iteration). Results are bitwise reproducible on the same device and backend.
 ///
 /// Errors: as `numgpu_dlife_mw` (naming b and ldb for the signal), plus `INVALID_VALUE` for a
-/// negative max_iters or a tol that is negative or not finite; w, iters and objective are not
-/// written then.
+/// negative max_iters or a tol that is negative or not finite, and `NOT_SUPPORTED` for
+/// max_iters above 2^31 − 1 (iters is an int32_t); w, iters and objective are not written
+/// then.
 #[no_mangle]
 pub unsafe extern "C" fn numgpu_dlife_sbbnnls(
     h: *mut Handle,
@@ -213,7 +216,7 @@ pub unsafe extern "C" fn numgpu_dlife_sbbnnls(
     b: *const f64,
     ldb: i64,
     w: *mut f64,
-    max_iters: i32,
+    max_iters: i64,
     tol: f64,
     iters: *mut i32,
     objective: *mut f64,

@@ -32,9 +32,10 @@ pub mod capi;
 pub mod cpu;
 pub mod cuda;
 
-use crate::core::check::{check_extent, check_ld, check_len, needed, nonneg, not_null};
+use crate::core::check::{check_extent, check_ld, check_len, fits_i32, needed, nonneg, not_null};
 use crate::core::error::{Error, Result};
 use crate::core::handle::{Handle, State};
+use crate::core::index_base::check_index_base;
 use crate::core::memory::{common_space, ArgPtr, Space};
 
 /// A COO tensor Φ owned by the caller of the safe API: `nnz` entries (atoms[k], voxels[k],
@@ -208,14 +209,6 @@ impl LifePlan {
     }
 }
 
-/// Sizes the kernels index in 32 bits: Nθ and the modes' sizes (the indices are int32).
-fn fits_i32(v: usize, name: &'static str) -> Result<()> {
-    if v > i32::MAX as usize {
-        return Err(Error::unsupported_arg(name, format!("({name} = {v}) exceeds 2^31 - 1")));
-    }
-    Ok(())
-}
-
 /// `len` elements at `p` (in `space`: host memory, or device memory of the handle's device)
 /// as a vector.
 ///
@@ -251,13 +244,11 @@ pub unsafe fn plan_create(
     atoms: *const i32,
     voxels: *const i32,
     fibers: *const i32,
-    values: *const f64,
     index_base: i32,
+    values: *const f64,
 ) -> Result<LifePlan> {
     let [nt, na, nv, nf, nz] = sizes(ntheta, natoms, nvoxels, nfibers, nnz)?;
-    if index_base != 0 && index_base != 1 {
-        return Err(Error::arg("index_base", format!("(index_base = {index_base}) must be 0 or 1")));
-    }
+    let index_base = check_index_base(index_base)?;
     let arrays: [ArgPtr; 4] = [(atoms as _, "atoms"), (voxels as _, "voxels"), (fibers as _, "fibers"), (values as _, "values")];
     if nz > 0 {
         for (p, name) in arrays {
@@ -280,6 +271,7 @@ fn sizes(ntheta: i64, natoms: i64, nvoxels: i64, nfibers: i64, nnz: i64) -> Resu
     let nv = nonneg(nvoxels, "nvoxels")?;
     let nf = nonneg(nfibers, "nfibers")?;
     let nz = nonneg(nnz, "nnz")?;
+    // The kernels index Nθ and the modes' sizes in 32 bits (the indices are int32).
     for (v, name) in [(nt, "ntheta"), (na, "natoms"), (nv, "nvoxels"), (nf, "nfibers")] {
         fits_i32(v, name)?;
     }
@@ -496,12 +488,14 @@ pub(crate) fn iterate(e: &mut impl Engine, s: &Solve) -> Result<Solved> {
 /// D, b and w are valid for their extents, all host memory or all device memory of the
 /// handle's device.
 #[allow(clippy::too_many_arguments)]
-pub unsafe fn sbbnnls(h: &mut Handle, p: &LifePlan, d: *const f64, ldd: i64, b: *const f64, ldb: i64, w: *mut f64, max_iters: i32, tol: f64) -> Result<Solved> {
+pub unsafe fn sbbnnls(h: &mut Handle, p: &LifePlan, d: *const f64, ldd: i64, b: *const f64, ldb: i64, w: *mut f64, max_iters: i64, tol: f64) -> Result<Solved> {
     check_owner(h, p)?;
     let ldd = check_dictionary(p, d, ldd)?;
     let ldb = check_signal(p, b, ldb, "b", "ldb")?;
     not_null(w, "w")?;
-    let max_iters = nonneg(max_iters as i64, "max_iters")?;
+    let max_iters = nonneg(max_iters, "max_iters")?;
+    // iters reports the count in an int32_t.
+    fits_i32(max_iters, "max_iters")?;
     if !(tol >= 0.0 && tol.is_finite()) {
         return Err(Error::arg("tol", format!("(tol = {tol}) must be finite and >= 0")));
     }
@@ -525,7 +519,7 @@ pub fn plan_from_coo(h: &mut Handle, c: &Coo) -> Result<LifePlan> {
     }
     // SAFETY: the vectors hold nnz entries each.
     unsafe {
-        plan_create(h, c.ntheta as i64, c.natoms as i64, c.nvoxels as i64, c.nfibers as i64, nz as i64, c.atoms.as_ptr(), c.voxels.as_ptr(), c.fibers.as_ptr(), c.values.as_ptr(), c.base)
+        plan_create(h, c.ntheta as i64, c.natoms as i64, c.nvoxels as i64, c.nfibers as i64, nz as i64, c.atoms.as_ptr(), c.voxels.as_ptr(), c.fibers.as_ptr(), c.base, c.values.as_ptr())
     }
 }
 
@@ -551,7 +545,7 @@ pub fn mty_host(h: &mut Handle, p: &LifePlan, d: &[f64], ldd: i64, y: &[f64], ld
 
 /// Safe [`sbbnnls`] on host slices.
 #[allow(clippy::too_many_arguments)]
-pub fn sbbnnls_host(h: &mut Handle, p: &LifePlan, d: &[f64], ldd: i64, b: &[f64], ldb: i64, w: &mut [f64], max_iters: i32, tol: f64) -> Result<Solved> {
+pub fn sbbnnls_host(h: &mut Handle, p: &LifePlan, d: &[f64], ldd: i64, b: &[f64], ldb: i64, w: &mut [f64], max_iters: i64, tol: f64) -> Result<Solved> {
     check_len(d.len(), needed(ldd, p.natoms as i64, 0, 1), "D")?;
     check_len(b.len(), needed(ldb, p.nvoxels as i64, 0, 1), "b")?;
     check_len(w.len(), p.nfibers, "w")?;

@@ -6,6 +6,7 @@
 //! `numgpu_{s,d,c,z}potrf_batched`, `potrs_batched`, `posv_batched` (pointer-array and
 //! `_strided` forms): convert the C arguments and call the family's Rust API.
 
+use crate::core::uplo::UploArg;
 use super::{posv, potrf, potrs};
 use crate::core::batch::Batch;
 use crate::core::error::numgpu_status;
@@ -77,7 +78,7 @@ unsafe fn posv_form<T: Blas>(name: &str, h: *mut Handle, uplo: i32, n: i64, nrhs
 /// lda beyond 2^31 − 1 on the CPU backend, LAPACK's integers), `ALLOC_FAILED`,
 /// `COMPILE_FAILED`, `EXECUTION_FAILED`.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_spotrf_batched(h: *mut Handle, uplo: i32, n: i64, A: *const *mut f32, lda: i64, info: *mut i32, batch: i64) -> numgpu_status {
+pub unsafe extern "C" fn numgpu_spotrf_batched(h: *mut Handle, uplo: UploArg, n: i64, A: *const *mut f32, lda: i64, info: *mut i32, batch: i64) -> numgpu_status {
     potrf_form::<f32>("numgpu_spotrf_batched", h, uplo, n, Batch::Array(A as *const *mut f32), lda, info, batch)
 }
 
@@ -88,7 +89,7 @@ pub unsafe extern "C" fn numgpu_spotrf_batched(h: *mut Handle, uplo: i32, n: i64
 ///
 /// Errors as the pointer-array form, plus `INVALID_VALUE` for strideA.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_spotrf_batched_strided(h: *mut Handle, uplo: i32, n: i64, A: *mut f32, lda: i64, strideA: i64, info: *mut i32, batch: i64) -> numgpu_status {
+pub unsafe extern "C" fn numgpu_spotrf_batched_strided(h: *mut Handle, uplo: UploArg, n: i64, A: *mut f32, lda: i64, strideA: i64, info: *mut i32, batch: i64) -> numgpu_status {
     potrf_form::<f32>("numgpu_spotrf_batched_strided", h, uplo, n, Batch::Strided { ptr: A as *mut f32, stride: strideA }, lda, info, batch)
 }
 
@@ -108,7 +109,7 @@ pub unsafe extern "C" fn numgpu_spotrf_batched_strided(h: *mut Handle, uplo: i32
 /// n, nrhs or batch = 0 is success with no work. Spaces and errors as the factorisation
 /// (`INVALID_VALUE` for nrhs and ldb too).
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_spotrs_batched(h: *mut Handle, uplo: i32, n: i64, nrhs: i64, A: *const *const f32, lda: i64, B: *const *mut f32, ldb: i64, batch: i64) -> numgpu_status {
+pub unsafe extern "C" fn numgpu_spotrs_batched(h: *mut Handle, uplo: UploArg, n: i64, nrhs: i64, A: *const *const f32, lda: i64, B: *const *mut f32, ldb: i64, batch: i64) -> numgpu_status {
     potrs_form::<f32>("numgpu_spotrs_batched", h, uplo, n, nrhs, Batch::Array(A as *const *const f32), lda, Batch::Array(B as *const *mut f32), ldb, batch)
 }
 
@@ -116,7 +117,7 @@ pub unsafe extern "C" fn numgpu_spotrs_batched(h: *mut Handle, uplo: i32, n: i64
 /// factorisation for the whole batch, >= lda·n otherwise), B[i] at `B + i·strideB`
 /// (>= ldb·nrhs when batch > 1); otherwise as `numgpu_spotrs_batched`.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_spotrs_batched_strided(h: *mut Handle, uplo: i32, n: i64, nrhs: i64, A: *const f32, lda: i64, strideA: i64, B: *mut f32, ldb: i64, strideB: i64, batch: i64) -> numgpu_status {
+pub unsafe extern "C" fn numgpu_spotrs_batched_strided(h: *mut Handle, uplo: UploArg, n: i64, nrhs: i64, A: *const f32, lda: i64, strideA: i64, B: *mut f32, ldb: i64, strideB: i64, batch: i64) -> numgpu_status {
     potrs_form::<f32>("numgpu_spotrs_batched_strided", h, uplo, n, nrhs, Batch::Strided { ptr: A as *const f32, stride: strideA }, lda, Batch::Strided { ptr: B as *mut f32, stride: strideB }, ldb, batch)
 }
 
@@ -129,7 +130,7 @@ pub unsafe extern "C" fn numgpu_spotrs_batched_strided(h: *mut Handle, uplo: i32
 /// `ldb` (>= max(1, n)), `info` [out] (`batch` entries), `batch`. Spaces and errors as the
 /// factorisation.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_sposv_batched(h: *mut Handle, uplo: i32, n: i64, nrhs: i64, A: *const *mut f32, lda: i64, B: *const *mut f32, ldb: i64, info: *mut i32, batch: i64) -> numgpu_status {
+pub unsafe extern "C" fn numgpu_sposv_batched(h: *mut Handle, uplo: UploArg, n: i64, nrhs: i64, A: *const *mut f32, lda: i64, B: *const *mut f32, ldb: i64, info: *mut i32, batch: i64) -> numgpu_status {
     posv_form::<f32>("numgpu_sposv_batched", h, uplo, n, nrhs, Batch::Array(A as *const *mut f32), lda, Batch::Array(B as *const *mut f32), ldb, info, batch)
 }
 
@@ -137,7 +138,7 @@ pub unsafe extern "C" fn numgpu_sposv_batched(h: *mut Handle, uplo: i32, n: i64,
 /// (>= lda·n when batch > 1), B[i] at `B + i·strideB` (>= ldb·nrhs when batch > 1);
 /// otherwise as `numgpu_sposv_batched`.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_sposv_batched_strided(h: *mut Handle, uplo: i32, n: i64, nrhs: i64, A: *mut f32, lda: i64, strideA: i64, B: *mut f32, ldb: i64, strideB: i64, info: *mut i32, batch: i64) -> numgpu_status {
+pub unsafe extern "C" fn numgpu_sposv_batched_strided(h: *mut Handle, uplo: UploArg, n: i64, nrhs: i64, A: *mut f32, lda: i64, strideA: i64, B: *mut f32, ldb: i64, strideB: i64, info: *mut i32, batch: i64) -> numgpu_status {
     posv_form::<f32>("numgpu_sposv_batched_strided", h, uplo, n, nrhs, Batch::Strided { ptr: A as *mut f32, stride: strideA }, lda, Batch::Strided { ptr: B as *mut f32, stride: strideB }, ldb, info, batch)
 }
 
@@ -145,42 +146,42 @@ pub unsafe extern "C" fn numgpu_sposv_batched_strided(h: *mut Handle, uplo: i32,
 /// form: `numgpu_spotrf_batched` with `double` elements, as LAPACK `dpotrf`; the
 /// same arguments, semantics and errors.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_dpotrf_batched(h: *mut Handle, uplo: i32, n: i64, A: *const *mut f64, lda: i64, info: *mut i32, batch: i64) -> numgpu_status {
+pub unsafe extern "C" fn numgpu_dpotrf_batched(h: *mut Handle, uplo: UploArg, n: i64, A: *const *mut f64, lda: i64, info: *mut i32, batch: i64) -> numgpu_status {
     potrf_form::<f64>("numgpu_dpotrf_batched", h, uplo, n, Batch::Array(A as *const *mut f64), lda, info, batch)
 }
 
 /// Batched Cholesky factorisation of double symmetric matrices, strided form: as
 /// `numgpu_spotrf_batched_strided` with `double` elements.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_dpotrf_batched_strided(h: *mut Handle, uplo: i32, n: i64, A: *mut f64, lda: i64, strideA: i64, info: *mut i32, batch: i64) -> numgpu_status {
+pub unsafe extern "C" fn numgpu_dpotrf_batched_strided(h: *mut Handle, uplo: UploArg, n: i64, A: *mut f64, lda: i64, strideA: i64, info: *mut i32, batch: i64) -> numgpu_status {
     potrf_form::<f64>("numgpu_dpotrf_batched_strided", h, uplo, n, Batch::Strided { ptr: A as *mut f64, stride: strideA }, lda, info, batch)
 }
 
 /// Batched solve with Cholesky factors of double symmetric matrices, pointer-array form:
 /// `numgpu_spotrs_batched` with `double` elements, as LAPACK `dpotrs`.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_dpotrs_batched(h: *mut Handle, uplo: i32, n: i64, nrhs: i64, A: *const *const f64, lda: i64, B: *const *mut f64, ldb: i64, batch: i64) -> numgpu_status {
+pub unsafe extern "C" fn numgpu_dpotrs_batched(h: *mut Handle, uplo: UploArg, n: i64, nrhs: i64, A: *const *const f64, lda: i64, B: *const *mut f64, ldb: i64, batch: i64) -> numgpu_status {
     potrs_form::<f64>("numgpu_dpotrs_batched", h, uplo, n, nrhs, Batch::Array(A as *const *const f64), lda, Batch::Array(B as *const *mut f64), ldb, batch)
 }
 
 /// Batched solve with Cholesky factors of double symmetric matrices, strided form: as
 /// `numgpu_spotrs_batched_strided` with `double` elements.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_dpotrs_batched_strided(h: *mut Handle, uplo: i32, n: i64, nrhs: i64, A: *const f64, lda: i64, strideA: i64, B: *mut f64, ldb: i64, strideB: i64, batch: i64) -> numgpu_status {
+pub unsafe extern "C" fn numgpu_dpotrs_batched_strided(h: *mut Handle, uplo: UploArg, n: i64, nrhs: i64, A: *const f64, lda: i64, strideA: i64, B: *mut f64, ldb: i64, strideB: i64, batch: i64) -> numgpu_status {
     potrs_form::<f64>("numgpu_dpotrs_batched_strided", h, uplo, n, nrhs, Batch::Strided { ptr: A as *const f64, stride: strideA }, lda, Batch::Strided { ptr: B as *mut f64, stride: strideB }, ldb, batch)
 }
 
 /// Batched Cholesky solve of double symmetric positive definite systems, pointer-array form:
 /// `numgpu_sposv_batched` with `double` elements, as LAPACK `dposv`.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_dposv_batched(h: *mut Handle, uplo: i32, n: i64, nrhs: i64, A: *const *mut f64, lda: i64, B: *const *mut f64, ldb: i64, info: *mut i32, batch: i64) -> numgpu_status {
+pub unsafe extern "C" fn numgpu_dposv_batched(h: *mut Handle, uplo: UploArg, n: i64, nrhs: i64, A: *const *mut f64, lda: i64, B: *const *mut f64, ldb: i64, info: *mut i32, batch: i64) -> numgpu_status {
     posv_form::<f64>("numgpu_dposv_batched", h, uplo, n, nrhs, Batch::Array(A as *const *mut f64), lda, Batch::Array(B as *const *mut f64), ldb, info, batch)
 }
 
 /// Batched Cholesky solve of double symmetric positive definite systems, strided form: as
 /// `numgpu_sposv_batched_strided` with `double` elements.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_dposv_batched_strided(h: *mut Handle, uplo: i32, n: i64, nrhs: i64, A: *mut f64, lda: i64, strideA: i64, B: *mut f64, ldb: i64, strideB: i64, info: *mut i32, batch: i64) -> numgpu_status {
+pub unsafe extern "C" fn numgpu_dposv_batched_strided(h: *mut Handle, uplo: UploArg, n: i64, nrhs: i64, A: *mut f64, lda: i64, strideA: i64, B: *mut f64, ldb: i64, strideB: i64, info: *mut i32, batch: i64) -> numgpu_status {
     posv_form::<f64>("numgpu_dposv_batched_strided", h, uplo, n, nrhs, Batch::Strided { ptr: A as *mut f64, stride: strideA }, lda, Batch::Strided { ptr: B as *mut f64, stride: strideB }, ldb, info, batch)
 }
 
@@ -188,42 +189,42 @@ pub unsafe extern "C" fn numgpu_dposv_batched_strided(h: *mut Handle, uplo: i32,
 /// form: `numgpu_spotrf_batched` with `numgpu_complex_float` elements, as LAPACK `cpotrf` (A = L·Lᴴ or Uᴴ·U, Hermitian; the imaginary parts of the diagonal are not read and the factor's diagonal is real); the
 /// same arguments, semantics and errors.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_cpotrf_batched(h: *mut Handle, uplo: i32, n: i64, A: *const *mut numgpu_complex_float, lda: i64, info: *mut i32, batch: i64) -> numgpu_status {
+pub unsafe extern "C" fn numgpu_cpotrf_batched(h: *mut Handle, uplo: UploArg, n: i64, A: *const *mut numgpu_complex_float, lda: i64, info: *mut i32, batch: i64) -> numgpu_status {
     potrf_form::<Complex32>("numgpu_cpotrf_batched", h, uplo, n, Batch::Array(A as *const *mut Complex32), lda, info, batch)
 }
 
 /// Batched Cholesky factorisation of complex float Hermitian matrices, strided form: as
 /// `numgpu_spotrf_batched_strided` with `numgpu_complex_float` elements.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_cpotrf_batched_strided(h: *mut Handle, uplo: i32, n: i64, A: *mut numgpu_complex_float, lda: i64, strideA: i64, info: *mut i32, batch: i64) -> numgpu_status {
+pub unsafe extern "C" fn numgpu_cpotrf_batched_strided(h: *mut Handle, uplo: UploArg, n: i64, A: *mut numgpu_complex_float, lda: i64, strideA: i64, info: *mut i32, batch: i64) -> numgpu_status {
     potrf_form::<Complex32>("numgpu_cpotrf_batched_strided", h, uplo, n, Batch::Strided { ptr: A as *mut Complex32, stride: strideA }, lda, info, batch)
 }
 
 /// Batched solve with Cholesky factors of complex float Hermitian matrices, pointer-array form:
 /// `numgpu_spotrs_batched` with `numgpu_complex_float` elements, as LAPACK `cpotrs`.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_cpotrs_batched(h: *mut Handle, uplo: i32, n: i64, nrhs: i64, A: *const *const numgpu_complex_float, lda: i64, B: *const *mut numgpu_complex_float, ldb: i64, batch: i64) -> numgpu_status {
+pub unsafe extern "C" fn numgpu_cpotrs_batched(h: *mut Handle, uplo: UploArg, n: i64, nrhs: i64, A: *const *const numgpu_complex_float, lda: i64, B: *const *mut numgpu_complex_float, ldb: i64, batch: i64) -> numgpu_status {
     potrs_form::<Complex32>("numgpu_cpotrs_batched", h, uplo, n, nrhs, Batch::Array(A as *const *const Complex32), lda, Batch::Array(B as *const *mut Complex32), ldb, batch)
 }
 
 /// Batched solve with Cholesky factors of complex float Hermitian matrices, strided form: as
 /// `numgpu_spotrs_batched_strided` with `numgpu_complex_float` elements.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_cpotrs_batched_strided(h: *mut Handle, uplo: i32, n: i64, nrhs: i64, A: *const numgpu_complex_float, lda: i64, strideA: i64, B: *mut numgpu_complex_float, ldb: i64, strideB: i64, batch: i64) -> numgpu_status {
+pub unsafe extern "C" fn numgpu_cpotrs_batched_strided(h: *mut Handle, uplo: UploArg, n: i64, nrhs: i64, A: *const numgpu_complex_float, lda: i64, strideA: i64, B: *mut numgpu_complex_float, ldb: i64, strideB: i64, batch: i64) -> numgpu_status {
     potrs_form::<Complex32>("numgpu_cpotrs_batched_strided", h, uplo, n, nrhs, Batch::Strided { ptr: A as *const Complex32, stride: strideA }, lda, Batch::Strided { ptr: B as *mut Complex32, stride: strideB }, ldb, batch)
 }
 
 /// Batched Cholesky solve of complex float Hermitian positive definite systems, pointer-array form:
 /// `numgpu_sposv_batched` with `numgpu_complex_float` elements, as LAPACK `cposv`.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_cposv_batched(h: *mut Handle, uplo: i32, n: i64, nrhs: i64, A: *const *mut numgpu_complex_float, lda: i64, B: *const *mut numgpu_complex_float, ldb: i64, info: *mut i32, batch: i64) -> numgpu_status {
+pub unsafe extern "C" fn numgpu_cposv_batched(h: *mut Handle, uplo: UploArg, n: i64, nrhs: i64, A: *const *mut numgpu_complex_float, lda: i64, B: *const *mut numgpu_complex_float, ldb: i64, info: *mut i32, batch: i64) -> numgpu_status {
     posv_form::<Complex32>("numgpu_cposv_batched", h, uplo, n, nrhs, Batch::Array(A as *const *mut Complex32), lda, Batch::Array(B as *const *mut Complex32), ldb, info, batch)
 }
 
 /// Batched Cholesky solve of complex float Hermitian positive definite systems, strided form: as
 /// `numgpu_sposv_batched_strided` with `numgpu_complex_float` elements.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_cposv_batched_strided(h: *mut Handle, uplo: i32, n: i64, nrhs: i64, A: *mut numgpu_complex_float, lda: i64, strideA: i64, B: *mut numgpu_complex_float, ldb: i64, strideB: i64, info: *mut i32, batch: i64) -> numgpu_status {
+pub unsafe extern "C" fn numgpu_cposv_batched_strided(h: *mut Handle, uplo: UploArg, n: i64, nrhs: i64, A: *mut numgpu_complex_float, lda: i64, strideA: i64, B: *mut numgpu_complex_float, ldb: i64, strideB: i64, info: *mut i32, batch: i64) -> numgpu_status {
     posv_form::<Complex32>("numgpu_cposv_batched_strided", h, uplo, n, nrhs, Batch::Strided { ptr: A as *mut Complex32, stride: strideA }, lda, Batch::Strided { ptr: B as *mut Complex32, stride: strideB }, ldb, info, batch)
 }
 
@@ -231,41 +232,41 @@ pub unsafe extern "C" fn numgpu_cposv_batched_strided(h: *mut Handle, uplo: i32,
 /// form: `numgpu_spotrf_batched` with `numgpu_complex_double` elements, as LAPACK `zpotrf` (A = L·Lᴴ or Uᴴ·U, Hermitian; the imaginary parts of the diagonal are not read and the factor's diagonal is real); the
 /// same arguments, semantics and errors.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_zpotrf_batched(h: *mut Handle, uplo: i32, n: i64, A: *const *mut numgpu_complex_double, lda: i64, info: *mut i32, batch: i64) -> numgpu_status {
+pub unsafe extern "C" fn numgpu_zpotrf_batched(h: *mut Handle, uplo: UploArg, n: i64, A: *const *mut numgpu_complex_double, lda: i64, info: *mut i32, batch: i64) -> numgpu_status {
     potrf_form::<Complex64>("numgpu_zpotrf_batched", h, uplo, n, Batch::Array(A as *const *mut Complex64), lda, info, batch)
 }
 
 /// Batched Cholesky factorisation of complex double Hermitian matrices, strided form: as
 /// `numgpu_spotrf_batched_strided` with `numgpu_complex_double` elements.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_zpotrf_batched_strided(h: *mut Handle, uplo: i32, n: i64, A: *mut numgpu_complex_double, lda: i64, strideA: i64, info: *mut i32, batch: i64) -> numgpu_status {
+pub unsafe extern "C" fn numgpu_zpotrf_batched_strided(h: *mut Handle, uplo: UploArg, n: i64, A: *mut numgpu_complex_double, lda: i64, strideA: i64, info: *mut i32, batch: i64) -> numgpu_status {
     potrf_form::<Complex64>("numgpu_zpotrf_batched_strided", h, uplo, n, Batch::Strided { ptr: A as *mut Complex64, stride: strideA }, lda, info, batch)
 }
 
 /// Batched solve with Cholesky factors of complex double Hermitian matrices, pointer-array form:
 /// `numgpu_spotrs_batched` with `numgpu_complex_double` elements, as LAPACK `zpotrs`.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_zpotrs_batched(h: *mut Handle, uplo: i32, n: i64, nrhs: i64, A: *const *const numgpu_complex_double, lda: i64, B: *const *mut numgpu_complex_double, ldb: i64, batch: i64) -> numgpu_status {
+pub unsafe extern "C" fn numgpu_zpotrs_batched(h: *mut Handle, uplo: UploArg, n: i64, nrhs: i64, A: *const *const numgpu_complex_double, lda: i64, B: *const *mut numgpu_complex_double, ldb: i64, batch: i64) -> numgpu_status {
     potrs_form::<Complex64>("numgpu_zpotrs_batched", h, uplo, n, nrhs, Batch::Array(A as *const *const Complex64), lda, Batch::Array(B as *const *mut Complex64), ldb, batch)
 }
 
 /// Batched solve with Cholesky factors of complex double Hermitian matrices, strided form: as
 /// `numgpu_spotrs_batched_strided` with `numgpu_complex_double` elements.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_zpotrs_batched_strided(h: *mut Handle, uplo: i32, n: i64, nrhs: i64, A: *const numgpu_complex_double, lda: i64, strideA: i64, B: *mut numgpu_complex_double, ldb: i64, strideB: i64, batch: i64) -> numgpu_status {
+pub unsafe extern "C" fn numgpu_zpotrs_batched_strided(h: *mut Handle, uplo: UploArg, n: i64, nrhs: i64, A: *const numgpu_complex_double, lda: i64, strideA: i64, B: *mut numgpu_complex_double, ldb: i64, strideB: i64, batch: i64) -> numgpu_status {
     potrs_form::<Complex64>("numgpu_zpotrs_batched_strided", h, uplo, n, nrhs, Batch::Strided { ptr: A as *const Complex64, stride: strideA }, lda, Batch::Strided { ptr: B as *mut Complex64, stride: strideB }, ldb, batch)
 }
 
 /// Batched Cholesky solve of complex double Hermitian positive definite systems, pointer-array form:
 /// `numgpu_sposv_batched` with `numgpu_complex_double` elements, as LAPACK `zposv`.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_zposv_batched(h: *mut Handle, uplo: i32, n: i64, nrhs: i64, A: *const *mut numgpu_complex_double, lda: i64, B: *const *mut numgpu_complex_double, ldb: i64, info: *mut i32, batch: i64) -> numgpu_status {
+pub unsafe extern "C" fn numgpu_zposv_batched(h: *mut Handle, uplo: UploArg, n: i64, nrhs: i64, A: *const *mut numgpu_complex_double, lda: i64, B: *const *mut numgpu_complex_double, ldb: i64, info: *mut i32, batch: i64) -> numgpu_status {
     posv_form::<Complex64>("numgpu_zposv_batched", h, uplo, n, nrhs, Batch::Array(A as *const *mut Complex64), lda, Batch::Array(B as *const *mut Complex64), ldb, info, batch)
 }
 
 /// Batched Cholesky solve of complex double Hermitian positive definite systems, strided form: as
 /// `numgpu_sposv_batched_strided` with `numgpu_complex_double` elements.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_zposv_batched_strided(h: *mut Handle, uplo: i32, n: i64, nrhs: i64, A: *mut numgpu_complex_double, lda: i64, strideA: i64, B: *mut numgpu_complex_double, ldb: i64, strideB: i64, info: *mut i32, batch: i64) -> numgpu_status {
+pub unsafe extern "C" fn numgpu_zposv_batched_strided(h: *mut Handle, uplo: UploArg, n: i64, nrhs: i64, A: *mut numgpu_complex_double, lda: i64, strideA: i64, B: *mut numgpu_complex_double, ldb: i64, strideB: i64, info: *mut i32, batch: i64) -> numgpu_status {
     posv_form::<Complex64>("numgpu_zposv_batched_strided", h, uplo, n, nrhs, Batch::Strided { ptr: A as *mut Complex64, stride: strideA }, lda, Batch::Strided { ptr: B as *mut Complex64, stride: strideB }, ldb, info, batch)
 }

@@ -6,6 +6,7 @@
 //! `numgpu_rkc_options_default` and `numgpu_rkc_integrate`: convert the C arguments and call
 //! the family's Rust API.
 
+use super::{OdeLayoutArg, OdeProblemArg};
 use super::{c_text, numgpu_ode_rhs, numgpu_ode_spcrad, numgpu_rkc_options, rkc_integrate, Callbacks, Layout, Ode, Options, Problem};
 use crate::core::error::numgpu_status;
 use crate::core::Handle;
@@ -79,7 +80,7 @@ pub unsafe extern "C" fn numgpu_ode_create(
 /// Errors: `INVALID_VALUE` (h or ode NULL, which out of range, size not allowed),
 /// `COMPILE_FAILED`, `BACKEND_UNAVAILABLE`, `EXECUTION_FAILED`.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_ode_builtin(h: *mut Handle, which: i32, size: i64, ode: *mut *mut Ode) -> numgpu_status {
+pub unsafe extern "C" fn numgpu_ode_builtin(h: *mut Handle, which: OdeProblemArg, size: i64, ode: *mut *mut Ode) -> numgpu_status {
     boundary("numgpu_ode_builtin", || {
         let h = deref_mut(h, "h")?;
         let problem = Problem::from_i32(which)?;
@@ -124,6 +125,7 @@ pub unsafe extern "C" fn numgpu_rkc_options_default(opts: *mut numgpu_rkc_option
 /// - `h` [in]: handle.
 /// - `ode` [in]: the system (`numgpu_ode_create`, `numgpu_ode_builtin`).
 /// - `nsys` [in]: number of systems, >= 0.
+/// - `natol` [in]: the number of values in atol: 1 (one value for every equation) or neq.
 /// - `t0`, `tend` [in]: the interval, finite; t0 = tend leaves Y and state unchanged.
 /// - `Y` [in,out]: the states: on entry y_i(t0), on exit y_i(tend) where status[i] = 0, else
 ///   the solution at the last accepted time.
@@ -137,7 +139,6 @@ pub unsafe extern "C" fn numgpu_rkc_options_default(opts: *mut numgpu_rkc_option
 /// - `rtol` [in]: relative tolerance, in [0, 0.1] (rkc.f advises >= 10ε).
 /// - `atol` [in]: absolute tolerances, `natol` values, finite and >= 0 (on device memory
 ///   they are the caller's to check).
-/// - `natol` [in]: 1 (one value for every equation) or neq.
 /// - `opts` [in]: options, or NULL for the defaults (see `numgpu_rkc_options`).
 /// - `state` [in,out]: optional warm-restart state, (6 + neq) doubles per system (system i's
 ///   at state + i·(6 + neq)): all zeros for a cold start; each call leaves it to continue
@@ -146,9 +147,11 @@ pub unsafe extern "C" fn numgpu_rkc_options_default(opts: *mut numgpu_rkc_option
 /// - `status` [out]: nsys entries: 0 reached tend; 1 step size below hmin; 2 max_steps
 ///   exceeded; 3 the spectral radius did not converge (power method); 4 a non-finite state,
 ///   right-hand side or spectral radius; 5 a zero error weight (atol_j = 0 where y_j = 0).
-/// - `stats` [out]: optional, 6 per system (system i's at stats + 6·i): RHS evaluations
-///   (those of the power method excluded), steps, accepted steps, rejected steps, RHS
-///   evaluations of the power method, most stages used (6 for RKCK). NULL: not written.
+/// - `stats` [out]: optional, `NUMGPU_RKC_NSTATS` (7) per system, entry k of system i at
+///   `stats[i·NUMGPU_RKC_NSTATS + k]` (`numgpu_rkc_stat`): RHS evaluations (those of the
+///   power method excluded), steps, accepted steps, rejected steps, RHS evaluations of the
+///   power method, most stages used (6 for RKCK), and the backend that integrated the system
+///   (`NUMGPU_BACKEND_CUDA` or `NUMGPU_BACKEND_CPU`). NULL: not written.
 ///
 /// One system's trouble goes to its status; the others are integrated as without it. nsys =
 /// 0 is success and touches nothing. All arrays are host memory, or all device memory of the
@@ -167,16 +170,16 @@ pub unsafe extern "C" fn numgpu_rkc_integrate(
     h: *mut Handle,
     ode: *const Ode,
     nsys: i64,
+    natol: i64,
     t0: f64,
     tend: f64,
     Y: *mut f64,
     ldy: i64,
-    layout: i32,
+    layout: OdeLayoutArg,
     P: *const f64,
     ldp: i64,
     rtol: f64,
     atol: *const f64,
-    natol: i64,
     opts: *const numgpu_rkc_options,
     state: *mut f64,
     status: *mut i32,
@@ -187,6 +190,6 @@ pub unsafe extern "C" fn numgpu_rkc_integrate(
         let ode = deref(ode, "ode")?;
         let layout = Layout::from_i32(layout)?;
         let opts = Options::from_c(opts.as_ref())?;
-        rkc_integrate(h, ode, nsys, t0, tend, Y, ldy, layout, P, ldp, rtol, atol, natol, opts, state, status, stats)
+        rkc_integrate(h, ode, nsys, natol, t0, tend, Y, ldy, layout, P, ldp, rtol, atol, opts, state, status, stats)
     })
 }

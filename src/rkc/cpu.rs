@@ -3,7 +3,8 @@
 //! right-hand side from the host callback or the built-in problem. `kernels/rkc.cu` is the
 //! same code for one GPU thread, statement for statement.
 
-use super::{state_len, stats_len, Host, Integrate, Method, Settings};
+use super::{numgpu_rkc_stat, state_len, stats_len, Host, Integrate, Method, Settings};
+use crate::core::handle::numgpu_backend;
 use crate::core::{Error, Result};
 use rayon::prelude::*;
 
@@ -49,7 +50,7 @@ impl Work {
 }
 
 /// Statistics of one system: RHS evaluations, steps, accepted, rejected, RHS evaluations of
-/// the power method, most stages.
+/// the power method, most stages (the first six entries of [`numgpu_rkc_stat`]).
 pub type Stats = [i64; 6];
 
 const UROUND: f64 = f64::EPSILON;
@@ -425,7 +426,9 @@ pub fn integrate(c: &Integrate) -> Result<()> {
                 (0..neq).for_each(|j| *c.y.add(j * ye + i * ys) = y[j]);
                 *c.status.add(i) = status;
                 if !c.stats.is_null() {
-                    std::ptr::copy_nonoverlapping(st.as_ptr(), c.stats.add(i * stats_len()), stats_len());
+                    let out = c.stats.add(i * stats_len());
+                    std::ptr::copy_nonoverlapping(st.as_ptr(), out, st.len());
+                    *out.add(numgpu_rkc_stat::NUMGPU_RKC_STAT_BACKEND as usize) = numgpu_backend::NUMGPU_BACKEND_CPU as i64;
                 }
             }
         },

@@ -5,7 +5,8 @@
 //! layout, any leading dimension), host arrays staged in chunks of systems in the caller's
 //! layout (system-major compact, equation-major interleaved).
 
-use super::{state_len, stats_len, Integrate, Layout, Method, Ode, Settings};
+use super::{numgpu_rkc_stat, state_len, stats_len, Integrate, Layout, Method, Ode, Settings};
+use crate::core::handle::numgpu_backend;
 use crate::core::batch::RawPtr;
 use crate::core::error::{Error, Result};
 use crate::core::memory::Space;
@@ -30,7 +31,15 @@ pub fn program(ode_source: &str) -> String {
 /// The defines and entry point of the integrator for `neq` equations, `npar` parameters,
 /// `method`, with or without the source's `numgpu_spcrad`.
 pub fn specialise(neq: usize, npar: usize, method: Method, has_spcrad: bool) -> (Vec<String>, String) {
-    let mut defines = vec![format!("NEQ={neq}"), format!("NPAR={npar}"), format!("NG_THREADS={THREADS}"), format!("NG_HAS_SPCRAD={}", has_spcrad as i32)];
+    let mut defines = vec![
+        format!("NEQ={neq}"),
+        format!("NPAR={npar}"),
+        format!("NG_THREADS={THREADS}"),
+        format!("NG_HAS_SPCRAD={}", has_spcrad as i32),
+        format!("NG_NSTATS={}", stats_len()),
+        format!("NG_STAT_BACKEND={}", numgpu_rkc_stat::NUMGPU_RKC_STAT_BACKEND as i32),
+        format!("NG_BACKEND_CUDA={}", numgpu_backend::NUMGPU_BACKEND_CUDA as i32),
+    ];
     let entry = match method {
         Method::Rkc => "rkc_integrate",
         Method::Rkck => {

@@ -31,9 +31,10 @@
 //! Per system: `status` 0 reached tend; 1 step below hmin; 2 max_steps exceeded; 3 the power
 //! method did not converge in 50 iterations; 4 non-finite state, right-hand side or spectral
 //! radius; 5 a zero error weight (atol_i = 0 with y_i = 0: rkc.f's invalid tolerances). On a
-//! status other than 0, Y holds the solution at the last accepted time. `stats` (6 per
-//! system): RHS evaluations (σ's excluded), steps, accepted, rejected, RHS evaluations of the
-//! power method, most stages used.
+//! status other than 0, Y holds the solution at the last accepted time. `stats`
+//! ([`numgpu_rkc_stat`], 7 per system): RHS evaluations (σ's excluded), steps, accepted,
+//! rejected, RHS evaluations of the power method, most stages used, and the backend that
+//! integrated the system.
 //!
 //! `state` (per system, [`state_len`]`(neq)` doubles: the next step size, the previous step,
 //! the previous error, σ, accepted steps since σ was estimated, accepted steps so far, and
@@ -58,9 +59,35 @@ pub fn state_len(neq: usize) -> usize {
     neq + 6
 }
 
+/// The entries of `numgpu_rkc_integrate`'s `stats`, per system, as an `int32_t` at the ABI:
+/// system i's entry k is `stats[i·NUMGPU_RKC_NSTATS + k]`.
+#[repr(i32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(non_camel_case_types)]
+pub enum numgpu_rkc_stat {
+    /// Right-hand side evaluations, those of the power method excluded.
+    NUMGPU_RKC_STAT_RHS = 0,
+    /// Steps, accepted and rejected.
+    NUMGPU_RKC_STAT_STEPS = 1,
+    /// Accepted steps.
+    NUMGPU_RKC_STAT_ACCEPTED = 2,
+    /// Rejected steps.
+    NUMGPU_RKC_STAT_REJECTED = 3,
+    /// Right-hand side evaluations of the power method (the spectral-radius estimate).
+    NUMGPU_RKC_STAT_SPCRAD_RHS = 4,
+    /// Most stages a step used (6 for RKCK).
+    NUMGPU_RKC_STAT_STAGES = 5,
+    /// Where the system was integrated: `NUMGPU_BACKEND_CUDA` (a GPU thread, the ODE's CUDA
+    /// source) or `NUMGPU_BACKEND_CPU` (the host's cores, the ODE's host callback: on the CPU
+    /// backend, and on a CUDA handle for an ODE that has no CUDA source).
+    NUMGPU_RKC_STAT_BACKEND = 6,
+    /// The number of entries per system.
+    NUMGPU_RKC_NSTATS = 7,
+}
+
 /// Entries of `stats` per system.
 pub const fn stats_len() -> usize {
-    6
+    numgpu_rkc_stat::NUMGPU_RKC_NSTATS as usize
 }
 
 /// The integration method, as an `int32_t` at the ABI.
@@ -104,6 +131,10 @@ pub enum numgpu_ode_layout {
     NUMGPU_LAYOUT_EQUATION_MAJOR = 1,
 }
 
+/// A `numgpu_ode_layout` value as a C parameter takes it: an `int32_t`, validated (a Rust enum taken
+/// from C would be undefined behaviour when out of range). The header names it `numgpu_ode_layout`.
+pub type OdeLayoutArg = i32;
+
 /// The built-in problems of `numgpu_ode_builtin`, as an `int32_t` at the ABI.
 #[repr(i32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -122,6 +153,10 @@ pub enum numgpu_ode_problem {
     /// or 28), no parameters; non-stiff (RKCK).
     NUMGPU_ODE_PLEI = 3,
 }
+
+/// A `numgpu_ode_problem` value as a C parameter takes it: an `int32_t`, validated (a Rust enum taken
+/// from C would be undefined behaviour when out of range). The header names it `numgpu_ode_problem`.
+pub type OdeProblemArg = i32;
 
 /// Host right-hand side of `numgpu_ode_create`: writes `dydt` (neq values) = f(t, y; p) for one
 /// system, `p` its npar parameters (contiguous), `user` the pointer given at creation. Called
@@ -461,7 +496,7 @@ pub struct Integrate<'a> {
     pub state: *mut f64,
     /// nsys entries, out.
     pub status: *mut i32,
-    /// 6 per system, out; may be NULL.
+    /// [`stats_len`] per system, out; may be NULL.
     pub stats: *mut i64,
 }
 
@@ -473,7 +508,8 @@ unsafe impl Sync for Integrate<'_> {}
 
 /// Integrates `nsys` independent systems of `ode` from t0 to tend (see the module docs).
 /// nsys = 0 touches nothing; t0 =
-/// tend writes status 0 and zero stats and leaves Y and state unchanged.
+/// tend writes status 0 and zero counts (the stats name the backend) and leaves Y and state
+/// unchanged.
 ///
 /// # Safety
 /// Every pointer is NULL or valid for the extents the sizes describe, all in host memory or
@@ -483,6 +519,7 @@ pub unsafe fn rkc_integrate(
     h: &mut Handle,
     ode: &Ode,
     nsys: i64,
+    natol: i64,
     t0: f64,
     tend: f64,
     y: *mut f64,
@@ -492,7 +529,6 @@ pub unsafe fn rkc_integrate(
     ldp: i64,
     rtol: f64,
     atol: *const f64,
-    natol: i64,
     opts: Options,
     state: *mut f64,
     status: *mut i32,
@@ -642,5 +678,5 @@ pub fn rkc_integrate_slices(
     };
     let pp = if p.is_empty() { std::ptr::null() } else { p.as_ptr() };
     // SAFETY: the slices cover every offset the checked sizes reach.
-    unsafe { rkc_integrate(h, ode, nsys, t0, tend, y.as_mut_ptr(), ldy, layout, pp, ldp, rtol, atol.as_ptr(), atol.len() as i64, opts, state, status.as_mut_ptr(), stats) }
+    unsafe { rkc_integrate(h, ode, nsys, atol.len() as i64, t0, tend, y.as_mut_ptr(), ldy, layout, pp, ldp, rtol, atol.as_ptr(), opts, state, status.as_mut_ptr(), stats) }
 }

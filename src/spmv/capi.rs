@@ -7,6 +7,8 @@
 //! `numgpu_{s,d}cmrs_update_values`, `numgpu_{s,d}cmrsmv`, `numgpu_cmrs_info`,
 //! `numgpu_cmrs_destroy`: convert the C arguments and call the family's Rust API.
 
+use crate::core::op::OpArg;
+use crate::core::index_base::IndexBaseArg;
 use super::{cmrs_create, cmrs_update_values, cmrsmv, csrmv, CmrsMatrix, CmrsScalar};
 use crate::core::error::{numgpu_status, Error};
 use crate::core::scalar::{numgpu_complex_double, numgpu_complex_float};
@@ -54,7 +56,8 @@ unsafe fn csrmv_form<T: Scalar>(
 ///   duplicates allowed (they add up). The matrix is the entries up to row_ptr[m]: entries
 ///   of val and col_ind from `row_ptr[m] − index_base` to nnz are never read, so never
 ///   checked.
-/// - `index_base` [in]: 0 (C) or 1 (Fortran) for row_ptr and col_ind.
+/// - `index_base` [in]: `NUMGPU_INDEX_BASE_ZERO` (C) or `NUMGPU_INDEX_BASE_ONE` (Fortran) for
+///   row_ptr and col_ind.
 /// - `x` [in]: op(A)'s columns: n entries for N, m for T and C.
 /// - `beta` [in]: scalar. When 0, y is not read (NaN in y does not propagate).
 /// - `y` [in,out]: op(A)'s rows: m entries for N, n for T and C.
@@ -86,7 +89,7 @@ unsafe fn csrmv_form<T: Scalar>(
 #[no_mangle]
 pub unsafe extern "C" fn numgpu_scsrmv(
     h: *mut Handle,
-    trans: i32,
+    trans: OpArg,
     m: i64,
     n: i64,
     nnz: i64,
@@ -94,7 +97,7 @@ pub unsafe extern "C" fn numgpu_scsrmv(
     val: *const f32,
     row_ptr: *const i32,
     col_ind: *const i32,
-    index_base: i32,
+    index_base: IndexBaseArg,
     x: *const f32,
     beta: f32,
     y: *mut f32,
@@ -107,7 +110,7 @@ pub unsafe extern "C" fn numgpu_scsrmv(
 #[no_mangle]
 pub unsafe extern "C" fn numgpu_dcsrmv(
     h: *mut Handle,
-    trans: i32,
+    trans: OpArg,
     m: i64,
     n: i64,
     nnz: i64,
@@ -115,7 +118,7 @@ pub unsafe extern "C" fn numgpu_dcsrmv(
     val: *const f64,
     row_ptr: *const i32,
     col_ind: *const i32,
-    index_base: i32,
+    index_base: IndexBaseArg,
     x: *const f64,
     beta: f64,
     y: *mut f64,
@@ -128,7 +131,7 @@ pub unsafe extern "C" fn numgpu_dcsrmv(
 #[no_mangle]
 pub unsafe extern "C" fn numgpu_ccsrmv(
     h: *mut Handle,
-    trans: i32,
+    trans: OpArg,
     m: i64,
     n: i64,
     nnz: i64,
@@ -136,7 +139,7 @@ pub unsafe extern "C" fn numgpu_ccsrmv(
     val: *const numgpu_complex_float,
     row_ptr: *const i32,
     col_ind: *const i32,
-    index_base: i32,
+    index_base: IndexBaseArg,
     x: *const numgpu_complex_float,
     beta: numgpu_complex_float,
     y: *mut numgpu_complex_float,
@@ -149,7 +152,7 @@ pub unsafe extern "C" fn numgpu_ccsrmv(
 #[no_mangle]
 pub unsafe extern "C" fn numgpu_zcsrmv(
     h: *mut Handle,
-    trans: i32,
+    trans: OpArg,
     m: i64,
     n: i64,
     nnz: i64,
@@ -157,7 +160,7 @@ pub unsafe extern "C" fn numgpu_zcsrmv(
     val: *const numgpu_complex_double,
     row_ptr: *const i32,
     col_ind: *const i32,
-    index_base: i32,
+    index_base: IndexBaseArg,
     x: *const numgpu_complex_double,
     beta: numgpu_complex_double,
     y: *mut numgpu_complex_double,
@@ -176,8 +179,8 @@ unsafe fn create_form<T: CmrsScalar>(
     row_ptr: *const i32,
     col_ind: *const i32,
     index_base: i32,
-    height: i32,
-    lanes: i32,
+    height: i64,
+    lanes: i64,
     a: *mut *mut CmrsMatrix,
 ) -> numgpu_status {
     boundary(name, || {
@@ -208,7 +211,7 @@ unsafe fn create_form<T: CmrsScalar>(
 /// - `val` [in]: nnz values (NULL allowed when nnz = 0).
 /// - `row_ptr` [in]: m + 1 offsets, as `numgpu_scsrmv`.
 /// - `col_ind` [in]: nnz column indices, as `numgpu_scsrmv` (any order, duplicates allowed).
-/// - `index_base` [in]: 0 or 1.
+/// - `index_base` [in]: `NUMGPU_INDEX_BASE_ZERO` or `NUMGPU_INDEX_BASE_ONE`.
 /// - `height` [in]: rows per strip: 0 (16) or 1 … 16.
 /// - `M` [in]: partial sums per row: 0 (chosen: the one of 2, 4, 8 that pads least), 2, 4
 ///   or 8.
@@ -230,9 +233,9 @@ pub unsafe extern "C" fn numgpu_scmrs_create(
     val: *const f32,
     row_ptr: *const i32,
     col_ind: *const i32,
-    index_base: i32,
-    height: i32,
-    M: i32,
+    index_base: IndexBaseArg,
+    height: i64,
+    M: i64,
     A: *mut *mut CmrsMatrix,
 ) -> numgpu_status {
     create_form::<f32>("numgpu_scmrs_create", h, m, n, nnz, val, row_ptr, col_ind, index_base, height, M, A)
@@ -249,9 +252,9 @@ pub unsafe extern "C" fn numgpu_dcmrs_create(
     val: *const f64,
     row_ptr: *const i32,
     col_ind: *const i32,
-    index_base: i32,
-    height: i32,
-    M: i32,
+    index_base: IndexBaseArg,
+    height: i64,
+    M: i64,
     A: *mut *mut CmrsMatrix,
 ) -> numgpu_status {
     create_form::<f64>("numgpu_dcmrs_create", h, m, n, nnz, val, row_ptr, col_ind, index_base, height, M, A)
@@ -340,14 +343,14 @@ pub unsafe extern "C" fn numgpu_dcmrsmv(h: *mut Handle, alpha: f64, A: *const Cm
 ///
 /// Errors: `INVALID_VALUE` (A is NULL), nothing written then.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_cmrs_info(A: *const CmrsMatrix, height: *mut i32, M: *mut i32, padding_ratio: *mut f64) -> numgpu_status {
+pub unsafe extern "C" fn numgpu_cmrs_info(A: *const CmrsMatrix, height: *mut i64, M: *mut i64, padding_ratio: *mut f64) -> numgpu_status {
     boundary("numgpu_cmrs_info", || {
         let a = deref(A, "A")?;
         if let Some(p) = height.as_mut() {
-            *p = a.height() as i32;
+            *p = a.height() as i64;
         }
         if let Some(p) = M.as_mut() {
-            *p = a.lanes() as i32;
+            *p = a.lanes() as i64;
         }
         if let Some(p) = padding_ratio.as_mut() {
             *p = a.padding_ratio();

@@ -28,6 +28,7 @@ pub use cmrs::{CmrsMatrix, CmrsScalar};
 use crate::core::check::{check_array, nonneg, not_null};
 use crate::core::error::{Error, Result};
 use crate::core::handle::{Handle, State};
+use crate::core::index_base::check_index_base;
 use crate::core::memory::{common_space, ArgPtr};
 use crate::core::{Op, Scalar};
 use rayon::prelude::*;
@@ -193,15 +194,6 @@ impl<T: Scalar> Csrmv<T> {
 unsafe impl<T: Scalar> Send for Csrmv<T> {}
 unsafe impl<T: Scalar> Sync for Csrmv<T> {}
 
-/// `index_base` 0 or 1.
-fn check_base(base: i32) -> Result<i32> {
-    if base == 0 || base == 1 {
-        Ok(base)
-    } else {
-        Err(Error::arg("index_base", format!("(index_base = {base}) must be 0 or 1")))
-    }
-}
-
 /// nnz fits the int32 offsets of `row_ptr` with the base added.
 fn check_nnz(nnz: i64, base: i32) -> Result<usize> {
     let u = nonneg(nnz, "nnz")?;
@@ -216,7 +208,7 @@ fn check_nnz(nnz: i64, base: i32) -> Result<usize> {
 fn check_csr<T>(m: i64, n: i64, nnz: i64, val: *const T, row_ptr: *const i32, col_ind: *const i32, index_base: i32, read: bool) -> Result<CsrRef<T>> {
     let mu = nonneg(m, "m")?;
     let nu = nonneg(n, "n")?;
-    let base = check_base(index_base)?;
+    let base = check_index_base(index_base)?;
     let nnzu = check_nnz(nnz, base)?;
     if read {
         not_null(row_ptr, "row_ptr")?;
@@ -309,8 +301,8 @@ pub unsafe fn cmrs_create<T: CmrsScalar>(
     row_ptr: *const i32,
     col_ind: *const i32,
     index_base: i32,
-    height: i32,
-    lanes: i32,
+    height: i64,
+    lanes: i64,
 ) -> Result<CmrsMatrix> {
     let a = check_csr(m, n, nnz, val, row_ptr, col_ind, index_base, true)?;
     if a.n >= cmrs::MAX_COLS {
@@ -402,7 +394,7 @@ pub unsafe fn cmrsmv<T: CmrsScalar>(h: &mut Handle, alpha: T, a: &CmrsMatrix, x:
 }
 
 /// Safe [`cmrs_create`] from an owned CSR matrix.
-pub fn cmrs_from_csr<T: CmrsScalar>(h: &mut Handle, a: &Csr<T>, height: i32, lanes: i32) -> Result<CmrsMatrix> {
+pub fn cmrs_from_csr<T: CmrsScalar>(h: &mut Handle, a: &Csr<T>, height: i64, lanes: i64) -> Result<CmrsMatrix> {
     if a.row_ptr.len() != a.m + 1 || a.val.len() != a.col_ind.len() {
         return Err(Error::arg("row_ptr", "(row_ptr) must have m + 1 entries and val as many as col_ind"));
     }

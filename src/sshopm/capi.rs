@@ -6,6 +6,7 @@
 //! `numgpu_{s,d}sym_pack` and `numgpu_{s,d}sym_unpack`: convert the C arguments and call the
 //! family's Rust API.
 
+use super::{SshopmModeArg, SshopmShiftArg};
 use super::{sshopm, sshopm_unique, sym_apply, sym_pack, sym_unpack, Outputs, Real};
 use crate::core::error::numgpu_status;
 use crate::core::Handle;
@@ -15,24 +16,24 @@ use crate::ffi::{boundary, deref_mut};
 unsafe fn run<T: Real>(
     name: &str,
     h: *mut Handle,
-    m: i32,
-    n: i32,
-    ntensors: i64,
-    A: *const T,
-    strideA: i64,
-    nstarts: i64,
-    X0: *const T,
-    strideX0: i64,
     mode: i32,
     shift_kind: i32,
+    m: i64,
+    n: i64,
+    ntensors: i64,
+    nstarts: i64,
+    A: *const T,
+    strideA: i64,
+    X0: *const T,
+    strideX0: i64,
     alpha: T,
     tol: T,
-    maxit: i32,
+    maxit: i64,
     out: Outputs<T>,
 ) -> numgpu_status {
     boundary(name, || {
         let h = deref_mut(h, "h")?;
-        sshopm(h, m, n, ntensors, A, strideA, nstarts, X0, strideX0, mode, shift_kind, alpha, tol, maxit, out)
+        sshopm(h, mode, shift_kind, m, n, ntensors, nstarts, A, strideA, X0, strideX0, alpha, tol, maxit, out)
     })
 }
 
@@ -40,21 +41,21 @@ unsafe fn run<T: Real>(
 unsafe fn unique<T: Real>(
     name: &str,
     h: *mut Handle,
-    m: i32,
-    n: i32,
-    ntensors: i64,
-    A: *const T,
-    strideA: i64,
-    nstarts: i64,
-    X0: *const T,
-    strideX0: i64,
     mode: i32,
     shift_kind: i32,
+    m: i64,
+    n: i64,
+    ntensors: i64,
+    nstarts: i64,
+    A: *const T,
+    strideA: i64,
+    X0: *const T,
+    strideX0: i64,
     alpha: T,
     tol: T,
-    maxit: i32,
+    maxit: i64,
     merge_tol: T,
-    kmax: i32,
+    kmax: i64,
     count: *mut i32,
     lambda: *mut T,
     X: *mut T,
@@ -63,7 +64,7 @@ unsafe fn unique<T: Real>(
 ) -> numgpu_status {
     boundary(name, || {
         let h = deref_mut(h, "h")?;
-        sshopm_unique(h, m, n, ntensors, A, strideA, nstarts, X0, strideX0, mode, shift_kind, alpha, tol, maxit, merge_tol, kmax, count, lambda, X, mult, pair_type)
+        sshopm_unique(h, mode, shift_kind, m, n, ntensors, nstarts, A, strideA, X0, strideX0, alpha, tol, maxit, merge_tol, kmax, count, lambda, X, mult, pair_type)
     })
 }
 
@@ -122,26 +123,26 @@ unsafe fn unique<T: Real>(
 #[no_mangle]
 pub unsafe extern "C" fn numgpu_sshopm(
     h: *mut Handle,
-    m: i32,
-    n: i32,
+    mode: SshopmModeArg,
+    shift_kind: SshopmShiftArg,
+    m: i64,
+    n: i64,
     ntensors: i64,
+    nstarts: i64,
     A: *const f32,
     strideA: i64,
-    nstarts: i64,
     X0: *const f32,
     strideX0: i64,
-    mode: i32,
-    shift_kind: i32,
     alpha: f32,
     tol: f32,
-    maxit: i32,
+    maxit: i64,
     lambda: *mut f32,
     X: *mut f32,
     iters: *mut i32,
     flags: *mut i32,
 ) -> numgpu_status {
     let out = Outputs { lambda, x: X, iters, flags };
-    run::<f32>("numgpu_sshopm", h, m, n, ntensors, A, strideA, nstarts, X0, strideX0, mode, shift_kind, alpha, tol, maxit, out)
+    run::<f32>("numgpu_sshopm", h, mode, shift_kind, m, n, ntensors, nstarts, A, strideA, X0, strideX0, alpha, tol, maxit, out)
 }
 
 /// Tensor eigenpairs by SS-HOPM in double precision: `numgpu_sshopm` with `double` elements;
@@ -149,26 +150,26 @@ pub unsafe extern "C" fn numgpu_sshopm(
 #[no_mangle]
 pub unsafe extern "C" fn numgpu_dsshopm(
     h: *mut Handle,
-    m: i32,
-    n: i32,
+    mode: SshopmModeArg,
+    shift_kind: SshopmShiftArg,
+    m: i64,
+    n: i64,
     ntensors: i64,
+    nstarts: i64,
     A: *const f64,
     strideA: i64,
-    nstarts: i64,
     X0: *const f64,
     strideX0: i64,
-    mode: i32,
-    shift_kind: i32,
     alpha: f64,
     tol: f64,
-    maxit: i32,
+    maxit: i64,
     lambda: *mut f64,
     X: *mut f64,
     iters: *mut i32,
     flags: *mut i32,
 ) -> numgpu_status {
     let out = Outputs { lambda, x: X, iters, flags };
-    run::<f64>("numgpu_dsshopm", h, m, n, ntensors, A, strideA, nstarts, X0, strideX0, mode, shift_kind, alpha, tol, maxit, out)
+    run::<f64>("numgpu_dsshopm", h, mode, shift_kind, m, n, ntensors, nstarts, A, strideA, X0, strideX0, alpha, tol, maxit, out)
 }
 
 /// The distinct eigenpairs of each tensor of a batch, single precision: runs SS-HOPM as
@@ -199,28 +200,28 @@ pub unsafe extern "C" fn numgpu_dsshopm(
 #[no_mangle]
 pub unsafe extern "C" fn numgpu_sshopm_unique(
     h: *mut Handle,
-    m: i32,
-    n: i32,
+    mode: SshopmModeArg,
+    shift_kind: SshopmShiftArg,
+    m: i64,
+    n: i64,
     ntensors: i64,
+    nstarts: i64,
     A: *const f32,
     strideA: i64,
-    nstarts: i64,
     X0: *const f32,
     strideX0: i64,
-    mode: i32,
-    shift_kind: i32,
     alpha: f32,
     tol: f32,
-    maxit: i32,
+    maxit: i64,
     merge_tol: f32,
-    kmax: i32,
+    kmax: i64,
     count: *mut i32,
     lambda: *mut f32,
     X: *mut f32,
     mult: *mut i32,
     pair_type: *mut i32,
 ) -> numgpu_status {
-    unique::<f32>("numgpu_sshopm_unique", h, m, n, ntensors, A, strideA, nstarts, X0, strideX0, mode, shift_kind, alpha, tol, maxit, merge_tol, kmax, count, lambda, X, mult, pair_type)
+    unique::<f32>("numgpu_sshopm_unique", h, mode, shift_kind, m, n, ntensors, nstarts, A, strideA, X0, strideX0, alpha, tol, maxit, merge_tol, kmax, count, lambda, X, mult, pair_type)
 }
 
 /// The distinct eigenpairs of each tensor, double precision: `numgpu_sshopm_unique` with
@@ -228,28 +229,28 @@ pub unsafe extern "C" fn numgpu_sshopm_unique(
 #[no_mangle]
 pub unsafe extern "C" fn numgpu_dsshopm_unique(
     h: *mut Handle,
-    m: i32,
-    n: i32,
+    mode: SshopmModeArg,
+    shift_kind: SshopmShiftArg,
+    m: i64,
+    n: i64,
     ntensors: i64,
+    nstarts: i64,
     A: *const f64,
     strideA: i64,
-    nstarts: i64,
     X0: *const f64,
     strideX0: i64,
-    mode: i32,
-    shift_kind: i32,
     alpha: f64,
     tol: f64,
-    maxit: i32,
+    maxit: i64,
     merge_tol: f64,
-    kmax: i32,
+    kmax: i64,
     count: *mut i32,
     lambda: *mut f64,
     X: *mut f64,
     mult: *mut i32,
     pair_type: *mut i32,
 ) -> numgpu_status {
-    unique::<f64>("numgpu_dsshopm_unique", h, m, n, ntensors, A, strideA, nstarts, X0, strideX0, mode, shift_kind, alpha, tol, maxit, merge_tol, kmax, count, lambda, X, mult, pair_type)
+    unique::<f64>("numgpu_dsshopm_unique", h, mode, shift_kind, m, n, ntensors, nstarts, A, strideA, X0, strideX0, alpha, tol, maxit, merge_tol, kmax, count, lambda, X, mult, pair_type)
 }
 
 /// Applies each tensor of a batch of compressed symmetric tensors to a vector, single
@@ -268,13 +269,13 @@ pub unsafe extern "C" fn numgpu_dsshopm_unique(
 /// ntensors = 0 is success and touches nothing. Spaces, reproducibility and errors as
 /// `numgpu_sshopm` (`INVALID_VALUE` for p out of range too).
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_ssym_apply(h: *mut Handle, m: i32, n: i32, p: i32, ntensors: i64, A: *const f32, strideA: i64, x: *const f32, strideX: i64, y: *mut f32, strideY: i64) -> numgpu_status {
+pub unsafe extern "C" fn numgpu_ssym_apply(h: *mut Handle, m: i64, n: i64, p: i64, ntensors: i64, A: *const f32, strideA: i64, x: *const f32, strideX: i64, y: *mut f32, strideY: i64) -> numgpu_status {
     boundary("numgpu_ssym_apply", || sym_apply(deref_mut(h, "h")?, m, n, p, ntensors, A, strideA, x, strideX, y, strideY))
 }
 
 /// `numgpu_ssym_apply` in double precision; the same arguments, semantics and errors.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_dsym_apply(h: *mut Handle, m: i32, n: i32, p: i32, ntensors: i64, A: *const f64, strideA: i64, x: *const f64, strideX: i64, y: *mut f64, strideY: i64) -> numgpu_status {
+pub unsafe extern "C" fn numgpu_dsym_apply(h: *mut Handle, m: i64, n: i64, p: i64, ntensors: i64, A: *const f64, strideA: i64, x: *const f64, strideX: i64, y: *mut f64, strideY: i64) -> numgpu_status {
     boundary("numgpu_dsym_apply", || sym_apply(deref_mut(h, "h")?, m, n, p, ntensors, A, strideA, x, strideX, y, strideY))
 }
 
@@ -291,13 +292,13 @@ pub unsafe extern "C" fn numgpu_dsym_apply(h: *mut Handle, m: i32, n: i32, p: i3
 /// Errors: `INVALID_VALUE` (m < 2, n < 1, NULL arrays, device memory), `NOT_SUPPORTED` ((m, n)
 /// beyond the limits, n^m beyond the address space).
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_ssym_pack(m: i32, n: i32, dense: *const f32, packed: *mut f32) -> numgpu_status {
+pub unsafe extern "C" fn numgpu_ssym_pack(m: i64, n: i64, dense: *const f32, packed: *mut f32) -> numgpu_status {
     boundary("numgpu_ssym_pack", || sym_pack(m, n, dense, packed))
 }
 
 /// `numgpu_ssym_pack` in double precision; the same arguments, semantics and errors.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_dsym_pack(m: i32, n: i32, dense: *const f64, packed: *mut f64) -> numgpu_status {
+pub unsafe extern "C" fn numgpu_dsym_pack(m: i64, n: i64, dense: *const f64, packed: *mut f64) -> numgpu_status {
     boundary("numgpu_dsym_pack", || sym_pack(m, n, dense, packed))
 }
 
@@ -311,12 +312,12 @@ pub unsafe extern "C" fn numgpu_dsym_pack(m: i32, n: i32, dense: *const f64, pac
 ///
 /// Errors: as `numgpu_ssym_pack`.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_ssym_unpack(m: i32, n: i32, packed: *const f32, dense: *mut f32) -> numgpu_status {
+pub unsafe extern "C" fn numgpu_ssym_unpack(m: i64, n: i64, packed: *const f32, dense: *mut f32) -> numgpu_status {
     boundary("numgpu_ssym_unpack", || sym_unpack(m, n, packed, dense))
 }
 
 /// `numgpu_ssym_unpack` in double precision; the same arguments, semantics and errors.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_dsym_unpack(m: i32, n: i32, packed: *const f64, dense: *mut f64) -> numgpu_status {
+pub unsafe extern "C" fn numgpu_dsym_unpack(m: i64, n: i64, packed: *const f64, dense: *mut f64) -> numgpu_status {
     boundary("numgpu_dsym_unpack", || sym_unpack(m, n, packed, dense))
 }

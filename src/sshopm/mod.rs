@@ -31,7 +31,7 @@ pub mod cpu;
 pub mod cuda;
 pub mod tables;
 
-use crate::core::check::{check_array, check_extent, check_stride, nonneg, not_null};
+use crate::core::check::{check_array, check_extent, check_stride, fits_i32, nonneg, not_null};
 use crate::core::error::{checked_mul, Error, Result};
 use crate::core::handle::{Handle, State};
 use crate::core::memory::{common_space, host_pointers, ArgPtr};
@@ -105,6 +105,10 @@ pub enum numgpu_sshopm_mode {
     NUMGPU_SSHOPM_CONCAVE = 1,
 }
 
+/// A `numgpu_sshopm_mode` value as a C parameter takes it: an `int32_t`, validated (a Rust enum taken
+/// from C would be undefined behaviour when out of range). The header names it `numgpu_sshopm_mode`.
+pub type SshopmModeArg = i32;
+
 /// How the shift α is chosen, as an `int32_t` at the ABI.
 #[repr(i32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -118,6 +122,10 @@ pub enum numgpu_sshopm_shift {
     /// α chosen per iterate from the extreme eigenvalue of A·x^{m−2} (see the module docs).
     NUMGPU_SSHOPM_ADAPTIVE = 2,
 }
+
+/// A `numgpu_sshopm_shift` value as a C parameter takes it: an `int32_t`, validated (a Rust enum taken
+/// from C would be undefined behaviour when out of range). The header names it `numgpu_sshopm_shift`.
+pub type SshopmShiftArg = i32;
 
 /// See [`numgpu_sshopm_mode`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -265,7 +273,7 @@ unsafe impl<T: Send> Send for UniqueOutputs<T> {}
 unsafe impl<T: Sync> Sync for UniqueOutputs<T> {}
 
 /// m ≥ 2 and n ≥ 1, and tables within the limits.
-fn check_order(m: i32, n: i32) -> Result<(usize, usize)> {
+fn check_order(m: i64, n: i64) -> Result<(usize, usize)> {
     if m < 2 {
         return Err(Error::arg("m", format!("(m = {m}) must be >= 2")));
     }
@@ -282,31 +290,31 @@ fn check_order(m: i32, n: i32) -> Result<(usize, usize)> {
 #[allow(clippy::too_many_arguments)]
 unsafe fn problem<T: Real>(
     h: &Handle,
-    m: i32,
-    n: i32,
-    ntensors: i64,
-    a: *const T,
-    stride_a: i64,
-    nstarts: i64,
-    x0: *const T,
-    stride_x0: i64,
     mode: i32,
     shift: i32,
+    m: i64,
+    n: i64,
+    ntensors: i64,
+    nstarts: i64,
+    a: *const T,
+    stride_a: i64,
+    x0: *const T,
+    stride_x0: i64,
     alpha: T,
     tol: T,
-    maxit: i32,
+    maxit: i64,
 ) -> Result<Option<Problem<T>>> {
+    let mode = Mode::from_i32(mode)?;
+    let shift = Shift::from_i32(shift)?;
     let (mu, nu) = check_order(m, n)?;
     let nt = nonneg(ntensors, "ntensors")?;
+    let ns = nonneg(nstarts, "nstarts")?;
     let u = tables::unique_count(mu, nu) as usize;
     check_stride(stride_a, u, false, nt, "strideA", "U = C(m+n−1, m)")?;
-    let ns = nonneg(nstarts, "nstarts")?;
     let per_tensor = checked_mul(nu, ns, "n·nstarts")?;
     if !x0.is_null() {
         check_stride(stride_x0, per_tensor, true, nt, "strideX0", "n·nstarts")?;
     }
-    let mode = Mode::from_i32(mode)?;
-    let shift = Shift::from_i32(shift)?;
     if shift == Shift::Fixed {
         let ok = alpha.finite() && if mode == Mode::Convex { alpha >= T::c(0.0) } else { alpha <= T::c(0.0) };
         if !ok {
@@ -320,6 +328,8 @@ unsafe fn problem<T: Real>(
     if maxit < 1 {
         return Err(Error::arg("maxit", format!("(maxit = {maxit}) must be >= 1")));
     }
+    // iters reports the count in an int32_t.
+    let maxit = fits_i32(maxit, "maxit")?;
     if nt == 0 || ns == 0 {
         return Ok(None);
     }
@@ -366,22 +376,22 @@ fn x0_arg<T>(p: &Problem<T>) -> ArgPtr {
 #[allow(clippy::too_many_arguments)]
 pub unsafe fn sshopm<T: Real>(
     h: &mut Handle,
-    m: i32,
-    n: i32,
-    ntensors: i64,
-    a: *const T,
-    stride_a: i64,
-    nstarts: i64,
-    x0: *const T,
-    stride_x0: i64,
     mode: i32,
     shift: i32,
+    m: i64,
+    n: i64,
+    ntensors: i64,
+    nstarts: i64,
+    a: *const T,
+    stride_a: i64,
+    x0: *const T,
+    stride_x0: i64,
     alpha: T,
     tol: T,
-    maxit: i32,
+    maxit: i64,
     out: Outputs<T>,
 ) -> Result<()> {
-    let Some(p) = problem(h, m, n, ntensors, a, stride_a, nstarts, x0, stride_x0, mode, shift, alpha, tol, maxit)? else {
+    let Some(p) = problem(h, mode, shift, m, n, ntensors, nstarts, a, stride_a, x0, stride_x0, alpha, tol, maxit)? else {
         return Ok(());
     };
     let total = checked_mul(p.ntensors, p.nstarts, "ntensors·nstarts")?;
@@ -411,28 +421,28 @@ pub unsafe fn sshopm<T: Real>(
 #[allow(clippy::too_many_arguments)]
 pub unsafe fn sshopm_unique<T: Real>(
     h: &mut Handle,
-    m: i32,
-    n: i32,
-    ntensors: i64,
-    a: *const T,
-    stride_a: i64,
-    nstarts: i64,
-    x0: *const T,
-    stride_x0: i64,
     mode: i32,
     shift: i32,
+    m: i64,
+    n: i64,
+    ntensors: i64,
+    nstarts: i64,
+    a: *const T,
+    stride_a: i64,
+    x0: *const T,
+    stride_x0: i64,
     alpha: T,
     tol: T,
-    maxit: i32,
+    maxit: i64,
     merge_tol: T,
-    kmax: i32,
+    kmax: i64,
     count: *mut i32,
     lambda: *mut T,
     x: *mut T,
     mult: *mut i32,
     kind: *mut i32,
 ) -> Result<()> {
-    let p = problem(h, m, n, ntensors, a, stride_a, nstarts, x0, stride_x0, mode, shift, alpha, tol, maxit)?;
+    let p = problem(h, mode, shift, m, n, ntensors, nstarts, a, stride_a, x0, stride_x0, alpha, tol, maxit)?;
     if !(merge_tol > T::c(0.0) && merge_tol.finite()) {
         return Err(Error::arg("merge_tol", format!("(merge_tol = {merge_tol:?}) must be finite and > 0")));
     }
@@ -490,7 +500,7 @@ impl<T> Apply<T> {
 /// # Safety
 /// As [`sshopm`].
 #[allow(clippy::too_many_arguments)]
-pub unsafe fn sym_apply<T: Real>(h: &mut Handle, m: i32, n: i32, p: i32, ntensors: i64, a: *const T, stride_a: i64, x: *const T, stride_x: i64, y: *mut T, stride_y: i64) -> Result<()> {
+pub unsafe fn sym_apply<T: Real>(h: &mut Handle, m: i64, n: i64, p: i64, ntensors: i64, a: *const T, stride_a: i64, x: *const T, stride_x: i64, y: *mut T, stride_y: i64) -> Result<()> {
     let (mu, nu) = check_order(m, n)?;
     if !(0..=2).contains(&p) {
         return Err(Error::arg("p", format!("(p = {p}) must be 0 (A·x^m), 1 (A·x^(m−1)) or 2 (A·x^(m−2))")));
@@ -552,7 +562,7 @@ fn for_each_dense(m: usize, n: usize, mut f: impl FnMut(usize, &[u16])) {
 ///
 /// # Safety
 /// `dense` holds n^m elements and `packed` U, in host memory.
-pub unsafe fn sym_pack<T: Real>(m: i32, n: i32, dense: *const T, packed: *mut T) -> Result<()> {
+pub unsafe fn sym_pack<T: Real>(m: i64, n: i64, dense: *const T, packed: *mut T) -> Result<()> {
     let (mu, nu) = check_order(m, n)?;
     let len = dense_len(mu, nu)?;
     not_null(dense, "dense")?;
@@ -585,7 +595,7 @@ pub unsafe fn sym_pack<T: Real>(m: i32, n: i32, dense: *const T, packed: *mut T)
 ///
 /// # Safety
 /// `packed` holds U elements and `dense` n^m, in host memory.
-pub unsafe fn sym_unpack<T: Real>(m: i32, n: i32, packed: *const T, dense: *mut T) -> Result<()> {
+pub unsafe fn sym_unpack<T: Real>(m: i64, n: i64, packed: *const T, dense: *mut T) -> Result<()> {
     let (mu, nu) = check_order(m, n)?;
     let len = dense_len(mu, nu)?;
     not_null(packed, "packed")?;

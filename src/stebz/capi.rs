@@ -5,6 +5,7 @@
 //! `numgpu_{s,d}stebz_batched` and `numgpu_{s,d}stecount_batched`: convert the C arguments
 //! and call the family's Rust API.
 
+use super::StebzRangeArg;
 use super::{stebz_batched, stecount_batched};
 use crate::core::error::numgpu_status;
 use crate::core::Handle;
@@ -39,10 +40,10 @@ unsafe fn stebz_form<T: RealLapack>(
 }
 
 #[allow(clippy::too_many_arguments)]
-unsafe fn stecount_form<T: RealLapack>(name: &str, h: *mut Handle, n: i64, d: *const T, stride_d: i64, e: *const T, stride_e: i64, nmu: i64, mu: *const T, count: *mut i64, batch: i64) -> numgpu_status {
+unsafe fn stecount_form<T: RealLapack>(name: &str, h: *mut Handle, n: i64, nmu: i64, d: *const T, stride_d: i64, e: *const T, stride_e: i64, mu: *const T, count: *mut i64, batch: i64) -> numgpu_status {
     boundary(name, || {
         let h = deref_mut(h, "h")?;
-        stecount_batched(h, n, d, stride_d, e, stride_e, nmu, mu, count, batch)
+        stecount_batched(h, n, nmu, d, stride_d, e, stride_e, mu, count, batch)
     })
 }
 
@@ -96,7 +97,7 @@ unsafe fn stecount_form<T: RealLapack>(name: &str, h: *mut Handle, n: i64, d: *c
 #[no_mangle]
 pub unsafe extern "C" fn numgpu_sstebz_batched(
     h: *mut Handle,
-    range: i32,
+    range: StebzRangeArg,
     n: i64,
     vl: f32,
     vu: f32,
@@ -122,7 +123,7 @@ pub unsafe extern "C" fn numgpu_sstebz_batched(
 #[no_mangle]
 pub unsafe extern "C" fn numgpu_dstebz_batched(
     h: *mut Handle,
-    range: i32,
+    range: StebzRangeArg,
     n: i64,
     vl: f64,
     vu: f64,
@@ -156,8 +157,8 @@ pub unsafe extern "C" fn numgpu_dstebz_batched(
 ///
 /// - `h` [in]: handle.
 /// - `n` [in]: order of every T_i, >= 0.
-/// - `d`, `strideD`, `e`, `strideE` [in]: the matrices, as for `numgpu_sstebz_batched`.
 /// - `nmu` [in]: number of shifts, >= 0.
+/// - `d`, `strideD`, `e`, `strideE` [in]: the matrices, as for `numgpu_sstebz_batched`.
 /// - `mu` [in]: the nmu shifts, the same for every matrix (±Inf allowed).
 /// - `count` [out]: nmu·batch entries, as above; −1 where T_i has a NaN or an Inf (or an
 ///   e[k] whose square overflows) or mu[j] is NaN.
@@ -167,14 +168,14 @@ pub unsafe extern "C" fn numgpu_dstebz_batched(
 /// `numgpu_sstebz_batched` (the CPU backend's counts are the same bits as the CUDA
 /// backend's), plus `INVALID_VALUE` for a negative nmu and NULL mu or count.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_sstecount_batched(h: *mut Handle, n: i64, d: *const f32, strideD: i64, e: *const f32, strideE: i64, nmu: i64, mu: *const f32, count: *mut i64, batch: i64) -> numgpu_status {
-    stecount_form::<f32>("numgpu_sstecount_batched", h, n, d, strideD, e, strideE, nmu, mu, count, batch)
+pub unsafe extern "C" fn numgpu_sstecount_batched(h: *mut Handle, n: i64, nmu: i64, d: *const f32, strideD: i64, e: *const f32, strideE: i64, mu: *const f32, count: *mut i64, batch: i64) -> numgpu_status {
+    stecount_form::<f32>("numgpu_sstecount_batched", h, n, nmu, d, strideD, e, strideE, mu, count, batch)
 }
 
 /// Counts eigenvalues of a batch of real symmetric tridiagonal matrices of double-precision
 /// numbers below given shifts: `numgpu_sstecount_batched` with `double` elements; the same
 /// arguments, semantics and errors.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_dstecount_batched(h: *mut Handle, n: i64, d: *const f64, strideD: i64, e: *const f64, strideE: i64, nmu: i64, mu: *const f64, count: *mut i64, batch: i64) -> numgpu_status {
-    stecount_form::<f64>("numgpu_dstecount_batched", h, n, d, strideD, e, strideE, nmu, mu, count, batch)
+pub unsafe extern "C" fn numgpu_dstecount_batched(h: *mut Handle, n: i64, nmu: i64, d: *const f64, strideD: i64, e: *const f64, strideE: i64, mu: *const f64, count: *mut i64, batch: i64) -> numgpu_status {
+    stecount_form::<f64>("numgpu_dstecount_batched", h, n, nmu, d, strideD, e, strideE, mu, count, batch)
 }

@@ -50,6 +50,10 @@ pub enum numgpu_stebz_range {
     NUMGPU_STEBZ_INDEX = 2,
 }
 
+/// A `numgpu_stebz_range` value as a C parameter takes it: an `int32_t`, validated (a Rust enum taken
+/// from C would be undefined behaviour when out of range). The header names it `numgpu_stebz_range`.
+pub type StebzRangeArg = i32;
+
 /// A validated range.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Range<T> {
@@ -211,7 +215,7 @@ pub unsafe fn stebz_batched<T: RealLapack>(
 /// # Safety
 /// As [`stebz_batched`].
 #[allow(clippy::too_many_arguments)]
-pub unsafe fn stecount_batched<T: RealLapack>(h: &mut Handle, n: i64, d: *const T, stride_d: i64, e: *const T, stride_e: i64, nmu: i64, mu: *const T, count: *mut i64, batch: i64) -> Result<()> {
+pub unsafe fn stecount_batched<T: RealLapack>(h: &mut Handle, n: i64, nmu: i64, d: *const T, stride_d: i64, e: *const T, stride_e: i64, mu: *const T, count: *mut i64, batch: i64) -> Result<()> {
     let nu = nonneg(n, "n")?;
     let nmuu = nonneg(nmu, "nmu")?;
     let batchu = nonneg(batch, "batch")?;
@@ -276,5 +280,5 @@ pub fn stecount_batched_slices<T: RealLapack>(h: &mut Handle, n: i64, d: &[T], s
     check_len(e.len(), needed(off_len(n), 1, stride_e, batch), "e")?;
     check_len(count.len(), needed(mu.len() as i64, batch, 0, 1), "count")?;
     // SAFETY: as above; mu has nmu = mu.len() entries.
-    unsafe { stecount_batched(h, n, d.as_ptr(), stride_d, e.as_ptr(), stride_e, mu.len() as i64, mu.as_ptr(), count.as_mut_ptr(), batch) }
+    unsafe { stecount_batched(h, n, mu.len() as i64, d.as_ptr(), stride_d, e.as_ptr(), stride_e, mu.as_ptr(), count.as_mut_ptr(), batch) }
 }

@@ -6,6 +6,7 @@
 //! family's Rust API.
 
 use super::{khatri_rao, mttkrp};
+use crate::core::check::arg_i32;
 use crate::core::error::numgpu_status;
 use crate::core::Handle;
 use crate::ffi::{boundary, deref_mut};
@@ -20,10 +21,10 @@ unsafe fn khatri_rao_form<T: Blas>(name: &str, h: *mut Handle, m: i64, n: i64, r
 }
 
 #[allow(clippy::too_many_arguments)]
-unsafe fn mttkrp_form<T: Blas>(name: &str, h: *mut Handle, ndim: i32, dims: *const i64, X: *const T, mode: i32, rank: i64, U: *const *const T, ldu: *const i64, M: *mut T, ldm: i64) -> numgpu_status {
+unsafe fn mttkrp_form<T: Blas>(name: &str, h: *mut Handle, ndim: i64, dims: *const i64, X: *const T, mode: i64, rank: i64, U: *const *const T, ldu: *const i64, M: *mut T, ldm: i64) -> numgpu_status {
     boundary(name, || {
         let h = deref_mut(h, "h")?;
-        mttkrp(h, ndim, dims, X, mode, rank, U, ldu, M, ldm)
+        mttkrp(h, arg_i32(ndim, "ndim")?, dims, X, arg_i32(mode, "mode")?, rank, U, ldu, M, ldm)
     })
 }
 
@@ -106,13 +107,13 @@ pub unsafe extern "C" fn numgpu_dkhatri_rao(h: *mut Handle, m: i64, n: i64, r: i
 /// beyond BLAS's 32-bit integers), `ALLOC_FAILED` (the Khatri–Rao product and partial
 /// products do not fit the device), `COMPILE_FAILED`, `EXECUTION_FAILED`.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_smttkrp(h: *mut Handle, ndim: i32, dims: *const i64, X: *const f32, mode: i32, rank: i64, U: *const *const f32, ldu: *const i64, M: *mut f32, ldm: i64) -> numgpu_status {
+pub unsafe extern "C" fn numgpu_smttkrp(h: *mut Handle, ndim: i64, dims: *const i64, X: *const f32, mode: i64, rank: i64, U: *const *const f32, ldu: *const i64, M: *mut f32, ldm: i64) -> numgpu_status {
     mttkrp_form::<f32>("numgpu_smttkrp", h, ndim, dims, X, mode, rank, U, ldu, M, ldm)
 }
 
 /// Computes the MTTKRP of a dense tensor of double-precision numbers: `numgpu_smttkrp` with
 /// `double` elements; the same arguments, semantics and errors.
 #[no_mangle]
-pub unsafe extern "C" fn numgpu_dmttkrp(h: *mut Handle, ndim: i32, dims: *const i64, X: *const f64, mode: i32, rank: i64, U: *const *const f64, ldu: *const i64, M: *mut f64, ldm: i64) -> numgpu_status {
+pub unsafe extern "C" fn numgpu_dmttkrp(h: *mut Handle, ndim: i64, dims: *const i64, X: *const f64, mode: i64, rank: i64, U: *const *const f64, ldu: *const i64, M: *mut f64, ldm: i64) -> numgpu_status {
     mttkrp_form::<f64>("numgpu_dmttkrp", h, ndim, dims, X, mode, rank, U, ldu, M, ldm)
 }

@@ -27,7 +27,7 @@ pub fn random_tensor(u: usize, seed: u64) -> Vec<f64> {
 pub fn dense(m: usize, n: usize, a: &[f64]) -> Vec<f64> {
     let mut d = vec![f64::NAN; n.pow(m as u32)];
     // SAFETY: a holds the U packed entries of (m, n), d n^m values, host memory.
-    unsafe { sym_unpack(m as i32, n as i32, a.as_ptr(), d.as_mut_ptr()) }.expect("sym_unpack of a valid size");
+    unsafe { sym_unpack(m as i64, n as i64, a.as_ptr(), d.as_mut_ptr()) }.expect("sym_unpack of a valid size");
     d
 }
 

@@ -58,7 +58,7 @@ struct Factors<T> {
 fn factor<T: Blas>(h: &mut Handle, lu: &Lu<T>, mode: Mode) -> Factors<T> {
     let (n, batch) = (lu.n, lu.batch());
     let mut f = Factors { a: lu.a.clone(), ipiv: vec![POISON; n * batch], jpiv: vec![POISON; n * batch], info: vec![POISON; batch] };
-    getrf_strided(h, n as i64, &mut f.a, lu.lda(), lu.stride(), &mut f.ipiv, &mut f.jpiv, &mut f.info, batch as i64, mode).unwrap_or_else(|e| panic!("{}getrf n={n} batch={batch}: {e}", T::LETTER));
+    getrf_strided(h, mode, n as i64, &mut f.a, lu.lda(), lu.stride(), &mut f.ipiv, &mut f.jpiv, &mut f.info, batch as i64).unwrap_or_else(|e| panic!("{}getrf n={n} batch={batch}: {e}", T::LETTER));
     assert!(lu.layout.outside_unchanged(&f.a, &lu.a), "{}getrf n={n}: padding written", T::LETTER);
     f
 }
@@ -242,8 +242,8 @@ fn gesc2_for<T: Blas>(h: &mut Handle) {
 fn edges_for<T: Blas>(h: &mut Handle) {
     let mut a = vec![c::<T>(1.0, 0.0); 4];
     let (mut ip, mut jp, mut info) = (vec![POISON; 4], vec![POISON; 4], vec![POISON; 2]);
-    getrf_strided(h, 0, &mut a, 1, 1, &mut ip, &mut jp, &mut info, 2, Mode::Getc2).unwrap();
-    getrf_strided(h, 2, &mut a, 2, 4, &mut ip, &mut jp, &mut info, 0, Mode::Getc2).unwrap();
+    getrf_strided(h, Mode::Getc2, 0, &mut a, 1, 1, &mut ip, &mut jp, &mut info, 2).unwrap();
+    getrf_strided(h, Mode::Getc2, 2, &mut a, 2, 4, &mut ip, &mut jp, &mut info, 0).unwrap();
     assert!(ip.iter().chain(&jp).chain(&info).all(|&v| v == POISON), "empty work wrote");
     let lu = Lu::<T>::new(Kind::Random, 2, 70_001, 1234);
     let f = factor(h, &lu, Mode::Getc2);
@@ -273,7 +273,7 @@ fn device_arrays_for<T: Blas>(h: &mut Handle) {
         h.memcpy(da as _, lu.a.as_ptr() as _, lu.a.len() * size).unwrap();
         let idx = h.malloc((2 * n * batch + batch) * 4).unwrap() as *mut i32;
         let (dip, djp, dinfo) = (idx, idx.add(n * batch), idx.add(2 * n * batch));
-        getrf(h, n as i64, Batch::Strided { ptr: da, stride: lu.stride() }, lu.lda(), dip, djp, dinfo, batch as i64, Mode::Getc2).unwrap();
+        getrf(h, Mode::Getc2, n as i64, Batch::Strided { ptr: da, stride: lu.stride() }, lu.lda(), dip, djp, dinfo, batch as i64).unwrap();
         h.synchronize().unwrap();
         let mut ints = vec![0i32; 2 * n * batch + batch];
         h.memcpy(ints.as_mut_ptr() as _, idx as _, ints.len() * 4).unwrap();
@@ -284,7 +284,7 @@ fn device_arrays_for<T: Blas>(h: &mut Handle) {
         let ptrs: Vec<u64> = (0..batch).map(|i| da.add(i * lu.layout.stride) as u64).collect();
         let dp = h.malloc(batch * 8).unwrap() as *mut *mut T;
         h.memcpy(dp as _, ptrs.as_ptr() as _, batch * 8).unwrap();
-        getrf(h, n as i64, Batch::Array(dp as *const *mut T), lu.lda(), dip, djp, dinfo, batch as i64, Mode::Getc2).unwrap();
+        getrf(h, Mode::Getc2, n as i64, Batch::Array(dp as *const *mut T), lu.lda(), dip, djp, dinfo, batch as i64).unwrap();
         h.synchronize().unwrap();
         let mut a = vec![T::zero(); lu.a.len()];
         h.memcpy(a.as_mut_ptr() as _, da as _, a.len() * size).unwrap();
@@ -305,23 +305,23 @@ fn argument_checks_for<T: Blas>(h: &mut Handle) {
     let mut run = |nn: i64, lda: i64, stride: i64, batch_: i64, short: usize| {
         let mut a = lu.a.clone();
         let (mut ip, mut jp, mut info) = (vec![POISON; n * batch - short], vec![POISON; n * batch], vec![POISON; batch]);
-        let e = getrf_strided(h, nn, &mut a, lda, stride, &mut ip, &mut jp, &mut info, batch_, Mode::Getc2).unwrap_err();
+        let e = getrf_strided(h, Mode::Getc2, nn, &mut a, lda, stride, &mut ip, &mut jp, &mut info, batch_).unwrap_err();
         assert!(unchanged(&a, &lu.a) && ip.iter().chain(&jp).chain(&info).all(|&v| v == POISON), "invalid call wrote: {e:?}");
         (e.status, c_position(&e, "numgpu_sgetrf_fullpivot_batched_strided"))
     };
     let lda = lu.lda();
-    assert_eq!(run(-1, lda, lu.stride(), 2, 0), (Status::NUMGPU_INVALID_VALUE, 2));
-    assert_eq!(run(3, 2, lu.stride(), 2, 0), (Status::NUMGPU_INVALID_VALUE, 4));
-    assert_eq!(run(3, lda, 4, 2, 0), (Status::NUMGPU_INVALID_VALUE, 5));
-    assert_eq!(run(3, lda, lu.stride(), -1, 0), (Status::NUMGPU_INVALID_VALUE, 9));
-    assert_eq!(run(3, lda, lu.stride(), 2, 1), (Status::NUMGPU_INVALID_VALUE, 6));
+    assert_eq!(run(-1, lda, lu.stride(), 2, 0), (Status::NUMGPU_INVALID_VALUE, 3));
+    assert_eq!(run(3, 2, lu.stride(), 2, 0), (Status::NUMGPU_INVALID_VALUE, 5));
+    assert_eq!(run(3, lda, 4, 2, 0), (Status::NUMGPU_INVALID_VALUE, 6));
+    assert_eq!(run(3, lda, lu.stride(), -1, 0), (Status::NUMGPU_INVALID_VALUE, 10));
+    assert_eq!(run(3, lda, lu.stride(), 2, 1), (Status::NUMGPU_INVALID_VALUE, 7));
     // NULL pivots and a bad mode through the C ABI.
     let mut a = lu.a.clone();
     let (mut ip, mut jp, mut info) = (vec![POISON; n * batch], vec![POISON; n * batch], vec![POISON; batch]);
-    let e = unsafe { getrf(h, 3, Batch::Strided { ptr: a.as_mut_ptr(), stride: lu.stride() }, lda, std::ptr::null_mut(), jp.as_mut_ptr(), info.as_mut_ptr(), 2, Mode::Getc2) }.unwrap_err();
-    assert_eq!((e.status, c_position(&e, "numgpu_sgetrf_fullpivot_batched_strided")), (Status::NUMGPU_INVALID_VALUE, 6));
-    let s = unsafe { numgpu::getrf_fullpivot::capi::numgpu_sgetrf_fullpivot_batched_strided(h, 3, std::ptr::null_mut(), 3, 9, ip.as_mut_ptr(), jp.as_mut_ptr(), info.as_mut_ptr(), 1, 2) };
-    assert_eq!((s, numgpu::ffi::capi::numgpu_last_error_arg()), (Status::NUMGPU_INVALID_VALUE, 10));
+    let e = unsafe { getrf(h, Mode::Getc2, 3, Batch::Strided { ptr: a.as_mut_ptr(), stride: lu.stride() }, lda, std::ptr::null_mut(), jp.as_mut_ptr(), info.as_mut_ptr(), 2) }.unwrap_err();
+    assert_eq!((e.status, c_position(&e, "numgpu_sgetrf_fullpivot_batched_strided")), (Status::NUMGPU_INVALID_VALUE, 7));
+    let s = unsafe { numgpu::getrf_fullpivot::capi::numgpu_sgetrf_fullpivot_batched_strided(h, 2, 3, std::ptr::null_mut(), 3, 9, ip.as_mut_ptr(), jp.as_mut_ptr(), info.as_mut_ptr(), 1) };
+    assert_eq!((s, numgpu::ffi::capi::numgpu_last_error_arg()), (Status::NUMGPU_INVALID_VALUE, 2));
     assert!(ip.iter().chain(&jp).chain(&info).all(|&v| v == POISON));
     // getrs: a pivot out of range on host arrays.
     let mut bad = vec![1i32; n * batch];

@@ -86,7 +86,7 @@ fn run_single<T: Blas>(h: &mut Handle, s: &Sys, mode: Pivoting) -> (Vec<T>, i32)
     }
     let before = b.clone();
     let mut info = POISON;
-    gtsv_spike_slices(h, n as i64, nrhs as i64, &dl, &d, &du, &mut b, ldb as i64, &mut info, mode).unwrap_or_else(|e| panic!("{}: {e}", s.what::<T>("spike", 0, mode)));
+    gtsv_spike_slices(h, mode, n as i64, nrhs as i64, &dl, &d, &du, &mut b, ldb as i64, &mut info).unwrap_or_else(|e| panic!("{}: {e}", s.what::<T>("spike", 0, mode)));
     h.synchronize().unwrap();
     assert!(
         unchanged(&dl, &to_t::<T>(&s.dl)) && unchanged(&d, &to_t::<T>(&s.d)) && unchanged(&du, &to_t::<T>(&s.du)),
@@ -133,7 +133,7 @@ fn run_strided<T: Blas>(h: &mut Handle, systems: &[Sys], shared: bool, mode: Piv
     let (dl0, d0, du0, b0) = (dl.clone(), d.clone(), du.clone(), b.clone());
     let mut info = vec![POISON; batch];
     let what = systems[0].what::<T>("strided", 0, mode);
-    gtsv_batched_strided_slices(h, n as i64, nrhs as i64, &dl, &d, &du, sd as i64, &mut b, ldb as i64, sb as i64, &mut info, batch as i64, mode).unwrap_or_else(|e| panic!("{what}: {e}"));
+    gtsv_batched_strided_slices(h, mode, n as i64, nrhs as i64, &dl, &d, &du, sd as i64, &mut b, ldb as i64, sb as i64, &mut info, batch as i64).unwrap_or_else(|e| panic!("{what}: {e}"));
     h.synchronize().unwrap();
     assert!(
         unchanged(&dl, &dl0) && unchanged(&d, &d0) && unchanged(&du, &du0),
@@ -146,16 +146,18 @@ fn run_strided<T: Blas>(h: &mut Handle, systems: &[Sys], shared: bool, mode: Piv
     (0..batch).map(|i| ((0..n * nrhs).map(|e| b[i * sb + e % n + (e / n) * ldb]).collect(), info[i])).collect()
 }
 
-/// An interleaved batch (nrhs = 1): dl's row 0 and du's row n − 1 are NaN (not referenced).
+/// An interleaved batch (nrhs = 1): dl and du of exactly (n − 1)·batch entries (LAPACK's
+/// diagonals, as the other forms), d and b of n·batch.
 fn run_interleaved<T: Blas>(h: &mut Handle, systems: &[Sys], mode: Pivoting) -> Outcomes<T> {
     let (n, batch) = (systems[0].n, systems.len());
-    let (mut dl, mut d, mut du, mut b) = (vec![nan::<T>(); n * batch], vec![nan::<T>(); n * batch], vec![nan::<T>(); n * batch], vec![nan::<T>(); n * batch]);
+    let off = n.saturating_sub(1) * batch;
+    let (mut dl, mut d, mut du, mut b) = (vec![nan::<T>(); off], vec![nan::<T>(); n * batch], vec![nan::<T>(); off], vec![nan::<T>(); n * batch]);
     for (i, s) in systems.iter().enumerate() {
         for k in 0..n {
             d[k * batch + i] = T::from_c64(s.d[k]);
             b[k * batch + i] = T::from_c64(s.b[k]);
             if k + 1 < n {
-                dl[(k + 1) * batch + i] = T::from_c64(s.dl[k]);
+                dl[k * batch + i] = T::from_c64(s.dl[k]);
                 du[k * batch + i] = T::from_c64(s.du[k]);
             }
         }
@@ -163,7 +165,7 @@ fn run_interleaved<T: Blas>(h: &mut Handle, systems: &[Sys], mode: Pivoting) -> 
     let (dl0, d0, du0) = (dl.clone(), d.clone(), du.clone());
     let mut info = vec![POISON; batch];
     let what = systems[0].what::<T>("interleaved", 0, mode);
-    gtsv_batched_interleaved_slices(h, n as i64, &dl, &d, &du, &mut b, &mut info, batch as i64, mode).unwrap_or_else(|e| panic!("{what}: {e}"));
+    gtsv_batched_interleaved_slices(h, mode, n as i64, &dl, &d, &du, &mut b, &mut info, batch as i64).unwrap_or_else(|e| panic!("{what}: {e}"));
     h.synchronize().unwrap();
     assert!(unchanged(&dl, &dl0) && unchanged(&d, &d0) && unchanged(&du, &du0), "{what} batch {batch}: diagonals written");
     (0..batch).map(|i| ((0..n).map(|k| b[k * batch + i]).collect(), info[i])).collect()
@@ -241,7 +243,7 @@ fn partitioned_for<T: Blas>(h: &mut Handle) {
         let (pdl, pd, pdu, pb) = (up(h, &to_t::<T>(&s.dl)), up(h, &to_t::<T>(&s.d)), up(h, &to_t::<T>(&s.du)), up(h, &to_t::<T>(&s.b)));
         let dinfo = h.malloc(4).unwrap() as *mut i32;
         h.memcpy(dinfo as _, [POISON].as_ptr() as _, 4).unwrap();
-        gtsv_spike::<T>(h, s.n as i64, s.nrhs as i64, pdl, pd, pdu, pb, s.n as i64, dinfo, Pivoting::Diagonal).unwrap();
+        gtsv_spike::<T>(h, Pivoting::Diagonal, s.n as i64, s.nrhs as i64, pdl, pd, pdu, pb, s.n as i64, dinfo).unwrap();
         h.synchronize().unwrap();
         let mut x = vec![T::zero(); s.n * s.nrhs];
         let mut info = [0i32];
@@ -324,6 +326,50 @@ fn interleaved_for<T: Blas>(h: &mut Handle) {
     }
 }
 
+/// Issue 25: one `dl` convention for the family. cuSPARSE's `gtsvInterleavedBatch` arrays
+/// (dl and du padded to n rows, dl's row 0 and du's row n − 1 zero) passed as numgpu.h says,
+/// `dl + batch` and `du`, solve the same systems as LAPACK's diagonals (bitwise the same
+/// result); and cuSPARSE's `gtsv2` arrays passed as `dl + 1` and `du` likewise for
+/// `gtsv_spike`.
+fn cusparse_layout_for<T: Blas>(h: &mut Handle) {
+    let (n, batch) = (17usize, 5usize);
+    for mode in MODES {
+        let kinds = kinds_for(mode);
+        let systems: Vec<Sys> = (0..batch).map(|i| Sys::new::<T>(kinds[i % kinds.len()], n, 1, 2500 + i as u64)).collect();
+        // cuSPARSE's padded interleaved arrays: row k of system i at k·batch + i, n rows each.
+        let (mut dl, mut d, mut du, mut b) = (vec![T::zero(); n * batch], vec![T::zero(); n * batch], vec![T::zero(); n * batch], vec![T::zero(); n * batch]);
+        for (i, s) in systems.iter().enumerate() {
+            for k in 0..n {
+                (d[k * batch + i], b[k * batch + i]) = (T::from_c64(s.d[k]), T::from_c64(s.b[k]));
+                if k > 0 {
+                    dl[k * batch + i] = T::from_c64(s.dl[k - 1]);
+                }
+                if k + 1 < n {
+                    du[k * batch + i] = T::from_c64(s.du[k]);
+                }
+            }
+        }
+        let mut info = vec![POISON; batch];
+        let what = format!("{}gtsv_batched_interleaved on cuSPARSE's arrays ({mode:?})", T::LETTER);
+        gtsv_batched_interleaved_slices(h, mode, n as i64, &dl[batch..], &d, &du[..(n - 1) * batch], &mut b, &mut info, batch as i64).unwrap_or_else(|e| panic!("{what}: {e}"));
+        h.synchronize().unwrap();
+        for (i, (s, want)) in systems.iter().zip(run_interleaved::<T>(h, &systems, mode)).enumerate() {
+            let x: Vec<T> = (0..n).map(|k| b[k * batch + i]).collect();
+            assert!(info[i] == want.1 && unchanged(&x, &want.0), "{what}: system {i} differs from LAPACK's diagonals' (info {} vs {})", info[i], want.1);
+            verify::<T>(h.backend(), &what, s, &x, info[i]);
+        }
+        // One system in cuSPARSE gtsv2's layout (dl[0] = 0, du[n−1] = 0): dl + 1 and du.
+        let s = &systems[0];
+        let (pdl, pdu): (Vec<T>, Vec<T>) = ((0..n).map(|k| if k > 0 { T::from_c64(s.dl[k - 1]) } else { T::zero() }).collect(), (0..n).map(|k| if k + 1 < n { T::from_c64(s.du[k]) } else { T::zero() }).collect());
+        let (ldl, ld, ldu) = (to_t::<T>(&s.dl), to_t::<T>(&s.d), to_t::<T>(&s.du));
+        let (mut padded, mut lapack_layout, mut infos) = (to_t::<T>(&s.b[..n]), to_t::<T>(&s.b[..n]), [POISON; 2]);
+        gtsv_spike_slices(h, mode, n as i64, 1, &pdl[1..], &ld, &pdu[..n - 1], &mut padded, n as i64, &mut infos[0]).unwrap();
+        gtsv_spike_slices(h, mode, n as i64, 1, &ldl, &ld, &ldu, &mut lapack_layout, n as i64, &mut infos[1]).unwrap();
+        h.synchronize().unwrap();
+        assert!(infos[0] == infos[1] && unchanged(&padded, &lapack_layout), "{}gtsv_spike on gtsv2's arrays ({mode:?})", T::LETTER);
+    }
+}
+
 /// Singular systems in every form: the zero matrix, a zero column, tridiag(1, 0, 1) of odd
 /// order (exactly singular: no partition of it can be factored into a non-zero last pivot).
 fn singular_for<T: Blas>(h: &mut Handle) {
@@ -402,13 +448,13 @@ fn empty_for<T: Blas>(h: &mut Handle) {
     let d = [T::one(); 4];
     for mode in MODES {
         unsafe {
-            gtsv_spike::<T>(h, 0, 1, null, null, null, std::ptr::null_mut(), 1, std::ptr::null_mut(), mode).unwrap();
-            gtsv_spike::<T>(h, 2, 0, d.as_ptr(), d.as_ptr(), d.as_ptr(), b.as_mut_ptr(), 2, info.as_mut_ptr(), mode).unwrap();
-            gtsv_batched_strided::<T>(h, 0, 1, null, null, null, 0, std::ptr::null_mut(), 1, 0, std::ptr::null_mut(), 3, mode).unwrap();
-            gtsv_batched_strided::<T>(h, 2, 0, d.as_ptr(), d.as_ptr(), d.as_ptr(), 2, b.as_mut_ptr(), 2, 2, info.as_mut_ptr(), 2, mode).unwrap();
-            gtsv_batched_strided::<T>(h, 2, 1, d.as_ptr(), d.as_ptr(), d.as_ptr(), 2, b.as_mut_ptr(), 2, 2, info.as_mut_ptr(), 0, mode).unwrap();
-            gtsv_batched_interleaved::<T>(h, 0, null, null, null, std::ptr::null_mut(), std::ptr::null_mut(), 2, mode).unwrap();
-            gtsv_batched_interleaved::<T>(h, 2, d.as_ptr(), d.as_ptr(), d.as_ptr(), b.as_mut_ptr(), info.as_mut_ptr(), 0, mode).unwrap();
+            gtsv_spike::<T>(h, mode, 0, 1, null, null, null, std::ptr::null_mut(), 1, std::ptr::null_mut()).unwrap();
+            gtsv_spike::<T>(h, mode, 2, 0, d.as_ptr(), d.as_ptr(), d.as_ptr(), b.as_mut_ptr(), 2, info.as_mut_ptr()).unwrap();
+            gtsv_batched_strided::<T>(h, mode, 0, 1, null, null, null, 0, std::ptr::null_mut(), 1, 0, std::ptr::null_mut(), 3).unwrap();
+            gtsv_batched_strided::<T>(h, mode, 2, 0, d.as_ptr(), d.as_ptr(), d.as_ptr(), 2, b.as_mut_ptr(), 2, 2, info.as_mut_ptr(), 2).unwrap();
+            gtsv_batched_strided::<T>(h, mode, 2, 1, d.as_ptr(), d.as_ptr(), d.as_ptr(), 2, b.as_mut_ptr(), 2, 2, info.as_mut_ptr(), 0).unwrap();
+            gtsv_batched_interleaved::<T>(h, mode, 0, null, null, null, std::ptr::null_mut(), std::ptr::null_mut(), 2).unwrap();
+            gtsv_batched_interleaved::<T>(h, mode, 2, d.as_ptr(), d.as_ptr(), d.as_ptr(), b.as_mut_ptr(), info.as_mut_ptr(), 0).unwrap();
         }
         h.synchronize().unwrap();
         assert!(unchanged(&b, &b0) && info.iter().all(|&v| v == POISON), "{}gtsv: empty work wrote", T::LETTER);
@@ -416,8 +462,8 @@ fn empty_for<T: Blas>(h: &mut Handle) {
         let (two, six) = (T::from_c64(c64(2.0, 0.0)), T::from_c64(c64(6.0, 0.0)));
         let (mut x, mut inf) = (vec![six; 2], vec![POISON; 2]);
         unsafe {
-            gtsv_spike::<T>(h, 1, 1, null, &two, null, x.as_mut_ptr(), 1, inf.as_mut_ptr(), mode).unwrap();
-            gtsv_batched_strided::<T>(h, 1, 1, null, &two, null, 0, x.as_mut_ptr().add(1), 1, 1, inf.as_mut_ptr().add(1), 1, mode).unwrap();
+            gtsv_spike::<T>(h, mode, 1, 1, null, &two, null, x.as_mut_ptr(), 1, inf.as_mut_ptr()).unwrap();
+            gtsv_batched_strided::<T>(h, mode, 1, 1, null, &two, null, 0, x.as_mut_ptr().add(1), 1, 1, inf.as_mut_ptr().add(1), 1).unwrap();
         }
         h.synchronize().unwrap();
         assert!(
@@ -427,7 +473,7 @@ fn empty_for<T: Blas>(h: &mut Handle) {
         );
         let (mut x, mut inf) = (vec![six; 3], vec![POISON; 3]);
         let dd = [two; 3];
-        unsafe { gtsv_batched_interleaved::<T>(h, 1, null, dd.as_ptr(), null, x.as_mut_ptr(), inf.as_mut_ptr(), 3, mode).unwrap() };
+        unsafe { gtsv_batched_interleaved::<T>(h, mode, 1, null, dd.as_ptr(), null, x.as_mut_ptr(), inf.as_mut_ptr(), 3).unwrap() };
         h.synchronize().unwrap();
         assert!(
             x.iter().all(|v| v.to_c64() == c64(3.0, 0.0)) && inf == [0, 0, 0],
@@ -488,7 +534,7 @@ fn device_arrays_for<T: Blas>(h: &mut Handle) {
         let cat = |f: &dyn Fn(&Sys) -> Vec<Complex64>, pad: usize| -> Vec<T> { systems.iter().flat_map(|s| to_t::<T>(&f(s)).into_iter().chain(std::iter::repeat(T::zero()).take(pad))).collect() };
         let (dl, d, du, b) = (cat(&|s| s.dl.clone(), 1), cat(&|s| s.d.clone(), 0), cat(&|s| s.du.clone(), 1), cat(&|s| s.b.clone(), 0));
         let (pdl, pd, pdu, pb) = (up(h, &dl), up(h, &d), up(h, &du), up(h, &b));
-        gtsv_batched_strided::<T>(h, n as i64, nrhs as i64, pdl, pd, pdu, n as i64, pb, n as i64, (n * nrhs) as i64, dinfo, batch as i64, mode).unwrap();
+        gtsv_batched_strided::<T>(h, mode, n as i64, nrhs as i64, pdl, pd, pdu, n as i64, pb, n as i64, (n * nrhs) as i64, dinfo, batch as i64).unwrap();
         h.synchronize().unwrap();
         let (x, info) = (down(h, pb, b.len()), info_of(h));
         for (i, s) in systems.iter().enumerate() {
@@ -501,7 +547,7 @@ fn device_arrays_for<T: Blas>(h: &mut Handle) {
         );
         // One system: systems[0] (B of the first system reloaded).
         h.memcpy(pb as _, b.as_ptr() as _, n * nrhs * size).unwrap();
-        gtsv_spike::<T>(h, n as i64, nrhs as i64, pdl, pd, pdu, pb, n as i64, dinfo, mode).unwrap();
+        gtsv_spike::<T>(h, mode, n as i64, nrhs as i64, pdl, pd, pdu, pb, n as i64, dinfo).unwrap();
         h.synchronize().unwrap();
         verify::<T>(h.backend(), &systems[0].what::<T>("spike, device arrays,", 0, mode), &systems[0], &down(h, pb, n * nrhs), info_of(h)[0]);
         for p in [pdl, pd, pdu, pb] {
@@ -509,16 +555,10 @@ fn device_arrays_for<T: Blas>(h: &mut Handle) {
         }
         // Interleaved (first right-hand sides only).
         let one: Vec<Sys> = systems.iter().map(Sys::first_rhs).collect();
-        let il = |f: &dyn Fn(&Sys, usize) -> Complex64| -> Vec<T> { (0..n * batch).map(|e| T::from_c64(f(&one[e % batch], e / batch))).collect() };
-        let zero = c64(0.0, 0.0);
-        let (dl, d, du, b) = (
-            il(&|s, k| if k > 0 { s.dl[k - 1] } else { zero }),
-            il(&|s, k| s.d[k]),
-            il(&|s, k| if k + 1 < n { s.du[k] } else { zero }),
-            il(&|s, k| s.b[k]),
-        );
+        let il = |rows: usize, f: &dyn Fn(&Sys, usize) -> Complex64| -> Vec<T> { (0..rows * batch).map(|e| T::from_c64(f(&one[e % batch], e / batch))).collect() };
+        let (dl, d, du, b) = (il(n - 1, &|s, k| s.dl[k]), il(n, &|s, k| s.d[k]), il(n - 1, &|s, k| s.du[k]), il(n, &|s, k| s.b[k]));
         let (pdl, pd, pdu, pb) = (up(h, &dl), up(h, &d), up(h, &du), up(h, &b));
-        gtsv_batched_interleaved::<T>(h, n as i64, pdl, pd, pdu, pb, dinfo, batch as i64, mode).unwrap();
+        gtsv_batched_interleaved::<T>(h, mode, n as i64, pdl, pd, pdu, pb, dinfo, batch as i64).unwrap();
         h.synchronize().unwrap();
         let (x, info) = (down(h, pb, b.len()), info_of(h));
         for (i, s) in one.iter().enumerate() {
@@ -550,101 +590,104 @@ fn argument_checks_for<T: Blas>(h: &mut Handle) {
     let b0 = to_t::<T>(&s.b);
     let null = std::ptr::null::<T>();
 
-    // gtsv_spike(h=1, n=2, nrhs=3, dl=4, d=5, du=6, B=7, ldb=8, info=9, pivoting=10)
+    // gtsv_spike(h=1, pivoting=2, n=3, nrhs=4, dl=5, d=6, du=7, B=8, ldb=9, info=10)
     let mut single = |n: i64, nrhs: i64, cut: [usize; 4], ldb: i64| {
         let (mut b, mut info) = (b0[cut[3]..].to_vec(), POISON);
-        let r = gtsv_spike_slices(h, n, nrhs, &dl[cut[0]..], &d[cut[1]..], &du[cut[2]..], &mut b, ldb, &mut info, p);
+        let r = gtsv_spike_slices(h, p, n, nrhs, &dl[cut[0]..], &d[cut[1]..], &du[cut[2]..], &mut b, ldb, &mut info);
         rejected("numgpu_sgtsv_spike", r, &b, &b0[cut[3]..], &[info])
     };
-    assert_eq!(single(-1, 2, [0; 4], 4), (BAD, 2));
-    assert_eq!(single(4, -1, [0; 4], 4), (BAD, 3));
-    assert_eq!(single(4, 2, [1, 0, 0, 0], 4), (BAD, 4));
-    assert_eq!(single(4, 2, [0, 1, 0, 0], 4), (BAD, 5));
-    assert_eq!(single(4, 2, [0, 0, 1, 0], 4), (BAD, 6));
-    assert_eq!(single(4, 2, [0, 0, 0, 1], 4), (BAD, 7));
-    assert_eq!(single(4, 2, [0; 4], 3), (BAD, 8));
-    assert_eq!(single(0, 2, [0; 4], 0), (BAD, 8));
+    assert_eq!(single(-1, 2, [0; 4], 4), (BAD, 3));
+    assert_eq!(single(4, -1, [0; 4], 4), (BAD, 4));
+    assert_eq!(single(4, 2, [1, 0, 0, 0], 4), (BAD, 5));
+    assert_eq!(single(4, 2, [0, 1, 0, 0], 4), (BAD, 6));
+    assert_eq!(single(4, 2, [0, 0, 1, 0], 4), (BAD, 7));
+    assert_eq!(single(4, 2, [0, 0, 0, 1], 4), (BAD, 8));
+    assert_eq!(single(4, 2, [0; 4], 3), (BAD, 9));
+    assert_eq!(single(0, 2, [0; 4], 0), (BAD, 9));
     let (mut b, mut info) = (b0.clone(), POISON);
-    for (ptrs, arg) in [([null, d.as_ptr(), du.as_ptr()], 4), ([dl.as_ptr(), null, du.as_ptr()], 5), ([dl.as_ptr(), d.as_ptr(), null], 6)] {
-        let e = unsafe { gtsv_spike::<T>(h, 4, 2, ptrs[0], ptrs[1], ptrs[2], b.as_mut_ptr(), 4, &mut info, p) }.unwrap_err();
+    for (ptrs, arg) in [([null, d.as_ptr(), du.as_ptr()], 5), ([dl.as_ptr(), null, du.as_ptr()], 6), ([dl.as_ptr(), d.as_ptr(), null], 7)] {
+        let e = unsafe { gtsv_spike::<T>(h, p, 4, 2, ptrs[0], ptrs[1], ptrs[2], b.as_mut_ptr(), 4, &mut info) }.unwrap_err();
         assert_eq!((e.status, c_position(&e, "numgpu_sgtsv_spike")), (BAD, arg));
     }
-    let e = unsafe { gtsv_spike::<T>(h, 4, 2, dl.as_ptr(), d.as_ptr(), du.as_ptr(), std::ptr::null_mut(), 4, &mut info, p) }.unwrap_err();
-    assert_eq!((e.status, c_position(&e, "numgpu_sgtsv_spike")), (BAD, 7));
-    let e = unsafe { gtsv_spike::<T>(h, 4, 2, dl.as_ptr(), d.as_ptr(), du.as_ptr(), b.as_mut_ptr(), 4, std::ptr::null_mut(), p) }.unwrap_err();
-    assert_eq!((e.status, c_position(&e, "numgpu_sgtsv_spike")), (BAD, 9));
-    let e = unsafe { gtsv_spike::<T>(h, 1, 2, dl.as_ptr(), null, du.as_ptr(), b.as_mut_ptr(), 1, &mut info, p) }.unwrap_err();
-    assert_eq!((e.status, c_position(&e, "numgpu_sgtsv_spike")), (BAD, 5));
+    let e = unsafe { gtsv_spike::<T>(h, p, 4, 2, dl.as_ptr(), d.as_ptr(), du.as_ptr(), std::ptr::null_mut(), 4, &mut info) }.unwrap_err();
+    assert_eq!((e.status, c_position(&e, "numgpu_sgtsv_spike")), (BAD, 8));
+    let e = unsafe { gtsv_spike::<T>(h, p, 4, 2, dl.as_ptr(), d.as_ptr(), du.as_ptr(), b.as_mut_ptr(), 4, std::ptr::null_mut()) }.unwrap_err();
+    assert_eq!((e.status, c_position(&e, "numgpu_sgtsv_spike")), (BAD, 10));
+    let e = unsafe { gtsv_spike::<T>(h, p, 1, 2, dl.as_ptr(), null, du.as_ptr(), b.as_mut_ptr(), 1, &mut info) }.unwrap_err();
+    assert_eq!((e.status, c_position(&e, "numgpu_sgtsv_spike")), (BAD, 6));
     assert!(unchanged(&b, &b0) && info == POISON, "invalid gtsv_spike wrote");
 
-    // Strided: two systems, diagonals 4 apart, B 8 apart. (h=1, n=2, nrhs=3, dl=4, d=5, du=6,
-    // stride_diag=7, B=8, ldb=9, strideB=10, info=11, batch=12, pivoting=13)
+    // Strided: two systems, diagonals 4 apart, B 8 apart. (h=1, pivoting=2, n=3, nrhs=4, dl=5,
+    // d=6, du=7, stride_diag=8, B=9, ldb=10, strideB=11, info=12, batch=13)
     let two = |v: &[T]| -> Vec<T> { v.iter().chain(&[T::zero()][..4 - v.len().min(4)]).chain(v).copied().collect() };
     let (sdl, sd, sdu) = (two(&dl), two(&d), two(&du));
     let sb0: Vec<T> = b0.iter().chain(&b0).copied().collect();
     let mut strided = |n: i64, nrhs: i64, sdg: i64, ldb: i64, sbb: i64, batch: i64, cut: [usize; 5]| {
         let (mut b, mut info) = (sb0[cut[3]..].to_vec(), vec![POISON; 2 - cut[4]]);
-        let r = gtsv_batched_strided_slices(h, n, nrhs, &sdl[cut[0]..], &sd[cut[1]..], &sdu[cut[2]..], sdg, &mut b, ldb, sbb, &mut info, batch, p);
+        let r = gtsv_batched_strided_slices(h, p, n, nrhs, &sdl[cut[0]..], &sd[cut[1]..], &sdu[cut[2]..], sdg, &mut b, ldb, sbb, &mut info, batch);
         rejected("numgpu_sgtsv_batched_strided", r, &b, &sb0[cut[3]..], &info)
     };
-    assert_eq!(strided(-1, 2, 4, 4, 8, 2, [0; 5]), (BAD, 2));
-    assert_eq!(strided(4, -1, 4, 4, 8, 2, [0; 5]), (BAD, 3));
-    assert_eq!(strided(4, 2, 4, 4, 8, 2, [1, 0, 0, 0, 0]), (BAD, 4));
-    assert_eq!(strided(4, 2, 4, 4, 8, 2, [0, 1, 0, 0, 0]), (BAD, 5));
-    assert_eq!(strided(4, 2, 4, 4, 8, 2, [0, 0, 1, 0, 0]), (BAD, 6));
-    assert_eq!(strided(4, 2, 3, 4, 8, 2, [0; 5]), (BAD, 7));
-    assert_eq!(strided(4, 2, -1, 4, 8, 1, [0; 5]), (BAD, 7));
-    assert_eq!(strided(4, 2, 4, 4, 8, 2, [0, 0, 0, 1, 0]), (BAD, 8));
-    assert_eq!(strided(4, 2, 4, 3, 8, 2, [0; 5]), (BAD, 9));
-    assert_eq!(strided(4, 2, 4, 4, 7, 2, [0; 5]), (BAD, 10));
-    assert_eq!(strided(4, 2, 4, 4, -8, 1, [0; 5]), (BAD, 10));
-    assert_eq!(strided(4, 2, 4, 4, 8, 2, [0, 0, 0, 0, 1]), (BAD, 11));
-    assert_eq!(strided(4, 2, 4, 4, 8, -1, [0; 5]), (BAD, 12));
+    assert_eq!(strided(-1, 2, 4, 4, 8, 2, [0; 5]), (BAD, 3));
+    assert_eq!(strided(4, -1, 4, 4, 8, 2, [0; 5]), (BAD, 4));
+    assert_eq!(strided(4, 2, 4, 4, 8, 2, [1, 0, 0, 0, 0]), (BAD, 5));
+    assert_eq!(strided(4, 2, 4, 4, 8, 2, [0, 1, 0, 0, 0]), (BAD, 6));
+    assert_eq!(strided(4, 2, 4, 4, 8, 2, [0, 0, 1, 0, 0]), (BAD, 7));
+    assert_eq!(strided(4, 2, 3, 4, 8, 2, [0; 5]), (BAD, 8));
+    assert_eq!(strided(4, 2, -1, 4, 8, 1, [0; 5]), (BAD, 8));
+    assert_eq!(strided(4, 2, 4, 4, 8, 2, [0, 0, 0, 1, 0]), (BAD, 9));
+    assert_eq!(strided(4, 2, 4, 3, 8, 2, [0; 5]), (BAD, 10));
+    assert_eq!(strided(4, 2, 4, 4, 7, 2, [0; 5]), (BAD, 11));
+    assert_eq!(strided(4, 2, 4, 4, -8, 1, [0; 5]), (BAD, 11));
+    assert_eq!(strided(4, 2, 4, 4, 8, 2, [0, 0, 0, 0, 1]), (BAD, 12));
+    assert_eq!(strided(4, 2, 4, 4, 8, -1, [0; 5]), (BAD, 13));
     let (mut b, mut info) = (sb0.clone(), vec![POISON; 2]);
-    let call = |h: &mut Handle, dl: *const T, d: *const T, du: *const T, b: *mut T, info: *mut i32| unsafe { gtsv_batched_strided::<T>(h, 4, 2, dl, d, du, 4, b, 4, 8, info, 2, p) };
-    for (ptrs, arg) in [([null, sd.as_ptr(), sdu.as_ptr()], 4), ([sdl.as_ptr(), null, sdu.as_ptr()], 5), ([sdl.as_ptr(), sd.as_ptr(), null], 6)] {
+    let call = |h: &mut Handle, dl: *const T, d: *const T, du: *const T, b: *mut T, info: *mut i32| unsafe { gtsv_batched_strided::<T>(h, p, 4, 2, dl, d, du, 4, b, 4, 8, info, 2) };
+    for (ptrs, arg) in [([null, sd.as_ptr(), sdu.as_ptr()], 5), ([sdl.as_ptr(), null, sdu.as_ptr()], 6), ([sdl.as_ptr(), sd.as_ptr(), null], 7)] {
         let e = call(h, ptrs[0], ptrs[1], ptrs[2], b.as_mut_ptr(), info.as_mut_ptr()).unwrap_err();
         assert_eq!((e.status, c_position(&e, "numgpu_sgtsv_batched_strided")), (BAD, arg));
     }
     let e = call(h, sdl.as_ptr(), sd.as_ptr(), sdu.as_ptr(), std::ptr::null_mut(), info.as_mut_ptr()).unwrap_err();
-    assert_eq!((e.status, c_position(&e, "numgpu_sgtsv_batched_strided")), (BAD, 8));
+    assert_eq!((e.status, c_position(&e, "numgpu_sgtsv_batched_strided")), (BAD, 9));
     let e = call(h, sdl.as_ptr(), sd.as_ptr(), sdu.as_ptr(), b.as_mut_ptr(), std::ptr::null_mut()).unwrap_err();
-    assert_eq!((e.status, c_position(&e, "numgpu_sgtsv_batched_strided")), (BAD, 11));
+    assert_eq!((e.status, c_position(&e, "numgpu_sgtsv_batched_strided")), (BAD, 12));
     assert!(unchanged(&b, &sb0) && info.iter().all(|&v| v == POISON), "invalid gtsv_batched_strided wrote");
     // A stride of 0 for the diagonals is one matrix for the whole batch; with one system any
     // stride is accepted.
     let (mut b, mut info) = (sb0.clone(), vec![POISON; 2]);
-    gtsv_batched_strided_slices(h, 4, 2, &dl, &d, &du, 0, &mut b, 4, 8, &mut info, 2, p).unwrap();
-    gtsv_batched_strided_slices(h, 4, 2, &dl, &d, &du, 1, &mut b, 4, 0, &mut info, 1, p).unwrap();
+    gtsv_batched_strided_slices(h, p, 4, 2, &dl, &d, &du, 0, &mut b, 4, 8, &mut info, 2).unwrap();
+    gtsv_batched_strided_slices(h, p, 4, 2, &dl, &d, &du, 1, &mut b, 4, 0, &mut info, 1).unwrap();
     h.synchronize().unwrap();
     assert_eq!(info, [0, 0]);
 
-    // Interleaved: two systems of order 4 (h=1, n=2, dl=3, d=4, du=5, B=6, info=7, batch=8,
-    // pivoting=9).
+    // Interleaved: two systems of order 4 (h=1, pivoting=2, n=3, dl=4, d=5, du=6, B=7, info=8,
+    // batch=9): dl and du hold 3·2 entries, d and B 4·2.
     let v8: Vec<T> = sd.iter().take(8).copied().collect();
     let ib0: Vec<T> = b0.clone();
     let mut interleaved = |n: i64, batch: i64, cut: [usize; 5]| {
         let (mut b, mut info) = (ib0[cut[3]..].to_vec(), vec![POISON; 2 - cut[4]]);
-        let r = gtsv_batched_interleaved_slices(h, n, &v8[cut[0]..], &v8[cut[1]..], &v8[cut[2]..], &mut b, &mut info, batch, p);
+        let r = gtsv_batched_interleaved_slices(h, p, n, &v8[cut[0]..], &v8[cut[1]..], &v8[cut[2]..], &mut b, &mut info, batch);
         rejected("numgpu_sgtsv_batched_interleaved", r, &b, &ib0[cut[3]..], &info)
     };
-    assert_eq!(interleaved(-1, 2, [0; 5]), (BAD, 2));
-    assert_eq!(interleaved(4, 2, [1, 0, 0, 0, 0]), (BAD, 3));
-    assert_eq!(interleaved(4, 2, [0, 1, 0, 0, 0]), (BAD, 4));
-    assert_eq!(interleaved(4, 2, [0, 0, 1, 0, 0]), (BAD, 5));
-    assert_eq!(interleaved(4, 2, [0, 0, 0, 1, 0]), (BAD, 6));
-    assert_eq!(interleaved(4, 2, [0, 0, 0, 0, 1]), (BAD, 7));
-    assert_eq!(interleaved(4, -2, [0; 5]), (BAD, 8));
+    assert_eq!(interleaved(-1, 2, [0; 5]), (BAD, 3));
+    assert_eq!(interleaved(4, 2, [3, 0, 0, 0, 0]), (BAD, 4));
+    assert_eq!(interleaved(4, 2, [0, 1, 0, 0, 0]), (BAD, 5));
+    assert_eq!(interleaved(4, 2, [0, 0, 3, 0, 0]), (BAD, 6));
+    assert_eq!(interleaved(4, 2, [0, 0, 0, 1, 0]), (BAD, 7));
+    assert_eq!(interleaved(4, 2, [0, 0, 0, 0, 1]), (BAD, 8));
+    assert_eq!(interleaved(4, -2, [0; 5]), (BAD, 9));
+    // (n − 1)·batch entries of dl and du are enough.
     let (mut b, mut info) = (ib0.clone(), vec![POISON; 2]);
-    let call = |h: &mut Handle, dl: *const T, d: *const T, du: *const T, b: *mut T, info: *mut i32| unsafe { gtsv_batched_interleaved::<T>(h, 4, dl, d, du, b, info, 2, p) };
-    for (ptrs, arg) in [([null, v8.as_ptr(), v8.as_ptr()], 3), ([v8.as_ptr(), null, v8.as_ptr()], 4), ([v8.as_ptr(), v8.as_ptr(), null], 5)] {
+    gtsv_batched_interleaved_slices(h, p, 4, &v8[2..], &v8, &v8[2..], &mut b, &mut info, 2).unwrap();
+    let (mut b, mut info) = (ib0.clone(), vec![POISON; 2]);
+    let call = |h: &mut Handle, dl: *const T, d: *const T, du: *const T, b: *mut T, info: *mut i32| unsafe { gtsv_batched_interleaved::<T>(h, p, 4, dl, d, du, b, info, 2) };
+    for (ptrs, arg) in [([null, v8.as_ptr(), v8.as_ptr()], 4), ([v8.as_ptr(), null, v8.as_ptr()], 5), ([v8.as_ptr(), v8.as_ptr(), null], 6)] {
         let e = call(h, ptrs[0], ptrs[1], ptrs[2], b.as_mut_ptr(), info.as_mut_ptr()).unwrap_err();
         assert_eq!((e.status, c_position(&e, "numgpu_sgtsv_batched_interleaved")), (BAD, arg));
     }
     let e = call(h, v8.as_ptr(), v8.as_ptr(), v8.as_ptr(), std::ptr::null_mut(), info.as_mut_ptr()).unwrap_err();
-    assert_eq!((e.status, c_position(&e, "numgpu_sgtsv_batched_interleaved")), (BAD, 6));
-    let e = call(h, v8.as_ptr(), v8.as_ptr(), v8.as_ptr(), b.as_mut_ptr(), std::ptr::null_mut()).unwrap_err();
     assert_eq!((e.status, c_position(&e, "numgpu_sgtsv_batched_interleaved")), (BAD, 7));
+    let e = call(h, v8.as_ptr(), v8.as_ptr(), v8.as_ptr(), b.as_mut_ptr(), std::ptr::null_mut()).unwrap_err();
+    assert_eq!((e.status, c_position(&e, "numgpu_sgtsv_batched_interleaved")), (BAD, 8));
     assert!(unchanged(&b, &ib0) && info.iter().all(|&v| v == POISON), "invalid gtsv_batched_interleaved wrote");
 }
 
@@ -658,31 +701,31 @@ fn gtsv_c_abi_checks() {
     let (dl, d, du) = (to_t::<f64>(&s.dl), to_t::<f64>(&s.d), to_t::<f64>(&s.du));
     let b0 = to_t::<f64>(&s.b);
     let (mut b, mut info) = (b0.clone(), vec![POISON; 2]);
-    let st = unsafe { numgpu_dgtsv_spike(std::ptr::null_mut(), 5, 2, dl.as_ptr(), d.as_ptr(), du.as_ptr(), b.as_mut_ptr(), 5, info.as_mut_ptr(), 0) };
+    let st = unsafe { numgpu_dgtsv_spike(std::ptr::null_mut(), 0, 5, 2, dl.as_ptr(), d.as_ptr(), du.as_ptr(), b.as_mut_ptr(), 5, info.as_mut_ptr()) };
     assert_eq!((st, numgpu_last_error_arg()), (Status::NUMGPU_INVALID_VALUE, 1));
     let mut h = Handle::cpu();
-    let st = unsafe { numgpu_dgtsv_spike(&mut h, 5, 2, dl.as_ptr(), d.as_ptr(), du.as_ptr(), b.as_mut_ptr(), 5, info.as_mut_ptr(), 2) };
-    assert_eq!((st, numgpu_last_error_arg()), (Status::NUMGPU_INVALID_VALUE, 10));
-    let st = unsafe { numgpu_dgtsv_batched_strided(&mut h, 5, 1, dl.as_ptr(), d.as_ptr(), du.as_ptr(), 0, b.as_mut_ptr(), 5, 5, info.as_mut_ptr(), 2, -1) };
-    assert_eq!((st, numgpu_last_error_arg()), (Status::NUMGPU_INVALID_VALUE, 13));
-    let st = unsafe { numgpu_zgtsv_batched_interleaved(&mut h, 1, std::ptr::null(), b.as_ptr() as _, std::ptr::null(), b.as_mut_ptr() as _, info.as_mut_ptr(), 2, 7) };
-    assert_eq!((st, numgpu_last_error_arg()), (Status::NUMGPU_INVALID_VALUE, 9));
+    let st = unsafe { numgpu_dgtsv_spike(&mut h, 2, 5, 2, dl.as_ptr(), d.as_ptr(), du.as_ptr(), b.as_mut_ptr(), 5, info.as_mut_ptr()) };
+    assert_eq!((st, numgpu_last_error_arg()), (Status::NUMGPU_INVALID_VALUE, 2));
+    let st = unsafe { numgpu_dgtsv_batched_strided(&mut h, -1, 5, 1, dl.as_ptr(), d.as_ptr(), du.as_ptr(), 0, b.as_mut_ptr(), 5, 5, info.as_mut_ptr(), 2) };
+    assert_eq!((st, numgpu_last_error_arg()), (Status::NUMGPU_INVALID_VALUE, 2));
+    let st = unsafe { numgpu_zgtsv_batched_interleaved(&mut h, 7, 1, std::ptr::null(), b.as_ptr() as _, std::ptr::null(), b.as_mut_ptr() as _, info.as_mut_ptr(), 2) };
+    assert_eq!((st, numgpu_last_error_arg()), (Status::NUMGPU_INVALID_VALUE, 2));
     assert!(unchanged(&b, &b0) && info.iter().all(|&v| v == POISON), "invalid C calls wrote");
 
     // Valid calls: the C forms agree with the Rust API bit for bit.
     let mut want = (b0.clone(), POISON);
-    gtsv_spike_slices(&mut h, 5, 2, &dl, &d, &du, &mut want.0, 5, &mut want.1, Pivoting::NoPivot).unwrap();
-    let st = unsafe { numgpu_dgtsv_spike(&mut h, 5, 2, dl.as_ptr(), d.as_ptr(), du.as_ptr(), b.as_mut_ptr(), 5, info.as_mut_ptr(), 1) };
+    gtsv_spike_slices(&mut h, Pivoting::NoPivot, 5, 2, &dl, &d, &du, &mut want.0, 5, &mut want.1).unwrap();
+    let st = unsafe { numgpu_dgtsv_spike(&mut h, 1, 5, 2, dl.as_ptr(), d.as_ptr(), du.as_ptr(), b.as_mut_ptr(), 5, info.as_mut_ptr()) };
     assert!(st == Status::NUMGPU_SUCCESS && unchanged(&b, &want.0) && info[0] == want.1, "numgpu_dgtsv_spike");
     let (mut b, mut info) = (b0.clone(), vec![POISON; 2]);
-    let st = unsafe { numgpu_dgtsv_batched_strided(&mut h, 5, 1, dl.as_ptr(), d.as_ptr(), du.as_ptr(), 0, b.as_mut_ptr(), 5, 5, info.as_mut_ptr(), 2, 0) };
+    let st = unsafe { numgpu_dgtsv_batched_strided(&mut h, 0, 5, 1, dl.as_ptr(), d.as_ptr(), du.as_ptr(), 0, b.as_mut_ptr(), 5, 5, info.as_mut_ptr(), 2) };
     assert!(st == Status::NUMGPU_SUCCESS && unchanged(&b, &want.0) && info == [0, 0], "numgpu_dgtsv_batched_strided");
     // Interleaved: the two columns of B as two systems with the same T.
-    let il = |v: &[f64], shift: usize| -> Vec<f64> { (0..10).map(|e| if e / 2 >= shift && e / 2 - shift < v.len() { v[e / 2 - shift] } else { 0.0 }).collect() };
-    let (idl, id, idu) = (il(&dl, 1), il(&d, 0), il(&du, 0));
+    let il = |v: &[f64]| -> Vec<f64> { (0..2 * v.len()).map(|e| v[e / 2]).collect() };
+    let (idl, id, idu) = (il(&dl), il(&d), il(&du));
     let mut ib: Vec<f64> = (0..10).map(|e| b0[e % 2 * 5 + e / 2]).collect();
     let mut info = vec![POISON; 2];
-    let st = unsafe { numgpu_dgtsv_batched_interleaved(&mut h, 5, idl.as_ptr(), id.as_ptr(), idu.as_ptr(), ib.as_mut_ptr(), info.as_mut_ptr(), 2, 0) };
+    let st = unsafe { numgpu_dgtsv_batched_interleaved(&mut h, 0, 5, idl.as_ptr(), id.as_ptr(), idu.as_ptr(), ib.as_mut_ptr(), info.as_mut_ptr(), 2) };
     let back: Vec<f64> = (0..10).map(|e| ib[e % 5 * 2 + e / 5]).collect();
     assert!(st == Status::NUMGPU_SUCCESS && unchanged(&back, &want.0) && info == [0, 0], "numgpu_dgtsv_batched_interleaved");
 }
@@ -693,6 +736,7 @@ crate::all_precisions! {
     partitioned => partitioned_for;
     strided => strided_for;
     interleaved => interleaved_for;
+    cusparse_layout => cusparse_layout_for;
     singular => singular_for;
     nan_input => nan_for;
     empty => empty_for;
@@ -707,6 +751,7 @@ crate::on_every_backend! {
     gtsv_spike_partitioned_orders => super::partitioned;
     gtsv_batched_strided_matches_lapack => super::strided;
     gtsv_batched_interleaved_matches_lapack => super::interleaved;
+    issue25_cusparse_arrays_map_as_documented => super::cusparse_layout;
     gtsv_singular_systems_leave_b_unchanged => super::singular;
     gtsv_nan_propagates_to_its_system_only => super::nan_input;
     gtsv_empty_work_touches_nothing => super::empty;

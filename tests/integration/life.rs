@@ -235,7 +235,7 @@ fn malformed(h: &mut Handle) {
             spoil(&mut c);
             let e = plan_from_coo(h, &c).err().unwrap_or_else(|| panic!("{name} spoiled (base {base}) was accepted"));
             assert_eq!(e.status, Status::NUMGPU_INVALID_VALUE, "{name}: {e}");
-            let want = ["atoms", "voxels", "fibers", "values", "index_base"].iter().position(|n| n == name).unwrap() as i32 + 7;
+            let want = ["atoms", "voxels", "fibers", "index_base", "values"].iter().position(|n| n == name).unwrap() as i32 + 7;
             assert_eq!(c_position(&e, "numgpu_life_plan_create"), want, "{name}: {e}");
         }
     }
@@ -266,7 +266,7 @@ fn life_plan_c_life_cycle() {
         assert_eq!(numgpu::ffi::capi::numgpu_create_with(&mut h, 1, 0), Status::NUMGPU_SUCCESS);
         let c = small(1);
         let mut p: *mut LifePlan = std::ptr::null_mut();
-        let create = |p: *mut *mut LifePlan, fibers: &[i32]| capi::numgpu_life_plan_create(h, 7, 5, 8, 7, 14, c.atoms.as_ptr(), c.voxels.as_ptr(), fibers.as_ptr(), c.values.as_ptr(), 1, p);
+        let create = |p: *mut *mut LifePlan, fibers: &[i32]| capi::numgpu_life_plan_create(h, 7, 5, 8, 7, 14, c.atoms.as_ptr(), c.voxels.as_ptr(), fibers.as_ptr(), 1, c.values.as_ptr(), p);
         let mut bad = c.fibers.clone();
         bad[4] = 8;
         let sentinel = 0x10 as *mut LifePlan;

@@ -12,7 +12,7 @@
 
 use crate::common::c_position;
 use numgpu::rkc::cpu::Rhs;
-use numgpu::rkc::{rkc_integrate, rkc_integrate_slices, state_len, Callbacks, Layout, Method, Ode, Options, Problem, Spectral};
+use numgpu::rkc::{numgpu_rkc_stat as Stat, rkc_integrate, rkc_integrate_slices, state_len, stats_len, Callbacks, Layout, Method, Ode, Options, Problem, Spectral};
 use numgpu::testing::ode::{heat_modes, linear, linear_callbacks, linear_exact as exact_linear, reference, weighted_error as weighted_err, LINEAR_CU, PLEI_AT_3};
 use numgpu::testing::tol::ODE_GLOBAL as ACC;
 use numgpu::{Backend, Handle, Status};
@@ -22,14 +22,25 @@ fn opts(method: Method) -> Options {
     Options { method, ..Options::default() }
 }
 
+/// `numgpu_backend`'s value of a backend, as the stats' backend entry holds it.
+fn backend_code(b: Backend) -> i64 {
+    match b {
+        Backend::Cpu => numgpu::core::handle::numgpu_backend::NUMGPU_BACKEND_CPU as i64,
+        Backend::Cuda => numgpu::core::handle::numgpu_backend::NUMGPU_BACKEND_CUDA as i64,
+    }
+}
+
 /// Integrates `nsys` systems with the same layout arguments, system-major, compact; returns
 /// the status and stats.
 #[allow(clippy::too_many_arguments)]
 fn run(h: &mut Handle, ode: &Ode, t0: f64, tend: f64, y: &mut [f64], p: &[f64], rtol: f64, atol: &[f64], o: Options) -> (Vec<i32>, Vec<i64>) {
     let nsys = y.len() / ode.neq();
     let mut status = vec![-7; nsys];
-    let mut stats = vec![-7; 6 * nsys];
+    let mut stats = vec![-7; stats_len() * nsys];
     rkc_integrate_slices(h, ode, nsys as i64, t0, tend, y, ode.neq() as i64, Layout::SystemMajor, p, ode.npar().max(1) as i64, rtol, atol, o, None, &mut status, Some(&mut stats)).expect("integrate");
+    let here = backend_code(h.backend());
+    let slot = Stat::NUMGPU_RKC_STAT_BACKEND as usize;
+    assert!(stats.chunks(stats_len()).all(|s| s[slot] == here), "the stats name the backend {here}: {stats:?}");
     (status, stats)
 }
 
@@ -51,7 +62,7 @@ fn linear_exact(h: &mut Handle) {
             let exact = exact_linear(p[4 * i], p[4 * i + 3], &y0[2 * i..], tend);
             let e = weighted_err(&y[2 * i..2 * i + 2], &exact, rtol, atol);
             assert!(e < ACC, "{method:?} system {i} λ = {}: error {e:.3e} tolerances (limit {ACC}), y = {:?}, exact = {exact:?}", lam[i], &y[2 * i..2 * i + 2]);
-            let s = &stats[6 * i..6 * i + 6];
+            let s = &stats[stats_len() * i..stats_len() * (i + 1)];
             assert_eq!(s[1], s[2] + s[3], "{method:?} system {i}: steps = accepted + rejected, {s:?}");
             if method == Method::Rkck {
                 // f(t0), the initial-step estimate, then 6 per step.
@@ -62,7 +73,8 @@ fn linear_exact(h: &mut Handle) {
         }
         if method == Method::Rkc {
             // Stiffer systems take more stages.
-            assert!(stats[6 * (nsys - 1) + 5] > stats[5], "stages {} (λ = −2000) vs {} (λ = −1)", stats[6 * (nsys - 1) + 5], stats[5]);
+            let stages = |i: usize| stats[stats_len() * i + Stat::NUMGPU_RKC_STAT_STAGES as usize];
+            assert!(stages(nsys - 1) > stages(0), "stages {} (λ = −2000) vs {} (λ = −1)", stages(nsys - 1), stages(0));
         }
     }
 }
@@ -85,7 +97,7 @@ fn heat_exact(h: &mut Handle) {
             assert_eq!(status[i], 0, "{spectral:?} system {i}");
             let e = weighted_err(&y[i * n..(i + 1) * n], &heat_modes(n, &modes, d[i], tend), rtol, atol);
             assert!(e < ACC, "{spectral:?} system {i} D = {}: error {e:.3e} tolerances", d[i]);
-            let sigma_evals = stats[6 * i + 4];
+            let sigma_evals = stats[stats_len() * i + Stat::NUMGPU_RKC_STAT_SPCRAD_RHS as usize];
             // The problem's bound serves AUTO and CONSTANT; ESTIMATE runs the power method.
             match spectral {
                 Spectral::Estimate => assert!(sigma_evals > 0, "{spectral:?}: the power method ran"),
@@ -112,7 +124,7 @@ fn brusselator_reference(h: &mut Handle) {
     let e = weighted_err(&y, &yref, rtol, atol);
     assert!(e < 10.0 * ACC, "Brusselator: error {e:.3e} tolerances against the reference");
     // AUTO takes the problem's Gershgorin bound: no power method.
-    assert!(stats.chunks(6).all(|s| s[4] == 0 && s[1] > 10), "stats {stats:?}");
+    assert!(stats.chunks(stats_len()).all(|s| s[4] == 0 && s[1] > 10), "stats {stats:?}");
     // Equation-major, with padding: the same numbers bitwise (the same arithmetic per system).
     let ld = nsys + 3;
     let mut ye = vec![f64::NAN; ld * neq];
@@ -204,17 +216,17 @@ fn warm_restart(h: &mut Handle) {
     for k in 0..10 {
         let (a, b) = (k as f64 / 10.0, (k + 1) as f64 / 10.0);
         let mut status = vec![-7; nsys];
-        let mut stats = vec![0; 6 * nsys];
+        let mut stats = vec![0; stats_len() * nsys];
         rkc_integrate_slices(h, &ode, nsys as i64, a, b, &mut warm, neq as i64, Layout::SystemMajor, &p, 3, rtol, &[atol], o, Some(&mut state), &mut status, Some(&mut stats)).unwrap();
         assert_eq!(status, vec![0; nsys], "warm piece {k}");
-        evals_warm += stats.chunks(6).map(|s| s[0] + s[4]).sum::<i64>();
+        evals_warm += stats.chunks(stats_len()).map(|s| s[0] + s[4]).sum::<i64>();
         let (st, sc) = run(h, &ode, a, b, &mut cold, &p, rtol, &[atol], o);
         assert_eq!(st, vec![0; nsys], "cold piece {k}");
-        evals_cold += sc.chunks(6).map(|s| s[0] + s[4]).sum::<i64>();
+        evals_cold += sc.chunks(stats_len()).map(|s| s[0] + s[4]).sum::<i64>();
     }
     let e = weighted_err(&warm, &one, rtol, atol);
     assert!(e < ACC, "ten warm pieces against one call: {e:.3e} tolerances");
-    let evals_one: i64 = s1.chunks(6).map(|s| s[0] + s[4]).sum();
+    let evals_one: i64 = s1.chunks(stats_len()).map(|s| s[0] + s[4]).sum();
     assert!(evals_warm < evals_cold, "warm restarts cost {evals_warm} RHS evaluations, cold ones {evals_cold}");
     assert!((evals_warm as f64) < 1.6 * evals_one as f64 + 40.0 * nsys as f64, "ten warm pieces cost {evals_warm} RHS evaluations, one call {evals_one}");
     // The state counts every accepted step of the ten pieces.
@@ -256,16 +268,18 @@ fn status_codes(h: &mut Handle) {
     assert_eq!(status, vec![0, 1]);
 }
 
-/// nsys = 0 touches nothing; t0 = tend writes status 0 and zero stats, Y unchanged.
+/// nsys = 0 touches nothing; t0 = tend writes status 0 and zero counts, Y unchanged.
 fn empty_work(h: &mut Handle) {
     let ode = Ode::builtin(h, Problem::Lorenz, 3).unwrap();
     let mut y = vec![1.0, 2.0, 3.0];
     let mut status = vec![-7];
-    let mut stats = vec![-7; 6];
+    let mut stats = vec![-7; stats_len()];
     rkc_integrate_slices(h, &ode, 0, 0.0, 1.0, &mut y, 3, Layout::SystemMajor, &[10.0, 28.0, 2.0], 3, 1e-6, &[1e-6], Options::default(), None, &mut status, Some(&mut stats)).unwrap();
     assert_eq!((status[0], stats[0]), (-7, -7));
     rkc_integrate_slices(h, &ode, 1, 0.5, 0.5, &mut y, 3, Layout::SystemMajor, &[10.0, 28.0, 2.0], 3, 1e-6, &[1e-6], Options::default(), None, &mut status, Some(&mut stats)).unwrap();
-    assert_eq!((status, stats, y), (vec![0], vec![0; 6], vec![1.0, 2.0, 3.0]));
+    let mut zero = vec![0; stats_len()];
+    zero[Stat::NUMGPU_RKC_STAT_BACKEND as usize] = backend_code(h.backend());
+    assert_eq!((status, stats, y), (vec![0], zero, vec![1.0, 2.0, 3.0]));
 }
 
 /// Integrating backwards (tend < t0) returns to the start of a forward run.
@@ -293,7 +307,7 @@ fn device_arrays(h: &mut Handle) {
     let mut yh = y0.clone();
     let mut sth = vec![0.0; nsys * sl];
     let mut stath = vec![-7; nsys];
-    let mut statsh = vec![-7; 6 * nsys];
+    let mut statsh = vec![-7; stats_len() * nsys];
     rkc_integrate_slices(h, &ode, nsys as i64, 0.0, 2.0, &mut yh, neq as i64, Layout::SystemMajor, &p, 3, 1e-6, &[1e-6], Options::default(), Some(&mut sth), &mut stath, Some(&mut statsh)).unwrap();
     let bytes = |n: usize, e: usize| n * e;
     unsafe {
@@ -302,18 +316,18 @@ fn device_arrays(h: &mut Handle) {
         let da = h.malloc(8).unwrap() as *mut f64;
         let ds = h.malloc(bytes(nsys * sl, 8)).unwrap() as *mut f64;
         let dst = h.malloc(bytes(nsys, 4)).unwrap() as *mut i32;
-        let dstats = h.malloc(bytes(6 * nsys, 8)).unwrap() as *mut i64;
+        let dstats = h.malloc(bytes(stats_len() * nsys, 8)).unwrap() as *mut i64;
         let zeros = vec![0u8; nsys * sl * 8];
         h.memcpy(dy as _, y0.as_ptr() as _, y0.len() * 8).unwrap();
         h.memcpy(dp as _, p.as_ptr() as _, p.len() * 8).unwrap();
         h.memcpy(da as _, [1e-6f64].as_ptr() as _, 8).unwrap();
         h.memcpy(ds as _, zeros.as_ptr() as _, zeros.len()).unwrap();
-        rkc_integrate(h, &ode, nsys as i64, 0.0, 2.0, dy, neq as i64, Layout::SystemMajor, dp, 3, 1e-6, da, 1, Options::default(), ds, dst, dstats).unwrap();
+        rkc_integrate(h, &ode, nsys as i64, 1, 0.0, 2.0, dy, neq as i64, Layout::SystemMajor, dp, 3, 1e-6, da, Options::default(), ds, dst, dstats).unwrap();
         h.synchronize().unwrap();
         let mut y = vec![0.0f64; y0.len()];
         let mut st = vec![0.0f64; nsys * sl];
         let mut stat = vec![0; nsys];
-        let mut stats = vec![0; 6 * nsys];
+        let mut stats = vec![0; stats_len() * nsys];
         h.memcpy(y.as_mut_ptr() as _, dy as _, y.len() * 8).unwrap();
         h.memcpy(st.as_mut_ptr() as _, ds as _, st.len() * 8).unwrap();
         h.memcpy(stat.as_mut_ptr() as _, dst as _, nsys * 4).unwrap();
@@ -338,18 +352,18 @@ fn bad_arguments(h: &mut Handle) {
     type Call<'a> = Box<dyn Fn(&mut Handle, &mut [f64], &mut [i32]) -> numgpu::Result<()> + 'a>;
     let cases: Vec<(i32, Call)> = vec![
         (3, Box::new(|h, y, s| rkc_integrate_slices(h, &ode, -1, 0.0, 1.0, y, 3, sm, &p, 3, 1e-6, &[1e-6], Options::default(), None, s, None))),
-        (4, Box::new(|h, y, s| rkc_integrate_slices(h, &ode, 2, f64::NAN, 1.0, y, 3, sm, &p, 3, 1e-6, &[1e-6], Options::default(), None, s, None))),
-        (5, Box::new(|h, y, s| rkc_integrate_slices(h, &ode, 2, 0.0, f64::INFINITY, y, 3, sm, &p, 3, 1e-6, &[1e-6], Options::default(), None, s, None))),
-        (7, Box::new(|h, y, s| rkc_integrate_slices(h, &ode, 2, 0.0, 1.0, y, 2, sm, &p, 3, 1e-6, &[1e-6], Options::default(), None, s, None))),
-        (7, Box::new(|h, y, s| rkc_integrate_slices(h, &ode, 2, 0.0, 1.0, y, 1, Layout::EquationMajor, &p, 2, 1e-6, &[1e-6], Options::default(), None, s, None))),
-        (10, Box::new(|h, y, s| rkc_integrate_slices(h, &ode, 2, 0.0, 1.0, y, 3, sm, &p, 2, 1e-6, &[1e-6], Options::default(), None, s, None))),
-        (11, Box::new(|h, y, s| rkc_integrate_slices(h, &ode, 2, 0.0, 1.0, y, 3, sm, &p, 3, 0.5, &[1e-6], Options::default(), None, s, None))),
-        (11, Box::new(|h, y, s| rkc_integrate_slices(h, &ode, 2, 0.0, 1.0, y, 3, sm, &p, 3, -1e-6, &[1e-6], Options::default(), None, s, None))),
-        (12, Box::new(|h, y, s| rkc_integrate_slices(h, &ode, 2, 0.0, 1.0, y, 3, sm, &p, 3, 1e-6, &[-1e-6], Options::default(), None, s, None))),
-        (12, Box::new(|h, y, s| rkc_integrate_slices(h, &ode, 2, 0.0, 1.0, y, 3, sm, &p, 3, 1e-6, &[1e-6, 1e-6, f64::NAN], Options::default(), None, s, None))),
-        (13, Box::new(|h, y, s| rkc_integrate_slices(h, &ode, 2, 0.0, 1.0, y, 3, sm, &p, 3, 1e-6, &[1e-6, 1e-6], Options::default(), None, s, None))),
-        (6, Box::new(|h, y, s| rkc_integrate_slices(h, &ode, 2, 0.0, 1.0, &mut y[..5], 3, sm, &p, 3, 1e-6, &[1e-6], Options::default(), None, s, None))),
-        (9, Box::new(|h, y, s| rkc_integrate_slices(h, &ode, 2, 0.0, 1.0, y, 3, sm, &p[..5], 3, 1e-6, &[1e-6], Options::default(), None, s, None))),
+        (5, Box::new(|h, y, s| rkc_integrate_slices(h, &ode, 2, f64::NAN, 1.0, y, 3, sm, &p, 3, 1e-6, &[1e-6], Options::default(), None, s, None))),
+        (6, Box::new(|h, y, s| rkc_integrate_slices(h, &ode, 2, 0.0, f64::INFINITY, y, 3, sm, &p, 3, 1e-6, &[1e-6], Options::default(), None, s, None))),
+        (8, Box::new(|h, y, s| rkc_integrate_slices(h, &ode, 2, 0.0, 1.0, y, 2, sm, &p, 3, 1e-6, &[1e-6], Options::default(), None, s, None))),
+        (8, Box::new(|h, y, s| rkc_integrate_slices(h, &ode, 2, 0.0, 1.0, y, 1, Layout::EquationMajor, &p, 2, 1e-6, &[1e-6], Options::default(), None, s, None))),
+        (11, Box::new(|h, y, s| rkc_integrate_slices(h, &ode, 2, 0.0, 1.0, y, 3, sm, &p, 2, 1e-6, &[1e-6], Options::default(), None, s, None))),
+        (12, Box::new(|h, y, s| rkc_integrate_slices(h, &ode, 2, 0.0, 1.0, y, 3, sm, &p, 3, 0.5, &[1e-6], Options::default(), None, s, None))),
+        (12, Box::new(|h, y, s| rkc_integrate_slices(h, &ode, 2, 0.0, 1.0, y, 3, sm, &p, 3, -1e-6, &[1e-6], Options::default(), None, s, None))),
+        (13, Box::new(|h, y, s| rkc_integrate_slices(h, &ode, 2, 0.0, 1.0, y, 3, sm, &p, 3, 1e-6, &[-1e-6], Options::default(), None, s, None))),
+        (13, Box::new(|h, y, s| rkc_integrate_slices(h, &ode, 2, 0.0, 1.0, y, 3, sm, &p, 3, 1e-6, &[1e-6, 1e-6, f64::NAN], Options::default(), None, s, None))),
+        (4, Box::new(|h, y, s| rkc_integrate_slices(h, &ode, 2, 0.0, 1.0, y, 3, sm, &p, 3, 1e-6, &[1e-6, 1e-6], Options::default(), None, s, None))),
+        (7, Box::new(|h, y, s| rkc_integrate_slices(h, &ode, 2, 0.0, 1.0, &mut y[..5], 3, sm, &p, 3, 1e-6, &[1e-6], Options::default(), None, s, None))),
+        (10, Box::new(|h, y, s| rkc_integrate_slices(h, &ode, 2, 0.0, 1.0, y, 3, sm, &p[..5], 3, 1e-6, &[1e-6], Options::default(), None, s, None))),
         (15, Box::new(|h, y, s| rkc_integrate_slices(h, &ode, 2, 0.0, 1.0, y, 3, sm, &p, 3, 1e-6, &[1e-6], Options::default(), Some(&mut [0.0; 17]), s, None))),
         (16, Box::new(|h, y, s| rkc_integrate_slices(h, &ode, 2, 0.0, 1.0, y, 3, sm, &p, 3, 1e-6, &[1e-6], Options::default(), None, &mut s[..1], None))),
         (17, Box::new(|h, y, s| rkc_integrate_slices(h, &ode, 2, 0.0, 1.0, y, 3, sm, &p, 3, 1e-6, &[1e-6], Options::default(), None, s, Some(&mut [0; 11])))),

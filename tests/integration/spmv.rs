@@ -340,7 +340,7 @@ fn cmrs_values_and_inf_for<T: CmrsScalar>(h: &mut Handle) {
 /// its argument and writes nothing.
 fn cmrs_checks_for<T: CmrsScalar>(h: &mut Handle) {
     let a = revalue::<T>(&pattern(20, 10, 90, |i| i % 4), 90);
-    let create = |h: &mut Handle, a: &Csr<T>, n: i64, height: i32, lanes: i32| unsafe { cmrs_create(h, a.m as i64, n, a.nnz() as i64, a.val.as_ptr(), a.row_ptr.as_ptr(), a.col_ind.as_ptr(), a.base, height, lanes) };
+    let create = |h: &mut Handle, a: &Csr<T>, n: i64, height: i64, lanes: i64| unsafe { cmrs_create(h, a.m as i64, n, a.nnz() as i64, a.val.as_ptr(), a.row_ptr.as_ptr(), a.col_ind.as_ptr(), a.base, height, lanes) };
     for (height, lanes, arg) in [(17, 0, 9), (-1, 0, 9), (0, 3, 10), (0, 16, 10)] {
         let e = create(h, &a, a.n as i64, height, lanes).err().expect("invalid height or M");
         assert_eq!((e.status, c_position(&e, "numgpu_scmrs_create")), (Status::NUMGPU_INVALID_VALUE, arg), "{e}");

@@ -45,10 +45,10 @@ struct Cfg<T> {
     shift: i32,
     alpha: T,
     tol: T,
-    maxit: i32,
+    maxit: i64,
 }
 
-fn cfg<T: Real>(mode: i32, shift: i32, alpha: f64, tol: f64, maxit: i32) -> Cfg<T> {
+fn cfg<T: Real>(mode: i32, shift: i32, alpha: f64, tol: f64, maxit: i64) -> Cfg<T> {
     Cfg { mode, shift, alpha: T::c(alpha), tol: T::c(tol), maxit }
 }
 
@@ -60,7 +60,7 @@ fn run<T: Real>(h: &mut Handle, m: usize, n: usize, a: &[T], stride_a: usize, nt
     let mut r = Res { lam: vec![poison; g], x: vec![poison; g * n], it: vec![POISON; g], fl: vec![POISON; g] };
     let (xp, sx) = x0.map_or((std::ptr::null(), 0), |(x, s)| (x.as_ptr(), s as i64));
     let out = Outputs { lambda: r.lam.as_mut_ptr(), x: r.x.as_mut_ptr(), iters: r.it.as_mut_ptr(), flags: r.fl.as_mut_ptr() };
-    unsafe { run_raw(h, m as i32, n as i32, nt as i64, a.as_ptr(), stride_a as i64, ns as i64, xp, sx, c.mode, c.shift, c.alpha, c.tol, c.maxit, out) }.unwrap_or_else(|e| panic!("sshopm m={m} n={n}: {e}"));
+    unsafe { run_raw(h, c.mode, c.shift, m as i64, n as i64, nt as i64, ns as i64, a.as_ptr(), stride_a as i64, xp, sx, c.alpha, c.tol, c.maxit, out) }.unwrap_or_else(|e| panic!("sshopm m={m} n={n}: {e}"));
     assert!(r.it.iter().chain(&r.fl).all(|&v| v != POISON) && r.lam.iter().chain(&r.x).all(|&v| v != poison), "an output was not written");
     assert!(r.fl.iter().all(|f| (0..=3).contains(f)), "flags out of range: {:?}", &r.fl[..g.min(16)]);
     r
@@ -118,7 +118,7 @@ fn decomposable_for<T: Real>(h: &mut Handle) {
     let k = 6;
     let (mut count, mut lam, mut x, mut mult, mut kind) = (vec![POISON], vec![T::c(7.0); k], vec![T::c(7.0); k * n], vec![POISON; k], vec![POISON; k]);
     unsafe {
-        sshopm_unique::<T>(h, m as i32, n as i32, 1, a.as_ptr(), 15, ns as i64, std::ptr::null(), 0, CONVEX, SAFE, T::c(0.0), T::c(tol), 20000, T::c(1e-2), k as i32, count.as_mut_ptr(), lam.as_mut_ptr(), x.as_mut_ptr(), mult.as_mut_ptr(), kind.as_mut_ptr())
+        sshopm_unique::<T>(h, CONVEX, SAFE, m as i64, n as i64, 1, ns as i64, a.as_ptr(), 15, std::ptr::null(), 0, T::c(0.0), T::c(tol), 20000, T::c(1e-2), k as i64, count.as_mut_ptr(), lam.as_mut_ptr(), x.as_mut_ptr(), mult.as_mut_ptr(), kind.as_mut_ptr())
     }
     .unwrap();
     let what = format!("{}sshopm_unique odeco", T::LETTER);
@@ -211,7 +211,7 @@ fn dims_for<T: Real>(h: &mut Handle, orders: std::ops::RangeInclusive<usize>, di
             let mut out = [vec![T::nan(); nt], vec![T::nan(); nt * n], vec![T::nan(); nt * n * n]];
             for (p, o) in out.iter_mut().enumerate() {
                 let len = n.pow(p as u32);
-                unsafe { sym_apply::<T>(h, m as i32, n as i32, p as i32, nt as i64, a.as_ptr(), tab.u as i64, x.as_ptr(), n as i64, o.as_mut_ptr(), len as i64) }.unwrap();
+                unsafe { sym_apply::<T>(h, m as i64, n as i64, p as i64, nt as i64, a.as_ptr(), tab.u as i64, x.as_ptr(), n as i64, o.as_mut_ptr(), len as i64) }.unwrap();
             }
             let f = |v: T| v.to_f64().unwrap();
             for t in 0..nt {
@@ -252,7 +252,7 @@ fn dims_for<T: Real>(h: &mut Handle, orders: std::ops::RangeInclusive<usize>, di
 /// is set. Every iteration makes the same memory accesses, so compute-sanitizer checks the
 /// kernels as well in 200 (orders 11 and 12 at n = 4 need more than ten minutes under memcheck
 /// for 20,000); fewer starts converge, and those that do are checked as always.
-fn max_iterations() -> i32 {
+fn max_iterations() -> i64 {
     if crate::common::under_sanitizer() {
         200
     } else {
@@ -356,8 +356,8 @@ fn empty_for<T: Real>(h: &mut Handle) {
     let null = std::ptr::null_mut::<T>();
     let out = Outputs { lambda: null, x: null, iters: std::ptr::null_mut(), flags: std::ptr::null_mut() };
     for (nt, ns) in [(0i64, 5i64), (4, 0)] {
-        unsafe { run_raw::<T>(h, 4, 3, nt, std::ptr::null(), 15, ns, std::ptr::null(), 0, CONVEX, SAFE, T::c(0.0), T::c(1e-6), 10, out) }.unwrap();
-        unsafe { sshopm_unique::<T>(h, 4, 3, nt, std::ptr::null(), 15, ns, std::ptr::null(), 0, CONVEX, SAFE, T::c(0.0), T::c(1e-6), 10, T::c(0.1), 2, std::ptr::null_mut(), null, null, std::ptr::null_mut(), std::ptr::null_mut()) }.unwrap();
+        unsafe { run_raw::<T>(h, CONVEX, SAFE, 4, 3, nt, ns, std::ptr::null(), 15, std::ptr::null(), 0, T::c(0.0), T::c(1e-6), 10, out) }.unwrap();
+        unsafe { sshopm_unique::<T>(h, CONVEX, SAFE, 4, 3, nt, ns, std::ptr::null(), 15, std::ptr::null(), 0, T::c(0.0), T::c(1e-6), 10, T::c(0.1), 2, std::ptr::null_mut(), null, null, std::ptr::null_mut(), std::ptr::null_mut()) }.unwrap();
     }
     unsafe { sym_apply::<T>(h, 4, 3, 1, 0, std::ptr::null(), 15, std::ptr::null(), 3, null, 3) }.unwrap();
 }
@@ -375,7 +375,7 @@ fn unique_for<T: Real>(h: &mut Handle) {
         for kmax in [8usize, 2] {
             let (mut count, mut lam, mut x, mut mult, mut kind) = (vec![POISON; nt], vec![T::c(7.0); nt * kmax], vec![T::c(7.0); nt * kmax * n], vec![POISON; nt * kmax], vec![POISON; nt * kmax]);
             unsafe {
-                sshopm_unique::<T>(h, m as i32, n as i32, nt as i64, a.as_ptr(), 15, ns as i64, std::ptr::null(), 0, mode, SAFE, T::c(0.0), T::c(tol), 20000, T::c(mt), kmax as i32, count.as_mut_ptr(), lam.as_mut_ptr(), x.as_mut_ptr(), mult.as_mut_ptr(), kind.as_mut_ptr())
+                sshopm_unique::<T>(h, mode, SAFE, m as i64, n as i64, nt as i64, ns as i64, a.as_ptr(), 15, std::ptr::null(), 0, T::c(0.0), T::c(tol), 20000, T::c(mt), kmax as i64, count.as_mut_ptr(), lam.as_mut_ptr(), x.as_mut_ptr(), mult.as_mut_ptr(), kind.as_mut_ptr())
             }
             .unwrap();
             // The raw runs of the same starts, merged by the CPU's rules.
@@ -422,7 +422,7 @@ fn device_arrays_for<T: Real>(h: &mut Handle) {
         let g = nt * ns;
         let da = up(h, u * nt * e, a.as_ptr() as _) as *const T;
         let (dl, dx, di, df) = (up(h, g * e, std::ptr::null()) as *mut T, up(h, g * n * e, std::ptr::null()) as *mut T, up(h, g * 4, std::ptr::null()) as *mut i32, up(h, g * 4, std::ptr::null()) as *mut i32);
-        run_raw::<T>(h, m as i32, n as i32, nt as i64, da, u as i64, ns as i64, std::ptr::null(), 0, c.mode, c.shift, c.alpha, c.tol, c.maxit, Outputs { lambda: dl, x: dx, iters: di, flags: df }).unwrap();
+        run_raw::<T>(h, c.mode, c.shift, m as i64, n as i64, nt as i64, ns as i64, da, u as i64, std::ptr::null(), 0, c.alpha, c.tol, c.maxit, Outputs { lambda: dl, x: dx, iters: di, flags: df }).unwrap();
         h.synchronize().unwrap();
         let mut lam = vec![T::nan(); g];
         let mut fl = vec![POISON; g];
@@ -432,12 +432,12 @@ fn device_arrays_for<T: Real>(h: &mut Handle) {
         // sym_apply, p = 1, on the final x.
         let dxs = up(h, g * n * e, host.x.as_ptr() as _) as *const T;
         let dy = up(h, nt * n * e, std::ptr::null()) as *mut T;
-        sym_apply::<T>(h, m as i32, n as i32, 1, nt as i64, da, u as i64, dxs, (ns * n) as i64, dy, n as i64).unwrap();
+        sym_apply::<T>(h, m as i64, n as i64, 1, nt as i64, da, u as i64, dxs, (ns * n) as i64, dy, n as i64).unwrap();
         h.synchronize().unwrap();
         let mut y = vec![T::nan(); nt * n];
         h.memcpy(y.as_mut_ptr() as _, dy as _, nt * n * e).unwrap();
         let mut yh = vec![T::nan(); nt * n];
-        sym_apply::<T>(h, m as i32, n as i32, 1, nt as i64, a.as_ptr(), u as i64, host.x.as_ptr(), (ns * n) as i64, yh.as_mut_ptr(), n as i64).unwrap();
+        sym_apply::<T>(h, m as i64, n as i64, 1, nt as i64, a.as_ptr(), u as i64, host.x.as_ptr(), (ns * n) as i64, yh.as_mut_ptr(), n as i64).unwrap();
         assert!(y.iter().zip(&yh).all(|(p, q)| p.to_f64().unwrap().to_bits() == q.to_f64().unwrap().to_bits()), "{}sym_apply device arrays differ", T::LETTER);
         for p in [da as *mut u8, dl as _, dx as _, di as _, df as _, dxs as _, dy as _] {
             h.free(p as _).unwrap();
@@ -462,17 +462,17 @@ fn pack_unpack_for<T: Real>() {
         };
         let tab = tables(m, n);
         let mut packed = vec![T::nan(); tab.u];
-        unsafe { sym_pack::<T>(m as i32, n as i32, dd.as_ptr(), packed.as_mut_ptr()) }.unwrap();
+        unsafe { sym_pack::<T>(m as i64, n as i64, dd.as_ptr(), packed.as_mut_ptr()) }.unwrap();
         for (pos, &sv) in s.iter().enumerate() {
             let idx = key(pos);
             let got = packed[tab.entry(&idx)].to_f64().unwrap();
             assert!((got - sv).abs() <= 4.0 * T::EPS, "{}sym_pack m={m} n={n} {idx:?}: {got} vs {sv}", T::LETTER);
         }
         let mut back = vec![T::nan(); len];
-        unsafe { sym_unpack::<T>(m as i32, n as i32, packed.as_ptr(), back.as_mut_ptr()) }.unwrap();
+        unsafe { sym_unpack::<T>(m as i64, n as i64, packed.as_ptr(), back.as_mut_ptr()) }.unwrap();
         assert!(back.iter().enumerate().all(|(pos, v)| v.to_f64().unwrap() == packed[tab.entry(&key(pos))].to_f64().unwrap()), "{}sym_unpack m={m} n={n}", T::LETTER);
         let mut again = vec![T::nan(); tab.u];
-        unsafe { sym_pack::<T>(m as i32, n as i32, back.as_ptr(), again.as_mut_ptr()) }.unwrap();
+        unsafe { sym_pack::<T>(m as i64, n as i64, back.as_ptr(), again.as_mut_ptr()) }.unwrap();
         assert!(again.iter().zip(&packed).all(|(p, q)| p == q), "{}sym_pack(sym_unpack(p)) != p, m={m} n={n}", T::LETTER);
     }
 }
@@ -492,28 +492,28 @@ fn argument_checks_for<T: Real>(h: &mut Handle) {
     let (mut lam, mut x, mut it, mut fl) = (vec![T::c(7.0); nt * ns], vec![T::c(7.0); nt * ns * 3], vec![POISON; nt * ns], vec![POISON; nt * ns]);
     let untouched = |lam: &[T], x: &[T], it: &[i32], fl: &[i32]| lam.iter().chain(x).all(|&v| v == T::c(7.0)) && it.iter().chain(fl).all(|&v| v == POISON);
     #[allow(clippy::type_complexity)]
-    let mut call = |h: &mut Handle, f: &dyn Fn(&mut [*mut T; 2], &mut [*mut i32; 2]) -> (i32, i32, i64, *const T, i64, i64, *const T, i64, i32, i32, f64, f64, i32)| {
+    let mut call = |h: &mut Handle, f: &dyn Fn(&mut [*mut T; 2], &mut [*mut i32; 2]) -> (i64, i64, i64, *const T, i64, i64, *const T, i64, i32, i32, f64, f64, i64)| {
         let mut o = [lam.as_mut_ptr(), x.as_mut_ptr()];
         let mut oi = [it.as_mut_ptr(), fl.as_mut_ptr()];
         let (m, n, ntt, ap, sa, nss, xp, sx, mode, shift, alpha, tol, maxit) = f(&mut o, &mut oi);
         let out = Outputs { lambda: o[0], x: o[1], iters: oi[0], flags: oi[1] };
-        let e = unsafe { run_raw::<T>(h, m, n, ntt, ap, sa, nss, xp, sx, mode, shift, T::c(alpha), T::c(tol), maxit, out) }.expect_err("invalid sshopm call succeeded");
+        let e = unsafe { run_raw::<T>(h, mode, shift, m, n, ntt, nss, ap, sa, xp, sx, T::c(alpha), T::c(tol), maxit, out) }.expect_err("invalid sshopm call succeeded");
         (e.status, c_position(&e, "numgpu_sshopm"))
     };
-    let base = (4i32, 3i32, 2i64, a.as_ptr(), 15i64, 4i64, x0.as_ptr(), 0i64, CONVEX, FIXED, 1.0f64, 1e-6f64, 10i32);
-    type Args<T> = (i32, i32, i64, *const T, i64, i64, *const T, i64, i32, i32, f64, f64, i32);
+    let base = (4i64, 3i64, 2i64, a.as_ptr(), 15i64, 4i64, x0.as_ptr(), 0i64, CONVEX, FIXED, 1.0f64, 1e-6f64, 10i64);
+    type Args<T> = (i64, i64, i64, *const T, i64, i64, *const T, i64, i32, i32, f64, f64, i64);
     type Case<T> = (Box<dyn Fn(Args<T>) -> Args<T>>, i32);
     let cases: Vec<Case<T>> = vec![
-        (Box::new(|mut b| { b.0 = 1; b }), 2),
-        (Box::new(|mut b| { b.1 = 0; b }), 3),
-        (Box::new(|mut b| { b.2 = -1; b }), 4),
-        (Box::new(|mut b| { b.3 = std::ptr::null(); b }), 5),
-        (Box::new(|mut b| { b.4 = 14; b }), 6),
+        (Box::new(|mut b| { b.0 = 1; b }), 4),
+        (Box::new(|mut b| { b.1 = 0; b }), 5),
+        (Box::new(|mut b| { b.2 = -1; b }), 6),
+        (Box::new(|mut b| { b.3 = std::ptr::null(); b }), 8),
+        (Box::new(|mut b| { b.4 = 14; b }), 9),
         (Box::new(|mut b| { b.5 = -2; b }), 7),
-        (Box::new(|mut b| { b.7 = 11; b }), 9),
-        (Box::new(|mut b| { b.7 = -1; b }), 9),
-        (Box::new(|mut b| { b.8 = 2; b }), 10),
-        (Box::new(|mut b| { b.9 = 3; b }), 11),
+        (Box::new(|mut b| { b.7 = 11; b }), 11),
+        (Box::new(|mut b| { b.7 = -1; b }), 11),
+        (Box::new(|mut b| { b.8 = 2; b }), 2),
+        (Box::new(|mut b| { b.9 = 3; b }), 3),
         (Box::new(|mut b| { b.10 = -1.0; b }), 12),
         (Box::new(|mut b| { b.8 = CONCAVE; b }), 12),
         (Box::new(|mut b| { b.10 = f64::NAN; b }), 12),
@@ -537,7 +537,7 @@ fn argument_checks_for<T: Real>(h: &mut Handle) {
         assert_eq!(r, (BAD, 15 + k as i32), "{}sshopm: output {}", T::LETTER, 15 + k);
     }
     // A NULL handle at the C boundary.
-    let st = unsafe { numgpu::sshopm::capi::numgpu_dsshopm(std::ptr::null_mut(), 4, 3, 1, std::ptr::null(), 15, 1, std::ptr::null(), 0, 0, 1, 0.0, 1e-6, 10, std::ptr::null_mut(), std::ptr::null_mut(), std::ptr::null_mut(), std::ptr::null_mut()) };
+    let st = unsafe { numgpu::sshopm::capi::numgpu_dsshopm(std::ptr::null_mut(), 0, 1, 4, 3, 1, 1, std::ptr::null(), 15, std::ptr::null(), 0, 0.0, 1e-6, 10, std::ptr::null_mut(), std::ptr::null_mut(), std::ptr::null_mut(), std::ptr::null_mut()) };
     assert_eq!((st, numgpu::ffi::capi::numgpu_last_error_arg()), (BAD, 1));
     assert!(untouched(&lam, &x, &it, &fl), "{}sshopm: an invalid call wrote", T::LETTER);
 
@@ -547,7 +547,7 @@ fn argument_checks_for<T: Real>(h: &mut Handle) {
         let p = |k: usize, ptr: *mut i32| if k == null { std::ptr::null_mut() } else { ptr };
         let q = |k: usize, ptr: *mut T| if k == null { std::ptr::null_mut() } else { ptr };
         let e = unsafe {
-            sshopm_unique::<T>(h, 4, 3, 2, a.as_ptr(), 15, 4, x0.as_ptr(), 0, CONVEX, SAFE, T::c(0.0), T::c(1e-6), 10, T::c(mt), kmax, p(0, cnt.as_mut_ptr()), q(1, ul.as_mut_ptr()), q(2, ux.as_mut_ptr()), p(3, um.as_mut_ptr()), p(4, uk.as_mut_ptr()))
+            sshopm_unique::<T>(h, CONVEX, SAFE, 4, 3, 2, 4, a.as_ptr(), 15, x0.as_ptr(), 0, T::c(0.0), T::c(1e-6), 10, T::c(mt), kmax, p(0, cnt.as_mut_ptr()), q(1, ul.as_mut_ptr()), q(2, ux.as_mut_ptr()), p(3, um.as_mut_ptr()), p(4, uk.as_mut_ptr()))
         }
         .expect_err("invalid sshopm_unique succeeded");
         assert_eq!((e.status, c_position(&e, "numgpu_sshopm_unique")), (BAD, arg), "{}sshopm_unique argument {arg}", T::LETTER);
@@ -557,7 +557,7 @@ fn argument_checks_for<T: Real>(h: &mut Handle) {
     // sym_apply (h=1, m=2, n=3, p=4, ntensors=5, A=6, strideA=7, x=8, strideX=9, y=10, strideY=11).
     let mut y = vec![T::c(7.0); 18];
     let xs = to_t::<T>(&[0.1, 0.2, 0.3, 0.4, 0.5, 0.6]);
-    let mut ap = |m: i32, p: i32, nt: i64, sa: i64, sx: i64, sy: i64, nulls: u8| {
+    let mut ap = |m: i64, p: i64, nt: i64, sa: i64, sx: i64, sy: i64, nulls: u8| {
         let a_ = if nulls & 1 != 0 { std::ptr::null() } else { a.as_ptr() };
         let x_ = if nulls & 2 != 0 { std::ptr::null() } else { xs.as_ptr() };
         let y_ = if nulls & 4 != 0 { std::ptr::null_mut() } else { y.as_mut_ptr() };
@@ -588,7 +588,7 @@ fn argument_checks_for<T: Real>(h: &mut Handle) {
     assert_eq!((e.status, c_position(&e, "numgpu_ssym_unpack")), (BAD, 3));
     assert!(pk.iter().all(|&v| v == T::c(7.0)), "sym_pack: an invalid call wrote");
     let out = Outputs { lambda: lam.as_mut_ptr(), x: x.as_mut_ptr(), iters: it.as_mut_ptr(), flags: fl.as_mut_ptr() };
-    let e = unsafe { run_raw::<T>(h, 12, 16, 1, a.as_ptr(), 15, 1, std::ptr::null(), 0, CONVEX, SAFE, T::c(0.0), T::c(1e-6), 10, out) }.expect_err("m = 12, n = 16 accepted");
+    let e = unsafe { run_raw::<T>(h, CONVEX, SAFE, 12, 16, 1, 1, a.as_ptr(), 15, std::ptr::null(), 0, T::c(0.0), T::c(1e-6), 10, out) }.expect_err("m = 12, n = 16 accepted");
     assert_eq!(e.status, Status::NUMGPU_NOT_SUPPORTED, "{e:?}");
 }
 
@@ -676,7 +676,7 @@ fn sshopm_cuda_matches_cpu() {
                 if !differ {
                     continue;
                 }
-                if rg.it[g].max(rc.it[g]) > c.maxit / 10 {
+                if i64::from(rg.it[g].max(rc.it[g])) > c.maxit / 10 {
                     slow += 1;
                 } else if rg.fl[g] != rc.fl[g] {
                     flags += 1;

@@ -283,15 +283,15 @@ fn empty_for<T: RealLapack>(h: &mut Handle) {
         stebz_batched::<T>(h, ALL, 0, z, z, 0, 0, z, null, 0, null, 0, std::ptr::null_mut(), std::ptr::null_mut(), 0, std::ptr::null_mut(), 2).unwrap();
         stebz_batched::<T>(h, INDEX, 0, z, z, 1, 0, z, null, 0, null, 0, std::ptr::null_mut(), std::ptr::null_mut(), 0, std::ptr::null_mut(), 2).unwrap();
         stebz_batched::<T>(h, ALL, 2, z, z, 0, 0, z, one.as_ptr(), 2, one.as_ptr(), 1, m.as_mut_ptr(), w.as_mut_ptr(), 2, info.as_mut_ptr(), 0).unwrap();
-        stecount_batched::<T>(h, 0, null, 0, null, 0, 2, one.as_ptr(), count.as_mut_ptr(), 1).unwrap();
-        stecount_batched::<T>(h, 2, one.as_ptr(), 2, one.as_ptr(), 1, 0, null, count.as_mut_ptr(), 1).unwrap();
+        stecount_batched::<T>(h, 0, 2, null, 0, null, 0, one.as_ptr(), count.as_mut_ptr(), 1).unwrap();
+        stecount_batched::<T>(h, 2, 0, one.as_ptr(), 2, one.as_ptr(), 1, null, count.as_mut_ptr(), 1).unwrap();
     }
     h.synchronize().unwrap();
     assert!(m == [-7; 2] && count == [-7; 2] && info == [POISON; 2] && w.iter().all(|x| same(*x, nan::<T>())), "{}stebz: empty work wrote", T::LETTER);
     // n = 1, e NULL: the eigenvalue is d to within the tolerance; two matrices share d.
     unsafe {
         stebz_batched::<T>(h, ALL, 1, z, z, 0, 0, z, one.as_ptr(), 0, null, 0, m.as_mut_ptr(), w.as_mut_ptr(), 1, info.as_mut_ptr(), 2).unwrap();
-        stecount_batched::<T>(h, 1, one.as_ptr(), 1, null, 0, 2, [t::<T>(2.0), t::<T>(4.0)].as_ptr(), count.as_mut_ptr(), 1).unwrap();
+        stecount_batched::<T>(h, 1, 2, one.as_ptr(), 1, null, 0, [t::<T>(2.0), t::<T>(4.0)].as_ptr(), count.as_mut_ptr(), 1).unwrap();
     }
     h.synchronize().unwrap();
     assert!(m == [1, 1] && info == [0, 0] && w.iter().all(|x| (x.to_c64().re - 3.0).abs() <= 8.0 * T::EPS) && count == [0, 1], "{}stebz n = 1: m {m:?} w {w:?} info {info:?} count {count:?}", T::LETTER);
@@ -335,7 +335,7 @@ fn device_arrays_for<T: RealLapack>(h: &mut Handle) {
         let mu: Vec<T> = [-1.0, 0.0, 0.5].iter().map(|&x| t::<T>(x)).collect();
         let pmu = up(h, 3 * size, mu.as_ptr() as _) as *const T;
         let pc = up(h, 72, [-7i64; 9].as_ptr() as _) as *mut i64;
-        stecount_batched::<T>(h, n as i64, pd, n as i64, pe, n as i64 - 1, 3, pmu, pc, 3).unwrap();
+        stecount_batched::<T>(h, n as i64, 3, pd, n as i64, pe, n as i64 - 1, pmu, pc, 3).unwrap();
         let mut c = [0i64; 9];
         h.memcpy(c.as_mut_ptr() as _, pc as _, 72).unwrap();
         assert_eq!(c.to_vec(), counts::<T>(h, &mats, &[-1.0, 0.0, 0.5]), "{}stecount device arrays", T::LETTER);
@@ -396,20 +396,20 @@ fn argument_checks_for<T: RealLapack>(h: &mut Handle) {
         assert_eq!((err.status, c_position(&err, "numgpu_sstebz_batched")), (BAD, pos));
     }
     assert!(m == [-7; 2] && info == [POISON; 2] && w.iter().all(|x| same(*x, nan::<T>())), "invalid stebz call wrote");
-    // stecount (h=1, n=2, d=3, strideD=4, e=5, strideE=6, nmu=7, mu=8, count=9, batch=10).
+    // stecount (h=1, n=2, nmu=3, d=4, strideD=5, e=6, strideE=7, mu=8, count=9, batch=10).
     let mu = [z, one];
     let mut cnt = [-7i64; 4];
     let mut count = |n: i64, sd: i64, se: i64, nmu: i64, d: *const T, e: *const T, mu: *const T, c: *mut i64, batch: i64| {
-        let err = unsafe { stecount_batched::<T>(h, n, d, sd, e, se, nmu, mu, c, batch) }.unwrap_err();
+        let err = unsafe { stecount_batched::<T>(h, n, nmu, d, sd, e, se, mu, c, batch) }.unwrap_err();
         (err.status, c_position(&err, "numgpu_sstecount_batched"))
     };
     let (dp, ep, mp, cp) = (d2.as_ptr(), e2.as_ptr(), mu.as_ptr(), cnt.as_mut_ptr());
     assert_eq!(count(-1, 4, 4, 2, dp, ep, mp, cp, 2), (BAD, 2));
-    assert_eq!(count(4, 4, 4, 2, null, ep, mp, cp, 2), (BAD, 3));
-    assert_eq!(count(4, 3, 4, 2, dp, ep, mp, cp, 2), (BAD, 4));
-    assert_eq!(count(4, 4, 4, 2, dp, null, mp, cp, 2), (BAD, 5));
-    assert_eq!(count(4, 4, -1, 2, dp, ep, mp, cp, 2), (BAD, 6));
-    assert_eq!(count(4, 4, 4, -2, dp, ep, mp, cp, 2), (BAD, 7));
+    assert_eq!(count(4, 4, 4, 2, null, ep, mp, cp, 2), (BAD, 4));
+    assert_eq!(count(4, 3, 4, 2, dp, ep, mp, cp, 2), (BAD, 5));
+    assert_eq!(count(4, 4, 4, 2, dp, null, mp, cp, 2), (BAD, 6));
+    assert_eq!(count(4, 4, -1, 2, dp, ep, mp, cp, 2), (BAD, 7));
+    assert_eq!(count(4, 4, 4, -2, dp, ep, mp, cp, 2), (BAD, 3));
     assert_eq!(count(4, 4, 4, 2, dp, ep, null, cp, 2), (BAD, 8));
     assert_eq!(count(4, 4, 4, 2, dp, ep, mp, std::ptr::null_mut(), 2), (BAD, 9));
     assert_eq!(count(4, 4, 4, 2, dp, ep, mp, cp, -1), (BAD, 10));
@@ -437,10 +437,10 @@ fn stebz_c_abi_checks() {
     let (lw, _) = stebz::<f32>(&mat, b'V', -0.5, 0.5, 0, 0, 0.0);
     assert!(st == Status::NUMGPU_SUCCESS && ms[0] as usize == lw.len() && lw.iter().zip(&ws).all(|(a, b)| a.to_bits() == b.to_bits()), "numgpu_sstebz_batched");
     let mut c = [0i64; 2];
-    let st = unsafe { numgpu_dstecount_batched(&mut h, 6, d.as_ptr(), 6, e.as_ptr(), 5, 2, [-0.1, 0.1].as_ptr(), c.as_mut_ptr(), 1) };
+    let st = unsafe { numgpu_dstecount_batched(&mut h, 6, 2, d.as_ptr(), 6, e.as_ptr(), 5, [-0.1, 0.1].as_ptr(), c.as_mut_ptr(), 1) };
     assert!(st == Status::NUMGPU_SUCCESS && c == [count_dd(&mat, -0.1), count_dd(&mat, 0.1)], "numgpu_dstecount_batched: {c:?}");
     let mut c = [0i64; 1];
-    let st = unsafe { numgpu_sstecount_batched(&mut h, 6, ds.as_ptr(), 0, es.as_ptr(), 0, 1, [0.0f32].as_ptr(), c.as_mut_ptr(), 1) };
+    let st = unsafe { numgpu_sstecount_batched(&mut h, 6, 1, ds.as_ptr(), 0, es.as_ptr(), 0, [0.0f32].as_ptr(), c.as_mut_ptr(), 1) };
     assert!(st == Status::NUMGPU_SUCCESS && c[0] == count_dd(&Tri { d: ds.iter().map(|&x| x as f64).collect(), e: es.iter().map(|&x| x as f64).collect(), ..mat.clone() }, 0.0), "numgpu_sstecount_batched");
 }
 

@@ -215,7 +215,7 @@ fn body<T: Prec>(cfg: &Batched, ctx: &mut Ctx, case: &Case, row: &mut Row) -> Re
     let (nl, cublas) = (n as i64, ctx.cublas.h());
     // SAFETY (both): set j holds `batch` packed n×n matrices, their pivots and infos, on the
     // handle's device and stream.
-    let ours = |h: &mut Handle, s: &[DevBuf]| ng(unsafe { getrf::<T>(h, nl, Batch::Strided { ptr: s[0].ptr as *mut T, stride: e as i64 }, nl, s[1].ptr as _, s[2].ptr as _, s[3].ptr as _, batch as i64, Mode::Getc2) });
+    let ours = |h: &mut Handle, s: &[DevBuf]| ng(unsafe { getrf::<T>(h, Mode::Getc2, nl, Batch::Strided { ptr: s[0].ptr as *mut T, stride: e as i64 }, nl, s[1].ptr as _, s[2].ptr as _, s[3].ptr as _, batch as i64) });
     let peer = |s: &[DevBuf]| ok(unsafe { T::getrf_batched(cublas, n as i32, s[4].ptr, s[5].ptr, s[6].ptr, batch as i32) }.result(), "cublasXgetrfBatched");
 
     // Two calls from the same inputs, pivots and info poisoned before each (an entry left

@@ -4,9 +4,10 @@
 //! `gtsvInterleavedBatch`), and LAPACK `?gtsv` on the host; the oracle's systems
 //! (`numgpu::testing::tridiag`: `dominant`, and `random`, which needs pivoting) and backward
 //! error. One set of arrays in cuSPARSE's layout serves both libraries: each system's dl and
-//! du hold n entries, dl's first and du's last zero; numgpu's dl (LAPACK's n − 1 entries)
-//! starts one element further, except in the interleaved form, which pads both alike. The
-//! report's method notes (`method`) say how each method is checked and timed.
+//! du hold n entries, dl's first and du's last zero; numgpu's dl (LAPACK's n − 1 entries, in
+//! every form) starts one row further: one element in the single and strided forms, `batch`
+//! in the interleaved one (the mapping numgpu.h gives cuSPARSE users). The report's method
+//! notes (`method`) say how each method is checked and timed.
 
 use crate::bench::{below, bits, dispatch, rates, sets, About, Bench, Case, Ctx};
 use crate::gpu::{median, ng, ok, DevBuf, Gpu, Res};
@@ -134,7 +135,7 @@ impl Bench for Gtsv {
     }
     fn method(&self, meta: &Meta) -> String {
         format!(
-            "- method: one right-hand side per system; `single` one system of order n; `strided` and `interleaved` a batch of systems of order n, as many as make one call move at least {:.0} MiB, the same batch in both layouts; device memory, one set of arrays in cuSPARSE's layout serving both libraries (numgpu's dl starts one element into cuSPARSE's zero-padded one); every call solves fresh inputs (a device copy of the pristine arrays restores the set the previous call used, enqueued before the next call's start event, so untimed), rotated among `sets` copies so a restored set leaves L2 before its next use; per method, two calls for the check (the warm-up), then the median of {} calls (fewer where one call takes long: see the notes), each between CUDA events on one stream shared by numgpu and cuSPARSE, whose workspace (`bufferSizeExt`) is allocated before; LAPACK `?gtsv` (OpenBLAS's LAPACK) on the host, host clock, on copies made before the clock starts, one system on one core (it cannot be split), a batch over all {} threads (rayon, single-threaded BLAS; the interleaved batch in the strided layout, the only one LAPACK reads)\n\
+            "- method: one right-hand side per system; `single` one system of order n; `strided` and `interleaved` a batch of systems of order n, as many as make one call move at least {:.0} MiB, the same batch in both layouts; device memory, one set of arrays in cuSPARSE's layout serving both libraries (numgpu's dl starts one row into cuSPARSE's zero-padded one: one element, or `batch` in the interleaved layout); every call solves fresh inputs (a device copy of the pristine arrays restores the set the previous call used, enqueued before the next call's start event, so untimed), rotated among `sets` copies so a restored set leaves L2 before its next use; per method, two calls for the check (the warm-up), then the median of {} calls (fewer where one call takes long: see the notes), each between CUDA events on one stream shared by numgpu and cuSPARSE, whose workspace (`bufferSizeExt`) is allocated before; LAPACK `?gtsv` (OpenBLAS's LAPACK) on the host, host clock, on copies made before the clock starts, one system on one core (it cannot be split), a batch over all {} threads (rayon, single-threaded BLAS; the interleaved batch in the strided layout, the only one LAPACK reads)\n\
              - peers: `single` diag rows against `gtsv2` (partial pivoting), nopivot rows against `gtsv2_nopivot`; `strided` rows against `gtsv2StridedBatch`, which does not pivot (cuSPARSE has no pivoting strided batch: none for the `random` inputs); `interleaved` rows against the fastest of `gtsvInterleavedBatch`'s algorithms (0 Thomas, no pivoting, not run on the `random` inputs; 1 LU with partial pivoting; 2 QR) that solved the systems, named in the column, all in the table below; `gtsvInterleavedBatch` overwrites the diagonals too, which are restored with B\n\
              - GB/s count 5·n·elem per system, as the spec does (dl, d, du and b read, x written), for every library alike; % roof = numgpu's GB/s / the copy bandwidth; ×cuSPARSE = t_cuSPARSE / t_numgpu and ×LAPACK = t_LAPACK / t_numgpu (> 1: numgpu faster)\n\
              - inputs, the oracle's classes (`numgpu::testing::tridiag`, one seed per system): `dominant`, off-diagonals with parts uniform in [-1, 1) and the diagonal's real part moved away from 0 by 5 (strictly dominant by rows and columns), on which the pivoting and the non-pivoting solvers are all stable: every mode and peer; `random`, every entry with parts uniform in [-1, 1), which needs pivoting (and 2×2 pivots in numgpu's diagonal pivoting): the diag rows and the pivoting peers only; checks, in double precision over every system of the call: the oracle's backward error max ‖b − T·x‖∞ / ((‖T‖∞·‖x‖∞ + ‖b‖∞)·ε) < {} (no factor n: a tridiagonal solve's backward error does not grow with n), info = 0 for every system (info poisoned before the call), two calls on the same inputs bitwise equal; a row also fails when a call fails, or when its cuSPARSE routine's backward error fails the same bound on dominant inputs (a check of the bench)\n",
@@ -328,9 +329,9 @@ impl Dev<'_> {
                 Method::Ours(_) if size => return Ok(0),
                 Method::Ours(md) => {
                     return ng(match self.form {
-                        Form::Single => gtsv_spike::<T>(h, nl, 1, lapack_dl, d, du, b, nl, info, piv(md)),
-                        Form::Strided => gtsv_batched_strided::<T>(h, nl, 1, lapack_dl, d, du, nl, b, nl, nl, info, batch as i64, piv(md)),
-                        Form::Interleaved => gtsv_batched_interleaved::<T>(h, nl, p[0] as *const T, d, du, b, info, batch as i64, piv(md)),
+                        Form::Single => gtsv_spike::<T>(h, piv(md), nl, 1, lapack_dl, d, du, b, nl, info),
+                        Form::Strided => gtsv_batched_strided::<T>(h, piv(md), nl, 1, lapack_dl, d, du, nl, b, nl, nl, info, batch as i64),
+                        Form::Interleaved => gtsv_batched_interleaved::<T>(h, piv(md), nl, (p[0] + (batch * size_of::<T>()) as u64) as *const T, d, du, b, info, batch as i64),
                     })
                     .map(|_| 0)
                 }
@@ -478,7 +479,7 @@ fn body<T: Prec>(g: &Gtsv, ctx: &mut Ctx, (form, inputs, n, batch, nsets): (Form
 mod tests {
     use super::*;
 
-    /// The bench's layout on the host: numgpu's call with its dl one element into cuSPARSE's
+    /// The bench's layout on the host: numgpu's call with its dl one row into cuSPARSE's
     /// solves the oracle's systems on the CPU backend in every form and the class's modes; the
     /// host LAPACK's batch equals one system at a time; the options' defaults and sizing.
     #[test]
@@ -495,9 +496,9 @@ mod tests {
                 // SAFETY: host arrays of n·batch elements and batch infos, a CPU handle.
                 let r = unsafe {
                     match form {
-                        Form::Single => gtsv_spike(h, nl, 1, dl[1..].as_ptr(), d.as_ptr(), du.as_ptr(), b.as_mut_ptr(), nl, info.as_mut_ptr(), p),
-                        Form::Strided => gtsv_batched_strided(h, nl, 1, dl[1..].as_ptr(), d.as_ptr(), du.as_ptr(), nl, b.as_mut_ptr(), nl, nl, info.as_mut_ptr(), bl, p),
-                        Form::Interleaved => gtsv_batched_interleaved(h, nl, dl.as_ptr(), d.as_ptr(), du.as_ptr(), b.as_mut_ptr(), info.as_mut_ptr(), bl, p),
+                        Form::Single => gtsv_spike(h, p, nl, 1, dl[1..].as_ptr(), d.as_ptr(), du.as_ptr(), b.as_mut_ptr(), nl, info.as_mut_ptr()),
+                        Form::Strided => gtsv_batched_strided(h, p, nl, 1, dl[1..].as_ptr(), d.as_ptr(), du.as_ptr(), nl, b.as_mut_ptr(), nl, nl, info.as_mut_ptr(), bl),
+                        Form::Interleaved => gtsv_batched_interleaved(h, p, nl, dl[batch..].as_ptr(), d.as_ptr(), du.as_ptr(), b.as_mut_ptr(), info.as_mut_ptr(), bl),
                     }
                 };
                 assert!(r.is_ok() && info.iter().all(|&v| v == 0), "{form:?} n={n}: {r:?} info {info:?}");

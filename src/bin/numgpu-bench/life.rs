@@ -46,7 +46,7 @@ const SETS: [DataSet; 3] = [
 const PRODUCTS: [&str; 3] = ["DSC", "WC", "SBBNNLS"];
 
 /// SBBNNLS iterations the CPU backend runs (its time scaled to the timed solve's).
-const CPU_ITERS: i32 = 4;
+const CPU_ITERS: i64 = 4;
 
 pub struct Life {
     sets: Vec<usize>,
@@ -205,7 +205,7 @@ fn body(s: &Life, ctx: &mut Ctx, set: &DataSet, rows: &mut [Row]) -> Res<()> {
 
     // SBBNNLS from w = 0 on b = y: CPU_ITERS iterations against the CPU backend's, then the
     // timed solve.
-    let solve = |h: &mut Handle, iters: i32| -> Res<life::Solved> {
+    let solve = |h: &mut Handle, iters: i64| -> Res<life::Solved> {
         ctx_zero(h, &gb, nf)?;
         // SAFETY: as above; gb holds the nf weights, yb the signal b.
         ng(unsafe { life::sbbnnls(h, &p, ptrs(&db), ntl, ptrs(&yb), ntl, ptrs(&gb), iters, 0.0) })
@@ -220,7 +220,7 @@ fn body(s: &Life, ctx: &mut Ctx, set: &DataSet, rows: &mut [Row]) -> Res<()> {
     let rel = (short.objective - short_cpu.objective).abs() / short_cpu.objective.abs().max(f64::MIN_POSITIVE);
     row.check(rel < 1e-6, || format!("after {CPU_ITERS} iterations the objective {} differs from the CPU backend's {} by {rel:.2e} (relative)", short.objective, short_cpu.objective));
     let mut out = None;
-    let t = secs(|| out = Some(solve(ctx.h, s.iters).and_then(|o| ctx.gpu.sync().map(|_| o)))) * 1e3;
+    let t = secs(|| out = Some(solve(ctx.h, s.iters as i64).and_then(|o| ctx.gpu.sync().map(|_| o)))) * 1e3;
     let out = out.expect("ran")?;
     let wfinal = fetch(ctx, &gb, nf)?;
     row.check(wfinal.iter().all(|&x| x >= 0.0) && out.objective < f0, || format!("w has a negative entry or the objective {} is not below its start {f0}", out.objective));

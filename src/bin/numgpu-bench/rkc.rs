@@ -10,7 +10,7 @@ use crate::report::{series_lines, Fmt, Meta, Panel, Row, Scale, Style};
 use crate::roofline::Roofline;
 use crate::Cli;
 use clap::ValueEnum;
-use numgpu::rkc::{rkc_integrate, rkc_integrate_slices, Layout, Method, Ode, Options, Problem};
+use numgpu::rkc::{rkc_integrate, rkc_integrate_slices, stats_len, Layout, Method, Ode, Options, Problem};
 use numgpu::testing::{ode::worst_weighted_error, tol, workloads};
 use numgpu::Handle;
 
@@ -143,17 +143,17 @@ fn body(c: &Rkc, ctx: &mut Ctx, w: Workload, nsys: usize, row: &mut Row) -> Res<
     row.set("neq", neq);
     let (y0, p) = workloads::ode_inputs(w == Workload::User64, neq, nsys);
     let ybytes = y0.len() * 8;
-    let (dy, dy0, dp, da, ds, dstats) = (g.alloc(ybytes)?, g.alloc(ybytes)?, g.alloc(p.len() * 8)?, g.alloc(8)?, g.alloc(nsys * 4)?, g.alloc(nsys * 48)?);
+    let (dy, dy0, dp, da, ds, dstats) = (g.alloc(ybytes)?, g.alloc(ybytes)?, g.alloc(p.len() * 8)?, g.alloc(8)?, g.alloc(nsys * 4)?, g.alloc(nsys * stats_len() * 8)?);
     g.htod(dy0.ptr, &y0)?;
     g.htod(dp.ptr, &p)?;
     g.htod(da.ptr, &[TOL])?;
     let restore = |_| g.copy_async(dy.ptr, dy0.ptr, ybytes);
     let call = |h: &mut Handle, stats: u64| -> Res<()> {
         // SAFETY: device arrays of nsys systems (system-major, compact) on the handle's device.
-        ng(unsafe { rkc_integrate(h, &ode, nsys as i64, 0.0, TEND, dy.ptr as *mut f64, neq as i64, Layout::SystemMajor, dp.ptr as *const f64, npar as i64, TOL, da.ptr as *const f64, 1, Options { method: Method::Rkc, ..Options::default() }, std::ptr::null_mut(), ds.ptr as *mut i32, stats as *mut i64) })
+        ng(unsafe { rkc_integrate(h, &ode, nsys as i64, 1, 0.0, TEND, dy.ptr as *mut f64, neq as i64, Layout::SystemMajor, dp.ptr as *const f64, npar as i64, TOL, da.ptr as *const f64, Options { method: Method::Rkc, ..Options::default() }, std::ptr::null_mut(), ds.ptr as *mut i32, stats as *mut i64) })
     };
     // The checked calls: statuses, statistics, reproducibility.
-    let (mut first, mut again, mut status, mut stats) = (vec![0.0f64; y0.len()], vec![0.0f64; y0.len()], vec![0i32; nsys], vec![0i64; 6 * nsys]);
+    let (mut first, mut again, mut status, mut stats) = (vec![0.0f64; y0.len()], vec![0.0f64; y0.len()], vec![0i32; nsys], vec![0i64; stats_len() * nsys]);
     restore(0)?;
     let mut r = Ok(());
     let one_call = secs(|| r = call(ctx.h, dstats.ptr).and(g.sync()));
@@ -166,7 +166,7 @@ fn body(c: &Rkc, ctx: &mut Ctx, w: Workload, nsys: usize, row: &mut Row) -> Res<
     g.dtoh(&mut again, dy.ptr)?;
     let same = first.iter().zip(&again).all(|(a, b)| a.to_bits() == b.to_bits());
     let bad = status.iter().filter(|&&s| s != 0).count();
-    let evals: i64 = stats.chunks(6).map(|s| s[0] + s[4]).sum();
+    let evals: i64 = stats.chunks(stats_len()).map(|s| s[0] + s[4]).sum();
     row.set("rhs_per_system", evals as f64 / nsys as f64);
     let reps = ((c.max_secs / one_call.max(1e-6)) as usize).clamp(1, ctx.reps);
     row.set("reps", reps);

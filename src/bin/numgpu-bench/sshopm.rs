@@ -96,7 +96,7 @@ fn cpu_run<T: Real>(a: &[T], m: usize, count: usize, starts: usize, tol: T, seed
     let out = Outputs { lambda: lam.as_mut_ptr(), x: x.as_mut_ptr(), iters: it.as_mut_ptr(), flags: fl.as_mut_ptr() };
     let mut r = Ok(());
     // SAFETY: host arrays of the sizes the call describes.
-    let secs = secs(|| r = unsafe { eig::sshopm::<T>(&mut h, m as i32, 3, count as i64, a.as_ptr(), u as i64, starts as i64, std::ptr::null(), 0, 0, 1, T::c(0.0), tol, 100_000, out) });
+    let secs = secs(|| r = unsafe { eig::sshopm::<T>(&mut h, 0, 1, m as i64, 3, count as i64, starts as i64, a.as_ptr(), u as i64, std::ptr::null(), 0, T::c(0.0), tol, 100_000, out) });
     ng(r)?;
     Ok((lam, fl, secs))
 }
@@ -125,7 +125,7 @@ fn body<T: Real>(s: &Sshopm, ctx: &mut Ctx, m: usize, row: &mut Row) -> Res<()> 
     ctx.h.set_seed(seed);
     let out = Outputs { lambda: dl.ptr as *mut T, x: dx.ptr as *mut T, iters: di.ptr as *mut i32, flags: df.ptr as *mut i32 };
     // SAFETY: device buffers of the sizes the call describes.
-    let call = |h: &mut Handle| ng(unsafe { eig::sshopm::<T>(h, m as i32, n as i32, tensors as i64, da.ptr as *const T, u as i64, ns as i64, std::ptr::null(), 0, 0, 1, T::c(0.0), T::c(tol), 100_000, out) });
+    let call = |h: &mut Handle| ng(unsafe { eig::sshopm::<T>(h, 0, 1, m as i64, n as i64, tensors as i64, ns as i64, da.ptr as *const T, u as i64, std::ptr::null(), 0, T::c(0.0), T::c(tol), 100_000, out) });
     let fetch = |lam: &mut Vec<T>, fl: &mut Vec<i32>| gpu.dtoh(lam, dl.ptr).and_then(|_| gpu.dtoh(fl, df.ptr));
     call(ctx.h)?;
     let (mut lam0, mut fl0, mut lam, mut fl) = (vec![T::c(0.0); g], vec![0i32; g], vec![T::c(0.0); g], vec![0i32; g]);

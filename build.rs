@@ -23,6 +23,9 @@ fn main() {
     out += "];\n";
     let dest = Path::new(&std::env::var("OUT_DIR").unwrap()).join("c_params.rs");
     std::fs::write(dest, out).unwrap();
+    // The cfgs of the header's default complex types, never set (src/core/scalar.rs).
+    println!("cargo::rustc-check-cfg=cfg(numgpu_user_complex_float)");
+    println!("cargo::rustc-check-cfg=cfg(numgpu_user_complex_double)");
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=src");
 }

@@ -88,6 +88,11 @@ static void hx_call_numgpu_status_string(const hx_arg *a, hx_arg *r)
     r->p = (void *)numgpu_status_string(a[0].i32);
 }
 
+static void hx_call_numgpu_backend_name(const hx_arg *a, hx_arg *r)
+{
+    r->p = (void *)numgpu_backend_name(a[0].i32);
+}
+
 static void hx_call_numgpu_last_error(const hx_arg *a, hx_arg *r)
 {
     r->sz = numgpu_last_error((char *)a[0].p, a[1].sz);
@@ -128,6 +133,11 @@ static void hx_call_numgpu_get_backend(const hx_arg *a, hx_arg *r)
 static void hx_call_numgpu_set_stream(const hx_arg *a, hx_arg *r)
 {
     r->i32 = numgpu_set_stream((numgpu_handle *)a[0].p, (void *)a[1].p);
+}
+
+static void hx_call_numgpu_get_stream(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_get_stream((const numgpu_handle *)a[0].p, (void **)a[1].p);
 }
 
 static void hx_call_numgpu_set_seed(const hx_arg *a, hx_arg *r)
@@ -935,6 +945,7 @@ static const hx_func HX_FUNCS[] = {
     {"numgpu_zexpm_eig_batched", 1, hx_call_numgpu_zexpm_eig_batched, 15, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"m", HX_I64, "", 0, 0}, {"E", HX_PTR, "numgpu_complex_double", 1, 1}, {"lde", HX_I64, "", 0, 0}, {"strideE", HX_I64, "", 0, 0}, {"lambda", HX_PTR, "numgpu_complex_double", 1, 1}, {"strideL", HX_I64, "", 0, 0}, {"Einv", HX_PTR, "numgpu_complex_double", 1, 1}, {"ldei", HX_I64, "", 0, 0}, {"strideEinv", HX_I64, "", 0, 0}, {"t", HX_PTR, "double", 1, 1}, {"P", HX_PTR, "numgpu_complex_double", 1, 0}, {"ldp", HX_I64, "", 0, 0}, {"strideP", HX_I64, "", 0, 0}, {"batch", HX_I64, "", 0, 0}}},
     {"numgpu_zexpm_batched", 1, hx_call_numgpu_zexpm_batched, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"m", HX_I64, "", 0, 0}, {"A", HX_PTR, "numgpu_complex_double", 1, 1}, {"lda", HX_I64, "", 0, 0}, {"strideA", HX_I64, "", 0, 0}, {"E", HX_PTR, "numgpu_complex_double", 1, 0}, {"lde", HX_I64, "", 0, 0}, {"strideE", HX_I64, "", 0, 0}, {"info", HX_PTR, "int32_t", 1, 0}, {"batch", HX_I64, "", 0, 0}}},
     {"numgpu_status_string", 0, hx_call_numgpu_status_string, 1, {{"s", HX_I32, "", 0, 0}}},
+    {"numgpu_backend_name", 0, hx_call_numgpu_backend_name, 1, {{"backend", HX_I32, "", 0, 0}}},
     {"numgpu_last_error", 0, hx_call_numgpu_last_error, 2, {{"buf", HX_PTR, "char", 1, 0}, {"len", HX_SIZE, "", 0, 0}}},
     {"numgpu_last_error_arg", 0, hx_call_numgpu_last_error_arg, 0, {{NULL, 0, NULL, 0, 0}}},
     {"numgpu_version", 0, hx_call_numgpu_version, 0, {{NULL, 0, NULL, 0, 0}}},
@@ -943,6 +954,7 @@ static const hx_func HX_FUNCS[] = {
     {"numgpu_destroy", 1, hx_call_numgpu_destroy, 1, {{"h", HX_PTR, "numgpu_handle", 1, 0}}},
     {"numgpu_get_backend", 1, hx_call_numgpu_get_backend, 2, {{"h", HX_PTR, "numgpu_handle", 1, 1}, {"backend", HX_PTR, "int32_t", 1, 0}}},
     {"numgpu_set_stream", 1, hx_call_numgpu_set_stream, 2, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"cuda_stream", HX_PTR, "void", 1, 0}}},
+    {"numgpu_get_stream", 1, hx_call_numgpu_get_stream, 2, {{"h", HX_PTR, "numgpu_handle", 1, 1}, {"stream", HX_PTR, "void", 2, 0}}},
     {"numgpu_set_seed", 1, hx_call_numgpu_set_seed, 2, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"seed", HX_U64, "", 0, 0}}},
     {"numgpu_synchronize", 1, hx_call_numgpu_synchronize, 1, {{"h", HX_PTR, "numgpu_handle", 1, 0}}},
     {"numgpu_malloc", 1, hx_call_numgpu_malloc, 3, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"ptr", HX_PTR, "void", 2, 0}, {"bytes", HX_SIZE, "", 0, 0}}},

@@ -13,6 +13,8 @@
  * - a warm restart through `state` in two halves matches one call;
  * - arrays from numgpu_malloc (device memory on CUDA) give bitwise the host-array results;
  * - a source that does not compile is NUMGPU_COMPILE_FAILED with NVRTC's log (CUDA handles);
+ * - an ODE with only the host callback integrates on every handle, on the host's cores
+ *   (NUMGPU_RKC_STAT_BACKEND says NUMGPU_BACKEND_CPU);
  * - bad arguments are NUMGPU_INVALID_VALUE naming the argument, outputs untouched.
  */
 #include "numgpu_test.h"
@@ -245,6 +247,34 @@ static void bad_source(numgpu_handle *h, const char *hname, int is_cuda)
     numgpu_ode_destroy(ode);
 }
 
+/* An ODE made with only the host callback (a Fortran simulator's bind(C) right-hand side) runs
+ * on every handle, a CUDA one included, on the host's cores, which its statistics say
+ * (issue 25). */
+static void callback_only(numgpu_handle *h, const char *hname)
+{
+    double y0[NEQ * NSYS], p[NPAR * NSYS], y[NEQ * NSYS], atol = 1e-8, rtol = 1e-6;
+    int32_t status[NSYS];
+    int64_t stats[NUMGPU_RKC_NSTATS * NSYS];
+    numgpu_ode *ode = NULL;
+    long before = calls;
+    int i, bad = 0;
+    numgpu_status st = numgpu_ode_create(h, NEQ, NPAR, NULL, host_rhs, NULL, &calls, &ode);
+    check(st == NUMGPU_SUCCESS && ode != NULL, "%s callback-only numgpu_ode_create: %d (%s)", hname, (int)st, last_error());
+    if (ode == NULL)
+        return;
+    inputs(y0, p);
+    memcpy(y, y0, sizeof y);
+    st = numgpu_rkc_integrate(h, ode, NSYS, 1, 0.0, TEND, y, NEQ, NUMGPU_LAYOUT_SYSTEM_MAJOR, p, NPAR, rtol, &atol, NULL,
+                              NULL, status, stats);
+    check(st == NUMGPU_SUCCESS && calls > before, "%s: an ODE with only a host callback: status %d (%s)", hname, (int)st,
+          last_error());
+    for (i = 0; st == NUMGPU_SUCCESS && i < NSYS; i++)
+        bad += status[i] != 0 || !(sys_err(y, y0, p, i, rtol, atol) < ACC) ||
+               stats[NUMGPU_RKC_NSTATS * i + NUMGPU_RKC_STAT_BACKEND] != NUMGPU_BACKEND_CPU;
+    check(bad == 0, "%s: callback-only ODE: %d systems wrong, or not integrated on the host's cores", hname, bad);
+    numgpu_ode_destroy(ode);
+}
+
 static void run_all(numgpu_handle *h, const char *hname, int is_cuda, double *rkc_out)
 {
     numgpu_ode *ode = NULL;
@@ -265,6 +295,7 @@ static void run_all(numgpu_handle *h, const char *hname, int is_cuda, double *rk
     malloc_case(h, hname, ode);
     error_cases(h, hname, ode);
     bad_source(h, hname, is_cuda);
+    callback_only(h, hname);
     check(numgpu_ode_destroy(ode) == NUMGPU_SUCCESS, "%s numgpu_ode_destroy", hname);
 }
 

@@ -57,6 +57,7 @@
     ! - B(:,:,:) [in,out]: ldb = size(B, 1) (>= m, else numgpu refuses ldb), nrhs = size(B, 2),
     !   size(B, 3) = batch.
     ! - info(:) [out]: size batch; 0, or j when R(j, j) is exactly zero (B(:,:,i) unchanged).
+    ! - B may also be b(:,:) of shape (ldb, batch): one right-hand side per system.
 !@ generic numgpu_gels_givens_batched
 
     ! Sizes of one call of the geqrf_givens family derived from the array shapes.
@@ -191,5 +192,19 @@
         status = numgpu_{p}gels_givens_batched_strided(h, p%m, p%n, p%nrhs, address(A), p%lda, p%sa, address(B), &
             p%ldb, p%sb, address(info), p%batch)
         call report(status, errmsg)
+    end subroutine
+!@ end
+
+!@ template numgpu_gels_givens_batched/one: s d c z
+    ! One right-hand side per system: b(:,:) of shape (ldb >= m, batch).
+    subroutine numgpu_gels_givens_batched_one_{p}(h, A, b, info, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        {type}, intent(inout), target, contiguous :: A(:,:,:), b(:,:)
+        integer(c_int32_t), intent(inout), target, contiguous :: info(:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        {type}, pointer, contiguous :: b3(:,:,:)
+        b3(1:size(b, 1), 1:1, 1:size(b, 2)) => b
+        call numgpu_gels_givens_batched_{p}(h, A, b3, info, status, errmsg)
     end subroutine
 !@ end

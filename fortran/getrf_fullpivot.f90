@@ -27,6 +27,7 @@
     !   or 1 to use one factorisation for the whole batch (strideA = 0).
     ! - ipiv(:,:), jpiv(:,:) [in]: shape (n, batch) (also when size(A, 3) = 1).
     ! - B(:,:,:) [in,out]: ldb = size(B, 1) (>= n), nrhs = size(B, 2), batch = size(B, 3).
+    ! - B may also be b(:,:) of shape (ldb, batch): one right-hand side per system.
 !@ generic numgpu_getrs_fullpivot_batched
 
     ! call numgpu_gesv_fullpivot_batched(h, A, ipiv, jpiv, B, info, status [, errmsg])
@@ -37,6 +38,7 @@
     !
     ! - A(:,:,:) [in,out], ipiv(:,:), jpiv(:,:) [out], info(:) [out]: as for the factorisation.
     ! - B(:,:,:) [in,out]: ldb = size(B, 1) (>= n), nrhs = size(B, 2), size(B, 3) = size(A, 3).
+    ! - B may also be b(:,:) of shape (ldb, batch): one right-hand side per system.
 !@ generic numgpu_gesv_fullpivot_batched
 
     ! call numgpu_gesc2_batched(h, A, rhs, ipiv, jpiv, scale, status [, errmsg])
@@ -137,6 +139,22 @@
     end subroutine
 !@ end
 
+!@ template numgpu_getrs_fullpivot_batched/one: s d c z
+    ! One right-hand side per system: b(:,:) of shape (ldb >= n, batch).
+    subroutine numgpu_getrs_fullpivot_batched_one_{p}(h, trans, A, ipiv, jpiv, b, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: trans
+        {type}, intent(in), target, contiguous :: A(:,:,:)
+        integer(c_int32_t), intent(in), target, contiguous :: ipiv(:,:), jpiv(:,:)
+        {type}, intent(inout), target, contiguous :: b(:,:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        {type}, pointer, contiguous :: b3(:,:,:)
+        b3(1:size(b, 1), 1:1, 1:size(b, 2)) => b
+        call numgpu_getrs_fullpivot_batched_{p}(h, trans, A, ipiv, jpiv, b3, status, errmsg)
+    end subroutine
+!@ end
+
 !@ template numgpu_gesv_fullpivot_batched: s d c z
     subroutine numgpu_gesv_fullpivot_batched_{p}(h, A, ipiv, jpiv, B, info, status, errmsg)
         type(c_ptr), intent(in) :: h
@@ -152,6 +170,20 @@
         status = numgpu_{p}gesv_fullpivot_batched_strided(h, p%n, p%nrhs, address(A), p%lda, p%sa, address(ipiv), &
             address(jpiv), address(B), p%ldb, p%sb, address(info), p%batch)
         call report(status, errmsg)
+    end subroutine
+!@ end
+
+!@ template numgpu_gesv_fullpivot_batched/one: s d c z
+    ! One right-hand side per system: b(:,:) of shape (ldb >= n, batch).
+    subroutine numgpu_gesv_fullpivot_batched_one_{p}(h, A, ipiv, jpiv, b, info, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        {type}, intent(inout), target, contiguous :: A(:,:,:), b(:,:)
+        integer(c_int32_t), intent(inout), target, contiguous :: ipiv(:,:), jpiv(:,:), info(:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        {type}, pointer, contiguous :: b3(:,:,:)
+        b3(1:size(b, 1), 1:1, 1:size(b, 2)) => b
+        call numgpu_gesv_fullpivot_batched_{p}(h, A, ipiv, jpiv, b3, info, status, errmsg)
     end subroutine
 !@ end
 

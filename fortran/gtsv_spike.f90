@@ -16,6 +16,7 @@
     !   numgpu.h says more).
     ! - status, errmsg: as numgpu_gemm_batched; non-conforming shapes are NUMGPU_INVALID_VALUE
     !   before any call (nothing written).
+    ! - B may also be b(:), one right-hand side (ldb = size(b)).
 !@ generic numgpu_gtsv_spike
 
     ! call numgpu_gtsv_batched_strided(h, pivoting, dl, d, du, B, info, status [, errmsg])
@@ -29,6 +30,7 @@
     !   batch, or 1 to use one T for the whole batch (stride 0).
     ! - B(:,:,:) [in,out]: ldb = size(B, 1) (>= n), nrhs = size(B, 2), batch = size(B, 3).
     ! - info(:) [out]: size batch.
+    ! - B may also be b(:,:) of shape (ldb, batch): one right-hand side per system.
 !@ generic numgpu_gtsv_batched_strided
 
     ! call numgpu_gtsv_batched_interleaved(h, pivoting, dl, d, du, B, info, status [, errmsg])
@@ -120,6 +122,22 @@
     end subroutine
 !@ end
 
+!@ template numgpu_gtsv_spike/one: s d c z
+    ! One right-hand side: b(:), ldb = size(b) (>= n); as the rank-2 form with nrhs = 1.
+    subroutine numgpu_gtsv_spike_one_{p}(h, pivoting, dl, d, du, b, info, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: pivoting
+        {type}, intent(in), target, contiguous :: dl(:), d(:), du(:)
+        {type}, intent(inout), target, contiguous :: b(:)
+        integer(c_int32_t), intent(inout), target :: info
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        {type}, pointer, contiguous :: b2(:,:)
+        b2(1:size(b), 1:1) => b
+        call numgpu_gtsv_spike_{p}(h, pivoting, dl, d, du, b2, info, status, errmsg)
+    end subroutine
+!@ end
+
 !@ template numgpu_gtsv_batched_strided: s d c z
     subroutine numgpu_gtsv_batched_strided_{p}(h, pivoting, dl, d, du, B, info, status, errmsg)
         type(c_ptr), intent(in) :: h
@@ -136,6 +154,22 @@
         status = numgpu_{p}gtsv_batched_strided(h, pivoting, p%n, p%nrhs, address(dl), address(d), address(du), &
             p%sdiag, address(B), p%ldb, p%sb, address(info), p%batch)
         call report(status, errmsg)
+    end subroutine
+!@ end
+
+!@ template numgpu_gtsv_batched_strided/one: s d c z
+    ! One right-hand side per system: b(:,:) of shape (ldb >= n, batch).
+    subroutine numgpu_gtsv_batched_strided_one_{p}(h, pivoting, dl, d, du, b, info, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: pivoting
+        {type}, intent(in), target, contiguous :: dl(:,:), d(:,:), du(:,:)
+        {type}, intent(inout), target, contiguous :: b(:,:)
+        integer(c_int32_t), intent(inout), target, contiguous :: info(:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        {type}, pointer, contiguous :: b3(:,:,:)
+        b3(1:size(b, 1), 1:1, 1:size(b, 2)) => b
+        call numgpu_gtsv_batched_strided_{p}(h, pivoting, dl, d, du, b3, info, status, errmsg)
     end subroutine
 !@ end
 

@@ -29,6 +29,10 @@
 !    NUMGPU_INVALID_VALUE before calling numgpu (nothing written then), and on failure puts
 !    the message into the optional `errmsg` (unchanged on success).
 ! 5. Strings: numgpu_last_error_string(), numgpu_status_message(s), numgpu_version_string().
+! 6. The iso_c_binding kinds, types and procedures its interfaces take, re-exported, so that
+!    `use numgpu` alone compiles a caller: c_ptr, c_null_ptr, c_funptr, c_null_funptr,
+!    c_int32_t, c_int64_t, c_size_t, c_float, c_double, c_float_complex, c_double_complex,
+!    c_char, c_loc, c_funloc, c_associated, c_f_pointer, c_sizeof.
 !
 ! Names as in C, except where Fortran's case-insensitive names would clash: numgpu_version()
 ! is numgpu_version_c() (NUMGPU_VERSION is the version constant), and an argument whose name
@@ -40,6 +44,9 @@ module numgpu
     implicit none
     private
     public :: numgpu_last_error_string, numgpu_status_message, numgpu_version_string
+    ! What a caller needs of iso_c_binding for these interfaces (item 6 above).
+    public :: c_ptr, c_null_ptr, c_funptr, c_null_funptr, c_int32_t, c_int64_t, c_size_t, c_float, c_double, &
+        c_float_complex, c_double_complex, c_char, c_loc, c_funloc, c_associated, c_f_pointer, c_sizeof
 
     ! The address of an array argument, for each element type and rank a wrapper passes.
     interface address

@@ -24,6 +24,7 @@
     ! - A(:,:,:) [in]: the factors, n = size(A, 2), lda = size(A, 1); size(A, 3) is the batch,
     !   or 1 to use one factorisation for the whole batch (strideA = 0).
     ! - B(:,:,:) [in,out]: ldb = size(B, 1) (>= n), nrhs = size(B, 2), batch = size(B, 3).
+    ! - B may also be b(:,:) of shape (ldb, batch): one right-hand side per system.
 !@ generic numgpu_potrs_batched
 
     ! call numgpu_posv_batched(h, uplo, A, B, info, status [, errmsg])
@@ -33,6 +34,7 @@
     !
     ! - A(:,:,:) [in,out], info(:) [out]: as for the factorisation.
     ! - B(:,:,:) [in,out]: ldb = size(B, 1) (>= n), nrhs = size(B, 2), size(B, 3) = size(A, 3).
+    ! - B may also be b(:,:) of shape (ldb, batch): one right-hand side per system.
 !@ generic numgpu_posv_batched
 
     ! Sizes of one call of the potrf family derived from the array shapes.
@@ -108,6 +110,21 @@
     end subroutine
 !@ end
 
+!@ template numgpu_potrs_batched/one: s d c z
+    ! One right-hand side per system: b(:,:) of shape (ldb >= n, batch).
+    subroutine numgpu_potrs_batched_one_{p}(h, uplo, A, b, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: uplo
+        {type}, intent(in), target, contiguous :: A(:,:,:)
+        {type}, intent(inout), target, contiguous :: b(:,:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        {type}, pointer, contiguous :: b3(:,:,:)
+        b3(1:size(b, 1), 1:1, 1:size(b, 2)) => b
+        call numgpu_potrs_batched_{p}(h, uplo, A, b3, status, errmsg)
+    end subroutine
+!@ end
+
 !@ template numgpu_posv_batched: s d c z
     subroutine numgpu_posv_batched_{p}(h, uplo, A, B, info, status, errmsg)
         type(c_ptr), intent(in) :: h
@@ -123,5 +140,20 @@
         status = numgpu_{p}posv_batched_strided(h, uplo, p%n, p%nrhs, address(A), p%lda, p%sa, address(B), p%ldb, &
             p%sb, address(info), p%batch)
         call report(status, errmsg)
+    end subroutine
+!@ end
+
+!@ template numgpu_posv_batched/one: s d c z
+    ! One right-hand side per system: b(:,:) of shape (ldb >= n, batch).
+    subroutine numgpu_posv_batched_one_{p}(h, uplo, A, b, info, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: uplo
+        {type}, intent(inout), target, contiguous :: A(:,:,:), b(:,:)
+        integer(c_int32_t), intent(inout), target, contiguous :: info(:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        {type}, pointer, contiguous :: b3(:,:,:)
+        b3(1:size(b, 1), 1:1, 1:size(b, 2)) => b
+        call numgpu_posv_batched_{p}(h, uplo, A, b3, info, status, errmsg)
     end subroutine
 !@ end

@@ -30,6 +30,10 @@
 !    NUMGPU_INVALID_VALUE before calling numgpu (nothing written then), and on failure puts
 !    the message into the optional `errmsg` (unchanged on success).
 ! 5. Strings: numgpu_last_error_string(), numgpu_status_message(s), numgpu_version_string().
+! 6. The iso_c_binding kinds, types and procedures its interfaces take, re-exported, so that
+!    `use numgpu` alone compiles a caller: c_ptr, c_null_ptr, c_funptr, c_null_funptr,
+!    c_int32_t, c_int64_t, c_size_t, c_float, c_double, c_float_complex, c_double_complex,
+!    c_char, c_loc, c_funloc, c_associated, c_f_pointer, c_sizeof.
 !
 ! Names as in C, except where Fortran's case-insensitive names would clash: numgpu_version()
 ! is numgpu_version_c() (NUMGPU_VERSION is the version constant), and an argument whose name
@@ -41,6 +45,9 @@ module numgpu
     implicit none
     private
     public :: numgpu_last_error_string, numgpu_status_message, numgpu_version_string
+    ! What a caller needs of iso_c_binding for these interfaces (item 6 above).
+    public :: c_ptr, c_null_ptr, c_funptr, c_null_funptr, c_int32_t, c_int64_t, c_size_t, c_float, c_double, &
+        c_float_complex, c_double_complex, c_char, c_loc, c_funloc, c_associated, c_f_pointer, c_sizeof
 
     ! The address of an array argument, for each element type and rank a wrapper passes.
     interface address
@@ -263,6 +270,12 @@ module numgpu
             type(c_ptr) :: numgpu_status_string
         end function
 
+        function numgpu_backend_name(backend) bind(C, name="numgpu_backend_name")
+            import :: c_int32_t, c_ptr
+            integer(c_int32_t), value :: backend
+            type(c_ptr) :: numgpu_backend_name
+        end function
+
         function numgpu_last_error(buf, len) bind(C, name="numgpu_last_error")
             import :: c_ptr, c_size_t
             type(c_ptr), value :: buf
@@ -311,6 +324,13 @@ module numgpu
             import :: c_int32_t, c_ptr
             type(c_ptr), value :: h, cuda_stream
             integer(c_int32_t) :: numgpu_set_stream
+        end function
+
+        function numgpu_get_stream(h, stream) bind(C, name="numgpu_get_stream")
+            import :: c_int32_t, c_ptr
+            type(c_ptr), value :: h
+            type(c_ptr), intent(inout) :: stream
+            integer(c_int32_t) :: numgpu_get_stream
         end function
 
         function numgpu_set_seed(h, seed) bind(C, name="numgpu_set_seed")
@@ -1682,15 +1702,15 @@ module numgpu
     end interface
     public :: numgpu_sexpm_eig_batched, numgpu_sexpm_batched, numgpu_dexpm_eig_batched, &
             numgpu_dexpm_batched, numgpu_cexpm_eig_batched, numgpu_cexpm_batched, numgpu_zexpm_eig_batched, &
-            numgpu_zexpm_batched, numgpu_status_string, numgpu_last_error, numgpu_last_error_arg, &
-            numgpu_version_c, numgpu_create, numgpu_create_with, numgpu_destroy, numgpu_get_backend, &
-            numgpu_set_stream, numgpu_set_seed, numgpu_synchronize, numgpu_malloc, numgpu_free, &
-            numgpu_memcpy, numgpu_sgemm_batched, numgpu_dgemm_batched, numgpu_cgemm_batched, &
-            numgpu_zgemm_batched, numgpu_sgemm_batched_strided, numgpu_dgemm_batched_strided, &
-            numgpu_cgemm_batched_strided, numgpu_zgemm_batched_strided, numgpu_sgeqrf_givens_batched, &
-            numgpu_sgeqrf_givens_batched_strided, numgpu_sormqr_givens_batched, &
-            numgpu_sormqr_givens_batched_strided, numgpu_sorgqr_givens_batched, &
-            numgpu_sorgqr_givens_batched_strided, numgpu_sgels_givens_batched, &
+            numgpu_zexpm_batched, numgpu_status_string, numgpu_backend_name, numgpu_last_error, &
+            numgpu_last_error_arg, numgpu_version_c, numgpu_create, numgpu_create_with, numgpu_destroy, &
+            numgpu_get_backend, numgpu_set_stream, numgpu_get_stream, numgpu_set_seed, numgpu_synchronize, &
+            numgpu_malloc, numgpu_free, numgpu_memcpy, numgpu_sgemm_batched, numgpu_dgemm_batched, &
+            numgpu_cgemm_batched, numgpu_zgemm_batched, numgpu_sgemm_batched_strided, &
+            numgpu_dgemm_batched_strided, numgpu_cgemm_batched_strided, numgpu_zgemm_batched_strided, &
+            numgpu_sgeqrf_givens_batched, numgpu_sgeqrf_givens_batched_strided, &
+            numgpu_sormqr_givens_batched, numgpu_sormqr_givens_batched_strided, &
+            numgpu_sorgqr_givens_batched, numgpu_sorgqr_givens_batched_strided, numgpu_sgels_givens_batched, &
             numgpu_sgels_givens_batched_strided, numgpu_dgeqrf_givens_batched, &
             numgpu_dgeqrf_givens_batched_strided, numgpu_dormqr_givens_batched, &
             numgpu_dormqr_givens_batched_strided, numgpu_dorgqr_givens_batched, &
@@ -1875,10 +1895,13 @@ module numgpu
     ! - B(:,:,:) [in,out]: ldb = size(B, 1) (>= m, else numgpu refuses ldb), nrhs = size(B, 2),
     !   size(B, 3) = batch.
     ! - info(:) [out]: size batch; 0, or j when R(j, j) is exactly zero (B(:,:,i) unchanged).
+    ! - B may also be b(:,:) of shape (ldb, batch): one right-hand side per system.
     public :: numgpu_gels_givens_batched
     interface numgpu_gels_givens_batched
         module procedure numgpu_gels_givens_batched_s, numgpu_gels_givens_batched_d, &
-                numgpu_gels_givens_batched_c, numgpu_gels_givens_batched_z
+                numgpu_gels_givens_batched_c, numgpu_gels_givens_batched_z, &
+                numgpu_gels_givens_batched_one_s, numgpu_gels_givens_batched_one_d, &
+                numgpu_gels_givens_batched_one_c, numgpu_gels_givens_batched_one_z
     end interface
 
     ! Sizes of one call of the geqrf_givens family derived from the array shapes.
@@ -1917,10 +1940,13 @@ module numgpu
     !   or 1 to use one factorisation for the whole batch (strideA = 0).
     ! - ipiv(:,:), jpiv(:,:) [in]: shape (n, batch) (also when size(A, 3) = 1).
     ! - B(:,:,:) [in,out]: ldb = size(B, 1) (>= n), nrhs = size(B, 2), batch = size(B, 3).
+    ! - B may also be b(:,:) of shape (ldb, batch): one right-hand side per system.
     public :: numgpu_getrs_fullpivot_batched
     interface numgpu_getrs_fullpivot_batched
         module procedure numgpu_getrs_fullpivot_batched_s, numgpu_getrs_fullpivot_batched_d, &
-                numgpu_getrs_fullpivot_batched_c, numgpu_getrs_fullpivot_batched_z
+                numgpu_getrs_fullpivot_batched_c, numgpu_getrs_fullpivot_batched_z, &
+                numgpu_getrs_fullpivot_batched_one_s, numgpu_getrs_fullpivot_batched_one_d, &
+                numgpu_getrs_fullpivot_batched_one_c, numgpu_getrs_fullpivot_batched_one_z
     end interface
 
     ! call numgpu_gesv_fullpivot_batched(h, A, ipiv, jpiv, B, info, status [, errmsg])
@@ -1931,10 +1957,13 @@ module numgpu
     !
     ! - A(:,:,:) [in,out], ipiv(:,:), jpiv(:,:) [out], info(:) [out]: as for the factorisation.
     ! - B(:,:,:) [in,out]: ldb = size(B, 1) (>= n), nrhs = size(B, 2), size(B, 3) = size(A, 3).
+    ! - B may also be b(:,:) of shape (ldb, batch): one right-hand side per system.
     public :: numgpu_gesv_fullpivot_batched
     interface numgpu_gesv_fullpivot_batched
         module procedure numgpu_gesv_fullpivot_batched_s, numgpu_gesv_fullpivot_batched_d, &
-                numgpu_gesv_fullpivot_batched_c, numgpu_gesv_fullpivot_batched_z
+                numgpu_gesv_fullpivot_batched_c, numgpu_gesv_fullpivot_batched_z, &
+                numgpu_gesv_fullpivot_batched_one_s, numgpu_gesv_fullpivot_batched_one_d, &
+                numgpu_gesv_fullpivot_batched_one_c, numgpu_gesv_fullpivot_batched_one_z
     end interface
 
     ! call numgpu_gesc2_batched(h, A, rhs, ipiv, jpiv, scale, status [, errmsg])
@@ -1976,9 +2005,12 @@ module numgpu
     !   numgpu.h says more).
     ! - status, errmsg: as numgpu_gemm_batched; non-conforming shapes are NUMGPU_INVALID_VALUE
     !   before any call (nothing written).
+    ! - B may also be b(:), one right-hand side (ldb = size(b)).
     public :: numgpu_gtsv_spike
     interface numgpu_gtsv_spike
-        module procedure numgpu_gtsv_spike_s, numgpu_gtsv_spike_d, numgpu_gtsv_spike_c, numgpu_gtsv_spike_z
+        module procedure numgpu_gtsv_spike_s, numgpu_gtsv_spike_d, numgpu_gtsv_spike_c, numgpu_gtsv_spike_z, &
+                numgpu_gtsv_spike_one_s, numgpu_gtsv_spike_one_d, numgpu_gtsv_spike_one_c, &
+                numgpu_gtsv_spike_one_z
     end interface
 
     ! call numgpu_gtsv_batched_strided(h, pivoting, dl, d, du, B, info, status [, errmsg])
@@ -1992,10 +2024,13 @@ module numgpu
     !   batch, or 1 to use one T for the whole batch (stride 0).
     ! - B(:,:,:) [in,out]: ldb = size(B, 1) (>= n), nrhs = size(B, 2), batch = size(B, 3).
     ! - info(:) [out]: size batch.
+    ! - B may also be b(:,:) of shape (ldb, batch): one right-hand side per system.
     public :: numgpu_gtsv_batched_strided
     interface numgpu_gtsv_batched_strided
         module procedure numgpu_gtsv_batched_strided_s, numgpu_gtsv_batched_strided_d, &
-                numgpu_gtsv_batched_strided_c, numgpu_gtsv_batched_strided_z
+                numgpu_gtsv_batched_strided_c, numgpu_gtsv_batched_strided_z, &
+                numgpu_gtsv_batched_strided_one_s, numgpu_gtsv_batched_strided_one_d, &
+                numgpu_gtsv_batched_strided_one_c, numgpu_gtsv_batched_strided_one_z
     end interface
 
     ! call numgpu_gtsv_batched_interleaved(h, pivoting, dl, d, du, B, info, status [, errmsg])
@@ -2124,10 +2159,12 @@ module numgpu
     ! - A(:,:,:) [in]: the factors, n = size(A, 2), lda = size(A, 1); size(A, 3) is the batch,
     !   or 1 to use one factorisation for the whole batch (strideA = 0).
     ! - B(:,:,:) [in,out]: ldb = size(B, 1) (>= n), nrhs = size(B, 2), batch = size(B, 3).
+    ! - B may also be b(:,:) of shape (ldb, batch): one right-hand side per system.
     public :: numgpu_potrs_batched
     interface numgpu_potrs_batched
         module procedure numgpu_potrs_batched_s, numgpu_potrs_batched_d, numgpu_potrs_batched_c, &
-                numgpu_potrs_batched_z
+                numgpu_potrs_batched_z, numgpu_potrs_batched_one_s, numgpu_potrs_batched_one_d, &
+                numgpu_potrs_batched_one_c, numgpu_potrs_batched_one_z
     end interface
 
     ! call numgpu_posv_batched(h, uplo, A, B, info, status [, errmsg])
@@ -2137,10 +2174,12 @@ module numgpu
     !
     ! - A(:,:,:) [in,out], info(:) [out]: as for the factorisation.
     ! - B(:,:,:) [in,out]: ldb = size(B, 1) (>= n), nrhs = size(B, 2), size(B, 3) = size(A, 3).
+    ! - B may also be b(:,:) of shape (ldb, batch): one right-hand side per system.
     public :: numgpu_posv_batched
     interface numgpu_posv_batched
         module procedure numgpu_posv_batched_s, numgpu_posv_batched_d, numgpu_posv_batched_c, &
-                numgpu_posv_batched_z
+                numgpu_posv_batched_z, numgpu_posv_batched_one_s, numgpu_posv_batched_one_d, &
+                numgpu_posv_batched_one_c, numgpu_posv_batched_one_z
     end interface
 
     ! Sizes of one call of the potrf family derived from the array shapes.
@@ -3077,6 +3116,51 @@ contains
         call report(status, errmsg)
     end subroutine
 
+    ! One right-hand side per system: b(:,:) of shape (ldb >= m, batch).
+    subroutine numgpu_gels_givens_batched_one_s(h, A, b, info, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        real(c_float), intent(inout), target, contiguous :: A(:,:,:), b(:,:)
+        integer(c_int32_t), intent(inout), target, contiguous :: info(:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        real(c_float), pointer, contiguous :: b3(:,:,:)
+        b3(1:size(b, 1), 1:1, 1:size(b, 2)) => b
+        call numgpu_gels_givens_batched_s(h, A, b3, info, status, errmsg)
+    end subroutine
+    ! One right-hand side per system: b(:,:) of shape (ldb >= m, batch).
+    subroutine numgpu_gels_givens_batched_one_d(h, A, b, info, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        real(c_double), intent(inout), target, contiguous :: A(:,:,:), b(:,:)
+        integer(c_int32_t), intent(inout), target, contiguous :: info(:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        real(c_double), pointer, contiguous :: b3(:,:,:)
+        b3(1:size(b, 1), 1:1, 1:size(b, 2)) => b
+        call numgpu_gels_givens_batched_d(h, A, b3, info, status, errmsg)
+    end subroutine
+    ! One right-hand side per system: b(:,:) of shape (ldb >= m, batch).
+    subroutine numgpu_gels_givens_batched_one_c(h, A, b, info, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        complex(c_float_complex), intent(inout), target, contiguous :: A(:,:,:), b(:,:)
+        integer(c_int32_t), intent(inout), target, contiguous :: info(:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        complex(c_float_complex), pointer, contiguous :: b3(:,:,:)
+        b3(1:size(b, 1), 1:1, 1:size(b, 2)) => b
+        call numgpu_gels_givens_batched_c(h, A, b3, info, status, errmsg)
+    end subroutine
+    ! One right-hand side per system: b(:,:) of shape (ldb >= m, batch).
+    subroutine numgpu_gels_givens_batched_one_z(h, A, b, info, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        complex(c_double_complex), intent(inout), target, contiguous :: A(:,:,:), b(:,:)
+        integer(c_int32_t), intent(inout), target, contiguous :: info(:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        complex(c_double_complex), pointer, contiguous :: b3(:,:,:)
+        b3(1:size(b, 1), 1:1, 1:size(b, 2)) => b
+        call numgpu_gels_givens_batched_z(h, A, b3, info, status, errmsg)
+    end subroutine
+
     subroutine plan_lu(fname, sa, sip, sjp, sb, bname, nout, outname, batch, share_a, p, status, errmsg)
         character(len=*), intent(in) :: fname, bname, outname
         integer(c_int64_t), intent(in) :: sa(3), sip(2), sjp(2), sb(3), nout, batch
@@ -3251,6 +3335,59 @@ contains
         call report(status, errmsg)
     end subroutine
 
+    ! One right-hand side per system: b(:,:) of shape (ldb >= n, batch).
+    subroutine numgpu_getrs_fullpivot_batched_one_s(h, trans, A, ipiv, jpiv, b, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: trans
+        real(c_float), intent(in), target, contiguous :: A(:,:,:)
+        integer(c_int32_t), intent(in), target, contiguous :: ipiv(:,:), jpiv(:,:)
+        real(c_float), intent(inout), target, contiguous :: b(:,:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        real(c_float), pointer, contiguous :: b3(:,:,:)
+        b3(1:size(b, 1), 1:1, 1:size(b, 2)) => b
+        call numgpu_getrs_fullpivot_batched_s(h, trans, A, ipiv, jpiv, b3, status, errmsg)
+    end subroutine
+    ! One right-hand side per system: b(:,:) of shape (ldb >= n, batch).
+    subroutine numgpu_getrs_fullpivot_batched_one_d(h, trans, A, ipiv, jpiv, b, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: trans
+        real(c_double), intent(in), target, contiguous :: A(:,:,:)
+        integer(c_int32_t), intent(in), target, contiguous :: ipiv(:,:), jpiv(:,:)
+        real(c_double), intent(inout), target, contiguous :: b(:,:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        real(c_double), pointer, contiguous :: b3(:,:,:)
+        b3(1:size(b, 1), 1:1, 1:size(b, 2)) => b
+        call numgpu_getrs_fullpivot_batched_d(h, trans, A, ipiv, jpiv, b3, status, errmsg)
+    end subroutine
+    ! One right-hand side per system: b(:,:) of shape (ldb >= n, batch).
+    subroutine numgpu_getrs_fullpivot_batched_one_c(h, trans, A, ipiv, jpiv, b, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: trans
+        complex(c_float_complex), intent(in), target, contiguous :: A(:,:,:)
+        integer(c_int32_t), intent(in), target, contiguous :: ipiv(:,:), jpiv(:,:)
+        complex(c_float_complex), intent(inout), target, contiguous :: b(:,:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        complex(c_float_complex), pointer, contiguous :: b3(:,:,:)
+        b3(1:size(b, 1), 1:1, 1:size(b, 2)) => b
+        call numgpu_getrs_fullpivot_batched_c(h, trans, A, ipiv, jpiv, b3, status, errmsg)
+    end subroutine
+    ! One right-hand side per system: b(:,:) of shape (ldb >= n, batch).
+    subroutine numgpu_getrs_fullpivot_batched_one_z(h, trans, A, ipiv, jpiv, b, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: trans
+        complex(c_double_complex), intent(in), target, contiguous :: A(:,:,:)
+        integer(c_int32_t), intent(in), target, contiguous :: ipiv(:,:), jpiv(:,:)
+        complex(c_double_complex), intent(inout), target, contiguous :: b(:,:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        complex(c_double_complex), pointer, contiguous :: b3(:,:,:)
+        b3(1:size(b, 1), 1:1, 1:size(b, 2)) => b
+        call numgpu_getrs_fullpivot_batched_z(h, trans, A, ipiv, jpiv, b3, status, errmsg)
+    end subroutine
+
     subroutine numgpu_gesv_fullpivot_batched_s(h, A, ipiv, jpiv, B, info, status, errmsg)
         type(c_ptr), intent(in) :: h
         real(c_float), intent(inout), target, contiguous :: A(:,:,:), B(:,:,:)
@@ -3310,6 +3447,51 @@ contains
         status = numgpu_zgesv_fullpivot_batched_strided(h, p%n, p%nrhs, address(A), p%lda, p%sa, address(ipiv), &
             address(jpiv), address(B), p%ldb, p%sb, address(info), p%batch)
         call report(status, errmsg)
+    end subroutine
+
+    ! One right-hand side per system: b(:,:) of shape (ldb >= n, batch).
+    subroutine numgpu_gesv_fullpivot_batched_one_s(h, A, ipiv, jpiv, b, info, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        real(c_float), intent(inout), target, contiguous :: A(:,:,:), b(:,:)
+        integer(c_int32_t), intent(inout), target, contiguous :: ipiv(:,:), jpiv(:,:), info(:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        real(c_float), pointer, contiguous :: b3(:,:,:)
+        b3(1:size(b, 1), 1:1, 1:size(b, 2)) => b
+        call numgpu_gesv_fullpivot_batched_s(h, A, ipiv, jpiv, b3, info, status, errmsg)
+    end subroutine
+    ! One right-hand side per system: b(:,:) of shape (ldb >= n, batch).
+    subroutine numgpu_gesv_fullpivot_batched_one_d(h, A, ipiv, jpiv, b, info, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        real(c_double), intent(inout), target, contiguous :: A(:,:,:), b(:,:)
+        integer(c_int32_t), intent(inout), target, contiguous :: ipiv(:,:), jpiv(:,:), info(:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        real(c_double), pointer, contiguous :: b3(:,:,:)
+        b3(1:size(b, 1), 1:1, 1:size(b, 2)) => b
+        call numgpu_gesv_fullpivot_batched_d(h, A, ipiv, jpiv, b3, info, status, errmsg)
+    end subroutine
+    ! One right-hand side per system: b(:,:) of shape (ldb >= n, batch).
+    subroutine numgpu_gesv_fullpivot_batched_one_c(h, A, ipiv, jpiv, b, info, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        complex(c_float_complex), intent(inout), target, contiguous :: A(:,:,:), b(:,:)
+        integer(c_int32_t), intent(inout), target, contiguous :: ipiv(:,:), jpiv(:,:), info(:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        complex(c_float_complex), pointer, contiguous :: b3(:,:,:)
+        b3(1:size(b, 1), 1:1, 1:size(b, 2)) => b
+        call numgpu_gesv_fullpivot_batched_c(h, A, ipiv, jpiv, b3, info, status, errmsg)
+    end subroutine
+    ! One right-hand side per system: b(:,:) of shape (ldb >= n, batch).
+    subroutine numgpu_gesv_fullpivot_batched_one_z(h, A, ipiv, jpiv, b, info, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        complex(c_double_complex), intent(inout), target, contiguous :: A(:,:,:), b(:,:)
+        integer(c_int32_t), intent(inout), target, contiguous :: ipiv(:,:), jpiv(:,:), info(:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        complex(c_double_complex), pointer, contiguous :: b3(:,:,:)
+        b3(1:size(b, 1), 1:1, 1:size(b, 2)) => b
+        call numgpu_gesv_fullpivot_batched_z(h, A, ipiv, jpiv, b3, info, status, errmsg)
     end subroutine
 
     subroutine numgpu_gesc2_batched_s(h, A, rhs, ipiv, jpiv, scale, status, errmsg)
@@ -3499,6 +3681,59 @@ contains
         call report(status, errmsg)
     end subroutine
 
+    ! One right-hand side: b(:), ldb = size(b) (>= n); as the rank-2 form with nrhs = 1.
+    subroutine numgpu_gtsv_spike_one_s(h, pivoting, dl, d, du, b, info, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: pivoting
+        real(c_float), intent(in), target, contiguous :: dl(:), d(:), du(:)
+        real(c_float), intent(inout), target, contiguous :: b(:)
+        integer(c_int32_t), intent(inout), target :: info
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        real(c_float), pointer, contiguous :: b2(:,:)
+        b2(1:size(b), 1:1) => b
+        call numgpu_gtsv_spike_s(h, pivoting, dl, d, du, b2, info, status, errmsg)
+    end subroutine
+    ! One right-hand side: b(:), ldb = size(b) (>= n); as the rank-2 form with nrhs = 1.
+    subroutine numgpu_gtsv_spike_one_d(h, pivoting, dl, d, du, b, info, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: pivoting
+        real(c_double), intent(in), target, contiguous :: dl(:), d(:), du(:)
+        real(c_double), intent(inout), target, contiguous :: b(:)
+        integer(c_int32_t), intent(inout), target :: info
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        real(c_double), pointer, contiguous :: b2(:,:)
+        b2(1:size(b), 1:1) => b
+        call numgpu_gtsv_spike_d(h, pivoting, dl, d, du, b2, info, status, errmsg)
+    end subroutine
+    ! One right-hand side: b(:), ldb = size(b) (>= n); as the rank-2 form with nrhs = 1.
+    subroutine numgpu_gtsv_spike_one_c(h, pivoting, dl, d, du, b, info, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: pivoting
+        complex(c_float_complex), intent(in), target, contiguous :: dl(:), d(:), du(:)
+        complex(c_float_complex), intent(inout), target, contiguous :: b(:)
+        integer(c_int32_t), intent(inout), target :: info
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        complex(c_float_complex), pointer, contiguous :: b2(:,:)
+        b2(1:size(b), 1:1) => b
+        call numgpu_gtsv_spike_c(h, pivoting, dl, d, du, b2, info, status, errmsg)
+    end subroutine
+    ! One right-hand side: b(:), ldb = size(b) (>= n); as the rank-2 form with nrhs = 1.
+    subroutine numgpu_gtsv_spike_one_z(h, pivoting, dl, d, du, b, info, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: pivoting
+        complex(c_double_complex), intent(in), target, contiguous :: dl(:), d(:), du(:)
+        complex(c_double_complex), intent(inout), target, contiguous :: b(:)
+        integer(c_int32_t), intent(inout), target :: info
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        complex(c_double_complex), pointer, contiguous :: b2(:,:)
+        b2(1:size(b), 1:1) => b
+        call numgpu_gtsv_spike_z(h, pivoting, dl, d, du, b2, info, status, errmsg)
+    end subroutine
+
     subroutine numgpu_gtsv_batched_strided_s(h, pivoting, dl, d, du, B, info, status, errmsg)
         type(c_ptr), intent(in) :: h
         integer(c_int32_t), intent(in) :: pivoting
@@ -3562,6 +3797,59 @@ contains
         status = numgpu_zgtsv_batched_strided(h, pivoting, p%n, p%nrhs, address(dl), address(d), address(du), &
             p%sdiag, address(B), p%ldb, p%sb, address(info), p%batch)
         call report(status, errmsg)
+    end subroutine
+
+    ! One right-hand side per system: b(:,:) of shape (ldb >= n, batch).
+    subroutine numgpu_gtsv_batched_strided_one_s(h, pivoting, dl, d, du, b, info, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: pivoting
+        real(c_float), intent(in), target, contiguous :: dl(:,:), d(:,:), du(:,:)
+        real(c_float), intent(inout), target, contiguous :: b(:,:)
+        integer(c_int32_t), intent(inout), target, contiguous :: info(:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        real(c_float), pointer, contiguous :: b3(:,:,:)
+        b3(1:size(b, 1), 1:1, 1:size(b, 2)) => b
+        call numgpu_gtsv_batched_strided_s(h, pivoting, dl, d, du, b3, info, status, errmsg)
+    end subroutine
+    ! One right-hand side per system: b(:,:) of shape (ldb >= n, batch).
+    subroutine numgpu_gtsv_batched_strided_one_d(h, pivoting, dl, d, du, b, info, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: pivoting
+        real(c_double), intent(in), target, contiguous :: dl(:,:), d(:,:), du(:,:)
+        real(c_double), intent(inout), target, contiguous :: b(:,:)
+        integer(c_int32_t), intent(inout), target, contiguous :: info(:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        real(c_double), pointer, contiguous :: b3(:,:,:)
+        b3(1:size(b, 1), 1:1, 1:size(b, 2)) => b
+        call numgpu_gtsv_batched_strided_d(h, pivoting, dl, d, du, b3, info, status, errmsg)
+    end subroutine
+    ! One right-hand side per system: b(:,:) of shape (ldb >= n, batch).
+    subroutine numgpu_gtsv_batched_strided_one_c(h, pivoting, dl, d, du, b, info, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: pivoting
+        complex(c_float_complex), intent(in), target, contiguous :: dl(:,:), d(:,:), du(:,:)
+        complex(c_float_complex), intent(inout), target, contiguous :: b(:,:)
+        integer(c_int32_t), intent(inout), target, contiguous :: info(:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        complex(c_float_complex), pointer, contiguous :: b3(:,:,:)
+        b3(1:size(b, 1), 1:1, 1:size(b, 2)) => b
+        call numgpu_gtsv_batched_strided_c(h, pivoting, dl, d, du, b3, info, status, errmsg)
+    end subroutine
+    ! One right-hand side per system: b(:,:) of shape (ldb >= n, batch).
+    subroutine numgpu_gtsv_batched_strided_one_z(h, pivoting, dl, d, du, b, info, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: pivoting
+        complex(c_double_complex), intent(in), target, contiguous :: dl(:,:), d(:,:), du(:,:)
+        complex(c_double_complex), intent(inout), target, contiguous :: b(:,:)
+        integer(c_int32_t), intent(inout), target, contiguous :: info(:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        complex(c_double_complex), pointer, contiguous :: b3(:,:,:)
+        b3(1:size(b, 1), 1:1, 1:size(b, 2)) => b
+        call numgpu_gtsv_batched_strided_z(h, pivoting, dl, d, du, b3, info, status, errmsg)
     end subroutine
 
     subroutine numgpu_gtsv_batched_interleaved_s(h, pivoting, dl, d, du, B, info, status, errmsg)
@@ -4100,6 +4388,55 @@ contains
         call report(status, errmsg)
     end subroutine
 
+    ! One right-hand side per system: b(:,:) of shape (ldb >= n, batch).
+    subroutine numgpu_potrs_batched_one_s(h, uplo, A, b, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: uplo
+        real(c_float), intent(in), target, contiguous :: A(:,:,:)
+        real(c_float), intent(inout), target, contiguous :: b(:,:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        real(c_float), pointer, contiguous :: b3(:,:,:)
+        b3(1:size(b, 1), 1:1, 1:size(b, 2)) => b
+        call numgpu_potrs_batched_s(h, uplo, A, b3, status, errmsg)
+    end subroutine
+    ! One right-hand side per system: b(:,:) of shape (ldb >= n, batch).
+    subroutine numgpu_potrs_batched_one_d(h, uplo, A, b, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: uplo
+        real(c_double), intent(in), target, contiguous :: A(:,:,:)
+        real(c_double), intent(inout), target, contiguous :: b(:,:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        real(c_double), pointer, contiguous :: b3(:,:,:)
+        b3(1:size(b, 1), 1:1, 1:size(b, 2)) => b
+        call numgpu_potrs_batched_d(h, uplo, A, b3, status, errmsg)
+    end subroutine
+    ! One right-hand side per system: b(:,:) of shape (ldb >= n, batch).
+    subroutine numgpu_potrs_batched_one_c(h, uplo, A, b, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: uplo
+        complex(c_float_complex), intent(in), target, contiguous :: A(:,:,:)
+        complex(c_float_complex), intent(inout), target, contiguous :: b(:,:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        complex(c_float_complex), pointer, contiguous :: b3(:,:,:)
+        b3(1:size(b, 1), 1:1, 1:size(b, 2)) => b
+        call numgpu_potrs_batched_c(h, uplo, A, b3, status, errmsg)
+    end subroutine
+    ! One right-hand side per system: b(:,:) of shape (ldb >= n, batch).
+    subroutine numgpu_potrs_batched_one_z(h, uplo, A, b, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: uplo
+        complex(c_double_complex), intent(in), target, contiguous :: A(:,:,:)
+        complex(c_double_complex), intent(inout), target, contiguous :: b(:,:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        complex(c_double_complex), pointer, contiguous :: b3(:,:,:)
+        b3(1:size(b, 1), 1:1, 1:size(b, 2)) => b
+        call numgpu_potrs_batched_z(h, uplo, A, b3, status, errmsg)
+    end subroutine
+
     subroutine numgpu_posv_batched_s(h, uplo, A, B, info, status, errmsg)
         type(c_ptr), intent(in) :: h
         integer(c_int32_t), intent(in) :: uplo
@@ -4159,6 +4496,55 @@ contains
         status = numgpu_zposv_batched_strided(h, uplo, p%n, p%nrhs, address(A), p%lda, p%sa, address(B), p%ldb, &
             p%sb, address(info), p%batch)
         call report(status, errmsg)
+    end subroutine
+
+    ! One right-hand side per system: b(:,:) of shape (ldb >= n, batch).
+    subroutine numgpu_posv_batched_one_s(h, uplo, A, b, info, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: uplo
+        real(c_float), intent(inout), target, contiguous :: A(:,:,:), b(:,:)
+        integer(c_int32_t), intent(inout), target, contiguous :: info(:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        real(c_float), pointer, contiguous :: b3(:,:,:)
+        b3(1:size(b, 1), 1:1, 1:size(b, 2)) => b
+        call numgpu_posv_batched_s(h, uplo, A, b3, info, status, errmsg)
+    end subroutine
+    ! One right-hand side per system: b(:,:) of shape (ldb >= n, batch).
+    subroutine numgpu_posv_batched_one_d(h, uplo, A, b, info, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: uplo
+        real(c_double), intent(inout), target, contiguous :: A(:,:,:), b(:,:)
+        integer(c_int32_t), intent(inout), target, contiguous :: info(:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        real(c_double), pointer, contiguous :: b3(:,:,:)
+        b3(1:size(b, 1), 1:1, 1:size(b, 2)) => b
+        call numgpu_posv_batched_d(h, uplo, A, b3, info, status, errmsg)
+    end subroutine
+    ! One right-hand side per system: b(:,:) of shape (ldb >= n, batch).
+    subroutine numgpu_posv_batched_one_c(h, uplo, A, b, info, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: uplo
+        complex(c_float_complex), intent(inout), target, contiguous :: A(:,:,:), b(:,:)
+        integer(c_int32_t), intent(inout), target, contiguous :: info(:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        complex(c_float_complex), pointer, contiguous :: b3(:,:,:)
+        b3(1:size(b, 1), 1:1, 1:size(b, 2)) => b
+        call numgpu_posv_batched_c(h, uplo, A, b3, info, status, errmsg)
+    end subroutine
+    ! One right-hand side per system: b(:,:) of shape (ldb >= n, batch).
+    subroutine numgpu_posv_batched_one_z(h, uplo, A, b, info, status, errmsg)
+        type(c_ptr), intent(in) :: h
+        integer(c_int32_t), intent(in) :: uplo
+        complex(c_double_complex), intent(inout), target, contiguous :: A(:,:,:), b(:,:)
+        integer(c_int32_t), intent(inout), target, contiguous :: info(:)
+        integer(c_int32_t), intent(out) :: status
+        character(len=*), intent(inout), optional :: errmsg
+        complex(c_double_complex), pointer, contiguous :: b3(:,:,:)
+        b3(1:size(b, 1), 1:1, 1:size(b, 2)) => b
+        call numgpu_posv_batched_z(h, uplo, A, b3, info, status, errmsg)
     end subroutine
 
     subroutine numgpu_rkc_d(h, ode, t0, tend, Y, P, rtol, atol, sys_status, status, opts, state, stats, errmsg)

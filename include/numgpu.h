@@ -558,22 +558,32 @@ typedef struct numgpu_life_plan numgpu_life_plan;
  */
 typedef struct numgpu_ode numgpu_ode;
 
+#if !defined(numgpu_complex_float)
 /**
  * `float _Complex` as it crosses the C ABI: `{re, im}`, layout-compatible with C99
- * `float _Complex` and Fortran `complex(c_float_complex)`.
+ * `float _Complex`, C++ `std::complex<float>` and Fortran `complex(c_float_complex)`. To
+ * pass your own complex type instead, define the macro `numgpu_complex_float` to it before
+ * including numgpu.h (as LAPACKE's `lapack_complex_float`), e.g.
+ * `#define numgpu_complex_float float _Complex` in C99 or
+ * `#define numgpu_complex_float std::complex<float>` in C++ (after `#include <complex>`).
  */
 typedef struct {
   float re;
   float im;
 } numgpu_complex_float;
+#endif
 
+#if !defined(numgpu_complex_double)
 /**
- * `double _Complex` as it crosses the C ABI: `{re, im}`.
+ * `double _Complex` as it crosses the C ABI: `{re, im}`. Define the macro
+ * `numgpu_complex_double` before including numgpu.h to use your own layout-compatible type
+ * instead (C99 `double _Complex`, C++ `std::complex<double>`), as `numgpu_complex_float`.
  */
 typedef struct {
   double re;
   double im;
 } numgpu_complex_double;
+#endif
 
 /**
  * Parameters of the Jacobi routines. A zero-initialised struct (`numgpu_jacobi_params p =
@@ -878,6 +888,13 @@ numgpu_status numgpu_zexpm_batched(numgpu_handle *h,
 const char *numgpu_status_string(numgpu_status s);
 
 /**
+ * A static, NUL-terminated name of a `numgpu_backend` value, as `NUMGPU_BACKEND` spells the
+ * backends: "cpu", "cuda", "auto"; unknown values give "unknown numgpu backend". For what a
+ * handle runs on, pass the value `numgpu_get_backend` writes.
+ */
+const char *numgpu_backend_name(numgpu_backend backend);
+
+/**
  * Copies this thread's last error message into `buf` (at most `len - 1` bytes and a NUL;
  * nothing when `buf` is NULL or `len` is 0) and returns the message's full length in bytes,
  * without the NUL. The message is empty after a successful call. Example:
@@ -945,6 +962,16 @@ numgpu_status numgpu_get_backend(const numgpu_handle *h, numgpu_backend *backend
  * Errors: `INVALID_VALUE` when h is NULL.
  */
 numgpu_status numgpu_set_stream(numgpu_handle *h, void *cuda_stream);
+
+/**
+ * Writes to `*stream` the CUDA stream (`cudaStream_t`) on which the handle enqueues calls
+ * with device arrays: the one `numgpu_set_stream` set, or NULL for the default stream (a new
+ * handle's, and always on the CPU backend, which finishes each call before returning). The
+ * stream stays the caller's (or the runtime's): never destroy it through this pointer.
+ *
+ * Errors: `INVALID_VALUE` when h or stream is NULL.
+ */
+numgpu_status numgpu_get_stream(const numgpu_handle *h, void **stream);
 
 /**
  * Sets the seed of the handle's reproducible random draws (0 until set): the random starting
@@ -3584,8 +3611,9 @@ numgpu_status numgpu_life_plan_destroy(numgpu_life_plan *p);
 
 /**
  * Creates an ODE system `y' = f(t, y; p)` of `neq` equations and `npar` parameters per
- * system, for `numgpu_rkc_integrate`, from a CUDA source (for the CUDA backend) and/or a host
- * callback (for the CPU backend).
+ * system, for `numgpu_rkc_integrate`, from a CUDA source (integrated on the GPU) and/or a
+ * host callback (integrated on the host's cores: the CPU backend's form, and the CUDA
+ * backend's for an ODE without source).
  *
  * - `h` [in]: handle. On a CUDA handle the source is compiled now (NVRTC, for the handle's
  *   device; cached in memory and on disk), so that a source that does not compile fails
@@ -3598,8 +3626,8 @@ numgpu_status numgpu_life_plan_destroy(numgpu_life_plan *p);
  *   `__device__ double numgpu_spcrad(double t, const double *y, const double *p)`, a bound
  *   on the spectral radius of ∂f/∂y (a source that mentions `numgpu_spcrad` must define
  *   it). `NEQ` and `NPAR` are defined as compile-time constants for it; `common.cuh`'s
- *   helpers and CUDA's math functions are available. Copied; NULL: none (the CUDA backend
- *   then returns `NOT_SUPPORTED`).
+ *   helpers and CUDA's math functions are available. Copied; NULL: none (a CUDA handle then
+ *   integrates the host callback on the host's cores).
  * - `host_rhs` [in]: the right-hand side on the host, called for one system at a time with
  *   its p (npar contiguous values) and `user`, from several threads at once: it must be
  *   reentrant. NULL: none (the CPU backend then returns `NOT_SUPPORTED`).
@@ -3666,7 +3694,12 @@ numgpu_status numgpu_rkc_options_default(numgpu_rkc_options *opts);
  * Shampine & Verwer 1997) for moderately stiff problems, or Cash–Karp 5(4) (RKCK) for
  * non-stiff ones; error control per system with weights atol_j + rtol·|y_j| (RMS norm). On
  * CUDA one thread integrates one system (the ODE's CUDA source); on the CPU the host
- * callback, rayon over the systems.
+ * callback, rayon over the systems. An ODE with only a host callback (a Fortran `bind(C)`
+ * right-hand side, say) integrates on a CUDA handle too, on the host's cores with the CPU
+ * backend's integrator and results: host arrays as they are; device arrays are copied to
+ * the host after the work already on the handle's stream and their outputs back (each value
+ * to its place: gaps between systems untouched), and the call returns when they are in
+ * place. `NUMGPU_RKC_STAT_BACKEND` says which ran.
  *
  * - `h` [in]: handle.
  * - `ode` [in]: the system (`numgpu_ode_create`, `numgpu_ode_builtin`).
@@ -3701,15 +3734,16 @@ numgpu_status numgpu_rkc_options_default(numgpu_rkc_options *opts);
  *
  * One system's trouble goes to its status; the others are integrated as without it. nsys =
  * 0 is success and touches nothing. All arrays are host memory, or all device memory of the
- * handle's device (then the call is enqueued on the handle's stream and returns at once).
- * Results are bitwise reproducible on the same device.
+ * handle's device (then the call is enqueued on the handle's stream and returns at once,
+ * except for a host-callback ODE on CUDA, above). Results are bitwise reproducible on the
+ * same device.
  *
  * Errors: `INVALID_VALUE` naming the first bad argument (NULL h or ode, negative nsys,
  * non-finite t0 or tend, ldy or ldp too small, bad layout, rtol outside [0, 0.1], natol not
  * 1 or neq, atol negative or not finite, a bad field of opts, NULL Y, P (npar > 0), atol or
  * status, device memory on the CPU backend, arrays in different spaces); nothing is written
- * then. `NOT_SUPPORTED` (the ODE lacks the form this backend needs — CUDA source or host
- * callback — or its spectral-radius function for `NUMGPU_RKC_SPECTRAL_USER`; extents beyond
+ * then. `NOT_SUPPORTED` (on the CPU backend, an ODE without host callback; the ODE's form
+ * that runs lacks its spectral-radius function for `NUMGPU_RKC_SPECTRAL_USER`; extents beyond
  * the address space), `COMPILE_FAILED`, `ALLOC_FAILED`, `EXECUTION_FAILED`.
  */
 numgpu_status numgpu_rkc_integrate(numgpu_handle *h,

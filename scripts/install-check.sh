@@ -42,8 +42,11 @@ int main(void) {
     numgpu_handle *h = NULL;
     numgpu_status s = numgpu_create_with(&h, NUMGPU_BACKEND_CPU, 0);
     if (s != NUMGPU_SUCCESS) { fprintf(stderr, "create: %s\n", numgpu_status_string(s)); return 1; }
-    int32_t backend = -1;
+    numgpu_backend backend = -1;
+    void *stream = (void *)h;
     numgpu_get_backend(h, &backend);
+    /* the CPU backend has no stream */
+    if (numgpu_get_stream(h, &stream) != NUMGPU_SUCCESS || stream != NULL) { fprintf(stderr, "get_stream\n"); return 1; }
     /* column-major: A0 = [1 3; 2 4], A1 = 2*I; B = I for both (strideB = 0) */
     double A[8] = {1, 2, 3, 4, 2, 0, 0, 2}, B[4] = {1, 0, 0, 1}, C[8];
     for (int i = 0; i < 8; i++) C[i] = -1.0;
@@ -64,7 +67,7 @@ int main(void) {
         return 1;
     }
     numgpu_destroy(h);
-    printf("numgpu %s (header %s), backend %d: ok\n", numgpu_version(), NUMGPU_VERSION, (int)backend);
+    printf("numgpu %s (header %s), backend %s: ok\n", numgpu_version(), NUMGPU_VERSION, numgpu_backend_name(backend));
     return strcmp(numgpu_version(), NUMGPU_VERSION) != 0;
 }
 EOF
@@ -125,11 +128,10 @@ if [[ -f "$prefix/include/numgpu.mod" ]]; then
     step "Fortran: use numgpu, through pkg-config numgpu-fortran"
     cat >"$work/hello.f90" <<'EOF'
 program hello
-    use, intrinsic :: iso_c_binding, only: c_ptr, c_null_ptr, c_int32_t
-    use numgpu
+    use numgpu ! alone: it re-exports the iso_c_binding kinds and types its interfaces use
     implicit none
     type(c_ptr) :: h = c_null_ptr
-    if (numgpu_create_with(h, NUMGPU_BACKEND_CPU, 0_c_int32_t) /= NUMGPU_SUCCESS) then
+    if (numgpu_create_with(h, NUMGPU_BACKEND_CPU, 0_c_int64_t) /= NUMGPU_SUCCESS) then
         print '(a)', 'numgpu_create_with: ' // numgpu_last_error_string()
         stop 1
     end if

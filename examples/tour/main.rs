@@ -177,12 +177,35 @@ pub fn seed_of<T: Scalar>(family: u64) -> u64 {
     (T::LETTER as u64) << 24 | family << 20
 }
 
+/// The handle's backend as numgpu names it ("cpu", "cuda"), through the C API a C program uses
+/// for it (`numgpu_get_backend`, `numgpu_backend_name`).
+fn backend_name(h: &Handle) -> &'static str {
+    let mut code = -1;
+    // SAFETY: a live handle and an out-pointer to a local; the name is a static string.
+    unsafe {
+        numgpu::ffi::capi::numgpu_get_backend(h, &mut code);
+        std::ffi::CStr::from_ptr(numgpu::ffi::capi::numgpu_backend_name(code)).to_str().unwrap_or("?")
+    }
+}
+
+/// The stream the handle enqueues on (`numgpu_get_stream`): the default one unless set.
+fn stream_of(h: &Handle) -> &'static str {
+    let mut stream = std::ptr::null_mut();
+    // SAFETY: as in backend_name.
+    unsafe { numgpu::ffi::capi::numgpu_get_stream(h, &mut stream) };
+    if stream.is_null() {
+        "the default stream"
+    } else {
+        "a stream of the caller's"
+    }
+}
+
 /// Says which backend runs, and why the CPU one when it is.
 fn describe(h: &Handle) {
     match h.backend() {
         Backend::Cuda => match numgpu::cuda::driver::device(0) {
-            Ok(d) => println!("backend: CUDA, device 0: {} ({}, {} SMs)", d.name, d.arch_name(), d.sm_count),
-            Err(_) => println!("backend: CUDA"),
+            Ok(d) => println!("backend: {}, device 0: {} ({}, {} SMs), {}", backend_name(h), d.name, d.arch_name(), d.sm_count, stream_of(h)),
+            Err(_) => println!("backend: {}, {}", backend_name(h), stream_of(h)),
         },
         Backend::Cpu => {
             let why = match numgpu::cuda::driver::driver() {
@@ -190,7 +213,7 @@ fn describe(h: &Handle) {
                 Err(e) => e.msg,
                 Ok(()) => "no CUDA device is visible".to_string(),
             };
-            print_wrapped(&format!("backend: CPU (OpenBLAS, {} threads); CUDA not used: {why}", rayon::current_num_threads()), "", "  ");
+            print_wrapped(&format!("backend: {} (OpenBLAS, {} threads); CUDA not used: {why}", backend_name(h), rayon::current_num_threads()), "", "  ");
         }
     }
 }

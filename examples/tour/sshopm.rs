@@ -50,7 +50,7 @@ fn kr_case<T: Real>(h: &mut Handle) -> Result<Row, String> {
     let other = lam.iter().zip(&lc).filter(|(&l, &c)| nearest(f(l)) != nearest(f(c))).count();
     let iters: f64 = it.iter().map(|&i| i as f64).sum();
     Ok(Row {
-        routine: format!("{}sshopm K&R (paper)", T::LETTER),
+        routine: format!("{} K&R (paper)", sshopm_name::<T>("")),
         size: "m=4 n=3 V=128".into(),
         batch: nt,
         secs,
@@ -61,6 +61,13 @@ fn kr_case<T: Real>(h: &mut Handle) -> Result<Row, String> {
         note: format!("{:.0} iterations per start on average", iters / g as f64),
         ..Row::default()
     })
+}
+
+/// The C name of SS-HOPM in precision T, without `numgpu_`: `sshopm` (single: the routine's
+/// own s is its precision letter) and `dsshopm`, with `suffix` (`_unique`).
+fn sshopm_name<T: Real>(suffix: &str) -> String {
+    let p = if T::LETTER == 's' { "" } else { "d" };
+    format!("{p}sshopm{suffix}")
 }
 
 /// The outputs of `sshopm_unique` per voxel: count, λ, x, multiplicity and type (kmax slots).
@@ -111,7 +118,7 @@ fn brain_case<T: Real>(h: &mut Handle) -> Result<Row, String> {
         }
     }
     Ok(Row {
-        routine: format!("{}sshopm_unique brain slice", T::LETTER),
+        routine: format!("{} brain slice", sshopm_name::<T>("_unique")),
         size: "m=6 n=3 V=32".into(),
         batch: nt,
         secs,

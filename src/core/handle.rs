@@ -115,6 +115,15 @@ impl Handle {
         Ok(())
     }
 
+    /// The `cudaStream_t` calls are enqueued on: NULL for the default stream, and on the CPU
+    /// backend.
+    pub fn stream(&self) -> *mut c_void {
+        match &self.state {
+            State::Cpu => std::ptr::null_mut(),
+            State::Cuda(c) => c.cu_stream() as *mut c_void,
+        }
+    }
+
     /// Waits for all work enqueued through the handle and reports an asynchronous failure.
     pub fn synchronize(&mut self) -> Result<()> {
         match &self.state {

@@ -3,8 +3,19 @@
 use num_complex::{Complex32, Complex64};
 use std::fmt::Debug;
 
+// The two complex structs are the header's default complex types. Their cfg is never set in
+// Rust: cbindgen turns it into `#if !defined(numgpu_complex_float)` (cbindgen.toml's
+// [defines]), so that a C or C++ program that defines the macro `numgpu_complex_float`
+// (`numgpu_complex_double`) to its own layout-compatible type before including numgpu.h, as
+// LAPACKE's `lapack_complex_float`, gets the functions declared with that type instead.
+
 /// `float _Complex` as it crosses the C ABI: `{re, im}`, layout-compatible with C99
-/// `float _Complex` and Fortran `complex(c_float_complex)`.
+/// `float _Complex`, C++ `std::complex<float>` and Fortran `complex(c_float_complex)`. To
+/// pass your own complex type instead, define the macro `numgpu_complex_float` to it before
+/// including numgpu.h (as LAPACKE's `lapack_complex_float`), e.g.
+/// `#define numgpu_complex_float float _Complex` in C99 or
+/// `#define numgpu_complex_float std::complex<float>` in C++ (after `#include <complex>`).
+#[cfg(not(numgpu_user_complex_float))]
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 #[allow(non_camel_case_types)]
@@ -13,7 +24,10 @@ pub struct numgpu_complex_float {
     pub im: f32,
 }
 
-/// `double _Complex` as it crosses the C ABI: `{re, im}`.
+/// `double _Complex` as it crosses the C ABI: `{re, im}`. Define the macro
+/// `numgpu_complex_double` before including numgpu.h to use your own layout-compatible type
+/// instead (C99 `double _Complex`, C++ `std::complex<double>`), as `numgpu_complex_float`.
+#[cfg(not(numgpu_user_complex_double))]
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 #[allow(non_camel_case_types)]

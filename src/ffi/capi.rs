@@ -31,6 +31,21 @@ pub extern "C" fn numgpu_status_string(s: StatusArg) -> *const c_char {
     t.as_ptr()
 }
 
+/// A static, NUL-terminated name of a `numgpu_backend` value, as `NUMGPU_BACKEND` spells the
+/// backends: "cpu", "cuda", "auto"; unknown values give "unknown numgpu backend". For what a
+/// handle runs on, pass the value `numgpu_get_backend` writes.
+#[no_mangle]
+pub extern "C" fn numgpu_backend_name(backend: BackendArg) -> *const c_char {
+    // An int32_t, not the Rust enum: any value may come from C.
+    let t: &'static CStr = match BackendChoice::from_i32(backend) {
+        Ok(BackendChoice::Cpu) => c"cpu",
+        Ok(BackendChoice::Cuda) => c"cuda",
+        Ok(BackendChoice::Auto) => c"auto",
+        Err(_) => c"unknown numgpu backend",
+    };
+    t.as_ptr()
+}
+
 /// Copies this thread's last error message into `buf` (at most `len - 1` bytes and a NUL;
 /// nothing when `buf` is NULL or `len` is 0) and returns the message's full length in bytes,
 /// without the NUL. The message is empty after a successful call. Example:
@@ -145,6 +160,21 @@ pub unsafe extern "C" fn numgpu_get_backend(h: *const Handle, backend: *mut Back
 #[no_mangle]
 pub unsafe extern "C" fn numgpu_set_stream(h: *mut Handle, cuda_stream: *mut c_void) -> numgpu_status {
     boundary("numgpu_set_stream", || deref_mut(h, "h")?.set_stream(cuda_stream))
+}
+
+/// Writes to `*stream` the CUDA stream (`cudaStream_t`) on which the handle enqueues calls
+/// with device arrays: the one `numgpu_set_stream` set, or NULL for the default stream (a new
+/// handle's, and always on the CPU backend, which finishes each call before returning). The
+/// stream stays the caller's (or the runtime's): never destroy it through this pointer.
+///
+/// Errors: `INVALID_VALUE` when h or stream is NULL.
+#[no_mangle]
+pub unsafe extern "C" fn numgpu_get_stream(h: *const Handle, stream: *mut *mut c_void) -> numgpu_status {
+    boundary("numgpu_get_stream", || {
+        let handle = deref(h, "h")?;
+        *deref_mut(stream, "stream")? = handle.stream();
+        Ok(())
+    })
 }
 
 /// Sets the seed of the handle's reproducible random draws (0 until set): the random starting

@@ -14,8 +14,9 @@ use crate::ffi::{boundary, deref, deref_mut};
 use std::ffi::{c_char, c_void};
 
 /// Creates an ODE system `y' = f(t, y; p)` of `neq` equations and `npar` parameters per
-/// system, for `numgpu_rkc_integrate`, from a CUDA source (for the CUDA backend) and/or a host
-/// callback (for the CPU backend).
+/// system, for `numgpu_rkc_integrate`, from a CUDA source (integrated on the GPU) and/or a
+/// host callback (integrated on the host's cores: the CPU backend's form, and the CUDA
+/// backend's for an ODE without source).
 ///
 /// - `h` [in]: handle. On a CUDA handle the source is compiled now (NVRTC, for the handle's
 ///   device; cached in memory and on disk), so that a source that does not compile fails
@@ -28,8 +29,8 @@ use std::ffi::{c_char, c_void};
 ///   `__device__ double numgpu_spcrad(double t, const double *y, const double *p)`, a bound
 ///   on the spectral radius of ∂f/∂y (a source that mentions `numgpu_spcrad` must define
 ///   it). `NEQ` and `NPAR` are defined as compile-time constants for it; `common.cuh`'s
-///   helpers and CUDA's math functions are available. Copied; NULL: none (the CUDA backend
-///   then returns `NOT_SUPPORTED`).
+///   helpers and CUDA's math functions are available. Copied; NULL: none (a CUDA handle then
+///   integrates the host callback on the host's cores).
 /// - `host_rhs` [in]: the right-hand side on the host, called for one system at a time with
 ///   its p (npar contiguous values) and `user`, from several threads at once: it must be
 ///   reentrant. NULL: none (the CPU backend then returns `NOT_SUPPORTED`).
@@ -120,7 +121,12 @@ pub unsafe extern "C" fn numgpu_rkc_options_default(opts: *mut numgpu_rkc_option
 /// Shampine & Verwer 1997) for moderately stiff problems, or Cash–Karp 5(4) (RKCK) for
 /// non-stiff ones; error control per system with weights atol_j + rtol·|y_j| (RMS norm). On
 /// CUDA one thread integrates one system (the ODE's CUDA source); on the CPU the host
-/// callback, rayon over the systems.
+/// callback, rayon over the systems. An ODE with only a host callback (a Fortran `bind(C)`
+/// right-hand side, say) integrates on a CUDA handle too, on the host's cores with the CPU
+/// backend's integrator and results: host arrays as they are; device arrays are copied to
+/// the host after the work already on the handle's stream and their outputs back (each value
+/// to its place: gaps between systems untouched), and the call returns when they are in
+/// place. `NUMGPU_RKC_STAT_BACKEND` says which ran.
 ///
 /// - `h` [in]: handle.
 /// - `ode` [in]: the system (`numgpu_ode_create`, `numgpu_ode_builtin`).
@@ -155,15 +161,16 @@ pub unsafe extern "C" fn numgpu_rkc_options_default(opts: *mut numgpu_rkc_option
 ///
 /// One system's trouble goes to its status; the others are integrated as without it. nsys =
 /// 0 is success and touches nothing. All arrays are host memory, or all device memory of the
-/// handle's device (then the call is enqueued on the handle's stream and returns at once).
-/// Results are bitwise reproducible on the same device.
+/// handle's device (then the call is enqueued on the handle's stream and returns at once,
+/// except for a host-callback ODE on CUDA, above). Results are bitwise reproducible on the
+/// same device.
 ///
 /// Errors: `INVALID_VALUE` naming the first bad argument (NULL h or ode, negative nsys,
 /// non-finite t0 or tend, ldy or ldp too small, bad layout, rtol outside [0, 0.1], natol not
 /// 1 or neq, atol negative or not finite, a bad field of opts, NULL Y, P (npar > 0), atol or
 /// status, device memory on the CPU backend, arrays in different spaces); nothing is written
-/// then. `NOT_SUPPORTED` (the ODE lacks the form this backend needs — CUDA source or host
-/// callback — or its spectral-radius function for `NUMGPU_RKC_SPECTRAL_USER`; extents beyond
+/// then. `NOT_SUPPORTED` (on the CPU backend, an ODE without host callback; the ODE's form
+/// that runs lacks its spectral-radius function for `NUMGPU_RKC_SPECTRAL_USER`; extents beyond
 /// the address space), `COMPILE_FAILED`, `ALLOC_FAILED`, `EXECUTION_FAILED`.
 #[no_mangle]
 pub unsafe extern "C" fn numgpu_rkc_integrate(

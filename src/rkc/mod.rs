@@ -36,6 +36,11 @@
 //! rejected, RHS evaluations of the power method, most stages used, and the backend that
 //! integrated the system.
 //!
+//! On the CPU backend the host callback integrates every system, rayon over them; on CUDA a
+//! thread per system runs the ODE's CUDA source, or, for an ODE that has only a host callback,
+//! the CPU integrator runs on the host's cores (`host.rs`; device arrays are copied there and
+//! back). The stats' last entry names the backend that ran.
+//!
 //! `state` (per system, [`state_len`]`(neq)` doubles: the next step size, the previous step,
 //! the previous error, σ, accepted steps since σ was estimated, accepted steps so far, and
 //! the power method's vector) makes a warm restart: an all-zero state is a cold start, and
@@ -44,6 +49,7 @@
 pub mod capi;
 pub mod cpu;
 pub mod cuda;
+pub mod host;
 pub mod problems;
 
 use crate::core::check::{check_array, check_ld, check_len, check_span, nonneg, not_null};
@@ -609,6 +615,8 @@ pub unsafe fn rkc_integrate(
     };
     match &mut h.state {
         State::Cpu => cpu::integrate(&c),
+        // An ODE without CUDA source runs its host callback on the host's cores (host.rs).
+        State::Cuda(ch) if ode.source.is_none() && !matches!(ode.host, Host::None) => host::integrate(ch, &c, space),
         State::Cuda(ch) => cuda::integrate(ch, &c, space),
     }
 }

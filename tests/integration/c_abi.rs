@@ -241,6 +241,9 @@ c_tests! {
     c_test_rkc, c_test_rkc_asan => "test_rkc";
     /// Compares with a plain loop (LAPACK has no SpMV).
     c_test_spmv, c_test_spmv_asan => "test_spmv";
+    /// Issue 25: numgpu.h with the complex override macros, C99 `float/double _Complex`
+    /// passed directly; against cblas_?gemm and loops.
+    c_test_complex, c_test_complex_asan => "test_complex";
     /// Kofidis and Regalia's tensor, whose eigenvalues are known.
     c_test_sshopm, c_test_sshopm_asan => "test_sshopm";
     /// Issue 16: every function of the header (c-tests/hostile_calls.h, generated from it) with
@@ -268,4 +271,20 @@ fn c_test_headers_with_cblas_and_lapacke() {
         foreign.join("\n  ")
     );
     c_test("test_headers", &[]);
+}
+
+/// Issue 25: numgpu.h from C++ with `std::complex<float>` / `std::complex<double>` as its
+/// complex types (the override macros) and its enums as C++ types; c-tests/test_complex_cpp.cpp
+/// built with g++ (`CXX`), -std=c++17 -Wall -Wextra -Werror -pedantic.
+#[test]
+fn cxx_test_complex() {
+    let exe = bin_dir().join("test_complex_cpp");
+    if !prebuilt() {
+        let cxx = tool("CXX", "g++");
+        let mut args: Vec<OsString> = ["-std=c++17", "-Wall", "-Wextra", "-Werror", "-pedantic", "-O1", "-g", "-I", "include"].map(OsString::from).to_vec();
+        args.extend(["c-tests/test_complex_cpp.cpp".into(), "-o".into(), exe.clone().into()]);
+        args.extend(link_args());
+        compile(&cxx, &args, "c-tests/test_complex_cpp.cpp");
+    }
+    run(&exe, "test_complex_cpp", &[]);
 }

@@ -73,6 +73,13 @@ fn fortran_test(name: &str, exe: &str, libs: &[&str]) {
     run(&path, exe, &[]);
 }
 
+/// The module's conventions (issue 25): `use numgpu` alone compiles the README's example, and
+/// the one-right-hand-side generics agree with the rank-2 and rank-3 forms.
+#[test]
+fn fortran_test_conventions() {
+    fortran_test("test_conventions", "test_conventions_f", &[]);
+}
+
 /// The module itself: strings, constants, handles, getters by reference, numgpu_malloc memory.
 #[test]
 fn fortran_test_handle() {

@@ -212,3 +212,47 @@ fn cpu_memory_entry_points_round_trip() {
         assert_eq!(numgpu_destroy(h), S::NUMGPU_SUCCESS);
     }
 }
+
+/// `numgpu_get_stream` gives back what `numgpu_set_stream` set (NULL for the default stream,
+/// and always on the CPU backend), and `numgpu_backend_name` names every backend value.
+#[test]
+fn get_stream_and_backend_names() {
+    let name = |b: i32| unsafe { CStr::from_ptr(numgpu_backend_name(b)) }.to_str().unwrap().to_string();
+    assert_eq!([name(0), name(1), name(2)], ["auto", "cpu", "cuda"]);
+    for b in [-1, 3, i32::MAX] {
+        assert_eq!(name(b), "unknown numgpu backend");
+    }
+    let mut stream = 0x10 as *mut std::ffi::c_void;
+    assert_eq!(unsafe { numgpu_get_stream(null(), &mut stream) }, S::NUMGPU_INVALID_VALUE);
+    assert_eq!((numgpu_last_error_arg(), stream as usize), (1, 0x10));
+    let cpu = create(1).unwrap();
+    unsafe {
+        assert_eq!(numgpu_get_stream(cpu, null_mut()), S::NUMGPU_INVALID_VALUE);
+        assert_eq!(numgpu_last_error_arg(), 2);
+        // The CPU backend ignores the stream: NULL whatever was set.
+        assert_eq!(numgpu_set_stream(cpu, 0x40 as *mut std::ffi::c_void), S::NUMGPU_SUCCESS);
+        assert_eq!(numgpu_get_stream(cpu, &mut stream), S::NUMGPU_SUCCESS);
+        assert!(stream.is_null());
+        let mut backend = -1;
+        assert_eq!(numgpu_get_backend(cpu, &mut backend), S::NUMGPU_SUCCESS);
+        assert_eq!(name(backend), "cpu");
+        numgpu_destroy(cpu);
+    }
+    let Some(g) = create(2) else { return };
+    let ctx = cudarc::driver::CudaContext::new(0).expect("the CUDA handle's device");
+    let own = ctx.new_stream().expect("a CUDA stream");
+    unsafe {
+        assert_eq!(numgpu_get_stream(g, &mut stream), S::NUMGPU_SUCCESS);
+        assert!(stream.is_null(), "a new handle is on the default stream");
+        assert_eq!(numgpu_set_stream(g, own.cu_stream() as *mut std::ffi::c_void), S::NUMGPU_SUCCESS);
+        assert_eq!(numgpu_get_stream(g, &mut stream), S::NUMGPU_SUCCESS);
+        assert_eq!(stream, own.cu_stream() as *mut std::ffi::c_void);
+        assert_eq!(numgpu_set_stream(g, null_mut()), S::NUMGPU_SUCCESS);
+        assert_eq!(numgpu_get_stream(g, &mut stream), S::NUMGPU_SUCCESS);
+        assert!(stream.is_null());
+        let mut backend = -1;
+        assert_eq!(numgpu_get_backend(g, &mut backend), S::NUMGPU_SUCCESS);
+        assert_eq!(name(backend), "cuda");
+        assert_eq!(numgpu_destroy(g), S::NUMGPU_SUCCESS);
+    }
+}

@@ -5,6 +5,7 @@
 //! header` (or `make header`) rewrites all three.
 
 pub mod c_header;
+pub mod conventions;
 pub mod fortran_module;
 pub mod hostile_table;
 

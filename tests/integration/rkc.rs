@@ -342,8 +342,63 @@ fn device_arrays(h: &mut Handle) {
     }
 }
 
+/// Issue 25: an ODE made with only a host callback (a Fortran simulator's `bind(C)` right-hand
+/// side) integrates on every backend, on the host's cores, with the CPU backend's results bit
+/// for bit, and says so in its statistics; with host arrays and with arrays from
+/// `Handle::malloc` (device memory on CUDA: copied to the host and back, each value to its
+/// place), equation-major with gaps between the rows, which stay untouched.
+fn host_callback_anywhere(h: &mut Handle) {
+    let (nsys, neq, npar, ldy, ldp) = (7usize, 2usize, 4usize, 10usize, 9usize);
+    let lam: Vec<f64> = (0..nsys).map(|i| -1.0 - 30.0 * i as f64).collect();
+    // Equation-major: value j of system i at j·ld + i; the gaps (rows beyond nsys) hold -7.
+    let (mut y0, mut p) = (vec![-7.0; ldy * neq], vec![-7.0; ldp * npar]);
+    for i in 0..nsys {
+        (y0[i], y0[ldy + i]) = (1.0 + 0.1 * i as f64, -0.5);
+        for (k, v) in [lam[i], 0.0, 0.0, 0.5 * lam[i]].into_iter().enumerate() {
+            p[k * ldp + i] = v;
+        }
+    }
+    let em = Layout::EquationMajor;
+    let sl = state_len(neq);
+    let run_host = |h: &mut Handle, ode: &Ode| {
+        let (mut y, mut state, mut status, mut stats) = (y0.clone(), vec![0.0; nsys * sl], vec![-7; nsys], vec![-7; stats_len() * nsys]);
+        rkc_integrate_slices(h, ode, nsys as i64, 0.0, 1.5, &mut y, ldy as i64, em, &p, ldp as i64, 1e-6, &[1e-8], Options::default(), Some(&mut state), &mut status, Some(&mut stats)).unwrap();
+        (y, state, status, stats)
+    };
+    let mut cpu = Handle::cpu();
+    let ode_cpu = Ode::create(&mut cpu, neq as i64, npar as i64, None, Some(linear_callbacks())).unwrap();
+    let want = run_host(&mut cpu, &ode_cpu);
+    assert_eq!(want.2, vec![0; nsys], "the CPU backend's status");
+    let slot = Stat::NUMGPU_RKC_STAT_BACKEND as usize;
+    assert!(want.3.chunks(stats_len()).all(|s| s[slot] == backend_code(Backend::Cpu)), "stats {:?}", want.3);
+    let ode = Ode::create(h, neq as i64, npar as i64, None, Some(linear_callbacks())).unwrap();
+    let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+    let got = run_host(h, &ode);
+    assert!(bits(&got.0) == bits(&want.0) && bits(&got.1) == bits(&want.1) && got.2 == want.2 && got.3 == want.3, "host arrays: not the CPU backend's results");
+    unsafe {
+        let up = |h: &mut Handle, bytes: usize, src: *const c_void| {
+            let d = h.malloc(bytes).unwrap();
+            h.memcpy(d, src, bytes).unwrap();
+            d
+        };
+        let zeros = vec![0.0f64; nsys * sl];
+        let (dy, dp, da) = (up(h, y0.len() * 8, y0.as_ptr() as _), up(h, p.len() * 8, p.as_ptr() as _), up(h, 8, [1e-8f64].as_ptr() as _));
+        let (ds, dst, dstats) = (up(h, zeros.len() * 8, zeros.as_ptr() as _), h.malloc(nsys * 4).unwrap(), h.malloc(stats_len() * nsys * 8).unwrap());
+        rkc_integrate(h, &ode, nsys as i64, 1, 0.0, 1.5, dy as *mut f64, ldy as i64, em, dp as *const f64, ldp as i64, 1e-6, da as *const f64, Options::default(), ds as *mut f64, dst as *mut i32, dstats as *mut i64).unwrap();
+        h.synchronize().unwrap();
+        let (mut y, mut state, mut status, mut stats) = (vec![0.0; y0.len()], vec![0.0; nsys * sl], vec![0i32; nsys], vec![0i64; stats_len() * nsys]);
+        for (dst_, src, bytes) in [(y.as_mut_ptr() as *mut c_void, dy, y.len() * 8), (state.as_mut_ptr() as _, ds, state.len() * 8), (status.as_mut_ptr() as _, dst, nsys * 4), (stats.as_mut_ptr() as _, dstats, stats.len() * 8)] {
+            h.memcpy(dst_, src, bytes).unwrap();
+        }
+        for d in [dy, dp, da, ds, dst, dstats] {
+            h.free(d).unwrap();
+        }
+        assert!(bits(&y) == bits(&want.0) && bits(&state) == bits(&want.1) && status == want.2 && stats == want.3, "numgpu_malloc arrays: not the CPU backend's results (the gaps of Y included)");
+    }
+}
+
 /// Every argument check of `numgpu_rkc_integrate`: INVALID_VALUE naming the argument, nothing
-/// written; an ODE without the form the backend needs is NOT_SUPPORTED.
+/// written; an ODE without a host callback is NOT_SUPPORTED on the CPU backend.
 fn bad_arguments(h: &mut Handle) {
     let ode = Ode::builtin(h, Problem::Lorenz, 3).unwrap();
     let p = [10.0, 28.0, 8.0 / 3.0, 10.0, 20.0, 8.0 / 3.0];
@@ -395,17 +450,16 @@ fn bad_arguments(h: &mut Handle) {
         let e = Ode::builtin(h, pb, size).expect_err("bad size accepted");
         assert_eq!((e.status, c_position(&e, "numgpu_ode_builtin")), (Status::NUMGPU_INVALID_VALUE, 3), "{}", e.msg);
     }
-    // An ODE without the form this backend needs.
-    let (source, host) = match h.backend() {
-        Backend::Cpu => (Some(LINEAR_CU), None),
-        Backend::Cuda => (None, Some(linear_callbacks())),
-    };
-    let half = Ode::create(h, 2, 4, source, host).unwrap();
-    let mut y = [1.0, 1.0];
-    let mut status = [-7];
-    let e = rkc_integrate_slices(h, &half, 1, 0.0, 1.0, &mut y, 2, sm, &[-1.0, 0.0, 0.0, -1.0], 4, 1e-6, &[1e-6], Options::default(), None, &mut status, None).unwrap_err();
-    assert_eq!(e.status, Status::NUMGPU_NOT_SUPPORTED, "{}", e.msg);
-    assert_eq!((y, status), ([1.0, 1.0], [-7]));
+    // An ODE without the form this backend needs: the CPU backend runs host callbacks only
+    // (a CUDA handle runs either form: host_callback_anywhere).
+    if h.backend() == Backend::Cpu {
+        let half = Ode::create(h, 2, 4, Some(LINEAR_CU), None).unwrap();
+        let mut y = [1.0, 1.0];
+        let mut status = [-7];
+        let e = rkc_integrate_slices(h, &half, 1, 0.0, 1.0, &mut y, 2, sm, &[-1.0, 0.0, 0.0, -1.0], 4, 1e-6, &[1e-6], Options::default(), None, &mut status, None).unwrap_err();
+        assert_eq!(e.status, Status::NUMGPU_NOT_SUPPORTED, "{}", e.msg);
+        assert_eq!((y, status), ([1.0, 1.0], [-7]));
+    }
     // USER spectral radius for a problem without one.
     let e = rkc_integrate_slices(h, &ode, 2, 0.0, 1.0, &mut y0.clone(), 3, sm, &p, 3, 1e-6, &[1e-6], Options { spectral: Spectral::User, ..Options::default() }, None, &mut [0; 2], None).unwrap_err();
     assert_eq!(e.status, Status::NUMGPU_NOT_SUPPORTED, "{}", e.msg);
@@ -492,4 +546,5 @@ crate::on_every_backend! {
     rkc_bad_arguments => super::bad_arguments;
     rkc_bad_source => super::bad_source;
     rkc_host_rhs_sees_parameters => super::host_rhs_sees_parameters;
+    issue25_host_callback_anywhere => super::host_callback_anywhere;
 }

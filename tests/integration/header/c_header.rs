@@ -112,12 +112,14 @@ fn c_text(header: &str) -> String {
         let t = line.trim();
         if let Some(cond) = t.strip_prefix("#ifdef") {
             hidden.push(cond.trim() == "__cplusplus");
-        } else if t.starts_with("#ifndef") {
+        } else if t.starts_with("#ifndef") || t.starts_with("#if !defined(") {
+            // The default of an overridable type (`#if !defined(numgpu_complex_float)`): what a
+            // program that defines nothing sees.
             hidden.push(false);
         } else if t.starts_with("#endif") {
             hidden.pop().expect("#endif without #if in the header");
         } else if t.starts_with("#if") || t.starts_with("#el") {
-            panic!("header line {t:?}: the Fortran generator knows #ifdef, #ifndef and #endif only");
+            panic!("header line {t:?}: the Fortran generator knows #ifdef, #ifndef, #if !defined(...) and #endif only");
         } else if !hidden.contains(&true) {
             out.push_str(line);
             out.push('\n');

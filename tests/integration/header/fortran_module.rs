@@ -274,10 +274,12 @@ fn directive(line: &str) -> Option<(&str, &str)> {
     Some(rest.split_once(' ').unwrap_or((rest, "")))
 }
 
-/// Stamps every `!@ template [NAME:] p...` … `!@ end` block of `text` once per precision
-/// listed, with the placeholders replaced; returns the text and, for each NAME, the specific
-/// procedures `NAME_<p>` it stamped (the block must define them). Panics, naming `source`, on
-/// an unknown precision or placeholder, or a block left open.
+/// Stamps every `!@ template [NAME[/VARIANT]:] p...` … `!@ end` block of `text` once per
+/// precision listed, with the placeholders replaced; returns the text and, for each NAME, the
+/// specific procedures `NAME_<p>` (`NAME_VARIANT_<p>` for a variant: another specific of the
+/// same generic, e.g. a rank-1 right-hand side beside the rank-2 one) it stamped (the block
+/// must define them). Panics, naming `source`, on an unknown precision or placeholder, or a
+/// block left open.
 pub fn stamp(text: &str, source: &str) -> (String, Vec<(String, Vec<String>)>) {
     let mut out = String::new();
     let mut generics = Vec::new();
@@ -291,6 +293,12 @@ pub fn stamp(text: &str, source: &str) -> (String, Vec<(String, Vec<String>)>) {
         let (name, letters) = match args.split_once(':') {
             Some((n, l)) => (Some(n.trim()), l),
             None => (None, args),
+        };
+        // NAME/VARIANT: the generic NAME, specifics NAME_VARIANT_<p>.
+        let (name, stem) = match name.map(|n| n.split_once('/').unwrap_or((n, ""))) {
+            Some((generic, "")) => (Some(generic), generic.to_string()),
+            Some((generic, variant)) => (Some(generic), format!("{generic}_{variant}")),
+            None => (None, String::new()),
         };
         let mut block = Vec::new();
         loop {
@@ -314,7 +322,7 @@ pub fn stamp(text: &str, source: &str) -> (String, Vec<(String, Vec<String>)>) {
                 panic!("{source}: stamped for {letter}, this line is longer than Fortran's 132 columns:\n{long}");
             }
             if let Some(name) = name {
-                let specific = format!("{name}_{letter}");
+                let specific = format!("{stem}_{letter}");
                 assert!(body.contains(&format!("{specific}(")), "{source}: the template of {name} does not define {specific}");
                 specifics.push(specific);
             }
@@ -360,7 +368,11 @@ pub fn module(header: &str, root: &Path) -> String {
         let proc_at = text.find("!@ procedures").unwrap_or_else(|| panic!("{family}: no `!@ procedures`"));
         let spec = text[spec_at..proc_at].split_once('\n').map_or("", |(_, s)| s);
         let (procs, generics) = stamp(text[proc_at..].split_once('\n').map_or("", |(_, s)| s), family);
-        let mut generics: BTreeMap<String, Vec<String>> = generics.into_iter().collect();
+        // A generic's variants (NAME/VARIANT templates) join its specifics.
+        let mut generics: BTreeMap<String, Vec<String>> = generics.into_iter().fold(BTreeMap::new(), |mut all, (name, specifics)| {
+            all.entry(name).or_insert_with(Vec::new).extend(specifics);
+            all
+        });
         for line in spec.lines() {
             match directive(line) {
                 Some(("generic", name)) => {

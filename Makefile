@@ -72,7 +72,7 @@ test: deps
 demo: deps
 	@NVRTC_DIR="$$(scripts/deps.sh --nvrtc-dir)"; \
 	export LD_LIBRARY_PATH="$${NVRTC_DIR:+$$NVRTC_DIR:}$${LD_LIBRARY_PATH:-}"; \
-	$(CARGO) run --release --example tour
+	$(CARGO) run --release --features testing --bin numgpu-tour
 
 bench: deps
 	@NVRTC_DIR="$$(scripts/deps.sh --nvrtc-dir)"; \

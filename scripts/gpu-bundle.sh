@@ -5,11 +5,11 @@
 #   .gpu-bundle/run.sh             the steps to run there (see scripts/gpu-run.sh)
 #   .gpu-bundle/bin/numgpu-unit    the library's unit-test binary
 #   .gpu-bundle/bin/integration    the integration-test binary (tests/integration/main.rs)
-#   .gpu-bundle/bin/tour           examples/tour/
+#   .gpu-bundle/bin/tour           examples/tour/ (the numgpu-tour binary)
 #   .gpu-bundle/bin/numgpu-bench   the benchmarks (feature bench)
 #   .gpu-bundle/bin/ctests.tar.xz  the C and Fortran test executables (packed), built by the c_abi,
-#                                  fortran and multi_gpu test modules (NUMGPU_TEST_BIN_DIR), run
-#                                  there with NUMGPU_PREBUILT_TESTS=1; multi_gpu and mpi_batch
+#                                  fortran, multi_gpu and examples test modules (NUMGPU_TEST_BIN_DIR),
+#                                  run there with NUMGPU_PREBUILT_TESTS=1; multi_gpu and mpi_batch
 #                                  (examples/c/) also by run.sh's multigpu step
 #   .gpu-bundle/lib/               libnumgpu.so, libnumgpu.so.0 -> libnumgpu.so
 #   .gpu-bundle/lib/syslibs.tar.xz the system libraries they need beyond glibc (OpenBLAS,
@@ -80,13 +80,13 @@ install -m 755 "$unit_bin" "$B/bin/numgpu-unit"
 install -m 755 "$integ_bin" "$B/bin/integration"
 
 say "C and Fortran test executables (built and run here on the CPU)"
-# c_abi and fortran compile c-tests/*.c and fortran-tests/*.f90 against target/release/libnumgpu.so
-# into NUMGPU_TEST_BIN_DIR. A module that does not exist yet just matches no test. A test that
+# c_abi and fortran compile c-tests/*.c and fortran-tests/*.f90, examples the README's and docs/'
+# example programs, against target/release/libnumgpu.so into NUMGPU_TEST_BIN_DIR. A module that does not exist yet just matches no test. A test that
 # fails here on the CPU is reported but does not stop the bundle (BUNDLE_STRICT=1 makes it):
 # the GPU run shows it again; a program that did not compile is simply missing there.
 ctests_ok=1
 NUMGPU_TEST_BIN_DIR="$B/bin/ctests" NUMGPU_REQUIRE_NVRTC=1 \
-    cargo test --release --test integration -- c_abi fortran multi_gpu 2>&1 | tee "$B/ctests-cpu.log" || ctests_ok=0
+    cargo test --release --test integration -- c_abi fortran multi_gpu examples 2>&1 | tee "$B/ctests-cpu.log" || ctests_ok=0
 n_ctests=$(find "$B/bin/ctests" -type f -perm -u+x | wc -l)
 echo "gpu-bundle: $n_ctests C/Fortran test executables in bin/ctests"
 if [[ $ctests_ok == 0 ]]; then
@@ -118,8 +118,8 @@ optional_failed() {
 tour=0
 if [[ -f examples/tour/main.rs ]]; then
     say "tour (release)"
-    if cargo build --release --example tour; then
-        install -m 755 target/release/examples/tour "$B/bin/tour"
+    if cargo build --release --features testing --bin numgpu-tour; then
+        install -m 755 target/release/numgpu-tour "$B/bin/tour"
         tour=1
     else
         optional_failed "the tour did not build: not in the bundle"

@@ -1,6 +1,8 @@
-//! The tour (`make demo`): every entry point of numgpu once, on realistic sizes, on the best
-//! backend this machine has (CUDA when a usable device exists, else the CPU backend;
-//! `NUMGPU_BACKEND=cpu|cuda` chooses), each result checked and timed.
+//! The tour (`make demo`, the `numgpu-tour` binary): every entry point of numgpu once, on
+//! realistic sizes, on the best backend this machine has (CUDA when a usable device exists,
+//! else the CPU backend; `NUMGPU_BACKEND=cpu|cuda` chooses), each result checked and timed.
+//! The families run in the README's order, each after a progress line and its legend; every
+//! row is printed as soon as it is measured.
 //!
 //! Each row is checked against the CPU backend on the same inputs (the whole batch, err/cpu)
 //! and against a reference in double precision (err/ref; a sample of the batch where the
@@ -42,6 +44,7 @@ mod tensor;
 
 use numgpu::testing::tol::RATIO;
 use numgpu::{Backend, BackendChoice, Handle, Op, Scalar};
+use std::io::Write;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -74,8 +77,53 @@ impl Row {
     }
 }
 
-/// The rows of a run, a call that failed as its message.
-pub type Rows = Vec<Result<Row, String>>;
+/// The table of a run: each row is printed as a family pushes it (a call that failed, as its
+/// message), so the table grows while the tour runs; the counts make the summary.
+#[derive(Default)]
+pub struct Rows {
+    total: usize,
+    failed: usize,
+}
+
+impl Rows {
+    /// Prints one row (its note on a line of its own below it) and counts it.
+    pub fn push(&mut self, row: Result<Row, String>) {
+        self.total += 1;
+        match row {
+            Ok(r) => {
+                self.failed += usize::from(!r.ok());
+                let differ = r.differ.map_or("-".to_string(), |d| if r.near > 0 { format!("{d}+{}~", r.near) } else { d.to_string() });
+                println!(
+                    "  {:<ROUTINE_W$} {:<SIZE_W$} {:>7} {:>10.3} {:>9.1} {:>9.3} {:>9.3} {:>6}  {}",
+                    r.routine,
+                    r.size,
+                    r.batch,
+                    r.secs * 1e3,
+                    r.flops / r.secs / 1e9,
+                    r.err_cpu,
+                    r.err_ref,
+                    differ,
+                    if r.ok() { "ok" } else { "FAIL" }
+                );
+                if !r.note.is_empty() {
+                    print_wrapped(&format!("({})", r.note), "    ", "     ");
+                }
+            }
+            Err(e) => {
+                self.failed += 1;
+                print_wrapped(&format!("FAIL: call failed: {e}"), "  ", "    ");
+            }
+        }
+        // Rust's stdout is line-buffered; flush anyway so that a pipe sees the row at once.
+        let _ = std::io::stdout().flush();
+    }
+}
+
+impl Extend<Result<Row, String>> for Rows {
+    fn extend<I: IntoIterator<Item = Result<Row, String>>>(&mut self, rows: I) {
+        rows.into_iter().for_each(|r| self.push(r));
+    }
+}
 
 /// The two forms of each batched entry point.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -165,45 +213,89 @@ fn describe(h: &Handle) {
                 Err(e) => e.msg,
                 Ok(()) => "no CUDA device is visible".to_string(),
             };
-            println!("backend: {} (OpenBLAS, {} threads) — CUDA not used: {why}", backend_name(h), rayon::current_num_threads());
+            print_wrapped(&format!("backend: {} (OpenBLAS, {} threads); CUDA not used: {why}", backend_name(h), rayon::current_num_threads()), "", "  ");
         }
     }
 }
 
-/// Prints the table; returns the number of failed rows.
-fn print(rows: &Rows, backend: &str) -> usize {
-    println!("{:<34} {:<7} {:<14} {:>7} {:>10} {:>9} {:>9} {:>9} {:>6}  check", "routine", "backend", "size", "batch", "time ms", "GFLOP/s", "err/cpu", "err/ref", "≠cpu");
-    let mut failed = 0;
-    for r in rows {
-        match r {
-            Ok(r) => {
-                failed += usize::from(!r.ok());
-                let differ = r.differ.map_or("-".to_string(), |d| if r.near > 0 { format!("{d}+{}~", r.near) } else { d.to_string() });
-                let note = if r.note.is_empty() { String::new() } else { format!("  ({})", r.note) };
-                println!(
-                    "{:<34} {:<7} {:<14} {:>7} {:>10.3} {:>9.1} {:>9.3} {:>9.3} {:>6}  {}{note}",
-                    r.routine,
-                    backend,
-                    r.size,
-                    r.batch,
-                    r.secs * 1e3,
-                    r.flops / r.secs / 1e9,
-                    r.err_cpu,
-                    r.err_ref,
-                    differ,
-                    if r.ok() { "ok" } else { "FAIL" }
-                );
+/// One family of the tour: its name (as the README names it), its legend, its rows.
+struct Family {
+    name: &'static str,
+    legend: &'static str,
+    rows: fn(&mut Handle, &mut Rows),
+}
+
+/// A [`Family`] from its name and the module holding its `LEGEND` and `rows`.
+macro_rules! family {
+    ($name:literal, $module:ident) => {
+        Family { name: $name, legend: $module::LEGEND, rows: $module::rows }
+    };
+}
+
+/// The families in the README's order; the tour runs and prints them in this order.
+const FAMILIES: [Family; 13] = [
+    family!("gemm_batched", gemm),
+    family!("getrf_fullpivot", getrf),
+    family!("geqrf_givens", geqrf),
+    family!("gtsv_spike", gtsv),
+    family!("spmv", spmv),
+    family!("sshopm", sshopm),
+    family!("rkc", rkc),
+    family!("stebz", stebz),
+    family!("potrf", potrf),
+    family!("jacobi", jacobi),
+    family!("expm", expm),
+    family!("life", life),
+    family!("tensor", tensor),
+];
+
+/// The longest line of the tour's text (legends, notes), in characters.
+const WIDTH: usize = 100;
+
+/// `text` in lines of at most [`WIDTH`] characters broken at spaces, the first indented by
+/// `first`, the others by `rest` (a word longer than a line stays whole). A `\n` in `text`
+/// starts a new paragraph, indented as the first line.
+fn wrap(text: &str, first: &str, rest: &str) -> Vec<String> {
+    let mut lines = Vec::new();
+    for para in text.lines().map(str::trim).filter(|p| !p.is_empty()) {
+        let mut line = first.to_string();
+        let mut empty = true;
+        for word in para.split_whitespace() {
+            if !empty && line.chars().count() + 1 + word.chars().count() > WIDTH {
+                lines.push(std::mem::replace(&mut line, rest.to_string()));
+                empty = true;
             }
-            Err(e) => {
-                failed += 1;
-                println!("FAIL: call failed: {e}");
+            if !empty {
+                line.push(' ');
             }
+            line.push_str(word);
+            empty = false;
         }
+        lines.push(line);
     }
-    failed
+    lines
+}
+
+/// Prints `text` wrapped as [`wrap`] does.
+fn print_wrapped(text: &str, first: &str, rest: &str) {
+    for line in wrap(text, first, rest) {
+        println!("{line}");
+    }
+}
+
+/// Column widths of the table: every row the families make fits (the longest routine,
+/// `dgtsv_batched_interleaved NOPIVOT`, has 33 characters; the longest size, life's
+/// `96x20000, nnz=479887`, 20), so the columns line up although rows print as they come.
+const ROUTINE_W: usize = 34;
+const SIZE_W: usize = 20;
+
+/// The table's column titles.
+fn print_header() {
+    println!("  {:<ROUTINE_W$} {:<SIZE_W$} {:>7} {:>10} {:>9} {:>9} {:>9} {:>6}  check", "routine", "size", "batch", "time ms", "GFLOP/s", "err/cpu", "err/ref", "≠cpu");
 }
 
 fn main() -> ExitCode {
+    let start = Instant::now();
     let mut h = match Handle::new(BackendChoice::Auto, 0) {
         Ok(h) => h,
         Err(e) => {
@@ -211,37 +303,35 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let backend = backend_name(&h);
-    println!("numgpu {} tour", env!("CARGO_PKG_VERSION"));
+    println!("numgpu {} tour: every entry point once, on realistic sizes, checked and timed", env!("CARGO_PKG_VERSION"));
     describe(&h);
-    println!("checks: scaled error vs the CPU backend (whole batch) and vs a double-precision reference, each < {RATIO}:");
-    for legend in [gemm::LEGEND, getrf::LEGEND, geqrf::LEGEND, gtsv::LEGEND, sshopm::LEGEND, stebz::LEGEND, jacobi::LEGEND, potrf::LEGEND, expm::LEGEND, rkc::LEGEND, spmv::LEGEND, life::LEGEND, tensor::LEGEND] {
-        println!("  {legend}");
+    print_wrapped(
+        &format!(
+            "checks: err/cpu and err/ref are scaled errors against the CPU backend (the whole batch) and against a \
+             reference in double precision (a sample), each below {RATIO}; ≠cpu counts the problems whose discrete \
+             outcome (pivots, info, status, a count) differs, which must be 0. Each family's legend says what it \
+             measures."
+        ),
+        "",
+        "  ",
+    );
+    print_wrapped("times: one call, host clock, host arrays in and out (on CUDA after a warm-up call, which compiles the kernel).", "", "  ");
+
+    let mut rows = Rows::default();
+    for (i, family) in FAMILIES.iter().enumerate() {
+        println!("\n[{}/{}] {} ({:.0} s elapsed)", i + 1, FAMILIES.len(), family.name, start.elapsed().as_secs_f64());
+        print_wrapped(family.legend, "  ", "    ");
+        print_header();
+        (family.rows)(&mut h, &mut rows);
     }
-    println!("times: one call, host clock, host arrays in and out (on CUDA after a warm-up call, which compiles the kernel)\n");
 
-    let mut rows = Rows::new();
-    gemm::rows(&mut h, &mut rows);
-    getrf::rows(&mut h, &mut rows);
-    geqrf::rows(&mut h, &mut rows);
-    gtsv::rows(&mut h, &mut rows);
-    sshopm::rows(&mut h, &mut rows);
-    stebz::rows(&mut h, &mut rows);
-    jacobi::rows(&mut h, &mut rows);
-    potrf::rows(&mut h, &mut rows);
-    expm::rows(&mut h, &mut rows);
-    rkc::rows(&mut h, &mut rows);
-    spmv::rows(&mut h, &mut rows);
-    life::rows(&mut h, &mut rows);
-    tensor::rows(&mut h, &mut rows);
-
-    let failed = print(&rows, backend);
+    let secs = start.elapsed().as_secs_f64();
     println!();
-    if failed == 0 {
-        println!("all {} checks passed", rows.len());
+    if rows.failed == 0 {
+        println!("all {} checks passed in {secs:.0} s", rows.total);
         ExitCode::SUCCESS
     } else {
-        println!("{failed} of {} checks FAILED", rows.len());
+        println!("{} of {} checks FAILED ({secs:.0} s)", rows.failed, rows.total);
         ExitCode::FAILURE
     }
 }

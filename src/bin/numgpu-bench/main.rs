@@ -232,7 +232,7 @@ fn run(s: Settings) -> Res<usize> {
     let preloaded = gpu::preload_toolkit_libs();
     if let Some(why) = cuda_missing(s.device) {
         return Err(format!(
-            "no CUDA device: {why}.\nnumgpu-bench times numgpu's CUDA kernels against cuBLAS and needs an NVIDIA GPU; without one, `cargo run --release --example tour` runs every routine on the CPU backend"
+            "no CUDA device: {why}.\nnumgpu-bench times numgpu's CUDA kernels against cuBLAS and needs an NVIDIA GPU; without one, `make demo` (the tour) runs every routine on the CPU backend"
         ));
     }
     let lib_missing = |lib: &str| format!("{lib} was not found: put the CUDA toolkit's lib64 on LD_LIBRARY_PATH or set CUDA_HOME");

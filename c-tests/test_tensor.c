@@ -41,7 +41,7 @@ typedef struct {
                             int64_t rank, const void *const *U, const int64_t *ldu, void *M, int64_t ldm);
     numgpu_status (*cp_als)(numgpu_handle *h, int32_t ndim, const int64_t *dims, const void *X, int64_t rank,
                             void *const *U, const int64_t *ldu, void *lambda, const numgpu_cp_options *opts,
-                            int32_t *iters, double *fit);
+                            double *fit, int32_t *iters);
     numgpu_status (*cp_rec)(numgpu_handle *h, int32_t ndim, const int64_t *dims, int64_t rank, const void *const *U,
                             const int64_t *ldu, const void *lambda, void *X);
     train_fn tt, tr;

@@ -838,8 +838,8 @@ fn decomposition_checks_for<T: Real>(h: &mut Handle) {
     for bad in [numgpu_cp_options { tol: -1.0, ..ok }, numgpu_cp_options { tol: f64::NAN, ..ok }, numgpu_cp_options { max_iters: -1, ..ok }, numgpu_cp_options { init: 2, ..ok }, numgpu_cp_options { absorb: 5, ..ok }] {
         assert_eq!(cp(3, &dims, xp, 2, &up, &dims, lp, &bad, ip, fp), (BAD, 9), "{bad:?}");
     }
-    assert_eq!(cp(3, &dims, xp, 2, &up, &dims, lp, &ok, std::ptr::null_mut(), fp), (BAD, 10));
-    assert_eq!(cp(3, &dims, xp, 2, &up, &dims, lp, &ok, ip, std::ptr::null_mut()), (BAD, 11));
+    assert_eq!(cp(3, &dims, xp, 2, &up, &dims, lp, &ok, std::ptr::null_mut(), fp), (BAD, 11));
+    assert_eq!(cp(3, &dims, xp, 2, &up, &dims, lp, &ok, ip, std::ptr::null_mut()), (BAD, 10));
     assert_eq!(cp(3, &dims, xp, 2, &[up[0], xp as *mut T, up[2]], &dims, lp, &ok, ip, fp), (BAD, 6));
     assert!(iters == -7 && same(fit, nan::<T>()) && u.iter().flatten().chain(&lam).all(|v| same(*v, nan::<T>())), "an invalid cp_als call wrote");
     // tt_svd / tr_svd (h=1, ndim=2, dims=3, X=4, eps=5, max_ranks=6, ranks=7, cores=8,

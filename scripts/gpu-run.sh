@@ -33,9 +33,9 @@
 #   NUMGPU_REQUIRE_CUDA   default 1; 0 runs the steps without a GPU (a smoke test of this script:
 #                         the CUDA tests then skip instead of failing)
 #   NUMGPU_REQUIRE_NVRTC  default: as NUMGPU_REQUIRE_CUDA
-#   TEST_FILTER           libtest filter for the test step (default: every test)
+#   TEST_FILTER           libtest filters for the test step, space-separated (default: every test)
 #   TEST_SKIP             space-separated --skip patterns for the test step (default "header::")
-#   SANITIZER_FILTER      libtest filter for memcheck/racecheck (default: every test)
+#   SANITIZER_FILTER      libtest filters for memcheck/racecheck, space-separated (default: every test)
 #   SANITIZER_SKIP        their --skip patterns (default "header:: kernels:: _asan": not the header
 #                         test, nor the NVRTC compile check, which runs no kernel, nor the
 #                         C tests built with AddressSanitizer, which does not mix with it)
@@ -218,7 +218,7 @@ run_step() {
 libtest_args() {
     local filter="$1" skips="$2" s
     local -a a=()
-    [[ -n "$filter" ]] && a+=("$filter")
+    for s in $filter; do a+=("$s"); done   # several filters, space-separated: libtest ORs them
     for s in $skips; do a+=(--skip "$s"); done
     [[ -n "${TEST_THREADS:-}" ]] && a+=(--test-threads "$TEST_THREADS")
     [[ ${#a[@]} -eq 0 ]] || printf '%s\n' "${a[@]}"

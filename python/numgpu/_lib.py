@@ -253,6 +253,8 @@ def _convert(value, t, pname, fname):
             return ptr
         if isinstance(ptr, ctypes.Array) or isinstance(ptr, ctypes.Structure):
             return ctypes.cast(ctypes.pointer(ptr), ctypes.c_void_p)
+        if isinstance(ptr, (bytes, bytearray)):  # a C string (an ODE's CUDA source)
+            return ctypes.c_char_p(bytes(ptr))
         return ctypes.c_void_p(int(ptr))
     ct = scalar_type(t)
     base = resolve(base)

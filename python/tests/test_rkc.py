@@ -53,6 +53,35 @@ def test_python_rhs_matches_the_builtin_and_warm_restarts(handle):
         np.testing.assert_allclose(Y, a.Y, rtol=1e-5)
 
 
+LORENZ_CUDA = """
+__device__ void numgpu_rhs(double t, const double *y, const double *p, double *dydt)
+{
+    dydt[0] = p[0] * (y[1] - y[0]);
+    dydt[1] = p[1] * y[0] - y[1] - y[0] * y[2];
+    dydt[2] = y[0] * y[1] - p[2] * y[2];
+}
+"""
+
+
+def test_an_ode_with_cuda_source_and_python_rhs(handle):
+    # The source crosses as a C string; the CPU backend runs the Python right-hand side, CUDA
+    # the source: either way the Lorenz system's solution.
+    def lorenz(t, y, p, dydt):
+        dydt[0] = p[0] * (y[1] - y[0])
+        dydt[1] = p[1] * y[0] - y[1] - y[0] * y[2]
+        dydt[2] = y[0] * y[1] - p[2] * y[2]
+
+    Y0 = np.array([[1.0, 1.0, 1.0], [0.5, 0.0, 2.0]])
+    P = np.tile([10.0, 28.0, 8.0 / 3.0], (2, 1))
+    opts = dict(method="rkck", rtol=1e-9, atol=1e-12, handle=handle)
+    with numgpu.ODE.builtin("lorenz", handle=handle) as built, \
+            numgpu.ODE(3, 3, rhs=lorenz, cuda_source=LORENZ_CUDA, handle=handle) as mine:
+        a = numgpu.rkc_integrate(built, Y0, 0.0, 0.5, P=P, **opts)
+        b = numgpu.rkc_integrate(mine, Y0, 0.0, 0.5, P=P, **opts)
+        np.testing.assert_array_equal(b.status, 0)
+        np.testing.assert_allclose(b.Y, a.Y, rtol=1e-8, atol=1e-8)
+
+
 def test_an_exception_in_the_rhs_is_raised_again(handle):
     def broken(t, y, p, dydt):
         raise RuntimeError("rhs failed")

@@ -44,7 +44,10 @@ def test_python_rhs_matches_the_builtin_and_warm_restarts(handle):
     with numgpu.ODE.builtin("lorenz", handle=handle) as built, numgpu.ODE(3, 3, rhs=lorenz, handle=handle) as mine:
         a = numgpu.rkc_integrate(built, Y0, 0.0, 0.5, P=P, **opts)
         b = numgpu.rkc_integrate(mine, Y0, 0.0, 0.5, P=P, **opts)
-        np.testing.assert_array_equal(a.Y, b.Y)  # the same steps on the same arithmetic
+        if handle.backend_name == "cpu":
+            np.testing.assert_array_equal(a.Y, b.Y)  # the same steps on the same arithmetic
+        else:  # the built-in on the GPU, the Python rhs on the host's cores: rounding apart
+            np.testing.assert_allclose(b.Y, a.Y, rtol=1e-12, atol=1e-12)
         # Two halves with a warm-restart state give the whole interval.
         state = np.zeros((2, 6 + 3))
         Y = Y0.copy()

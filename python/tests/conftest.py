@@ -60,3 +60,21 @@ def life_problem(rng, ntheta=6, natoms=5, nvox=7, nfib=4, nnz=30):
     for k in range(nnz):
         M[vox[k] * ntheta:(vox[k] + 1) * ntheta, fib[k]] += vals[k] * D[:, atoms[k]]
     return (ntheta, natoms, nvox, nfib), (atoms, vox, fib, vals), D, M
+
+
+# The Lorenz system, the right-hand side of the ODE tests: as a Python function and as the CUDA
+# source of numgpu_ode_create (the built-in NUMGPU_ODE_LORENZ computes the same).
+def lorenz(t, y, p, dydt):
+    dydt[0] = p[0] * (y[1] - y[0])
+    dydt[1] = p[1] * y[0] - y[1] - y[0] * y[2]
+    dydt[2] = y[0] * y[1] - p[2] * y[2]
+
+
+LORENZ_CUDA = """
+__device__ void numgpu_rhs(double t, const double *y, const double *p, double *dydt)
+{
+    dydt[0] = p[0] * (y[1] - y[0]);
+    dydt[1] = p[1] * y[0] - y[1] - y[0] * y[2];
+    dydt[2] = y[0] * y[1] - p[2] * y[2];
+}
+"""

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import numgpu
-from conftest import life_problem
+from conftest import LORENZ_CUDA, life_problem
 
 _REQUIRE = os.environ.get("NUMGPU_REQUIRE_CUDA") == "1"
 try:
@@ -234,14 +234,6 @@ def test_rkc_heat_equation_on_device(stream):
     ode.close()
 
 
-LORENZ_CUDA = """
-__device__ void numgpu_rhs(double t, const double *y, const double *p, double *dydt)
-{
-    dydt[0] = p[0] * (y[1] - y[0]);
-    dydt[1] = p[1] * y[0] - y[1] - y[0] * y[2];
-    dydt[2] = y[0] * y[1] - p[2] * y[2];
-}
-"""
 
 
 def test_rkc_cuda_source_matches_the_builtin(stream):

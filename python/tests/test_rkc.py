@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 import numgpu
+from conftest import LORENZ_CUDA, lorenz
 
 
 def _heat_exact(n, t, D=1.0):
@@ -33,11 +34,6 @@ def test_heat_equation_against_its_exact_solution(handle, layout):
 
 
 def test_python_rhs_matches_the_builtin_and_warm_restarts(handle):
-    def lorenz(t, y, p, dydt):
-        dydt[0] = p[0] * (y[1] - y[0])
-        dydt[1] = p[1] * y[0] - y[1] - y[0] * y[2]
-        dydt[2] = y[0] * y[1] - p[2] * y[2]
-
     Y0 = np.array([[1.0, 1.0, 1.0], [0.5, 0.0, 2.0]])
     P = np.tile([10.0, 28.0, 8.0 / 3.0], (2, 1))
     opts = dict(method="rkck", rtol=1e-9, atol=1e-12, handle=handle)
@@ -56,24 +52,9 @@ def test_python_rhs_matches_the_builtin_and_warm_restarts(handle):
         np.testing.assert_allclose(Y, a.Y, rtol=1e-5)
 
 
-LORENZ_CUDA = """
-__device__ void numgpu_rhs(double t, const double *y, const double *p, double *dydt)
-{
-    dydt[0] = p[0] * (y[1] - y[0]);
-    dydt[1] = p[1] * y[0] - y[1] - y[0] * y[2];
-    dydt[2] = y[0] * y[1] - p[2] * y[2];
-}
-"""
-
-
 def test_an_ode_with_cuda_source_and_python_rhs(handle):
     # The source crosses as a C string; the CPU backend runs the Python right-hand side, CUDA
     # the source: either way the Lorenz system's solution.
-    def lorenz(t, y, p, dydt):
-        dydt[0] = p[0] * (y[1] - y[0])
-        dydt[1] = p[1] * y[0] - y[1] - y[0] * y[2]
-        dydt[2] = y[0] * y[1] - p[2] * y[2]
-
     Y0 = np.array([[1.0, 1.0, 1.0], [0.5, 0.0, 2.0]])
     P = np.tile([10.0, 28.0, 8.0 / 3.0], (2, 1))
     opts = dict(method="rkck", rtol=1e-9, atol=1e-12, handle=handle)

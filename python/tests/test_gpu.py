@@ -234,8 +234,6 @@ def test_rkc_heat_equation_on_device(stream):
     ode.close()
 
 
-
-
 def test_rkc_cuda_source_matches_the_builtin(stream):
     h = numgpu.default_handle(0)
     Y0 = torch.tensor([[1.0, 1.0, 1.0], [0.5, 0.0, 2.0]], dtype=F64, device=DEV)

@@ -112,8 +112,7 @@ pub fn compile(program: &str, args: &[OsString], what: &str) {
 }
 
 /// Runs a test program with extra environment variables; asserts that it exits with success
-/// and that its summary line "`name`: N passed, 0 failed" has N > 0. Its output is shown
-/// always (with --nocapture / --show-output) and in the failure message.
+/// and that its summary line "`name`: N passed, 0 failed" has N > 0 ([`run_checked`]).
 pub fn run(exe: &Path, name: &str, env: &[(&str, &str)]) {
     assert!(
         exe.is_file(),
@@ -121,22 +120,28 @@ pub fn run(exe: &Path, name: &str, env: &[(&str, &str)]) {
         exe.display(),
         if prebuilt() { " (NUMGPU_PREBUILT_TESTS=1: build it where compilers exist, e.g. scripts/gpu-bundle.sh)" } else { "" }
     );
-    let out = Command::new(exe)
-        .envs(env.iter().copied())
-        .current_dir(root())
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {}: {e}", exe.display()));
+    let mut cmd = Command::new(exe);
+    cmd.envs(env.iter().copied());
+    run_checked(cmd, name);
+}
+
+/// Runs `cmd` from the repository root; asserts that it exits with success and that its
+/// summary line "`name`: N passed, 0 failed" has N > 0. Its output is shown always (with
+/// --nocapture / --show-output) and in the failure message.
+pub fn run_checked(mut cmd: Command, name: &str) {
+    let shown = std::iter::once(cmd.get_program()).chain(cmd.get_args()).map(|a| a.to_string_lossy()).collect::<Vec<_>>().join(" ");
+    let out = cmd.current_dir(root()).output().unwrap_or_else(|e| panic!("cannot run {shown}: {e}"));
     let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-    eprintln!("$ {}\n{text}", exe.display());
+    eprintln!("$ {shown}\n{text}");
     let summary = text.lines().find_map(|l| {
         let rest = l.strip_prefix(name)?.strip_prefix(": ")?;
         let (passed, failed) = rest.split_once(" passed, ")?;
         Some((passed.parse::<u64>().ok()?, failed.strip_suffix(" failed")?.parse::<u64>().ok()?))
     });
-    assert!(out.status.success(), "{} failed ({}):\n{text}", exe.display(), out.status);
+    assert!(out.status.success(), "{shown} failed ({}):\n{text}", out.status);
     match summary {
         Some((passed, 0)) if passed > 0 => {}
-        _ => panic!("{} exited with success but without a summary line \"{name}: N passed, 0 failed\" (N > 0):\n{text}", exe.display()),
+        _ => panic!("{shown} exited with success but without a summary line \"{name}: N passed, 0 failed\" (N > 0):\n{text}"),
     }
 }
 

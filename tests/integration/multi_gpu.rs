@@ -13,7 +13,7 @@
 //!   Open MPI's wrapper the program is compiled by $CC with the wrapper's flags, as the other
 //!   C programs are.
 
-use super::c_abi::{bin_dir, compile, link_args, prebuilt, root, tool};
+use super::c_abi::{bin_dir, compile, link_args, prebuilt, run_checked, tool};
 use super::common::handle;
 use numgpu::BackendChoice;
 use std::collections::HashMap;
@@ -72,19 +72,12 @@ fn program(name: &str) -> PathBuf {
     exe
 }
 
-/// Runs `argv` (under `timeout`), shows its output, and asserts success and the summary line
-/// "`name`: N passed, 0 failed" with N > 0.
+/// Runs `argv` under `timeout` (exit status 124: the LIMIT_S limit) and asserts success and
+/// the summary line "`name`: N passed, 0 failed" with N > 0.
 fn run(name: &str, argv: &[OsString], env: &[(&str, &str)]) {
     let mut cmd = Command::new("timeout");
-    cmd.args(["-k", "10", LIMIT_S]).args(argv).envs(env.iter().copied()).current_dir(root()).stdin(Stdio::null());
-    let out = cmd.output().unwrap_or_else(|e| panic!("cannot run timeout(1) (coreutils) for {name}: {e}"));
-    let shown: Vec<String> = argv.iter().map(|a| a.to_string_lossy().into_owned()).collect();
-    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-    eprintln!("$ {}\n{text}", shown.join(" "));
-    assert!(out.status.success(), "{} failed ({}; 124 is the {LIMIT_S} s limit):\n{text}", shown.join(" "), out.status);
-    let summary = format!("{name}: ");
-    let passed = text.lines().filter_map(|l| l.strip_prefix(&summary)?.strip_suffix(" passed, 0 failed")?.parse::<u64>().ok()).next();
-    assert!(passed.unwrap_or(0) > 0, "{name} exited with success but without a line \"{name}: N passed, 0 failed\" (N > 0):\n{text}");
+    cmd.args(["-k", "10", LIMIT_S]).args(argv).envs(env.iter().copied()).stdin(Stdio::null());
+    run_checked(cmd, name);
 }
 
 fn args(exe: PathBuf, backend: &str, extra: &[&str]) -> Vec<OsString> {

@@ -10,6 +10,10 @@
 //   gemm_tiled_<T>  any size: BM x BN tiles, BK deep, double-buffered shared memory with
 //                   the next tile's loads in flight, an RM x RN register block per thread in
 //                   groups of four; batch and tile on grid x.
+//   gemm_mma_f64    double, M and N > 32, sm_80 and later: the FP64 tensor cores
+//                   (mma.sync m16n8k8 on sm_90, m8n8k4 before). 32 x 32 of C per warp, WM x WN warps per block, BK
+//                   deep, ST stages of shared memory filled by cp.async ahead of the tile
+//                   being multiplied.
 //   gemm_scale_<T>  alpha == 0 or k == 0: C = beta * C (beta == 0: C = 0, C not read).
 // Every thread computes its elements in the same order on every call: results are
 // bitwise reproducible.
@@ -291,6 +295,220 @@ __device__ __forceinline__ void gemm_tiled(ng_i64 M, ng_i64 N, ng_i64 K, T alpha
     }
 }
 
+// One warp's 32 x 32 block of C on the FP64 tensor cores, 32 accumulators per lane: on
+// sm_90 as 2 x 4 products of shape m16n8k8 (the shape Hopper runs at full rate), before as
+// 4 x 4 of m8n8k4. NG_MMA_K is the k depth of one step.
+#if __CUDA_ARCH__ >= 900
+#define NG_MMA_K 8
+#else
+#define NG_MMA_K 4
+#endif
+
+// Row and column, within the warp's block, of accumulator e of lane (g = lane/4, t = lane%4).
+__device__ __forceinline__ void ng_mma_acc_at(int e, int g, int t, int &row, int &col) {
+#if NG_MMA_K == 8
+    const int tile = e / 4, q = e % 4;  // tile = mi·4 + nj: rows 16·mi, columns 8·nj
+    row = (tile / 4) * 16 + g + (q >= 2 ? 8 : 0);
+    col = (tile % 4) * 8 + 2 * t + (q & 1);
+#else
+    const int tile = e / 2, q = e % 2;  // tile = r·4 + c: rows 8·r, columns 8·c
+    row = (tile / 4) * 8 + g;
+    col = (tile % 4) * 8 + 2 * t + q;
+#endif
+}
+
+// acc += the warp's block of op(A)·op(B) over k = kk … kk + NG_MMA_K − 1, the operands' tiles
+// read through a(k, i) and b(k, j) (i, j within the warp's block).
+template <typename At, typename Bt>
+__device__ __forceinline__ void ng_mma_step(double (&acc)[32], int g, int t, At a, Bt b) {
+#if __CUDA_ARCH__ >= 900
+    double af[2][4], bf[4][2];
+#pragma unroll
+    for (int mi = 0; mi < 2; ++mi) {
+        af[mi][0] = a(t, mi * 16 + g);
+        af[mi][1] = a(t, mi * 16 + g + 8);
+        af[mi][2] = a(t + 4, mi * 16 + g);
+        af[mi][3] = a(t + 4, mi * 16 + g + 8);
+    }
+#pragma unroll
+    for (int nj = 0; nj < 4; ++nj) {
+        bf[nj][0] = b(t, nj * 8 + g);
+        bf[nj][1] = b(t + 4, nj * 8 + g);
+    }
+#pragma unroll
+    for (int mi = 0; mi < 2; ++mi)
+#pragma unroll
+        for (int nj = 0; nj < 4; ++nj) {
+            double *c = &acc[(mi * 4 + nj) * 4];
+            asm volatile("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
+                         : "+d"(c[0]), "+d"(c[1]), "+d"(c[2]), "+d"(c[3])
+                         : "d"(af[mi][0]), "d"(af[mi][1]), "d"(af[mi][2]), "d"(af[mi][3]), "d"(bf[nj][0]), "d"(bf[nj][1]));
+        }
+#elif __CUDA_ARCH__ >= 800
+    double af[4], bf[4];
+#pragma unroll
+    for (int r = 0; r < 4; ++r) af[r] = a(t, r * 8 + g);
+#pragma unroll
+    for (int c = 0; c < 4; ++c) bf[c] = b(t, c * 8 + g);
+#pragma unroll
+    for (int r = 0; r < 4; ++r)
+#pragma unroll
+        for (int c = 0; c < 4; ++c) {
+            double *d = &acc[(r * 4 + c) * 2];
+            asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};"
+                         : "+d"(d[0]), "+d"(d[1])
+                         : "d"(af[r]), "d"(bf[c]));
+        }
+#endif
+}
+
+// An 8-byte asynchronous copy from global to shared memory (sm_80): `src` is read when `in`,
+// else the slot is zero-filled (src is then any valid address and is not read).
+__device__ __forceinline__ void ng_cp_async8(double *dst, const double *src, bool in) {
+#if __CUDA_ARCH__ >= 800
+    const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;" ::"r"(d), "l"(src), "r"(in ? 8 : 0) : "memory");
+#endif
+}
+
+__device__ __forceinline__ void ng_cp_async_commit() {
+#if __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.commit_group;" ::: "memory");
+#endif
+}
+
+// Waits until at most N of this thread's commit groups are in flight.
+template <int N>
+__device__ __forceinline__ void ng_cp_async_wait() {
+#if __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory");
+#endif
+}
+
+// Shared-memory slot of element (k, x) of an operand tile (x: A's row i or B's column j), BK
+// deep and BX wide. An operand stored with x contiguous (A with op N, B with op T) is kept
+// [k][x], else [x][k], so that both the coalesced stores from global memory and the fragment
+// loads (lanes k = lane%4, x = lane/4) hit distinct banks: rows are padded to 4 (mod 16)
+// doubles.
+template <bool XFAST, int BK, int BX>
+__device__ __forceinline__ int ng_mma_slot(int k, int x) {
+    return XFAST ? k * (BX + 4) + x : x * (BK + 4) + k;
+}
+
+// How one thread copies its share of an operand's BX-wide, BK-deep tiles (see gemm_mma):
+// its first element (k, x), the distance between its copies, and whether its x is inside.
+struct ng_tile_walk {
+    int k, x;       // the first copy's element of the tile
+    ng_i64 offset;  // its offset from the matrix at tile k0 = 0
+    ng_i64 step;    // elements between consecutive copies
+    ng_i64 kstep;   // elements between tile k0 and k0 + 1 (per unit of k0)
+    ng_i64 x0, X;   // the tile's first x and the operand's extent in x
+
+    template <bool XFAST, int BX, int BK, int NT>
+    __device__ static ng_tile_walk make(int tid, ng_i64 ld, ng_i64 x0, ng_i64 X) {
+        static_assert(NT % BX == 0 && NT % BK == 0, "copies on a fixed step");
+        ng_tile_walk w;
+        w.k = XFAST ? tid / BX : tid % BK;
+        w.x = XFAST ? tid % BX : tid / BK;
+        w.offset = XFAST ? w.k * ld + x0 + w.x : (x0 + w.x) * ld + w.k;
+        w.step = XFAST ? (ng_i64)(NT / BX) * ld : (ng_i64)(NT / BK) * ld;
+        w.kstep = XFAST ? ld : 1;
+        w.x0 = x0;
+        w.X = X;
+        return w;
+    }
+
+    // Issues the L copies of tile k0 of matrix m (K deep) into the tile at s.
+    template <bool XFAST, int BX, int BK, int NT, int L>
+    __device__ __forceinline__ void copy(const double *m, ng_i64 k0, ng_i64 K, double *s) const {
+        const double *p = m + offset + k0 * kstep;
+#pragma unroll
+        for (int l = 0; l < L; ++l) {
+            const int kl = XFAST ? k + l * (NT / BX) : k, xl = XFAST ? x : x + l * (NT / BK);
+            const bool in = k0 + kl < K && x0 + xl < X;
+            ng_cp_async8(s + ng_mma_slot<XFAST, BK, BX>(kl, xl), in ? p + l * step : m, in);
+        }
+    }
+};
+
+template <int TA, int TB, int WM, int WN, int BK, int ST>
+__device__ __forceinline__ void gemm_mma(ng_i64 M, ng_i64 N, ng_i64 K, double alpha, ng_batch<const double> A, ng_i64 lda,
+                                         ng_batch<const double> B, ng_i64 ldb, double beta, ng_batch<double> C, ng_i64 ldc,
+                                         ng_i64 batch) {
+    constexpr int BM = 32 * WM, BN = 32 * WN, NT = 32 * WM * WN;
+    constexpr int LA = BM * BK / NT, LB = BN * BK / NT;
+    static_assert(LA * NT == BM * BK && LB * NT == BN * BK && BK % 8 == 0 && ST >= 2, "whole tiles per thread");
+    constexpr bool AX = TA == 0, BX = TB != 0;  // x-contiguous operands
+    constexpr int SA = AX ? BK * (BM + 4) : BM * (BK + 4), SB = BX ? BK * (BN + 4) : BN * (BK + 4);
+    // ST stages of A's and B's tiles (src/gemm_batched/cuda.rs sizes it: mma_smem).
+    extern __shared__ __align__(16) double ng_mma_smem[];
+    double *const sA = ng_mma_smem, *const sB = ng_mma_smem + ST * SA;
+    const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
+    const int wi = (warp % WM) * 32, wj = (warp / WM) * 32, fx = lane / 4, fk = lane % 4;
+    const ng_i64 tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN;
+    const ng_i64 nblocks = tiles_m * tiles_n * batch;
+    const ng_i64 ktiles = (K + BK - 1) / BK;
+    const bool beta_zero = beta == 0.0;
+
+    for (ng_i64 blk = blockIdx.x; blk < nblocks; blk += gridDim.x) {
+        const ng_i64 mat = blk / (tiles_m * tiles_n), t = blk - mat * (tiles_m * tiles_n);
+        const ng_i64 i0 = (t % tiles_m) * BM, j0 = (t / tiles_m) * BN;
+        const double *a = A.matrix(mat);
+        const double *b = B.matrix(mat);
+        // Copy l of a thread takes element e = l·NT + tid of each tile, walked along the stored
+        // matrix's columns (coalesced): an x-contiguous operand's (k, x) = (l·NT/BX + tid/BX,
+        // tid % BX), another's (tid % BK, l·NT/BK + tid/BK). So each copy is a fixed step
+        // from the thread's first, and the tiles advance by a fixed step along k.
+        const ng_tile_walk wa = ng_tile_walk::make<AX, BM, BK, NT>(tid, lda, i0, M);
+        const ng_tile_walk wb = ng_tile_walk::make<BX, BN, BK, NT>(tid, ldb, j0, N);
+        // Copies tile kt of op(A) (BM x BK) and op(B) (BK x BN), when there is one, into
+        // stage `st` asynchronously, zeros outside the matrices; one commit group either way.
+        auto issue = [&](ng_i64 kt, int st) {
+            if (kt < ktiles) {
+                wa.template copy<AX, BM, BK, NT, LA>(a, kt * BK, K, sA + st * SA);
+                wb.template copy<BX, BN, BK, NT, LB>(b, kt * BK, K, sB + st * SB);
+            }
+            ng_cp_async_commit();
+        };
+
+        double acc[32];
+#pragma unroll
+        for (int e = 0; e < 32; ++e) acc[e] = 0.0;
+#pragma unroll
+        for (int st = 0; st < ST - 1; ++st) issue(st, st);
+        int cur = 0;  // the stage of tile kt
+        for (ng_i64 kt = 0; kt < ktiles; ++kt) {
+            ng_cp_async_wait<ST - 2>();
+            // Tile kt is in for every thread, and every warp is done with tile kt − 1, whose
+            // stage the copies of tile kt + ST − 1 now refill while tile kt is multiplied.
+            __syncthreads();
+            issue(kt + ST - 1, cur == 0 ? ST - 1 : cur - 1);
+            const double *ta = sA + cur * SA, *tb = sB + cur * SB;
+#pragma unroll
+            for (int kk = 0; kk < BK; kk += NG_MMA_K) {
+                ng_mma_step(
+                    acc, fx, fk, [&](int k, int i) { return ta[ng_mma_slot<AX, BK, BM>(kk + k, wi + i)]; },
+                    [&](int k, int j) { return tb[ng_mma_slot<BX, BK, BN>(kk + k, wj + j)]; });
+            }
+            cur = cur == ST - 1 ? 0 : cur + 1;
+        }
+        ng_cp_async_wait<0>();
+        __syncthreads();  // the stages are refilled by the next tile's first copies
+        double *cm = C.matrix(mat);
+#pragma unroll
+        for (int e = 0; e < 32; ++e) {
+            int r, c;
+            ng_mma_acc_at(e, fx, fk, r, c);
+            const ng_i64 i = i0 + wi + r, j = j0 + wj + c;
+            if (i < M && j < N) {
+                double *cp = cm + j * ldc + i;
+                const double v = alpha * acc[e];
+                *cp = beta_zero ? v : fma(beta, *cp, v);
+            }
+        }
+    }
+}
+
 template <typename T>
 __device__ __forceinline__ void gemm_scale(ng_i64 M, ng_i64 N, T beta, ng_batch<T> C, ng_i64 ldc, ng_i64 batch) {
     const ng_i64 total = M * N * batch;
@@ -315,6 +533,13 @@ extern "C" __global__ void __launch_bounds__(NG_TI * NG_TJ, NG_MINB)
 NG_CAT(gemm_tiled_, NG_SUFFIX)(ng_i64 M, ng_i64 N, ng_i64 K, NG_T alpha, ng_batch<const NG_T> A, ng_i64 lda,
                                ng_batch<const NG_T> B, ng_i64 ldb, NG_T beta, ng_batch<NG_T> C, ng_i64 ldc, ng_i64 batch) {
     gemm_tiled<NG_T, NG_TA, NG_TB, NG_BM, NG_BN, NG_BK, NG_TI, NG_TJ>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc, batch);
+}
+#elif defined(NG_MMA)
+// Double only (the host side picks it for no other type).
+extern "C" __global__ void __launch_bounds__(32 * NG_WM * NG_WN, NG_MINB)
+NG_CAT(gemm_mma_, NG_SUFFIX)(ng_i64 M, ng_i64 N, ng_i64 K, double alpha, ng_batch<const double> A, ng_i64 lda, ng_batch<const double> B,
+             ng_i64 ldb, double beta, ng_batch<double> C, ng_i64 ldc, ng_i64 batch) {
+    gemm_mma<NG_TA, NG_TB, NG_WM, NG_WN, NG_BK, NG_ST>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc, batch);
 }
 #elif defined(NG_SCALE)
 extern "C" __global__ void NG_CAT(gemm_scale_, NG_SUFFIX)(ng_i64 M, ng_i64 N, NG_T beta, ng_batch<NG_T> C, ng_i64 ldc,

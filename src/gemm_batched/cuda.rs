@@ -21,6 +21,9 @@ pub enum Plan {
     /// `bm × bn` tiles `bk` deep, a `ti × tj` thread grid, at least `minb` blocks per SM
     /// (which caps registers at 64K / (minb·ti·tj)).
     Tiled { bm: usize, bn: usize, bk: usize, ti: usize, tj: usize, minb: usize },
+    /// Double on the FP64 tensor cores: `wm × wn` warps of 32 × 32 of C each, tiles `bk` deep
+    /// in `st` stages of shared memory, at least `minb` blocks per SM.
+    Mma { wm: usize, wn: usize, bk: usize, st: usize, minb: usize },
 }
 
 /// Register budget of one thread's block of C in the small kernel, in 4-byte words, and the
@@ -38,8 +41,9 @@ fn small_budget<T: Scalar>() -> (usize, usize) {
 /// enough that several blocks share an SM.
 const SMALL_SMEM: usize = 48 << 10;
 
-/// The size class and its parameters for op(A) `m × k` times op(B) `k × n` of type `T`.
-pub fn plan<T: Scalar>(m: usize, n: usize, k: usize, reads_ab: bool) -> Plan {
+/// The size class and its parameters for op(A) `m × k` times op(B) `k × n` of type `T`;
+/// `dmma`: the device has FP64 tensor cores (sm_80 and later).
+pub fn plan<T: Scalar>(m: usize, n: usize, k: usize, reads_ab: bool, dmma: bool) -> Plan {
     if !reads_ab {
         return Plan::Scale;
     }
@@ -61,6 +65,10 @@ pub fn plan<T: Scalar>(m: usize, n: usize, k: usize, reads_ab: bool) -> Plan {
             nb /= 2;
         }
         return Plan::Small { nb, ti, tj };
+    }
+    if dmma && T::CUDA_TYPE == "double" && m.min(n) >= 32 {
+        // As measured best over n = 33 … 257 on an H100 (docs/bench).
+        return Plan::Mma { wm: 2, wn: 2, bk: 16, st: 3, minb: 3 };
     }
     // Float register blocks are groups of four (bm / ti and bn / tj multiples of 4). Tile
     // depths and blocks per SM as measured best on an H100 (docs/bench).
@@ -97,6 +105,19 @@ pub fn specialise<T: Scalar>(plan: Plan, m: usize, n: usize, k: usize, ta: i32, 
                 format!("NG_TI={ti}"),
                 format!("NG_TJ={tj}"),
                 format!("NG_MINB={}", (65536 / (nb * ti * tj * small_budget::<T>().1)).max(1)),
+            ],
+        ),
+        Plan::Mma { wm, wn, bk, st, minb } => (
+            "mma",
+            vec![
+                "NG_MMA=1".into(),
+                format!("NG_TA={ta}"),
+                format!("NG_TB={tb}"),
+                format!("NG_WM={wm}"),
+                format!("NG_WN={wn}"),
+                format!("NG_BK={bk}"),
+                format!("NG_ST={st}"),
+                format!("NG_MINB={minb}"),
             ],
         ),
         Plan::Tiled { bm, bn, bk, ti, tj, minb } => (
@@ -173,7 +194,7 @@ impl<T: Scalar> Shape<T> {
 /// shape's sizes (leading dimensions and strides as the views give them), C not overlapping A
 /// or B, and m, n, batch ≥ 1.
 pub unsafe fn enqueue_gemm<T: Scalar>(ch: &CudaHandle, g: &Shape<T>, a: &View, b: &View, c: &View, batch: usize) -> Result<()> {
-    let p = plan::<T>(g.m, g.n, g.k, g.reads_ab());
+    let p = plan::<T>(g.m, g.n, g.k, g.reads_ab(), has_dmma(ch));
     let (defines, entry) = specialise::<T>(p, g.m, g.n, g.k, g.ta.code(), g.tb.code());
     let module = ch.dev.modules.get(&ch.dev, SOURCE, &defines, &entry)?;
     let (m, n, k, batch) = (g.m as i64, g.n as i64, g.k as i64, batch as i64);
@@ -203,7 +224,9 @@ pub unsafe fn enqueue_gemm<T: Scalar>(ch: &CudaHandle, g: &Shape<T>, a: &View, b
                     .arg(&packed)
                     .run(grid(ceil_div(batch, nb as i64)), (nb * ti * tj) as u32, smem)
             }
-            Plan::Tiled { bm, bn, ti, tj, .. } => {
+            Plan::Tiled { .. } | Plan::Mma { .. } => {
+                let ((bm, bn), threads) = p.tile();
+                let smem = p.mma_smem(g.ta, g.tb) as u32;
                 let blocks = ceil_div(m, bm as i64) * ceil_div(n, bn as i64) * batch;
                 ch.launch(&module)
                     .arg(&m)
@@ -218,9 +241,34 @@ pub unsafe fn enqueue_gemm<T: Scalar>(ch: &CudaHandle, g: &Shape<T>, a: &View, b
                     .arg(&kc)
                     .arg(&ldc)
                     .arg(&batch)
-                    .run(grid(blocks), (ti * tj) as u32, 0)
+                    .run(grid(blocks), threads as u32, smem)
             }
         }
+    }
+}
+
+/// Whether the handle's device has FP64 tensor cores (sm_80 and later).
+pub fn has_dmma(ch: &CudaHandle) -> bool {
+    ch.dev.arch.0 >= 8
+}
+
+impl Plan {
+    /// The C tile of one block of the tiled classes, and its threads.
+    fn tile(&self) -> ((usize, usize), usize) {
+        match *self {
+            Plan::Tiled { bm, bn, ti, tj, .. } => ((bm, bn), ti * tj),
+            Plan::Mma { wm, wn, .. } => ((32 * wm, 32 * wn), 32 * wm * wn),
+            _ => unreachable!("not a tiled class"),
+        }
+    }
+
+    /// Dynamic shared memory of the tensor-core class (0 for the others): `st` stages of
+    /// op(A)'s and op(B)'s tiles, rows padded by 4 doubles as gemm_mma lays them out (an
+    /// operand stored with its rows or columns of C contiguous, [k][x], else [x][k]).
+    fn mma_smem(&self, ta: Op, tb: Op) -> usize {
+        let Plan::Mma { wm, wn, bk, st, .. } = *self else { return 0 };
+        let tile = |x: usize, x_fast: bool| if x_fast { bk * (x + 4) } else { x * (bk + 4) };
+        st * (tile(32 * wm, ta == Op::N) + tile(32 * wn, tb != Op::N)) * std::mem::size_of::<f64>()
     }
 }
 
@@ -235,12 +283,21 @@ mod tests {
 
     #[test]
     fn plans_by_size_class() {
-        assert_eq!(plan::<f32>(4, 4, 4, true), Plan::Small { nb: 256, ti: 1, tj: 1 });
-        assert_eq!(plan::<f32>(32, 32, 32, true), Plan::Small { nb: 4, ti: 8, tj: 8 });
-        assert!(matches!(plan::<Complex64>(33, 8, 8, true), Plan::Tiled { .. }));
-        assert_eq!(plan::<f64>(4, 4, 4, false), Plan::Scale);
+        assert_eq!(plan::<f32>(4, 4, 4, true, true), Plan::Small { nb: 256, ti: 1, tj: 1 });
+        assert_eq!(plan::<f32>(32, 32, 32, true, true), Plan::Small { nb: 4, ti: 8, tj: 8 });
+        assert!(matches!(plan::<Complex64>(33, 8, 8, true, true), Plan::Tiled { .. }));
+        assert_eq!(plan::<f64>(4, 4, 4, false, true), Plan::Scale);
+        // The tensor cores take double from n = 32 up where the device has them.
+        assert!(matches!(plan::<f64>(64, 64, 64, true, true), Plan::Mma { .. }));
+        assert!(matches!(plan::<f64>(64, 64, 64, true, false), Plan::Tiled { .. }));
+        // Three stages of A as [k][x] (16 × 68) and B as [x][k] (64 × 20) doubles.
+        let p = Plan::Mma { wm: 2, wn: 2, bk: 16, st: 3, minb: 3 };
+        assert_eq!(p.mma_smem(Op::N, Op::N), 3 * (16 * 68 + 64 * 20) * 8);
+        assert_eq!(p.mma_smem(Op::T, Op::C), 3 * (64 * 20 + 16 * 68) * 8);
+        assert!(matches!(plan::<f64>(300, 16, 9000, true, true), Plan::Tiled { .. }));
+        assert!(matches!(plan::<f32>(64, 64, 64, true, true), Plan::Tiled { .. }));
         for n in [1, 3, 8, 17, 32] {
-            if let Plan::Small { nb, .. } = plan::<Complex64>(n, n, n, true) {
+            if let Plan::Small { nb, .. } = plan::<Complex64>(n, n, n, true, true) {
                 assert!(nb == 1 || small_smem::<Complex64>(n, n, n, nb) <= SMALL_SMEM);
             }
         }

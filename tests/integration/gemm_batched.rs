@@ -132,6 +132,29 @@ fn rectangular_for<T: Blas>(h: &mut Handle) {
     }
 }
 
+/// The sizes on each side of the tiled kernels' tile edges (32, 64, 128, 256), square with
+/// every op pair and rectangular with one order on each side of an edge, padded leading
+/// dimensions.
+fn tile_edges_for<T: Blas>(h: &mut Handle) {
+    let sizes = [31usize, 33, 63, 65, 127, 129, 255, 257];
+    for (idx, &n) in sizes.iter().enumerate() {
+        // The two largest orders take one op pair each: the reference costs n³ per matrix.
+        let ops: &[(Op, Op)] = match n {
+            255 => &[(Op::N, Op::N)],
+            257 => &[(Op::T, Op::C)],
+            _ => &[(Op::N, Op::N), (Op::T, Op::N), (Op::N, Op::T), (Op::C, Op::C), (Op::T, Op::C)],
+        };
+        for &(ta, tb) in ops {
+            let case = Case::<T>::new(ta, tb, n, n, n, s(1.25, -0.5), s(-0.5, 0.25), 2, 3, 400 + idx as u64, 1.0);
+            case.check(&case.run_strided(h), false);
+        }
+    }
+    for (idx, &(m, n, k)) in [(65, 63, 17), (63, 129, 65), (129, 33, 3), (33, 257, 64), (64, 64, 1)].iter().enumerate() {
+        let case = Case::<T>::new(Op::N, Op::T, m, n, k, s(1.0, 0.0), s(0.0, 0.0), 3, 1, 450 + idx as u64, 1.0);
+        case.check(&case.run_strided(h), false);
+    }
+}
+
 /// alpha, beta in {0, 1, −1, complex}: alpha = 0 must not read A and B (NaN there), beta = 0
 /// must not read C (NaN there, from Case::new).
 fn alpha_beta_for<T: Blas>(h: &mut Handle) {
@@ -265,6 +288,7 @@ fn upload_u64(h: &mut Handle, v: &[u64]) -> *mut u64 {
 crate::all_precisions! {
     sizes => sizes_for;
     rectangular => rectangular_for;
+    tile_edges => tile_edges_for;
     alpha_beta => alpha_beta_for;
     strides_and_batches => strides_and_batches_for;
     pointer_arrays => pointer_arrays_for;
@@ -277,6 +301,7 @@ crate::all_precisions! {
 crate::on_every_backend! {
     gemm_sizes => super::sizes;
     gemm_rectangular_every_op => super::rectangular;
+    gemm_tile_edges_every_class => super::tile_edges;
     gemm_alpha_beta_special_values => super::alpha_beta;
     gemm_stride_zero_and_batch_counts => super::strides_and_batches;
     gemm_pointer_arrays_scrambled_and_aliased => super::pointer_arrays;

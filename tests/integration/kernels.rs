@@ -50,15 +50,20 @@ fn gemm_cases<T: Scalar>() -> Vec<String> {
     // One specialisation per size class and per op pair on a representative shape.
     let shapes = [(4, 4, 4), (8, 8, 8), (16, 16, 16), (32, 32, 32), (3, 17, 5), (64, 64, 64), (128, 128, 128), (33, 65, 7)];
     for &(m, n, k) in &shapes {
-        for (ta, tb) in [(0, 0), (1, 2), (2, 1)] {
-            let p = plan::<T>(m, n, k, true);
-            let (d, e) = specialise::<T>(p, m, n, k, ta, tb);
-            for line in check(source(), &d, &e) {
-                out.push(format!("{m}x{n}x{k} op({ta},{tb}) {line}"));
+        // With and without FP64 tensor cores (the double tensor-core class, and the SIMT
+        // class older GPUs keep).
+        let mut plans = vec![plan::<T>(m, n, k, true, true), plan::<T>(m, n, k, true, false)];
+        plans.dedup();
+        for p in plans {
+            for (ta, tb) in [(0, 0), (1, 2), (2, 1), (1, 0)] {
+                let (d, e) = specialise::<T>(p, m, n, k, ta, tb);
+                for line in check(source(), &d, &e) {
+                    out.push(format!("{m}x{n}x{k} op({ta},{tb}) {line}"));
+                }
             }
         }
     }
-    let (d, e) = specialise::<T>(plan::<T>(4, 4, 0, false), 4, 4, 0, 0, 0);
+    let (d, e) = specialise::<T>(plan::<T>(4, 4, 0, false, true), 4, 4, 0, 0, 0);
     out.extend(check(source(), &d, &e));
     out
 }

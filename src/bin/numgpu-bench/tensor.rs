@@ -8,17 +8,22 @@
 //! reconstructions (`?tt_reconstruct`, `?tr_reconstruct`) within eps·‖X‖, HT's reconstruction
 //! (`?ht_reconstruct`) against X and against the oracle's dense tensor of its parts, and a
 //! second GPU call bitwise equal to the first. Where the CPU backend would take more than
-//! its budget (half a minute a call), it runs fewer CP iterations, or a smaller N for the
+//! its budget (3 s a call), it runs fewer CP iterations, or a smaller N for the
 //! others, and its time is scaled; the row says so.
 //!
-//! The issue's other peers (issue 19) are still to come, as more columns of the same rows: the
-//! explicit-unfold + cuBLAS baseline (X unfolded by a permutation kernel into a copy, the
-//! MTTKRPs and Gram matrices as cuBLAS GEMMs of the copy, the eigenproblems by cuSOLVER
-//! `?syevd`), and TensorLy with its PyTorch backend on the GPU host (a python3 script beside
-//! this file, as `expm_torch.py` is for expm, run when torch and tensorly import).
+//! The GPU peers (issue 19) are more columns of the same rows, on the same inputs (X written to
+//! a temporary file), run by `tensor_torch.py` in one Python subprocess per case
+//! ([`python::run`]) after numgpu's rows: the seed's explicit-unfold baseline in torch on CUDA
+//! (an unfolded copy of X in every step, the MTTKRPs as cuBLAS matmuls with an explicit
+//! Khatri–Rao product, the SVDs by torch.linalg / cuSOLVER; CP-ALS at the same rank and
+//! iterations, TT-SVD and TR-SVD at the same eps, HT at the same ranks) and TensorLy with its
+//! PyTorch backend (parafac, tensor_train and tensor_ring at numgpu's ranks), each skipped with
+//! a note where torch, CUDA or tensorly is absent, or where a call is predicted to exceed its
+//! budget. ×explicit = t_explicit / t_numgpu, ×TensorLy = t_TensorLy / t_numgpu.
 
 use crate::bench::{bits, dispatch, finish, secs, About, Bench, Case, Ctx};
 use crate::gpu::{median, ng, DevBuf, Gpu, Res};
+use crate::python;
 use crate::report::{series_lines, Fmt, Meta, Panel, Row, Scale, Style};
 use crate::roofline::Roofline;
 use crate::Cli;
@@ -29,14 +34,15 @@ use numgpu::tensor::train::{split, tr_reconstruct, tr_svd, tt_reconstruct, tt_sv
 use numgpu::testing::gen::filled;
 use numgpu::testing::tensor as oracle;
 use numgpu::{Handle, Status};
-use serde_json::{Map, Value};
+use serde_json::{json, Map, Value};
 use std::collections::HashMap;
 use std::mem::size_of;
+use std::path::PathBuf;
 
 #[derive(clap::Args, Debug)]
 #[group(id = "tensor")]
 pub struct Args {
-    /// tensor: the ranks R, comma-separated (CP-ALS's rank, HT's ranks (R, R, R, R), the planted train's (1, R, R, 1) and ring's (a, b, b, a) with a·b = R), each at most the smallest N; --sizes are the tensors' N, run in ascending order [default: 16; sizes 100,200,300; --quick: 100].
+    /// tensor: the ranks R, comma-separated (CP-ALS's rank, HT's ranks (R, R, R, R), the planted train's (1, R, R, 1) and ring's (a, b, b, a) with a·b = R), each at most the smallest N; --sizes are the tensors' N, run in ascending order [default: 16; sizes 100,200,300,500 and, in single precision only, 700,1000; --quick: 100,300].
     #[arg(long, value_delimiter = ',')]
     tensor_ranks: Option<Vec<usize>>,
 }
@@ -48,6 +54,16 @@ const CP_SEED: u64 = 0x5eed;
 const EPS: f64 = 1e-3;
 /// The noise added to every planted tensor, relative to its norm.
 const NOISE: f64 = 1e-4;
+/// The default sizes, the largest of them in single precision only (a double 1000³ tensor is
+/// 8 GB, and the peers hold copies), and --quick's.
+const SIZES: [usize; 6] = [100, 200, 300, 500, 700, 1000];
+const DOUBLE_MAX: usize = 500;
+const QUICK: [usize; 2] = [100, 300];
+/// The Python peers, run by [`python::run`]; their names in the rows' keys and notes.
+const PEER_SCRIPT: &str = include_str!("tensor_torch.py");
+const PEERS: [(&str, &str); 2] = [("explicit", "the explicit-unfold baseline"), ("tensorly", "TensorLy")];
+/// A peer's call predicted (from its last size) above this many seconds is skipped.
+const PEER_CALL_MAX: f64 = 30.0;
 
 /// The decompositions, a row each.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -65,6 +81,11 @@ impl Routine {
         ["CP-ALS", "TT-SVD", "TR-SVD", "HT"][self as usize]
     }
 
+    /// Its name in the Python peers' tasks.
+    fn key(self) -> &'static str {
+        ["cp", "tt", "tr", "ht"][self as usize]
+    }
+
     /// The CPU backend's work of one call (of one CP iteration) at N and rank r, in the units
     /// its seconds per unit are kept in: N³·R for a CP iteration (three MTTKRPs), N⁴ for the
     /// others (Gram matrices of X's N × N² unfoldings).
@@ -80,13 +101,30 @@ impl Routine {
 
 pub struct Tensor {
     sizes: Vec<usize>,
+    /// The largest N run in double precision (the defaults'), none with --sizes.
+    double_max: Option<usize>,
     ranks: Vec<usize>,
-    /// The seconds a CPU call may take before it is scaled, and its timed runs.
+    /// The seconds a CPU call may take before it is scaled, and its timed runs (fewer where
+    /// they would exceed those seconds).
     cpu_secs: f64,
     cpu_reps: usize,
-    /// The CPU backend's seconds per unit of work ([`Routine::work`]) in its last run of each
-    /// precision and routine: what predicts the next size's.
-    cpu_rate: HashMap<(char, Routine), f64>,
+    /// The seconds the Python peers spend repeating one call.
+    peer_secs: f64,
+    /// Each side's ("cpu", or a peer of [`PEERS`]) seconds per unit of work
+    /// ([`Routine::work`], per iteration for CP) in its last run of each precision and
+    /// routine: what predicts the next size's.
+    rate: HashMap<(&'static str, char, Routine), f64>,
+    /// The case's inputs written for the Python peers, and why the peers cannot run at all
+    /// (python3, torch or CUDA absent: learnt once).
+    staged: Vec<Staged>,
+    peers_off: Option<String>,
+}
+
+/// One row's task for the Python peers: its routine, the file holding X, the task's JSON.
+struct Staged {
+    k: Routine,
+    path: PathBuf,
+    task: Value,
 }
 
 impl Tensor {
@@ -95,23 +133,134 @@ impl Tensor {
         if let Some(r) = ranks.iter().find(|&&r| r == 0 || r > 4096) {
             return Err(format!("--tensor-ranks: {r} is outside 1..=4096"));
         }
-        let mut sizes = cli.sizes_or(&[100, 200, 300], &[100]);
+        let mut sizes = cli.sizes_or(&SIZES, &QUICK);
         sizes.sort_unstable();
         sizes.dedup();
-        Ok(Tensor { sizes, ranks, cpu_secs: cli.or(None, 30.0, 10.0), cpu_reps: cli.or(None, 3, 1), cpu_rate: HashMap::new() })
+        let double_max = cli.sizes.is_none().then_some(DOUBLE_MAX);
+        let (cpu_secs, cpu_reps, peer_secs) = (cli.or(None, 3.0, 2.0), cli.or(None, 3, 1), cli.or(None, 3.0, 1.5));
+        Ok(Tensor { sizes, double_max, ranks, cpu_secs, cpu_reps, peer_secs, rate: HashMap::new(), staged: Vec::new(), peers_off: None })
     }
 
     /// The N the CPU backend runs `k` on and the CP iterations it runs (of `iters`), so that
     /// a call stays within its budget as predicted from its last run of `k` in precision `p`
     /// (none yet: N and `iters`).
     fn cpu_plan(&self, p: char, k: Routine, n: usize, r: usize, iters: i32) -> (usize, i32) {
-        self.cpu_rate.get(&(p, k)).map_or((n, iters), |&rate| plan(k, rate * k.work(n, r), self.cpu_secs, n, r, iters))
+        self.rate.get(&("cpu", p, k)).map_or((n, iters), |&rate| plan(k, rate * k.work(n, r), self.cpu_secs, n, r, iters))
     }
 
-    /// Records a CPU run of `k` at N (`iters` CP iterations) that took `secs`.
-    fn cpu_ran(&mut self, p: char, k: Routine, n: usize, r: usize, iters: i32, secs: f64) {
-        self.cpu_rate.insert((p, k), secs / (k.work(n, r) * iters.max(1) as f64));
+    /// Records a run by `side` in precision `p` of `k` at N (`iters` CP iterations) that took
+    /// `secs`.
+    fn ran(&mut self, (side, p): (&'static str, char), k: Routine, (n, r, iters): (usize, usize, i32), secs: f64) {
+        self.rate.insert((side, p, k), secs / (k.work(n, r) * iters.max(1) as f64));
     }
+
+    /// The seconds `side`'s call of `k` at N (CP-ALS's [`ITERS`] iterations) is predicted to
+    /// take from its last run (none before one).
+    fn predict(&self, side: &'static str, p: char, k: Routine, n: usize, r: usize) -> Option<f64> {
+        let iters = if k == Routine::Cp { ITERS as f64 } else { 1.0 };
+        self.rate.get(&(side, p, k)).map(|rate| rate * k.work(n, r) * iters)
+    }
+
+    /// Writes X for the Python peers and keeps the row's task (`task`: the routine's own
+    /// fields): the peers predicted within [`PEER_CALL_MAX`] are asked, the others noted.
+    fn stage<T: Real>(&mut self, k: Routine, x: &[T], n: usize, r: usize, mut task: Value, row: &mut Row) -> Res<()> {
+        if let Some(why) = &self.peers_off {
+            row.note(python::skipped("the explicit-unfold and TensorLy", why));
+            return Ok(());
+        }
+        let mut peers = Vec::new();
+        for (peer, label) in PEERS {
+            match self.predict(peer, T::LETTER, k, n, r) {
+                Some(secs) if secs > PEER_CALL_MAX => row.note(python::skipped(label, &format!("a call predicted at {secs:.0} s from its last size (limit {PEER_CALL_MAX} s)"))),
+                _ => peers.push(peer),
+            }
+        }
+        if peers.is_empty() {
+            return Ok(());
+        }
+        let path = std::env::temp_dir().join(format!("numgpu-bench-{}-tensor-{}.bin", std::process::id(), k.key()));
+        write_raw(&path, x)?;
+        task["routine"] = k.key().into();
+        task["x"] = path.to_string_lossy().into();
+        task["peers"] = json!(peers);
+        self.staged.push(Staged { k, path, task });
+        Ok(())
+    }
+
+    /// Runs the Python peers on the case's staged inputs, one subprocess: their times and
+    /// ratios, fits, errors and ranks in the rows, or a note why not.
+    fn run_peers(&mut self, ctx: &Ctx, case: &Case, r: usize, rows: &mut [Row]) {
+        let staged = std::mem::take(&mut self.staged);
+        if staged.is_empty() {
+            return;
+        }
+        let dtype = if case.precision == 's' { "float32" } else { "float64" };
+        let tasks: Vec<Value> = staged.iter().map(|s| s.task.clone()).collect();
+        let job = json!({"dtype": dtype, "n": case.n, "warmup": ctx.warmup, "reps": ctx.reps, "budget_s": self.peer_secs, "seed": CP_SEED, "tasks": tasks});
+        let out = python::run("tensor_torch.py", PEER_SCRIPT, &[job.to_string()]);
+        staged.iter().for_each(|s| drop(std::fs::remove_file(&s.path)));
+        let v = match out {
+            Ok(v) => v,
+            Err(why) => {
+                if ["not runnable", "not importable", "no CUDA device"].iter().any(|w| why.contains(w)) {
+                    self.peers_off = Some(why.clone());
+                }
+                for s in &staged {
+                    rows[s.k as usize].note(python::skipped("the explicit-unfold and TensorLy", &why));
+                }
+                return;
+            }
+        };
+        if let Some(why) = v["tensorly_skipped"].as_str() {
+            staged.iter().for_each(|s| rows[s.k as usize].note(python::skipped("TensorLy", why)));
+        }
+        for (s, res) in staged.iter().zip(v["results"].as_array().into_iter().flatten()) {
+            let row = &mut rows[s.k as usize];
+            row.set("torch", v["torch"].clone());
+            row.set("tensorly", v["tensorly"].clone());
+            for (peer, label) in PEERS {
+                let got = &res[peer];
+                match (got["ms"].as_f64(), row.num("ours_ms")) {
+                    (Some(ms), Some(ours)) => {
+                        self.ran((peer, case.precision), s.k, (case.n, r, if s.k == Routine::Cp { ITERS } else { 1 }), ms / 1e3);
+                        peer_columns(row, peer, label, ms, ours, got);
+                    }
+                    _ => {
+                        if let Some(why) = got["skipped"].as_str() {
+                            row.note(python::skipped(label, why));
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A peer's time, its ratio to ours, its calls timed, and its own fit, error or ranks (noted
+/// where its error exceeds eps, or its ranks differ from ours).
+fn peer_columns(row: &mut Row, peer: &str, label: &str, ms: f64, ours: f64, got: &Value) {
+    row.set(&format!("{peer}_ms"), ms);
+    row.set(&format!("ratio_{peer}"), ms / ours);
+    row.set(&format!("{peer}_calls"), got["calls"].clone());
+    for key in ["fit", "error", "ranks"] {
+        if !got[key].is_null() {
+            row.set(&format!("{peer}_{key}"), got[key].clone());
+        }
+    }
+    let ranks: Option<Vec<usize>> = got["ranks"].as_array().map(|a| a.iter().filter_map(Value::as_u64).map(|v| v as usize).collect());
+    if let Some(ranks) = ranks.filter(|r| ranks_text(r) != row.text("ranks")) {
+        row.note(format!("{label} found ranks {}", ranks_text(&ranks)));
+    }
+    if let Some(e) = got["error"].as_f64().filter(|&e| (e > EPS || e.is_nan()) && row.text("routine") != Routine::Ht.name()) {
+        row.note(format!("{label}'s error {e:.2e} exceeds eps"));
+    }
+}
+
+/// Writes `x` to `path` as its bytes (numgpu's layout, native byte order).
+fn write_raw<T: Real>(path: &std::path::Path, x: &[T]) -> Res<()> {
+    // SAFETY: T is f32 or f64 (plain data without padding); the slice covers x's bytes.
+    let bytes = unsafe { std::slice::from_raw_parts(x.as_ptr() as *const u8, std::mem::size_of_val(x)) };
+    std::fs::write(path, bytes).map_err(|e| format!("writing {}: {e}", path.display()))
 }
 
 /// `plan` for a call of `k` predicted at `secs` a unit (a CP iteration, else the call) at N:
@@ -131,11 +280,12 @@ fn plan(k: Routine, secs: f64, budget: f64, n: usize, r: usize, iters: i32) -> (
 #[rustfmt::skip]
 const ABOUT: About = About {
     name: "tensor", report: "tensor", tolerance: EPS, precisions: &['s', 'd'], default: &['s', 'd'], cusparse: false,
-    description: "Tensor decompositions of N×N×N tensors, device arrays: numgpu_?cp_als (rank R, 20 iterations from a seeded random start, of a planted rank-R tensor), numgpu_?tt_svd and numgpu_?tr_svd (eps = 1e-3, of a planted train and ring) and numgpu_?ht (ranks (R, R, R, R), of a planted HT tensor), each plus noise, against numgpu's CPU backend (OpenBLAS and LAPACK under rayon) on all host cores in the same run on the same inputs.",
+    description: "Tensor decompositions of N×N×N tensors, device arrays: numgpu_?cp_als (rank R, 20 iterations from a seeded random start, of a planted rank-R tensor), numgpu_?tt_svd and numgpu_?tr_svd (eps = 1e-3, of a planted train and ring) and numgpu_?ht (ranks (R, R, R, R), of a planted HT tensor), each plus noise, against numgpu's CPU backend (OpenBLAS and LAPACK under rayon) on all host cores, the seed's explicit-unfold baseline (torch on CUDA: unfolded copies, cuBLAS matmuls with an explicit Khatri–Rao product, cuSOLVER SVDs) and TensorLy on PyTorch/CUDA, in the same run on the same inputs.",
     columns: &[("prec", "precision", Fmt::Text), ("N", "n", Fmt::Fix(0)), ("R", "rank", Fmt::Fix(0)), ("routine", "routine", Fmt::Text), ("ranks", "ranks", Fmt::Text),
         ("iters", "iters", Fmt::Fix(0)), ("ours ms", "ours_ms", Fmt::Ms), ("ms/iter", "ours_ms_per_iter", Fmt::Ms), ("CPU ms", "cpu_ms", Fmt::Ms), ("CPU ms/iter", "cpu_ms_per_iter", Fmt::Ms),
-        ("CPU on N", "cpu_n", Fmt::Fix(0)), ("×CPU", "ratio_cpu", Fmt::Rate), ("fit", "fit", Fmt::Fix(6)), ("check", "error", Fmt::Exp(2)), ("limit", "bound", Fmt::Exp(1))],
-    log: &["ours_ms", "ratio_cpu", "error"],
+        ("CPU on N", "cpu_n", Fmt::Fix(0)), ("×CPU", "ratio_cpu", Fmt::Rate), ("explicit ms", "explicit_ms", Fmt::Ms), ("×explicit", "ratio_explicit", Fmt::Rate),
+        ("TensorLy ms", "tensorly_ms", Fmt::Ms), ("×TensorLy", "ratio_tensorly", Fmt::Rate), ("fit", "fit", Fmt::Fix(6)), ("check", "error", Fmt::Exp(2)), ("limit", "bound", Fmt::Exp(1))],
+    log: &["ours_ms", "ratio_cpu", "ratio_explicit", "ratio_tensorly", "error"],
 };
 
 impl Bench for Tensor {
@@ -143,14 +293,17 @@ impl Bench for Tensor {
         &ABOUT
     }
     fn cases(&self, precisions: &[char]) -> Vec<Case> {
-        let ranks = &self.ranks;
+        let (ranks, dmax) = (&self.ranks, self.double_max.unwrap_or(usize::MAX));
+        let sizes = move |p: char| self.sizes.iter().copied().filter(move |&n| p == 's' || n <= dmax);
         precisions
             .iter()
-            .flat_map(|&p| self.sizes.iter().flat_map(move |&n| ranks.iter().enumerate().map(move |(k, &r)| Case { precision: p, n, kind: k, label: format!("{p} N = {n} R = {r}") })))
+            .flat_map(|&p| sizes(p).flat_map(move |n| ranks.iter().enumerate().map(move |(k, &r)| Case { precision: p, n, kind: k, label: format!("{p} N = {n} R = {r}") })))
             .collect()
     }
     fn measure(&mut self, ctx: &mut Ctx, case: &Case) -> Vec<Row> {
         let r = self.ranks[case.kind];
+        let started = std::time::Instant::now();
+        crate::note(format!("tensor {}: numgpu, its CPU backend, then the Python peers", case.label));
         let mut rows = Vec::new();
         for k in ROUTINES {
             let mut row = Row::new(format!("{} {}", case.label, k.name()));
@@ -160,24 +313,28 @@ impl Bench for Tensor {
             let res = dispatch!(case.precision, [f32, f64], body(self, ctx, k, case.n, r, &mut row));
             rows.push(finish(ctx, row, res));
         }
+        self.run_peers(ctx, case, r, &mut rows);
+        crate::note(format!("tensor {}: done in {:.1} s", case.label, started.elapsed().as_secs_f64()));
         rows
     }
     fn method(&self, meta: &Meta) -> String {
         format!(
             "- method: N×N×N tensors in device memory, each a planted one plus noise of norm {NOISE:e}·‖X₀‖ (uniform entries), built in double and rounded: CP-ALS's X₀ = Σ_r λ_r·a_r ∘ b_r ∘ c_r (factors uniform in [−1, 1), λ in [1, 2)); TT-SVD's a train of ranks (1, R, R, 1) and TR-SVD's a ring of ranks (a, b, b, a), a·b = R as even as R allows (TR-SVD's own split), random cores in [−1, 1); HT's the HT tensor of random parts of ranks (R, R, R, R). numgpu_?cp_als at rank R: {ITERS} iterations from the random start of seed {CP_SEED:#x} (the same on both backends), tol = the least positive double (tol 0 selects the default, 1e-6), so every iteration runs unless the fit repeats to the last bit; numgpu_?tt_svd and numgpu_?tr_svd at eps = {EPS:e}, no rank caps, the cores' room from a first call (the capacity protocol, untimed); numgpu_?ht at ranks (R, R, R, R). {} warm-up calls, then the median of {} calls between CUDA events (the calls wait for the device, so this is their wall time)\n\
-             - peer: numgpu's CPU backend in the same run on the same inputs (OpenBLAS single-threaded per call under rayon, as the backend sets it, on all {} host threads; LAPACK ?syevd for the Gram matrices), host clock, the median of up to 3 runs; when a call is predicted (from the backend's time per unit of work at the smaller sizes: N³·R per CP iteration, N⁴ for the others) to exceed {} s, CP-ALS runs fewer iterations on the same X, its time per iteration scaled to ours, and the others run a planted tensor of a smaller N, their time scaled by (N / N_CPU)⁴ (the CPU on N column, and a note); ×CPU = t_CPU / t_numgpu\n\
+             - peer: numgpu's CPU backend in the same run on the same inputs (OpenBLAS single-threaded per call under rayon, as the backend sets it, on all {} host threads; LAPACK ?syevd for the Gram matrices), host clock, the median of up to {} runs (no more once they have taken {} s); when a call is predicted (from the backend's time per unit of work at the smaller sizes: N³·R per CP iteration, N⁴ for the others) to exceed {} s, CP-ALS runs fewer iterations on the same X, its time per iteration scaled to ours, and the others run a planted tensor of a smaller N, their time scaled by (N / N_CPU)⁴ (the CPU on N column, and a note); ×CPU = t_CPU / t_numgpu\n\
+             - GPU peers, on the same inputs (X written to a file and read by `tensor_torch.py`, one python3 subprocess per case after numgpu's rows), timed between CUDA events ({} warm-up call, then up to {} calls, fewer once they have taken {} s; a first call over half that is the one timed), skipped with a note where python3, torch, CUDA or tensorly is absent or a call is predicted (from the last size's time per unit of work) above {PEER_CALL_MAX} s: the seed's explicit-unfold baseline, torch on CUDA with X unfolded into a permute(…).contiguous() copy at every MTTKRP, the MTTKRP a cuBLAS matmul of that copy with an explicit Khatri–Rao product, the normal equations by torch.linalg.pinv (cuSOLVER), CP-ALS at rank R for {ITERS} iterations from a seeded random start (its fit from the last MTTKRP, as numgpu's); TT-SVD and TR-SVD the classical sequential SVDs (torch.linalg.svd, cuSOLVER) of explicit reshapes at eps = {EPS:e} with numgpu's truncation (δ² = eps²·‖X‖²/(d − 1) a step) and split; HT the seed's Algorithm 2 by three SVDs of unfolded copies; TensorLy with its PyTorch backend: parafac (init='random', n_iter_max = {ITERS}, tol = 0, so it computes no error in its iterations where numgpu computes its fit in each), tensor_train and tensor_ring at the ranks numgpu found (TensorLy takes ranks, not eps), no HT; ×explicit = t_explicit / t_numgpu, ×TensorLy = t_TensorLy / t_numgpu; the JSON rows keep each peer's fit or reconstruction error and ranks, and a note says where they differ from numgpu's\n\
              - checks (check, limit): CP-ALS |fit − fit_CPU| (after the CPU's iterations) ≤ 10·√ε (the fit, a difference of nearly equal squares, resolves ‖X − X̂‖ to about √ε·‖X‖); TT-SVD and TR-SVD ‖X − X̂‖/‖X‖ ≤ eps with X̂ from numgpu_?tt_reconstruct / numgpu_?tr_reconstruct of the cores; HT ‖X − X̂‖/‖X‖ ≤ 3·noise + 1e3·ε with X̂ from numgpu_?ht_reconstruct, and X̂ against the oracle's dense tensor of the parts (double) ≤ 100·ε; every routine: a second call on the same inputs gives the same bits (ranks, cores, factors, parts, fit); a row fails when a check fails or a call fails\n",
-            meta.warmup, meta.reps, meta.host_threads, self.cpu_secs
+            meta.warmup, meta.reps, meta.host_threads, self.cpu_reps, self.cpu_secs, self.cpu_secs, meta.warmup.max(1), meta.reps, self.peer_secs
         )
     }
     fn plot(&self, rows: &[Row], meta: &Meta, _: &Roofline) -> Vec<Panel> {
         let series = |r: &Row| format!("{} {} R={}", r.text("precision"), r.text("routine"), r.text("rank"));
-        let lines = series_lines(rows, series, "n", &[("ratio_cpu", "t_CPU / t_numgpu", Style::Solid)]);
-        let title = format!("numgpu tensor decompositions against the CPU backend (all cores): {} ({})", meta.device, meta.date);
-        vec![Panel { title, x: ("N (N×N×N tensors)".into(), Scale::Lin), y: ("t_CPU / t_numgpu (log10)".into(), Scale::Log10), names: vec![], level: Some((1.0, "parity".into())), lines }]
+        let what = [("ratio_cpu", "t_CPU / t_numgpu", Style::Solid), ("ratio_explicit", "t_explicit / t_numgpu", Style::Dashed), ("ratio_tensorly", "t_TensorLy / t_numgpu", Style::Marks)];
+        let lines = series_lines(rows, series, "n", &what);
+        let title = format!("numgpu tensor decompositions against the CPU backend, the explicit-unfold baseline and TensorLy: {} ({})", meta.device, meta.date);
+        vec![Panel { title, x: ("N (N×N×N tensors)".into(), Scale::Lin), y: ("t_peer / t_numgpu (log10)".into(), Scale::Log10), names: vec![], level: Some((1.0, "parity".into())), lines }]
     }
     fn extra(&self, _: &[Row]) -> Map<String, Value> {
-        let pairs: [(&str, Value); 5] = [("ranks", self.ranks.clone().into()), ("cp_iters", ITERS.into()), ("eps", EPS.into()), ("noise", NOISE.into()), ("cpu_budget_secs", self.cpu_secs.into())];
+        let pairs: [(&str, Value); 7] = [("ranks", self.ranks.clone().into()), ("cp_iters", ITERS.into()), ("eps", EPS.into()), ("noise", NOISE.into()), ("cpu_budget_secs", self.cpu_secs.into()), ("peer_budget_secs", self.peer_secs.into()), ("peer_call_max_secs", PEER_CALL_MAX.into())];
         pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
     }
 }
@@ -502,10 +659,11 @@ fn gpu_ms(ctx: &mut Ctx, mut call: impl FnMut(&mut Handle) -> Res<()>) -> Res<f6
     Ok(median(&gpu.time(ctx.warmup, ctx.reps, |_| Ok(()), |_| call(h))?))
 }
 
-/// The median seconds (host clock) of `reps` runs of `f`, and the last run's result.
-fn cpu_time<R>(reps: usize, mut f: impl FnMut() -> Res<R>) -> Res<(f64, R)> {
+/// The median seconds (host clock) of up to `reps` runs of `f` (no more once they have taken
+/// `budget` seconds), and the last run's result.
+fn cpu_time<R>(reps: usize, budget: f64, mut f: impl FnMut() -> Res<R>) -> Res<(f64, R)> {
     let (mut times, mut last) = (Vec::new(), None);
-    for _ in 0..reps.max(1) {
+    while times.len() < reps.max(1) && (times.is_empty() || times.iter().sum::<f64>() < budget) {
         let mut out = None;
         times.push(secs(|| out = Some(f())));
         last = Some(out.expect("ran")?);
@@ -555,11 +713,12 @@ fn cp_row<T: Real>(b: &mut Tensor, ctx: &mut Ctx, n: usize, r: usize, row: &mut 
     let (x, dev, p) = (planted_cp::<T>(n, r), Mem::Device(ctx.gpu), T::LETTER);
     let (ours, (iters, fit), same) = cp_side(dev, ctx.h, &x, n, r)?;
     let t = gpu_ms(ctx, |h| ours.call::<T>(h, ITERS).map(drop))?;
+    b.stage(Routine::Cp, &x, n, r, json!({"rank": r, "iters": ITERS}), row)?;
     // The CPU backend from the same start on the same X; its k iterations are compared with ours.
     let (_, k) = b.cpu_plan(p, Routine::Cp, n, r, ITERS);
     let (cpu, mut hc) = (CpRun::new(Mem::Host, &x, n, r)?, Handle::cpu());
-    let (secs, (ci, cf)) = cpu_time(b.cpu_reps, || cpu.call::<T>(&mut hc, k))?;
-    b.cpu_ran(p, Routine::Cp, n, r, ci, secs);
+    let (secs, (ci, cf)) = cpu_time(b.cpu_reps, b.cpu_secs, || cpu.call::<T>(&mut hc, k))?;
+    b.ran(("cpu", p), Routine::Cp, (n, r, ci), secs);
     let (gi, gf) = if k == ITERS { (iters, fit) } else { ours.call::<T>(ctx.h, k)? };
     let per = 1e3 * secs / ci.max(1) as f64;
     row.set("iters", iters);
@@ -584,12 +743,13 @@ fn train_row<T: Real>(b: &mut Tensor, ctx: &mut Ctx, ring: bool, n: usize, r: us
     let x = planted_train::<T>(n, r, ring);
     let (ours, ranks, same, err) = train_side(dev, ctx.h, &x, n, r, ring)?;
     let t = gpu_ms(ctx, |h| ours.call::<T>(h).map(drop))?;
+    b.stage(k, &x, n, r, json!({"eps": EPS, "ranks": ranks}), row)?;
     let (nc, _) = b.cpu_plan(p, k, n, r, 1);
     let xc = if nc == n { x } else { planted_train::<T>(nc, r, ring) };
     let mut hc = Handle::cpu();
     let cpu = TrainRun::new(Mem::Host, &mut hc, &xc, nc, r, ring)?;
-    let (secs, cpu_ranks) = cpu_time(b.cpu_reps, || cpu.call::<T>(&mut hc))?;
-    b.cpu_ran(p, k, nc, r, 1, secs);
+    let (secs, cpu_ranks) = cpu_time(b.cpu_reps, b.cpu_secs, || cpu.call::<T>(&mut hc))?;
+    b.ran(("cpu", p), k, (nc, r, 1), secs);
     row.set("ranks", ranks_text(&ranks));
     row.set("planted_ranks", ranks_text(&planted_ranks(ring, r)));
     row.set("cpu_ranks", ranks_text(&cpu_ranks));
@@ -607,11 +767,12 @@ fn ht_row<T: Real>(b: &mut Tensor, ctx: &mut Ctx, n: usize, r: usize, row: &mut 
     let x = planted_ht::<T>(n, r);
     let (ours, same, err, dense) = ht_side(dev, ctx.h, &x, n, r)?;
     let t = gpu_ms(ctx, |h| ours.call::<T>(h))?;
+    b.stage(Routine::Ht, &x, n, r, json!({"ranks": vec![r; 4]}), row)?;
     let (nc, _) = b.cpu_plan(p, Routine::Ht, n, r, 1);
     let xc = if nc == n { x } else { planted_ht::<T>(nc, r) };
     let (cpu, mut hc) = (HtRun::new(Mem::Host, &xc, nc, r)?, Handle::cpu());
-    let (secs, ()) = cpu_time(b.cpu_reps, || cpu.call::<T>(&mut hc))?;
-    b.cpu_ran(p, Routine::Ht, nc, r, 1, secs);
+    let (secs, ()) = cpu_time(b.cpu_reps, b.cpu_secs, || cpu.call::<T>(&mut hc))?;
+    b.ran(("cpu", p), Routine::Ht, (nc, r, 1), secs);
     row.set("ranks", ranks_text(&[r; 4]));
     row.set("dense_error", dense);
     times(row, t, 1e3 * secs * Routine::Ht.work(n, r) / Routine::Ht.work(nc, r), nc);
@@ -637,7 +798,10 @@ mod tests {
     #[test]
     fn settings_and_plan() {
         let t = Tensor::new(&crate::tests::cli(&["--routine", "tensor"])).unwrap();
-        assert_eq!((t.sizes.as_slice(), t.ranks.as_slice(), t.cases(&['s', 'd']).len()), (&[100, 200, 300][..], &[16][..], 6));
+        assert_eq!((t.sizes.as_slice(), t.ranks.as_slice(), t.cases(&['s', 'd']).len()), (&SIZES[..], &[16][..], 10));
+        assert_eq!(t.cases(&['d']).last().map(|c| c.n), Some(DOUBLE_MAX));
+        let q = Tensor::new(&crate::tests::cli(&["--quick"])).unwrap();
+        assert_eq!((q.sizes.as_slice(), q.cases(&['s', 'd']).len()), (&QUICK[..], 4));
         let q = Tensor::new(&crate::tests::cli(&["--quick", "--sizes", "300,40,40", "--tensor-ranks", "4,8"])).unwrap();
         assert_eq!((q.sizes.as_slice(), q.cases(&['d']).len(), q.cases(&['d'])[1].label.as_str()), (&[40, 300][..], 4, "d N = 40 R = 8"));
         assert!(Tensor::new(&crate::tests::cli(&["--tensor-ranks", "0"])).is_err());
@@ -650,10 +814,28 @@ mod tests {
         assert_eq!(plan(Routine::Tt, 480.0, 30.0, 400, 16, 1), (200, 1));
         assert_eq!(plan(Routine::Ht, 1e12, 30.0, 400, 16, 1), (16, 1));
         let mut t = t;
-        // 0.1 s at N = 100: 8.1 s at 300; at 1000 the N of 30 s, (3e10)^(1/4).
-        t.cpu_ran('s', Routine::Tr, 100, 16, 1, 0.1);
-        assert_eq!((t.cpu_plan('s', Routine::Tr, 300, 16, 1), t.cpu_plan('s', Routine::Tr, 1000, 16, 1), t.cpu_plan('d', Routine::Tr, 1000, 16, 1)), ((300, 1), (416, 1), (1000, 1)));
+        // 0.03 s at N = 100 (a 3 s budget): 2.43 s at 300; at 1000 the N of 3 s, (1e10)^(1/4).
+        assert_eq!(t.cpu_secs, 3.0);
+        t.ran(("cpu", 's'), Routine::Tr, (100, 16, 1), 0.03);
+        assert_eq!((t.cpu_plan('s', Routine::Tr, 300, 16, 1), t.cpu_plan('s', Routine::Tr, 1000, 16, 1), t.cpu_plan('d', Routine::Tr, 1000, 16, 1)), ((300, 1), (316, 1), (1000, 1)));
+        // A peer's prediction: per unit of work (N⁴; N³·R per CP iteration), none before a run.
+        t.ran(("explicit", 's'), Routine::Cp, (100, 16, ITERS), 0.2);
+        assert_eq!((t.predict("explicit", 's', Routine::Cp, 200, 16), t.predict("cpu", 's', Routine::Tr, 200, 16), t.predict("tensorly", 's', Routine::Cp, 200, 16)), (Some(1.6), Some(0.48), None));
         assert_eq!((planted_ranks(false, 16), planted_ranks(true, 16), planted_ranks(true, 12)), ([1, 16, 16, 1], [4, 4, 4, 4], [3, 4, 4, 3]));
+    }
+
+    /// A peer's result in its row: time, ratio, its own values, and notes where its ranks
+    /// differ from ours or its error exceeds eps.
+    #[test]
+    fn peer_columns_and_notes() {
+        let mut row = Row::new("s N = 100 R = 16 TT-SVD");
+        row.set("routine", Routine::Tt.name());
+        row.set("ranks", ranks_text(&[1, 16, 16, 1]));
+        peer_columns(&mut row, "explicit", "the explicit-unfold baseline", 10.0, 2.0, &json!({"ms": 10.0, "calls": 3, "ranks": [1, 16, 16, 1], "error": 1e-4}));
+        assert_eq!((row.num("ratio_explicit"), row.num("explicit_calls"), row.num("explicit_error"), row.notes()), (Some(5.0), Some(3.0), Some(1e-4), String::new()));
+        peer_columns(&mut row, "tensorly", "TensorLy", 4.0, 2.0, &json!({"ms": 4.0, "calls": 1, "ranks": [1, 16, 15, 1], "error": 2e-3}));
+        assert_eq!(row.num("ratio_tensorly"), Some(2.0));
+        assert_eq!(row.notes(), "TensorLy found ranks (1, 16, 15, 1); TensorLy's error 2.00e-3 exceeds eps");
     }
 
     /// The bench's inputs meet its own checks on the CPU backend, through the same code the GPU

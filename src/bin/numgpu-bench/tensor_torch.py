@@ -113,36 +113,38 @@ def explicit_cp(torch, x, rank, iters, seed):
     grams = [f.T @ f for f in u]
     norm_hat2 = (lam[:, None] * lam[None, :] * grams[0] * grams[1] * grams[2]).sum()
     ip = (mttkrp * u[2] * lam).sum()
-    norm2 = (x * x).sum()
+    norm2 = torch.linalg.vector_norm(x) ** 2
     fit = 1 - torch.sqrt(torch.clamp(norm2 + norm_hat2 - 2 * ip, min=0)) / torch.sqrt(norm2)
     return u, lam, float(fit)
 
 
-def truncated(torch, c, delta2, first_rank=None):
-    """The SVD of c truncated at delta2: U, S*Vh and the rank."""
+def truncated(torch, c, delta2=None, scale=None):
+    """The SVD of c truncated at delta2, or at scale * |C|^2 (the sum of its squared singular
+    values: the first step's delta2 = eps^2*|X|^2/(d-1)): U, S*Vh, the rank and delta2."""
     uu, s, vh = torch.linalg.svd(c, full_matrices=False)
-    r = truncation_rank((s.double() ** 2).tolist(), delta2) if first_rank is None else first_rank
-    return uu[:, :r], s[:r, None] * vh[:r], r
+    s2 = (s.double() ** 2).tolist()
+    if delta2 is None:
+        delta2 = scale * sum(s2)
+    r = truncation_rank(s2, delta2)
+    return uu[:, :r], s[:r, None] * vh[:r], r, delta2
 
 
 def explicit_tt(torch, x, eps):
     """TT-SVD (Oseledets), the sequential SVDs of explicit reshapes: cores and ranks."""
     n = x.shape
-    delta2 = eps * eps * float((x.double() ** 2).sum()) / (x.dim() - 1)
-    g1, rest, r1 = truncated(torch, x.reshape(n[0], -1), delta2)
-    g2, g3, r2 = truncated(torch, rest.reshape(r1 * n[1], n[2]), delta2)
+    g1, rest, r1, delta2 = truncated(torch, x.reshape(n[0], -1), scale=eps * eps / (x.dim() - 1))
+    g2, g3, r2, _ = truncated(torch, rest.reshape(r1 * n[1], n[2]), delta2)
     return [g1, g2.reshape(r1, n[1], r2), g3], [1, r1, r2, 1]
 
 
 def explicit_tr(torch, x, eps):
     """TR-SVD (Zhao et al.; the seed's Algorithm 4): cores and ranks."""
     n = x.shape
-    delta2 = eps * eps * float((x.double() ** 2).sum()) / (x.dim() - 1)
-    u, rest, m = truncated(torch, x.reshape(n[0], -1), delta2)
+    u, rest, m, delta2 = truncated(torch, x.reshape(n[0], -1), scale=eps * eps / (x.dim() - 1))
     r0, r1 = split(m)
     g1 = u.reshape(n[0], r0, r1).permute(1, 0, 2).contiguous()
     c = rest.reshape(r0, r1, n[1] * n[2]).permute(1, 2, 0).contiguous().reshape(r1 * n[1], n[2] * r0)
-    g2, g3, r2 = truncated(torch, c, delta2)
+    g2, g3, r2, _ = truncated(torch, c, delta2)
     return [g1, g2.reshape(r1, n[1], r2), g3.reshape(r2, n[2], r0)], [r0, r1, r2, r0]
 
 
@@ -162,7 +164,8 @@ def explicit_ht(torch, x, ranks):
 
 
 def rel_err(torch, y, x):
-    return float(torch.linalg.vector_norm((y - x).double()) / torch.linalg.vector_norm(x.double()))
+    """|Y - X| / |X| (in X's precision: no double copies of N^3 tensors)."""
+    return float(torch.linalg.vector_norm(y - x) / torch.linalg.vector_norm(x))
 
 
 def train_dense(torch, cores, ring):

@@ -62,6 +62,7 @@ const QUICK: [usize; 2] = [100, 300];
 /// The Python peers, run by [`python::run`]; their names in the rows' keys and notes.
 const PEER_SCRIPT: &str = include_str!("tensor_torch.py");
 const PEERS: [(&str, &str); 2] = [("explicit", "the explicit-unfold baseline"), ("tensorly", "TensorLy")];
+const BOTH: &str = "the explicit-unfold and TensorLy";
 /// A peer's call predicted (from its last size) above this many seconds is skipped.
 const PEER_CALL_MAX: f64 = 30.0;
 
@@ -162,11 +163,11 @@ impl Tensor {
     }
 
     /// Writes X for the Python peers and keeps the row's task (`task`: the routine's own
-    /// fields): the peers predicted within [`PEER_CALL_MAX`] are asked, the others noted.
-    fn stage<T: Real>(&mut self, k: Routine, x: &[T], n: usize, r: usize, mut task: Value, row: &mut Row) -> Res<()> {
+    /// fields): the peers predicted within [`PEER_CALL_MAX`] are asked, the others noted (and
+    /// all of them where X cannot be written: a peer never fails our row).
+    fn stage<T: Real>(&mut self, k: Routine, x: &[T], n: usize, r: usize, mut task: Value, row: &mut Row) {
         if let Some(why) = &self.peers_off {
-            row.note(python::skipped("the explicit-unfold and TensorLy", why));
-            return Ok(());
+            return row.note(python::skipped(BOTH, why));
         }
         let mut peers = Vec::new();
         for (peer, label) in PEERS {
@@ -176,27 +177,29 @@ impl Tensor {
             }
         }
         if peers.is_empty() {
-            return Ok(());
+            return;
         }
         let path = std::env::temp_dir().join(format!("numgpu-bench-{}-tensor-{}.bin", std::process::id(), k.key()));
-        write_raw(&path, x)?;
+        if let Err(why) = write_raw(&path, x) {
+            let _ = std::fs::remove_file(&path);
+            return row.note(python::skipped(BOTH, &why));
+        }
         task["routine"] = k.key().into();
         task["x"] = path.to_string_lossy().into();
         task["peers"] = json!(peers);
         self.staged.push(Staged { k, path, task });
-        Ok(())
     }
 
     /// Runs the Python peers on the case's staged inputs, one subprocess: their times and
     /// ratios, fits, errors and ranks in the rows, or a note why not.
-    fn run_peers(&mut self, ctx: &Ctx, case: &Case, r: usize, rows: &mut [Row]) {
+    fn run_peers(&mut self, (warmup, reps): (usize, usize), case: &Case, r: usize, rows: &mut [Row]) {
         let staged = std::mem::take(&mut self.staged);
         if staged.is_empty() {
             return;
         }
         let dtype = if case.precision == 's' { "float32" } else { "float64" };
         let tasks: Vec<Value> = staged.iter().map(|s| s.task.clone()).collect();
-        let job = json!({"dtype": dtype, "n": case.n, "warmup": ctx.warmup, "reps": ctx.reps, "budget_s": self.peer_secs, "seed": CP_SEED, "tasks": tasks});
+        let job = json!({"dtype": dtype, "n": case.n, "warmup": warmup, "reps": reps, "budget_s": self.peer_secs, "seed": CP_SEED, "tasks": tasks});
         let out = python::run("tensor_torch.py", PEER_SCRIPT, &[job.to_string()]);
         staged.iter().for_each(|s| drop(std::fs::remove_file(&s.path)));
         let v = match out {
@@ -206,7 +209,7 @@ impl Tensor {
                     self.peers_off = Some(why.clone());
                 }
                 for s in &staged {
-                    rows[s.k as usize].note(python::skipped("the explicit-unfold and TensorLy", &why));
+                    rows[s.k as usize].note(python::skipped(BOTH, &why));
                 }
                 return;
             }
@@ -310,7 +313,7 @@ impl Bench for Tensor {
             let res = dispatch!(case.precision, [f32, f64], body(self, ctx, k, case.n, r, &mut row));
             rows.push(finish(ctx, row, res));
         }
-        self.run_peers(ctx, case, r, &mut rows);
+        self.run_peers((ctx.warmup, ctx.reps), case, r, &mut rows);
         crate::note(format!("tensor {}: done in {:.1} s", case.label, started.elapsed().as_secs_f64()));
         rows
     }
@@ -710,7 +713,7 @@ fn cp_row<T: Real>(b: &mut Tensor, ctx: &mut Ctx, n: usize, r: usize, row: &mut 
     let (x, dev, p) = (planted_cp::<T>(n, r), Mem::Device(ctx.gpu), T::LETTER);
     let (ours, (iters, fit), same) = cp_side(dev, ctx.h, &x, n, r)?;
     let t = gpu_ms(ctx, |h| ours.call::<T>(h, ITERS).map(drop))?;
-    b.stage(Routine::Cp, &x, n, r, json!({"rank": r, "iters": ITERS}), row)?;
+    b.stage(Routine::Cp, &x, n, r, json!({"rank": r, "iters": ITERS}), row);
     // The CPU backend from the same start on the same X; its k iterations are compared with ours.
     let (_, k) = b.cpu_plan(p, Routine::Cp, n, r, ITERS);
     let (cpu, mut hc) = (CpRun::new(Mem::Host, &x, n, r)?, Handle::cpu());
@@ -740,7 +743,7 @@ fn train_row<T: Real>(b: &mut Tensor, ctx: &mut Ctx, ring: bool, n: usize, r: us
     let x = planted_train::<T>(n, r, ring);
     let (ours, ranks, same, err) = train_side(dev, ctx.h, &x, n, r, ring)?;
     let t = gpu_ms(ctx, |h| ours.call::<T>(h).map(drop))?;
-    b.stage(k, &x, n, r, json!({"eps": EPS, "ranks": ranks}), row)?;
+    b.stage(k, &x, n, r, json!({"eps": EPS, "ranks": ranks}), row);
     let (nc, _) = b.cpu_plan(p, k, n, r, 1);
     let xc = if nc == n { x } else { planted_train::<T>(nc, r, ring) };
     let mut hc = Handle::cpu();
@@ -764,7 +767,7 @@ fn ht_row<T: Real>(b: &mut Tensor, ctx: &mut Ctx, n: usize, r: usize, row: &mut 
     let x = planted_ht::<T>(n, r);
     let (ours, same, err, dense) = ht_side(dev, ctx.h, &x, n, r)?;
     let t = gpu_ms(ctx, |h| ours.call::<T>(h))?;
-    b.stage(Routine::Ht, &x, n, r, json!({"ranks": vec![r; 4]}), row)?;
+    b.stage(Routine::Ht, &x, n, r, json!({"ranks": vec![r; 4]}), row);
     let (nc, _) = b.cpu_plan(p, Routine::Ht, n, r, 1);
     let xc = if nc == n { x } else { planted_ht::<T>(nc, r) };
     let (cpu, mut hc) = (HtRun::new(Mem::Host, &xc, nc, r)?, Handle::cpu());
@@ -833,6 +836,31 @@ mod tests {
         peer_columns(&mut row, "tensorly", "TensorLy", 4.0, 2.0, &json!({"ms": 4.0, "calls": 1, "ranks": [1, 16, 15, 1], "error": 2e-3}));
         assert_eq!(row.num("ratio_tensorly"), Some(2.0));
         assert_eq!(row.notes(), "TensorLy found ranks (1, 16, 15, 1); TensorLy's error 2.00e-3 exceeds eps");
+    }
+
+    /// The peers' plumbing where this machine has no torch (or no CUDA device): X written
+    /// and removed again, the rows noted with why, and the peers off for later cases (no file
+    /// written); with torch and CUDA, the peers' columns instead.
+    #[test]
+    fn peers_run_on_staged_inputs_or_say_why_not() {
+        let mut t = Tensor::new(&crate::tests::cli(&["--routine", "tensor"])).unwrap();
+        let case = Case { precision: 'd', n: 6, kind: 0, label: "d N = 6 R = 2".into() };
+        let mut rows: Vec<Row> = ROUTINES.iter().map(|k| Row::new(k.name())).collect();
+        rows.iter_mut().for_each(|row| row.set("ours_ms", 1.0));
+        let x = planted_cp::<f64>(6, 2);
+        t.stage(Routine::Cp, &x, 6, 2, json!({"rank": 2, "iters": 3}), &mut rows[0]);
+        let path = t.staged[0].path.clone();
+        assert_eq!(std::fs::read(&path).unwrap().len(), 6 * 6 * 6 * 8);
+        t.run_peers((1, 2), &case, 2, &mut rows);
+        assert!(!path.exists() && t.staged.is_empty());
+        match &t.peers_off {
+            Some(why) => {
+                assert!(rows[0].notes().contains(why.as_str()) && rows[1].notes().is_empty(), "{}", rows[0].notes());
+                t.stage(Routine::Tt, &x, 6, 2, json!({}), &mut rows[1]);
+                assert!(t.staged.is_empty() && rows[1].notes().contains("peer skipped"));
+            }
+            None => assert!(rows[0].num("explicit_ms").is_some(), "{}", rows[0].notes()),
+        }
     }
 
     /// The bench's inputs meet its own checks on the CPU backend, through the same code the GPU

@@ -11,6 +11,7 @@
 use crate::bench::{below, bits, dispatch, fetch, finish, sample, About, Bench, Case, Ctx};
 use crate::gpu::{median, ng, ok, DevBuf, Res};
 use crate::prec::Prec;
+use crate::python;
 use crate::report::{series_lines, Fmt, Meta, Panel, Row, Scale, Style};
 use crate::roofline::Roofline;
 use crate::Cli;
@@ -20,7 +21,6 @@ use numgpu::testing::gen::fill_random;
 use numgpu::testing::norm::nan_max;
 use numgpu::testing::tol;
 use numgpu::{Complex32, Complex64, Scalar};
-use serde_json::Value;
 use std::mem::size_of;
 
 #[derive(clap::Args, Debug)]
@@ -37,7 +37,7 @@ pub struct Args {
     expm_sizes: Option<Vec<usize>>,
 }
 
-/// The Python peer, written to a temporary file and run with python3.
+/// The Python peer, run by [`python::run`].
 const TORCH_SCRIPT: &str = include_str!("expm_torch.py");
 
 pub struct Expm {
@@ -238,18 +238,11 @@ fn torch_ms<T: Scalar>(n: usize, batch: usize, warmup: usize, reps: usize) -> Re
         'c' => "complex64",
         _ => "complex128",
     };
-    let path = std::env::temp_dir().join(format!("numgpu-bench-expm-torch-{}.py", std::process::id()));
-    std::fs::write(&path, TORCH_SCRIPT).map_err(|e| format!("writing {}: {e}", path.display()))?;
     let args = [n.to_string(), batch.to_string(), dtype.to_string(), warmup.max(1).to_string(), reps.to_string(), "7".to_string()];
-    let out = std::process::Command::new("python3").arg(&path).args(&args).output();
-    let _ = std::fs::remove_file(&path);
-    let out = out.map_err(|e| format!("python3 not runnable: {e}"))?;
-    let text = String::from_utf8_lossy(&out.stdout);
-    let v: Value = serde_json::from_str(text.trim()).map_err(|_| format!("expm_torch.py said: {} {}", text.trim(), String::from_utf8_lossy(&out.stderr).trim()))?;
-    match (v["ms"].as_f64(), v["error"].as_str()) {
-        (Some(ms), _) => Ok((ms, format!("torch {}", v["torch"].as_str().unwrap_or("?")))),
-        (_, Some(e)) => Err(e.to_string()),
-        _ => Err(format!("expm_torch.py said: {text}")),
+    let v = python::run("expm_torch.py", TORCH_SCRIPT, &args)?;
+    match v["ms"].as_f64() {
+        Some(ms) => Ok((ms, format!("torch {}", v["torch"].as_str().unwrap_or("?")))),
+        None => Err(format!("expm_torch.py said: {v}")),
     }
 }
 
@@ -303,7 +296,7 @@ fn general_body<T: Prec>(x: &Expm, ctx: &mut Ctx, n: usize, row: &mut Row) -> Re
             row.set("ratio_torch", ms / t_ours);
             row.set("torch", version);
         }
-        Err(why) => row.note(format!("torch peer skipped: {why}")),
+        Err(why) => row.note(python::skipped("torch", &why)),
     }
     Ok(())
 }

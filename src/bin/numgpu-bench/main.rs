@@ -2,11 +2,12 @@
 //! (DESIGN §5; after MAGMA's testers). Built with `--features bench`, which alone links the
 //! peers (cuBLAS, cuSPARSE and cuSOLVER through cudarc) and the oracle the results are checked against
 //! (`numgpu::testing`). Each routine is a [`bench::Bench`] in its own file (gemm, getrf,
-//! geqrf, gtsv, spmv, rkc, sshopm, stebz, jacobi, potrf, expm, life, mttkrp); for each of its cases it gives rows of numgpu's time and
-//! rates, % of the roofline measured in the same run (`roofline`), each peer's time and the
-//! ratio, and the checks; `report` writes `<out>/<report>-<device>-<date>` .json, .md and
-//! .svg. `gpu` is the device plumbing, `prec` the peers' calls per precision. The exit status
-//! is the number of failed rows.
+//! geqrf, gtsv, spmv, rkc, sshopm, stebz, jacobi, potrf, expm, life, mttkrp, tensor); for each
+//! of its cases it gives rows of numgpu's time and rates, % of the roofline measured in the
+//! same run (`roofline`), each peer's time and the ratio, and the checks; `report` writes
+//! `<out>/<report>-<device>-<date>` .json, .md and .svg. `gpu` is the device plumbing, `prec`
+//! the peers' calls per precision, `python` the runner of the Python peers (expm's and
+//! tensor's scripts). The exit status is the number of failed rows.
 
 mod bench;
 mod gemm;
@@ -16,6 +17,7 @@ mod gpu;
 mod gtsv;
 mod potrf;
 mod prec;
+mod python;
 mod report;
 mod rkc;
 mod roofline;
@@ -26,6 +28,7 @@ mod jacobi;
 mod expm;
 mod life;
 mod mttkrp;
+mod tensor;
 
 use bench::{Bench, Ctx};
 use clap::Parser;
@@ -47,10 +50,10 @@ const MAX_FAILURES_STATUS: usize = 100;
     name = "numgpu-bench",
     version,
     about = "numgpu's routines against cuBLAS, cuSPARSE, cuSOLVER and OpenBLAS/LAPACK: time, GFLOP/s, GB/s, % of the measured roofline, ratio, error",
-    after_help = "Needs an NVIDIA GPU with its driver, cuBLAS (libcublas.so.13), NVRTC (libnvrtc.so.13) and, for gtsv and spmv, cuSPARSE (libcusparse.so.12); the toolkit's lib64 is searched when they are not on LD_LIBRARY_PATH.\n\nThe gtsv sweep on its own: --routine gtsv; its batched forms take their n from --sizes, the single system its orders from --single-sizes, and --max-secs bounds the time spent timing a slow kernel.\n\nThe spmv sweep on its own: --routine spmv; --nnz sizes its generated matrices, --matrices picks some, the Matrix Market files are read from $NUMGPU_MATRICES (else tests/matrices of the source tree, a copy of shared/matrices).\n\nThe rkc sweep on its own: --routine rkc; --systems (system counts), --problems, --cpu-all-max and --cpu-one-max (the CPU peers' system caps).\n\nThe stebz sweep on its own: --routine stebz (needs cuSOLVER, libcusolver.so.12); its batches take their n from --sizes and their size from --stebz-batch, the single matrix its orders from --stebz-orders, and --dense-bytes bounds the dense route's matrices.\n\nThe jacobi sweep on its own: --routine jacobi (needs cuSOLVER); the issue's shapes, their batches divided by --jacobi-shrink.\n\nThe potrf sweep on its own: --routine potrf (needs cuSOLVER, libcusolver.so.12); its n from --sizes, its batches sized to --potrf-bytes of input.\n\nThe expm sweep on its own: --routine expm; --expm-orders (the expm_eig orders M), --expm-branches (its branch lengths), --expm-sizes (the general orders n); its torch peer runs python3 with torch when present.\n\nExit status: the number of rows that failed their accuracy or reproducibility check or could not run (at most 100); 110 when the bench could not run at all (no CUDA device, no cuBLAS, ...); 111 for a bad command line; 101 is a panic (a bug)."
+    after_help = "Needs an NVIDIA GPU with its driver, cuBLAS (libcublas.so.13), NVRTC (libnvrtc.so.13) and, for gtsv and spmv, cuSPARSE (libcusparse.so.12); the toolkit's lib64 is searched when they are not on LD_LIBRARY_PATH.\n\nThe gtsv sweep on its own: --routine gtsv; its batched forms take their n from --sizes, the single system its orders from --single-sizes, and --max-secs bounds the time spent timing a slow kernel.\n\nThe spmv sweep on its own: --routine spmv; --nnz sizes its generated matrices, --matrices picks some, the Matrix Market files are read from $NUMGPU_MATRICES (else tests/matrices of the source tree, a copy of shared/matrices).\n\nThe rkc sweep on its own: --routine rkc; --systems (system counts), --problems, --cpu-all-max and --cpu-one-max (the CPU peers' system caps).\n\nThe stebz sweep on its own: --routine stebz (needs cuSOLVER, libcusolver.so.12); its batches take their n from --sizes and their size from --stebz-batch, the single matrix its orders from --stebz-orders, and --dense-bytes bounds the dense route's matrices.\n\nThe jacobi sweep on its own: --routine jacobi (needs cuSOLVER); the issue's shapes, their batches divided by --jacobi-shrink.\n\nThe potrf sweep on its own: --routine potrf (needs cuSOLVER, libcusolver.so.12); its n from --sizes, its batches sized to --potrf-bytes of input.\n\nThe expm sweep on its own: --routine expm; --expm-orders (the expm_eig orders M), --expm-branches (its branch lengths), --expm-sizes (the general orders n); its torch peer runs python3 with torch when present.\n\nThe tensor sweep on its own: --routine tensor; --sizes (N of the N×N×N tensors), --tensor-ranks; its GPU peers (the explicit-unfold baseline, TensorLy) run python3 with torch, and tensorly where it imports.\n\nExit status: the number of rows that failed their accuracy or reproducibility check or could not run (at most 100); 110 when the bench could not run at all (no CUDA device, no cuBLAS, ...); 111 for a bad command line; 101 is a panic (a bug)."
 )]
 pub struct Cli {
-    /// Routines to run, comma-separated: gemm, getrf (batched LU with complete pivoting), geqrf (batched QR by Givens rotations), gtsv (tridiagonal solvers), spmv (sparse matrix-vector products), rkc (many independent ODE systems), sshopm (tensor eigenpairs; --sizes are its orders m), stebz (tridiagonal eigenvalues by bisection; --sizes are its batched orders), jacobi (batched Jacobi eigen and singular value decompositions), potrf (batched Cholesky), expm (batched matrix exponentials: expm_eig against the cuBLAS gemmBatched route, expm against torch.linalg.matrix_exp), life (LiFE connectome products and SBBNNLS; --life-sets, --life-iters), mttkrp (MTTKRP of N×N×N tensors, every mode, against the one cuBLAS GEMM each reduces to; --sizes are N, --mttkrp-ranks), or all.
+    /// Routines to run, comma-separated: gemm, getrf (batched LU with complete pivoting), geqrf (batched QR by Givens rotations), gtsv (tridiagonal solvers), spmv (sparse matrix-vector products), rkc (many independent ODE systems), sshopm (tensor eigenpairs; --sizes are its orders m), stebz (tridiagonal eigenvalues by bisection; --sizes are its batched orders), jacobi (batched Jacobi eigen and singular value decompositions), potrf (batched Cholesky), expm (batched matrix exponentials: expm_eig against the cuBLAS gemmBatched route, expm against torch.linalg.matrix_exp), life (LiFE connectome products and SBBNNLS; --life-sets, --life-iters), mttkrp (MTTKRP of N×N×N tensors, every mode, against the one cuBLAS GEMM each reduces to; --sizes are N, --mttkrp-ranks), tensor (CP-ALS, TT-SVD, TR-SVD and HT of N×N×N tensors against the CPU backend, the explicit-unfold + cuBLAS/cuSOLVER baseline and TensorLy on PyTorch; --sizes are N, --tensor-ranks), or all.
     #[arg(long, value_delimiter = ',', default_value = "all")]
     routine: Vec<String>,
     /// Matrix sizes n (square; gtsv: the order of the batched systems), comma-separated, for every routine run [default: gemm 4,8,16,32,64,128,256, getrf and geqrf 4,8,16,32,64,128, gtsv 64,128,256,512,1024; --quick: 4,32,128, gtsv 64,256,1024].
@@ -98,6 +101,8 @@ pub struct Cli {
     pub life: life::Args,
     #[command(flatten)]
     pub mttkrp: mttkrp::Args,
+    #[command(flatten)]
+    pub tensor: tensor::Args,
 }
 
 impl Cli {
@@ -132,6 +137,7 @@ fn benches(cli: &Cli) -> Res<Vec<Box<dyn Bench>>> {
         Box::new(expm::Expm::new(cli)?),
         Box::new(life::Life::new(cli)?),
         Box::new(mttkrp::Mttkrp::new(cli)?),
+        Box::new(tensor::Tensor::new(cli)?),
     ])
 }
 
@@ -336,7 +342,7 @@ pub mod tests {
         assert_eq!(runs, [("spmv", &['d'][..]), ("gemm", &['z', 'd'])]);
         let s = settings(cli(&[])).unwrap();
         let runs: Vec<(&str, &[char])> = s.runs.iter().map(|(b, p)| (b.about().name, p.as_slice())).collect();
-        assert_eq!(runs, [("gemm", &['s', 'd', 'c', 'z'][..]), ("getrf", &['s', 'd', 'c', 'z']), ("geqrf", &['s', 'd', 'c', 'z']), ("gtsv", &['s', 'd']), ("spmv", &['s', 'd']), ("rkc", &['d']), ("sshopm", &['s', 'd']), ("stebz", &['s', 'd']), ("jacobi", &['s', 'd']), ("potrf", &['s', 'd', 'c', 'z']), ("expm", &['s', 'd']), ("life", &['d']), ("mttkrp", &['s', 'd'])]);
+        assert_eq!(runs, [("gemm", &['s', 'd', 'c', 'z'][..]), ("getrf", &['s', 'd', 'c', 'z']), ("geqrf", &['s', 'd', 'c', 'z']), ("gtsv", &['s', 'd']), ("spmv", &['s', 'd']), ("rkc", &['d']), ("sshopm", &['s', 'd']), ("stebz", &['s', 'd']), ("jacobi", &['s', 'd']), ("potrf", &['s', 'd', 'c', 'z']), ("expm", &['s', 'd']), ("life", &['d']), ("mttkrp", &['s', 'd']), ("tensor", &['s', 'd'])]);
         assert_eq!((s.reps, settings(cli(&["--quick"])).unwrap().reps), (20, 5));
         for bad in [&["--routine", "lu"][..], &["--sizes", "0"], &["--precisions", "q"], &["--reps", "0"], &["--max-secs", "0"]] {
             assert!(settings(cli(bad)).is_err(), "{bad:?} accepted");

@@ -7,8 +7,9 @@
 //                  column k is d[k] (their Ds[tx][tz] took the thread's own index), the grid
 //                  strides over groups of problems (gridDim, not blockDim), and problems past
 //                  the batch are guarded. A block takes NG_G problems at a time: the G·M
-//                  exponentials go to shared memory first, then thread (g, r, cb) forms row r,
-//                  columns cb·CB … cb·CB + CB − 1 of P_g in registers,
+//                  exponentials go to shared memory first, then thread (g, cb, r) forms row r,
+//                  columns cb·CB … cb·CB + CB − 1 of P_g in registers (r < MR, rows padded to
+//                  whole warps when there are several column blocks; r ≥ M idle),
 //                      acc[j] += (E(r, k)·d[g][k])·E⁻¹(k, c0 + j),   k = 0 … M − 1,
 //                  so consecutive threads write consecutive rows (coalesced) and E⁻¹'s row k is
 //                  one broadcast. With NG_SHARED, E and E⁻¹ (stride 0) are staged once per
@@ -18,7 +19,10 @@
 //                  lt, lt + TPM, … of every product. Seven m × m work matrices per matrix, in
 //                  shared memory (NG_SMEM) or in the scratch the host gives (one per matrix).
 //                  Every __syncthreads is reached by every thread: loops run to the block's
-//                  largest count (squarings) and per-matrix choices only gate work.
+//                  largest count (squarings) and per-matrix choices only gate work. Orders
+//                  n > 32 only (NG_PADE).
+//   expm_pade_<T>  (NG_PADE_WARP) n ≤ 32: a warp or sub-warp per matrix, register tiles, no
+//                  block barrier; the same arithmetic entry for entry (see its section).
 #include "common.cuh"
 
 #define NG_CAT2(a, b) a##b
@@ -54,7 +58,9 @@ __device__ __forceinline__ T ng_add(T a, T b) { return ng_fma(ng_from_real_t<T>:
 
 #if defined(NG_EIG)
 // NG_M: order; NG_CB: columns per thread (a multiple of a 16-byte vector's elements),
-// NG_NCB column blocks (NCB·CB >= M); NG_G problems per group; NG_NT threads; NG_SHARED: E
+// NG_NCB column blocks (NCB·CB >= M); NG_MR >= M rows per column block, a multiple of 32 when
+// NCB > 1 so that a warp never spans two column blocks or problems (its E⁻¹ row loads stay one
+// broadcast; rows M … MR − 1 idle); NG_G problems per group; NG_NT threads; NG_SHARED: E
 // and E⁻¹ shared by the batch, staged in shared memory, E⁻¹'s rows NCB·CB apart and padded
 // with zeros so that a thread's columns load as whole vectors, unguarded.
 extern "C" __global__ void __launch_bounds__(NG_NT) NG_KERNEL(expm_eig)(const T *E, ng_i64 lde, ng_i64 sE, const T *lam, ng_i64 sL, const T *Ei, ng_i64 ldei,
@@ -85,10 +91,10 @@ extern "C" __global__ void __launch_bounds__(NG_NT) NG_KERNEL(expm_eig)(const T 
             if (i < batch) d[e] = ng_exp_t(lam[i * sL + k], t[i]);
         }
         __syncthreads();
-        for (int w = threadIdx.x; w < NG_G * M * NG_NCB; w += NG_NT) {
-            const int r = w % M, cb = (w / M) % NG_NCB, g = w / (M * NG_NCB);
+        for (int w = threadIdx.x; w < NG_G * NG_MR * NG_NCB; w += NG_NT) {
+            const int r = w % NG_MR, cb = (w / NG_MR) % NG_NCB, g = w / (NG_MR * NG_NCB);
             const ng_i64 i = i0 + g;
-            if (i >= batch) continue;
+            if (i >= batch || r >= M) continue;
             const int c0 = cb * NG_CB;
             T acc[NG_CB];
 #pragma unroll
@@ -122,13 +128,8 @@ extern "C" __global__ void __launch_bounds__(NG_NT) NG_KERNEL(expm_eig)(const T 
 }
 #endif
 
-#if defined(NG_PADE)
-// NG_N: the order at compile time (0: the argument n); NG_G matrices per block, NG_TPM
-// threads per matrix; NG_SMEM: work matrices in shared memory, else in `scratch`
-// (7·n² elements per matrix of the chunk, sW apart). NG_DOUBLE: double-precision θ.
-#define NG_NT (NG_G * NG_TPM)
-#define NG_WORK 7
-
+#if defined(NG_PADE) || defined(NG_PADE_WARP)
+// NG_DOUBLE: double-precision θ and degree 13 (else single precision's, degree 7 at most).
 // 2^e·x for the real parts, exact unless it underflows.
 __device__ __forceinline__ float ng_ldexp(float x, int e) { return ldexpf(x, e); }
 __device__ __forceinline__ double ng_ldexp(double x, int e) { return ldexp(x, e); }
@@ -183,6 +184,21 @@ __constant__ double expm_pade_b[4][14] = {
 };
 
 __device__ __forceinline__ double expm_b(int k, int j) { return expm_pade_b[k == 3 ? 0 : k == 5 ? 1 : k == 7 ? 2 : 3][j]; }
+
+// The scaling degree: k when the powers overflowed.
+#if NG_DOUBLE
+#define NG_KMAX 13
+#else
+#define NG_KMAX 7
+#endif
+#endif
+
+#if defined(NG_PADE)
+// NG_N: the order at compile time (0: the argument n); NG_G matrices per block, NG_TPM
+// threads per matrix; NG_SMEM: work matrices in shared memory, else in `scratch`
+// (7·n² elements per matrix of the chunk, sW apart).
+#define NG_NT (NG_G * NG_TPM)
+#define NG_WORK 7
 
 // C ← X·Y for the n × n matrices of one matrix slot (ld n), when `on`; then the block's
 // barrier.
@@ -278,11 +294,7 @@ extern "C" __global__ void __launch_bounds__(NG_NT) NG_KERNEL(expm_pade)(ng_i64 
             int k = 3, s = 0, re = 0;
             if (live && !expm_choose(norms[g * 4 + 1], norms[g * 4 + 2], norms[g * 4 + 3], &k, &s)) {
                 s = expm_scaling_from_norm(norms[g * 4]);
-#if NG_DOUBLE
-                k = 13;
-#else
-                k = 7;
-#endif
+                k = NG_KMAX;
                 re = 1;
             }
             kdeg[g] = k;
@@ -439,6 +451,302 @@ extern "C" __global__ void __launch_bounds__(NG_NT) NG_KERNEL(expm_pade)(ng_i64 
             const int f = flags[g];
             info[i] = (f & 1) ? 1 : (f & 2) ? 2 : (f & 4) ? 3 : 0;
         }
+    }
+}
+#endif
+
+#if defined(NG_PADE_WARP)
+// Orders n ≤ 32: NG_L lanes of one warp per matrix (a power of two ≥ n: sub-warps for
+// n ≤ 16), NG_GPB matrices per block, no block barrier at all: a matrix's lanes synchronise
+// among themselves (__syncwarp and shuffles on their own mask), so matrices never wait for
+// each other and every decision (degree, squarings, pivots, a singular step) is the same for
+// all lanes of a matrix. Products: the lanes as an NG_LR × NG_LC grid, lane (lr, lc) holding
+// in registers rows lr + LR·i (i < NG_TR) and columns lc + LC·j (j < NG_TC) of the product,
+// each k reading TR entries of X's column k and TC of Y's row k from shared memory (indices
+// past n clamped to n − 1: duplicates, never stored). Each entry is the same fma chain over
+// k = 0 … n − 1 as expm_pade's, so the two paths agree bitwise. Five work matrices per matrix
+// in shared memory, NG_LD = n or n + 1 (odd: the lanes' columns fall in distinct banks):
+//   a: A (scaled); a2, a4, a6: its powers, then a2 ← Z, a4 ← V; w: the operand of degree 13's
+//   products, then V − U (the LU factors in place); a6 ← V + U, the solution, squared in turn
+//   with a (double buffering).
+// Elementwise steps touch the lane's own tile entries only, so they need no barrier after a
+// product's reads of other matrices.
+#define NG_NT (NG_GPB * NG_L)
+#define NG_MS (NG_N * NG_LD)
+// A lane per row (the pivot search), lanes of one warp, the grid and the tile covering n.
+static_assert(NG_N <= NG_L && NG_L <= 32 && (NG_L & (NG_L - 1)) == 0, "NG_L: a power of two, n <= NG_L <= 32");
+static_assert(NG_LR * NG_LC == NG_L && NG_LR * NG_TR >= NG_N && NG_LC * NG_TC >= NG_N && NG_LD >= NG_N, "the lane grid and tile cover n");
+static_assert(NG_TCP >= 1 && NG_TCP <= NG_TC, "NG_TCP: tile columns per pass");
+
+// The lanes of this thread's matrix as a warp mask.
+__device__ __forceinline__ unsigned expm_mask() {
+    return (unsigned)((1ull << NG_L) - 1ull) << ((threadIdx.x & 31) & ~(NG_L - 1));
+}
+
+__device__ __forceinline__ int expm_shfl(int v, int src, unsigned mask) { return __shfl_sync(mask, v, src, NG_L); }
+__device__ __forceinline__ float expm_shfl(float v, int src, unsigned mask) { return __shfl_sync(mask, v, src, NG_L); }
+__device__ __forceinline__ double expm_shfl(double v, int src, unsigned mask) { return __shfl_sync(mask, v, src, NG_L); }
+template <typename Q>
+__device__ __forceinline__ ng_complex<Q> expm_shfl(ng_complex<Q> v, int src, unsigned mask) {
+    return ng_complex<Q>{expm_shfl(v.re, src, mask), expm_shfl(v.im, src, mask)};
+}
+__device__ __forceinline__ int expm_xor(int v, int o, unsigned mask) { return __shfl_xor_sync(mask, v, o, NG_L); }
+__device__ __forceinline__ double expm_xor(double v, int o, unsigned mask) { return __shfl_xor_sync(mask, v, o, NG_L); }
+
+// The lane's tile: clamped row offsets and column offsets (times NG_LD), and which entries
+// are its own (inside the matrix).
+struct expm_tile_map {
+    int ro[NG_TR], co[NG_TC];
+    int r[NG_TR], c[NG_TC];
+    __device__ __forceinline__ bool own(int i, int j) const { return r[i] < NG_N && c[j] < NG_N; }
+    __device__ __forceinline__ int at(int i, int j) const { return r[i] + c[j] * NG_LD; }
+};
+
+// f(x, diag) on each of the lane's own entries (x its index, diag whether on the diagonal).
+template <typename F>
+__device__ __forceinline__ void expm_own_each(const expm_tile_map &m, F f) {
+#pragma unroll
+    for (int i = 0; i < NG_TR; ++i)
+#pragma unroll
+        for (int j = 0; j < NG_TC; ++j)
+            if (m.own(i, j)) f(m.at(i, j), m.r[i] == m.c[j]);
+}
+
+// The product X·Y at the lane's tile, f(x, diag, value) on each own entry (x its index,
+// diag whether on the diagonal). In passes of NG_TCP tile columns (fewer accumulators: complex
+// types), each pass's columns the same block LC·j0 … LC·(j0 + TCP) − 1 for every lane (and the
+// clamped column n − 1 in the last pass): with the barrier between a pass's reads and its f,
+// f may write the entries of Y in the pass's columns, or any matrix other than X and Y.
+template <typename F>
+__device__ __forceinline__ void expm_tile_each(const T *X, const T *Y, const expm_tile_map &m, unsigned mask, F f) {
+#pragma unroll
+    for (int j0 = 0; j0 < NG_TC; j0 += NG_TCP) {
+        T acc[NG_TR][NG_TCP];
+#pragma unroll
+        for (int i = 0; i < NG_TR; ++i)
+#pragma unroll
+            for (int j = 0; j < NG_TCP; ++j) acc[i][j] = ng_zero<T>();
+#pragma unroll 2
+        for (int k = 0; k < NG_N; ++k) {
+            T x[NG_TR], y[NG_TCP];
+#pragma unroll
+            for (int i = 0; i < NG_TR; ++i) x[i] = X[m.ro[i] + k * NG_LD];
+#pragma unroll
+            for (int j = 0; j < NG_TCP; ++j) y[j] = j0 + j < NG_TC ? Y[m.co[j0 + j] + k] : ng_zero<T>();
+#pragma unroll
+            for (int i = 0; i < NG_TR; ++i)
+#pragma unroll
+                for (int j = 0; j < NG_TCP; ++j) acc[i][j] = ng_fma(x[i], y[j], acc[i][j]);
+        }
+        __syncwarp(mask);
+#pragma unroll
+        for (int i = 0; i < NG_TR; ++i)
+#pragma unroll
+            for (int j = 0; j < NG_TCP; ++j)
+                if (j0 + j < NG_TC && m.own(i, j0 + j)) f(m.at(i, j0 + j), m.r[i] == m.c[j0 + j], acc[i][j]);
+    }
+}
+
+// C ← X·Y (C distinct from X and Y), then the matrix's barrier.
+__device__ __forceinline__ void expm_warp_mm(T *C, const T *X, const T *Y, const expm_tile_map &m, unsigned mask) {
+    expm_tile_each(X, Y, m, mask, [&](int x, bool, T v) { C[x] = v; });
+    __syncwarp(mask);
+}
+
+// The 1-norm of the matrix X (NaN column sums count as +Inf), the same sums in the same order
+// as expm_norms; every lane of the matrix gets it.
+__device__ __forceinline__ double expm_warp_norm(const T *X, int lt, unsigned mask) {
+    double best = 0.0;
+    for (int c = lt; c < NG_N; c += NG_L) {
+        double s = 0.0;
+        for (int r = 0; r < NG_N; ++r) s += ng_absd(X[r + c * NG_LD]);
+        best = isnan(s) ? ng_inf<double>() : fmax(best, s);
+    }
+#pragma unroll
+    for (int o = NG_L / 2; o > 0; o >>= 1) best = fmax(best, expm_xor(best, o, mask));
+    return best;
+}
+
+// LU with partial pivoting of q applied to x (LAPACK ?gesv's pivot: the first largest |q|),
+// then x ← U⁻¹·x: expm_pade's elimination, entry for entry. Step kk: lane r reads q(r, kk);
+// the pivot row p and its value come by shuffles (ties to the smaller row, NaN never chosen:
+// the scan's choice); lane r > kk replaces q(r, kk) by its multiplier (q(kk, kk) by the pivot,
+// U's diagonal), then a lane per column (q's trailing ones, all of x's) swaps rows kk and p
+// and eliminates below. Returns false (the same on every lane) at an exactly singular or
+// non-finite pivot.
+__device__ __forceinline__ bool expm_warp_solve(T *q, T *x, int lt, unsigned mask) {
+    const int n = NG_N;
+    for (int kk = 0; kk < n; ++kk) {
+        const T qv = lt < n ? q[lt + kk * NG_LD] : ng_zero<T>();
+        double mag = lt >= kk && lt < n ? ng_absd(qv) : -1.0;
+        if (isnan(mag)) mag = -1.0;
+        int p = lt;
+#pragma unroll
+        for (int o = NG_L / 2; o > 0; o >>= 1) {
+            const double om = expm_xor(mag, o, mask);
+            const int op = expm_xor(p, o, mask);
+            if (om > mag || (om == mag && op < p)) mag = om, p = op;
+        }
+        if (!(mag > 0.0) || !isfinite(mag)) return false;
+        const T pv = expm_shfl(qv, p, mask), qkk = expm_shfl(qv, kk, mask);
+        if (lt > kk && lt < n) q[lt + kk * NG_LD] = ng_div(lt == p ? qkk : qv, pv);
+        if (lt == kk) q[kk + kk * NG_LD] = pv;
+        __syncwarp(mask);
+        const int qcols = n - kk - 1;
+        for (int cidx = lt; cidx < qcols + n; cidx += NG_L) {
+            T *col = cidx < qcols ? q + (kk + 1 + cidx) * NG_LD : x + (cidx - qcols) * NG_LD;
+            const T top = col[kk], prow = col[p];
+            col[kk] = prow;
+            for (int r = kk + 1; r < n; ++r) {
+                const T src = r == p ? top : col[r];
+                col[r] = ng_fma(ng_neg(q[r + kk * NG_LD]), prow, src);
+            }
+        }
+        __syncwarp(mask);
+    }
+    // Back substitution, a lane per column of x (the columns are independent).
+    for (int c = lt; c < n; c += NG_L) {
+        T *xc = x + c * NG_LD;
+        for (int kk = n - 1; kk >= 0; --kk) {
+            const T xk = ng_div(xc[kk], q[kk + kk * NG_LD]);
+            xc[kk] = xk;
+            for (int r = 0; r < kk; ++r) xc[r] = ng_fma(ng_neg(q[r + kk * NG_LD]), xk, xc[r]);
+        }
+    }
+    __syncwarp(mask);
+    return true;
+}
+
+// exp(A) of one matrix into the lanes' shared work matrices; returns the matrix holding it,
+// or nullptr when the Padé denominator is singular. The steps and their arithmetic are
+// expm_pade's.
+__device__ __forceinline__ T *expm_warp_one(T *a, T *a2, T *a4, T *a6, T *w, int lt, unsigned mask) {
+    const int n = NG_N;
+    expm_tile_map m;
+    {
+        const int lr = lt % NG_LR, lc = lt / NG_LR;
+#pragma unroll
+        for (int i = 0; i < NG_TR; ++i) m.r[i] = lr + NG_LR * i, m.ro[i] = min(m.r[i], n - 1);
+#pragma unroll
+        for (int j = 0; j < NG_TC; ++j) m.c[j] = lc + NG_LC * j, m.co[j] = min(m.c[j], n - 1) * NG_LD;
+    }
+    expm_warp_mm(a2, a, a, m, mask);
+    expm_warp_mm(a4, a2, a2, m, mask);
+    expm_warp_mm(a6, a4, a2, m, mask);
+    int k, s;
+    const bool re = !expm_choose(expm_warp_norm(a2, lt, mask), expm_warp_norm(a4, lt, mask), expm_warp_norm(a6, lt, mask), &k, &s);
+    if (re) {
+        s = expm_scaling_from_norm(expm_warp_norm(a, lt, mask));
+        k = NG_KMAX;
+    }
+    __syncwarp(mask);  // every lane's reads for the norms are done before the scaling writes
+    // Scale A by 2^{−s} and, when kept, A², A⁴, A⁶ by 4^{−s}, 16^{−s}, 64^{−s}.
+    if (s > 0) {
+        for (int e = lt; e < n * n; e += NG_L) {
+            const int x = e % n + (e / n) * NG_LD;
+            a[x] = ng_ldexp(a[x], -s);
+            if (!re) {
+                a2[x] = ng_ldexp(a2[x], -2 * s);
+                a4[x] = ng_ldexp(a4[x], -4 * s);
+                a6[x] = ng_ldexp(a6[x], -6 * s);
+            }
+        }
+        __syncwarp(mask);
+    }
+    // The powers overflowed: form them again from the scaled A.
+    if (re) {
+        expm_warp_mm(a2, a, a, m, mask);
+        expm_warp_mm(a4, a2, a2, m, mask);
+        expm_warp_mm(a6, a4, a2, m, mask);
+    }
+    const R c0 = (R)expm_b(k, 0), c1 = (R)expm_b(k, 1), c2 = (R)expm_b(k, 2), c3 = (R)expm_b(k, 3), c4 = (R)expm_b(k, 4);
+    const R c5 = (R)expm_b(k, 5), c6 = (R)expm_b(k, 6), c7 = (R)expm_b(k, 7);
+    // Z (the odd part over A) into a2, V into a4, at the lane's own entries; degree 13 adds
+    // A⁶·(b13 A⁶ + b11 A⁴ + b9 A²) to Z and A⁶·(b12 A⁶ + b10 A⁴ + b8 A²) to V.
+    // Z's and V's terms up to A⁶ at entry x (b1 and b0 on the diagonal).
+    auto zv = [&](int x, bool diag, T &z, T &v) {
+        z = ng_add(ng_add(ng_rmul(a6[x], c7), ng_rmul(a4[x], c5)), ng_rmul(a2[x], c3));
+        v = ng_add(ng_add(ng_rmul(a6[x], c6), ng_rmul(a4[x], c4)), ng_rmul(a2[x], c2));
+        if (diag) {
+            z = ng_add(z, ng_from_real_t<T>::of(c1));
+            v = ng_add(v, ng_from_real_t<T>::of(c0));
+        }
+    };
+    if (k == 13) {
+        const R c8 = (R)expm_b(k, 8), c9 = (R)expm_b(k, 9), c10 = (R)expm_b(k, 10), c11 = (R)expm_b(k, 11), c12 = (R)expm_b(k, 12), c13 = (R)expm_b(k, 13);
+        expm_own_each(m, [&](int x, bool) { w[x] = ng_add(ng_add(ng_rmul(a6[x], c13), ng_rmul(a4[x], c11)), ng_rmul(a2[x], c9)); });
+        __syncwarp(mask);
+        // w's entries of the pass's columns are read: the even operand replaces them.
+        expm_tile_each(a6, w, m, mask, [&](int x, bool diag, T p) {
+            T z, v;
+            zv(x, diag, z, v);
+            w[x] = ng_add(ng_add(ng_rmul(a6[x], c12), ng_rmul(a4[x], c10)), ng_rmul(a2[x], c8));
+            a2[x] = ng_add(z, p);
+            a4[x] = v;
+        });
+        __syncwarp(mask);
+        expm_tile_each(a6, w, m, mask, [&](int x, bool, T p) { a4[x] = ng_add(a4[x], p); });
+    } else {
+        expm_own_each(m, [&](int x, bool diag) {
+            T z, v;
+            zv(x, diag, z, v);
+            a2[x] = z;
+            a4[x] = v;
+        });
+    }
+    __syncwarp(mask);  // Z complete; degree 13: every lane's reads of a6 and w are done
+    // U = A·Z; the right-hand sides V + U into a6, the denominator V − U into w.
+    expm_tile_each(a, a2, m, mask, [&](int x, bool, T u) {
+        const T v = a4[x];
+        a6[x] = ng_add(v, u);
+        w[x] = ng_add(v, ng_neg(u));
+    });
+    __syncwarp(mask);
+    if (!expm_warp_solve(w, a6, lt, mask)) return nullptr;
+    // s squarings, ping-pong between a6 and a (A is not needed any more).
+    T *cur = a6, *oth = a;
+    for (int q = 0; q < s; ++q) {
+        expm_warp_mm(oth, cur, cur, m, mask);
+        T *tmp = cur;
+        cur = oth;
+        oth = tmp;
+    }
+    return cur;
+}
+
+extern "C" __global__ void __launch_bounds__(NG_NT) NG_KERNEL(expm_pade)(ng_i64 n_arg, const T *A, ng_i64 lda, ng_i64 sA, T *Eo, ng_i64 lde, ng_i64 sE, int *info,
+                                                                         T *scratch, ng_i64 sW, ng_i64 batch) {
+    // n_arg, scratch and sW: the signature of the other expm_pade (the order is NG_N, the
+    // work matrices in shared memory).
+    const int n = NG_N;
+    const int lt = threadIdx.x % NG_L;
+    const unsigned mask = expm_mask();
+    extern __shared__ __align__(16) unsigned char ng_smem[];
+    T *const W = reinterpret_cast<T *>(ng_smem) + (threadIdx.x / NG_L) * (5 * NG_MS);
+    T *const a = W, *const a2 = W + NG_MS, *const a4 = W + 2 * NG_MS, *const a6 = W + 3 * NG_MS, *const w = W + 4 * NG_MS;
+    const ng_i64 step = (ng_i64)gridDim.x * NG_GPB;
+    for (ng_i64 i = (ng_i64)blockIdx.x * NG_GPB + threadIdx.x / NG_L; i < batch; i += step) {
+        __syncwarp(mask);  // the previous matrix's reads of the work matrices are done
+        const T *Ai = A + i * sA;
+        bool bad = false;
+        for (int e = lt; e < n * n; e += NG_L) {
+            const T v = Ai[e % n + (e / n) * lda];
+            a[e % n + (e / n) * NG_LD] = v;
+            bad = bad || !ng_isfinite(v);
+        }
+        const bool nonfinite = __any_sync(mask, bad);
+        __syncwarp(mask);
+        const T *X = nonfinite ? nullptr : expm_warp_one(a, a2, a4, a6, w, lt, mask);
+        T *Ei = Eo + i * sE;
+        const R nan = ng_inf<R>() - ng_inf<R>();
+        bool over = false;
+        for (int e = lt; e < n * n; e += NG_L) {
+            const T v = X ? X[e % n + (e / n) * NG_LD] : ng_rmul(ng_from_real_t<T>::of(R(1)), nan);
+            Ei[e % n + (e / n) * lde] = v;
+            over = over || (X && !ng_isfinite(v));
+        }
+        over = __any_sync(mask, over);
+        if (lt == 0) info[i] = nonfinite ? 1 : !X ? 2 : over ? 3 : 0;
     }
 }
 #endif

@@ -1,8 +1,10 @@
 //! CUDA backend: the kernels of `kernels/expm.cu` through the staging engine. expm_eig: one
 //! kernel per order M (compiled on first use), E and E⁻¹ in shared memory when the batch
-//! shares them and they fit. expm: matrices of the chunk in groups per block, their seven
-//! work matrices in shared memory while they fit (a kernel per order), else in per-matrix
-//! scratch in device memory (one kernel for every order).
+//! shares them and they fit. expm: n ≤ 32, a warp (n > 16) or a sub-warp per matrix with
+//! its five work matrices in shared memory (a kernel per order); larger n, matrices of the
+//! chunk in groups per block, their seven work matrices in shared memory while they fit (a
+//! kernel per order), else in per-matrix scratch in device memory (one kernel for every
+//! order).
 
 use super::{is_double, Expm, ExpmEig};
 use crate::core::error::Result;
@@ -33,6 +35,9 @@ pub struct EigPlan {
     /// Columns per thread, and column blocks (cb·ncb ≥ M).
     pub cb: usize,
     pub ncb: usize,
+    /// Threads (rows) per column block, ≥ M: M rounded up to whole warps when ncb > 1, so that
+    /// a warp reads one row segment of E⁻¹ (a broadcast), never two.
+    pub mr: usize,
     /// Problems per group.
     pub g: usize,
     /// E and E⁻¹ staged in shared memory.
@@ -47,8 +52,12 @@ pub fn eig_plan<T: Scalar>(m: usize, shared_inputs: bool, max_smem: usize) -> Ei
     let vec = (16 / size_of::<T>()).max(1);
     let ncb = m.div_ceil(most).max(1);
     let cb = m.div_ceil(ncb).next_multiple_of(vec);
-    let g = (THREADS / (m * ncb)).max(1);
-    let mut p = EigPlan { cb, ncb, g, shared: shared_inputs };
+    // One column block: a warp's threads all read E⁻¹'s row at cb = 0 (a broadcast) whatever
+    // problems they span. Several: odd orders would put two column blocks in a warp (M = 61:
+    // twice the shared-memory wavefronts of M = 64), so rows are padded to whole warps.
+    let mr = if ncb > 1 { m.next_multiple_of(32) } else { m };
+    let g = (THREADS / (mr * ncb)).max(1);
+    let mut p = EigPlan { cb, ncb, mr, g, shared: shared_inputs };
     if eig_smem::<T>(m, &p) > max_smem {
         p.shared = false;
     }
@@ -70,6 +79,7 @@ pub fn eig_specialise<T: Scalar>(m: usize, p: &EigPlan) -> (Vec<String>, String)
         format!("NG_M={m}"),
         format!("NG_CB={}", p.cb),
         format!("NG_NCB={}", p.ncb),
+        format!("NG_MR={}", p.mr),
         format!("NG_G={}", p.g),
         format!("NG_NT={THREADS}"),
         format!("NG_SHARED={}", p.shared as i32),
@@ -121,11 +131,21 @@ fn launch_eig<T: Scalar>(ch: &CudaHandle, m: usize, k: &Chunk) -> Result<()> {
     }
 }
 
-/// Work matrices per matrix of expm_pade.
+/// Work matrices per matrix of the block kernel (expm_pade) and of the warp kernel
+/// (NG_PADE_WARP).
 const WORK: usize = 7;
+const WARP_WORK: usize = 5;
 
-/// Dynamic shared memory per block the per-order kernels aim at: two blocks per SM.
+/// Dynamic shared memory per block the block kernel's per-order kernels aim at: two blocks per
+/// SM.
 const PADE_SMEM_AIM: usize = 96 << 10;
+
+/// Orders the warp kernel takes (a warp or a sub-warp per matrix), its most threads per block,
+/// and the shared memory per block it aims at (several small blocks per SM: matrices of
+/// different blocks never wait for each other, and the tail of the grid is short).
+const WARP_MAX: usize = 32;
+const WARP_THREADS: usize = 128;
+const WARP_SMEM_AIM: usize = 48 << 10;
 
 /// How expm_pade runs for order n.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -135,40 +155,86 @@ pub struct PadePlan {
     pub tpm: usize,
     /// Work matrices in shared memory (a kernel for this n), else in device scratch.
     pub smem: bool,
+    /// The warp kernel (n ≤ 32): the tpm lanes (a power of two ≥ n, of one warp) of a matrix
+    /// as an lr × lc grid for the products. None: the block kernel.
+    pub lanes: Option<(usize, usize)>,
+}
+
+/// The leading dimension of the warp kernel's work matrices: n, or n + 1 when even (odd: the
+/// lanes reading a row of n columns hit distinct banks).
+fn warp_ld(n: usize) -> usize {
+    n | 1
+}
+
+/// Tile columns per pass of the warp kernel's products for a tr × tc tile: all of them while
+/// the accumulators stay within 32 real or 16 complex values (n = 32 complex: two passes).
+fn warp_pass<T: Scalar>(tr: usize, tc: usize) -> usize {
+    let most = if T::IS_COMPLEX { 16 } else { 32 };
+    let mut tcp = tc;
+    while tr * tcp > most && tcp > 1 {
+        tcp = tcp.div_ceil(2);
+    }
+    tcp
 }
 
 /// The plan for order n on a device allowing `max_smem` bytes of shared memory per block.
 pub fn pade_plan<T>(n: usize, max_smem: usize) -> PadePlan {
+    if n <= WARP_MAX {
+        let l = n.next_power_of_two();
+        let lr = 1 << (l.trailing_zeros() / 2);
+        let per = WARP_WORK * n * warp_ld(n) * size_of::<T>();
+        let g = (WARP_THREADS / l).min(WARP_SMEM_AIM / per).max(1);
+        let p = PadePlan { g, tpm: l, smem: true, lanes: Some((lr, l / lr)) };
+        if pade_smem::<T>(n, &p) <= max_smem {
+            return p;
+        }
+    }
     let per = WORK * n * n * size_of::<T>();
     let tpm = (n * n).min(THREADS);
     let g = (THREADS / tpm).min((PADE_SMEM_AIM / per).max(1)).max(1);
-    let p = PadePlan { g, tpm, smem: true };
+    let p = PadePlan { g, tpm, smem: true, lanes: None };
     if pade_smem::<T>(n, &p) > max_smem {
-        return PadePlan { g: 1, tpm: THREADS, smem: false };
+        return PadePlan { g: 1, tpm: THREADS, smem: false, lanes: None };
     }
     p
 }
 
-/// Dynamic shared memory of expm_pade (its only shared memory, carved as the kernel does):
-/// the work matrices when staged (rounded up to 16 bytes), 4·tpm + 4 doubles of reductions
-/// and norms and 4 ints of state per matrix, and one int.
+/// Dynamic shared memory of expm_pade (its only shared memory, carved as the kernel does).
+/// Warp kernel: five n × ld work matrices per matrix. Block kernel: the work matrices when
+/// staged (rounded up to 16 bytes), 4·tpm + 4 doubles of reductions and norms and 4 ints of
+/// state per matrix, and one int.
 pub fn pade_smem<T>(n: usize, p: &PadePlan) -> usize {
+    if p.lanes.is_some() {
+        return p.g * WARP_WORK * n * warp_ld(n) * size_of::<T>();
+    }
     let work = if p.smem { (p.g * WORK * n * n * size_of::<T>()).next_multiple_of(16) } else { 0 };
     work + p.g * (4 * p.tpm + 4) * 8 + (4 * p.g + 1) * 4
 }
 
 /// The defines and entry point of expm_pade for order n.
 pub fn pade_specialise<T: Scalar>(n: usize, p: &PadePlan) -> (Vec<String>, String) {
-    let d = vec![
-        format!("NG_T={}", T::CUDA_TYPE),
-        format!("NG_SUFFIX={}", T::SUFFIX),
-        "NG_PADE=1".to_string(),
-        format!("NG_N={}", if p.smem { n } else { 0 }),
-        format!("NG_G={}", p.g),
-        format!("NG_TPM={}", p.tpm),
-        format!("NG_SMEM={}", p.smem as i32),
-        format!("NG_DOUBLE={}", is_double::<T>() as i32),
-    ];
+    let mut d = vec![format!("NG_T={}", T::CUDA_TYPE), format!("NG_SUFFIX={}", T::SUFFIX), format!("NG_DOUBLE={}", is_double::<T>() as i32)];
+    match p.lanes {
+        Some((lr, lc)) => d.extend([
+            "NG_PADE_WARP=1".to_string(),
+            format!("NG_N={n}"),
+            format!("NG_LD={}", warp_ld(n)),
+            format!("NG_L={}", p.tpm),
+            format!("NG_GPB={}", p.g),
+            format!("NG_LR={lr}"),
+            format!("NG_LC={lc}"),
+            format!("NG_TR={}", n.div_ceil(lr)),
+            format!("NG_TC={}", n.div_ceil(lc)),
+            format!("NG_TCP={}", warp_pass::<T>(n.div_ceil(lr), n.div_ceil(lc))),
+        ]),
+        None => d.extend([
+            "NG_PADE=1".to_string(),
+            format!("NG_N={}", if p.smem { n } else { 0 }),
+            format!("NG_G={}", p.g),
+            format!("NG_TPM={}", p.tpm),
+            format!("NG_SMEM={}", p.smem as i32),
+        ]),
+    }
     (d, format!("expm_pade_{}", T::SUFFIX))
 }
 
@@ -218,23 +284,39 @@ mod tests {
 
     #[test]
     fn eig_plans_by_order() {
-        assert_eq!(eig_plan::<f32>(4, true, 227 << 10), EigPlan { cb: 4, ncb: 1, g: 64, shared: true });
-        assert_eq!(eig_plan::<f32>(20, true, 227 << 10), EigPlan { cb: 20, ncb: 1, g: 12, shared: true });
-        assert_eq!(eig_plan::<f64>(61, true, 227 << 10), EigPlan { cb: 32, ncb: 2, g: 2, shared: true });
-        assert_eq!(eig_plan::<f32>(61, true, 227 << 10), EigPlan { cb: 32, ncb: 2, g: 2, shared: true });
-        assert_eq!(eig_plan::<Complex64>(64, false, 227 << 10), EigPlan { cb: 16, ncb: 4, g: 1, shared: false });
+        assert_eq!(eig_plan::<f32>(4, true, 227 << 10), EigPlan { cb: 4, ncb: 1, mr: 4, g: 64, shared: true });
+        assert_eq!(eig_plan::<f32>(20, true, 227 << 10), EigPlan { cb: 20, ncb: 1, mr: 20, g: 12, shared: true });
+        // Odd orders with several column blocks run as the next multiple of 32 rows.
+        assert_eq!(eig_plan::<f64>(61, true, 227 << 10), EigPlan { cb: 32, ncb: 2, mr: 64, g: 2, shared: true });
+        assert_eq!(eig_plan::<f64>(64, true, 227 << 10), EigPlan { cb: 32, ncb: 2, mr: 64, g: 2, shared: true });
+        assert_eq!(eig_plan::<f32>(61, true, 227 << 10), EigPlan { cb: 32, ncb: 2, mr: 64, g: 2, shared: true });
+        assert_eq!(eig_plan::<f64>(33, true, 227 << 10), EigPlan { cb: 18, ncb: 2, mr: 64, g: 2, shared: true });
+        assert_eq!(eig_plan::<Complex64>(64, false, 227 << 10), EigPlan { cb: 16, ncb: 4, mr: 64, g: 1, shared: false });
+        assert_eq!(eig_plan::<Complex64>(61, true, 227 << 10), EigPlan { cb: 16, ncb: 4, mr: 64, g: 1, shared: true });
         // Too large for shared memory: read from global memory.
         assert!(!eig_plan::<f64>(200, true, 227 << 10).shared);
     }
 
     #[test]
     fn pade_plans_by_order() {
-        assert_eq!(pade_plan::<f32>(8, 227 << 10), PadePlan { g: 4, tpm: 64, smem: true });
-        assert_eq!(pade_plan::<f64>(32, 227 << 10), PadePlan { g: 1, tpm: 256, smem: true });
-        assert_eq!(pade_plan::<f32>(4, 227 << 10), PadePlan { g: 16, tpm: 16, smem: true });
-        assert!(!pade_plan::<f64>(64, 227 << 10).smem);
-        assert!(pade_smem::<Complex64>(32, &pade_plan::<Complex64>(32, 227 << 10)) <= 227 << 10);
+        let smem = 227 << 10;
+        // n ≤ 32: the warp kernel, a power-of-two group of lanes per matrix.
+        assert_eq!(pade_plan::<f32>(1, smem), PadePlan { g: 128, tpm: 1, smem: true, lanes: Some((1, 1)) });
+        assert_eq!(pade_plan::<f64>(2, smem), PadePlan { g: 64, tpm: 2, smem: true, lanes: Some((1, 2)) });
+        assert_eq!(pade_plan::<f32>(4, smem), PadePlan { g: 32, tpm: 4, smem: true, lanes: Some((2, 2)) });
+        assert_eq!(pade_plan::<f32>(8, smem), PadePlan { g: 16, tpm: 8, smem: true, lanes: Some((2, 4)) });
+        assert_eq!(pade_plan::<f64>(9, smem), PadePlan { g: 8, tpm: 16, smem: true, lanes: Some((4, 4)) });
+        assert_eq!(pade_plan::<f64>(16, smem), PadePlan { g: 4, tpm: 16, smem: true, lanes: Some((4, 4)) });
+        assert_eq!(pade_plan::<f64>(17, smem), PadePlan { g: 4, tpm: 32, smem: true, lanes: Some((4, 8)) });
+        assert_eq!(pade_plan::<f64>(32, smem), PadePlan { g: 1, tpm: 32, smem: true, lanes: Some((4, 8)) });
+        // Five 32 × 33 complex double work matrices: 84480 bytes, one matrix per block.
+        assert_eq!(pade_smem::<Complex64>(32, &pade_plan::<Complex64>(32, smem)), 84480);
+        // Where it does not fit, the block kernel.
+        assert_eq!(pade_plan::<Complex64>(32, 64 << 10).lanes, None);
+        // n > 32: the block kernel.
+        assert_eq!(pade_plan::<f64>(33, smem), PadePlan { g: 1, tpm: 256, smem: true, lanes: None });
+        assert!(!pade_plan::<f64>(64, smem).smem);
         // The scratch path's shared memory: the reductions and the state only.
-        assert_eq!(pade_smem::<f64>(64, &pade_plan::<f64>(64, 227 << 10)), (4 * 256 + 4) * 8 + 5 * 4);
+        assert_eq!(pade_smem::<f64>(64, &pade_plan::<f64>(64, smem)), (4 * 256 + 4) * 8 + 5 * 4);
     }
 }

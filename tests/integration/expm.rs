@@ -3,12 +3,16 @@
 //! expm_eig: reversible rate models of orders 1, 4, 20, 33, 61, 64 against E·diag(exp(λt))·E⁻¹
 //! in double (elementwise, in units of the product's rounding bound), rows of P(t) summing to
 //! 1, P(0) = I, P(t + s) = P(t)·P(s); complex generators (complex λ); shared (stride 0) and
-//! per-problem E, λ, E⁻¹ with padded leading dimensions and gaps that must stay untouched.
+//! per-problem E, λ, E⁻¹ with padded leading dimensions and gaps that must stay untouched; the
+//! odd orders 61, 63, 65 also against the CPU backend.
 //! expm: exact exponentials (diagonal, nilpotent, rotation generators, Jordan blocks), random
-//! matrices of orders 1 … 65 against Higham's Padé 13 in double, norms that force 8 or more
+//! matrices of orders 1 … 65 against Higham's Padé 13 in double, every order 1 … 33 (CUDA's
+//! warp and sub-warp path and its edge) against Padé 13 and the CPU backend, the same matrix
+//! bitwise the same wherever it runs in a batch of many blocks, norms that force 8 or more
 //! squarings, rate matrices Q·t whose exp has rows summing to 1, exp(A(t + s)) =
 //! exp(At)·exp(As), A = 0 gives I exactly; NaN/Inf (info 1) and overflow (info 3) touch only
-//! their matrix. Empty work touches nothing; every invalid argument is named and writes nothing.
+//! their matrix, at orders 5, 16, 32 and 33. Empty work touches nothing; every invalid argument
+//! is named and writes nothing.
 
 use crate::common::c_position;
 use numgpu::expm::{expm_batched, expm_batched_slices, expm_eig_batched, expm_eig_batched_slices, INFO_NONFINITE, INFO_OVERFLOW};
@@ -139,6 +143,26 @@ fn eig_many_times_for<T: Blas>(h: &mut Handle) {
     }
 }
 
+/// Odd orders with several column blocks (rows padded to whole warps on CUDA): a shared
+/// model and per-problem models, against the double reference and against the CPU backend.
+fn eig_odd_orders_for<T: Blas>(h: &mut Handle) {
+    let cpu = &mut Handle::cpu();
+    for m in [61, 63, 65] {
+        let shared = [Model::<T>::rate(m, 500 + m as u64)];
+        let per: Vec<Model<T>> = (0..3).map(|i| Model::<T>::rate(m, 600 + i)).collect();
+        for models in [&shared[..], &per[..]] {
+            // An odd batch: the last group of a block is partial.
+            let ts: Vec<f64> = (0..if models.len() == 1 { 9 } else { 3 }).map(|i| 0.15 + 0.4 * i as f64).collect();
+            let (got, host) = (run_eig(h, models, &ts), run_eig(cpu, models, &ts));
+            for (i, (p, q)) in got.iter().zip(&host).enumerate() {
+                let (reference, bound) = models[i % models.len()].reference(ts[i]);
+                let (r, rc) = (eig_ratio(p, &reference, &bound, m, T::EPS), eig_ratio(p, q, &bound, m, T::EPS));
+                assert!(r < RATIO && rc < RATIO, "{}expm_eig m={m} ({} models), problem {i}: ratio {r}, against the CPU backend {rc}", T::LETTER, models.len());
+            }
+        }
+    }
+}
+
 /// Runs expm on the matrices `mats` (compact, order n), with padded A and E and gaps; checks
 /// A unchanged, E's padding untouched, info written. Returns (E_i, info_i).
 fn run_expm<T: Blas>(h: &mut Handle, n: usize, mats: &[Vec<T>]) -> Vec<(Vec<Complex64>, i32)> {
@@ -226,6 +250,50 @@ fn random_against_pade13_for<T: Blas>(h: &mut Handle) {
     }
 }
 
+/// Every order 1 … 33 (the CUDA warp path's lane groups of 1, 2, 4, 8, 16 and 32 lanes, and
+/// 33, the block path) on seven matrices of norms 0.01 … 1000 (different degrees and
+/// squarings side by side in one warp, the warp's last groups idle): against Padé 13 in double
+/// and against the CPU backend.
+fn every_small_order_for<T: Blas>(h: &mut Handle) {
+    let cpu = &mut Handle::cpu();
+    let scales = [0.01, 0.2, 1.0, 2.0, 6.0, 30.0, 1000.0];
+    let orders: Vec<usize> = (1..=33).collect();
+    // Under a sanitizer: the first and last order of each lane-group size.
+    for n in crate::common::sizes_per_path(&orders, |n| numgpu::expm::cuda::pade_plan::<T>(n, 227 << 10).tpm) {
+        let mats: Vec<Vec<T>> = scales.iter().enumerate().map(|(i, &s)| random_of_norm::<T>(7100 + (n * 10 + i) as u64, n, s)).collect();
+        let (got, host) = (run_expm(h, n, &mats), run_expm(cpu, n, &mats));
+        for (i, ((e, info), (eh, _))) in got.iter().zip(&host).enumerate() {
+            let a = c64(&mats[i]);
+            let an = norm1(&a, n);
+            let (r, rc) = (expm_ratio(e, &expm_reference(&a, n), an, n, T::EPS), expm_ratio(e, eh, an, n, T::EPS));
+            assert!(*info == 0 && r < RATIO && rc < RATIO, "{}expm n={n} ‖A‖ = {}: info {info}, ratio {r}, against the CPU backend {rc}", T::LETTER, scales[i]);
+        }
+    }
+}
+
+/// A batch of many blocks (orders 5 and 16: sub-warps; 32: a warp): the same matrix at every
+/// 7th place gives bitwise the same exp(A) wherever it runs, and the others match Padé 13.
+fn many_matrices_bitwise_for<T: Blas>(h: &mut Handle) {
+    for n in [5, 16, 32] {
+        let batch = if n == 32 { 150 } else { 700 };
+        let same_a = random_of_norm::<T>(9000 + n as u64, n, 3.0);
+        let mats: Vec<Vec<T>> = (0..batch).map(|i| if i % 7 == 3 { same_a.clone() } else { random_of_norm::<T>(9100 + (n * 1000 + i) as u64, n, 0.1 + (i % 11) as f64) }).collect();
+        let got = run_expm(h, n, &mats);
+        let bits = |v: &[Complex64]| v.iter().map(|x| (x.re.to_bits(), x.im.to_bits())).collect::<Vec<_>>();
+        let first = bits(&got[3].0);
+        for (i, (e, info)) in got.iter().enumerate() {
+            assert_eq!(*info, 0, "{}expm n={n} matrix {i} of {batch}: info", T::LETTER);
+            if i % 7 == 3 {
+                assert!(bits(e) == first, "{}expm n={n}: matrix {i} differs bitwise from matrix 3 (the same A)", T::LETTER);
+            } else if i % 37 == 0 || i + 1 == batch {
+                let a = c64(&mats[i]);
+                let r = expm_ratio(e, &expm_reference(&a, n), norm1(&a, n), n, T::EPS);
+                assert!(r < RATIO, "{}expm n={n} matrix {i} of {batch}: ratio {r}", T::LETTER);
+            }
+        }
+    }
+}
+
 /// Norms that force many squarings: rotations with θ = 2000 (s ≥ 8) and a rate matrix times
 /// 500, whose exp has rows summing to 1 and is the stationary distribution in every row.
 fn many_squarings_for<T: Blas>(h: &mut Handle) {
@@ -269,7 +337,13 @@ fn semigroup_and_zero_for<T: Blas>(h: &mut Handle) {
 /// NaN and Inf give info 1 and a NaN E_i; e^1000 overflows (info 3); the other matrices of the
 /// batch are computed as alone.
 fn nonfinite_for<T: Blas>(h: &mut Handle) {
-    let n = 5;
+    // A sub-warp, half a warp and a warp per matrix on CUDA, and the block path.
+    for n in [5, 16, 32, 33] {
+        nonfinite_order::<T>(h, n);
+    }
+}
+
+fn nonfinite_order<T: Blas>(h: &mut Handle, n: usize) {
     let x = jordan(n, 0.5);
     let good = to_t::<T>(&x.a);
     let mut with_nan = good.clone();
@@ -279,11 +353,12 @@ fn nonfinite_for<T: Blas>(h: &mut Handle) {
     // diag(1000, 999.9, …): e^1000 overflows in both precisions.
     let huge: Vec<T> = (0..n * n).map(|e| if e % (n + 1) == 0 { c::<T>(1000.0 - e as f64 / 60.0, 0.0) } else { T::zero() }).collect();
     let got = run_expm(h, n, &[good.clone(), with_nan, huge, with_inf, good]);
-    assert_eq!(got.iter().map(|g| g.1).collect::<Vec<_>>(), vec![0, INFO_NONFINITE, INFO_OVERFLOW, INFO_NONFINITE, 0], "{}expm info", T::LETTER);
-    assert!(got[1].0.iter().chain(&got[3].0).all(|v| v.re.is_nan()), "{}expm: a non-finite input's E is not NaN", T::LETTER);
+    assert_eq!(got.iter().map(|g| g.1).collect::<Vec<_>>(), vec![0, INFO_NONFINITE, INFO_OVERFLOW, INFO_NONFINITE, 0], "{}expm n={n} info", T::LETTER);
+    assert!(got[1].0.iter().chain(&got[3].0).all(|v| v.re.is_nan()), "{}expm n={n}: a non-finite input's E is not NaN", T::LETTER);
+    assert!(got[2].0.iter().any(|v| !v.re.is_finite()), "{}expm n={n}: the overflowing matrix's E is finite", T::LETTER);
     for i in [0, 4] {
         let r = expm_ratio(&got[i].0, &x.exp, norm1(&x.a, n), n, T::EPS);
-        assert!(r < RATIO, "{}expm: matrix {i} beside non-finite ones: ratio {r}", T::LETTER);
+        assert!(r < RATIO, "{}expm n={n}: matrix {i} beside non-finite ones: ratio {r}", T::LETTER);
     }
 }
 
@@ -447,8 +522,11 @@ crate::all_precisions! {
     eig_rate_models => eig_rate_models_for;
     eig_per_problem => eig_per_problem_for;
     eig_many_times => eig_many_times_for;
+    eig_odd_orders => eig_odd_orders_for;
     exact_cases => exact_cases_for;
     random_against_pade13 => random_against_pade13_for;
+    every_small_order => every_small_order_for;
+    many_matrices_bitwise => many_matrices_bitwise_for;
     many_squarings => many_squarings_for;
     semigroup_and_zero => semigroup_and_zero_for;
     nonfinite => nonfinite_for;
@@ -461,8 +539,11 @@ crate::on_every_backend! {
     expm_eig_rate_models_rows_sum_to_one_p0_is_i_semigroup => super::eig_rate_models;
     expm_eig_per_problem_real_and_complex_models => super::eig_per_problem;
     expm_eig_many_branch_lengths_shared_model => super::eig_many_times;
+    expm_eig_odd_orders_61_63_65_against_reference_and_cpu => super::eig_odd_orders;
     expm_exact_diagonal_nilpotent_rotation_jordan => super::exact_cases;
     expm_random_orders_and_norms_against_pade13 => super::random_against_pade13;
+    expm_every_order_1_to_33_against_pade13_and_cpu => super::every_small_order;
+    expm_many_matrices_same_input_bitwise_same_output => super::many_matrices_bitwise;
     expm_many_squarings_and_rate_matrices => super::many_squarings;
     expm_semigroup_and_exp_of_zero_is_identity => super::semigroup_and_zero;
     expm_nan_inf_and_overflow_give_info_per_matrix => super::nonfinite;

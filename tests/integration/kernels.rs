@@ -277,8 +277,9 @@ fn expm_kernels_compile_for_sm80_and_sm90() {
             let (d, e) = ex::eig_specialise::<T>(m, &ex::eig_plan::<T>(m, shared, smem));
             out.extend(check(ex::source(), &d, &e));
         }
-        // Work matrices in shared memory (small orders) and in device scratch.
-        for n in [1, 8, 32, 100] {
+        // The warp kernel (n ≤ 32: one lane, sub-warps, a whole warp, complex's two passes),
+        // the block kernel with work matrices in shared memory (n = 40) and in device scratch.
+        for n in [1, 8, 16, 17, 32, 40, 100] {
             let (d, e) = ex::pade_specialise::<T>(n, &ex::pade_plan::<T>(n, smem));
             out.extend(check(ex::source(), &d, &e));
         }

@@ -295,71 +295,135 @@ __device__ __forceinline__ void gemm_tiled(ng_i64 M, ng_i64 N, ng_i64 K, T alpha
     }
 }
 
-// One warp's 32 x 32 block of C on the FP64 tensor cores, 32 accumulators per lane: on
-// sm_90 as 2 x 4 products of shape m16n8k8 (the shape Hopper runs at full rate), before as
-// 4 x 4 of m8n8k4. NG_MMA_K is the k depth of one step.
+// The FP64 tensor cores. A warp owns a 32 x (8·NJ) block of C, 8·NJ accumulators per lane
+// and per real plane: on sm_90 as 2 x NJ products of shape m16n8k8 (the shape Hopper runs at
+// full rate), before as 4 x NJ of m8n8k4. NG_MMA_K is the k depth of one step. A complex
+// product takes four real ones (re·re − im·im, re·im + im·re), conjugates by signs.
 #if __CUDA_ARCH__ >= 900
 #define NG_MMA_K 8
 #else
 #define NG_MMA_K 4
 #endif
 
-// Row and column, within the warp's block, of accumulator e of lane (g = lane/4, t = lane%4).
+// Row and column, within the warp's block, of accumulator e of lane (g = lane/4, t = lane%4)
+// in a block NJ tiles of 8 wide.
+template <int NJ>
 __device__ __forceinline__ void ng_mma_acc_at(int e, int g, int t, int &row, int &col) {
 #if NG_MMA_K == 8
-    const int tile = e / 4, q = e % 4;  // tile = mi·4 + nj: rows 16·mi, columns 8·nj
-    row = (tile / 4) * 16 + g + (q >= 2 ? 8 : 0);
-    col = (tile % 4) * 8 + 2 * t + (q & 1);
+    const int tile = e / 4, q = e % 4;  // tile = mi·NJ + nj: rows 16·mi, columns 8·nj
+    row = (tile / NJ) * 16 + g + (q >= 2 ? 8 : 0);
+    col = (tile % NJ) * 8 + 2 * t + (q & 1);
 #else
-    const int tile = e / 2, q = e % 2;  // tile = r·4 + c: rows 8·r, columns 8·c
-    row = (tile / 4) * 8 + g;
-    col = (tile % 4) * 8 + 2 * t + q;
+    const int tile = e / 2, q = e % 2;  // tile = r·NJ + c: rows 8·r, columns 8·c
+    row = (tile / NJ) * 8 + g;
+    col = (tile % NJ) * 8 + 2 * t + q;
 #endif
 }
 
-// acc += the warp's block of op(A)·op(B) over k = kk … kk + NG_MMA_K − 1, the operands' tiles
-// read through a(k, i) and b(k, j) (i, j within the warp's block).
-template <typename At, typename Bt>
-__device__ __forceinline__ void ng_mma_step(double (&acc)[32], int g, int t, At a, Bt b) {
+// d += a·b on one tile: sm_90 m16n8k8 (a 4, b 2, d 4 values a lane), else m8n8k4 (1, 1, 2).
+__device__ __forceinline__ void ng_mma(double *d, const double *a, const double *b) {
 #if __CUDA_ARCH__ >= 900
-    double af[2][4], bf[4][2];
-#pragma unroll
-    for (int mi = 0; mi < 2; ++mi) {
-        af[mi][0] = a(t, mi * 16 + g);
-        af[mi][1] = a(t, mi * 16 + g + 8);
-        af[mi][2] = a(t + 4, mi * 16 + g);
-        af[mi][3] = a(t + 4, mi * 16 + g + 8);
-    }
-#pragma unroll
-    for (int nj = 0; nj < 4; ++nj) {
-        bf[nj][0] = b(t, nj * 8 + g);
-        bf[nj][1] = b(t + 4, nj * 8 + g);
-    }
-#pragma unroll
-    for (int mi = 0; mi < 2; ++mi)
-#pragma unroll
-        for (int nj = 0; nj < 4; ++nj) {
-            double *c = &acc[(mi * 4 + nj) * 4];
-            asm volatile("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
-                         : "+d"(c[0]), "+d"(c[1]), "+d"(c[2]), "+d"(c[3])
-                         : "d"(af[mi][0]), "d"(af[mi][1]), "d"(af[mi][2]), "d"(af[mi][3]), "d"(bf[nj][0]), "d"(bf[nj][1]));
-        }
+    asm volatile("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
+                 : "+d"(d[0]), "+d"(d[1]), "+d"(d[2]), "+d"(d[3])
+                 : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(b[0]), "d"(b[1]));
 #elif __CUDA_ARCH__ >= 800
-    double af[4], bf[4];
-#pragma unroll
-    for (int r = 0; r < 4; ++r) af[r] = a(t, r * 8 + g);
-#pragma unroll
-    for (int c = 0; c < 4; ++c) bf[c] = b(t, c * 8 + g);
-#pragma unroll
-    for (int r = 0; r < 4; ++r)
-#pragma unroll
-        for (int c = 0; c < 4; ++c) {
-            double *d = &acc[(r * 4 + c) * 2];
-            asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};"
-                         : "+d"(d[0]), "+d"(d[1])
-                         : "d"(af[r]), "d"(bf[c]));
-        }
+    asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};"
+                 : "+d"(d[0]), "+d"(d[1])
+                 : "d"(a[0]), "d"(b[0]));
 #endif
+}
+
+// Values a lane holds per tile of A, of B, and of C (per real plane).
+#if NG_MMA_K == 8
+#define NG_MMA_FA 4
+#define NG_MMA_FB 2
+#define NG_MMA_FC 4
+#define NG_MMA_MI 2
+#else
+#define NG_MMA_FA 1
+#define NG_MMA_FB 1
+#define NG_MMA_FC 2
+#define NG_MMA_MI 4
+#endif
+
+// Fragment value v of the lane's share of A's tile mi (rows 16·mi or 8·mi) and B's tile nj,
+// as (k, x) within the step.
+__device__ __forceinline__ void ng_mma_a_at(int v, int mi, int g, int t, int &k, int &x) {
+#if NG_MMA_K == 8
+    k = t + (v >= 2 ? 4 : 0);
+    x = mi * 16 + g + (v & 1 ? 8 : 0);
+#else
+    k = t;
+    x = mi * 8 + g;
+#endif
+}
+__device__ __forceinline__ void ng_mma_b_at(int v, int nj, int g, int t, int &k, int &x) {
+    k = t + (v ? 4 : 0);
+    x = nj * 8 + g;
+}
+
+// acc (P planes of 8·NJ) += the warp's block of op(A)·op(B) over one step of NG_MMA_K, the
+// operands' tiles read through a(k, i) and b(k, j) (i, j within the warp's block), which give
+// double, or ng_complex<double> with the conjugation applied.
+template <int NJ, typename At, typename Bt>
+__device__ __forceinline__ void ng_mma_step(double (&acc)[8 * NJ], int g, int t, At a, Bt b) {
+    double af[NG_MMA_MI][NG_MMA_FA], bf[NJ][NG_MMA_FB];
+#pragma unroll
+    for (int mi = 0; mi < NG_MMA_MI; ++mi)
+#pragma unroll
+        for (int v = 0; v < NG_MMA_FA; ++v) {
+            int k, x;
+            ng_mma_a_at(v, mi, g, t, k, x);
+            af[mi][v] = a(k, x);
+        }
+#pragma unroll
+    for (int nj = 0; nj < NJ; ++nj)
+#pragma unroll
+        for (int v = 0; v < NG_MMA_FB; ++v) {
+            int k, x;
+            ng_mma_b_at(v, nj, g, t, k, x);
+            bf[nj][v] = b(k, x);
+        }
+#pragma unroll
+    for (int mi = 0; mi < NG_MMA_MI; ++mi)
+#pragma unroll
+        for (int nj = 0; nj < NJ; ++nj) ng_mma(&acc[(mi * NJ + nj) * NG_MMA_FC], af[mi], bf[nj]);
+}
+
+template <int NJ, typename At, typename Bt>
+__device__ __forceinline__ void ng_mma_step(double (&re)[8 * NJ], double (&im)[8 * NJ], int g, int t, At a, Bt b) {
+    double ar[NG_MMA_MI][NG_MMA_FA], ai[NG_MMA_MI][NG_MMA_FA], an[NG_MMA_MI][NG_MMA_FA], br[NJ][NG_MMA_FB], bi[NJ][NG_MMA_FB];
+#pragma unroll
+    for (int mi = 0; mi < NG_MMA_MI; ++mi)
+#pragma unroll
+        for (int v = 0; v < NG_MMA_FA; ++v) {
+            int k, x;
+            ng_mma_a_at(v, mi, g, t, k, x);
+            const ng_complex<double> z = a(k, x);
+            ar[mi][v] = z.re;
+            ai[mi][v] = z.im;
+            an[mi][v] = -z.im;
+        }
+#pragma unroll
+    for (int nj = 0; nj < NJ; ++nj)
+#pragma unroll
+        for (int v = 0; v < NG_MMA_FB; ++v) {
+            int k, x;
+            ng_mma_b_at(v, nj, g, t, k, x);
+            const ng_complex<double> z = b(k, x);
+            br[nj][v] = z.re;
+            bi[nj][v] = z.im;
+        }
+#pragma unroll
+    for (int mi = 0; mi < NG_MMA_MI; ++mi)
+#pragma unroll
+        for (int nj = 0; nj < NJ; ++nj) {
+            const int o = (mi * NJ + nj) * NG_MMA_FC;
+            ng_mma(&re[o], ar[mi], br[nj]);
+            ng_mma(&re[o], an[mi], bi[nj]);
+            ng_mma(&im[o], ar[mi], bi[nj]);
+            ng_mma(&im[o], ai[mi], br[nj]);
+        }
 }
 
 // An 8-byte asynchronous copy from global to shared memory (sm_80): `src` is read when `in`,
@@ -385,21 +449,28 @@ __device__ __forceinline__ void ng_cp_async_wait() {
 #endif
 }
 
-// Shared-memory slot of element (k, x) of an operand tile (x: A's row i or B's column j), BK
-// deep and BX wide. An operand stored with x contiguous (A with op N, B with op T) is kept
-// [k][x], else [x][k], so that both the coalesced stores from global memory and the fragment
-// loads (lanes k = lane%4, x = lane/4) hit distinct banks: rows are padded to 4 (mod 16)
-// doubles.
-template <bool XFAST, int BK, int BX>
+// Shared-memory slot (in elements of W doubles) of element (k, x) of an operand tile (x: A's
+// row i or B's column j), BK deep and BX wide. An operand stored with x contiguous (A with op
+// N, B with op T) is kept [k][x], else [x][k], so that both the coalesced stores from global
+// memory and the fragment loads (lanes k = lane%4, x = lane/4; 8 bytes a lane for double, 16
+// for complex) hit distinct banks: [k][x] rows are padded by 4 doubles (2 complex), [x][k]
+// rows by 4 elements.
+template <bool XFAST, int BK, int BX, int W>
 __device__ __forceinline__ int ng_mma_slot(int k, int x) {
-    return XFAST ? k * (BX + 4) + x : x * (BK + 4) + k;
+    return XFAST ? k * (BX + 4 / W) + x : x * (BK + 4) + k;
 }
 
-// How one thread copies its share of an operand's BX-wide, BK-deep tiles (see gemm_mma):
-// its first element (k, x), the distance between its copies, and whether its x is inside.
+template <bool XFAST, int BK, int BX, int W>
+__host__ __device__ constexpr int ng_mma_tile_elems() {
+    return XFAST ? BK * (BX + 4 / W) : BX * (BK + 4);
+}
+
+// How one thread copies its share of an operand's BX-wide, BK-deep tiles (see gemm_mma) of
+// elements of W doubles: its first element (k, x), the distance between its copies, and the
+// operand's extent.
 struct ng_tile_walk {
     int k, x;       // the first copy's element of the tile
-    ng_i64 offset;  // its offset from the matrix at tile k0 = 0
+    ng_i64 offset;  // its offset from the matrix at tile k0 = 0, in elements
     ng_i64 step;    // elements between consecutive copies
     ng_i64 kstep;   // elements between tile k0 and k0 + 1 (per unit of k0)
     ng_i64 x0, X;   // the tile's first x and the operand's extent in x
@@ -418,43 +489,55 @@ struct ng_tile_walk {
         return w;
     }
 
-    // Issues the L copies of tile k0 of matrix m (K deep) into the tile at s.
-    template <bool XFAST, int BX, int BK, int NT, int L>
+    // Issues the L copies of tile k0 of matrix m (K deep) into the tile at s, 8 bytes at a
+    // time (complex elements need only 8-byte alignment).
+    template <bool XFAST, int BX, int BK, int NT, int L, int W>
     __device__ __forceinline__ void copy(const double *m, ng_i64 k0, ng_i64 K, double *s) const {
-        const double *p = m + offset + k0 * kstep;
+        const double *p = m + (offset + k0 * kstep) * W;
 #pragma unroll
         for (int l = 0; l < L; ++l) {
             const int kl = XFAST ? k + l * (NT / BX) : k, xl = XFAST ? x : x + l * (NT / BK);
             const bool in = k0 + kl < K && x0 + xl < X;
-            ng_cp_async8(s + ng_mma_slot<XFAST, BK, BX>(kl, xl), in ? p + l * step : m, in);
+            double *d = s + ng_mma_slot<XFAST, BK, BX, W>(kl, xl) * W;
+#pragma unroll
+            for (int w = 0; w < W; ++w) ng_cp_async8(d + w, in ? p + l * step * W + w : m, in);
         }
     }
 };
 
-template <int TA, int TB, int WM, int WN, int BK, int ST>
-__device__ __forceinline__ void gemm_mma(ng_i64 M, ng_i64 N, ng_i64 K, double alpha, ng_batch<const double> A, ng_i64 lda,
-                                         ng_batch<const double> B, ng_i64 ldb, double beta, ng_batch<double> C, ng_i64 ldc,
+// op(X)'s element as the product wants it: conjugated for op C.
+template <int OP>
+__device__ __forceinline__ double ng_mma_op(double v) { return v; }
+template <int OP>
+__device__ __forceinline__ ng_complex<double> ng_mma_op(ng_complex<double> v) { return OP == 2 ? ng_conj(v) : v; }
+
+// T = double (W = 1 double an element, warps 32 x 32 of C: NJ = 4) or ng_complex<double>
+// (W = 2, two accumulator planes, warps 32 x 16: NJ = 2, the same registers).
+template <typename T, int TA, int TB, int WM, int WN, int BK, int ST>
+__device__ __forceinline__ void gemm_mma(ng_i64 M, ng_i64 N, ng_i64 K, T alpha, ng_batch<const T> A, ng_i64 lda,
+                                         ng_batch<const T> B, ng_i64 ldb, T beta, ng_batch<T> C, ng_i64 ldc,
                                          ng_i64 batch) {
-    constexpr int BM = 32 * WM, BN = 32 * WN, NT = 32 * WM * WN;
+    constexpr int W = sizeof(T) / sizeof(double), P = W, NJ = 4 / W;
+    constexpr int BM = 32 * WM, BN = 8 * NJ * WN, NT = 32 * WM * WN;
     constexpr int LA = BM * BK / NT, LB = BN * BK / NT;
     static_assert(LA * NT == BM * BK && LB * NT == BN * BK && BK % 8 == 0 && ST >= 2, "whole tiles per thread");
     constexpr bool AX = TA == 0, BX = TB != 0;  // x-contiguous operands
-    constexpr int SA = AX ? BK * (BM + 4) : BM * (BK + 4), SB = BX ? BK * (BN + 4) : BN * (BK + 4);
-    // ST stages of A's and B's tiles (src/gemm_batched/cuda.rs sizes it: mma_smem).
+    constexpr int SA = ng_mma_tile_elems<AX, BK, BM, W>() * W, SB = ng_mma_tile_elems<BX, BK, BN, W>() * W;
+    // ST stages of A's and B's tiles, in doubles (src/gemm_batched/cuda.rs sizes it: mma_smem).
     extern __shared__ __align__(16) double ng_mma_smem[];
     double *const sA = ng_mma_smem, *const sB = ng_mma_smem + ST * SA;
     const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
-    const int wi = (warp % WM) * 32, wj = (warp / WM) * 32, fx = lane / 4, fk = lane % 4;
+    const int wi = (warp % WM) * 32, wj = (warp / WM) * 8 * NJ, fx = lane / 4, fk = lane % 4;
     const ng_i64 tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN;
     const ng_i64 nblocks = tiles_m * tiles_n * batch;
     const ng_i64 ktiles = (K + BK - 1) / BK;
-    const bool beta_zero = beta == 0.0;
+    const bool beta_zero = ng_is_zero(beta);
 
     for (ng_i64 blk = blockIdx.x; blk < nblocks; blk += gridDim.x) {
         const ng_i64 mat = blk / (tiles_m * tiles_n), t = blk - mat * (tiles_m * tiles_n);
         const ng_i64 i0 = (t % tiles_m) * BM, j0 = (t / tiles_m) * BN;
-        const double *a = A.matrix(mat);
-        const double *b = B.matrix(mat);
+        const double *a = reinterpret_cast<const double *>(A.matrix(mat));
+        const double *b = reinterpret_cast<const double *>(B.matrix(mat));
         // Copy l of a thread takes element e = l·NT + tid of each tile, walked along the stored
         // matrix's columns (coalesced): an x-contiguous operand's (k, x) = (l·NT/BX + tid/BX,
         // tid % BX), another's (tid % BK, l·NT/BK + tid/BK). So each copy is a fixed step
@@ -465,15 +548,17 @@ __device__ __forceinline__ void gemm_mma(ng_i64 M, ng_i64 N, ng_i64 K, double al
         // stage `st` asynchronously, zeros outside the matrices; one commit group either way.
         auto issue = [&](ng_i64 kt, int st) {
             if (kt < ktiles) {
-                wa.template copy<AX, BM, BK, NT, LA>(a, kt * BK, K, sA + st * SA);
-                wb.template copy<BX, BN, BK, NT, LB>(b, kt * BK, K, sB + st * SB);
+                wa.template copy<AX, BM, BK, NT, LA, W>(a, kt * BK, K, sA + st * SA);
+                wb.template copy<BX, BN, BK, NT, LB, W>(b, kt * BK, K, sB + st * SB);
             }
             ng_cp_async_commit();
         };
 
-        double acc[32];
+        double acc[P][8 * NJ];
 #pragma unroll
-        for (int e = 0; e < 32; ++e) acc[e] = 0.0;
+        for (int p = 0; p < P; ++p)
+#pragma unroll
+            for (int e = 0; e < 8 * NJ; ++e) acc[p][e] = 0.0;
 #pragma unroll
         for (int st = 0; st < ST - 1; ++st) issue(st, st);
         int cur = 0;  // the stage of tile kt
@@ -483,27 +568,37 @@ __device__ __forceinline__ void gemm_mma(ng_i64 M, ng_i64 N, ng_i64 K, double al
             // stage the copies of tile kt + ST − 1 now refill while tile kt is multiplied.
             __syncthreads();
             issue(kt + ST - 1, cur == 0 ? ST - 1 : cur - 1);
-            const double *ta = sA + cur * SA, *tb = sB + cur * SB;
+            const T *ta = reinterpret_cast<const T *>(sA + cur * SA), *tb = reinterpret_cast<const T *>(sB + cur * SB);
 #pragma unroll
             for (int kk = 0; kk < BK; kk += NG_MMA_K) {
-                ng_mma_step(
-                    acc, fx, fk, [&](int k, int i) { return ta[ng_mma_slot<AX, BK, BM>(kk + k, wi + i)]; },
-                    [&](int k, int j) { return tb[ng_mma_slot<BX, BK, BN>(kk + k, wj + j)]; });
+                auto at = [&](int k, int i) { return ng_mma_op<TA>(ta[ng_mma_slot<AX, BK, BM, W>(kk + k, wi + i)]); };
+                auto bt = [&](int k, int j) { return ng_mma_op<TB>(tb[ng_mma_slot<BX, BK, BN, W>(kk + k, wj + j)]); };
+                if constexpr (P == 1) {
+                    ng_mma_step<NJ>(acc[0], fx, fk, at, bt);
+                } else {
+                    ng_mma_step<NJ>(acc[0], acc[P - 1], fx, fk, at, bt);
+                }
             }
             cur = cur == ST - 1 ? 0 : cur + 1;
         }
         ng_cp_async_wait<0>();
         __syncthreads();  // the stages are refilled by the next tile's first copies
-        double *cm = C.matrix(mat);
+        T *cm = C.matrix(mat);
 #pragma unroll
-        for (int e = 0; e < 32; ++e) {
+        for (int e = 0; e < 8 * NJ; ++e) {
             int r, c;
-            ng_mma_acc_at(e, fx, fk, r, c);
+            ng_mma_acc_at<NJ>(e, fx, fk, r, c);
             const ng_i64 i = i0 + wi + r, j = j0 + wj + c;
             if (i < M && j < N) {
-                double *cp = cm + j * ldc + i;
-                const double v = alpha * acc[e];
-                *cp = beta_zero ? v : fma(beta, *cp, v);
+                T *cp = cm + j * ldc + i;
+                T x;
+                if constexpr (P == 1) {
+                    x = acc[0][e];
+                } else {
+                    x = ng_complex<double>{acc[0][e], acc[P - 1][e]};
+                }
+                const T v = ng_mul(alpha, x);
+                *cp = beta_zero ? v : ng_fma(beta, *cp, v);
             }
         }
     }
@@ -535,11 +630,11 @@ NG_CAT(gemm_tiled_, NG_SUFFIX)(ng_i64 M, ng_i64 N, ng_i64 K, NG_T alpha, ng_batc
     gemm_tiled<NG_T, NG_TA, NG_TB, NG_BM, NG_BN, NG_BK, NG_TI, NG_TJ>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc, batch);
 }
 #elif defined(NG_MMA)
-// Double only (the host side picks it for no other type).
+// Double and complex double only (the host side picks it for no other type).
 extern "C" __global__ void __launch_bounds__(32 * NG_WM * NG_WN, NG_MINB)
-NG_CAT(gemm_mma_, NG_SUFFIX)(ng_i64 M, ng_i64 N, ng_i64 K, double alpha, ng_batch<const double> A, ng_i64 lda, ng_batch<const double> B,
-             ng_i64 ldb, double beta, ng_batch<double> C, ng_i64 ldc, ng_i64 batch) {
-    gemm_mma<NG_TA, NG_TB, NG_WM, NG_WN, NG_BK, NG_ST>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc, batch);
+NG_CAT(gemm_mma_, NG_SUFFIX)(ng_i64 M, ng_i64 N, ng_i64 K, NG_T alpha, ng_batch<const NG_T> A, ng_i64 lda, ng_batch<const NG_T> B,
+                             ng_i64 ldb, NG_T beta, ng_batch<NG_T> C, ng_i64 ldc, ng_i64 batch) {
+    gemm_mma<NG_T, NG_TA, NG_TB, NG_WM, NG_WN, NG_BK, NG_ST>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc, batch);
 }
 #elif defined(NG_SCALE)
 extern "C" __global__ void NG_CAT(gemm_scale_, NG_SUFFIX)(ng_i64 M, ng_i64 N, NG_T beta, ng_batch<NG_T> C, ng_i64 ldc,

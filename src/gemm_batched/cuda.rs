@@ -21,9 +21,10 @@ pub enum Plan {
     /// `bm × bn` tiles `bk` deep, a `ti × tj` thread grid, at least `minb` blocks per SM
     /// (which caps registers at 64K / (minb·ti·tj)).
     Tiled { bm: usize, bn: usize, bk: usize, ti: usize, tj: usize, minb: usize },
-    /// Double on the FP64 tensor cores: `wm × wn` warps of 32 × 32 of C each, tiles `bk` deep
-    /// in `st` stages of shared memory, at least `minb` blocks per SM.
-    Mma { wm: usize, wn: usize, bk: usize, st: usize, minb: usize },
+    /// Double (`w` = 1) and complex double (`w` = 2, the doubles per element) on the FP64
+    /// tensor cores: `wm × wn` warps of 32 × 32/w of C each, tiles `bk` deep in `st` stages of
+    /// shared memory, at least `minb` blocks per SM.
+    Mma { w: usize, wm: usize, wn: usize, bk: usize, st: usize, minb: usize },
 }
 
 /// Register budget of one thread's block of C in the small kernel, in 4-byte words, and the
@@ -66,9 +67,11 @@ pub fn plan<T: Scalar>(m: usize, n: usize, k: usize, reads_ab: bool, dmma: bool)
         }
         return Plan::Small { nb, ti, tj };
     }
-    if dmma && T::CUDA_TYPE == "double" && m.min(n) >= 32 {
-        // As measured best over n = 33 … 257 on an H100 (docs/bench).
-        return Plan::Mma { wm: 2, wn: 2, bk: 16, st: 3, minb: 3 };
+    if dmma && words == 2 * (1 + T::IS_COMPLEX as usize) && m.min(n) >= 32 {
+        // As measured best over n = 33 … 257 on an H100 (docs/bench): complex double's two
+        // accumulator planes want the registers of two blocks an SM.
+        let w = words / 2;
+        return Plan::Mma { w, wm: 2, wn: 2, bk: 16, st: 3, minb: 4 - w };
     }
     // Float register blocks are groups of four (bm / ti and bn / tj multiples of 4). Tile
     // depths and blocks per SM as measured best on an H100 (docs/bench).
@@ -107,7 +110,7 @@ pub fn specialise<T: Scalar>(plan: Plan, m: usize, n: usize, k: usize, ta: i32, 
                 format!("NG_MINB={}", (65536 / (nb * ti * tj * small_budget::<T>().1)).max(1)),
             ],
         ),
-        Plan::Mma { wm, wn, bk, st, minb } => (
+        Plan::Mma { wm, wn, bk, st, minb, .. } => (
             "mma",
             vec![
                 "NG_MMA=1".into(),
@@ -257,18 +260,20 @@ impl Plan {
     fn tile(&self) -> ((usize, usize), usize) {
         match *self {
             Plan::Tiled { bm, bn, ti, tj, .. } => ((bm, bn), ti * tj),
-            Plan::Mma { wm, wn, .. } => ((32 * wm, 32 * wn), 32 * wm * wn),
+            Plan::Mma { w, wm, wn, .. } => ((32 * wm, 32 / w * wn), 32 * wm * wn),
             _ => unreachable!("not a tiled class"),
         }
     }
 
     /// Dynamic shared memory of the tensor-core class (0 for the others): `st` stages of
-    /// op(A)'s and op(B)'s tiles, rows padded by 4 doubles as gemm_mma lays them out (an
-    /// operand stored with its rows or columns of C contiguous, [k][x], else [x][k]).
+    /// op(A)'s and op(B)'s tiles as gemm_mma lays them out: an operand stored with its rows or
+    /// columns of C contiguous [k][x], rows padded by 4 doubles, else [x][k], rows padded by 4
+    /// elements.
     fn mma_smem(&self, ta: Op, tb: Op) -> usize {
-        let Plan::Mma { wm, wn, bk, st, .. } = *self else { return 0 };
-        let tile = |x: usize, x_fast: bool| if x_fast { bk * (x + 4) } else { x * (bk + 4) };
-        st * (tile(32 * wm, ta == Op::N) + tile(32 * wn, tb != Op::N)) * std::mem::size_of::<f64>()
+        let Plan::Mma { w, wm, wn, bk, st, .. } = *self else { return 0 };
+        let tile = |x: usize, x_fast: bool| if x_fast { bk * (x + 4 / w) } else { x * (bk + 4) };
+        let ((bm, bn), _) = self.tile();
+        st * (tile(bm, ta == Op::N) + tile(bn, tb != Op::N)) * w * std::mem::size_of::<f64>()
     }
 }
 
@@ -291,9 +296,14 @@ mod tests {
         assert!(matches!(plan::<f64>(64, 64, 64, true, true), Plan::Mma { .. }));
         assert!(matches!(plan::<f64>(64, 64, 64, true, false), Plan::Tiled { .. }));
         // Three stages of A as [k][x] (16 × 68) and B as [x][k] (64 × 20) doubles.
-        let p = Plan::Mma { wm: 2, wn: 2, bk: 16, st: 3, minb: 3 };
+        let p = Plan::Mma { w: 1, wm: 2, wn: 2, bk: 16, st: 3, minb: 3 };
         assert_eq!(p.mma_smem(Op::N, Op::N), 3 * (16 * 68 + 64 * 20) * 8);
         assert_eq!(p.mma_smem(Op::T, Op::C), 3 * (64 * 20 + 16 * 68) * 8);
+        // Complex double: 64 × 32 of C a block, [k][x] rows padded by 2 elements.
+        assert!(matches!(plan::<Complex64>(64, 64, 64, true, true), Plan::Mma { w: 2, .. }));
+        let z = Plan::Mma { w: 2, wm: 2, wn: 2, bk: 16, st: 3, minb: 3 };
+        assert_eq!(z.tile(), ((64, 32), 128));
+        assert_eq!(z.mma_smem(Op::N, Op::N), 3 * (16 * 66 + 32 * 20) * 16);
         assert!(matches!(plan::<f64>(300, 16, 9000, true, true), Plan::Tiled { .. }));
         assert!(matches!(plan::<f32>(64, 64, 64, true, true), Plan::Tiled { .. }));
         for n in [1, 3, 8, 17, 32] {

@@ -295,9 +295,9 @@ __device__ __forceinline__ void gemm_tiled(ng_i64 M, ng_i64 N, ng_i64 K, T alpha
     }
 }
 
-// The FP64 tensor cores. A warp owns a 32 x (8·NJ) block of C, 8·NJ accumulators per lane
-// and per real plane: on sm_90 as 2 x NJ products of shape m16n8k8 (the shape Hopper runs at
-// full rate), before as 4 x NJ of m8n8k4. NG_MMA_K is the k depth of one step. A complex
+// The FP64 tensor cores. A warp owns a WR x (8·NJ) block of C, WR·NJ/4 accumulators per lane
+// and per real plane: on sm_90 as WR/16 x NJ products of shape m16n8k8 (the shape Hopper runs
+// at full rate), before as WR/8 x NJ of m8n8k4. NG_MMA_K is the k depth of one step. A complex
 // product takes four real ones (re·re − im·im, re·im + im·re), conjugates by signs.
 #if __CUDA_ARCH__ >= 900
 #define NG_MMA_K 8
@@ -306,7 +306,7 @@ __device__ __forceinline__ void gemm_tiled(ng_i64 M, ng_i64 N, ng_i64 K, T alpha
 #endif
 
 // Row and column, within the warp's block, of accumulator e of lane (g = lane/4, t = lane%4)
-// in a block NJ tiles of 8 wide.
+// in a block NJ tiles of 8 wide (the tiles row by row).
 template <int NJ>
 __device__ __forceinline__ void ng_mma_acc_at(int e, int g, int t, int &row, int &col) {
 #if NG_MMA_K == 8
@@ -338,12 +338,12 @@ __device__ __forceinline__ void ng_mma(double *d, const double *a, const double 
 #define NG_MMA_FA 4
 #define NG_MMA_FB 2
 #define NG_MMA_FC 4
-#define NG_MMA_MI 2
+#define NG_MMA_ROWS 16
 #else
 #define NG_MMA_FA 1
 #define NG_MMA_FB 1
 #define NG_MMA_FC 2
-#define NG_MMA_MI 4
+#define NG_MMA_ROWS 8
 #endif
 
 // Fragment value v of the lane's share of A's tile mi (rows 16·mi or 8·mi) and B's tile nj,
@@ -362,14 +362,15 @@ __device__ __forceinline__ void ng_mma_b_at(int v, int nj, int g, int t, int &k,
     x = nj * 8 + g;
 }
 
-// acc (P planes of 8·NJ) += the warp's block of op(A)·op(B) over one step of NG_MMA_K, the
+// acc (P planes of WR·NJ/4) += the warp's block of op(A)·op(B) over one step of NG_MMA_K, the
 // operands' tiles read through a(k, i) and b(k, j) (i, j within the warp's block), which give
 // double, or ng_complex<double> with the conjugation applied.
-template <int NJ, typename At, typename Bt>
-__device__ __forceinline__ void ng_mma_step(double (&acc)[8 * NJ], int g, int t, At a, Bt b) {
-    double af[NG_MMA_MI][NG_MMA_FA], bf[NJ][NG_MMA_FB];
+template <int WR, int NJ, typename At, typename Bt>
+__device__ __forceinline__ void ng_mma_step(double (&acc)[WR * NJ / 4], int g, int t, At a, Bt b) {
+    constexpr int MI = WR / NG_MMA_ROWS;
+    double af[MI][NG_MMA_FA], bf[NJ][NG_MMA_FB];
 #pragma unroll
-    for (int mi = 0; mi < NG_MMA_MI; ++mi)
+    for (int mi = 0; mi < MI; ++mi)
 #pragma unroll
         for (int v = 0; v < NG_MMA_FA; ++v) {
             int k, x;
@@ -385,16 +386,17 @@ __device__ __forceinline__ void ng_mma_step(double (&acc)[8 * NJ], int g, int t,
             bf[nj][v] = b(k, x);
         }
 #pragma unroll
-    for (int mi = 0; mi < NG_MMA_MI; ++mi)
+    for (int mi = 0; mi < MI; ++mi)
 #pragma unroll
         for (int nj = 0; nj < NJ; ++nj) ng_mma(&acc[(mi * NJ + nj) * NG_MMA_FC], af[mi], bf[nj]);
 }
 
-template <int NJ, typename At, typename Bt>
-__device__ __forceinline__ void ng_mma_step(double (&re)[8 * NJ], double (&im)[8 * NJ], int g, int t, At a, Bt b) {
-    double ar[NG_MMA_MI][NG_MMA_FA], ai[NG_MMA_MI][NG_MMA_FA], an[NG_MMA_MI][NG_MMA_FA], br[NJ][NG_MMA_FB], bi[NJ][NG_MMA_FB];
+template <int WR, int NJ, typename At, typename Bt>
+__device__ __forceinline__ void ng_mma_step(double (&re)[WR * NJ / 4], double (&im)[WR * NJ / 4], int g, int t, At a, Bt b) {
+    constexpr int MI = WR / NG_MMA_ROWS;
+    double ar[MI][NG_MMA_FA], ai[MI][NG_MMA_FA], an[MI][NG_MMA_FA], br[NJ][NG_MMA_FB], bi[NJ][NG_MMA_FB];
 #pragma unroll
-    for (int mi = 0; mi < NG_MMA_MI; ++mi)
+    for (int mi = 0; mi < MI; ++mi)
 #pragma unroll
         for (int v = 0; v < NG_MMA_FA; ++v) {
             int k, x;
@@ -415,7 +417,7 @@ __device__ __forceinline__ void ng_mma_step(double (&re)[8 * NJ], double (&im)[8
             bi[nj][v] = z.im;
         }
 #pragma unroll
-    for (int mi = 0; mi < NG_MMA_MI; ++mi)
+    for (int mi = 0; mi < MI; ++mi)
 #pragma unroll
         for (int nj = 0; nj < NJ; ++nj) {
             const int o = (mi * NJ + nj) * NG_MMA_FC;
@@ -511,14 +513,14 @@ __device__ __forceinline__ double ng_mma_op(double v) { return v; }
 template <int OP>
 __device__ __forceinline__ ng_complex<double> ng_mma_op(ng_complex<double> v) { return OP == 2 ? ng_conj(v) : v; }
 
-// T = double (W = 1 double an element, warps 32 x 32 of C: NJ = 4) or ng_complex<double>
-// (W = 2, two accumulator planes, warps 32 x 16: NJ = 2, the same registers).
-template <typename T, int TA, int TB, int WM, int WN, int BK, int ST>
+// T = double (W = 1 double an element, warps WR x 32 of C: NJ = 4) or ng_complex<double>
+// (W = 2, two accumulator planes, warps WR x 16: NJ = 2, the same registers).
+template <typename T, int TA, int TB, int WR, int WM, int WN, int BK, int ST>
 __device__ __forceinline__ void gemm_mma(ng_i64 M, ng_i64 N, ng_i64 K, T alpha, ng_batch<const T> A, ng_i64 lda,
                                          ng_batch<const T> B, ng_i64 ldb, T beta, ng_batch<T> C, ng_i64 ldc,
                                          ng_i64 batch) {
     constexpr int W = sizeof(T) / sizeof(double), P = W, NJ = 4 / W;
-    constexpr int BM = 32 * WM, BN = 8 * NJ * WN, NT = 32 * WM * WN;
+    constexpr int BM = WR * WM, BN = 8 * NJ * WN, NT = 32 * WM * WN, NACC = WR * NJ / 4;
     constexpr int LA = BM * BK / NT, LB = BN * BK / NT;
     static_assert(LA * NT == BM * BK && LB * NT == BN * BK && BK % 8 == 0 && ST >= 2, "whole tiles per thread");
     constexpr bool AX = TA == 0, BX = TB != 0;  // x-contiguous operands
@@ -527,7 +529,7 @@ __device__ __forceinline__ void gemm_mma(ng_i64 M, ng_i64 N, ng_i64 K, T alpha, 
     extern __shared__ __align__(16) double ng_mma_smem[];
     double *const sA = ng_mma_smem, *const sB = ng_mma_smem + ST * SA;
     const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
-    const int wi = (warp % WM) * 32, wj = (warp / WM) * 8 * NJ, fx = lane / 4, fk = lane % 4;
+    const int wi = (warp % WM) * WR, wj = (warp / WM) * 8 * NJ, fx = lane / 4, fk = lane % 4;
     const ng_i64 tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN;
     const ng_i64 nblocks = tiles_m * tiles_n * batch;
     const ng_i64 ktiles = (K + BK - 1) / BK;
@@ -554,11 +556,11 @@ __device__ __forceinline__ void gemm_mma(ng_i64 M, ng_i64 N, ng_i64 K, T alpha, 
             ng_cp_async_commit();
         };
 
-        double acc[P][8 * NJ];
+        double acc[P][NACC];
 #pragma unroll
         for (int p = 0; p < P; ++p)
 #pragma unroll
-            for (int e = 0; e < 8 * NJ; ++e) acc[p][e] = 0.0;
+            for (int e = 0; e < NACC; ++e) acc[p][e] = 0.0;
 #pragma unroll
         for (int st = 0; st < ST - 1; ++st) issue(st, st);
         int cur = 0;  // the stage of tile kt
@@ -574,9 +576,9 @@ __device__ __forceinline__ void gemm_mma(ng_i64 M, ng_i64 N, ng_i64 K, T alpha, 
                 auto at = [&](int k, int i) { return ng_mma_op<TA>(ta[ng_mma_slot<AX, BK, BM, W>(kk + k, wi + i)]); };
                 auto bt = [&](int k, int j) { return ng_mma_op<TB>(tb[ng_mma_slot<BX, BK, BN, W>(kk + k, wj + j)]); };
                 if constexpr (P == 1) {
-                    ng_mma_step<NJ>(acc[0], fx, fk, at, bt);
+                    ng_mma_step<WR, NJ>(acc[0], fx, fk, at, bt);
                 } else {
-                    ng_mma_step<NJ>(acc[0], acc[P - 1], fx, fk, at, bt);
+                    ng_mma_step<WR, NJ>(acc[0], acc[P - 1], fx, fk, at, bt);
                 }
             }
             cur = cur == ST - 1 ? 0 : cur + 1;
@@ -585,7 +587,7 @@ __device__ __forceinline__ void gemm_mma(ng_i64 M, ng_i64 N, ng_i64 K, T alpha, 
         __syncthreads();  // the stages are refilled by the next tile's first copies
         T *cm = C.matrix(mat);
 #pragma unroll
-        for (int e = 0; e < 8 * NJ; ++e) {
+        for (int e = 0; e < NACC; ++e) {
             int r, c;
             ng_mma_acc_at<NJ>(e, fx, fk, r, c);
             const ng_i64 i = i0 + wi + r, j = j0 + wj + c;
@@ -634,7 +636,7 @@ NG_CAT(gemm_tiled_, NG_SUFFIX)(ng_i64 M, ng_i64 N, ng_i64 K, NG_T alpha, ng_batc
 extern "C" __global__ void __launch_bounds__(32 * NG_WM * NG_WN, NG_MINB)
 NG_CAT(gemm_mma_, NG_SUFFIX)(ng_i64 M, ng_i64 N, ng_i64 K, NG_T alpha, ng_batch<const NG_T> A, ng_i64 lda, ng_batch<const NG_T> B,
                              ng_i64 ldb, NG_T beta, ng_batch<NG_T> C, ng_i64 ldc, ng_i64 batch) {
-    gemm_mma<NG_T, NG_TA, NG_TB, NG_WM, NG_WN, NG_BK, NG_ST>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc, batch);
+    gemm_mma<NG_T, NG_TA, NG_TB, NG_WR, NG_WM, NG_WN, NG_BK, NG_ST>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc, batch);
 }
 #elif defined(NG_SCALE)
 extern "C" __global__ void NG_CAT(gemm_scale_, NG_SUFFIX)(ng_i64 M, ng_i64 N, NG_T beta, ng_batch<NG_T> C, ng_i64 ldc,

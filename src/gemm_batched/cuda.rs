@@ -22,9 +22,9 @@ pub enum Plan {
     /// (which caps registers at 64K / (minb·ti·tj)).
     Tiled { bm: usize, bn: usize, bk: usize, ti: usize, tj: usize, minb: usize },
     /// Double (`w` = 1) and complex double (`w` = 2, the doubles per element) on the FP64
-    /// tensor cores: `wm × wn` warps of 32 × 32/w of C each, tiles `bk` deep in `st` stages of
-    /// shared memory, at least `minb` blocks per SM.
-    Mma { w: usize, wm: usize, wn: usize, bk: usize, st: usize, minb: usize },
+    /// tensor cores: `wm × wn` warps of `wr` × 32/w of C each, tiles `bk` deep in `st` stages
+    /// of shared memory, at least `minb` blocks per SM.
+    Mma { w: usize, wr: usize, wm: usize, wn: usize, bk: usize, st: usize, minb: usize },
 }
 
 /// Register budget of one thread's block of C in the small kernel, in 4-byte words, and the
@@ -71,7 +71,7 @@ pub fn plan<T: Scalar>(m: usize, n: usize, k: usize, reads_ab: bool, dmma: bool)
         // As measured best over n = 33 … 257 on an H100 (docs/bench): complex double's two
         // accumulator planes want the registers of two blocks an SM.
         let w = words / 2;
-        return Plan::Mma { w, wm: 2, wn: 2, bk: 16, st: 3, minb: 4 - w };
+        return Plan::Mma { w, wr: 32, wm: 2, wn: 2, bk: 16, st: 3, minb: 4 - w };
     }
     // Float register blocks are groups of four (bm / ti and bn / tj multiples of 4). Tile
     // depths and blocks per SM as measured best on an H100 (docs/bench).
@@ -110,12 +110,13 @@ pub fn specialise<T: Scalar>(plan: Plan, m: usize, n: usize, k: usize, ta: i32, 
                 format!("NG_MINB={}", (65536 / (nb * ti * tj * small_budget::<T>().1)).max(1)),
             ],
         ),
-        Plan::Mma { wm, wn, bk, st, minb, .. } => (
+        Plan::Mma { wr, wm, wn, bk, st, minb, .. } => (
             "mma",
             vec![
                 "NG_MMA=1".into(),
                 format!("NG_TA={ta}"),
                 format!("NG_TB={tb}"),
+                format!("NG_WR={wr}"),
                 format!("NG_WM={wm}"),
                 format!("NG_WN={wn}"),
                 format!("NG_BK={bk}"),
@@ -260,7 +261,7 @@ impl Plan {
     fn tile(&self) -> ((usize, usize), usize) {
         match *self {
             Plan::Tiled { bm, bn, ti, tj, .. } => ((bm, bn), ti * tj),
-            Plan::Mma { w, wm, wn, .. } => ((32 * wm, 32 / w * wn), 32 * wm * wn),
+            Plan::Mma { w, wr, wm, wn, .. } => ((wr * wm, 32 / w * wn), 32 * wm * wn),
             _ => unreachable!("not a tiled class"),
         }
     }
@@ -296,12 +297,12 @@ mod tests {
         assert!(matches!(plan::<f64>(64, 64, 64, true, true), Plan::Mma { .. }));
         assert!(matches!(plan::<f64>(64, 64, 64, true, false), Plan::Tiled { .. }));
         // Three stages of A as [k][x] (16 × 68) and B as [x][k] (64 × 20) doubles.
-        let p = Plan::Mma { w: 1, wm: 2, wn: 2, bk: 16, st: 3, minb: 3 };
+        let p = Plan::Mma { w: 1, wr: 32, wm: 2, wn: 2, bk: 16, st: 3, minb: 3 };
         assert_eq!(p.mma_smem(Op::N, Op::N), 3 * (16 * 68 + 64 * 20) * 8);
         assert_eq!(p.mma_smem(Op::T, Op::C), 3 * (64 * 20 + 16 * 68) * 8);
         // Complex double: 64 × 32 of C a block, [k][x] rows padded by 2 elements.
         assert!(matches!(plan::<Complex64>(64, 64, 64, true, true), Plan::Mma { w: 2, .. }));
-        let z = Plan::Mma { w: 2, wm: 2, wn: 2, bk: 16, st: 3, minb: 3 };
+        let z = Plan::Mma { w: 2, wr: 32, wm: 2, wn: 2, bk: 16, st: 3, minb: 3 };
         assert_eq!(z.tile(), ((64, 32), 128));
         assert_eq!(z.mma_smem(Op::N, Op::N), 3 * (16 * 66 + 32 * 20) * 16);
         assert!(matches!(plan::<f64>(300, 16, 9000, true, true), Plan::Tiled { .. }));

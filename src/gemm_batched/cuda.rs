@@ -271,7 +271,7 @@ impl Plan {
     /// columns of C contiguous [k][x], rows padded by 4 doubles, else [x][k], rows padded by 4
     /// elements.
     fn mma_smem(&self, ta: Op, tb: Op) -> usize {
-        let Plan::Mma { w, wm, wn, bk, st, .. } = *self else { return 0 };
+        let Plan::Mma { w, bk, st, .. } = *self else { return 0 };
         let tile = |x: usize, x_fast: bool| if x_fast { bk * (x + 4 / w) } else { x * (bk + 4) };
         let ((bm, bn), _) = self.tile();
         st * (tile(bm, ta == Op::N) + tile(bn, tb != Op::N)) * w * std::mem::size_of::<f64>()

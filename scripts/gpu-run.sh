@@ -43,7 +43,8 @@
 #   SANITIZER_JOBS        > 1: one process per test, that many at a time (default 1: one
 #                         process for all); SANITIZER_TEST_TIMEOUT stops each after so many s
 #   TEST_THREADS          --test-threads for the test binaries (default: libtest's)
-#   TOUR_ARGS, BENCH_ARGS extra arguments for the tour and numgpu-bench
+#   TOUR_ARGS, BENCH_ARGS extra arguments for the tour and numgpu-bench; BENCH_ARGS may hold
+#                         several runs' arguments separated by '|' (one numgpu-bench each)
 #   MULTIGPU_ARGS         extra arguments for multi_gpu and mpi_batch (e.g. smaller sizes:
 #                         --gemm-batch 4096; --help lists them)
 #   MPI_NP, MPIRUN_ARGS   ranks, and extra mpirun arguments, of the multigpu step
@@ -305,8 +306,15 @@ step_tour() {
 
 step_bench() {
     have_bin numgpu-bench || missing numgpu-bench || return 1
-    # shellcheck disable=SC2086
-    "$BUNDLE/bin/numgpu-bench" --out "$OUT/bench" ${BENCH_ARGS:-}
+    local runs=() r rc=0
+    IFS='|' read -ra runs <<<"${BENCH_ARGS:-}"
+    [[ ${#runs[@]} -gt 0 ]] || runs=("")
+    for r in "${runs[@]}"; do
+        echo "--- numgpu-bench --out $OUT/bench $r"
+        # shellcheck disable=SC2086
+        "$BUNDLE/bin/numgpu-bench" --out "$OUT/bench" $r || rc=1
+    done
+    return $rc
 }
 
 # The Python module's suite. The interpreter: PYTHON, else the first python3 that has torch.

@@ -586,21 +586,36 @@ __device__ __forceinline__ void gemm_mma(ng_i64 M, ng_i64 N, ng_i64 K, T alpha, 
         ng_cp_async_wait<0>();
         __syncthreads();  // the stages are refilled by the next tile's first copies
         T *cm = C.matrix(mat);
+        // C's old values are loaded a chunk at a time before the chunk's stores: a load after
+        // a store through the same pointer would wait for it (possible aliasing). Double's
+        // chunks are half the accumulators, to stay within the registers.
+        constexpr int CH = P == 1 ? NACC / 2 : NACC;
 #pragma unroll
-        for (int e = 0; e < NACC; ++e) {
-            int r, c;
-            ng_mma_acc_at<NJ>(e, fx, fk, r, c);
-            const ng_i64 i = i0 + wi + r, j = j0 + wj + c;
-            if (i < M && j < N) {
-                T *cp = cm + j * ldc + i;
-                T x;
-                if constexpr (P == 1) {
-                    x = acc[0][e];
-                } else {
-                    x = ng_complex<double>{acc[0][e], acc[P - 1][e]};
+        for (int e0 = 0; e0 < NACC; e0 += CH) {
+            T old[CH];
+#pragma unroll
+            for (int q = 0; q < CH; ++q) {
+                int r, c;
+                ng_mma_acc_at<NJ>(e0 + q, fx, fk, r, c);
+                const ng_i64 i = i0 + wi + r, j = j0 + wj + c;
+                old[q] = !beta_zero && i < M && j < N ? cm[j * ldc + i] : ng_zero<T>();
+            }
+#pragma unroll
+            for (int q = 0; q < CH; ++q) {
+                const int e = e0 + q;
+                int r, c;
+                ng_mma_acc_at<NJ>(e, fx, fk, r, c);
+                const ng_i64 i = i0 + wi + r, j = j0 + wj + c;
+                if (i < M && j < N) {
+                    T x;
+                    if constexpr (P == 1) {
+                        x = acc[0][e];
+                    } else {
+                        x = ng_complex<double>{acc[0][e], acc[P - 1][e]};
+                    }
+                    const T v = ng_mul(alpha, x);
+                    cm[j * ldc + i] = beta_zero ? v : ng_fma(beta, old[q], v);
                 }
-                const T v = ng_mul(alpha, x);
-                *cp = beta_zero ? v : ng_fma(beta, *cp, v);
             }
         }
     }

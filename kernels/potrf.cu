@@ -7,10 +7,11 @@
 //                    memory into registers; step k broadcasts the pivot by a shuffle and column
 //                    k through shared memory, and every lane updates its row (right-looking);
 //                    lane i writes its row back.
-//   potrf_reg_<T>    32 < n <= 128 (complex double from 25): one block per matrix, the lower
-//                    triangle's NG_TM × NG_TM tiles one to a thread in registers, right-looking,
-//                    each step's column broadcast through shared memory (see below).
-//   potrf_tile_<T>   128 < n <= 256 (NG_TR = ceil(n / 32)): one block per matrix, left-looking
+//   potrf_reg_<T>    32 < n <= 256 (single), 180 (double, complex single), 128 (complex double,
+//                    from 25): one block per matrix, the lower triangle's NG_TM × NG_TM tiles
+//                    one to a thread in registers, right-looking, each step's column broadcast
+//                    through shared memory (see below).
+//   potrf_tile_<T>   beyond those, n <= 256 (NG_TR = ceil(n / 32)): one block per matrix, left-looking
 //                    in panels of 32 columns with register-tiled updates (see below).
 //   potrf_block_<T>  any n: one block per matrix, right-looking, a warp per trailing column;
 //                    L's columns in shared memory as a packed lower triangle, but for the

@@ -1,6 +1,6 @@
 //! CUDA backend: picks the kernel of `kernels/potrf.cu` for n (lanes of a warp per matrix up
-//! to 32, a block per matrix beyond: the triangle in register tiles up to 128, left-looking
-//! panels up to 256, the packed triangle in shared memory beyond but for the leading columns
+//! to 32, a block per matrix beyond: the triangle in register tiles up to 128 … 256 (by
+//! type), left-looking panels up to 256, the packed triangle in shared memory beyond but for the leading columns
 //! that do not fit), describes each routine's operands to the staging engine and launches on
 //! its views.
 
@@ -30,7 +30,8 @@ const WARP_BLOCK_THREADS: usize = 128;
 pub enum Plan {
     /// `w` lanes per matrix (a power of two ≥ n), `mpb` matrices per block.
     Warp { w: usize, mpb: usize },
-    /// 32 < n <= 128 (complex double from 25): a block per matrix, the lower triangle's `tm` ×
+    /// 32 < n <= 256 (single), 180 (double, complex single) or 128 (complex double, from 25):
+    /// a block per matrix, the lower triangle's `tm` ×
     /// `tm` tiles one to a thread in registers, right-looking; `threads` covers the tiles,
     /// rounded up to whole warps.
     Reg { tm: usize, threads: usize },
@@ -50,9 +51,9 @@ pub fn plan<T: Scalar>(n: usize, max_smem: usize) -> Plan {
         let w = n.next_power_of_two().max(1);
         return Plan::Warp { w, mpb: WARP_BLOCK_THREADS / w };
     }
-    // Complex double from 25 (where the warp kernel's rows would spill) and 33 to 128: the
-    // triangle in register tiles.
-    if n <= REG_MAX {
+    // Complex double from 25 (where the warp kernel's rows would spill), and from 33: the
+    // triangle in register tiles while it fits.
+    if n <= reg_max::<T>() {
         let tm = reg_tile::<T>(n);
         let g = n.div_ceil(tm);
         return Plan::Reg { tm, threads: (g * (g + 1) / 2).div_ceil(32) * 32 };
@@ -72,20 +73,30 @@ pub fn plan<T: Scalar>(n: usize, max_smem: usize) -> Plan {
 const TILE_MAX: usize = 256;
 
 /// The largest order of the register-tile kernel: its block holds the whole triangle in
-/// registers, within an SM's 64 Ki (complex double n = 128: 352 threads of 156, ptxas sm_90).
-const REG_MAX: usize = 128;
+/// registers. A block's warps spread over an SM's four quarters of 16 Ki registers each, so
+/// w warps may take 512 / ⌈w / 4⌉ registers a thread: single n = 256 in 9 × 9 tiles, 448
+/// threads of 128 (ptxas sm_90); double and complex single 180 in 6 × 6, 480 threads of 118
+/// and 126; complex double 128 in 5 × 5, 352 threads of 156.
+fn reg_max<T>() -> usize {
+    match std::mem::size_of::<T>() {
+        4 => 256,
+        16 => 128,
+        _ => 180,
+    }
+}
 
-/// The register tile's side: 4 up to n = 64, beyond it 8 (single), 6 (double, complex single)
-/// or 5 (complex double). Each step reads a tile's TM row and TM column values from shared
-/// memory for TM² multiply-adds, so larger tiles load less per multiply-add; smaller ones
-/// take fewer registers (ptxas sm_90, 4 × 4: 46 to 118 from single to complex double; 8 × 8
-/// single 104, 6 × 6 double 118, complex single 126, 5 × 5 complex double 156), so more blocks
-/// share an SM to hide each step's barrier and square root (double n = 128: 2 blocks of 256
-/// threads).
+/// The register tile's side: 4 up to n = 64, beyond it 6 (double, complex single), 5 (complex
+/// double) or for single 8 up to 128 and 9 beyond. Each step reads a tile's TM row and TM
+/// column values from shared memory for TM² multiply-adds, so larger tiles load less per
+/// multiply-add; smaller ones take fewer registers (ptxas sm_90, 4 × 4: 46 to 118 from single
+/// to complex double; single 8 × 8 104, 9 × 9 128; 6 × 6 double 118, complex single 126; 5 × 5
+/// complex double 156), so more blocks share an SM to hide each step's barrier and square
+/// root (double n = 128: 2 blocks of 256 threads).
 fn reg_tile<T>(n: usize) -> usize {
     match (n, std::mem::size_of::<T>()) {
         (0..=64, _) => 4,
-        (_, 4) => 8,
+        (0..=128, 4) => 8,
+        (_, 4) => 9,
         (_, 16) => 5,
         _ => 6,
     }
@@ -255,8 +266,15 @@ mod tests {
         assert_eq!(plan::<Complex64>(25, 227 << 10), Plan::Reg { tm: 4, threads: 32 });
         assert_eq!(plan::<Complex64>(32, 227 << 10), Plan::Reg { tm: 4, threads: 64 });
         assert_eq!(plan::<Complex64>(128, 227 << 10), Plan::Reg { tm: 5, threads: 352 });
-        assert_eq!(plan::<f64>(129, 227 << 10), Plan::Tile { tr: 5 });
+        // Up to their largest orders: double 180 (30 a side, 465 tiles), single 256 in 9 × 9
+        // (29 a side, 435 tiles).
+        assert_eq!(plan::<f64>(180, 227 << 10), Plan::Reg { tm: 6, threads: 480 });
+        assert_eq!(plan::<f32>(129, 227 << 10), Plan::Reg { tm: 9, threads: 128 });
+        assert_eq!(plan::<f32>(256, 227 << 10), Plan::Reg { tm: 9, threads: 448 });
+        assert_eq!(plan::<Complex64>(129, 227 << 10), Plan::Tile { tr: 5 });
+        assert_eq!(plan::<f64>(181, 227 << 10), Plan::Tile { tr: 6 });
         assert_eq!(plan::<f64>(238, 227 << 10), Plan::Tile { tr: 8 });
+        assert_eq!(plan::<f32>(257, 227 << 10), Plan::Block { split: 0, threads: 1024 });
         // Complex double n = 256: (48·256 + 32)·16 + 16 = 197,136 bytes of shared memory.
         assert_eq!(plan::<Complex64>(256, 227 << 10), Plan::Tile { tr: 8 });
         // Beyond 256, the block kernel: the packed triangle of double n = 240 takes 240·241/2·8

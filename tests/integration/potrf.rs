@@ -93,10 +93,11 @@ fn check_against_lapack<T: Blas>(h: &mut Handle, s: &Spd<T>, what: &str) {
 }
 
 /// Around the 32 (warp/register tiles; complex double: 24/25) boundary, the register tiles'
-/// edges (4 × 4 to 64, then 5 × 5, 6 × 6 or 8 × 8 to 128), the tile kernel's
-/// row groups of 32 up to 256, and the block kernel beyond (leading columns in global memory
-/// but for single).
-const SIZES: [usize; 32] = [1, 2, 3, 5, 8, 16, 17, 24, 25, 26, 28, 29, 31, 32, 33, 34, 37, 63, 64, 65, 66, 96, 97, 100, 127, 128, 129, 169, 200, 256, 257, 300];
+/// edges (4 × 4 to 64, then 5 × 5 to 128 for complex double, 6 × 6 to 180 for double and
+/// complex single, 8 × 8 to 128 and 9 × 9 to 256 for single), the tile kernel's row groups of
+/// 32 up to 256, and the block kernel beyond (leading columns in global memory but for
+/// single).
+const SIZES: [usize; 35] = [1, 2, 3, 5, 8, 16, 17, 24, 25, 26, 28, 29, 31, 32, 33, 34, 37, 63, 64, 65, 66, 96, 97, 100, 127, 128, 129, 169, 180, 181, 200, 255, 256, 257, 300];
 
 /// `sizes`, or under a sanitizer the first and last of each kernel path of T.
 fn per_path<T: Blas>(sizes: &[usize]) -> Vec<usize> {
@@ -169,12 +170,12 @@ fn indefinite_for<T: Blas>(h: &mut Handle) {
     }
 }
 
-/// Indefinite inside and at the edges of the CUDA kernels' tiles (register tiles of 4, 5, 6
-/// and 8 columns, panels of 32): the step that fails is the first or last column of a tile,
-/// or one inside it, for orders of each register-tile size and of the panels beyond.
+/// Indefinite inside and at the edges of the CUDA kernels' tiles (register tiles of 4, 5, 6,
+/// 8 and 9 columns, panels of 32): the step that fails is the first or last column of a
+/// tile, or one inside it, for orders of each register-tile size and of the panels beyond.
 fn indefinite_tile_edges_for<T: Blas>(h: &mut Handle) {
-    for &n in &[29usize, 65, 97, 128, 160] {
-        let ks: Vec<usize> = [4, 5, 6, 7, 8, 9, 10, 12, 13, 16, 17, 32, 33, 40, n - 1, n].into_iter().filter(|&k| k <= n).collect();
+    for &n in &[29usize, 65, 97, 128, 160, 200] {
+        let ks: Vec<usize> = [4, 5, 6, 7, 8, 9, 10, 12, 13, 16, 17, 18, 19, 32, 33, 40, n - 1, n].into_iter().filter(|&k| k <= n).collect();
         indefinite_at_each::<T>(h, n, &ks);
     }
 }

@@ -11,8 +11,9 @@
 //                    from 25): one block per matrix, the lower triangle's NG_TM × NG_TM tiles
 //                    one to a thread in registers, right-looking, each step's column broadcast
 //                    through shared memory (see below).
-//   potrf_tile_<T>   beyond those, n <= 256 (NG_TR = ceil(n / 32)): one block per matrix, left-looking
-//                    in panels of 32 columns with register-tiled updates (see below).
+//   potrf_tile_<T>   beyond those, n <= 256 (NG_TR = ceil(n / 32)): one block per matrix,
+//                    left-looking in panels of 32 columns with register-tiled updates (see
+//                    below).
 //   potrf_block_<T>  any n: one block per matrix, right-looking, a warp per trailing column;
 //                    L's columns in shared memory as a packed lower triangle, but for the
 //                    first `split` columns, left in place in global memory when the whole
@@ -328,7 +329,7 @@ extern "C" __global__ void __launch_bounds__(NT) NG_CAT(potrf_block_, NG_SUFFIX)
 #endif
 
 #if defined(NG_TILE)
-// Left-looking blocked Cholesky for 32 < n <= 256: one block of 256 threads per matrix, panels
+// Left-looking blocked Cholesky for n <= 256 beyond the register tiles: one block of 256 threads per matrix, panels
 // of NB = 32 columns, each in four phases:
 //   (1) P = the panel's rows j0 … n − 1 of A minus L(j0:n, 0:j0)·L(j0:j0+jb, 0:j0)ᴴ: chunks of
 //       KC columns of L staged in shared memory, each thread a register tile of NG_TR rows

@@ -1,8 +1,8 @@
 //! CUDA backend: picks the kernel of `kernels/potrf.cu` for n (lanes of a warp per matrix up
-//! to 32, a block per matrix beyond: the triangle in register tiles up to 128 … 256 (by
-//! type), left-looking panels up to 256, the packed triangle in shared memory beyond but for the leading columns
-//! that do not fit), describes each routine's operands to the staging engine and launches on
-//! its views.
+//! to 32, a block per matrix beyond: the triangle in register tiles up to 128 … 256 by type,
+//! left-looking panels up to 256, the packed triangle in shared memory beyond but for the
+//! leading columns that do not fit), describes each routine's operands to the staging engine
+//! and launches on its views.
 
 use super::{Potrf, Potrs};
 use crate::core::error::{Error, Result};
@@ -31,12 +31,11 @@ pub enum Plan {
     /// `w` lanes per matrix (a power of two ≥ n), `mpb` matrices per block.
     Warp { w: usize, mpb: usize },
     /// 32 < n <= 256 (single), 180 (double, complex single) or 128 (complex double, from 25):
-    /// a block per matrix, the lower triangle's `tm` ×
-    /// `tm` tiles one to a thread in registers, right-looking; `threads` covers the tiles,
-    /// rounded up to whole warps.
+    /// a block per matrix, the lower triangle's `tm` × `tm` tiles one to a thread in
+    /// registers, right-looking; `threads` covers the tiles, rounded up to whole warps.
     Reg { tm: usize, threads: usize },
-    /// 32 < n <= 256: a block of 256 threads per matrix, left-looking in panels of 32 columns,
-    /// each thread `tr` rows (⌈n / 32⌉) of the register-tiled updates.
+    /// Beyond the register tiles, n <= 256: a block of 256 threads per matrix, left-looking in
+    /// panels of 32 columns, each thread `tr` rows (⌈n / 32⌉) of the register-tiled updates.
     Tile { tr: usize },
     /// A block per matrix of `threads`, L's first `split` columns in place in global memory,
     /// the others in shared memory.
@@ -103,8 +102,9 @@ fn reg_tile<T>(n: usize) -> usize {
 }
 
 /// Dynamic shared memory of each plan, in bytes: the warp kernel's columns (one per matrix);
-/// the register-tile kernel's two column buffers of ⌈n / tm⌉·tm; the tile kernel's panel (32 columns), chunk (16 columns) and column of order n, and its
-/// flag; the block kernel's packed lower triangle of order m.
+/// the register-tile kernel's two column buffers of ⌈n / tm⌉·tm; the tile kernel's panel (32
+/// columns), chunk (16 columns) and column of order n, and its flag; the block kernel's packed
+/// lower triangle of order m.
 fn warp_smem<T>(n: usize, mpb: usize) -> usize {
     mpb * n * std::mem::size_of::<T>()
 }

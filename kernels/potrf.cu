@@ -329,8 +329,8 @@ extern "C" __global__ void __launch_bounds__(NT) NG_CAT(potrf_block_, NG_SUFFIX)
 #endif
 
 #if defined(NG_TILE)
-// Left-looking blocked Cholesky for n <= 256 beyond the register tiles: one block of 256 threads per matrix, panels
-// of NB = 32 columns, each in four phases:
+// Left-looking blocked Cholesky for n <= 256 beyond the register tiles: one block of 256
+// threads per matrix, panels of NB = 32 columns, each in four phases:
 //   (1) P = the panel's rows j0 … n − 1 of A minus L(j0:n, 0:j0)·L(j0:j0+jb, 0:j0)ᴴ: chunks of
 //       KC columns of L staged in shared memory, each thread a register tile of NG_TR rows
 //       (r = tr + 32·i) × 4 columns (c = tc + 8·q), written to the panel in shared memory;

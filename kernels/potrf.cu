@@ -66,11 +66,16 @@ extern "C" __global__ void __launch_bounds__(MPB * W, 4) NG_CAT(potrf_warp_, NG_
         // column per lane, whose sectors the later j reuse from L1. Entries right of the
         // diagonal are never read.
         T *m = has ? A.matrix(first + seg) : nullptr;
+        // A stride the compiler cannot see through (an empty asm): it would otherwise hoist
+        // the N offsets of the loads out of this loop and keep them live across the steps
+        // (f32 n = 16: 112 registers, not 50; double n = 25 and 32 spilled).
+        ng_i64 ld = lda;
+        asm volatile("" : "+l"(ld));
         T a[N];
 #pragma unroll
         for (int j = 0; j < N; ++j) {
             if (!has || j > lane) a[j] = ng_zero<T>();
-            else a[j] = uplo == 0 ? m[lane + j * lda] : ng_conj(m[j + lane * lda]);
+            else a[j] = uplo == 0 ? m[lane + j * ld] : ng_conj(m[j + lane * ld]);
         }
         int inf = 0;
         bool done = !has;
@@ -99,11 +104,13 @@ extern "C" __global__ void __launch_bounds__(MPB * W, 4) NG_CAT(potrf_warp_, NG_
             __syncwarp();
         }
         if (has) {
+            // Again, so that the stores do not reuse the loads' addresses, kept live.
+            asm volatile("" : "+l"(m), "+l"(ld));
 #pragma unroll
             for (int j = 0; j < N; ++j) {
                 if (j > lane) continue;
-                if (uplo == 0) m[lane + j * lda] = a[j];
-                else m[j + lane * lda] = ng_conj(a[j]);
+                if (uplo == 0) m[lane + j * ld] = a[j];
+                else m[j + lane * ld] = ng_conj(a[j]);
             }
             if (lane == 0) info[first + seg] = inf;
         }

@@ -7,8 +7,13 @@
 //                    memory into registers; step k broadcasts the pivot by a shuffle and column
 //                    k through shared memory, and every lane updates its row (right-looking);
 //                    lane i writes its row back.
-//   potrf_tile_<T>   32 < n <= 256 (NG_TR = ceil(n / 32)): one block per matrix, left-looking
-//                    in panels of 32 columns with register-tiled updates (see below).
+//   potrf_reg_<T>    32 < n <= 256 (single), 180 (double, complex single), 128 (complex double,
+//                    from 25): one block per matrix, the lower triangle's NG_TM × NG_TM tiles
+//                    one to a thread in registers, right-looking, each step's column broadcast
+//                    through shared memory (see below).
+//   potrf_tile_<T>   beyond those, n <= 256 (NG_TR = ceil(n / 32)): one block per matrix,
+//                    left-looking in panels of 32 columns with register-tiled updates (see
+//                    below).
 //   potrf_block_<T>  any n: one block per matrix, right-looking, a warp per trailing column;
 //                    L's columns in shared memory as a packed lower triangle, but for the
 //                    first `split` columns, left in place in global memory when the whole
@@ -61,11 +66,16 @@ extern "C" __global__ void __launch_bounds__(MPB * W, 4) NG_CAT(potrf_warp_, NG_
         // column per lane, whose sectors the later j reuse from L1. Entries right of the
         // diagonal are never read.
         T *m = has ? A.matrix(first + seg) : nullptr;
+        // A stride the compiler cannot see through (an empty asm): it would otherwise hoist
+        // the N offsets of the loads out of this loop and keep them live across the steps
+        // (f32 n = 16: 112 registers, not 50; double n = 25 and 32 spilled).
+        ng_i64 ld = lda;
+        asm volatile("" : "+l"(ld));
         T a[N];
 #pragma unroll
         for (int j = 0; j < N; ++j) {
             if (!has || j > lane) a[j] = ng_zero<T>();
-            else a[j] = uplo == 0 ? m[lane + j * lda] : ng_conj(m[j + lane * lda]);
+            else a[j] = uplo == 0 ? m[lane + j * ld] : ng_conj(m[j + lane * ld]);
         }
         int inf = 0;
         bool done = !has;
@@ -94,14 +104,141 @@ extern "C" __global__ void __launch_bounds__(MPB * W, 4) NG_CAT(potrf_warp_, NG_
             __syncwarp();
         }
         if (has) {
+            // Again, so that the stores do not reuse the loads' addresses, kept live.
+            asm volatile("" : "+l"(m), "+l"(ld));
 #pragma unroll
             for (int j = 0; j < N; ++j) {
                 if (j > lane) continue;
-                if (uplo == 0) m[lane + j * lda] = a[j];
-                else m[j + lane * lda] = ng_conj(a[j]);
+                if (uplo == 0) m[lane + j * ld] = a[j];
+                else m[j + lane * ld] = ng_conj(a[j]);
             }
             if (lane == 0) info[first + seg] = inf;
         }
+    }
+}
+#endif
+
+#if defined(NG_REG)
+// Right-looking Cholesky with the whole lower triangle in registers: the triangle's TM × TM
+// tiles (G = ceil(n / TM) to a side, tile rows tr >= tile columns tc) go one to a thread,
+// numbered down the tile columns (the warps of the leading columns, the first to finish, go
+// idle together); the threads past the last tile hold none but keep the barriers. Step k:
+// the owners of column k publish it (before its scaling) in a shared buffer, one barrier,
+// then every thread reads the pivot, and each tile with columns beyond k applies the
+// rank-one update to them, reading TM row and TM column values once for TM² multiply-adds.
+// Two buffers alternate, so one barrier a step orders both the writes and the reads of the
+// step before. Each thread computes the pivot's square root itself: the same operations on
+// the same value, so every thread scales by the same bits.
+constexpr int TM = NG_TM, NT = NG_NT;
+
+// Dynamic shared memory: the two column buffers of G·TM entries each (zeroed once: the rows
+// past n are never written).
+extern "C" __global__ void __launch_bounds__(NT) NG_CAT(potrf_reg_, NG_SUFFIX)(
+    int uplo, int n, ng_batch<T> A, ng_i64 lda, int *info, ng_i64 batch) {
+    extern __shared__ __align__(16) unsigned char ng_smem_raw[];
+    T *col = reinterpret_cast<T *>(ng_smem_raw);
+    const int g = (n + TM - 1) / TM, len = g * TM;
+    // This thread's tile: the t-th of the triangle's tiles, column by column.
+    int t = threadIdx.x, tc = 0;
+    while (tc < g && t >= g - tc) {
+        t -= g - tc;
+        ++tc;
+    }
+    const bool has = tc < g;
+    for (int e = threadIdx.x; e < 2 * len; e += NT) col[e] = ng_zero<T>();
+    __syncthreads();
+    for (ng_i64 b = blockIdx.x; b < batch; b += gridDim.x) {
+        T *m = A.matrix(b);
+        // Values the compiler cannot see through: it would otherwise hoist the TM² offsets
+        // and bounds tests of the loads and stores out of this loop and keep them live
+        // across the steps.
+        int r0 = (tc + t) * TM, c0 = tc * TM;
+        ng_i64 ld = lda;
+        asm volatile("" : "+r"(r0), "+r"(c0), "+l"(ld));
+        // The tile's entries on or below the diagonal; the others (above it, past n) are zero
+        // and take updates that are never written back.
+        T a[TM][TM];
+#pragma unroll
+        for (int p = 0; p < TM; ++p)
+#pragma unroll
+            for (int q = 0; q < TM; ++q) {
+                const int i = r0 + p, j = c0 + q;
+                a[p][q] = has && i < n && i >= j ? (uplo == 0 ? m[i + j * ld] : ng_conj(m[j + i * ld])) : ng_zero<T>();
+            }
+        int inf = 0;
+        // Not unrolled: each copy of the step would hold its own tile live.
+#pragma unroll 1
+        for (int k = 0; k < n; ++k) {
+            T *cb = col + (k & 1) * len;
+            // Column k is final but for its scaling: its owners publish rows k … of it.
+            const bool owner = has && c0 <= k && k < c0 + TM;
+            if (owner) {
+#pragma unroll
+                for (int q = 0; q < TM; ++q)
+                    if (c0 + q == k) {
+#pragma unroll
+                        for (int p = 0; p < TM; ++p)
+                            if (r0 + p >= k && r0 + p < n) cb[r0 + p] = a[p][q];
+                    }
+            }
+            __syncthreads();
+            // The same value in every thread after the barrier: a uniform exit.
+            const R d = ng_re(cb[k]);
+            if (ng_fails(d)) {
+                inf = k + 1;
+                if (owner && r0 == c0) {
+#pragma unroll
+                    for (int q = 0; q < TM; ++q)
+                        if (c0 + q == k) a[q][q] = ng_from_real_t<T>::of(d);
+                }
+                break;
+            }
+            if (!has || c0 + TM <= k) continue;
+            const R r = sqrt(d), rinv = R(1) / r;
+            if (owner) {
+                // L(k, k) = r and L(i, k) = A(i, k) / r below it.
+#pragma unroll
+                for (int q = 0; q < TM; ++q)
+                    if (c0 + q == k) {
+#pragma unroll
+                        for (int p = 0; p < TM; ++p) {
+                            if (r0 + p == k) a[p][q] = ng_from_real_t<T>::of(r);
+                            else if (r0 + p > k) a[p][q] = ng_scale(a[p][q], rinv);
+                        }
+                    }
+            }
+            if (c0 + TM - 1 > k) {
+                // L(i, j) −= L(i, k)·conj(L(j, k)) for the tile's columns j > k.
+                T lr[TM], lc[TM];
+#pragma unroll
+                for (int p = 0; p < TM; ++p) lr[p] = ng_neg(ng_scale(cb[r0 + p], rinv));
+#pragma unroll
+                for (int q = 0; q < TM; ++q) lc[q] = ng_conj(ng_scale(cb[c0 + q], rinv));
+#pragma unroll
+                for (int q = 0; q < TM; ++q)
+                    if (c0 + q > k) {
+#pragma unroll
+                        for (int p = 0; p < TM; ++p) a[p][q] = ng_fma(lr[p], lc[q], a[p][q]);
+                    }
+            }
+        }
+        if (has) {
+            // Again: the loads' TM² addresses must not stay live across the steps for these.
+            asm volatile("" : "+l"(m), "+l"(ld), "+r"(r0), "+r"(c0));
+#pragma unroll
+            for (int p = 0; p < TM; ++p)
+#pragma unroll
+                for (int q = 0; q < TM; ++q) {
+                    const int i = r0 + p, j = c0 + q;
+                    if (i < n && i >= j) {
+                        if (uplo == 0) m[i + j * ld] = a[p][q];
+                        else m[j + i * ld] = ng_conj(a[p][q]);
+                    }
+                }
+        }
+        if (threadIdx.x == 0) info[b] = inf;
+        // The next matrix's first step writes a buffer this one's last step may still read.
+        __syncthreads();
     }
 }
 #endif
@@ -199,8 +336,8 @@ extern "C" __global__ void __launch_bounds__(NT) NG_CAT(potrf_block_, NG_SUFFIX)
 #endif
 
 #if defined(NG_TILE)
-// Left-looking blocked Cholesky for 32 < n <= 256: one block of 256 threads per matrix, panels
-// of NB = 32 columns, each in four phases:
+// Left-looking blocked Cholesky for n <= 256 beyond the register tiles: one block of 256
+// threads per matrix, panels of NB = 32 columns, each in four phases:
 //   (1) P = the panel's rows j0 … n − 1 of A minus L(j0:n, 0:j0)·L(j0:j0+jb, 0:j0)ᴴ: chunks of
 //       KC columns of L staged in shared memory, each thread a register tile of NG_TR rows
 //       (r = tr + 32·i) × 4 columns (c = tc + 8·q), written to the panel in shared memory;

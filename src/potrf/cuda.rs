@@ -1,5 +1,6 @@
 //! CUDA backend: picks the kernel of `kernels/potrf.cu` for n (lanes of a warp per matrix up
-//! to 32, a block per matrix beyond, on the packed triangle in shared memory but for the
+//! to 32, a block per matrix beyond: the triangle in register tiles up to 128 … 256 by type,
+//! left-looking panels up to 256, the packed triangle in shared memory beyond but for the
 //! leading columns that do not fit), describes each routine's operands to the staging engine
 //! and launches on its views.
 
@@ -29,8 +30,12 @@ const WARP_BLOCK_THREADS: usize = 128;
 pub enum Plan {
     /// `w` lanes per matrix (a power of two ≥ n), `mpb` matrices per block.
     Warp { w: usize, mpb: usize },
-    /// 32 < n <= 256: a block of 256 threads per matrix, left-looking in panels of 32 columns,
-    /// each thread `tr` rows (⌈n / 32⌉) of the register-tiled updates.
+    /// 32 < n <= 256 (single), 180 (double, complex single) or 128 (complex double, from 25):
+    /// a block per matrix, the lower triangle's `tm` × `tm` tiles one to a thread in
+    /// registers, right-looking; `threads` covers the tiles, rounded up to whole warps.
+    Reg { tm: usize, threads: usize },
+    /// Beyond the register tiles, n <= 256: a block of 256 threads per matrix, left-looking in
+    /// panels of 32 columns, each thread `tr` rows (⌈n / 32⌉) of the register-tiled updates.
     Tile { tr: usize },
     /// A block per matrix of `threads`, L's first `split` columns in place in global memory,
     /// the others in shared memory.
@@ -45,31 +50,66 @@ pub fn plan<T: Scalar>(n: usize, max_smem: usize) -> Plan {
         let w = n.next_power_of_two().max(1);
         return Plan::Warp { w, mpb: WARP_BLOCK_THREADS / w };
     }
-    // Past 32: the tile kernel's single warp on a lone 32-column panel (complex double from 25
-    // to 32) leaves the rest of its block idle.
-    if n > 32 && n <= TILE_MAX && tile_smem::<T>(n) <= max_smem {
+    // Complex double from 25 (where the warp kernel's rows would spill), and from 33: the
+    // triangle in register tiles while it fits.
+    if n <= reg_max::<T>() {
+        let tm = reg_tile::<T>(n);
+        let g = n.div_ceil(tm);
+        return Plan::Reg { tm, threads: (g * (g + 1) / 2).div_ceil(32) * 32 };
+    }
+    if n <= TILE_MAX && tile_smem::<T>(n) <= max_smem {
         return Plan::Tile { tr: n.div_ceil(32) };
     }
     // The fewest leading columns in global memory that let the rest fit.
     let kept = (0..=n).rev().find(|&m| block_smem::<T>(m) <= max_smem).unwrap_or(0);
     // More threads where few blocks fit an SM (a large triangle): they hide shared memory's
     // latency in the trailing updates.
-    let threads = match n {
-        0..=64 => 256,
-        65..=160 => 512,
-        _ => 1024,
-    };
+    let threads = if n <= 160 { 512 } else { 1024 };
     Plan::Block { split: n - kept, threads }
 }
 
 /// The largest order of the tile kernel (its register tiles cover 8·32 rows).
 const TILE_MAX: usize = 256;
 
+/// The largest order of the register-tile kernel: its block holds the whole triangle in
+/// registers. A block's warps spread over an SM's four quarters of 16 Ki registers each, so
+/// w warps may take 512 / ⌈w / 4⌉ registers a thread: single n = 256 in 9 × 9 tiles, 448
+/// threads of 128 (ptxas sm_90); double and complex single 180 in 6 × 6, 480 threads of 118
+/// and 126; complex double 128 in 5 × 5, 352 threads of 156.
+fn reg_max<T>() -> usize {
+    match std::mem::size_of::<T>() {
+        4 => 256,
+        16 => 128,
+        _ => 180,
+    }
+}
+
+/// The register tile's side: 4 up to n = 64, beyond it 6 (double, complex single), 5 (complex
+/// double) or for single 8 up to 128 and 9 beyond. Each step reads a tile's TM row and TM
+/// column values from shared memory for TM² multiply-adds, so larger tiles load less per
+/// multiply-add; smaller ones take fewer registers (ptxas sm_90, 4 × 4: 46 to 118 from single
+/// to complex double; single 8 × 8 104, 9 × 9 128; 6 × 6 double 118, complex single 126; 5 × 5
+/// complex double 156), so more blocks share an SM to hide each step's barrier and square
+/// root (double n = 128: 2 blocks of 256 threads).
+fn reg_tile<T>(n: usize) -> usize {
+    match (n, std::mem::size_of::<T>()) {
+        (0..=64, _) => 4,
+        (0..=128, 4) => 8,
+        (_, 4) => 9,
+        (_, 16) => 5,
+        _ => 6,
+    }
+}
+
 /// Dynamic shared memory of each plan, in bytes: the warp kernel's columns (one per matrix);
-/// the tile kernel's panel (32 columns), chunk (16 columns) and column of order n, and its
-/// flag; the block kernel's packed lower triangle of order m.
+/// the register-tile kernel's two column buffers of ⌈n / tm⌉·tm; the tile kernel's panel (32
+/// columns), chunk (16 columns) and column of order n, and its flag; the block kernel's packed
+/// lower triangle of order m.
 fn warp_smem<T>(n: usize, mpb: usize) -> usize {
     mpb * n * std::mem::size_of::<T>()
+}
+fn reg_smem<T>(n: usize, tm: usize) -> usize {
+    2 * n.div_ceil(tm) * tm * std::mem::size_of::<T>()
 }
 fn tile_smem<T>(n: usize) -> usize {
     ((32 + 16) * n + 32) * std::mem::size_of::<T>() + 16
@@ -85,6 +125,10 @@ pub fn specialise<T: Scalar>(n: usize, p: Plan) -> (Vec<String>, String) {
         Plan::Warp { w, mpb } => {
             d.extend(["NG_WARP=1".to_string(), format!("NG_N={n}"), format!("NG_W={w}"), format!("NG_MPB={mpb}")]);
             "potrf_warp"
+        }
+        Plan::Reg { tm, threads } => {
+            d.extend(["NG_REG=1".to_string(), format!("NG_TM={tm}"), format!("NG_NT={threads}")]);
+            "potrf_reg"
         }
         Plan::Tile { tr } => {
             d.extend(["NG_TILE=1".to_string(), format!("NG_TR={tr}")]);
@@ -171,14 +215,15 @@ fn launch_potrf<T: Scalar>(ch: &CudaHandle, f: &Potrf<T>, k: &Chunk) -> Result<(
     let (defines, entry) = specialise::<T>(f.n, p);
     let module = dev.modules.get(dev, SOURCE, &defines, &entry)?;
     let (uplo, n, a, lda, info, batch) = (f.uplo.code(), f.n as i32, k[A].kbatch(), k[A].ld as i64, k[INFO].ptr(), k.count as i64);
-    // The block kernel takes n and split after uplo, the tile kernel n; the warp kernel has n
-    // at compile time.
+    // The block kernel takes n and split after uplo, the register-tile and tile kernels n; the
+    // warp kernel has n at compile time.
     let split = match p {
         Plan::Block { split, .. } => split as i32,
         _ => 0,
     };
     let (l, blocks, threads, smem) = match p {
         Plan::Warp { w, mpb } => (ch.launch(&module).arg(&uplo), k.count.div_ceil(mpb), mpb * w, warp_smem::<T>(f.n, mpb)),
+        Plan::Reg { tm, threads } => (ch.launch(&module).arg(&uplo).arg(&n), k.count, threads, reg_smem::<T>(f.n, tm)),
         Plan::Tile { .. } => (ch.launch(&module).arg(&uplo).arg(&n), k.count, 256, tile_smem::<T>(f.n)),
         Plan::Block { threads, .. } => (ch.launch(&module).arg(&uplo).arg(&n).arg(&split), k.count, threads, block_smem::<T>(f.n - split as usize)),
     };
@@ -209,8 +254,27 @@ mod tests {
         assert_eq!(plan::<f32>(1, 227 << 10), Plan::Warp { w: 1, mpb: 128 });
         assert_eq!(plan::<f32>(8, 227 << 10), Plan::Warp { w: 8, mpb: 16 });
         assert_eq!(plan::<f64>(32, 227 << 10), Plan::Warp { w: 32, mpb: 4 });
-        assert_eq!(plan::<f64>(33, 227 << 10), Plan::Tile { tr: 2 });
+        // The register tiles: 4 × 4 to n = 64 (double 33: 9 tiles a side, 45 tiles, 64
+        // threads; 64: 136 tiles; complex double from 25: 7 a side, 28 tiles), then 6 × 6
+        // (double 65: 11 a side, 66 tiles; 128: 22 a side, 253 tiles), single 8 × 8 (128: 16
+        // a side), complex double 5 × 5 (128: 26 a side, 351 tiles).
+        assert_eq!(plan::<f64>(33, 227 << 10), Plan::Reg { tm: 4, threads: 64 });
+        assert_eq!(plan::<f32>(64, 227 << 10), Plan::Reg { tm: 4, threads: 160 });
+        assert_eq!(plan::<f64>(65, 227 << 10), Plan::Reg { tm: 6, threads: 96 });
+        assert_eq!(plan::<f64>(128, 227 << 10), Plan::Reg { tm: 6, threads: 256 });
+        assert_eq!(plan::<f32>(128, 227 << 10), Plan::Reg { tm: 8, threads: 160 });
+        assert_eq!(plan::<Complex64>(25, 227 << 10), Plan::Reg { tm: 4, threads: 32 });
+        assert_eq!(plan::<Complex64>(32, 227 << 10), Plan::Reg { tm: 4, threads: 64 });
+        assert_eq!(plan::<Complex64>(128, 227 << 10), Plan::Reg { tm: 5, threads: 352 });
+        // Up to their largest orders: double 180 (30 a side, 465 tiles), single 256 in 9 × 9
+        // (29 a side, 435 tiles).
+        assert_eq!(plan::<f64>(180, 227 << 10), Plan::Reg { tm: 6, threads: 480 });
+        assert_eq!(plan::<f32>(129, 227 << 10), Plan::Reg { tm: 9, threads: 128 });
+        assert_eq!(plan::<f32>(256, 227 << 10), Plan::Reg { tm: 9, threads: 448 });
+        assert_eq!(plan::<Complex64>(129, 227 << 10), Plan::Tile { tr: 5 });
+        assert_eq!(plan::<f64>(181, 227 << 10), Plan::Tile { tr: 6 });
         assert_eq!(plan::<f64>(238, 227 << 10), Plan::Tile { tr: 8 });
+        assert_eq!(plan::<f32>(257, 227 << 10), Plan::Block { split: 0, threads: 1024 });
         // Complex double n = 256: (48·256 + 32)·16 + 16 = 197,136 bytes of shared memory.
         assert_eq!(plan::<Complex64>(256, 227 << 10), Plan::Tile { tr: 8 });
         // Beyond 256, the block kernel: the packed triangle of double n = 240 takes 240·241/2·8
@@ -218,9 +282,8 @@ mod tests {
         assert_eq!(plan::<f64>(257, 227 << 10), Plan::Block { split: 17, threads: 1024 });
         assert_eq!(plan::<f32>(300, 227 << 10), Plan::Block { split: 0, threads: 1024 });
         assert_eq!(plan::<Complex64>(257, 227 << 10), Plan::Block { split: 88, threads: 1024 });
-        assert_eq!(plan::<f64>(100, 0), Plan::Block { split: 100, threads: 512 });
+        assert_eq!(plan::<f64>(200, 0), Plan::Block { split: 200, threads: 1024 });
         assert_eq!(plan::<Complex64>(24, 227 << 10), Plan::Warp { w: 32, mpb: 4 });
-        assert_eq!(plan::<Complex64>(25, 227 << 10), Plan::Block { split: 0, threads: 256 });
         assert_eq!(specialise::<f32>(8, plan::<f32>(8, 0)).1, "potrf_warp_f32");
     }
 }

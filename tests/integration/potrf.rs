@@ -92,14 +92,18 @@ fn check_against_lapack<T: Blas>(h: &mut Handle, s: &Spd<T>, what: &str) {
     }
 }
 
-/// Around the 32 (warp/tile; complex double: 24/25) boundary, the tile kernel's row groups of
-/// 32 up to 256, and the block kernel beyond (leading columns in global memory but for single).
-const SIZES: [usize; 23] = [1, 2, 3, 5, 8, 16, 17, 24, 25, 31, 32, 33, 63, 64, 65, 100, 127, 128, 129, 169, 200, 256, 300];
+/// Around the 32 (warp/register tiles; complex double: 24/25) boundary, the register tiles'
+/// edges (4 × 4 to 64, then 5 × 5 to 128 for complex double, 6 × 6 to 180 for double and
+/// complex single, 8 × 8 to 128 and 9 × 9 to 256 for single), the tile kernel's row groups of
+/// 32 up to 256, and the block kernel beyond (leading columns in global memory but for
+/// single).
+const SIZES: [usize; 35] = [1, 2, 3, 5, 8, 16, 17, 24, 25, 26, 28, 29, 31, 32, 33, 34, 37, 63, 64, 65, 66, 96, 97, 100, 127, 128, 129, 169, 180, 181, 200, 255, 256, 257, 300];
 
 /// `sizes`, or under a sanitizer the first and last of each kernel path of T.
 fn per_path<T: Blas>(sizes: &[usize]) -> Vec<usize> {
     sizes_per_path(sizes, |n| match numgpu::potrf::cuda::plan::<T>(n, SMEM_OPTIN) {
         numgpu::potrf::cuda::Plan::Warp { w, .. } => (w, 0, false),
+        numgpu::potrf::cuda::Plan::Reg { tm, .. } => (tm, 0, true),
         numgpu::potrf::cuda::Plan::Tile { .. } => (0, 0, false),
         numgpu::potrf::cuda::Plan::Block { split, threads } => (0, threads, split > 0),
     })
@@ -162,22 +166,38 @@ fn tridiag_for<T: Blas>(h: &mut Handle) {
 /// batch unaffected.
 fn indefinite_for<T: Blas>(h: &mut Handle) {
     for &n in &[1usize, 4, 8, 32, 33, 64, 130] {
-        for uplo in UPLOS {
-            let ks = [1, n.div_ceil(2), n];
-            let mut full: Vec<Vec<T>> = ks.iter().map(|&k| indefinite_at::<T>(n, k, 200 + (n + k) as u64)).collect();
-            full.push(spd::<T>(n, 300 + n as u64));
-            let s = Spd::new(uplo, full, n);
-            let f = factor(h, &s);
-            for (i, &k) in ks.iter().enumerate() {
-                let who = format!("{}potrf indefinite {uplo:?} n={n} k={k}", T::LETTER);
-                assert_eq!(f.info[i], k as i32, "{who}: info");
-                let (lf, linfo) = lapack_potrf(&s.full[i], n, uplo);
-                assert_eq!(linfo, k as i32, "{who}: LAPACK's info");
-                let gap = leading_gap(&lower_of(&s.layout.get(&f.a, i), n, uplo), &lower_of(&lf, n, uplo), n, k - 1);
-                assert!(gap <= 30.0 * n as f64 * T::EPS, "{who}: the leading {0} × {0} block differs from LAPACK's by {gap:.3e}", k - 1);
-            }
-            assert_eq!(f.info[ks.len()], 0, "{}potrf {uplo:?} n={n}: the clean matrix of the batch", T::LETTER);
+        indefinite_at_each::<T>(h, n, &[1, n.div_ceil(2), n]);
+    }
+}
+
+/// Indefinite inside and at the edges of the CUDA kernels' tiles (register tiles of 4, 5, 6,
+/// 8 and 9 columns, panels of 32): the step that fails is the first or last column of a
+/// tile, or one inside it, for orders of each register-tile size and of the panels beyond.
+fn indefinite_tile_edges_for<T: Blas>(h: &mut Handle) {
+    for &n in &[29usize, 65, 97, 128, 160, 200] {
+        let ks: Vec<usize> = [4, 5, 6, 7, 8, 9, 10, 12, 13, 16, 17, 18, 19, 32, 33, 40, n - 1, n].into_iter().filter(|&k| k <= n).collect();
+        indefinite_at_each::<T>(h, n, &ks);
+    }
+}
+
+/// One batch of order n, matrix i indefinite at ks[i] and a positive definite one last, both
+/// uplo: info = k and the leading (k − 1) × (k − 1) block as LAPACK's; the clean matrix of the
+/// batch unaffected.
+fn indefinite_at_each<T: Blas>(h: &mut Handle, n: usize, ks: &[usize]) {
+    for uplo in UPLOS {
+        let mut full: Vec<Vec<T>> = ks.iter().map(|&k| indefinite_at::<T>(n, k, 200 + (n + k) as u64)).collect();
+        full.push(spd::<T>(n, 300 + n as u64));
+        let s = Spd::new(uplo, full, n);
+        let f = factor(h, &s);
+        for (i, &k) in ks.iter().enumerate() {
+            let who = format!("{}potrf indefinite {uplo:?} n={n} k={k}", T::LETTER);
+            assert_eq!(f.info[i], k as i32, "{who}: info");
+            let (lf, linfo) = lapack_potrf(&s.full[i], n, uplo);
+            assert_eq!(linfo, k as i32, "{who}: LAPACK's info");
+            let gap = leading_gap(&lower_of(&s.layout.get(&f.a, i), n, uplo), &lower_of(&lf, n, uplo), n, k - 1);
+            assert!(gap <= 30.0 * n as f64 * T::EPS, "{who}: the leading {0} × {0} block differs from LAPACK's by {gap:.3e}", k - 1);
         }
+        assert_eq!(f.info[ks.len()], 0, "{}potrf {uplo:?} n={n}: the clean matrix of the batch", T::LETTER);
     }
 }
 
@@ -367,6 +387,7 @@ crate::all_precisions! {
     random_matrices => random_for;
     tridiag => tridiag_for;
     indefinite => indefinite_for;
+    indefinite_tile_edges => indefinite_tile_edges_for;
     nan_inf => nan_inf_for;
     solves => solves_for;
     posv_all => posv_for;
@@ -381,6 +402,7 @@ crate::on_every_backend! {
     potrf_large_order_matches_lapack => super::large_order;
     potrf_tridiag_known_factor => super::tridiag;
     potrf_indefinite_info_k => super::indefinite;
+    potrf_indefinite_at_tile_edges => super::indefinite_tile_edges;
     potrf_nan_inf => super::nan_inf;
     potrs_solves_and_shared_factor => super::solves;
     posv_indefinite_left_unchanged => super::posv_all;

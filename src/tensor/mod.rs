@@ -23,9 +23,11 @@
 //!   K: M = Σ_q X_qᵀ·K_q, a strided batch of GEMMs and a reduction (the seed's scheme).
 //!
 //! Both backends split a long sum into pieces whose partial products are added in a fixed
-//! order (split-K when one GEMM has too few output tiles to fill the machine), so results do
+//! order (split-K when one product has too few output tiles to fill the machine), so results do
 //! not depend on the thread count; the CPU backend's pieces are OpenBLAS `?gemm` calls under
-//! rayon, the CUDA backend's the library's own batched GEMM (`gemm_batched::cuda`).
+//! rayon, the CUDA backend's a kernel for products of at most 64 columns (`tensor_skinny`: the
+//! MTTKRP of rank ≤ 64 reads X once, every mode alike) or else the library's own batched GEMM
+//! (`gemm_batched::cuda`); see `cuda.rs`.
 
 pub mod capi;
 pub mod cp;

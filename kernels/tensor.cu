@@ -15,7 +15,9 @@
 //                      M (m x n, n <= NC) = sum over slices q and sum indices t of
 //                      op(A)(i, t) * B(t, c) (src/tensor/mod.rs `Contraction`, op(B) = B):
 //                      op(A)(i, t) at A[q*a_slice + i + t*lda] (n: op = N) or
-//                      A[q*a_slice + t + i*lda] (t: op = T), B(t, c) at B[q*b_slice + t + c*ldb].
+//                      A[q*a_slice + t + i*lda] (t: op = T), B(t, c) at B[q*b_slice + t + c*ldb]
+//                      or, with nf > 0 factors in `table` (as tensor_kr's), B(t, c) = K(j, c),
+//                      j = q*b_slice + t, formed on the fly (the MTTKRP: K is not stored).
 //                      Block (x, y): rows x*BM .. x*BM + BM - 1 (BM = 4096 / NC) of piece y,
 //                      which is slices (y / per)*spp .. + spp - 1 and sum indices
 //                      (y % per)*len .. + len - 1 of each (fewer at the ends; none: zeros); it
@@ -126,8 +128,21 @@ template <int KC, int W, bool ALONG> struct NgSkMap {
     __device__ __forceinline__ int c(int u) const { return ALONG ? c0 + u * DC : c0 + (W >= NG_SK_THREADS ? (u % RB) * NG_SK_THREADS : 0); }
 };
 
+// a / b and a % b of non-negative values, in 32 bits when both fit (the usual case: far
+// cheaper than the 64-bit division).
+__device__ __forceinline__ void ng_divmod(ng_i64 a, ng_i64 b, ng_i64 &q, ng_i64 &r) {
+    if (((a | b) >> 31) == 0) {
+        const unsigned q32 = unsigned(a) / unsigned(b);
+        q = q32;
+        r = a - ng_i64(q32) * b;
+    } else {
+        q = a / b;
+        r = a - q * b;
+    }
+}
+
 template <int NC, bool TRANS>
-__device__ __forceinline__ void ng_skinny(ng_i64 m, ng_i64 n, ng_i64 k, ng_i64 slices, const T *__restrict__ A, ng_i64 lda, ng_i64 a_slice, const T *__restrict__ B, ng_i64 ldb, ng_i64 b_slice, ng_i64 spp, ng_i64 per, ng_i64 len, T *__restrict__ P, ng_i64 ldp, ng_i64 pp) {
+__device__ __forceinline__ void ng_skinny(ng_i64 m, ng_i64 n, ng_i64 k, ng_i64 slices, const T *__restrict__ A, ng_i64 lda, ng_i64 a_slice, const T *__restrict__ B, ng_i64 ldb, ng_i64 b_slice, ng_i64 spp, ng_i64 per, ng_i64 len, T *__restrict__ P, ng_i64 ldp, ng_i64 pp, int nf, const long long *__restrict__ table) {
     typedef NgSkinny<NC> S;
     __shared__ __align__(16) T sa[S::KC * S::LA];
     __shared__ __align__(16) T sb[S::KC * S::LB];
@@ -163,8 +178,26 @@ __device__ __forceinline__ void ng_skinny(ng_i64 m, ng_i64 n, ng_i64 k, ng_i64 s
             const T *p = a_at + u * a_du + (!TRANS && S::BM >= NG_SK_THREADS ? ng_i64(ma.c(u) - ma.c0) + ng_i64(ma.kk(u) - ma.kk0) * lda : 0);
             va[u] = i0 + ma.c(u) < m && ma.kk(u) < kv ? *p : T(0);
         }
+        if (nf == 0) {
 #pragma unroll
-        for (int u = 0; u < S::PB; ++u) vb[u] = mb.c(u) < n && mb.kk(u) < kv ? b_at[u * b_du] : T(0);
+            for (int u = 0; u < S::PB; ++u) vb[u] = mb.c(u) < n && mb.kk(u) < kv ? b_at[u * b_du] : T(0);
+            return;
+        }
+        // B's row j = q*b_slice + k0 + kk0 (the same for all of this thread's elements) as the
+        // Khatri-Rao product of the table's factors, multiplied in tensor_kr's order.
+        ng_i64 rest = q * b_slice + k0 + mb.kk0;
+        for (int f = 0; f < nf; ++f) {
+            const T *uf = reinterpret_cast<const T *>(__ldg(table + 3 * f));
+            const ng_i64 ld = __ldg(table + 3 * f + 1);
+            ng_i64 next, i;
+            ng_divmod(rest, __ldg(table + 3 * f + 2), next, i);
+            rest = next;
+#pragma unroll
+            for (int u = 0; u < S::PB; ++u) {
+                const T x = mb.c(u) < n && mb.kk0 < kv ? uf[i + mb.c(u) * ld] : T(0);
+                vb[u] = f == 0 ? x : vb[u] * x;
+            }
+        }
     };
     if (stages > 0) load(0);
     for (ng_i64 s = 0; s < stages; ++s) {
@@ -200,8 +233,8 @@ __device__ __forceinline__ void ng_skinny(ng_i64 m, ng_i64 n, ng_i64 k, ng_i64 s
 }
 
 #define NG_SKINNY(NAME, NC, TRANS)                                                                                                                                                                    \
-    extern "C" __global__ void __launch_bounds__(NG_SK_THREADS, 2) NG_KERNEL(NAME)(ng_i64 m, ng_i64 n, ng_i64 k, ng_i64 slices, const T *A, ng_i64 lda, ng_i64 a_slice, const T *B, ng_i64 ldb, ng_i64 b_slice, ng_i64 spp, ng_i64 per, ng_i64 len, T *P, ng_i64 ldp, ng_i64 pp) { \
-        ng_skinny<NC, TRANS>(m, n, k, slices, A, lda, a_slice, B, ldb, b_slice, spp, per, len, P, ldp, pp);                                                                                            \
+    extern "C" __global__ void __launch_bounds__(NG_SK_THREADS, 2) NG_KERNEL(NAME)(ng_i64 m, ng_i64 n, ng_i64 k, ng_i64 slices, const T *A, ng_i64 lda, ng_i64 a_slice, const T *B, ng_i64 ldb, ng_i64 b_slice, ng_i64 spp, ng_i64 per, ng_i64 len, T *P, ng_i64 ldp, ng_i64 pp, int nf, const long long *table) { \
+        ng_skinny<NC, TRANS>(m, n, k, slices, A, lda, a_slice, B, ldb, b_slice, spp, per, len, P, ldp, pp, nf, table);                                                                                            \
     }
 NG_SKINNY(tensor_skinny_n8, 8, false)
 NG_SKINNY(tensor_skinny_n16, 16, false)

@@ -1,13 +1,14 @@
-//! CUDA backend of the tensor family: `tensor_kr` (kernels/tensor.cu) forms the Khatri–Rao
-//! product of the other factors once in the workspace; the contraction M = X_(n)·K reads X in
-//! place. With at most [`SKINNY_MAX`] columns (the rank) it is `tensor_skinny_<n|t><NC>`, a kernel
-//! for M with few columns that reads X once, coalesced, for every mode alike (op(A) = X_(0), its
-//! transpose, or a batch of slices): blocks of rows of M by pieces of the sum (stretches of one
-//! long sum, or groups of slices), enough of them for four blocks per SM, their partial
-//! products added by `tensor_reduce` in a fixed order. Wider contractions are the library's
-//! batched GEMM (`gemm_batched::cuda::enqueue_gemm`) on views into X: one GEMM straight into M
-//! when it fills the GPU, else a batch of pieces (the slices of a middle mode, or split-K) into
-//! partials that `tensor_reduce` adds in a fixed order. [`CudaEngine`] gives the decompositions the same contractions, the Jacobi SVD
+//! CUDA backend of the tensor family. The MTTKRP's contraction M = X_(n)·K reads X in place.
+//! With at most [`SKINNY_MAX`] columns (the rank) it is `tensor_skinny_<n|t><NC>`
+//! (kernels/tensor.cu), a kernel for M with few columns that reads X once, coalesced, for every
+//! mode alike (op(A) = X_(0), its transpose, or a batch of slices), forming the rows of the
+//! Khatri–Rao product K from the factors as it goes (K is never stored): blocks of rows of M by
+//! pieces of the sum (stretches of one long sum, or groups of slices), enough of them for four
+//! blocks per SM, their partial products added by `tensor_reduce` in a fixed order. Wider ranks
+//! have `tensor_kr` form K once in the workspace and the library's batched GEMM
+//! (`gemm_batched::cuda::enqueue_gemm`) on views into X: one GEMM straight into M when it fills
+//! the GPU, else a batch of pieces (the slices of a middle mode, or split-K) into partials that
+//! `tensor_reduce` adds in a fixed order. [`CudaEngine`] gives the decompositions the same contractions, the Jacobi SVD
 //! (`jacobi::cuda::enqueue_gesvdj`, on the Gram matrices) and the small kernels of tensor.cu,
 //! all on device views inside the one staged call of the caller's arrays.
 
@@ -285,12 +286,27 @@ pub fn mttkrp<T: Blas>(ch: &mut CudaHandle, p: &Mttkrp<T>, space: Space) -> Resu
     }
 }
 
-/// Scratch elements of T that [`enqueue_mttkrp`] needs: the Khatri–Rao product, the partial
-/// products, the factor table.
+/// How [`enqueue_mttkrp`] runs `p` and carves its scratch (elements of T, each region aligned to
+/// 64): the Khatri–Rao product at 0 (the GEMM path only: the skinny kernel forms K's rows from
+/// the factors as it goes), the partial products at `partials`, the factor table at `table`.
+struct MttkrpWork {
+    plan: Plan,
+    partials: usize,
+    table: usize,
+    total: usize,
+}
+
+fn mttkrp_work<T: Scalar>(ch: &CudaHandle, p: &Mttkrp<T>) -> MttkrpWork {
+    let c = p.contraction();
+    let plan = plan(&c, ch.dev.sm_count as usize);
+    let kr = if matches!(plan, Plan::Skinny(_)) { 0 } else { p.others() * p.rank };
+    let [kr, parts, table] = [kr, plan.partials(&c), table_elems::<T>(p.dims.len() - 1)].map(|e| e.next_multiple_of(64));
+    MttkrpWork { plan, partials: kr, table: kr + parts, total: kr + parts + table }
+}
+
+/// Scratch elements of T that [`enqueue_mttkrp`] needs ([`MttkrpWork`]).
 fn mttkrp_scratch<T: Scalar>(ch: &CudaHandle, p: &Mttkrp<T>) -> usize {
-    let (rows, c) = (p.others(), p.contraction());
-    let parts = [rows * p.rank, plan(&c, ch.dev.sm_count as usize).partials(&c), table_elems::<T>(p.dims.len() - 1)];
-    parts.iter().map(|&e| e.next_multiple_of(64)).sum()
+    mttkrp_work(ch, p).total
 }
 
 /// Elements of T that hold the Khatri–Rao table of `nf` factors (three 64-bit words each).
@@ -299,24 +315,33 @@ fn table_elems<T>(nf: usize) -> usize {
 }
 
 /// Enqueues the MTTKRP `p`, whose pointers are device addresses, with [`mttkrp_scratch`]
-/// elements of scratch at `scratch`.
+/// elements of scratch at `scratch`: the skinny kernel on X and the factor table, or
+/// `tensor_kr` and the GEMMs.
 ///
 /// # Safety
 /// Every address is device memory of the handle's device of the extent `p` gives.
 unsafe fn enqueue_mttkrp<T: Scalar>(ch: &CudaHandle, p: &Mttkrp<T>, scratch: u64) -> Result<()> {
-    let (rows, c) = (p.others(), p.contraction());
-    let pl = plan(&c, ch.dev.sm_count as usize);
-    let kr_out = scratch;
-    let partials = at::<T>(kr_out, (rows * p.rank).next_multiple_of(64));
-    let table = at::<T>(partials, pl.partials(&c).next_multiple_of(64));
+    let (rows, c, w) = (p.others(), p.contraction(), mttkrp_work(ch, p));
+    let (partials, table) = (at::<T>(scratch, w.partials), at::<T>(scratch, w.table));
     let m = view(p.m as u64, 0, p.ldm);
     if rows == 0 {
         return reduce::<T>(ch, c.m, c.n, 0, 0, m.ptr(), m.ld, false);
     }
     let factors: Vec<(u64, usize, usize)> = p.factors().iter().map(|f| (f.ptr as u64, f.ld, f.dim)).collect();
     upload_table(ch, table, &factors)?;
-    kr::<T>(ch, factors.len(), table, rows, p.rank, kr_out, rows)?;
-    contract::<T>(ch, &c, &pl, p.x as u64, kr_out, partials, &m)
+    if let Plan::Skinny(s) = &w.plan {
+        return skinny::<T>(ch, &c, s, p.x as u64, Rhs::Factors(factors.len(), table), partials, &m);
+    }
+    kr::<T>(ch, factors.len(), table, rows, p.rank, scratch, rows)?;
+    contract::<T>(ch, &c, &w.plan, p.x as u64, scratch, partials, &m)
+}
+
+/// The right-hand side of a skinny contraction: B in memory, or the Khatri–Rao product of `nf`
+/// factors whose table is at the address (K's rows formed as the kernel goes).
+#[derive(Clone, Copy)]
+enum Rhs {
+    Matrix(u64),
+    Factors(usize, u64),
 }
 
 /// M = Σ_q op(A_q)·op(B_q) on device memory (A at `a`, B at `b`), partials at `partials`
@@ -330,22 +355,26 @@ unsafe fn contract<T: Scalar>(ch: &CudaHandle, c: &Contraction, pl: &Plan, a: u6
         return reduce::<T>(ch, c.m, c.n, 0, 0, m.ptr(), m.ld, false);
     }
     match pl {
-        Plan::Skinny(s) => skinny::<T>(ch, c, s, a, b, partials, m),
+        Plan::Skinny(s) => skinny::<T>(ch, c, s, a, Rhs::Matrix(b), partials, m),
         Plan::Gemm(g) => gemm_contract::<T>(ch, c, g, a, b, partials, m),
     }
 }
 
-/// Enqueues `tensor_skinny_<n|t><nc>` for the non-empty `c` (into M, or into the partials that
-/// `tensor_reduce` then adds in piece order).
+/// Enqueues `tensor_skinny_<n|t><nc>` for the non-empty `c`, B being `rhs` (into M, or into the
+/// partials that `tensor_reduce` then adds in piece order).
 ///
 /// # Safety
 /// As [`contract`].
-unsafe fn skinny<T: Scalar>(ch: &CudaHandle, c: &Contraction, s: &Skinny, a: u64, b: u64, partials: u64, m: &View) -> Result<()> {
+unsafe fn skinny<T: Scalar>(ch: &CudaHandle, c: &Contraction, s: &Skinny, a: u64, rhs: Rhs, partials: u64, m: &View) -> Result<()> {
     let module = module::<T>(ch, &format!("skinny_{}{}", if c.trans { 't' } else { 'n' }, s.nc))?;
     let (out, ldp, pp) = if s.pieces == 1 { (m.ptr(), m.ld, 0) } else { (partials, c.m, c.m * c.n) };
     let w = |v: usize| v as i64;
     let (mm, n, k, slices, lda, a_slice, ldb, b_slice) = (w(c.m), w(c.n), w(c.k), w(c.slices), w(c.lda), w(c.a_slice), w(c.ldb), w(c.b_slice));
     let (spp, per, len, ldp, pp) = (w(s.spp), w(s.per), w(s.len), w(ldp), w(pp));
+    let (b, nf, table) = match rhs {
+        Rhs::Matrix(b) => (b, 0i32, 0u64),
+        Rhs::Factors(nf, table) => (0u64, nf as i32, table),
+    };
     // The plan keeps tiles within i32 and pieces below 2·4·SMs (grid y ≤ 65535).
     let blocks = (s.tiles as u32, s.pieces as u32, 1);
     // SAFETY: the argument list of tensor_skinny_<n|t><NC>_<T> in tensor.cu; its tiles and pieces
@@ -367,6 +396,8 @@ unsafe fn skinny<T: Scalar>(ch: &CudaHandle, c: &Contraction, s: &Skinny, a: u64
         .arg(&out)
         .arg(&ldp)
         .arg(&pp)
+        .arg(&nf)
+        .arg(&table)
         .run(blocks, THREADS as u32, 0)?;
     if s.pieces == 1 {
         return Ok(());

@@ -16,8 +16,9 @@
 //                      op(A)(i, t) * B(t, c) (src/tensor/mod.rs `Contraction`, op(B) = B):
 //                      op(A)(i, t) at A[q*a_slice + i + t*lda] (n: op = N) or
 //                      A[q*a_slice + t + i*lda] (t: op = T), B(t, c) at B[q*b_slice + t + c*ldb]
-//                      or, with nf > 0 factors in `table` (as tensor_kr's), B(t, c) = K(j, c),
-//                      j = q*b_slice + t, formed on the fly (the MTTKRP: K is not stored).
+//                      or, with 0 < nf <= NG_KR_MAX factors in `table` (by value, as tensor_kr's
+//                      table), B(t, c) = K(j, c), j = q*b_slice + t, formed on the fly in
+//                      tensor_kr's order (the MTTKRP: K is not stored).
 //                      Block (x, y): rows x*BM .. x*BM + BM - 1 (BM = 4096 / NC) of piece y,
 //                      which is slices (y / per)*spp .. + spp - 1 and sum indices
 //                      (y % per)*len .. + len - 1 of each (fewer at the ends; none: zeros); it
@@ -141,8 +142,15 @@ __device__ __forceinline__ void ng_divmod(ng_i64 a, ng_i64 b, ng_i64 &q, ng_i64 
     }
 }
 
+// Most factors whose table tensor_skinny takes by value (NG_KR_MAX * 3 64-bit words of
+// parameters: address, leading dimension, rows, the fastest row index first).
+#define NG_KR_MAX 16
+struct NgKrTable {
+    long long w[3 * NG_KR_MAX];
+};
+
 template <int NC, bool TRANS>
-__device__ __forceinline__ void ng_skinny(ng_i64 m, ng_i64 n, ng_i64 k, ng_i64 slices, const T *__restrict__ A, ng_i64 lda, ng_i64 a_slice, const T *__restrict__ B, ng_i64 ldb, ng_i64 b_slice, ng_i64 spp, ng_i64 per, ng_i64 len, T *__restrict__ P, ng_i64 ldp, ng_i64 pp, int nf, const long long *__restrict__ table) {
+__device__ __forceinline__ void ng_skinny(ng_i64 m, ng_i64 n, ng_i64 k, ng_i64 slices, const T *__restrict__ A, ng_i64 lda, ng_i64 a_slice, const T *__restrict__ B, ng_i64 ldb, ng_i64 b_slice, ng_i64 spp, ng_i64 per, ng_i64 len, T *__restrict__ P, ng_i64 ldp, ng_i64 pp, int nf, const NgKrTable &table) {
     typedef NgSkinny<NC> S;
     __shared__ __align__(16) T sa[S::KC * S::LA];
     __shared__ __align__(16) T sb[S::KC * S::LB];
@@ -186,11 +194,12 @@ __device__ __forceinline__ void ng_skinny(ng_i64 m, ng_i64 n, ng_i64 k, ng_i64 s
         // B's row j = q*b_slice + k0 + kk0 (the same for all of this thread's elements) as the
         // Khatri-Rao product of the table's factors, multiplied in tensor_kr's order.
         ng_i64 rest = q * b_slice + k0 + mb.kk0;
+#pragma unroll 1
         for (int f = 0; f < nf; ++f) {
-            const T *uf = reinterpret_cast<const T *>(__ldg(table + 3 * f));
-            const ng_i64 ld = __ldg(table + 3 * f + 1);
+            const T *uf = reinterpret_cast<const T *>(table.w[3 * f]);
+            const ng_i64 ld = table.w[3 * f + 1];
             ng_i64 next, i;
-            ng_divmod(rest, __ldg(table + 3 * f + 2), next, i);
+            ng_divmod(rest, table.w[3 * f + 2], next, i);
             rest = next;
 #pragma unroll
             for (int u = 0; u < S::PB; ++u) {
@@ -233,7 +242,7 @@ __device__ __forceinline__ void ng_skinny(ng_i64 m, ng_i64 n, ng_i64 k, ng_i64 s
 }
 
 #define NG_SKINNY(NAME, NC, TRANS)                                                                                                                                                                    \
-    extern "C" __global__ void __launch_bounds__(NG_SK_THREADS, 2) NG_KERNEL(NAME)(ng_i64 m, ng_i64 n, ng_i64 k, ng_i64 slices, const T *A, ng_i64 lda, ng_i64 a_slice, const T *B, ng_i64 ldb, ng_i64 b_slice, ng_i64 spp, ng_i64 per, ng_i64 len, T *P, ng_i64 ldp, ng_i64 pp, int nf, const long long *table) { \
+    extern "C" __global__ void __launch_bounds__(NG_SK_THREADS, 2) NG_KERNEL(NAME)(ng_i64 m, ng_i64 n, ng_i64 k, ng_i64 slices, const T *A, ng_i64 lda, ng_i64 a_slice, const T *B, ng_i64 ldb, ng_i64 b_slice, ng_i64 spp, ng_i64 per, ng_i64 len, T *P, ng_i64 ldp, ng_i64 pp, int nf, NgKrTable table) { \
         ng_skinny<NC, TRANS>(m, n, k, slices, A, lda, a_slice, B, ldb, b_slice, spp, per, len, P, ldp, pp, nf, table);                                                                                            \
     }
 NG_SKINNY(tensor_skinny_n8, 8, false)

@@ -25,6 +25,7 @@ use crate::cuda::module::Module;
 use crate::cuda::params::{grid, KScalar};
 use crate::cuda::staging::{Dir, Operand, Stage, View};
 use crate::cuda::CudaHandle;
+use cudarc::driver::safe::DeviceRepr;
 use crate::gemm_batched::cuda::{enqueue_gemm, Shape};
 use crate::jacobi::cuda::{enqueue_gesvdj, gesvdj_scratch, SvdViews};
 use crate::jacobi::Opts;
@@ -58,6 +59,30 @@ const THREADS: usize = 256;
 
 /// Most columns of M that `tensor_skinny` takes; wider contractions are GEMMs.
 pub const SKINNY_MAX: usize = 64;
+
+/// Most factors whose Khatri–Rao rows `tensor_skinny` forms (kernels/tensor.cu `NG_KR_MAX`):
+/// an MTTKRP of a higher order takes `tensor_kr` and the GEMMs.
+const KR_MAX: usize = 16;
+
+/// `NgKrTable` of tensor.cu: the factors' (address, leading dimension, rows), the fastest row
+/// index first, by value (no upload, nothing to wait for).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+struct KrTable([i64; 3 * KR_MAX]);
+
+// SAFETY: repr(C) plain data, the layout of `NgKrTable`.
+unsafe impl DeviceRepr for KrTable {}
+
+impl KrTable {
+    /// The table of `factors` (at most KR_MAX; none: unused).
+    fn of(factors: &[(u64, usize, usize)]) -> KrTable {
+        let mut w = [0i64; 3 * KR_MAX];
+        for (slot, &(p, ld, dim)) in w.chunks_mut(3).zip(factors) {
+            slot.copy_from_slice(&[p as i64, ld as i64, dim as i64]);
+        }
+        KrTable(w)
+    }
+}
 
 /// Entries of M one block of `tensor_skinny_<n|t><NC>` computes: BM = SKINNY_TILE / NC rows by NC
 /// columns (kernels/tensor.cu `NgSkinny`).
@@ -286,9 +311,10 @@ pub fn mttkrp<T: Blas>(ch: &mut CudaHandle, p: &Mttkrp<T>, space: Space) -> Resu
     }
 }
 
-/// How [`enqueue_mttkrp`] runs `p` and carves its scratch (elements of T, each region aligned to
-/// 64): the Khatri–Rao product at 0 (the GEMM path only: the skinny kernel forms K's rows from
-/// the factors as it goes), the partial products at `partials`, the factor table at `table`.
+/// How [`enqueue_mttkrp`] runs `p` (skinny up to KR_MAX factors) and carves its scratch
+/// (elements of T, each region aligned to 64): the GEMM path's Khatri–Rao product at 0 and its
+/// factor table at `table` (the skinny kernel forms K's rows from the factors, passed by value,
+/// as it goes), the partial products at `partials`.
 struct MttkrpWork {
     plan: Plan,
     partials: usize,
@@ -297,10 +323,14 @@ struct MttkrpWork {
 }
 
 fn mttkrp_work<T: Scalar>(ch: &CudaHandle, p: &Mttkrp<T>) -> MttkrpWork {
-    let c = p.contraction();
-    let plan = plan(&c, ch.dev.sm_count as usize);
-    let kr = if matches!(plan, Plan::Skinny(_)) { 0 } else { p.others() * p.rank };
-    let [kr, parts, table] = [kr, plan.partials(&c), table_elems::<T>(p.dims.len() - 1)].map(|e| e.next_multiple_of(64));
+    let (c, sms) = (p.contraction(), ch.dev.sm_count as usize);
+    let plan = match plan(&c, sms) {
+        Plan::Skinny(_) if p.dims.len() - 1 > KR_MAX => Plan::Gemm(gemm_plan(&c, sms)),
+        pl => pl,
+    };
+    let gemm = matches!(plan, Plan::Gemm(_));
+    let (kr, table) = if gemm { (p.others() * p.rank, table_elems::<T>(p.dims.len() - 1)) } else { (0, 0) };
+    let [kr, parts, table] = [kr, plan.partials(&c), table].map(|e| e.next_multiple_of(64));
     MttkrpWork { plan, partials: kr, table: kr + parts, total: kr + parts + table }
 }
 
@@ -328,20 +358,20 @@ unsafe fn enqueue_mttkrp<T: Scalar>(ch: &CudaHandle, p: &Mttkrp<T>, scratch: u64
         return reduce::<T>(ch, c.m, c.n, 0, 0, m.ptr(), m.ld, false);
     }
     let factors: Vec<(u64, usize, usize)> = p.factors().iter().map(|f| (f.ptr as u64, f.ld, f.dim)).collect();
-    upload_table(ch, table, &factors)?;
     if let Plan::Skinny(s) = &w.plan {
-        return skinny::<T>(ch, &c, s, p.x as u64, Rhs::Factors(factors.len(), table), partials, &m);
+        return skinny::<T>(ch, &c, s, p.x as u64, Rhs::Factors(factors.len(), &KrTable::of(&factors)), partials, &m);
     }
+    upload_table(ch, table, &factors)?;
     kr::<T>(ch, factors.len(), table, rows, p.rank, scratch, rows)?;
     contract::<T>(ch, &c, &w.plan, p.x as u64, scratch, partials, &m)
 }
 
 /// The right-hand side of a skinny contraction: B in memory, or the Khatri–Rao product of `nf`
-/// factors whose table is at the address (K's rows formed as the kernel goes).
+/// (≤ KR_MAX) factors of the table (K's rows formed as the kernel goes).
 #[derive(Clone, Copy)]
-enum Rhs {
+enum Rhs<'a> {
     Matrix(u64),
-    Factors(usize, u64),
+    Factors(usize, &'a KrTable),
 }
 
 /// M = Σ_q op(A_q)·op(B_q) on device memory (A at `a`, B at `b`), partials at `partials`
@@ -365,15 +395,15 @@ unsafe fn contract<T: Scalar>(ch: &CudaHandle, c: &Contraction, pl: &Plan, a: u6
 ///
 /// # Safety
 /// As [`contract`].
-unsafe fn skinny<T: Scalar>(ch: &CudaHandle, c: &Contraction, s: &Skinny, a: u64, rhs: Rhs, partials: u64, m: &View) -> Result<()> {
+unsafe fn skinny<T: Scalar>(ch: &CudaHandle, c: &Contraction, s: &Skinny, a: u64, rhs: Rhs<'_>, partials: u64, m: &View) -> Result<()> {
     let module = module::<T>(ch, &format!("skinny_{}{}", if c.trans { 't' } else { 'n' }, s.nc))?;
     let (out, ldp, pp) = if s.pieces == 1 { (m.ptr(), m.ld, 0) } else { (partials, c.m, c.m * c.n) };
     let w = |v: usize| v as i64;
     let (mm, n, k, slices, lda, a_slice, ldb, b_slice) = (w(c.m), w(c.n), w(c.k), w(c.slices), w(c.lda), w(c.a_slice), w(c.ldb), w(c.b_slice));
     let (spp, per, len, ldp, pp) = (w(s.spp), w(s.per), w(s.len), w(ldp), w(pp));
     let (b, nf, table) = match rhs {
-        Rhs::Matrix(b) => (b, 0i32, 0u64),
-        Rhs::Factors(nf, table) => (0u64, nf as i32, table),
+        Rhs::Matrix(b) => (b, 0i32, KrTable::of(&[])),
+        Rhs::Factors(nf, table) => (0u64, nf as i32, *table),
     };
     // The plan keeps tiles within i32 and pieces below 2·4·SMs (grid y ≤ 65535).
     let blocks = (s.tiles as u32, s.pieces as u32, 1);

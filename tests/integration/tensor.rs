@@ -133,7 +133,8 @@ fn groups_and_reproducible_for<T: Blas>(h: &mut Handle) {
 /// every mode of 1 × 1 × 1, of a 3rd-order tensor whose sums are cut into stretches (first and
 /// last modes) or grouped slices (the middle one), and of 4th- and 5th-order tensors; a last
 /// mode whose sum of 132 000 is cut (on 132 SMs) into more stretches than it fills, so the last
-/// piece is empty; the same bits twice.
+/// piece is empty; orders 17 and 18 (16 other factors, the most the kernel forms K's rows from,
+/// and 17: the GEMM path); the same bits twice.
 fn skinny_edges_for<T: Blas>(h: &mut Handle) {
     let shapes: &[&[usize]] = if under_sanitizer() { &[&[1, 1, 1], &[40, 50, 60]] } else { &[&[1, 1, 1], &[40, 50, 60], &[6, 5, 4, 7], &[3, 4, 2, 5, 3]] };
     for (seed, rank) in [1, 9, 17, 33, 64, 65].into_iter().enumerate() {
@@ -144,6 +145,13 @@ fn skinny_edges_for<T: Blas>(h: &mut Handle) {
         }
     }
     check_mode::<T>(h, &[330, 400, 2], 2, 8, 91);
+    for order in [17, 18] {
+        let mut dims = vec![1; order];
+        (dims[0], dims[5], dims[order - 1]) = (3, 2, 4);
+        for mode in [0, 5, 9, order - 1] {
+            check_mode::<T>(h, &dims, mode, 5, 93 + mode as u64);
+        }
+    }
     let first = check_mode::<T>(h, &[40, 50, 60], 0, 33, 92);
     let again = check_mode::<T>(h, &[40, 50, 60], 0, 33, 92);
     assert!(unchanged(&first, &again), "{}mttkrp split into stretches is not reproducible", T::LETTER);

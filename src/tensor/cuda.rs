@@ -8,9 +8,10 @@
 //! have `tensor_kr` form K once in the workspace and the library's batched GEMM
 //! (`gemm_batched::cuda::enqueue_gemm`) on views into X: one GEMM straight into M when it fills
 //! the GPU, else a batch of pieces (the slices of a middle mode, or split-K) into partials that
-//! `tensor_reduce` adds in a fixed order. [`CudaEngine`] gives the decompositions the same contractions, the Jacobi SVD
-//! (`jacobi::cuda::enqueue_gesvdj`, on the Gram matrices) and the small kernels of tensor.cu,
-//! all on device views inside the one staged call of the caller's arrays.
+//! `tensor_reduce` adds in a fixed order. [`CudaEngine`] gives the decompositions the same
+//! contractions, the Jacobi SVD (`jacobi::cuda::enqueue_gesvdj`, on the Gram matrices) and the
+//! small kernels of tensor.cu, all on device views inside the one staged call of the caller's
+//! arrays.
 
 use super::cp::{self, CpAls, CpArrays, CpOutcome, CpRecWork, CpReconstruct, CpWork};
 use super::engine::{at, Engine, Mat, Real};
@@ -25,11 +26,11 @@ use crate::cuda::module::Module;
 use crate::cuda::params::{grid, KScalar};
 use crate::cuda::staging::{Dir, Operand, Stage, View};
 use crate::cuda::CudaHandle;
-use cudarc::driver::safe::DeviceRepr;
 use crate::gemm_batched::cuda::{enqueue_gemm, Shape};
 use crate::jacobi::cuda::{enqueue_gesvdj, gesvdj_scratch, SvdViews};
 use crate::jacobi::Opts;
 use crate::lapack::Blas;
+use cudarc::driver::safe::DeviceRepr;
 use std::ffi::c_void;
 use std::mem::size_of;
 use std::sync::Arc;
@@ -84,8 +85,8 @@ impl KrTable {
     }
 }
 
-/// Entries of M one block of `tensor_skinny_<n|t><NC>` computes: BM = SKINNY_TILE / NC rows by NC
-/// columns (kernels/tensor.cu `NgSkinny`).
+/// Entries of M one block of `tensor_skinny_<n|t><NC>` computes: BM = SKINNY_TILE / NC rows by
+/// NC columns (kernels/tensor.cu `NgSkinny`).
 const SKINNY_TILE: usize = 4096;
 
 /// The output tile of the batched GEMM's kernels, for counting the blocks of one product.
@@ -114,9 +115,10 @@ impl Plan {
     }
 }
 
-/// How `tensor_skinny_<n|t><nc>` runs: `tiles` blocks of rows of M by `pieces` pieces of the sum,
-/// each `spp` slices (fewer in the last group) by `per` stretches of `len` of each slice's sum
-/// (the last shorter, or empty: such a piece writes zeros); one piece writes M itself, more write partials that `tensor_reduce` adds.
+/// How `tensor_skinny_<n|t><nc>` runs: `tiles` blocks of rows of M by `pieces` pieces of the
+/// sum, each `spp` slices (fewer in the last group) by `per` stretches of `len` of each slice's
+/// sum (the last shorter, or empty: such a piece writes zeros); one piece writes M itself, more
+/// write partials that `tensor_reduce` adds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Skinny {
     pub nc: usize,
@@ -199,8 +201,8 @@ pub fn skinny_plan(c: &Contraction, sms: usize) -> Skinny {
         let spp = c.slices / want;
         return Skinny { spp, pieces: c.slices.div_ceil(spp), ..one };
     }
-    // `per` stretches exactly (the last ones empty, writing zeros, when k ≤ per·(per − 1)): so
-    // the blocks are at least the wanted ones, and a slice's partials at most `per`.
+    // `per` stretches exactly (the last ones empty, writing zeros, when (per − 1)·⌈k/per⌉ ≥ k):
+    // so the blocks are at least the wanted ones, and a slice's partials at most `per`.
     let per = want.div_ceil(c.slices);
     Skinny { spp: 1, per, len: c.k.div_ceil(per), pieces: c.slices * per, ..one }
 }
@@ -322,6 +324,7 @@ struct MttkrpWork {
     total: usize,
 }
 
+/// The [`MttkrpWork`] of `p` on the handle's device: the one place its scratch is sized.
 fn mttkrp_work<T: Scalar>(ch: &CudaHandle, p: &Mttkrp<T>) -> MttkrpWork {
     let (c, sms) = (p.contraction(), ch.dev.sm_count as usize);
     let plan = match plan(&c, sms) {

@@ -22,12 +22,12 @@
 //                      Block (x, y): rows x*BM .. x*BM + BM - 1 (BM = 4096 / NC) of piece y,
 //                      which is slices (y / per)*spp .. + spp - 1 and sum indices
 //                      (y % per)*len .. + len - 1 of each (fewer at the ends; none: zeros); it
-//                      writes P + y*pp (leading dimension ldp). Each stage
-//                      copies KC = min(NC, 32) sum indices of the A tile (BM x KC) and of B
-//                      (KC x NC) into shared memory, zero outside the matrices, with loads
-//                      coalesced along whichever index is contiguous; the next stage's loads are
-//                      in flight (registers) while the threads multiply this one, each thread a
-//                      4 x 4 tile of accumulators. Every entry is summed in one fixed order.
+//                      writes P + y*pp (leading dimension ldp). Each stage copies KC =
+//                      min(NC, 32) sum indices of the A tile (BM x KC) and of B (KC x NC) into
+//                      shared memory, zero outside the matrices, with loads coalesced along
+//                      whichever index is contiguous; the next stage's loads are in flight
+//                      (registers) while the threads multiply this one, each thread a 4 x 4
+//                      tile of accumulators. Every entry is summed in one fixed order.
 //   tensor_reduce_<T>  M(i, r) = [M(i, r) +] sum over s < slots of P_s(i, r), in the order of s
 //                      (deterministic, no atomics): P_s is m x n, compact, `sp` elements apart;
 //                      slots = 0 gives M = 0. A thread per entry of M.

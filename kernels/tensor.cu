@@ -1,7 +1,8 @@
-// Dense tensors: the Khatri-Rao product and the reduction of MTTKRP's partial products (the
-// host side is src/tensor/cuda.rs; the products themselves are gemm_batched.cu's kernels), and
-// the small steps of the decompositions (CP-ALS, TT-SVD, TR-SVD, HT; src/tensor/engine.rs says
-// what each computes, the CPU backend's loops are the same arithmetic).
+// Dense tensors: the Khatri-Rao product, the skinny contraction of MTTKRP (M = sum of op(A_q) B_q
+// with at most 64 columns; wider ones are gemm_batched.cu's kernels) and the reduction of its
+// partial products (the host side is src/tensor/cuda.rs), and the small steps of the
+// decompositions (CP-ALS, TT-SVD, TR-SVD, HT; src/tensor/engine.rs says what each computes, the
+// CPU backend's loops are the same arithmetic).
 //
 // Kernels (T = NG_T, real):
 //   tensor_kr_<T>      K(j, r) = U_0(i_0, r) * U_1(i_1, r) * ... (multiplied in that order),
@@ -10,6 +11,23 @@
 //                      table in device memory, three 64-bit words each (address, leading
 //                      dimension, rows), so any number of them; a grid-stride loop over the
 //                      rows x rank entries, rows fastest (coalesced writes).
+//   tensor_skinny_<n|t><NC>_<T>  (NC = 8, 16, 32, 64) the partial products of a contraction
+//                      M (m x n, n <= NC) = sum over slices q and sum indices t of
+//                      op(A)(i, t) * B(t, c) (src/tensor/mod.rs `Contraction`, op(B) = B):
+//                      op(A)(i, t) at A[q*a_slice + i + t*lda] (n: op = N) or
+//                      A[q*a_slice + t + i*lda] (t: op = T), B(t, c) at B[q*b_slice + t + c*ldb]
+//                      or, with 0 < nf <= NG_KR_MAX factors in `table` (by value, as tensor_kr's
+//                      table), B(t, c) = K(j, c), j = q*b_slice + t, formed on the fly in
+//                      tensor_kr's order (the MTTKRP: K is not stored).
+//                      Block (x, y): rows x*BM .. x*BM + BM - 1 (BM = 4096 / NC) of piece y,
+//                      which is slices (y / per)*spp .. + spp - 1 and sum indices
+//                      (y % per)*len .. + len - 1 of each (fewer at the ends; none: zeros); it
+//                      writes P + y*pp (leading dimension ldp). Each stage copies KC =
+//                      min(NC, 32) sum indices of the A tile (BM x KC) and of B (KC x NC) into
+//                      shared memory, zero outside the matrices, with loads coalesced along
+//                      whichever index is contiguous; the next stage's loads are in flight
+//                      (registers) while the threads multiply this one, each thread a 4 x 4
+//                      tile of accumulators. Every entry is summed in one fixed order.
 //   tensor_reduce_<T>  M(i, r) = [M(i, r) +] sum over s < slots of P_s(i, r), in the order of s
 //                      (deterministic, no atomics): P_s is m x n, compact, `sp` elements apart;
 //                      slots = 0 gives M = 0. A thread per entry of M.
@@ -53,6 +71,188 @@ extern "C" __global__ void NG_KERNEL(tensor_kr)(int nf, const long long *table, 
         K[j + r * ldk] = v;
     }
 }
+
+// Threads per block of tensor_skinny.
+#define NG_SK_THREADS 256
+
+// The tile sizes of tensor_skinny<NC>: BM rows of M, KC sum indices a stage, the shared rows'
+// lengths (padded by 4: 16-byte aligned rows, and the sum-fastest copies free of bank
+// conflicts), the staged elements of A and of B per thread.
+template <int NC> struct NgSkinny {
+    enum {
+        BM = 4096 / NC,
+        KC = NC < 32 ? NC : 32,
+        CT = NC / 4,
+        LA = BM + 4,
+        LB = NC + 4,
+        PA = KC * BM / NG_SK_THREADS,
+        PB = (KC * NC + NG_SK_THREADS - 1) / NG_SK_THREADS
+    };
+};
+
+// v = p[0 .. 3] (p 16-byte aligned shared memory).
+__device__ __forceinline__ void ng_ld4(const float *p, float (&v)[4]) {
+    const float4 t = *reinterpret_cast<const float4 *>(p);
+    v[0] = t.x;
+    v[1] = t.y;
+    v[2] = t.z;
+    v[3] = t.w;
+}
+__device__ __forceinline__ void ng_ld4(const double *p, double (&v)[4]) {
+    const double2 t0 = *reinterpret_cast<const double2 *>(p), t1 = *reinterpret_cast<const double2 *>(p + 2);
+    v[0] = t0.x;
+    v[1] = t0.y;
+    v[2] = t1.x;
+    v[3] = t1.y;
+}
+
+// The elements of a stage that thread `tid` copies, u < (KC * W) / NG_SK_THREADS of them: sum
+// index kk0 + u * dk and column c0 + u * dc (W columns, a multiple of 4). `along`: the source is
+// contiguous along the sum, so a warp takes 8 consecutive sum indices of 4 columns (whole
+// 32-byte sectors; with rows padded by 4, distinct banks when stored); else the column is
+// fastest. KC divides 64 and W * KC is a multiple of 256 or W * KC < 256 (then only the threads
+// with c0 < W copy, one element each).
+template <int KC, int W, bool ALONG> struct NgSkMap {
+    int kk0, c0;
+    enum { DK = ALONG ? 0 : (W >= NG_SK_THREADS ? 1 : NG_SK_THREADS / W), DC = ALONG ? NG_SK_THREADS / KC : (W >= NG_SK_THREADS ? NG_SK_THREADS : 0), RB = W >= NG_SK_THREADS ? W / NG_SK_THREADS : 1 };
+    __device__ __forceinline__ NgSkMap(int tid) {
+        if (ALONG) {
+            kk0 = (tid >> 2) % KC;
+            c0 = (tid & 3) + 4 * (tid / (4 * KC));
+        } else {
+            kk0 = W >= NG_SK_THREADS ? 0 : tid / W;
+            c0 = W >= NG_SK_THREADS ? tid : tid % W;
+        }
+    }
+    // Element u: (kk, c).
+    __device__ __forceinline__ int kk(int u) const { return ALONG ? kk0 : kk0 + (W >= NG_SK_THREADS ? u / RB : u * DK); }
+    __device__ __forceinline__ int c(int u) const { return ALONG ? c0 + u * DC : c0 + (W >= NG_SK_THREADS ? (u % RB) * NG_SK_THREADS : 0); }
+};
+
+// a / b and a % b of non-negative values, in 32 bits when both fit (the usual case: far
+// cheaper than the 64-bit division).
+__device__ __forceinline__ void ng_divmod(ng_i64 a, ng_i64 b, ng_i64 &q, ng_i64 &r) {
+    if (((a | b) >> 31) == 0) {
+        const unsigned q32 = unsigned(a) / unsigned(b);
+        q = q32;
+        r = a - ng_i64(q32) * b;
+    } else {
+        q = a / b;
+        r = a - q * b;
+    }
+}
+
+// Most factors whose table tensor_skinny takes by value (NG_KR_MAX * 3 64-bit words of
+// parameters: address, leading dimension, rows, the fastest row index first).
+#define NG_KR_MAX 16
+struct NgKrTable {
+    long long w[3 * NG_KR_MAX];
+};
+
+template <int NC, bool TRANS>
+__device__ __forceinline__ void ng_skinny(ng_i64 m, ng_i64 n, ng_i64 k, ng_i64 slices, const T *__restrict__ A, ng_i64 lda, ng_i64 a_slice, const T *__restrict__ B, ng_i64 ldb, ng_i64 b_slice, ng_i64 spp, ng_i64 per, ng_i64 len, T *__restrict__ P, ng_i64 ldp, ng_i64 pp, int nf, const NgKrTable &table) {
+    typedef NgSkinny<NC> S;
+    __shared__ __align__(16) T sa[S::KC * S::LA];
+    __shared__ __align__(16) T sb[S::KC * S::LB];
+    const int tid = threadIdx.x, tc = tid % S::CT, ti = tid / S::CT;
+    const NgSkMap<S::KC, S::BM, TRANS> ma(tid);
+    const NgSkMap<S::KC, NC, true> mb(tid);
+    const ng_i64 i0 = ng_i64(blockIdx.x) * S::BM, piece = blockIdx.y;
+    const ng_i64 group = piece / per, stretch = piece - group * per;
+    const ng_i64 q0 = group * spp, q1 = min(slices, q0 + spp);
+    const ng_i64 kb = stretch * len, ke = min(k, kb + len);
+    const ng_i64 per_slice = ke > kb ? (ke - kb + S::KC - 1) / S::KC : 0;
+    const ng_i64 stages = q1 > q0 ? (q1 - q0) * per_slice : 0;
+    // Element u of the A tile is at a_at + u * a_du (sum index kk(u), row c(u)); of B at
+    // b_at + u * b_du (column c(u)).
+    const ng_i64 a_du = TRANS ? ng_i64(ma.DC) * lda : (S::BM >= NG_SK_THREADS ? 0 : ng_i64(ma.DK) * lda);
+    const ng_i64 b_du = ng_i64(mb.DC) * ldb;
+    T va[S::PA], vb[S::PB];
+    T acc[4][4];
+#pragma unroll
+    for (int x = 0; x < 4; ++x)
+#pragma unroll
+        for (int y = 0; y < 4; ++y) acc[x][y] = T(0);
+    // Loads stage s (slice q0 + s / per_slice, sum indices k0 .. k0 + KC - 1) into va, vb.
+    auto load = [&](ng_i64 s) {
+        const ng_i64 qs = s / per_slice, k0 = kb + (s - qs * per_slice) * S::KC;
+        const int kv = int(min(ng_i64(S::KC), ke - k0));
+        const ng_i64 q = q0 + qs, ta = k0 + ma.kk0, ra = i0 + ma.c0;
+        const T *a_at = A + q * a_slice + (TRANS ? ta + ra * lda : ra + ta * lda);
+        const T *b_at = B + q * b_slice + (k0 + mb.kk0) + mb.c0 * ldb;
+#pragma unroll
+        for (int u = 0; u < S::PA; ++u) {
+            // Rows past the BM >= 256 thread rows step by 256 within one sum index.
+            const T *p = a_at + u * a_du + (!TRANS && S::BM >= NG_SK_THREADS ? ng_i64(ma.c(u) - ma.c0) + ng_i64(ma.kk(u) - ma.kk0) * lda : 0);
+            va[u] = i0 + ma.c(u) < m && ma.kk(u) < kv ? *p : T(0);
+        }
+        if (nf == 0) {
+#pragma unroll
+            for (int u = 0; u < S::PB; ++u) vb[u] = mb.c(u) < n && mb.kk(u) < kv ? b_at[u * b_du] : T(0);
+            return;
+        }
+        // B's row j = q*b_slice + k0 + kk0 (the same for all of this thread's elements) as the
+        // Khatri-Rao product of the table's factors, multiplied in tensor_kr's order.
+        ng_i64 rest = q * b_slice + k0 + mb.kk0;
+#pragma unroll 1
+        for (int f = 0; f < nf; ++f) {
+            const T *uf = reinterpret_cast<const T *>(table.w[3 * f]);
+            const ng_i64 ld = table.w[3 * f + 1];
+            ng_i64 next, i;
+            ng_divmod(rest, table.w[3 * f + 2], next, i);
+            rest = next;
+#pragma unroll
+            for (int u = 0; u < S::PB; ++u) {
+                const T x = mb.c(u) < n && mb.kk0 < kv ? uf[i + mb.c(u) * ld] : T(0);
+                vb[u] = f == 0 ? x : vb[u] * x;
+            }
+        }
+    };
+    if (stages > 0) load(0);
+    for (ng_i64 s = 0; s < stages; ++s) {
+        __syncthreads();
+#pragma unroll
+        for (int u = 0; u < S::PA; ++u) sa[ma.kk(u) * S::LA + ma.c(u)] = va[u];
+#pragma unroll
+        for (int u = 0; u < S::PB; ++u)
+            if (mb.c(u) < NC) sb[mb.kk(u) * S::LB + mb.c(u)] = vb[u];
+        __syncthreads();
+        if (s + 1 < stages) load(s + 1);
+#pragma unroll
+        for (int kk = 0; kk < S::KC; ++kk) {
+            T av[4], bv[4];
+            ng_ld4(sa + kk * S::LA + 4 * ti, av);
+            ng_ld4(sb + kk * S::LB + 4 * tc, bv);
+#pragma unroll
+            for (int x = 0; x < 4; ++x)
+#pragma unroll
+                for (int y = 0; y < 4; ++y) acc[x][y] += av[x] * bv[y];
+        }
+    }
+    T *out = P + piece * pp;
+#pragma unroll
+    for (int x = 0; x < 4; ++x) {
+        const ng_i64 row = i0 + 4 * ti + x;
+#pragma unroll
+        for (int y = 0; y < 4; ++y) {
+            const int c = 4 * tc + y;
+            if (row < m && c < n) out[row + c * ldp] = acc[x][y];
+        }
+    }
+}
+
+#define NG_SKINNY(NAME, NC, TRANS)                                                                                                                                                                    \
+    extern "C" __global__ void __launch_bounds__(NG_SK_THREADS, 2) NG_KERNEL(NAME)(ng_i64 m, ng_i64 n, ng_i64 k, ng_i64 slices, const T *A, ng_i64 lda, ng_i64 a_slice, const T *B, ng_i64 ldb, ng_i64 b_slice, ng_i64 spp, ng_i64 per, ng_i64 len, T *P, ng_i64 ldp, ng_i64 pp, int nf, NgKrTable table) { \
+        ng_skinny<NC, TRANS>(m, n, k, slices, A, lda, a_slice, B, ldb, b_slice, spp, per, len, P, ldp, pp, nf, table);                                                                                            \
+    }
+NG_SKINNY(tensor_skinny_n8, 8, false)
+NG_SKINNY(tensor_skinny_n16, 16, false)
+NG_SKINNY(tensor_skinny_n32, 32, false)
+NG_SKINNY(tensor_skinny_n64, 64, false)
+NG_SKINNY(tensor_skinny_t8, 8, true)
+NG_SKINNY(tensor_skinny_t16, 16, true)
+NG_SKINNY(tensor_skinny_t32, 32, true)
+NG_SKINNY(tensor_skinny_t64, 64, true)
 
 extern "C" __global__ void NG_KERNEL(tensor_reduce)(ng_i64 m, ng_i64 n, ng_i64 slots, const T *P, ng_i64 sp, T *M, ng_i64 ldm, int accumulate) {
     const ng_i64 total = m * n;

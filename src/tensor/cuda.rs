@@ -1,11 +1,17 @@
-//! CUDA backend of the tensor family: `tensor_kr` (kernels/tensor.cu) forms the Khatri–Rao
-//! product of the other factors once in the workspace; the contraction M = X_(n)·K is the
-//! library's batched GEMM (`gemm_batched::cuda::enqueue_gemm`) on views into X: one GEMM
-//! straight into M when it fills the GPU, else a batch of pieces (the slices of a middle mode,
-//! or stretches of one long sum: split-K) into partial products that `tensor_reduce` adds in a
-//! fixed order. [`CudaEngine`] gives the decompositions the same contractions, the Jacobi SVD
-//! (`jacobi::cuda::enqueue_gesvdj`, on the Gram matrices) and the small kernels of tensor.cu,
-//! all on device views inside the one staged call of the caller's arrays.
+//! CUDA backend of the tensor family. The MTTKRP's contraction M = X_(n)·K reads X in place.
+//! With at most [`SKINNY_MAX`] columns (the rank) it is `tensor_skinny_<n|t><NC>`
+//! (kernels/tensor.cu), a kernel for M with few columns that reads X once, coalesced, for every
+//! mode alike (op(A) = X_(0), its transpose, or a batch of slices), forming the rows of the
+//! Khatri–Rao product K from the factors as it goes (K is never stored): blocks of rows of M by
+//! pieces of the sum (stretches of one long sum, or groups of slices), enough of them for four
+//! blocks per SM, their partial products added by `tensor_reduce` in a fixed order. Wider ranks
+//! have `tensor_kr` form K once in the workspace and the library's batched GEMM
+//! (`gemm_batched::cuda::enqueue_gemm`) on views into X: one GEMM straight into M when it fills
+//! the GPU, else a batch of pieces (the slices of a middle mode, or split-K) into partials that
+//! `tensor_reduce` adds in a fixed order. [`CudaEngine`] gives the decompositions the same
+//! contractions, the Jacobi SVD (`jacobi::cuda::enqueue_gesvdj`, on the Gram matrices) and the
+//! small kernels of tensor.cu, all on device views inside the one staged call of the caller's
+//! arrays.
 
 use super::cp::{self, CpAls, CpArrays, CpOutcome, CpRecWork, CpReconstruct, CpWork};
 use super::engine::{at, Engine, Mat, Real};
@@ -24,6 +30,7 @@ use crate::gemm_batched::cuda::{enqueue_gemm, Shape};
 use crate::jacobi::cuda::{enqueue_gesvdj, gesvdj_scratch, SvdViews};
 use crate::jacobi::Opts;
 use crate::lapack::Blas;
+use cudarc::driver::safe::DeviceRepr;
 use std::ffi::c_void;
 use std::mem::size_of;
 use std::sync::Arc;
@@ -36,7 +43,7 @@ pub fn source() -> &'static str {
 }
 
 /// The kernels of tensor.cu (`tensor_<kind>_<type>`), for the compile check.
-pub const KERNELS: [&str; 13] = ["kr", "reduce", "dots", "normalize", "scale", "tscale", "hadamard", "potrf", "solve", "permute", "copy", "fill", "sign"];
+pub const KERNELS: [&str; 21] = ["kr", "skinny_n8", "skinny_n16", "skinny_n32", "skinny_n64", "skinny_t8", "skinny_t16", "skinny_t32", "skinny_t64", "reduce", "dots", "normalize", "scale", "tscale", "hadamard", "potrf", "solve", "permute", "copy", "fill", "sign"];
 
 /// The defines and entry point of a kernel: one of [`KERNELS`].
 pub fn specialise<T: Scalar>(kind: &str) -> (Vec<String>, String) {
@@ -48,8 +55,39 @@ fn module<T: Scalar>(ch: &CudaHandle, kind: &str) -> Result<Arc<Module>> {
     ch.dev.modules.get(&ch.dev, SOURCE, &defines, &entry)
 }
 
-/// Threads per block of both kernels.
+/// Threads per block of `tensor_kr`, `tensor_reduce` and `tensor_skinny`.
 const THREADS: usize = 256;
+
+/// Most columns of M that `tensor_skinny` takes; wider contractions are GEMMs.
+pub const SKINNY_MAX: usize = 64;
+
+/// Most factors whose Khatri–Rao rows `tensor_skinny` forms (kernels/tensor.cu `NG_KR_MAX`):
+/// an MTTKRP of a higher order takes `tensor_kr` and the GEMMs.
+const KR_MAX: usize = 16;
+
+/// `NgKrTable` of tensor.cu: the factors' (address, leading dimension, rows), the fastest row
+/// index first, by value (no upload, nothing to wait for).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+struct KrTable([i64; 3 * KR_MAX]);
+
+// SAFETY: repr(C) plain data, the layout of `NgKrTable`.
+unsafe impl DeviceRepr for KrTable {}
+
+impl KrTable {
+    /// The table of `factors` (at most KR_MAX; none: unused).
+    fn of(factors: &[(u64, usize, usize)]) -> KrTable {
+        let mut w = [0i64; 3 * KR_MAX];
+        for (slot, &(p, ld, dim)) in w.chunks_mut(3).zip(factors) {
+            slot.copy_from_slice(&[p as i64, ld as i64, dim as i64]);
+        }
+        KrTable(w)
+    }
+}
+
+/// Entries of M one block of `tensor_skinny_<n|t><NC>` computes: BM = SKINNY_TILE / NC rows by
+/// NC columns (kernels/tensor.cu `NgSkinny`).
+const SKINNY_TILE: usize = 4096;
 
 /// The output tile of the batched GEMM's kernels, for counting the blocks of one product.
 const TILE: usize = 64;
@@ -60,10 +98,57 @@ const MIN_PIECE: usize = 256;
 /// Most elements of the partial products of one launch group.
 const PARTIALS: usize = 1 << 24;
 
-/// How a contraction runs: each slice's sum in `full` pieces of `len` (and one of `rem` when
-/// rem > 0), `group` slices per launch; `direct`: one GEMM into M, no partials.
+/// How a contraction runs: the skinny kernel (at most SKINNY_MAX columns) or GEMMs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Plan {
+pub enum Plan {
+    Skinny(Skinny),
+    Gemm(GemmPlan),
+}
+
+impl Plan {
+    /// Elements of partial products the contraction (or one launch group of it) needs.
+    pub fn partials(&self, c: &Contraction) -> usize {
+        match self {
+            Plan::Skinny(s) => s.partials(c),
+            Plan::Gemm(g) => g.partials(c),
+        }
+    }
+}
+
+/// How `tensor_skinny_<n|t><nc>` runs: `tiles` blocks of rows of M by `pieces` pieces of the
+/// sum, each `spp` slices (fewer in the last group) by `per` stretches of `len` of each slice's
+/// sum (the last shorter, or empty: such a piece writes zeros); one piece writes M itself, more
+/// write partials that `tensor_reduce` adds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Skinny {
+    pub nc: usize,
+    pub tiles: usize,
+    pub spp: usize,
+    pub per: usize,
+    pub len: usize,
+    pub pieces: usize,
+}
+
+impl Skinny {
+    /// Rows of M per block.
+    pub fn rows(&self) -> usize {
+        SKINNY_TILE / self.nc
+    }
+
+    /// Elements of partial products: one m × n product per piece (none when one piece).
+    pub fn partials(&self, c: &Contraction) -> usize {
+        if self.pieces == 1 {
+            0
+        } else {
+            self.pieces * c.m * c.n
+        }
+    }
+}
+
+/// How the GEMM path runs a contraction: each slice's sum in `full` pieces of `len` (and one of
+/// `rem` when rem > 0), `group` slices per launch; `direct`: one GEMM into M, no partials.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GemmPlan {
     pub full: usize,
     pub len: usize,
     pub rem: usize,
@@ -71,7 +156,7 @@ pub struct Plan {
     pub direct: bool,
 }
 
-impl Plan {
+impl GemmPlan {
     /// Partial products per slice.
     pub fn pieces(&self) -> usize {
         self.full + (self.rem > 0) as usize
@@ -87,13 +172,48 @@ impl Plan {
     }
 }
 
-/// The plan for `c` on a device of `sms` multiprocessors: a single product with fewer output
-/// tiles than four blocks per SM is cut into stretches of at least MIN_PIECE (split-K); many
-/// slices run as batches of at most PARTIALS elements of partials.
+/// The plan for `c` on a device of `sms` multiprocessors: the skinny kernel for a non-empty sum
+/// into M of at most SKINNY_MAX columns with op(B) = B (the MTTKRP, CP's Gram matrices), else
+/// GEMMs ([`gemm_plan`]).
 pub fn plan(c: &Contraction, sms: usize) -> Plan {
+    let nonempty = c.k > 0 && c.slices > 0 && c.m > 0;
+    if nonempty && !c.tb && (1..=SKINNY_MAX).contains(&c.n) && c.m.div_ceil(SKINNY_TILE / SKINNY_MAX) <= i32::MAX as usize {
+        return Plan::Skinny(skinny_plan(c, sms));
+    }
+    Plan::Gemm(gemm_plan(c, sms))
+}
+
+/// The skinny plan of a non-empty `c` (1 ≤ n ≤ SKINNY_MAX): the narrowest kernel that holds n
+/// columns; as many pieces as give four blocks per SM with the row tiles, but none shorter than
+/// `16·nc` (and MIN_PIECE) terms of the sum, so the partials (m·n a piece) stay a small part of
+/// what the piece reads. Many slices are grouped (⌊slices / pieces⌋ a group, so at most twice
+/// the pieces wanted); few slices, or one, have their sums cut into equal stretches.
+pub fn skinny_plan(c: &Contraction, sms: usize) -> Skinny {
+    let nc = [8, 16, 32, SKINNY_MAX].into_iter().find(|&w| w >= c.n).unwrap_or(SKINNY_MAX);
+    let tiles = c.m.div_ceil(SKINNY_TILE / nc);
+    let total = c.slices.saturating_mul(c.k);
+    let want = (4 * sms.max(1)).div_ceil(tiles).min(total / MIN_PIECE.max(16 * nc)).max(1);
+    let one = Skinny { nc, tiles, spp: c.slices, per: 1, len: c.k, pieces: 1 };
+    if want == 1 {
+        return one;
+    }
+    if c.slices >= want {
+        let spp = c.slices / want;
+        return Skinny { spp, pieces: c.slices.div_ceil(spp), ..one };
+    }
+    // `per` stretches exactly (the last ones empty, writing zeros, when (per − 1)·⌈k/per⌉ ≥ k):
+    // so the blocks are at least the wanted ones, and a slice's partials at most `per`.
+    let per = want.div_ceil(c.slices);
+    Skinny { spp: 1, per, len: c.k.div_ceil(per), pieces: c.slices * per, ..one }
+}
+
+/// The GEMM plan for `c` on `sms` multiprocessors: a single product with fewer output tiles
+/// than four blocks per SM is cut into stretches of at least MIN_PIECE (split-K); many slices
+/// run as batches of at most PARTIALS elements of partials.
+pub fn gemm_plan(c: &Contraction, sms: usize) -> GemmPlan {
     if c.k == 0 || c.slices == 0 {
         // An empty sum: M = 0 is written without a product.
-        return Plan { full: 0, len: 0, rem: 0, group: 1, direct: false };
+        return GemmPlan { full: 0, len: 0, rem: 0, group: 1, direct: false };
     }
     let tiles = c.m.div_ceil(TILE) * c.n.div_ceil(TILE);
     let want = 4 * sms.max(1);
@@ -101,10 +221,10 @@ pub fn plan(c: &Contraction, sms: usize) -> Plan {
         let splits = if tiles >= want { 1 } else { want.div_ceil(tiles).min(c.k.div_ceil(MIN_PIECE)).max(1) };
         let len = c.k.div_ceil(splits);
         let (full, rem) = (c.k / len, c.k % len);
-        return Plan { full, len, rem, group: 1, direct: full + (rem > 0) as usize == 1 };
+        return GemmPlan { full, len, rem, group: 1, direct: full + (rem > 0) as usize == 1 };
     }
     let group = (PARTIALS / (c.m * c.n).max(1)).clamp(1, c.slices);
-    Plan { full: 1, len: c.k, rem: 0, group, direct: false }
+    GemmPlan { full: 1, len: c.k, rem: 0, group, direct: false }
 }
 
 /// A strided view of device memory at `base` (bytes), items `stride` elements apart.
@@ -193,12 +313,33 @@ pub fn mttkrp<T: Blas>(ch: &mut CudaHandle, p: &Mttkrp<T>, space: Space) -> Resu
     }
 }
 
-/// Scratch elements of T that [`enqueue_mttkrp`] needs: the Khatri–Rao product, the partial
-/// products, the factor table.
+/// How [`enqueue_mttkrp`] runs `p` (skinny up to KR_MAX factors) and carves its scratch
+/// (elements of T, each region aligned to 64): the GEMM path's Khatri–Rao product at 0 and its
+/// factor table at `table` (the skinny kernel forms K's rows from the factors, passed by value,
+/// as it goes), the partial products at `partials`.
+struct MttkrpWork {
+    plan: Plan,
+    partials: usize,
+    table: usize,
+    total: usize,
+}
+
+/// The [`MttkrpWork`] of `p` on the handle's device: the one place its scratch is sized.
+fn mttkrp_work<T: Scalar>(ch: &CudaHandle, p: &Mttkrp<T>) -> MttkrpWork {
+    let (c, sms) = (p.contraction(), ch.dev.sm_count as usize);
+    let plan = match plan(&c, sms) {
+        Plan::Skinny(_) if p.dims.len() - 1 > KR_MAX => Plan::Gemm(gemm_plan(&c, sms)),
+        pl => pl,
+    };
+    let gemm = matches!(plan, Plan::Gemm(_));
+    let (kr, table) = if gemm { (p.others() * p.rank, table_elems::<T>(p.dims.len() - 1)) } else { (0, 0) };
+    let [kr, parts, table] = [kr, plan.partials(&c), table].map(|e| e.next_multiple_of(64));
+    MttkrpWork { plan, partials: kr, table: kr + parts, total: kr + parts + table }
+}
+
+/// Scratch elements of T that [`enqueue_mttkrp`] needs ([`MttkrpWork`]).
 fn mttkrp_scratch<T: Scalar>(ch: &CudaHandle, p: &Mttkrp<T>) -> usize {
-    let (rows, c) = (p.others(), p.contraction());
-    let parts = [rows * p.rank, plan(&c, ch.dev.sm_count as usize).partials(&c), table_elems::<T>(p.dims.len() - 1)];
-    parts.iter().map(|&e| e.next_multiple_of(64)).sum()
+    mttkrp_work(ch, p).total
 }
 
 /// Elements of T that hold the Khatri–Rao table of `nf` factors (three 64-bit words each).
@@ -207,24 +348,33 @@ fn table_elems<T>(nf: usize) -> usize {
 }
 
 /// Enqueues the MTTKRP `p`, whose pointers are device addresses, with [`mttkrp_scratch`]
-/// elements of scratch at `scratch`.
+/// elements of scratch at `scratch`: the skinny kernel on X and the factor table, or
+/// `tensor_kr` and the GEMMs.
 ///
 /// # Safety
 /// Every address is device memory of the handle's device of the extent `p` gives.
 unsafe fn enqueue_mttkrp<T: Scalar>(ch: &CudaHandle, p: &Mttkrp<T>, scratch: u64) -> Result<()> {
-    let (rows, c) = (p.others(), p.contraction());
-    let pl = plan(&c, ch.dev.sm_count as usize);
-    let kr_out = scratch;
-    let partials = at::<T>(kr_out, (rows * p.rank).next_multiple_of(64));
-    let table = at::<T>(partials, pl.partials(&c).next_multiple_of(64));
+    let (rows, c, w) = (p.others(), p.contraction(), mttkrp_work(ch, p));
+    let (partials, table) = (at::<T>(scratch, w.partials), at::<T>(scratch, w.table));
     let m = view(p.m as u64, 0, p.ldm);
     if rows == 0 {
         return reduce::<T>(ch, c.m, c.n, 0, 0, m.ptr(), m.ld, false);
     }
     let factors: Vec<(u64, usize, usize)> = p.factors().iter().map(|f| (f.ptr as u64, f.ld, f.dim)).collect();
+    if let Plan::Skinny(s) = &w.plan {
+        return skinny::<T>(ch, &c, s, p.x as u64, Rhs::Factors(factors.len(), &KrTable::of(&factors)), partials, &m);
+    }
     upload_table(ch, table, &factors)?;
-    kr::<T>(ch, factors.len(), table, rows, p.rank, kr_out, rows)?;
-    contract::<T>(ch, &c, &pl, p.x as u64, kr_out, partials, &m)
+    kr::<T>(ch, factors.len(), table, rows, p.rank, scratch, rows)?;
+    contract::<T>(ch, &c, &w.plan, p.x as u64, scratch, partials, &m)
+}
+
+/// The right-hand side of a skinny contraction: B in memory, or the Khatri–Rao product of `nf`
+/// (≤ KR_MAX) factors of the table (K's rows formed as the kernel goes).
+#[derive(Clone, Copy)]
+enum Rhs<'a> {
+    Matrix(u64),
+    Factors(usize, &'a KrTable),
 }
 
 /// M = Σ_q op(A_q)·op(B_q) on device memory (A at `a`, B at `b`), partials at `partials`
@@ -233,13 +383,69 @@ unsafe fn enqueue_mttkrp<T: Scalar>(ch: &CudaHandle, p: &Mttkrp<T>, scratch: u64
 /// # Safety
 /// As [`mttkrp`]'s launch: every address is device memory of the validated extents.
 unsafe fn contract<T: Scalar>(ch: &CudaHandle, c: &Contraction, pl: &Plan, a: u64, b: u64, partials: u64, m: &View) -> Result<()> {
-    let op = |t: bool| if t { Op::T } else { Op::N };
-    let shape = |k: usize| Shape { ta: op(c.trans), tb: op(c.tb), m: c.m, n: c.n, k, alpha: T::one(), beta: T::zero() };
-    let (mn, bs) = (c.m * c.n, c.b_step());
-    if pl.full + pl.rem == 0 {
+    if c.k == 0 || c.slices == 0 {
         // An empty sum.
         return reduce::<T>(ch, c.m, c.n, 0, 0, m.ptr(), m.ld, false);
     }
+    match pl {
+        Plan::Skinny(s) => skinny::<T>(ch, c, s, a, Rhs::Matrix(b), partials, m),
+        Plan::Gemm(g) => gemm_contract::<T>(ch, c, g, a, b, partials, m),
+    }
+}
+
+/// Enqueues `tensor_skinny_<n|t><nc>` for the non-empty `c`, B being `rhs` (into M, or into the
+/// partials that `tensor_reduce` then adds in piece order).
+///
+/// # Safety
+/// As [`contract`].
+unsafe fn skinny<T: Scalar>(ch: &CudaHandle, c: &Contraction, s: &Skinny, a: u64, rhs: Rhs<'_>, partials: u64, m: &View) -> Result<()> {
+    let module = module::<T>(ch, &format!("skinny_{}{}", if c.trans { 't' } else { 'n' }, s.nc))?;
+    let (out, ldp, pp) = if s.pieces == 1 { (m.ptr(), m.ld, 0) } else { (partials, c.m, c.m * c.n) };
+    let w = |v: usize| v as i64;
+    let (mm, n, k, slices, lda, a_slice, ldb, b_slice) = (w(c.m), w(c.n), w(c.k), w(c.slices), w(c.lda), w(c.a_slice), w(c.ldb), w(c.b_slice));
+    let (spp, per, len, ldp, pp) = (w(s.spp), w(s.per), w(s.len), w(ldp), w(pp));
+    let (b, nf, table) = match rhs {
+        Rhs::Matrix(b) => (b, 0i32, KrTable::of(&[])),
+        Rhs::Factors(nf, table) => (0u64, nf as i32, *table),
+    };
+    // The plan keeps tiles within i32 and pieces below 2·4·SMs (grid y ≤ 65535).
+    let blocks = (s.tiles as u32, s.pieces as u32, 1);
+    // SAFETY: the argument list of tensor_skinny_<n|t><NC>_<T> in tensor.cu; its tiles and pieces
+    // cover M's rows and the sum exactly, every load is guarded by the sizes.
+    ch.launch(&module)
+        .arg(&mm)
+        .arg(&n)
+        .arg(&k)
+        .arg(&slices)
+        .arg(&a)
+        .arg(&lda)
+        .arg(&a_slice)
+        .arg(&b)
+        .arg(&ldb)
+        .arg(&b_slice)
+        .arg(&spp)
+        .arg(&per)
+        .arg(&len)
+        .arg(&out)
+        .arg(&ldp)
+        .arg(&pp)
+        .arg(&nf)
+        .arg(&table)
+        .run(blocks, THREADS as u32, 0)?;
+    if s.pieces == 1 {
+        return Ok(());
+    }
+    reduce::<T>(ch, c.m, c.n, s.pieces, partials, m.ptr(), m.ld, false)
+}
+
+/// The GEMM path of a non-empty `c`: one GEMM into M, split-K, or the slices in groups.
+///
+/// # Safety
+/// As [`contract`].
+unsafe fn gemm_contract<T: Scalar>(ch: &CudaHandle, c: &Contraction, pl: &GemmPlan, a: u64, b: u64, partials: u64, m: &View) -> Result<()> {
+    let op = |t: bool| if t { Op::T } else { Op::N };
+    let shape = |k: usize| Shape { ta: op(c.trans), tb: op(c.tb), m: c.m, n: c.n, k, alpha: T::one(), beta: T::zero() };
+    let (mn, bs) = (c.m * c.n, c.b_step());
     if pl.direct {
         return enqueue_gemm(ch, &shape(c.k), &view(a, 0, c.lda), &view(b, 0, c.ldb), m, 1);
     }
@@ -263,11 +469,12 @@ unsafe fn contract<T: Scalar>(ch: &CudaHandle, c: &Contraction, pl: &Plan, a: u6
 }
 
 /// Partial products that contracting `c` takes on `sms` multiprocessors, and for one slice, any
-/// contraction whose M is at most c.m × c.n: split-K keeps at most ⌈4·sms/tiles⌉ pieces of
-/// m × n, and tiles ≥ m·n/TILE².
+/// contraction whose M is at most c.m × c.n: split-K and the skinny stretches keep at most
+/// ⌈4·sms/tiles⌉ pieces of m × n, and tiles ≥ m·n/TILE² (GEMM) or m·n/SKINNY_TILE (skinny,
+/// n ≤ nc).
 fn contract_scratch(c: &Contraction, sms: usize) -> usize {
     if c.slices == 1 {
-        return 4 * sms.max(1) * TILE * TILE + c.m * c.n;
+        return 4 * sms.max(1) * (TILE * TILE).max(SKINNY_TILE) + c.m * c.n;
     }
     plan(c, sms).partials(c)
 }
@@ -622,17 +829,80 @@ mod tests {
     }
 
     #[test]
-    fn plans_split_long_sums_and_group_slices() {
-        // 500 × 32 from a sum of 250 000 on 132 SMs: 8 tiles, split-K.
-        let p = plan(&c(500, 32, 250_000, 1), 132);
+    fn gemm_plans_split_long_sums_and_group_slices() {
+        // 500 × 96 from a sum of 250 000 on 132 SMs: 16 tiles, split-K.
+        let p = gemm_plan(&c(500, 96, 250_000, 1), 132);
         assert!(!p.direct && p.full * p.len + p.rem == 250_000 && p.len >= MIN_PIECE && p.rem < p.len, "{p:?}");
         // A short sum: one GEMM.
-        assert_eq!(plan(&c(3, 2, 5, 1), 132), Plan { full: 1, len: 5, rem: 0, group: 1, direct: true });
+        assert_eq!(gemm_plan(&c(3, 2, 5, 1), 132), GemmPlan { full: 1, len: 5, rem: 0, group: 1, direct: true });
         assert_eq!(plan(&c(3, 2, 0, 1), 132).partials(&c(3, 2, 0, 1)), 0);
         // Slices: batches of at most PARTIALS elements.
-        let p = plan(&c(500, 32, 500, 500), 132);
-        assert_eq!((p.group, p.direct), (500, false));
-        let p = plan(&c(5000, 64, 10, 100), 132);
+        let p = gemm_plan(&c(500, 96, 500, 500), 132);
+        assert_eq!((p.group, p.direct), (349, false));
+        let p = gemm_plan(&c(5000, 64, 10, 100), 132);
         assert!(p.partials(&c(5000, 64, 10, 100)) <= PARTIALS && p.group < 100, "{p:?}");
+    }
+
+    #[test]
+    fn skinny_takes_up_to_64_columns_and_nonempty_sums() {
+        let kinds = |n: usize, k: usize| match plan(&c(100, n, k, 1), 132) {
+            Plan::Skinny(s) => Some(s.nc),
+            Plan::Gemm(_) => None,
+        };
+        assert_eq!([1, 8, 9, 16, 17, 32, 33, 64].map(|n| kinds(n, 10)), [8, 8, 16, 16, 32, 32, 64, 64].map(Some));
+        assert_eq!((kinds(65, 10), kinds(16, 0)), (None, None));
+        let tb = Contraction { tb: true, ..c(100, 16, 10, 1) };
+        assert!(matches!(plan(&tb, 132), Plan::Gemm(_)), "op(B) = Bᵀ is a GEMM");
+    }
+
+    /// Every (slice, sum index) of `c` in exactly one piece of its skinny plan, no piece empty,
+    /// the rows covered, the grid within limits.
+    fn check_cover(cc: &Contraction, sms: usize) -> Skinny {
+        let Plan::Skinny(s) = plan(cc, sms) else { panic!("{cc:?} is not skinny") };
+        assert!(s.tiles * s.rows() >= cc.m && (s.tiles - 1) * s.rows() < cc.m && s.pieces < 65_536, "{s:?}");
+        let mut seen = vec![0u8; cc.slices * cc.k];
+        for p in 0..s.pieces {
+            let (group, stretch) = (p / s.per, p % s.per);
+            let (q0, q1) = (group * s.spp, (group * s.spp + s.spp).min(cc.slices));
+            let (kb, ke) = (stretch * s.len, (stretch * s.len + s.len).min(cc.k));
+            assert!(q0 < q1, "{cc:?}: piece {p} of {s:?} has no slice");
+            for q in q0..q1 {
+                (kb..ke.max(kb)).for_each(|t| seen[q * cc.k + t] += 1);
+            }
+        }
+        assert!(seen.iter().all(|&v| v == 1), "{cc:?}: {s:?} does not cover the sum once");
+        assert!(s.partials(cc) <= 2 * (4 * sms).div_ceil(s.tiles) * cc.m * cc.n, "{s:?}");
+        s
+    }
+
+    #[test]
+    fn skinny_plans_cover_the_sum_once_and_fill_the_gpu() {
+        for sms in [1, 132] {
+            for (m, n) in [(1, 1), (3, 17), (100, 16), (129, 32), (500, 33), (1000, 64), (5000, 8)] {
+                for (k, slices) in [(1, 1), (7, 1), (300, 1), (250_000, 1), (1, 3), (100, 100), (500, 500), (2, 1000), (37, 41), (1000, 2)] {
+                    let s = check_cover(&c(m, n, k, slices), sms);
+                    // Four blocks per SM whenever the sum has enough terms for them.
+                    if k * slices / MIN_PIECE.max(16 * s.nc) >= 8 * sms {
+                        assert!(s.tiles * s.pieces >= 4 * sms, "{m} × {n}, {slices} slices of {k}: {s:?}");
+                    }
+                }
+            }
+        }
+        // A sum of 132 000 into 2 × 8 on 132 SMs: 515 stretches of 257, the last one empty (the
+        // integration tests' case).
+        let s = check_cover(&c(2, 8, 132_000, 1), 132);
+        assert!(s.per == 515 && (s.per - 1) * s.len >= 132_000, "{s:?}");
+        // N³ tensors, rank 16 and 32 (the shapes): mode 0, a middle mode, the last.
+        for n in [16, 32] {
+            for size in [100, 500, 1000] {
+                let sq = size * size;
+                for cc in [c(size, n, sq, 1), c(size, n, size, size), c(size, n, sq, 1)] {
+                    let s = check_cover(&cc, 132);
+                    assert!(s.tiles * s.pieces >= 4 * 132 || size == 100, "{cc:?}: {s:?}");
+                    // The partials are a small part of X (m·k·slices): at most n/(8·nc): each piece sums at least 8·nc terms.
+                    assert!(s.partials(&cc) * 8 * s.nc <= cc.m * cc.k * cc.slices * cc.n, "{cc:?}: {s:?}");
+                }
+            }
+        }
     }
 }

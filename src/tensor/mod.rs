@@ -13,8 +13,9 @@
 //! X_(n) is the mode-n unfolding (I_n × ∏_{k≠n} I_k, its columns ordered with the lowest
 //! remaining mode fastest), so the Khatri–Rao product of the other factors is taken in reverse
 //! mode order: its row index is that same column index, i_1 + I_1·(i_2 + …) over the modes
-//! k ≠ n. The product K of the other factors is formed once; X is never unfolded or
-//! permuted. With L = ∏_{k<n} I_k and Q = ∏_{k>n} I_k, X is an L × I_n × Q array and
+//! k ≠ n. The product K of the other factors is formed once (on CUDA for a rank of at most
+//! 64 its rows are formed inside the contraction instead, K never stored); X is never unfolded
+//! or permuted. With L = ∏_{k<n} I_k and Q = ∏_{k>n} I_k, X is an L × I_n × Q array and
 //! (see [`Contraction`]):
 //! - L = 1 (the first mode): X is the I_n × Q matrix X_(n) itself: M = X·K, one GEMM;
 //! - Q = 1 (the last mode): X is the L × I_n matrix X_(n)ᵀ: M = Xᵀ·K, one GEMM with op = T on
@@ -23,9 +24,11 @@
 //!   K: M = Σ_q X_qᵀ·K_q, a strided batch of GEMMs and a reduction (the seed's scheme).
 //!
 //! Both backends split a long sum into pieces whose partial products are added in a fixed
-//! order (split-K when one GEMM has too few output tiles to fill the machine), so results do
+//! order (split-K when one product has too few output tiles to fill the machine), so results do
 //! not depend on the thread count; the CPU backend's pieces are OpenBLAS `?gemm` calls under
-//! rayon, the CUDA backend's the library's own batched GEMM (`gemm_batched::cuda`).
+//! rayon, the CUDA backend's a kernel for products of at most 64 columns (`tensor_skinny`: the
+//! MTTKRP of rank ≤ 64 reads X once, every mode alike) or else the library's own batched GEMM
+//! (`gemm_batched::cuda`); see `cuda.rs`.
 
 pub mod capi;
 pub mod cp;

@@ -1,7 +1,9 @@
 //! Dense tensors on every backend: the Khatri–Rao product bit for bit against the double
 //! product rounded once; MTTKRP for every mode of 3rd-, 4th- and 5th-order tensors from
 //! 1 × 1 × 1 to 60³ (and the shapes that take every path: one GEMM, split-K with and without a
-//! remainder, slices, slices in several groups, unit dimensions before or after the mode)
+//! remainder, slices, slices in several groups, unit dimensions before or after the mode; on
+//! CUDA the skinny kernel of each width for ranks 1 to 64, its stretches, slice groups and empty
+//! last stretch, and rank 65 on the GEMMs)
 //! against the explicit unfold + Khatri–Rao + GEMM in double, within the componentwise bound
 //! (k + d)·ε·|X_(n)|·|K|. Factors and M have padded leading dimensions whose NaN padding must
 //! come back unchanged, M is poisoned with NaN, X and the factors must be unchanged; zero
@@ -124,6 +126,37 @@ fn groups_and_reproducible_for<T: Blas>(h: &mut Handle) {
     let first = check_mode::<T>(h, &dims, 1, 64, 77);
     let again = check_mode::<T>(h, &dims, 1, 64, 77);
     assert!(unchanged(&first, &again), "{}mttkrp is not reproducible", T::LETTER);
+}
+
+/// The edges of CUDA's skinny contraction (run on every backend): ranks 1, 9, 17, 33 and 64
+/// (its kernels of 8, 16, 32 and 64 columns, partly or wholly filled) and 65 (the GEMM path),
+/// every mode of 1 × 1 × 1, of a 3rd-order tensor whose sums are cut into stretches (first and
+/// last modes) or grouped slices (the middle one), and of 4th- and 5th-order tensors; a last
+/// mode whose sum of 132 000 is cut (on 132 SMs) into more stretches than it fills, so the last
+/// piece is empty; orders 17 and 18 (16 other factors, the most the kernel forms K's rows from,
+/// and 17: the GEMM path); the same bits twice.
+fn skinny_edges_for<T: Blas>(h: &mut Handle) {
+    let shapes: &[&[usize]] = if under_sanitizer() { &[&[1, 1, 1], &[40, 50, 60]] } else { &[&[1, 1, 1], &[40, 50, 60], &[6, 5, 4, 7], &[3, 4, 2, 5, 3]] };
+    // Under a sanitizer one rank per kernel width, and the GEMM path.
+    let ranks: &[usize] = if under_sanitizer() { &[1, 9, 17, 33, 65] } else { &[1, 9, 17, 33, 64, 65] };
+    for (seed, &rank) in ranks.iter().enumerate() {
+        for dims in shapes {
+            for mode in 0..dims.len() {
+                check_mode::<T>(h, dims, mode, rank, 500 + seed as u64);
+            }
+        }
+    }
+    check_mode::<T>(h, &[330, 400, 2], 2, 8, 91);
+    for order in [17, 18] {
+        let mut dims = vec![1; order];
+        (dims[0], dims[5], dims[order - 1]) = (3, 2, 4);
+        for mode in [0, 5, 9, order - 1] {
+            check_mode::<T>(h, &dims, mode, 5, 93 + mode as u64);
+        }
+    }
+    let first = check_mode::<T>(h, &[40, 50, 60], 0, 33, 92);
+    let again = check_mode::<T>(h, &[40, 50, 60], 0, 33, 92);
+    assert!(unchanged(&first, &again), "{}mttkrp split into stretches is not reproducible", T::LETTER);
 }
 
 /// dims[mode] = 0 or rank 0 write nothing; a zero elsewhere gives M = 0 (padding kept).
@@ -931,6 +964,7 @@ crate::real_precisions! {
     khatri_rao_exact => khatri_rao_for;
     every_mode => every_mode_for;
     groups_and_reproducible => groups_and_reproducible_for;
+    skinny_edges => skinny_edges_for;
     empty => empty_for;
     device_arrays => device_arrays_for;
     argument_checks => argument_checks_for;
@@ -952,6 +986,7 @@ crate::on_every_backend! {
     khatri_rao_is_the_rounded_product => super::khatri_rao_exact;
     mttkrp_every_mode_of_orders_3_4_5 => super::every_mode;
     mttkrp_many_slices_and_reproducible => super::groups_and_reproducible;
+    mttkrp_ranks_1_to_65_orders_3_4_5_and_empty_stretches => super::skinny_edges;
     mttkrp_empty_work_and_empty_sums => super::empty;
     tensor_device_arrays => super::device_arrays;
     tensor_argument_checks => super::argument_checks;

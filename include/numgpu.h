@@ -4551,9 +4551,11 @@ numgpu_status numgpu_dkhatri_rao(numgpu_handle *h,
  * (`numgpu_skhatri_rao`). X is never unfolded or permuted: for the first mode (or when every
  * dimension before `mode` is 1) the product is one GEMM on X as it is stored, for the last one
  * GEMM with X transposed (leading dimension dims[0]·…·dims[d−2]), for a middle mode a strided
- * batch of GEMMs over the slices of X and a reduction; the Khatri–Rao product of the other
- * factors (∏_{k≠mode} dims[k] × rank elements) is formed once in the backend's memory (the
- * handle's device workspace on CUDA).
+ * batch of GEMMs over the slices of X and a reduction. On CUDA a rank of at most 64 runs as
+ * one skinny product that reads X once and forms the Khatri–Rao rows of the other factors
+ * as it goes (orders up to 17), partial sums added in a fixed order; otherwise, and on the
+ * CPU backend, the Khatri–Rao product (∏_{k≠mode} dims[k] × rank elements) is formed once
+ * in the backend's memory (the handle's device workspace on CUDA).
  *
  * - `h` [in]: handle.
  * - `ndim` [in]: the order d of X, >= 3.
@@ -4582,7 +4584,7 @@ numgpu_status numgpu_dkhatri_rao(numgpu_handle *h,
  * where referenced, ldu[k] or ldm too small, device memory on the CPU backend, arrays in
  * different spaces, M the same array as X or a factor); nothing is written then.
  * `NOT_SUPPORTED` (sizes or extents beyond the address space; on the CPU backend a size
- * beyond BLAS's 32-bit integers), `ALLOC_FAILED` (the Khatri–Rao product and partial
+ * beyond BLAS's 32-bit integers), `ALLOC_FAILED` (the Khatri–Rao product or the partial
  * products do not fit the device), `COMPILE_FAILED`, `EXECUTION_FAILED`.
  */
 numgpu_status numgpu_smttkrp(numgpu_handle *h,

@@ -78,9 +78,11 @@ pub unsafe extern "C" fn numgpu_dkhatri_rao(h: *mut Handle, m: i64, n: i64, r: i
 /// (`numgpu_skhatri_rao`). X is never unfolded or permuted: for the first mode (or when every
 /// dimension before `mode` is 1) the product is one GEMM on X as it is stored, for the last one
 /// GEMM with X transposed (leading dimension dims[0]·…·dims[d−2]), for a middle mode a strided
-/// batch of GEMMs over the slices of X and a reduction; the Khatri–Rao product of the other
-/// factors (∏_{k≠mode} dims[k] × rank elements) is formed once in the backend's memory (the
-/// handle's device workspace on CUDA).
+/// batch of GEMMs over the slices of X and a reduction. On CUDA a rank of at most 64 runs as
+/// one skinny product that reads X once and forms the Khatri–Rao rows of the other factors
+/// as it goes (orders up to 17), partial sums added in a fixed order; otherwise, and on the
+/// CPU backend, the Khatri–Rao product (∏_{k≠mode} dims[k] × rank elements) is formed once
+/// in the backend's memory (the handle's device workspace on CUDA).
 ///
 /// - `h` [in]: handle.
 /// - `ndim` [in]: the order d of X, >= 3.
@@ -109,7 +111,7 @@ pub unsafe extern "C" fn numgpu_dkhatri_rao(h: *mut Handle, m: i64, n: i64, r: i
 /// where referenced, ldu[k] or ldm too small, device memory on the CPU backend, arrays in
 /// different spaces, M the same array as X or a factor); nothing is written then.
 /// `NOT_SUPPORTED` (sizes or extents beyond the address space; on the CPU backend a size
-/// beyond BLAS's 32-bit integers), `ALLOC_FAILED` (the Khatri–Rao product and partial
+/// beyond BLAS's 32-bit integers), `ALLOC_FAILED` (the Khatri–Rao product or the partial
 /// products do not fit the device), `COMPILE_FAILED`, `EXECUTION_FAILED`.
 #[no_mangle]
 pub unsafe extern "C" fn numgpu_smttkrp(h: *mut Handle, ndim: i64, dims: *const i64, X: *const f32, mode: i64, rank: i64, U: *const *const f32, ldu: *const i64, M: *mut f32, ldm: i64) -> numgpu_status {

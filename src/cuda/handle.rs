@@ -272,9 +272,13 @@ impl<'a> Launch<'a> {
     /// device address among them is valid for what the kernel touches.
     pub unsafe fn run(mut self, grid: (u32, u32, u32), block: u32, smem: u32) -> Result<()> {
         if smem > 48 * 1024 {
-            self.kernel
-                .func
-                .set_attribute(cu::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, smem as i32)
+            // The most the function can take, not this launch's amount: a kernel is shared by
+            // every thread's handles, and a smaller limit set for another launch between this
+            // one's setting and launching would fail it (CUDA_ERROR_INVALID_VALUE).
+            let func = &self.kernel.func;
+            let fixed = func.shared_size_bytes().map_err(|e| failed(e, "cuFuncGetAttribute"))?;
+            let limit = (self.ch.dev.max_smem_optin as i32 - fixed).max(smem as i32);
+            func.set_attribute(cu::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, limit)
                 .map_err(|e| failed(e, "cuFuncSetAttribute"))?;
         }
         let cfg = LaunchConfig { grid_dim: grid, block_dim: (block, 1, 1), shared_mem_bytes: smem };

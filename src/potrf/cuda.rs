@@ -1,5 +1,5 @@
 //! CUDA backend: picks the kernel of `kernels/potrf.cu` for n (lanes of a warp per matrix up
-//! to 32, a block per matrix beyond: the triangle in register tiles up to 128 … 256 by type,
+//! to 32, a block per matrix beyond: the triangle in register tiles up to 128 or 180 by type,
 //! left-looking panels up to 256, the packed triangle in shared memory beyond but for the
 //! leading columns that do not fit), describes each routine's operands to the staging engine
 //! and launches on its views.
@@ -30,7 +30,7 @@ const WARP_BLOCK_THREADS: usize = 128;
 pub enum Plan {
     /// `w` lanes per matrix (a power of two ≥ n), `mpb` matrices per block.
     Warp { w: usize, mpb: usize },
-    /// 32 < n <= 256 (single), 180 (double, complex single) or 128 (complex double, from 25):
+    /// 32 < n <= 180 (single, double, complex single) or 128 (complex double, from 25):
     /// a block per matrix, the lower triangle's `tm` × `tm` tiles one to a thread in
     /// registers, right-looking; `threads` covers the tiles, rounded up to whole warps.
     Reg { tm: usize, threads: usize },
@@ -73,12 +73,13 @@ const TILE_MAX: usize = 256;
 
 /// The largest order of the register-tile kernel: its block holds the whole triangle in
 /// registers. A block's warps spread over an SM's four quarters of 16 Ki registers each, so
-/// w warps may take 512 / ⌈w / 4⌉ registers a thread: single n = 256 in 9 × 9 tiles, 448
-/// threads of 128 (ptxas sm_90); double and complex single 180 in 6 × 6, 480 threads of 118
-/// and 126; complex double 128 in 5 × 5, 352 threads of 156.
+/// w warps may take 512 / ⌈w / 4⌉ registers a thread: double and complex single 180 in
+/// 6 × 6, 480 threads of 118 and 126 (ptxas sm_90); complex double 128 in 5 × 5, 352 threads
+/// of 156. Single would fit n = 256 (9 × 9, 448 threads of 128), but one block an SM ran it
+/// at 0.6× the tile kernel on an H100 (docs/bench/potrf-H100-2026-11-27), so single stops
+/// at 180 too.
 fn reg_max<T>() -> usize {
     match std::mem::size_of::<T>() {
-        4 => 256,
         16 => 128,
         _ => 180,
     }
@@ -266,11 +267,12 @@ mod tests {
         assert_eq!(plan::<Complex64>(25, 227 << 10), Plan::Reg { tm: 4, threads: 32 });
         assert_eq!(plan::<Complex64>(32, 227 << 10), Plan::Reg { tm: 4, threads: 64 });
         assert_eq!(plan::<Complex64>(128, 227 << 10), Plan::Reg { tm: 5, threads: 352 });
-        // Up to their largest orders: double 180 (30 a side, 465 tiles), single 256 in 9 × 9
-        // (29 a side, 435 tiles).
+        // Up to their largest orders: double 180 (30 a side, 465 tiles), single 180 in 9 × 9
+        // (20 a side, 210 tiles); single 256 on the tile kernel.
         assert_eq!(plan::<f64>(180, 227 << 10), Plan::Reg { tm: 6, threads: 480 });
         assert_eq!(plan::<f32>(129, 227 << 10), Plan::Reg { tm: 9, threads: 128 });
-        assert_eq!(plan::<f32>(256, 227 << 10), Plan::Reg { tm: 9, threads: 448 });
+        assert_eq!(plan::<f32>(180, 227 << 10), Plan::Reg { tm: 9, threads: 224 });
+        assert_eq!(plan::<f32>(256, 227 << 10), Plan::Tile { tr: 8 });
         assert_eq!(plan::<Complex64>(129, 227 << 10), Plan::Tile { tr: 5 });
         assert_eq!(plan::<f64>(181, 227 << 10), Plan::Tile { tr: 6 });
         assert_eq!(plan::<f64>(238, 227 << 10), Plan::Tile { tr: 8 });

@@ -4664,7 +4664,8 @@ numgpu_status numgpu_dmttkrp(numgpu_handle *h,
  * spaces, a factor or lambda aliasing X or each other); nothing is written then.
  * `NOT_SUPPORTED` (sizes beyond the address space or the CPU backend's 32-bit BLAS
  * integers), `ALLOC_FAILED` (the working memory: the largest dims[k] × rank, d Gram matrices,
- * the MTTKRP's Khatri–Rao product of ∏ dims / dims[k] × rank), `COMPILE_FAILED`,
+ * the MTTKRP's Khatri–Rao product of ∏ dims / dims[k] × rank, on CUDA only for ranks above
+ * 64), `COMPILE_FAILED`,
  * `EXECUTION_FAILED`.
  */
 numgpu_status numgpu_scp_als(numgpu_handle *h,

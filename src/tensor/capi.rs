@@ -229,7 +229,8 @@ unsafe fn ht_reconstruct_form<T: Real>(name: &str, h: *mut Handle, dims: *const 
 /// spaces, a factor or lambda aliasing X or each other); nothing is written then.
 /// `NOT_SUPPORTED` (sizes beyond the address space or the CPU backend's 32-bit BLAS
 /// integers), `ALLOC_FAILED` (the working memory: the largest dims[k] × rank, d Gram matrices,
-/// the MTTKRP's Khatri–Rao product of ∏ dims / dims[k] × rank), `COMPILE_FAILED`,
+/// the MTTKRP's Khatri–Rao product of ∏ dims / dims[k] × rank, on CUDA only for ranks above
+/// 64), `COMPILE_FAILED`,
 /// `EXECUTION_FAILED`.
 #[no_mangle]
 pub unsafe extern "C" fn numgpu_scp_als(h: *mut Handle, ndim: i64, dims: *const i64, X: *const f32, rank: i64, U: *const *mut f32, ldu: *const i64, lambda: *mut f32, opts: *const numgpu_cp_options, fit: *mut f32, iters: *mut i32) -> numgpu_status {

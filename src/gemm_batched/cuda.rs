@@ -67,10 +67,11 @@ pub fn plan<T: Scalar>(m: usize, n: usize, k: usize, reads_ab: bool, dmma: bool)
         }
         return Plan::Small { nb, ti, tj };
     }
-    if dmma && words == 2 * (1 + T::IS_COMPLEX as usize) && m.min(n) >= 32 {
+    // Double and complex double (FP64 parts) on the tensor cores; w: doubles per element.
+    if dmma && std::mem::size_of::<T::Real>() == 8 && m.min(n) >= 32 {
         // As measured best over n = 33 … 257 on an H100 (docs/bench): complex double's two
         // accumulator planes want the registers of two blocks an SM.
-        let w = words / 2;
+        let w = 1 + T::IS_COMPLEX as usize;
         return Plan::Mma { w, wr: 32, wm: 2, wn: 2, bk: 16, st: 3, minb: 4 - w };
     }
     // Float register blocks are groups of four (bm / ti and bn / tj multiples of 4). Tile

@@ -195,6 +195,13 @@ pub fn host_times(total: usize, probe: usize, secs_one: f64, secs_all: f64, reps
     Ok(HostTimes { one_items, one_ms: scale(&one, one_items), all_items, all_ms: scale(&all, all_items) })
 }
 
+/// The values of an option given, each once, else every value of its enum.
+pub fn list<V: clap::ValueEnum + PartialEq>(given: &Option<Vec<V>>) -> Vec<V> {
+    let mut out: Vec<V> = Vec::new();
+    given.clone().unwrap_or_else(|| V::value_variants().to_vec()).into_iter().for_each(|v| if !out.contains(&v) { out.push(v) });
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -210,3 +217,4 @@ mod tests {
         assert_eq!((sets(3e8, l2, true), sets(1e8, l2, true), sets(1e3, l2, true)), (2, 3, 64));
     }
 }
+

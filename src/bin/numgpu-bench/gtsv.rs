@@ -9,7 +9,7 @@
 //! in the interleaved one (the mapping numgpu.h gives cuSPARSE users). The report's method
 //! notes (`method`) say how each method is checked and timed.
 
-use crate::bench::{below, bits, dispatch, rates, sets, About, Bench, Case, Ctx};
+use crate::bench::{below, bits, dispatch, list, rates, sets, About, Bench, Case, Ctx};
 use crate::gpu::{median, ng, ok, DevBuf, Gpu, Res};
 use crate::prec::Prec;
 use crate::report::{cell, gbs_panel, Fmt, Meta, Panel, Row, Style};
@@ -67,13 +67,6 @@ pub enum Inputs {
 /// The name clap gives a value.
 fn name<V: ValueEnum>(v: V) -> String {
     v.to_possible_value().map_or(String::new(), |p| p.get_name().to_string())
-}
-
-/// The values given, each once, else every value.
-fn list<V: ValueEnum + PartialEq>(given: &Option<Vec<V>>) -> Vec<V> {
-    let mut out: Vec<V> = Vec::new();
-    given.clone().unwrap_or_else(|| V::value_variants().to_vec()).into_iter().for_each(|v| if !out.contains(&v) { out.push(v) });
-    out
 }
 
 pub struct Gtsv {

@@ -21,7 +21,7 @@
 //! a note where torch, CUDA or tensorly is absent, or where a call is predicted to exceed its
 //! budget. ×explicit = t_explicit / t_numgpu, ×TensorLy = t_TensorLy / t_numgpu.
 
-use crate::bench::{bits, dispatch, finish, secs, About, Bench, Case, Ctx};
+use crate::bench::{bits, dispatch, finish, list, secs, About, Bench, Case, Ctx};
 use crate::gpu::{median, ng, DevBuf, Gpu, Res};
 use crate::python;
 use crate::report::{series_lines, Fmt, Meta, Panel, Row, Scale, Style};
@@ -45,6 +45,9 @@ pub struct Args {
     /// tensor: the ranks R, comma-separated (CP-ALS's rank, HT's ranks (R, R, R, R), the planted train's (1, R, R, 1) and ring's (a, b, b, a) with a·b = R), each at most the smallest N; --sizes are the tensors' N, run in ascending order [default: 16; sizes 100,200,300,500 and, in single precision only, 700,1000; --quick: 100,300].
     #[arg(long, value_delimiter = ',')]
     tensor_ranks: Option<Vec<usize>>,
+    /// tensor: the decompositions to run, comma-separated: cp, tt, tr, ht [default: all four].
+    #[arg(long, value_delimiter = ',')]
+    tensor_routines: Option<Vec<Routine>>,
 }
 
 /// CP-ALS's iterations per call, and the seed of its random start.
@@ -67,15 +70,13 @@ const BOTH: &str = "the explicit-unfold and TensorLy";
 const PEER_CALL_MAX: f64 = 30.0;
 
 /// The decompositions, a row each.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-enum Routine {
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+pub enum Routine {
     Cp,
     Tt,
     Tr,
     Ht,
 }
-
-const ROUTINES: [Routine; 4] = [Routine::Cp, Routine::Tt, Routine::Tr, Routine::Ht];
 
 impl Routine {
     fn name(self) -> &'static str {
@@ -105,6 +106,7 @@ pub struct Tensor {
     /// The largest N run in double precision (the defaults'), none with --sizes.
     double_max: Option<usize>,
     ranks: Vec<usize>,
+    routines: Vec<Routine>,
     /// The seconds a CPU call may take before it is scaled, and its timed runs (fewer where
     /// they would exceed those seconds).
     cpu_secs: f64,
@@ -139,7 +141,8 @@ impl Tensor {
         sizes.dedup();
         let double_max = cli.sizes.is_none().then_some(DOUBLE_MAX);
         let (cpu_secs, cpu_reps, peer_secs) = (cli.or(None, 3.0, 2.0), cli.or(None, 3, 1), cli.or(None, 3.0, 1.5));
-        Ok(Tensor { sizes, double_max, ranks, cpu_secs, cpu_reps, peer_secs, rate: HashMap::new(), staged: Vec::new(), peers_off: None })
+        let routines = list(&cli.tensor.tensor_routines);
+        Ok(Tensor { sizes, double_max, ranks, routines, cpu_secs, cpu_reps, peer_secs, rate: HashMap::new(), staged: Vec::new(), peers_off: None })
     }
 
     /// The N the CPU backend runs `k` on and the CP iterations it runs (of `iters`), so that
@@ -305,7 +308,7 @@ impl Bench for Tensor {
         let started = std::time::Instant::now();
         crate::note(format!("tensor {}: numgpu, its CPU backend, then the Python peers", case.label));
         let mut rows = Vec::new();
-        for k in ROUTINES {
+        for k in self.routines.clone() {
             let mut row = Row::new(format!("{} {}", case.label, k.name()));
             row.set("precision", case.precision.to_string());
             [("n", case.n), ("rank", r)].into_iter().for_each(|(key, v)| row.set(key, v));
@@ -793,6 +796,7 @@ fn scaled_note(row: &mut Row, budget: f64, n: usize, nc: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use clap::ValueEnum;
 
     /// The defaults, the sizes in ascending order, the options' checks, and the CPU's plan.
     #[test]
@@ -845,7 +849,7 @@ mod tests {
     fn peers_run_on_staged_inputs_or_say_why_not() {
         let mut t = Tensor::new(&crate::tests::cli(&["--routine", "tensor"])).unwrap();
         let case = Case { precision: 'd', n: 6, kind: 0, label: "d N = 6 R = 2".into() };
-        let mut rows: Vec<Row> = ROUTINES.iter().map(|k| Row::new(k.name())).collect();
+        let mut rows: Vec<Row> = Routine::value_variants().iter().map(|k| Row::new(k.name())).collect();
         rows.iter_mut().for_each(|row| row.set("ours_ms", 1.0));
         let x = planted_cp::<f64>(6, 2);
         t.stage(Routine::Cp, &x, 6, 2, json!({"rank": 2, "iters": 3}), &mut rows[0]);

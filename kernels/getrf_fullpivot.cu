@@ -3,13 +3,17 @@
 // Kernels, specialised by NVRTC at run time through -D defines (the host side is
 // src/getrf_fullpivot/cuda.rs):
 //   getrf_warp_<T>   n <= 32 (NG_N, compile time): NG_W lanes per matrix (a power of two
-//                    >= n), a lane per column with the column in registers. Rows are swapped
-//                    in registers (every lane, selects on the unrolled index); columns are
-//                    swapped logically (each lane tracks its column's position), so no column
-//                    moves until the final store. The argmax is a tree in each lane, then a
-//                    butterfly of warp shuffles on the key (|a|, row, column position); the
-//                    pivot column goes through shared memory, where lane i divides entry i by
-//                    the pivot, and every lane reads the multipliers back for its update.
+//                    >= n; 32 / NG_W matrices per warp), a lane per column with the column in
+//                    registers. Each lane keeps its column's maximum (row and key), recomputed
+//                    in the same pass as the rank-1 update, so a step's search is one butterfly
+//                    of shuffles on (key, row, column position, lane). Rows are swapped in
+//                    registers (selects on the unrolled index); columns are swapped logically
+//                    (each lane tracks its column's position), so no column moves until the
+//                    final store. The pivot column goes through shared memory, where lane i
+//                    divides entry i by the pivot, and every lane reads the multipliers back.
+//                    Complex keys are the squared modulus, with the exact modulus searched on
+//                    near-ties (see ng_near). Matrices come and go through shared memory,
+//                    coalesced.
 //   getrf_block_<T>  any n: one block per matrix, in shared memory when it fits (NG_SMEM=1,
 //                    odd leading dimension), else in place in global memory; the argmax is a
 //                    block reduction and the rank-1 update computes the next step's keys.
@@ -67,96 +71,235 @@ __device__ __forceinline__ R ng_smin(int n, R best) {
 }
 
 #if defined(NG_WARP)
-constexpr int N = NG_N, W = NG_W, MPB = NG_MPB, LS = N + 1;
+constexpr int N = NG_N, W = NG_W, MPB = NG_MPB, LS = N + 1, LB = N | 1;
+// NG_MINB = 1 (from the host, where ptxas's occupancy heuristic would cap the registers below
+// what the kernel needs and spill): at least one block per SM, the registers free up to 255.
+#if NG_MINB
+#define NG_WARP_BOUNDS __launch_bounds__(MPB * W, NG_MINB)
+#else
+#define NG_WARP_BOUNDS __launch_bounds__(MPB * W)
+#endif
 
-// Shared memory: MPB matrices (column stride LS), then MPB * N multipliers.
-extern "C" __global__ void __launch_bounds__(MPB * W) NG_CAT(getrf_warp_, NG_SUFFIX)(
+// The key each lane tracks for its column. Real: |x| itself (NaN -> +Inf: fmin returns its
+// other operand), so the search is exact. Complex: the squared modulus, no square root (NaN
+// -> +Inf); it orders as the modulus except on near-ties, which ng_near_tie sends to the
+// exact search on the modulus.
+template <typename X> struct ng_track_key {
+    static constexpr bool exact = true;
+    __device__ static R of(X x) { return fmin(ng_abs(x), ng_inf<R>()); }
+};
+template <typename X> struct ng_track_key<ng_complex<X>> {
+    static constexpr bool exact = false;
+    __device__ static R of(ng_complex<X> z) { return fmin(fma(z.re, z.re, z.im * z.im), ng_inf<R>()); }
+};
+constexpr bool EXACT = ng_track_key<T>::exact;
+
+// Near-tie margin and range of the squared-modulus key s = fl(re^2 + im^2). Why it is safe:
+// with unit roundoff u, s = |z|^2 (1 + e), |e| <= 2u + u^2 while s* (the largest s) >= LO
+// (underflow in a smaller s then costs < 2^-40 s*, and a finite s* means nothing overflowed).
+// An element whose s is below THR = s*(1 - 2^-16) (float; 2^-45 double: 256u) has
+// |z| < |z*|(1 - 125u), so its modulus as hypot computes it (a few ulps) is strictly below
+// z*'s: z* is the unique maximum of the modulus, the element LAPACK's scan picks. When any
+// other element reaches THR (or s* is out of range, Inf or NaN included), the step searches
+// the modulus itself, exactly as LAPACK compares, ties included.
+template <typename X> struct ng_near;
+template <> struct ng_near<float> {
+    static constexpr float below = 1.0f - 0x1p-16f, lo = 0x1p-100f;
+};
+template <> struct ng_near<double> {
+    static constexpr double below = 1.0 - 0x1p-45, lo = 0x1p-960;
+};
+
+// Folds x (row i) into the column's running maximum (m1 at row i1, ties to the larger row as
+// LAPACK's scan) and, for the inexact key, the runner-up m2 that ng_near_tie needs.
+__device__ __forceinline__ void ng_track(T x, int i, R &m1, R &m2, int &i1) {
+    const R v = ng_track_key<T>::of(x);
+    if (!EXACT) m2 = fmax(m2, fmin(v, m1));
+    if (v >= m1) { m1 = v; i1 = i; }
+}
+
+// The group's argmax of (key, packed index) by a butterfly; every lane of the warp calls it.
+__device__ __forceinline__ void ng_group_argmax(R &best, int &idx) {
+#pragma unroll
+    for (int off = W / 2; off > 0; off >>= 1) {
+        const R ov = __shfl_xor_sync(0xffffffffu, best, off, W);
+        const int oi = __shfl_xor_sync(0xffffffffu, idx, off, W);
+        if (ng_beats(ov, oi, best, idx)) { best = ov; idx = oi; }
+    }
+}
+
+// Whether this lane sees a possible tie in the modulus with the winner s* (plane: the
+// winner's lane), or s* outside the range where the squared key is safe.
+__device__ __forceinline__ bool ng_near_tie(R best, int plane, int lane, bool trailing, R m1, R m2) {
+    if (!(best >= ng_near<R>::lo && best < ng_inf<R>())) return true;
+    const R thr = best * ng_near<R>::below;
+    return trailing && ((lane != plane && m1 >= thr) || m2 >= thr);
+}
+
+// Staging between global and shared memory, element e of the block's matrices (matrix
+// e / N^2, column-major in it; column stride LS in shared memory) by thread e mod (MPB W),
+// coalesced where the matrices are contiguous. A full block loads in unrolled chunks, so
+// that several of a thread's loads are in flight at once.
+constexpr int NT = MPB * W, TOTAL = MPB * N * N, PER = (TOTAL + NT - 1) / NT;
+// Loads in flight per thread: 32 bytes' worth for n <= 16, where the loads are much of the
+// time; one beyond, where the factorisation is, and registers are worth more.
+constexpr int CHUNK_MAX = N <= 16 ? 32 / (int)sizeof(T) : 1, CHUNK = PER < CHUNK_MAX ? PER : CHUNK_MAX;
+__device__ __forceinline__ T *ng_global_at(const ng_batch<T> &A, ng_i64 lda, ng_i64 first, int e) {
+    const int r = e % (N * N);
+    return A.matrix(first + e / (N * N)) + r % N + (ng_i64)(r / N) * lda;
+}
+__device__ __forceinline__ int ng_shared_at(int e) {
+    const int r = e % (N * N);
+    return e / (N * N) * N * LS + r / N * LS + r % N;
+}
+__device__ __forceinline__ void ng_stage_in(T *s, const ng_batch<T> &A, ng_i64 lda, ng_i64 first, int nmat) {
+    // Opaque to the compiler, so that the addresses are not hoisted out of the kernel's loop
+    // over blocks of matrices, to live (PER registers and more) through the factorisation.
+    int tid = threadIdx.x;
+    asm volatile("" : "+r"(tid));
+    if (nmat == MPB) {
+#pragma unroll 1
+        for (int t0 = 0; t0 < PER; t0 += CHUNK) {
+            T v[CHUNK];
+#pragma unroll
+            for (int t = 0; t < CHUNK; ++t) {
+                const int e = tid + (t0 + t) * NT;
+                v[t] = t0 + t < PER && e < TOTAL ? *ng_global_at(A, lda, first, e) : ng_zero<T>();
+            }
+#pragma unroll
+            for (int t = 0; t < CHUNK; ++t) {
+                const int e = tid + (t0 + t) * NT;
+                if (t0 + t < PER && e < TOTAL) s[ng_shared_at(e)] = v[t];
+            }
+        }
+    } else {
+        for (int e = tid; e < nmat * N * N; e += NT) s[ng_shared_at(e)] = *ng_global_at(A, lda, first, e);
+    }
+}
+// Stores need no unrolling to overlap; a rolled loop also keeps the loads' addresses from
+// living through the factorisation.
+__device__ __forceinline__ void ng_stage_out(const T *s, const ng_batch<T> &A, ng_i64 lda, ng_i64 first, int nmat) {
+#pragma unroll 1
+    for (int e = threadIdx.x; e < nmat * N * N; e += NT) *ng_global_at(A, lda, first, e) = s[ng_shared_at(e)];
+}
+
+// Shared memory: MPB matrices (column stride LS), then MPB multiplier columns (stride LB,
+// odd, so that the groups' broadcasts fall in different banks).
+extern "C" __global__ void NG_WARP_BOUNDS NG_CAT(getrf_warp_, NG_SUFFIX)(
     ng_batch<T> A, ng_i64 lda, int *ipiv, int *jpiv, int *info, ng_i64 batch, int mode) {
     extern __shared__ __align__(16) unsigned char ng_smem_raw[];
     T *s = reinterpret_cast<T *>(ng_smem_raw);
     T *lbuf = s + MPB * N * LS;
     const int tid = threadIdx.x, seg = tid / W, lane = tid % W;
     T *mine = s + seg * N * LS;
-    T *lb = lbuf + seg * N;
+    T *lb = lbuf + seg * LB;
     for (ng_i64 first = (ng_i64)blockIdx.x * MPB; first < batch; first += (ng_i64)gridDim.x * MPB) {
         const int nmat = (int)min((ng_i64)MPB, batch - first);
-        for (int e = tid; e < nmat * N * N; e += MPB * W) {
-            const int m = e / (N * N), r = e % (N * N), i = r % N, j = r / N;
-            s[m * N * LS + j * LS + i] = A.matrix(first + m)[i + j * lda];
-        }
+        ng_stage_in(s, A, lda, first, nmat);
         __syncthreads();
+        // A group past the batch's end (the last block's) only takes part in the shuffles.
         const bool has = seg < nmat && lane < N;
         T a[N];
 #pragma unroll
         for (int i = 0; i < N; ++i) a[i] = has ? mine[lane * LS + i] : ng_zero<T>();
         int pos = lane, my_ip = lane + 1, my_jp = lane + 1, inf = 0;
-        bool nonfinite = false, done = false;
-        R smin = ng_lamch<R>::smlnum;
+        bool nonfinite = false, done = seg >= nmat;
+        R smin = ng_lamch<R>::smlnum, m1 = R(-1), m2 = R(-1);
+        int i1 = 0;
+#pragma unroll
+        for (int i = 0; i < N; ++i) ng_track(a[i], i, m1, m2, i1);
 #pragma unroll
         for (int k = 0; k < N; ++k) {
-            // The lane's argmax as a tree (short dependency chains): the right half holds the
-            // larger row indices, so it wins ties, as in LAPACK's scan.
-            R kv[N];
-            int ki[N];
+            // The search: each trailing column's maximum is known (tracked by the last
+            // update), so one butterfly on (key, row, column position, lane) finds the pivot.
+            const bool trailing = has && pos >= k;
+            R best = trailing ? m1 : R(-1);
+            int idx = (i1 << 10) | (pos << 5) | lane;
+            ng_group_argmax(best, idx);
+            if (!EXACT) {
+                const bool near = has && !done && ng_near_tie(best, idx & 31, lane, trailing, m1, m2);
+                // Warp-uniform: every group searches the modulus, which picks the same element
+                // where the squared key had no near-tie.
+                if (__any_sync(0xffffffffu, near)) {
+                    // Rare: a rolled loop over the trailing column, copied to the lane's own
+                    // column of shared memory (free until the final store), keeps hypot's
+                    // registers out of the unrolled kernel.
+                    T *col = mine + lane * LS;
+                    best = R(-1);
+                    int ei = k;
+                    if (trailing) {
 #pragma unroll
-            for (int i = k; i < N; ++i) { kv[i] = ng_key(a[i]); ki[i] = i; }
-#pragma unroll
-            for (int lv = 0; lv < 5; ++lv)
-#pragma unroll
-                for (int i = k; i + (1 << lv) < N; i += 2 << lv)
-                    if (kv[i + (1 << lv)] >= kv[i]) { kv[i] = kv[i + (1 << lv)]; ki[i] = ki[i + (1 << lv)]; }
-            R best = lane < N && pos >= k ? kv[k] : R(-1);
-            int idx = (ki[k] << 10) | (pos << 5) | lane;
-#pragma unroll
-            for (int off = W / 2; off > 0; off >>= 1) {
-                const R ov = __shfl_xor_sync(0xffffffffu, best, off, W);
-                const int oi = __shfl_xor_sync(0xffffffffu, idx, off, W);
-                if (ng_beats(ov, oi, best, idx)) { best = ov; idx = oi; }
+                        for (int i = k; i < N; ++i) col[i] = a[i];
+#pragma unroll 1
+                        for (int i = k; i < N; ++i) {
+                            const R v = ng_key(col[i]);
+                            if (v >= best) { best = v; ei = i; }
+                        }
+                    }
+                    idx = (ei << 10) | (pos << 5) | lane;
+                    ng_group_argmax(best, idx);
+                }
             }
             const int q = idx >> 10, p = (idx >> 5) & 31, plane = idx & 31;
-            if (k == 0) smin = ng_smin(N, best);
+            // The exact search ran wherever best may be 0, so best == 0 means a zero block.
             if (!done && mode == 1 && best == R(0)) {
                 done = true;
                 if (!nonfinite) inf = k + 1;
             }
+            // Rows k and q swap in every column, a select on the unrolled row index; u picks
+            // up a[q], the column's entry of the pivot row.
+            const int qq = done ? k : q;
+            T u = a[k];
+#pragma unroll
+            for (int i = k + 1; i < N; ++i) {
+                const bool sw = i == qq;
+                const T t = a[i];
+                a[i] = sw ? a[k] : t;
+                u = sw ? t : u;
+            }
+            a[k] = u;
+            // Every lane of the warp shuffles, whatever its group decided.
+            T piv = ng_shfl(u, plane, W);
             if (!done) {
-                // a[q] through a multiplexer tree on the bits of q - k, then the swap.
-                T m[N];
-#pragma unroll
-                for (int i = k; i < N; ++i) m[i] = a[i];
-#pragma unroll
-                for (int lv = 0; lv < 5; ++lv)
-#pragma unroll
-                    for (int i = k; i + (1 << lv) < N; i += 2 << lv) m[i] = ((q - k) >> lv) & 1 ? m[i + (1 << lv)] : m[i];
-#pragma unroll
-                for (int i = k + 1; i < N; ++i) a[i] = i == q ? a[k] : a[i];
-                a[k] = m[k];
+                if (k == 0) smin = ng_smin(N, ng_key(piv));
                 if (pos == k) pos = p;
                 else if (pos == p) pos = k;
                 if (lane == k) { my_ip = q + 1; my_jp = p + 1; }
-            }
-            // Every lane of the warp shuffles, whatever its segment decided.
-            T piv = ng_shfl(a[k], plane, W);
-            if (!done) {
                 bool perturbed;
                 piv = ng_check_pivot(piv, k, mode, smin, inf, nonfinite, perturbed);
-                if (lane == plane) {
-                    if (perturbed) a[k] = piv;
+                if (perturbed && lane == plane) a[k] = piv;
+            }
+            if (k + 1 < N) {
+                // The pivot column goes through shared memory: lane i divides entry i (the
+                // divisions in parallel), then every lane reads the multipliers back.
+                if (!done && lane == plane) {
 #pragma unroll
                     for (int i = k + 1; i < N; ++i) lb[i] = a[i];
                 }
-            }
-            __syncwarp();
-            // The divisions in parallel: lane i forms multiplier i.
-            if (!done && lane > k && lane < N) lb[lane] = ng_div(lb[lane], piv);
-            __syncwarp();
-            if (!done && lane < N && pos >= k) {
-                const T u = a[k];
+                __syncwarp();
+                if (!done && lane > k && lane < N) lb[lane] = ng_div(lb[lane], piv);
+                __syncwarp();
+                // The rank-1 update, tracking each column's maximum for the next search.
+                m1 = R(-1);
+                m2 = R(-1);
+                i1 = k + 1;
+                if (!done && lane < N && pos >= k) {
+                    if (pos == k) {
 #pragma unroll
-                for (int i = k + 1; i < N; ++i) a[i] = pos == k ? lb[i] : ng_fma(ng_neg(lb[i]), u, a[i]);
+                        for (int i = k + 1; i < N; ++i) a[i] = lb[i];
+                    } else {
+                        const T uk = a[k];
+#pragma unroll
+                        for (int i = k + 1; i < N; ++i) {
+                            a[i] = ng_fma(ng_neg(lb[i]), uk, a[i]);
+                            ng_track(a[i], i, m1, m2, i1);
+                        }
+                    }
+                }
+                __syncwarp();
             }
-            __syncwarp();
         }
+        __syncwarp();  // the exact search's reads of the lanes' columns are done
         if (has) {
 #pragma unroll
             for (int i = 0; i < N; ++i) mine[pos * LS + i] = a[i];
@@ -166,10 +309,7 @@ extern "C" __global__ void __launch_bounds__(MPB * W) NG_CAT(getrf_warp_, NG_SUF
             if (lane == 0) info[first + seg] = inf;
         }
         __syncthreads();
-        for (int e = tid; e < nmat * N * N; e += MPB * W) {
-            const int m = e / (N * N), r = e % (N * N), i = r % N, j = r / N;
-            A.matrix(first + m)[i + j * lda] = s[m * N * LS + j * LS + i];
-        }
+        ng_stage_out(s, A, lda, first, nmat);
         __syncthreads();
     }
 }

@@ -1,6 +1,7 @@
-//! CUDA backend: picks the kernel of `kernels/getrf_fullpivot.cu` for n (a warp per matrix
-//! up to 32, a block per matrix beyond, in shared memory while it fits), describes each
-//! routine's operands to the staging engine and launches on its views.
+//! CUDA backend: picks the kernel of `kernels/getrf_fullpivot.cu` for n (up to 32 a group of
+//! lanes per matrix, the power of two ≥ n, so that a warp holds 32 / w matrices; a block per
+//! matrix beyond, in shared memory while it fits), describes each routine's operands to the
+//! staging engine and launches on its views.
 
 use super::{Gesc2, Getrf, Getrs};
 use crate::core::error::{Error, Result};
@@ -41,9 +42,10 @@ pub fn plan<T: Scalar>(n: usize, max_smem: usize) -> Plan {
     Plan::Block { smem: block_smem::<T>(n) <= max_smem }
 }
 
-/// Dynamic shared memory of each plan, in bytes.
+/// Dynamic shared memory of each plan, in bytes: the warp kernel's matrices (column stride
+/// n + 1) and multiplier columns (stride n | 1).
 fn warp_smem<T>(n: usize, mpb: usize) -> usize {
-    mpb * n * (n + 2) * std::mem::size_of::<T>()
+    mpb * (n * (n + 1) + (n | 1)) * std::mem::size_of::<T>()
 }
 fn block_smem<T>(n: usize) -> usize {
     (n | 1) * n * std::mem::size_of::<T>()
@@ -54,7 +56,7 @@ pub fn specialise<T: Scalar>(n: usize, p: Plan) -> (Vec<String>, String) {
     let mut d = vec![format!("NG_T={}", T::CUDA_TYPE), format!("NG_SUFFIX={}", T::SUFFIX)];
     let entry = match p {
         Plan::Warp { w, mpb } => {
-            d.extend(["NG_WARP=1".to_string(), format!("NG_N={n}"), format!("NG_W={w}"), format!("NG_MPB={mpb}")]);
+            d.extend(["NG_WARP=1".to_string(), format!("NG_N={n}"), format!("NG_W={w}"), format!("NG_MPB={mpb}"), format!("NG_MINB={}", warp_min_blocks::<T>(n))]);
             "getrf_warp"
         }
         Plan::Block { smem } => {
@@ -63,6 +65,13 @@ pub fn specialise<T: Scalar>(n: usize, p: Plan) -> (Vec<String>, String) {
         }
     };
     (d, format!("{entry}_{}", T::SUFFIX))
+}
+
+/// The warp kernel's minimum of blocks per SM, 0 for none: complex double beyond 16 columns
+/// needs 150–200 registers a lane, and ptxas's occupancy heuristic would cap some orders (19)
+/// at 128 and spill; the others keep the heuristic, which holds their registers lower.
+fn warp_min_blocks<T: Scalar>(n: usize) -> usize {
+    usize::from(T::IS_COMPLEX && std::mem::size_of::<T>() == 16 && n > 16)
 }
 
 /// The defines and entry point of a solve kernel (`getrs` or `gesc2`).
@@ -222,5 +231,13 @@ mod tests {
         assert_eq!(plan::<f64>(128, 227 << 10), Plan::Block { smem: true });
         assert_eq!(plan::<Complex64>(128, 227 << 10), Plan::Block { smem: false });
         assert_eq!(specialise::<f32>(8, plan::<f32>(8, 0)).1, "getrf_warp_f32");
+        // Register cap lifted for complex double beyond 16 columns only.
+        let minb = |d: Vec<String>| d.into_iter().find(|x| x.starts_with("NG_MINB=")).unwrap();
+        assert_eq!(minb(specialise::<Complex64>(19, plan::<Complex64>(19, 0)).0), "NG_MINB=1");
+        assert_eq!(minb(specialise::<Complex64>(16, plan::<Complex64>(16, 0)).0), "NG_MINB=0");
+        assert_eq!(minb(specialise::<f64>(32, plan::<f64>(32, 0)).0), "NG_MINB=0");
+        // Matrices (column stride n + 1) and multiplier columns (stride n | 1).
+        assert_eq!(warp_smem::<f64>(4, 32), 32 * (4 * 5 + 5) * 8);
+        assert_eq!(warp_smem::<Complex64>(32, 4), 4 * (32 * 33 + 33) * 16);
     }
 }

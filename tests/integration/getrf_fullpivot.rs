@@ -4,8 +4,9 @@
 //! (`numgpu::testing::lu`), on the matrix classes of `numgpu::testing::dense`. Outputs are
 //! poisoned before each call, and the padding of A must come back unchanged.
 
-use crate::common::c_position;
+use crate::common::{c_position, sizes_per_path, SMEM_OPTIN};
 use numgpu::core::batch::Batch;
+use numgpu::getrf_fullpivot::cuda::plan as cuda_plan;
 use numgpu::getrf_fullpivot::{gesc2_strided, gesv, gesv_strided, getrf, getrf_strided, getrs_strided, Mode};
 use numgpu::lapack::Blas;
 use numgpu::testing::dense::{matrix, Kind};
@@ -67,8 +68,14 @@ fn factor<T: Blas>(h: &mut Handle, lu: &Lu<T>, mode: Mode) -> Factors<T> {
 /// and info must equal `?getc2`'s (GETC2 mode, or STRICT on matrices LAPACK never perturbs).
 fn check_against_lapack<T: Blas>(h: &mut Handle, kind: Kind, n: usize, batch: usize, mode: Mode, seed: u64) {
     let lu = Lu::<T>::new(kind, n, batch, seed);
-    let f = factor(h, &lu, mode);
-    let what = |i: usize| format!("{}getrf {kind:?} n={n} batch={batch} mode={mode:?} matrix {i} (seed {})", T::LETTER, seed + i as u64);
+    compare_with_lapack(h, &lu, mode, &format!("{kind:?} seed {seed}"));
+}
+
+/// [`check_against_lapack`] on the matrices of `lu`; `label` names them in messages.
+fn compare_with_lapack<T: Blas>(h: &mut Handle, lu: &Lu<T>, mode: Mode, label: &str) {
+    let (n, batch) = (lu.n, lu.batch());
+    let f = factor(h, lu, mode);
+    let what = |i: usize| format!("{}getrf {label} n={n} batch={batch} mode={mode:?} matrix {i}", T::LETTER);
     for i in 0..batch {
         let (_, ip, jp, info) = getc2(&lu.layout.get(&lu.a, i), n);
         let strict_singular = mode == Mode::Strict && f.info[i] > 0;
@@ -337,7 +344,165 @@ fn argument_checks_for<T: Blas>(h: &mut Handle) {
     assert!(b.iter().all(|v| *v == T::one()) && ip.iter().chain(&jp).chain(&info).all(|&v| v == POISON));
 }
 
+/// Matrices per block of the CUDA warp kernel at order n, times 3, plus 5: the batch is a
+/// multiple neither of that nor of the matrices per warp, so the last block has a partial
+/// group of lanes and idle groups.
+fn odd_batch(n: usize) -> usize {
+    3 * (128 / n.next_power_of_two()).max(1) + 5
+}
+
+/// The orders 1 … 33, each lane layout of the warp kernel and the first block order (under a
+/// sanitizer the first and last order of each layout): random and tie-rich matrices.
+fn every_order_for<T: Blas>(h: &mut Handle) {
+    let orders: Vec<usize> = (1..=33).collect();
+    for n in sizes_per_path(&orders, |n| cuda_plan::<T>(n, SMEM_OPTIN)) {
+        for (kind, mode) in [(Kind::Random, Mode::Getc2), (Kind::Random, Mode::Strict), (Kind::Ties, Mode::Getc2), (Kind::Ties, Mode::Strict)] {
+            check_against_lapack::<T>(h, kind, n, odd_batch(n), mode, 3000 + 10 * n as u64);
+        }
+    }
+}
+
+/// Singular at the last step: STRICT stops there (info = n, last pivot the identity), GETC2
+/// perturbs it as LAPACK does.
+fn singular_last_step_for<T: Blas>(h: &mut Handle) {
+    let orders: Vec<usize> = (2..=33).collect();
+    for n in sizes_per_path(&orders, |n| cuda_plan::<T>(n, SMEM_OPTIN)) {
+        let batch = odd_batch(n);
+        let lu = Lu::<T>::new(Kind::Rank(n - 1), n, batch, 3500 + n as u64);
+        let f = factor(h, &lu, Mode::Strict);
+        for i in 0..batch {
+            assert_eq!(f.info[i], n as i32, "{}getrf STRICT rank n-1, n={n} matrix {i}: info", T::LETTER);
+            assert_eq!((f.ipiv[i * n + n - 1], f.jpiv[i * n + n - 1]), (n as i32, n as i32), "{}getrf STRICT n={n} matrix {i}: last pivot", T::LETTER);
+        }
+        compare_with_lapack(h, &lu, Mode::Getc2, "rank n-1");
+    }
+}
+
+/// An entry to plant: (row, column, value), 0-based.
+type Entry<T> = (usize, usize, T);
+
+/// A matrix of random entries below 0.57 in modulus with the entries `at` planted.
+fn planted<T: Blas>(n: usize, seed: u64, at: &[Entry<T>]) -> Vec<T> {
+    let mut a = random::<T>(&mut rng(seed), n * n, 0.4);
+    for &(i, j, v) in at {
+        a[i + j * n] = v;
+    }
+    a
+}
+
+/// A batch of the matrices `ms` (each n × n, column-major) in the padded layout of [`Lu`].
+fn batch_of<T: Blas>(n: usize, ms: &[Vec<T>]) -> Lu<T> {
+    let layout = Layout::padded(n, n, ms.len(), 2, 3);
+    let mut a = vec![nan::<T>(); layout.len()];
+    for (i, m) in ms.iter().enumerate() {
+        layout.put(&mut a, i, m);
+    }
+    Lu { n, layout, a }
+}
+
+/// Equal maxima in several columns and rows (the warp kernel's lanes and groups): LAPACK's
+/// pivot is the largest row, then the largest column, among them. Complex maxima of equal
+/// modulus 0.625 = |0.375 + 0.5i| differ in phase and are exact in every precision.
+fn ties_across_lanes_for<T: Blas>(h: &mut Handle) {
+    let m = |re: f64, im: f64| c::<T>(re, im);
+    let tie = if T::IS_COMPLEX { [m(0.625, 0.0), m(0.0, -0.625), m(0.375, 0.5), m(-0.5, -0.375)] } else { [m(0.625, 0.0), m(-0.625, 0.0), m(0.625, 0.0), m(-0.625, 0.0)] };
+    for n in [2usize, 3, 5, 8, 9, 16, 17, 31, 32] {
+        let l = n - 1;
+        let ms: Vec<Vec<T>> = (0..odd_batch(n) as u64)
+            .map(|s| match s % 4 {
+                0 => planted(n, s, &[(0, l, tie[0]), (l, 0, tie[1]), (l / 2, l / 2, tie[2])]),
+                1 => planted(n, s, &[(l, 0, tie[0]), (l, l / 2, tie[1]), (0, l, tie[3])]),
+                2 => planted(n, s, &[(l / 2, 0, tie[2]), (l / 2, l, tie[3]), (0, 0, tie[1])]),
+                _ => planted(n, s, &[(l, l, tie[0]), (l, 0, tie[2]), (0, l, tie[3]), (l / 3, l / 2, tie[1])]),
+            })
+            .collect();
+        let lu = batch_of(n, &ms);
+        for mode in [Mode::Getc2, Mode::Strict] {
+            compare_with_lapack(h, &lu, mode, "ties across lanes");
+        }
+    }
+}
+
+/// Near-ties: `hi` beats 1 in the squared modulus but not in the modulus (complex:
+/// |1 + εi| rounds to 1 while 1 + ε² does not round to 1, so LAPACK sees a tie and takes the
+/// larger index), or is 1 + ulp (real: LAPACK takes it). `hi` sits at the smaller index, in
+/// another column, the same column, the same row, and at the second step (the first pivot 4
+/// has zeros in its row and column, so the step leaves the pair's values as they are).
+fn near_ties_for<T: Blas>(h: &mut Handle) {
+    let single = std::mem::size_of::<T::Real>() == 4;
+    let hi: T = match (T::IS_COMPLEX, single) {
+        (true, true) => c(1.0, 17.0 * 2f64.powi(-16)),
+        (true, false) => c(1.0, 95.0 * 2f64.powi(-33)),
+        (false, _) => c(1.0 + T::EPS, 0.0),
+    };
+    let one = c::<T>(1.0, 0.0);
+    for n in [3usize, 4, 8, 16, 17, 32] {
+        let l = n - 1;
+        // Rows 0 and l, columns 0 and l swap at the first step: the pair is then at rows 1
+        // and 2 still.
+        let second = |s: u64| {
+            let mut a = planted(n, s, &[(1, 1, hi), (2, 0, one)]);
+            for k in 0..n {
+                a[l + k * n] = T::zero();
+                a[k + l * n] = T::zero();
+            }
+            a[l + l * n] = c(4.0, 0.0);
+            a
+        };
+        let ms: Vec<Vec<T>> = (0..odd_batch(n) as u64)
+            .map(|s| match s % 4 {
+                0 => planted(n, s, &[(0, 1, hi), (2, 0, one)]),
+                1 => planted(n, s, &[(0, 0, hi), (2, 0, one)]),
+                2 => planted(n, s, &[(2, 0, hi), (2, l, one)]),
+                _ if n > 3 => second(s),
+                _ => planted(n, s, &[(0, 1, hi), (2, 0, one)]),
+            })
+            .collect();
+        compare_with_lapack(h, &batch_of(n, &ms), Mode::Getc2, "near-ties");
+    }
+}
+
+/// Entries to plant and the first pivot expected, (row, column), 0-based ((n, n): none, the
+/// matrix is clean).
+type NanCase<T> = (Vec<Entry<T>>, (usize, usize));
+
+/// NaN and Inf in several columns rank alike (as +Inf): the first pivot is the largest row,
+/// then the largest column, among them; info = 1; the clean matrix of the batch is untouched
+/// by its neighbours.
+fn nan_across_lanes_for<T: Blas>(h: &mut Handle) {
+    let (nan_, inf) = (c::<T>(f64::NAN, 0.0), c::<T>(f64::INFINITY, 0.0));
+    let nan_im = c::<T>(0.5, if T::IS_COMPLEX { f64::NAN } else { 0.0 });
+    for n in [4usize, 5, 8, 17, 32] {
+        let l = n - 1;
+        let cases: Vec<NanCase<T>> = vec![
+            (vec![(1, 3, nan_), (2, 0, inf)], (2, 0)),
+            (vec![(2, 1, nan_), (2, 3, c(f64::NEG_INFINITY, 0.0))], (2, 3)),
+            (vec![(l, 0, inf), (0, l, nan_), (1, 1, nan_)], (l, 0)),
+            (vec![(1, 2, if T::IS_COMPLEX { nan_im } else { nan_ }), (0, 3, inf)], (1, 2)),
+            (vec![], (n, n)),
+        ];
+        let ms: Vec<Vec<T>> = cases.iter().enumerate().map(|(s, (at, _))| planted(n, 4000 + s as u64, at)).collect();
+        let lu = batch_of(n, &ms);
+        for mode in [Mode::Getc2, Mode::Strict] {
+            let f = factor(h, &lu, mode);
+            for (i, (_, (q, p))) in cases.iter().enumerate() {
+                if *q == n {
+                    assert_eq!(f.info[i], 0, "{}getrf n={n} {mode:?}: the clean matrix's info", T::LETTER);
+                    continue;
+                }
+                assert_eq!(f.info[i], 1, "{}getrf n={n} {mode:?} case {i}: info", T::LETTER);
+                assert_eq!((f.ipiv[i * n], f.jpiv[i * n]), (*q as i32 + 1, *p as i32 + 1), "{}getrf n={n} {mode:?} case {i}: first pivot", T::LETTER);
+            }
+        }
+    }
+}
+
 crate::all_precisions! {
+    every_order => every_order_for;
+    singular_last_step => singular_last_step_for;
+    ties_across_lanes => ties_across_lanes_for;
+    near_ties => near_ties_for;
+    nan_across_lanes => nan_across_lanes_for;
     random_matrices => random_for;
     classes => classes_for;
     strict_rank => strict_rank_for;
@@ -352,6 +517,11 @@ crate::all_precisions! {
 }
 
 crate::on_every_backend! {
+    getrf_every_order_matches_lapack => super::every_order;
+    getrf_singular_at_last_step => super::singular_last_step;
+    getrf_ties_across_lanes_match_lapack => super::ties_across_lanes;
+    getrf_near_ties_match_lapack => super::near_ties;
+    getrf_nan_inf_across_lanes => super::nan_across_lanes;
     getrf_random_matches_lapack => super::random_matrices;
     getrf_matrix_classes_match_lapack => super::classes;
     getrf_strict_rank_deficient => super::strict_rank;
@@ -366,19 +536,61 @@ crate::on_every_backend! {
 }
 
 /// The CUDA backend against the CPU backend on the same inputs: identical pivots and info,
-/// factors within rounding.
+/// factors within rounding, at every order of the warp kernel and some of the block kernel's.
 #[test]
 fn getrf_cuda_matches_cpu() {
     let Some(mut gpu) = crate::common::handle(numgpu::BackendChoice::Cuda) else { return };
     assert_eq!(gpu.backend(), Backend::Cuda);
+    let h = &mut gpu;
+    crate::for_precisions!(h, cuda_matches_cpu_for, f32, f64, numgpu::Complex32, Complex64);
+}
+
+fn cuda_matches_cpu_for<T: Blas>(gpu: &mut Handle) {
     let mut cpu = Handle::cpu();
-    for &n in &SIZES {
-        for mode in [Mode::Getc2, Mode::Strict] {
-            let lu = Lu::<Complex64>::new(Kind::Random, n, batch_for(n), 2000 + n as u64);
-            let (x, y) = (factor(&mut gpu, &lu, mode), factor(&mut cpu, &lu, mode));
-            assert_eq!((&x.ipiv, &x.jpiv, &x.info), (&y.ipiv, &y.jpiv, &y.info), "n={n} {mode:?}: pivots or info differ");
-            let diff: f64 = x.a.iter().zip(&y.a).filter(|(p, _)| !p.re.is_nan()).map(|(p, q)| (p - q).norm()).fold(0.0, f64::max);
-            assert!(diff <= 1e-10, "n={n} {mode:?}: factors differ by {diff:.3e}");
+    let orders: Vec<usize> = (1..=33).chain(SIZES.into_iter().filter(|&n| n > 33)).collect();
+    for n in sizes_per_path(&orders, |n| cuda_plan::<T>(n, SMEM_OPTIN)) {
+        for (kind, mode) in [(Kind::Random, Mode::Getc2), (Kind::Random, Mode::Strict), (Kind::Cond(6), Mode::Getc2), (Kind::ScaledRows, Mode::Getc2)] {
+            let lu = Lu::<T>::new(kind, n, odd_batch(n), 2000 + n as u64);
+            let (x, y) = (factor(gpu, &lu, mode), factor(&mut cpu, &lu, mode));
+            assert_eq!((&x.ipiv, &x.jpiv, &x.info), (&y.ipiv, &y.jpiv, &y.info), "{}getrf {kind:?} n={n} {mode:?}: pivots or info differ", T::LETTER);
+            let scale = x.a.iter().map(|v| v.to_c64().norm()).filter(|v| v.is_finite()).fold(0.0, f64::max).max(1.0);
+            let diff: f64 = x.a.iter().zip(&y.a).filter(|(p, _)| !p.to_c64().re.is_nan()).map(|(p, q)| (p.to_c64() - q.to_c64()).norm()).fold(0.0, f64::max);
+            assert!(diff <= 1e3 * T::EPS * scale * n as f64, "{}getrf {kind:?} n={n} {mode:?}: factors differ by {diff:.3e}", T::LETTER);
         }
     }
+}
+
+/// The warp kernel at the orders where its lane layout changes (sub-warp groups up to 16,
+/// a warp per matrix from 17): each compiles for sm_80 and sm_90 without register spills.
+#[test]
+fn getrf_warp_orders_compile_without_spills() {
+    use numgpu::cuda::module::{compile, nvrtc_available, nvrtc_options};
+    use numgpu::getrf_fullpivot::cuda as lu;
+    use numgpu::{Complex32, Scalar};
+    if !nvrtc_available() {
+        assert!(std::env::var("NUMGPU_REQUIRE_NVRTC").as_deref() != Ok("1"), "NUMGPU_REQUIRE_NVRTC=1 but libnvrtc was not found");
+        eprintln!("SKIPPED getrf warp compile check: libnvrtc not found");
+        return;
+    }
+    fn orders<T: Scalar>(ns: &[usize]) -> Vec<String> {
+        let mut bad = Vec::new();
+        for &n in ns {
+            let (d, e) = lu::specialise::<T>(n, lu::plan::<T>(n, 0));
+            for arch in ["sm_80", "sm_90"] {
+                let mut opts = nvrtc_options(arch, &d);
+                opts.push("--ptxas-options=-v".into());
+                let (_, log) = compile(lu::source(), &opts).unwrap_or_else(|e| panic!("{e}"));
+                let usage: Vec<&str> = log.lines().filter(|l| l.contains("registers") || l.contains("spill")).collect();
+                eprintln!("n={n} {e} {arch}: {}", usage.join(" | "));
+                if log.lines().any(|l| l.contains("spill stores") && !l.contains(" 0 bytes spill stores")) {
+                    bad.push(format!("n={n} {e} {arch}"));
+                }
+            }
+        }
+        bad
+    }
+    // The kernel compile check (kernels.rs) has 1, 5 and 32.
+    let ns = [2, 3, 16, 17, 31];
+    let bad = [orders::<f32>(&ns), orders::<f64>(&ns), orders::<Complex32>(&ns), orders::<Complex64>(&ns)].concat();
+    assert!(bad.is_empty(), "spills: {bad:?}");
 }

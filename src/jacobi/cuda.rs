@@ -315,4 +315,14 @@ mod tests {
         assert!(!p.warp && p.first_sh && p.second_sh && p.scratch == 8, "{p:?}");
         assert_eq!(p.team_bytes % 16, 0);
     }
+
+    #[test]
+    fn warp_paths_by_shape() {
+        let seg = |order, rows| warp_path::<f32>(order, rows).map(warp_segment);
+        assert_eq!((seg(1, 1), seg(2, 2), seg(3, 3), seg(7, 7), seg(5, 17), seg(32, 32), seg(5, 33)), (Some(2), Some(2), Some(4), Some(8), Some(32), Some(32), None));
+        assert!(warp_path::<num_complex::Complex64>(20, 32).is_some() && warp_path::<num_complex::Complex64>(21, 21).is_none() && warp_path::<f64>(32, 32).is_some());
+        // 16 matrices of order ≤ 2 per warp, four warps a block.
+        assert_eq!(warp_grid(WarpShape { order: 1, rows: 2 }, 65), (2, 128));
+        assert_eq!(warp_grid(WarpShape { order: 32, rows: 32 }, 9), (3, 128));
+    }
 }

@@ -11,7 +11,7 @@
 //! them back unchanged.
 
 use crate::common::{c_position, sizes_per_path, under_sanitizer, SMEM_OPTIN};
-use numgpu::jacobi::cuda::{gesvdj_plan, syevj_plan, Plan};
+use numgpu::jacobi::cuda::{gesvdj_plan, syevj_plan, warp_path, warp_segment, Plan};
 use numgpu::jacobi::{gesvdj_batched, gesvdj_batched_slices, numgpu_jacobi_params, syevj_batched, syevj_batched_slices};
 use numgpu::testing::gen::{nan, POISON};
 use numgpu::testing::jacobi::{decomposition_residual, eig_ref, eig_relative_spd, general, graded, graded_spd, hermitian, orthogonality, relative_error, svd_ref, svd_relative, value_ratio, Class, QrBased, CLASSES};
@@ -178,6 +178,66 @@ fn gesvdj_classes_for<T: Scalar>(h: &mut Handle) {
                 assert!(o.vals.iter().zip(&vals[i].vals).all(|(x, y)| x.to_bits() == y.to_bits()), "{what}: values differ without vectors");
                 assert!(o.u.iter().zip(&left[i].u).all(|(x, y)| x == y) && left[i].v.is_empty(), "{what}: U differs without V");
             }
+        }
+    }
+}
+
+/// Every order of the register-resident warp kernels and the first beyond (1 … 33), in
+/// batches of 19 that mix the classes, so that the matrices sharing a warp (up to 16 of
+/// order ≤ 2) stop at different sweeps and a warp's last segments are empty: each matrix
+/// against LAPACK, values and sweeps the same bits with and without vectors, sweep counts
+/// within one of the CPU backend's; with max_sweeps 2, the matrices that need more stop with
+/// info 1 while those beside them converge.
+fn syevj_warp_orders_for<T: Scalar>(h: &mut Handle) {
+    let mut cpu = Handle::cpu();
+    let orders: Vec<usize> = (1..=33).collect();
+    for n in sizes_per_path(&orders, |n| warp_path::<T>(n, n).map(warp_segment)) {
+        let mats: Vec<Vec<T>> = (0..19).map(|i| hermitian::<T>(CLASSES[i % CLASSES.len()], n, 3000 + 100 * n as u64 + i as u64)).collect();
+        let upper = n % 2 == 1;
+        let out = syevj_run::<T>(h, VEC, upper, n, &mats, None);
+        let vals = syevj_run::<T>(h, NOVEC, upper, n, &mats, None);
+        let oracle = syevj_run::<T>(&mut cpu, NOVEC, upper, n, &mats, None);
+        for (i, o) in out.iter().enumerate() {
+            let what = format!("{}syevj {:?} n={n} matrix {i} of 19 upper {upper}", T::LETTER, CLASSES[i % CLASSES.len()]);
+            check_eig::<T>(&what, n, &mats[i], o);
+            assert!(o.vals.iter().zip(&vals[i].vals).all(|(x, y)| x.to_bits() == y.to_bits()) && o.sweeps == vals[i].sweeps, "{what}: values differ without vectors");
+            assert!((o.sweeps - oracle[i].sweeps).abs() <= 1, "{what}: sweeps {} vs the CPU backend's {}", o.sweeps, oracle[i].sweeps);
+        }
+        let two = numgpu_jacobi_params { max_sweeps: 2, ..Default::default() };
+        let capped = syevj_run::<T>(h, VEC, upper, n, &mats, Some(&two));
+        for (i, (c, o)) in capped.iter().zip(&out).enumerate() {
+            let want = if o.sweeps <= 2 { (0, o.sweeps) } else { (1, 2) };
+            assert_eq!((c.info, c.sweeps), want, "{}syevj n={n} matrix {i} max_sweeps 2 (unlimited: {} sweeps)", T::LETTER, o.sweeps);
+            if o.sweeps <= 2 {
+                assert!(c.vals.iter().zip(&o.vals).all(|(x, y)| x.to_bits() == y.to_bits()), "{}syevj n={n} matrix {i}: max_sweeps 2 changed a matrix that converged in {}", T::LETTER, o.sweeps);
+            }
+        }
+    }
+}
+
+/// gesvdj on the warp kernels: every square order 1 … 33 (33: the general kernel beside
+/// them), tall and wide shapes at the lane-segment widths' edges (max(m, n) up to 32, and 33),
+/// batches of 7 mixing the classes (rank-deficient and zero matrices complete U or V beside
+/// matrices that do not): against LAPACK, values the same bits with and without vectors and U
+/// the same without V, sweeps within one of the CPU backend's.
+fn gesvdj_warp_shapes_for<T: Scalar>(h: &mut Handle) {
+    let mut cpu = Handle::cpu();
+    let mut shapes: Vec<(usize, usize)> = (1..=33).map(|k| (k, k)).collect();
+    for (m, n) in [(2, 1), (5, 3), (9, 4), (16, 7), (17, 9), (32, 1), (32, 17), (31, 20), (32, 31), (33, 5)] {
+        shapes.extend([(m, n), (n, m)]);
+    }
+    for (m, n) in sizes_per_path(&shapes, |(m, n)| (m < n, warp_path::<T>(m.min(n), m.max(n)).map(warp_segment))) {
+        let mats: Vec<Vec<T>> = (0..7).map(|i| general::<T>(CLASSES[i % CLASSES.len()], m, n, 4000 + 100 * (m * 40 + n) as u64 + i as u64)).collect();
+        let out = gesvdj_run::<T>(h, VEC, VEC, m, n, &mats, None);
+        let vals = gesvdj_run::<T>(h, NOVEC, NOVEC, m, n, &mats, None);
+        let left = gesvdj_run::<T>(h, VEC, NOVEC, m, n, &mats, None);
+        let oracle = gesvdj_run::<T>(&mut cpu, NOVEC, NOVEC, m, n, &mats, None);
+        for (i, o) in out.iter().enumerate() {
+            let what = format!("{}gesvdj {:?} {m}x{n} matrix {i} of 7", T::LETTER, CLASSES[i % CLASSES.len()]);
+            check_svd::<T>(&what, m, n, &mats[i], o);
+            assert!(o.vals.iter().zip(&vals[i].vals).all(|(x, y)| x.to_bits() == y.to_bits()) && o.sweeps == vals[i].sweeps, "{what}: values differ without vectors");
+            assert!(o.u.iter().zip(&left[i].u).all(|(x, y)| x == y) && left[i].v.is_empty(), "{what}: U differs without V");
+            assert!((o.sweeps - oracle[i].sweeps).abs() <= 1, "{what}: sweeps {} vs the CPU backend's {}", o.sweeps, oracle[i].sweeps);
         }
     }
 }
@@ -454,6 +514,8 @@ fn jacobi_c_abi_checks() {
 crate::all_precisions! {
     syevj_classes => syevj_classes_for;
     gesvdj_classes => gesvdj_classes_for;
+    syevj_warp_orders => syevj_warp_orders_for;
+    gesvdj_warp_shapes => gesvdj_warp_shapes_for;
     nonfinite => nonfinite_for;
     params => params_for;
     large => large_for;
@@ -470,6 +532,8 @@ crate::real_precisions! {
 crate::on_every_backend! {
     syevj_every_class_and_order_1_to_129 => super::syevj_classes;
     gesvdj_every_class_square_tall_wide => super::gesvdj_classes;
+    syevj_warp_kernels_every_order_1_to_33 => super::syevj_warp_orders;
+    gesvdj_warp_kernels_every_order_square_tall_wide => super::gesvdj_warp_shapes;
     syevj_graded_relative_accuracy_where_syevd_loses_it => super::syevj_graded;
     gesvdj_graded_relative_accuracy_where_gesvd_loses_it => super::gesvdj_graded;
     jacobi_nan_inf_give_info_and_never_hang => super::nonfinite;

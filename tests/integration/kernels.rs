@@ -244,6 +244,51 @@ fn jacobi_kernels_compile_for_sm80_and_sm90() {
     print_report(&per_type!(cases: f32, f64, Complex32, Complex64));
 }
 
+/// The (stack frame, spill stores) bytes of each function in a report line of `check`.
+fn frames(line: &str) -> Vec<(usize, usize)> {
+    let num = |part: &str, what: &str| part.split(what).next().and_then(|p| p.split_whitespace().last()).and_then(|n| n.parse().ok());
+    line.split(" | ").filter(|p| p.contains("stack frame")).map(|p| (num(p, " bytes stack frame").unwrap_or(0), num(p, " bytes spill stores").unwrap_or(0))).collect()
+}
+
+/// The register-resident warp kernels: every order they serve (one compile holds both entry
+/// points: syevj at n × n, gesvdj at min(m, n) × max(m, n) = n × n), and the rectangular
+/// shapes of the integration tests; compiles in parallel. Every specialisation must keep its
+/// row arrays in registers: a stack frame beyond the slots of its spills (ptxas spills a few
+/// bytes at some orders, reported as SPILLS) would be an array indexed at run time.
+#[test]
+fn jacobi_warp_kernels_compile_for_every_order() {
+    use numgpu::jacobi::cuda::{self as jac, WarpShape};
+    use rayon::prelude::*;
+    if !nvrtc_or_skip() {
+        return;
+    }
+    fn shapes<T: Scalar>() -> Vec<WarpShape> {
+        let top = jac::warp_max_order::<T>();
+        let mut out: Vec<WarpShape> = (1..=top).map(|n| WarpShape { order: n, rows: n }).collect();
+        // tests/integration/jacobi.rs's gesvdj_warp_shapes (as min(m, n), max(m, n)).
+        for (rows, order) in [(2, 1), (5, 3), (9, 4), (16, 7), (17, 9), (32, 1), (32, 17), (31, 20), (32, 31)] {
+            if jac::warp_path::<T>(order, rows).is_some() {
+                out.push(WarpShape { order, rows });
+            }
+        }
+        out
+    }
+    fn cases<T: Scalar + Sync>() -> Vec<String> {
+        shapes::<T>()
+            .par_iter()
+            .flat_map_iter(|&w| {
+                let (d, e) = jac::specialise_warp::<T>("syevj", w);
+                let lines = check(jac::source(), &d, &e);
+                for l in &lines {
+                    assert!(frames(l).iter().all(|&(frame, spills)| frame <= spills.next_multiple_of(8)), "{w:?}: a register array in local memory: {l}");
+                }
+                lines.into_iter().map(move |l| format!("{}x{} {l}", w.order, w.rows))
+            })
+            .collect()
+    }
+    print_report(&per_type!(cases: f32, f64, Complex32, Complex64));
+}
+
 #[test]
 fn potrf_kernels_compile_for_sm80_and_sm90() {
     use numgpu::potrf::cuda as chol;

@@ -168,8 +168,9 @@ typedef int32_t numgpu_jacobi_job;
  * infinite element may give NaN where FP32 gives ±Inf), and model the tensor cores' FP32
  * accumulation, which truncates, as an error of at most `2u` relative per product added; see
  * docs/gemm_batched.md for their derivation. Products of sizes the tensor cores do not pay
- * for (m, n or k at most 32, or min(m, n) < 32) and GPUs before sm_80 stay exact FP32, which
- * is within every mode's bound. Every mode is bitwise reproducible.
+ * for (m, n and k all at most 32, or min(m, n) < 32), `numgpu_*` routines built on GEMM, and
+ * GPUs before sm_80 stay exact FP32, which is within every mode's bound. Every mode is
+ * bitwise reproducible.
  */
 enum numgpu_math_mode
 #ifdef __cplusplus

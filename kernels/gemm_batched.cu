@@ -652,7 +652,7 @@ __device__ __forceinline__ unsigned ng_tf32_rna(float x) {
     return r;
 }
 
-// x's split: s[0] = big, s[1] = small (MODE 1; left 0 for MODE 2). A negated value's split is
+// x's split into big and small (MODE 1; small is 0 for MODE 2). A negated value's split is
 // the negated split (rna is symmetric): ng_tf32_neg.
 template <int MODE>
 __device__ __forceinline__ void ng_tf32_split(float x, unsigned &big, unsigned &small) {
@@ -671,15 +671,23 @@ __device__ __forceinline__ void ng_mma_tf32(float *d, const unsigned *a, const u
 #endif
 }
 
-// d += a·b of split fragments ([0] big, [1] small): MODE 1 the small terms first, then
-// big·big; MODE 2 big·big alone.
-template <int MODE>
+// d += a·b (NEG: d −= a·b) of split fragments ([0] big, [1] small): MODE 1 the small terms
+// first, then big·big; MODE 2 big·big alone. NEG flips a's signs on the way (exact).
+template <int MODE, bool NEG = false>
 __device__ __forceinline__ void ng_mma_tf32_split(float *d, const unsigned (&a)[2][4], const unsigned (&b)[2][2]) {
+    auto mma = [&](const unsigned *x, const unsigned *y) {
+        if constexpr (NEG) {
+            const unsigned nx[4] = {ng_tf32_neg(x[0]), ng_tf32_neg(x[1]), ng_tf32_neg(x[2]), ng_tf32_neg(x[3])};
+            ng_mma_tf32(d, nx, y);
+        } else {
+            ng_mma_tf32(d, x, y);
+        }
+    };
     if (MODE == 1) {
-        ng_mma_tf32(d, a[1], b[0]);
-        ng_mma_tf32(d, a[0], b[1]);
+        mma(a[1], b[0]);
+        mma(a[0], b[1]);
     }
-    ng_mma_tf32(d, a[0], b[0]);
+    mma(a[0], b[0]);
 }
 
 // (k, x) within one k8 step of fragment value v of A's tile mi (x = the row within the warp's
@@ -730,7 +738,7 @@ __device__ __forceinline__ void ng_tf32_step(float (&acc)[MI * NJ * 4], int g, i
     }
 }
 
-// Complex: re += ar·br + (−ai)·bi, im += ar·bi + ai·br, four real products; a and b give
+// Complex: re += ar·br − ai·bi, im += ar·bi + ai·br, four real products; a and b give
 // ng_complex<float> with op's conjugation applied.
 template <int MODE, int MI, int NJ, typename At, typename Bt>
 __device__ __forceinline__ void ng_tf32_step(float (&re)[MI * NJ * 4], float (&im)[MI * NJ * 4], int g, int t, At a, Bt b) {
@@ -747,7 +755,7 @@ __device__ __forceinline__ void ng_tf32_step(float (&re)[MI * NJ * 4], float (&i
         }
 #pragma unroll
     for (int mi = 0; mi < MI; ++mi) {
-        unsigned ar[2][4], ai[2][4], an[2][4];
+        unsigned ar[2][4], ai[2][4];
 #pragma unroll
         for (int v = 0; v < 4; ++v) {
             int k, x;
@@ -755,14 +763,12 @@ __device__ __forceinline__ void ng_tf32_step(float (&re)[MI * NJ * 4], float (&i
             const ng_complex<float> z = a(k, x);
             ng_tf32_split<MODE>(z.re, ar[0][v], ar[1][v]);
             ng_tf32_split<MODE>(z.im, ai[0][v], ai[1][v]);
-            an[0][v] = ng_tf32_neg(ai[0][v]);
-            an[1][v] = ng_tf32_neg(ai[1][v]);
         }
 #pragma unroll
         for (int nj = 0; nj < NJ; ++nj) {
             const int o = (mi * NJ + nj) * 4;
             ng_mma_tf32_split<MODE>(&re[o], ar, br[nj]);
-            ng_mma_tf32_split<MODE>(&re[o], an, bi[nj]);
+            ng_mma_tf32_split<MODE, true>(&re[o], ai, bi[nj]);
             ng_mma_tf32_split<MODE>(&im[o], ar, bi[nj]);
             ng_mma_tf32_split<MODE>(&im[o], ai, br[nj]);
         }
@@ -811,11 +817,19 @@ __device__ __forceinline__ void ng_tf32_copy(const ng_tile_walk &w, const T *m, 
     }
 }
 
+template <int P, int NACC>
+__device__ __forceinline__ void ng_tf32_zero(float (&d)[P][NACC]) {
+#pragma unroll
+    for (int p = 0; p < P; ++p)
+#pragma unroll
+        for (int e = 0; e < NACC; ++e) d[p][e] = 0.0f;
+}
+
 // T = float (P = 1 accumulator plane) or ng_complex<float> (P = 2: re, im). WM x WN warps, each
 // owning WR x WC of C (MI = WR/16 by NJ = WC/8 tiles of m16n8k8), tiles BK deep in ST stages of
-// shared memory filled by cp.async ahead of the tile being multiplied (as gemm_mma). Each k
-// tile is accumulated from zero on the tensor cores, then added to the running sums with one
-// FP32 round-to-nearest add (fixed order): the tensor cores' truncating accumulation then
+// shared memory filled by cp.async ahead of the tile being multiplied (as gemm_mma). 3xTF32
+// accumulates each k tile from zero on the tensor cores, then adds it to the running sums with
+// one FP32 round-to-nearest add (fixed order): the tensor cores' truncating accumulation then
 // never runs over more than BK products of one element, and errors of different tiles do not
 // pile up in one direction.
 template <typename T, int MODE, int TA, int TB, int WR, int WC, int WM, int WN, int BK, int ST>
@@ -859,10 +873,7 @@ __device__ __forceinline__ void gemm_tf32(ng_i64 M, ng_i64 N, ng_i64 K, T alpha,
         };
 
         float acc[P][NACC];
-#pragma unroll
-        for (int p = 0; p < P; ++p)
-#pragma unroll
-            for (int e = 0; e < NACC; ++e) acc[p][e] = 0.0f;
+        ng_tf32_zero(acc);
 #pragma unroll
         for (int st = 0; st < ST - 1; ++st) issue(st, st);
         int cur = 0;  // the stage of tile kt
@@ -873,25 +884,30 @@ __device__ __forceinline__ void gemm_tf32(ng_i64 M, ng_i64 N, ng_i64 K, T alpha,
             __syncthreads();
             issue(kt + ST - 1, cur == 0 ? ST - 1 : cur - 1);
             const T *ta = sA + cur * SA, *tb = sB + cur * SB;
-            float part[P][NACC];
+            // d += the tile's products.
+            auto multiply = [&](float (&d)[P][NACC]) {
 #pragma unroll
-            for (int p = 0; p < P; ++p)
-#pragma unroll
-                for (int e = 0; e < NACC; ++e) part[p][e] = 0.0f;
-#pragma unroll
-            for (int kk = 0; kk < BK; kk += 8) {
-                auto at = [&](int k, int i) { return ng_op_value<T, TA>(ta[ng_tf32_slot<AX, BK, BM, E>(kk + k, wi + i)]); };
-                auto bt = [&](int k, int j) { return ng_op_value<T, TB>(tb[ng_tf32_slot<BX, BK, BN, E>(kk + k, wj + j)]); };
-                if constexpr (P == 1) {
-                    ng_tf32_step<MODE, MI, NJ>(part[0], fg, ft, at, bt);
-                } else {
-                    ng_tf32_step<MODE, MI, NJ>(part[0], part[P - 1], fg, ft, at, bt);
+                for (int kk = 0; kk < BK; kk += 8) {
+                    auto at = [&](int k, int i) { return ng_op_value<T, TA>(ta[ng_tf32_slot<AX, BK, BM, E>(kk + k, wi + i)]); };
+                    auto bt = [&](int k, int j) { return ng_op_value<T, TB>(tb[ng_tf32_slot<BX, BK, BN, E>(kk + k, wj + j)]); };
+                    if constexpr (P == 1) {
+                        ng_tf32_step<MODE, MI, NJ>(d[0], fg, ft, at, bt);
+                    } else {
+                        ng_tf32_step<MODE, MI, NJ>(d[0], d[P - 1], fg, ft, at, bt);
+                    }
                 }
+            };
+            if constexpr (MODE == 1) {
+                float part[P][NACC];
+                ng_tf32_zero(part);
+                multiply(part);
+#pragma unroll
+                for (int p = 0; p < P; ++p)
+#pragma unroll
+                    for (int e = 0; e < NACC; ++e) acc[p][e] = __fadd_rn(acc[p][e], part[p][e]);
+            } else {
+                multiply(acc);  // plain TF32's 2^-10 dwarfs the accumulation's error
             }
-#pragma unroll
-            for (int p = 0; p < P; ++p)
-#pragma unroll
-                for (int e = 0; e < NACC; ++e) acc[p][e] = __fadd_rn(acc[p][e], part[p][e]);
             cur = cur == ST - 1 ? 0 : cur + 1;
         }
         ng_cp_async_wait<0>();

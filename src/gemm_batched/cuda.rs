@@ -146,21 +146,10 @@ pub fn specialise<T: Scalar>(plan: Plan, m: usize, n: usize, k: usize, ta: i32, 
                 format!("NG_MINB={minb}"),
             ],
         ),
-        Plan::Tf32 { split, wr, wc, wm, wn, bk, st, minb } => (
-            "tf32",
-            vec![
-                format!("NG_TF32={}", if split { 1 } else { 2 }),
-                format!("NG_TA={ta}"),
-                format!("NG_TB={tb}"),
-                format!("NG_WR={wr}"),
-                format!("NG_WC={wc}"),
-                format!("NG_WM={wm}"),
-                format!("NG_WN={wn}"),
-                format!("NG_BK={bk}"),
-                format!("NG_ST={st}"),
-                format!("NG_MINB={minb}"),
-            ],
-        ),
+        Plan::Tf32 { split, wr, wc, wm, wn, bk, st, minb } => {
+            let values = [("TF32", if split { 1 } else { 2 }), ("TA", ta as usize), ("TB", tb as usize), ("WR", wr), ("WC", wc), ("WM", wm), ("WN", wn), ("BK", bk), ("ST", st), ("MINB", minb)];
+            ("tf32", values.iter().map(|(k, v)| format!("NG_{k}={v}")).collect())
+        }
         Plan::Tiled { bm, bn, bk, ti, tj, minb } => (
             "tiled",
             vec![

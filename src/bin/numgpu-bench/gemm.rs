@@ -247,3 +247,21 @@ fn body<T: Prec>(g: &Gemm, ctx: &mut Ctx, n: usize, mode: MathMode, row: &mut Ro
     row.set("openblas_gflops", bc as f64 * per / (t_cpu * 1e6));
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tests::cli;
+
+    /// `--math-mode` takes the three modes' names (default: exact FP32) and refuses others.
+    #[test]
+    fn math_mode_option() {
+        assert_eq!(Gemm::new(&cli(&["--routine", "gemm"])).unwrap().mode, MathMode::Default);
+        for m in [MathMode::Default, MathMode::Tf32x3, MathMode::Tf32] {
+            assert_eq!(Gemm::new(&cli(&["--math-mode", m.name()])).unwrap().mode, m);
+        }
+        for bad in ["3xTF32", "fp32", ""] {
+            assert!(<crate::Cli as clap::Parser>::try_parse_from(["numgpu-bench", "--math-mode", bad]).is_err(), "{bad:?}");
+        }
+    }
+}

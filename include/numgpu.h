@@ -1172,7 +1172,9 @@ numgpu_status numgpu_memcpy(numgpu_handle *h, void *dst, const void *src, size_t
  * memory of the handle's device. Host arrays on the CUDA backend are staged and the call
  * returns when C is written; device arrays are enqueued on the handle's stream (the call
  * returns at once; `numgpu_synchronize` waits). m, n or batch = 0 is success with no work.
- * Results are bitwise reproducible on the same device.
+ * Results are bitwise reproducible on the same device. Single precision (s and c) follows
+ * the handle's math mode (`numgpu_set_math_mode`): exact FP32 by default, or the TF32
+ * tensor cores within the bound `numgpu_math_mode` states.
  *
  * Errors: `INVALID_VALUE` naming the first bad argument (NULL handle; op out of range;
  * negative size; leading dimension too small; NULL array or, for host arrays, NULL entry
@@ -1199,7 +1201,7 @@ numgpu_status numgpu_sgemm_batched(numgpu_handle *h,
 
 /**
  * Batched double-precision GEMM, pointer-array form: `numgpu_sgemm_batched` with double
- * elements and scalars; the same arguments, semantics and errors.
+ * elements and scalars; the same arguments, semantics and errors (FP64 in every math mode).
  */
 numgpu_status numgpu_dgemm_batched(numgpu_handle *h,
                                    numgpu_op transa,
@@ -1239,7 +1241,8 @@ numgpu_status numgpu_cgemm_batched(numgpu_handle *h,
 
 /**
  * Batched double-precision complex GEMM, pointer-array form: `numgpu_sgemm_batched` with
- * `numgpu_complex_double` elements and scalars; `NUMGPU_OP_C` conjugates.
+ * `numgpu_complex_double` elements and scalars; `NUMGPU_OP_C` conjugates (FP64 in every math
+ * mode).
  */
 numgpu_status numgpu_zgemm_batched(numgpu_handle *h,
                                    numgpu_op transa,
@@ -1289,7 +1292,7 @@ numgpu_status numgpu_sgemm_batched_strided(numgpu_handle *h,
 
 /**
  * Batched double-precision GEMM, strided form: `numgpu_sgemm_batched_strided` with double
- * elements and scalars; the same arguments, semantics and errors.
+ * elements and scalars; the same arguments, semantics and errors (FP64 in every math mode).
  */
 numgpu_status numgpu_dgemm_batched_strided(numgpu_handle *h,
                                            numgpu_op transa,
@@ -1335,7 +1338,8 @@ numgpu_status numgpu_cgemm_batched_strided(numgpu_handle *h,
 
 /**
  * Batched double-precision complex GEMM, strided form: `numgpu_sgemm_batched_strided` with
- * `numgpu_complex_double` elements and scalars; `NUMGPU_OP_C` conjugates.
+ * `numgpu_complex_double` elements and scalars; `NUMGPU_OP_C` conjugates (FP64 in every math
+ * mode).
  */
 numgpu_status numgpu_zgemm_batched_strided(numgpu_handle *h,
                                            numgpu_op transa,

@@ -145,6 +145,16 @@ static void hx_call_numgpu_set_seed(const hx_arg *a, hx_arg *r)
     r->i32 = numgpu_set_seed((numgpu_handle *)a[0].p, a[1].u64);
 }
 
+static void hx_call_numgpu_set_math_mode(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_set_math_mode((numgpu_handle *)a[0].p, a[1].i32);
+}
+
+static void hx_call_numgpu_get_math_mode(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_get_math_mode((const numgpu_handle *)a[0].p, (numgpu_math_mode *)a[1].p);
+}
+
 static void hx_call_numgpu_synchronize(const hx_arg *a, hx_arg *r)
 {
     r->i32 = numgpu_synchronize((numgpu_handle *)a[0].p);
@@ -1036,6 +1046,8 @@ static const hx_func HX_FUNCS[] = {
     {"numgpu_set_stream", 1, hx_call_numgpu_set_stream, 2, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"cuda_stream", HX_PTR, "void", 1, 0}}},
     {"numgpu_get_stream", 1, hx_call_numgpu_get_stream, 2, {{"h", HX_PTR, "numgpu_handle", 1, 1}, {"stream", HX_PTR, "void", 2, 0}}},
     {"numgpu_set_seed", 1, hx_call_numgpu_set_seed, 2, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"seed", HX_U64, "", 0, 0}}},
+    {"numgpu_set_math_mode", 1, hx_call_numgpu_set_math_mode, 2, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"mode", HX_I32, "", 0, 0}}},
+    {"numgpu_get_math_mode", 1, hx_call_numgpu_get_math_mode, 2, {{"h", HX_PTR, "numgpu_handle", 1, 1}, {"mode", HX_PTR, "int32_t", 1, 0}}},
     {"numgpu_synchronize", 1, hx_call_numgpu_synchronize, 1, {{"h", HX_PTR, "numgpu_handle", 1, 0}}},
     {"numgpu_malloc", 1, hx_call_numgpu_malloc, 3, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"ptr", HX_PTR, "void", 2, 0}, {"bytes", HX_SIZE, "", 0, 0}}},
     {"numgpu_free", 1, hx_call_numgpu_free, 2, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"ptr", HX_PTR, "void", 1, 0}}},

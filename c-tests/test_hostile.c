@@ -144,11 +144,11 @@ static size_t size_of(const char *t)
 }
 
 /* Whether the function's data arrays go to device memory in a device place: calls with a
- * handle, except those whose pointers are host results. */
+ * handle, except those whose pointers are host results (the handle's settings). */
 static int device_arrays(const call_t *c)
 {
     return c->pl->dev && c->f->nparams > 0 && !strcmp(c->f->params[0].pointee, "numgpu_handle") &&
-           strcmp(c->f->name, "numgpu_get_backend") != 0;
+           strcmp(c->f->name, "numgpu_get_backend") != 0 && strcmp(c->f->name, "numgpu_get_math_mode") != 0;
 }
 
 /* The bytes of an array of `count` elements of `p` named `name` in a base call. */

@@ -86,6 +86,11 @@ module numgpu
     integer(c_int32_t), parameter, public :: NUMGPU_JACOBI_NOVEC = 0_c_int32_t
     integer(c_int32_t), parameter, public :: NUMGPU_JACOBI_VEC = 1_c_int32_t
 
+    ! numgpu_math_mode
+    integer(c_int32_t), parameter, public :: NUMGPU_MATH_DEFAULT = 0_c_int32_t
+    integer(c_int32_t), parameter, public :: NUMGPU_MATH_3XTF32 = 1_c_int32_t
+    integer(c_int32_t), parameter, public :: NUMGPU_MATH_TF32 = 2_c_int32_t
+
     ! numgpu_ode_layout
     integer(c_int32_t), parameter, public :: NUMGPU_LAYOUT_SYSTEM_MAJOR = 0_c_int32_t
     integer(c_int32_t), parameter, public :: NUMGPU_LAYOUT_EQUATION_MAJOR = 1_c_int32_t
@@ -351,6 +356,20 @@ module numgpu
             type(c_ptr), value :: h
             integer(c_int64_t), value :: seed
             integer(c_int32_t) :: numgpu_set_seed
+        end function
+
+        function numgpu_set_math_mode(h, mode) bind(C, name="numgpu_set_math_mode")
+            import :: c_int32_t, c_ptr
+            type(c_ptr), value :: h
+            integer(c_int32_t), value :: mode
+            integer(c_int32_t) :: numgpu_set_math_mode
+        end function
+
+        function numgpu_get_math_mode(h, mode) bind(C, name="numgpu_get_math_mode")
+            import :: c_int32_t, c_ptr
+            type(c_ptr), value :: h
+            integer(c_int32_t), intent(inout) :: mode
+            integer(c_int32_t) :: numgpu_get_math_mode
         end function
 
         function numgpu_synchronize(h) bind(C, name="numgpu_synchronize")
@@ -1843,13 +1862,14 @@ module numgpu
             numgpu_dexpm_batched, numgpu_cexpm_eig_batched, numgpu_cexpm_batched, numgpu_zexpm_eig_batched, &
             numgpu_zexpm_batched, numgpu_status_string, numgpu_backend_name, numgpu_last_error, &
             numgpu_last_error_arg, numgpu_version_c, numgpu_create, numgpu_create_with, numgpu_destroy, &
-            numgpu_get_backend, numgpu_set_stream, numgpu_get_stream, numgpu_set_seed, numgpu_synchronize, &
-            numgpu_malloc, numgpu_free, numgpu_memcpy, numgpu_sgemm_batched, numgpu_dgemm_batched, &
-            numgpu_cgemm_batched, numgpu_zgemm_batched, numgpu_sgemm_batched_strided, &
-            numgpu_dgemm_batched_strided, numgpu_cgemm_batched_strided, numgpu_zgemm_batched_strided, &
-            numgpu_sgeqrf_givens_batched, numgpu_sgeqrf_givens_batched_strided, &
-            numgpu_sormqr_givens_batched, numgpu_sormqr_givens_batched_strided, &
-            numgpu_sorgqr_givens_batched, numgpu_sorgqr_givens_batched_strided, numgpu_sgels_givens_batched, &
+            numgpu_get_backend, numgpu_set_stream, numgpu_get_stream, numgpu_set_seed, numgpu_set_math_mode, &
+            numgpu_get_math_mode, numgpu_synchronize, numgpu_malloc, numgpu_free, numgpu_memcpy, &
+            numgpu_sgemm_batched, numgpu_dgemm_batched, numgpu_cgemm_batched, numgpu_zgemm_batched, &
+            numgpu_sgemm_batched_strided, numgpu_dgemm_batched_strided, numgpu_cgemm_batched_strided, &
+            numgpu_zgemm_batched_strided, numgpu_sgeqrf_givens_batched, &
+            numgpu_sgeqrf_givens_batched_strided, numgpu_sormqr_givens_batched, &
+            numgpu_sormqr_givens_batched_strided, numgpu_sorgqr_givens_batched, &
+            numgpu_sorgqr_givens_batched_strided, numgpu_sgels_givens_batched, &
             numgpu_sgels_givens_batched_strided, numgpu_dgeqrf_givens_batched, &
             numgpu_dgeqrf_givens_batched_strided, numgpu_dormqr_givens_batched, &
             numgpu_dormqr_givens_batched_strided, numgpu_dorgqr_givens_batched, &

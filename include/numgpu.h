@@ -149,6 +149,57 @@ typedef int32_t numgpu_jacobi_job;
 #endif // __cplusplus
 
 /**
+ * How single-precision real and complex batched GEMM (`numgpu_sgemm_batched*`,
+ * `numgpu_cgemm_batched*`) may compute on the CUDA backend, as an `int32_t` at the ABI. Set
+ * per handle with `numgpu_set_math_mode`. No other routine, precision or backend reads it:
+ * the CPU backend stays exact FP32, which is within every mode's bound.
+ *
+ * Error bounds, elementwise, for `C = alpha·op(A)·op(B) + beta·C0` with `u = 2^-24` (FP32's
+ * unit roundoff), `g(j, v) = j·v / (1 − j·v)`, and `|X|` the matrix of the elements' moduli:
+ *
+ * `|C − C_computed| <= e·(|alpha|·|op(A)|·|op(B)| + |beta|·|C0|)`, where `e` is
+ *
+ * - `NUMGPU_MATH_DEFAULT`: `g(k + 2, u)` (about `k·2^-24`);
+ * - `NUMGPU_MATH_3XTF32`: `3·2^-22·(1 + 2^-10) + g(3k + 6, 2u)` (about `(24 + 6k)·2^-24`);
+ * - `NUMGPU_MATH_TF32`: `2^-10·(1 + 2^-12) + g(k + 6, 2u)` (about `2^-10`).
+ *
+ * For complex C, replace k by 2k + 2 and multiply `e` by √2. The bounds assume no underflow
+ * or overflow (nonzero elements of A and B between 2^-100 and 2^100 in magnitude; an
+ * infinite element may give NaN where FP32 gives ±Inf), and model the tensor cores' FP32
+ * accumulation, which truncates, as an error of at most `2u` relative per product added; see
+ * docs/gemm_batched.md for their derivation. Products of sizes the tensor cores do not pay
+ * for (m, n and k all at most 32, or min(m, n) < 32), `numgpu_*` routines built on GEMM, and
+ * GPUs before sm_80 stay exact FP32, which is within every mode's bound. Every mode is
+ * bitwise reproducible.
+ */
+enum numgpu_math_mode
+#ifdef __cplusplus
+  : int32_t
+#endif // __cplusplus
+ {
+  /**
+   * Exact FP32 arithmetic (the default of a new handle): one FP32 rounding per
+   * multiply-add, as cuBLAS with TF32 off.
+   */
+  NUMGPU_MATH_DEFAULT = 0,
+  /**
+   * The 3xTF32 split on the TF32 tensor cores: each element x = big + small, big =
+   * round-to-nearest-TF32(x), small = round-to-nearest-TF32(x − big); a·b is computed as
+   * small_a·big_b + big_a·small_b + big_a·big_b with FP32 accumulation. FP32's accuracy
+   * (bound above) at tensor-core speed.
+   */
+  NUMGPU_MATH_3XTF32 = 1,
+  /**
+   * Plain TF32: a·b as big_a·big_b (10-bit mantissas), FP32 accumulation; relative error per
+   * product about 2^-10. The fastest and least accurate mode.
+   */
+  NUMGPU_MATH_TF32 = 2,
+};
+#ifndef __cplusplus
+typedef int32_t numgpu_math_mode;
+#endif // __cplusplus
+
+/**
  * Layout of the states `Y` and parameters `P`, as an `int32_t` at the ABI.
  */
 enum numgpu_ode_layout
@@ -1039,6 +1090,28 @@ numgpu_status numgpu_get_stream(const numgpu_handle *h, void **stream);
 numgpu_status numgpu_set_seed(numgpu_handle *h, uint64_t seed);
 
 /**
+ * Sets the handle's math mode for later calls of single-precision real and complex batched
+ * GEMM (`numgpu_sgemm_batched*`, `numgpu_cgemm_batched*`) on the CUDA backend:
+ * `NUMGPU_MATH_DEFAULT` (exact FP32, a new handle's mode), `NUMGPU_MATH_3XTF32` (FP32
+ * accuracy on the TF32 tensor cores) or `NUMGPU_MATH_TF32` (plain TF32). Each mode's
+ * elementwise error bound is in the `numgpu_math_mode` documentation. No other routine or
+ * precision reads it, and the CPU backend computes exact FP32 in every mode (within every
+ * mode's bound). Work already enqueued keeps the mode it was enqueued with.
+ *
+ * Errors: `INVALID_VALUE` when h is NULL or mode is not a `numgpu_math_mode` value (the
+ * handle's mode is then unchanged).
+ */
+numgpu_status numgpu_set_math_mode(numgpu_handle *h, numgpu_math_mode mode);
+
+/**
+ * Writes the handle's math mode (`numgpu_set_math_mode`; `NUMGPU_MATH_DEFAULT` until set) to
+ * `*mode`, host memory.
+ *
+ * Errors: `INVALID_VALUE` when h or mode is NULL.
+ */
+numgpu_status numgpu_get_math_mode(const numgpu_handle *h, numgpu_math_mode *mode);
+
+/**
  * Waits until all work enqueued through the handle has finished.
  *
  * Errors: `INVALID_VALUE` (h NULL), `EXECUTION_FAILED` (an earlier asynchronous call failed
@@ -1099,7 +1172,9 @@ numgpu_status numgpu_memcpy(numgpu_handle *h, void *dst, const void *src, size_t
  * memory of the handle's device. Host arrays on the CUDA backend are staged and the call
  * returns when C is written; device arrays are enqueued on the handle's stream (the call
  * returns at once; `numgpu_synchronize` waits). m, n or batch = 0 is success with no work.
- * Results are bitwise reproducible on the same device.
+ * Results are bitwise reproducible on the same device. Single precision (s and c) follows
+ * the handle's math mode (`numgpu_set_math_mode`): exact FP32 by default, or the TF32
+ * tensor cores within the bound `numgpu_math_mode` states.
  *
  * Errors: `INVALID_VALUE` naming the first bad argument (NULL handle; op out of range;
  * negative size; leading dimension too small; NULL array or, for host arrays, NULL entry
@@ -1126,7 +1201,7 @@ numgpu_status numgpu_sgemm_batched(numgpu_handle *h,
 
 /**
  * Batched double-precision GEMM, pointer-array form: `numgpu_sgemm_batched` with double
- * elements and scalars; the same arguments, semantics and errors.
+ * elements and scalars; the same arguments, semantics and errors (FP64 in every math mode).
  */
 numgpu_status numgpu_dgemm_batched(numgpu_handle *h,
                                    numgpu_op transa,
@@ -1166,7 +1241,8 @@ numgpu_status numgpu_cgemm_batched(numgpu_handle *h,
 
 /**
  * Batched double-precision complex GEMM, pointer-array form: `numgpu_sgemm_batched` with
- * `numgpu_complex_double` elements and scalars; `NUMGPU_OP_C` conjugates.
+ * `numgpu_complex_double` elements and scalars; `NUMGPU_OP_C` conjugates (FP64 in every math
+ * mode).
  */
 numgpu_status numgpu_zgemm_batched(numgpu_handle *h,
                                    numgpu_op transa,
@@ -1216,7 +1292,7 @@ numgpu_status numgpu_sgemm_batched_strided(numgpu_handle *h,
 
 /**
  * Batched double-precision GEMM, strided form: `numgpu_sgemm_batched_strided` with double
- * elements and scalars; the same arguments, semantics and errors.
+ * elements and scalars; the same arguments, semantics and errors (FP64 in every math mode).
  */
 numgpu_status numgpu_dgemm_batched_strided(numgpu_handle *h,
                                            numgpu_op transa,
@@ -1262,7 +1338,8 @@ numgpu_status numgpu_cgemm_batched_strided(numgpu_handle *h,
 
 /**
  * Batched double-precision complex GEMM, strided form: `numgpu_sgemm_batched_strided` with
- * `numgpu_complex_double` elements and scalars; `NUMGPU_OP_C` conjugates.
+ * `numgpu_complex_double` elements and scalars; `NUMGPU_OP_C` conjugates (FP64 in every math
+ * mode).
  */
 numgpu_status numgpu_zgemm_batched_strided(numgpu_handle *h,
                                            numgpu_op transa,

@@ -14,6 +14,9 @@
 //                   (mma.sync m16n8k8 on sm_90, m8n8k4 before). 32 x 32 of C per warp, WM x WN warps per block, BK
 //                   deep, ST stages of shared memory filled by cp.async ahead of the tile
 //                   being multiplied.
+//   gemm_tf32_<T>   float and complex float under the handle's TF32 math modes (3xTF32 or
+//                   plain TF32), M and N > 32, sm_80 and later: mma.sync m16n8k8 TF32 with
+//                   gemm_mma's warp tiling and cp.async pipeline.
 //   gemm_scale_<T>  alpha == 0 or k == 0: C = beta * C (beta == 0: C = 0, C not read).
 // Every thread computes its elements in the same order on every call: results are
 // bitwise reproducible.
@@ -621,6 +624,324 @@ __device__ __forceinline__ void gemm_mma(ng_i64 M, ng_i64 N, ng_i64 K, T alpha, 
     }
 }
 
+// ---------------------------------------------------------------------------------------------
+// The TF32 tensor cores for float and complex float, behind the handle's math mode
+// (numgpu_set_math_mode; src/core/math_mode.rs states the error bounds).
+//
+// MODE 1 (3xTF32): each operand value x is split as x = big + small + e with
+// big = rna_tf32(x), small = rna_tf32(x − big) (x − big is exact in FP32, and |e| <= 2^-22·|x|),
+// and a·b is taken as small_a·big_b + big_a·small_b + big_a·big_b: the dropped small_a·small_b
+// is at most 2^-22·|a||b|. MODE 2 (TF32): big_a·big_b only. TF32 products are exact in FP32;
+// the accumulation is FP32 on the tensor cores.
+//
+// One step is mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 (sm_80 and sm_90 alike). Its
+// fragments (PTX ISA, "Matrix Fragments for mma.m16n8k8", .tf32), lane = 4·g + t
+// (g = lane/4, t = lane%4), as (row, column) of the tile:
+//   A, 16 x 8 (i x k), 4 registers:  a0 (g, t)   a1 (g+8, t)   a2 (g, t+4)   a3 (g+8, t+4)
+//   B,  8 x 8 (k x j), 2 registers:  b0 (t, g)   b1 (t+4, g)
+//   C, 16 x 8 (i x j), 4 floats:     c0 (g, 2t)  c1 (g, 2t+1)  c2 (g+8, 2t)  c3 (g+8, 2t+1)
+// (the same maps as the FP64 m16n8k8 of gemm_mma on sm_90).
+
+// x rounded to the nearest TF32 value (10-bit mantissa, ties away from zero), as the .b32
+// register the mma reads (its low 13 bits zero).
+__device__ __forceinline__ unsigned ng_tf32_rna(float x) {
+    unsigned r = __float_as_uint(x);
+#if __CUDA_ARCH__ >= 800
+    asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
+#endif
+    return r;
+}
+
+// x's split into big and small (MODE 1; small is 0 for MODE 2). A negated value's split is
+// the negated split (rna is symmetric): ng_tf32_neg.
+template <int MODE>
+__device__ __forceinline__ void ng_tf32_split(float x, unsigned &big, unsigned &small) {
+    big = ng_tf32_rna(x);
+    small = MODE == 1 ? ng_tf32_rna(x - __uint_as_float(big)) : 0u;
+}
+
+__device__ __forceinline__ unsigned ng_tf32_neg(unsigned v) { return v ^ 0x80000000u; }
+
+// d += a·b on one m16n8k8 tile (fragments as above).
+__device__ __forceinline__ void ng_mma_tf32(float *d, const unsigned *a, const unsigned *b) {
+#if __CUDA_ARCH__ >= 800
+    asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+#endif
+}
+
+// d += a·b (NEG: d −= a·b) of split fragments ([0] big, [1] small): MODE 1 the small terms
+// first, then big·big; MODE 2 big·big alone. NEG flips a's signs on the way (exact).
+template <int MODE, bool NEG = false>
+__device__ __forceinline__ void ng_mma_tf32_split(float *d, const unsigned (&a)[2][4], const unsigned (&b)[2][2]) {
+    auto mma = [&](const unsigned *x, const unsigned *y) {
+        if constexpr (NEG) {
+            const unsigned nx[4] = {ng_tf32_neg(x[0]), ng_tf32_neg(x[1]), ng_tf32_neg(x[2]), ng_tf32_neg(x[3])};
+            ng_mma_tf32(d, nx, y);
+        } else {
+            ng_mma_tf32(d, x, y);
+        }
+    };
+    if (MODE == 1) {
+        mma(a[1], b[0]);
+        mma(a[0], b[1]);
+    }
+    mma(a[0], b[0]);
+}
+
+// (k, x) within one k8 step of fragment value v of A's tile mi (x = the row within the warp's
+// block) and of B's tile nj (x = the column).
+__device__ __forceinline__ void ng_tf32_a_at(int v, int mi, int g, int t, int &k, int &x) {
+    k = t + (v >= 2 ? 4 : 0);
+    x = mi * 16 + g + (v & 1 ? 8 : 0);
+}
+__device__ __forceinline__ void ng_tf32_b_at(int v, int nj, int g, int t, int &k, int &x) {
+    k = t + (v ? 4 : 0);
+    x = nj * 8 + g;
+}
+
+// Row and column, within the warp's block, of accumulator e of lane (g, t): tiles mi·NJ + nj
+// of 4 values, rows 16·mi, columns 8·nj.
+template <int NJ>
+__device__ __forceinline__ void ng_tf32_acc_at(int e, int g, int t, int &row, int &col) {
+    const int tile = e / 4, q = e % 4;
+    row = (tile / NJ) * 16 + g + (q >= 2 ? 8 : 0);
+    col = (tile % NJ) * 8 + 2 * t + (q & 1);
+}
+
+// acc (MI·NJ tiles of 4) += the warp's block of op(A)·op(B) over one k8 step; a(k, i) and
+// b(k, j) give op(A)(i, k) and op(B)(k, j) as floats. B's fragments are split once, A's one
+// tile at a time (registers).
+template <int MODE, int MI, int NJ, typename At, typename Bt>
+__device__ __forceinline__ void ng_tf32_step(float (&acc)[MI * NJ * 4], int g, int t, At a, Bt b) {
+    unsigned bf[NJ][2][2];
+#pragma unroll
+    for (int nj = 0; nj < NJ; ++nj)
+#pragma unroll
+        for (int v = 0; v < 2; ++v) {
+            int k, x;
+            ng_tf32_b_at(v, nj, g, t, k, x);
+            ng_tf32_split<MODE>(b(k, x), bf[nj][0][v], bf[nj][1][v]);
+        }
+#pragma unroll
+    for (int mi = 0; mi < MI; ++mi) {
+        unsigned af[2][4];
+#pragma unroll
+        for (int v = 0; v < 4; ++v) {
+            int k, x;
+            ng_tf32_a_at(v, mi, g, t, k, x);
+            ng_tf32_split<MODE>(a(k, x), af[0][v], af[1][v]);
+        }
+#pragma unroll
+        for (int nj = 0; nj < NJ; ++nj) ng_mma_tf32_split<MODE>(&acc[(mi * NJ + nj) * 4], af, bf[nj]);
+    }
+}
+
+// Complex: re += ar·br − ai·bi, im += ar·bi + ai·br, four real products; a and b give
+// ng_complex<float> with op's conjugation applied.
+template <int MODE, int MI, int NJ, typename At, typename Bt>
+__device__ __forceinline__ void ng_tf32_step(float (&re)[MI * NJ * 4], float (&im)[MI * NJ * 4], int g, int t, At a, Bt b) {
+    unsigned br[NJ][2][2], bi[NJ][2][2];
+#pragma unroll
+    for (int nj = 0; nj < NJ; ++nj)
+#pragma unroll
+        for (int v = 0; v < 2; ++v) {
+            int k, x;
+            ng_tf32_b_at(v, nj, g, t, k, x);
+            const ng_complex<float> z = b(k, x);
+            ng_tf32_split<MODE>(z.re, br[nj][0][v], br[nj][1][v]);
+            ng_tf32_split<MODE>(z.im, bi[nj][0][v], bi[nj][1][v]);
+        }
+#pragma unroll
+    for (int mi = 0; mi < MI; ++mi) {
+        unsigned ar[2][4], ai[2][4];
+#pragma unroll
+        for (int v = 0; v < 4; ++v) {
+            int k, x;
+            ng_tf32_a_at(v, mi, g, t, k, x);
+            const ng_complex<float> z = a(k, x);
+            ng_tf32_split<MODE>(z.re, ar[0][v], ar[1][v]);
+            ng_tf32_split<MODE>(z.im, ai[0][v], ai[1][v]);
+        }
+#pragma unroll
+        for (int nj = 0; nj < NJ; ++nj) {
+            const int o = (mi * NJ + nj) * 4;
+            ng_mma_tf32_split<MODE>(&re[o], ar, br[nj]);
+            ng_mma_tf32_split<MODE, true>(&re[o], ai, bi[nj]);
+            ng_mma_tf32_split<MODE>(&im[o], ar, bi[nj]);
+            ng_mma_tf32_split<MODE>(&im[o], ai, br[nj]);
+        }
+    }
+}
+
+// A 4-byte asynchronous copy from global to shared memory (sm_80): `src` is read when `in`,
+// else the slot is zero-filled (src is then any valid address and is not read). Complex float
+// takes two: its arrays need only 4-byte alignment (C's), which wider copies would not accept.
+__device__ __forceinline__ void ng_cp_async4(float *dst, const float *src, bool in) {
+#if __CUDA_ARCH__ >= 800
+    const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" ::"r"(d), "l"(src), "r"(in ? 4 : 0) : "memory");
+#endif
+}
+
+// Shared-memory slot (in elements of E bytes) of element (k, x) of an operand tile, BK deep and
+// BX wide: [k][x] for an x-contiguous operand (A with op N, B with op T), rows padded by 32
+// bytes, else [x][k], rows padded by 4 elements. The fragment loads (lanes k = t, x = g) then
+// hit distinct banks: 4-byte elements as t·(BX + 8) + g and g·(BK + 4) + t (mod 32), 8-byte
+// ones within each half-warp as t·(BX + 4) + g and g·(BK + 4) + t (mod 16), for BX a multiple
+// of 32 (16) and BK of 8 (the host side sizes it: Plan::mma_smem).
+template <bool XFAST, int BK, int BX, int E>
+__host__ __device__ constexpr int ng_tf32_slot(int k, int x) {
+    return XFAST ? k * (BX + 32 / E) + x : x * (BK + 4) + k;
+}
+
+template <bool XFAST, int BK, int BX, int E>
+__host__ __device__ constexpr int ng_tf32_tile_elems() {
+    return XFAST ? BK * (BX + 32 / E) : BX * (BK + 4);
+}
+
+// Issues the L copies of walk w's share of tile k0 of matrix m (K deep) into the tile at s,
+// one element (its W floats) a copy (see ng_tile_walk, which gemm_mma walks the same way).
+template <bool XFAST, int BX, int BK, int NT, int L, typename T>
+__device__ __forceinline__ void ng_tf32_copy(const ng_tile_walk &w, const T *m, ng_i64 k0, ng_i64 K, T *s) {
+    constexpr int W = sizeof(T) / sizeof(float);
+    const float *p = reinterpret_cast<const float *>(m + w.offset + k0 * w.kstep);
+#pragma unroll
+    for (int l = 0; l < L; ++l) {
+        const int kl = XFAST ? w.k + l * (NT / BX) : w.k, xl = XFAST ? w.x : w.x + l * (NT / BK);
+        const bool in = k0 + kl < K && w.x0 + xl < w.X;
+        float *d = reinterpret_cast<float *>(s + ng_tf32_slot<XFAST, BK, BX, (int)sizeof(T)>(kl, xl));
+#pragma unroll
+        for (int q = 0; q < W; ++q) ng_cp_async4(d + q, in ? p + l * w.step * W + q : reinterpret_cast<const float *>(m), in);
+    }
+}
+
+template <int P, int NACC>
+__device__ __forceinline__ void ng_tf32_zero(float (&d)[P][NACC]) {
+#pragma unroll
+    for (int p = 0; p < P; ++p)
+#pragma unroll
+        for (int e = 0; e < NACC; ++e) d[p][e] = 0.0f;
+}
+
+// T = float (P = 1 accumulator plane) or ng_complex<float> (P = 2: re, im). WM x WN warps, each
+// owning WR x WC of C (MI = WR/16 by NJ = WC/8 tiles of m16n8k8), tiles BK deep in ST stages of
+// shared memory filled by cp.async ahead of the tile being multiplied (as gemm_mma). 3xTF32
+// accumulates each k tile from zero on the tensor cores, then adds it to the running sums with
+// one FP32 round-to-nearest add (fixed order): the tensor cores' truncating accumulation then
+// never runs over more than BK products of one element, and errors of different tiles do not
+// pile up in one direction.
+template <typename T, int MODE, int TA, int TB, int WR, int WC, int WM, int WN, int BK, int ST>
+__device__ __forceinline__ void gemm_tf32(ng_i64 M, ng_i64 N, ng_i64 K, T alpha, ng_batch<const T> A, ng_i64 lda,
+                                          ng_batch<const T> B, ng_i64 ldb, T beta, ng_batch<T> C, ng_i64 ldc,
+                                          ng_i64 batch) {
+    constexpr int P = sizeof(T) / sizeof(float), MI = WR / 16, NJ = WC / 8, NACC = MI * NJ * 4;
+    constexpr int BM = WR * WM, BN = WC * WN, NT = 32 * WM * WN;
+    constexpr int LA = BM * BK / NT, LB = BN * BK / NT;
+    static_assert(MODE == 1 || MODE == 2, "3xTF32 (1) or TF32 (2)");
+    static_assert(WR % 16 == 0 && WC % 8 == 0 && BK % 8 == 0 && ST >= 2, "whole m16n8k8 tiles and k steps");
+    static_assert(LA * NT == BM * BK && LB * NT == BN * BK, "whole tiles per thread");
+    constexpr bool AX = TA == 0, BX = TB != 0;  // x-contiguous operands
+    constexpr int E = sizeof(T);
+    constexpr int SA = ng_tf32_tile_elems<AX, BK, BM, E>(), SB = ng_tf32_tile_elems<BX, BK, BN, E>();
+    // ST stages of A's and B's tiles, in elements (src/gemm_batched/cuda.rs sizes it: mma_smem).
+    extern __shared__ float4 ng_tf32_smem[];
+    T *const sA = reinterpret_cast<T *>(ng_tf32_smem), *const sB = sA + ST * SA;
+    const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
+    const int wi = (warp % WM) * WR, wj = (warp / WM) * WC, fg = lane / 4, ft = lane % 4;
+    const ng_i64 tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN;
+    const ng_i64 nblocks = tiles_m * tiles_n * batch;
+    const ng_i64 ktiles = (K + BK - 1) / BK;
+    const bool beta_zero = ng_is_zero(beta);
+
+    for (ng_i64 blk = blockIdx.x; blk < nblocks; blk += gridDim.x) {
+        const ng_i64 mat = blk / (tiles_m * tiles_n), t = blk - mat * (tiles_m * tiles_n);
+        const ng_i64 i0 = (t % tiles_m) * BM, j0 = (t / tiles_m) * BN;
+        const T *a = A.matrix(mat);
+        const T *b = B.matrix(mat);
+        const ng_tile_walk wa = ng_tile_walk::make<AX, BM, BK, NT>(tid, lda, i0, M);
+        const ng_tile_walk wb = ng_tile_walk::make<BX, BN, BK, NT>(tid, ldb, j0, N);
+        // Copies tile kt of op(A) (BM x BK) and op(B) (BK x BN), when there is one, into stage
+        // `st` asynchronously, zeros outside the matrices; one commit group either way.
+        auto issue = [&](ng_i64 kt, int st) {
+            if (kt < ktiles) {
+                ng_tf32_copy<AX, BM, BK, NT, LA>(wa, a, kt * BK, K, sA + st * SA);
+                ng_tf32_copy<BX, BN, BK, NT, LB>(wb, b, kt * BK, K, sB + st * SB);
+            }
+            ng_cp_async_commit();
+        };
+
+        float acc[P][NACC];
+        ng_tf32_zero(acc);
+#pragma unroll
+        for (int st = 0; st < ST - 1; ++st) issue(st, st);
+        int cur = 0;  // the stage of tile kt
+        for (ng_i64 kt = 0; kt < ktiles; ++kt) {
+            ng_cp_async_wait<ST - 2>();
+            // Tile kt is in for every thread, and every warp is done with tile kt − 1, whose
+            // stage the copies of tile kt + ST − 1 now refill while tile kt is multiplied.
+            __syncthreads();
+            issue(kt + ST - 1, cur == 0 ? ST - 1 : cur - 1);
+            const T *ta = sA + cur * SA, *tb = sB + cur * SB;
+            // d += the tile's products.
+            auto multiply = [&](float (&d)[P][NACC]) {
+#pragma unroll
+                for (int kk = 0; kk < BK; kk += 8) {
+                    auto at = [&](int k, int i) { return ng_op_value<T, TA>(ta[ng_tf32_slot<AX, BK, BM, E>(kk + k, wi + i)]); };
+                    auto bt = [&](int k, int j) { return ng_op_value<T, TB>(tb[ng_tf32_slot<BX, BK, BN, E>(kk + k, wj + j)]); };
+                    if constexpr (P == 1) {
+                        ng_tf32_step<MODE, MI, NJ>(d[0], fg, ft, at, bt);
+                    } else {
+                        ng_tf32_step<MODE, MI, NJ>(d[0], d[P - 1], fg, ft, at, bt);
+                    }
+                }
+            };
+            if constexpr (MODE == 1) {
+                float part[P][NACC];
+                ng_tf32_zero(part);
+                multiply(part);
+#pragma unroll
+                for (int p = 0; p < P; ++p)
+#pragma unroll
+                    for (int e = 0; e < NACC; ++e) acc[p][e] = __fadd_rn(acc[p][e], part[p][e]);
+            } else {
+                multiply(acc);  // plain TF32's 2^-10 dwarfs the accumulation's error
+            }
+            cur = cur == ST - 1 ? 0 : cur + 1;
+        }
+        ng_cp_async_wait<0>();
+        __syncthreads();  // the stages are refilled by the next tile's first copies
+        T *cm = C.matrix(mat);
+        // C's old values are all loaded before the stores: a load after a store through the
+        // same pointer would wait for it (possible aliasing).
+        T old[NACC];
+#pragma unroll
+        for (int e = 0; e < NACC; ++e) {
+            int r, c;
+            ng_tf32_acc_at<NJ>(e, fg, ft, r, c);
+            const ng_i64 i = i0 + wi + r, j = j0 + wj + c;
+            old[e] = !beta_zero && i < M && j < N ? cm[j * ldc + i] : ng_zero<T>();
+        }
+#pragma unroll
+        for (int e = 0; e < NACC; ++e) {
+            int r, c;
+            ng_tf32_acc_at<NJ>(e, fg, ft, r, c);
+            const ng_i64 i = i0 + wi + r, j = j0 + wj + c;
+            if (i < M && j < N) {
+                T x;
+                if constexpr (P == 1) {
+                    x = acc[0][e];
+                } else {
+                    x = ng_complex<float>{acc[0][e], acc[P - 1][e]};
+                }
+                const T v = ng_mul(alpha, x);
+                cm[j * ldc + i] = beta_zero ? v : ng_fma(beta, old[e], v);
+            }
+        }
+    }
+}
+
 template <typename T>
 __device__ __forceinline__ void gemm_scale(ng_i64 M, ng_i64 N, T beta, ng_batch<T> C, ng_i64 ldc, ng_i64 batch) {
     const ng_i64 total = M * N * batch;
@@ -652,6 +973,14 @@ extern "C" __global__ void __launch_bounds__(32 * NG_WM * NG_WN, NG_MINB)
 NG_CAT(gemm_mma_, NG_SUFFIX)(ng_i64 M, ng_i64 N, ng_i64 K, NG_T alpha, ng_batch<const NG_T> A, ng_i64 lda, ng_batch<const NG_T> B,
                              ng_i64 ldb, NG_T beta, ng_batch<NG_T> C, ng_i64 ldc, ng_i64 batch) {
     gemm_mma<NG_T, NG_TA, NG_TB, NG_WR, NG_WM, NG_WN, NG_BK, NG_ST>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc, batch);
+}
+#elif defined(NG_TF32)
+// Float and complex float under NUMGPU_MATH_3XTF32 (NG_TF32=1) or NUMGPU_MATH_TF32 (2), sm_80
+// and later (the host side picks it for nothing else).
+extern "C" __global__ void __launch_bounds__(32 * NG_WM * NG_WN, NG_MINB)
+NG_CAT(gemm_tf32_, NG_SUFFIX)(ng_i64 M, ng_i64 N, ng_i64 K, NG_T alpha, ng_batch<const NG_T> A, ng_i64 lda, ng_batch<const NG_T> B,
+                              ng_i64 ldb, NG_T beta, ng_batch<NG_T> C, ng_i64 ldc, ng_i64 batch) {
+    gemm_tf32<NG_T, NG_TF32, NG_TA, NG_TB, NG_WR, NG_WC, NG_WM, NG_WN, NG_BK, NG_ST>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc, batch);
 }
 #elif defined(NG_SCALE)
 extern "C" __global__ void NG_CAT(gemm_scale_, NG_SUFFIX)(ng_i64 M, ng_i64 N, NG_T beta, ng_batch<NG_T> C, ng_i64 ldc,

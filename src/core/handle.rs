@@ -1,6 +1,7 @@
 //! The handle: which backend runs the calls made through it, and that backend's state.
 
 use super::error::{Error, Result};
+use super::math_mode::MathMode;
 use crate::cuda::CudaHandle;
 use std::ffi::c_void;
 
@@ -61,6 +62,8 @@ pub struct Handle {
     pub(crate) state: State,
     /// Seed of the library's reproducible random draws (the random starts of `sshopm`).
     seed: u64,
+    /// What single-precision GEMM may compute with (the TF32 tensor cores).
+    math_mode: MathMode,
 }
 
 impl Handle {
@@ -82,11 +85,11 @@ impl Handle {
                 Err(_) => State::Cpu,
             },
         };
-        Ok(Handle { state, seed: 0 })
+        Ok(Handle { state, seed: 0, math_mode: MathMode::Default })
     }
 
     pub fn cpu() -> Handle {
-        Handle { state: State::Cpu, seed: 0 }
+        Handle { state: State::Cpu, seed: 0, math_mode: MathMode::Default }
     }
 
     pub fn backend(&self) -> Backend {
@@ -104,6 +107,16 @@ impl Handle {
 
     pub fn seed(&self) -> u64 {
         self.seed
+    }
+
+    /// Sets the math mode of later single-precision GEMM calls (exact FP32 until set); the
+    /// CPU backend keeps it but computes exact FP32 in every mode.
+    pub fn set_math_mode(&mut self, mode: MathMode) {
+        self.math_mode = mode;
+    }
+
+    pub fn math_mode(&self) -> MathMode {
+        self.math_mode
     }
 
     /// Sets the CUDA stream (`cudaStream_t`; NULL is the default stream) later calls are

@@ -10,6 +10,7 @@ use super::live::Live;
 use crate::core::check::check_array;
 use crate::core::error::{numgpu_status, Error};
 use crate::core::handle::{numgpu_backend, Backend, BackendChoice, Handle};
+use crate::core::math_mode::{MathMode, MathModeArg};
 use std::ffi::{c_char, c_void, CStr};
 
 /// A static, NUL-terminated description of a `numgpu_status` code ("NUMGPU_SUCCESS: ...");
@@ -187,6 +188,38 @@ pub unsafe extern "C" fn numgpu_get_stream(h: *const Handle, stream: *mut *mut c
 pub unsafe extern "C" fn numgpu_set_seed(h: *mut Handle, seed: u64) -> numgpu_status {
     boundary("numgpu_set_seed", || {
         deref_mut(h, "h")?.set_seed(seed);
+        Ok(())
+    })
+}
+
+/// Sets the handle's math mode for later calls of single-precision real and complex batched
+/// GEMM (`numgpu_sgemm_batched*`, `numgpu_cgemm_batched*`) on the CUDA backend:
+/// `NUMGPU_MATH_DEFAULT` (exact FP32, a new handle's mode), `NUMGPU_MATH_3XTF32` (FP32
+/// accuracy on the TF32 tensor cores) or `NUMGPU_MATH_TF32` (plain TF32). Each mode's
+/// elementwise error bound is in the `numgpu_math_mode` documentation. No other routine or
+/// precision reads it, and the CPU backend computes exact FP32 in every mode (within every
+/// mode's bound). Work already enqueued keeps the mode it was enqueued with.
+///
+/// Errors: `INVALID_VALUE` when h is NULL or mode is not a `numgpu_math_mode` value (the
+/// handle's mode is then unchanged).
+#[no_mangle]
+pub unsafe extern "C" fn numgpu_set_math_mode(h: *mut Handle, mode: MathModeArg) -> numgpu_status {
+    boundary("numgpu_set_math_mode", || {
+        let handle = deref_mut(h, "h")?;
+        handle.set_math_mode(MathMode::from_i32(mode, "mode")?);
+        Ok(())
+    })
+}
+
+/// Writes the handle's math mode (`numgpu_set_math_mode`; `NUMGPU_MATH_DEFAULT` until set) to
+/// `*mode`, host memory.
+///
+/// Errors: `INVALID_VALUE` when h or mode is NULL.
+#[no_mangle]
+pub unsafe extern "C" fn numgpu_get_math_mode(h: *const Handle, mode: *mut MathModeArg) -> numgpu_status {
+    boundary("numgpu_get_math_mode", || {
+        let handle = deref(h, "h")?;
+        *deref_mut(mode, "mode")? = handle.math_mode().code();
         Ok(())
     })
 }

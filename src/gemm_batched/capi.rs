@@ -125,7 +125,9 @@ unsafe fn strided_form<T: Blas>(
 /// memory of the handle's device. Host arrays on the CUDA backend are staged and the call
 /// returns when C is written; device arrays are enqueued on the handle's stream (the call
 /// returns at once; `numgpu_synchronize` waits). m, n or batch = 0 is success with no work.
-/// Results are bitwise reproducible on the same device.
+/// Results are bitwise reproducible on the same device. Single precision (s and c) follows
+/// the handle's math mode (`numgpu_set_math_mode`): exact FP32 by default, or the TF32
+/// tensor cores within the bound `numgpu_math_mode` states.
 ///
 /// Errors: `INVALID_VALUE` naming the first bad argument (NULL handle; op out of range;
 /// negative size; leading dimension too small; NULL array or, for host arrays, NULL entry
@@ -155,7 +157,7 @@ pub unsafe extern "C" fn numgpu_sgemm_batched(
 }
 
 /// Batched double-precision GEMM, pointer-array form: `numgpu_sgemm_batched` with double
-/// elements and scalars; the same arguments, semantics and errors.
+/// elements and scalars; the same arguments, semantics and errors (FP64 in every math mode).
 #[no_mangle]
 pub unsafe extern "C" fn numgpu_dgemm_batched(
     h: *mut Handle,
@@ -201,7 +203,8 @@ pub unsafe extern "C" fn numgpu_cgemm_batched(
 }
 
 /// Batched double-precision complex GEMM, pointer-array form: `numgpu_sgemm_batched` with
-/// `numgpu_complex_double` elements and scalars; `NUMGPU_OP_C` conjugates.
+/// `numgpu_complex_double` elements and scalars; `NUMGPU_OP_C` conjugates (FP64 in every math
+/// mode).
 #[no_mangle]
 pub unsafe extern "C" fn numgpu_zgemm_batched(
     h: *mut Handle,
@@ -257,7 +260,7 @@ pub unsafe extern "C" fn numgpu_sgemm_batched_strided(
 }
 
 /// Batched double-precision GEMM, strided form: `numgpu_sgemm_batched_strided` with double
-/// elements and scalars; the same arguments, semantics and errors.
+/// elements and scalars; the same arguments, semantics and errors (FP64 in every math mode).
 #[no_mangle]
 pub unsafe extern "C" fn numgpu_dgemm_batched_strided(
     h: *mut Handle,
@@ -309,7 +312,8 @@ pub unsafe extern "C" fn numgpu_cgemm_batched_strided(
 }
 
 /// Batched double-precision complex GEMM, strided form: `numgpu_sgemm_batched_strided` with
-/// `numgpu_complex_double` elements and scalars; `NUMGPU_OP_C` conjugates.
+/// `numgpu_complex_double` elements and scalars; `NUMGPU_OP_C` conjugates (FP64 in every math
+/// mode).
 #[no_mangle]
 pub unsafe extern "C" fn numgpu_zgemm_batched_strided(
     h: *mut Handle,

@@ -4,7 +4,7 @@
 use super::Gemm;
 use crate::core::error::Result;
 use crate::core::memory::Space;
-use crate::core::{Op, Scalar};
+use crate::core::{MathMode, Op, Scalar};
 use crate::cuda::params::{grid, KScalar};
 use crate::cuda::staging::{Dir, Operand, Stage, View};
 use crate::cuda::CudaHandle;
@@ -25,6 +25,11 @@ pub enum Plan {
     /// tensor cores: `wm × wn` warps of `wr` × 32/w of C each, tiles `bk` deep in `st` stages
     /// of shared memory, at least `minb` blocks per SM.
     Mma { w: usize, wr: usize, wm: usize, wn: usize, bk: usize, st: usize, minb: usize },
+    /// Float and complex float on the TF32 tensor cores (the handle's math mode): the 3xTF32
+    /// split when `split`, else plain TF32; `wm × wn` warps of `wr × wc` of C each (`wr` a
+    /// multiple of 16, `wc` of 8), tiles `bk` deep in `st` stages of shared memory, at least
+    /// `minb` blocks per SM.
+    Tf32 { split: bool, wr: usize, wc: usize, wm: usize, wn: usize, bk: usize, st: usize, minb: usize },
 }
 
 /// Register budget of one thread's block of C in the small kernel, in 4-byte words, and the
@@ -42,9 +47,18 @@ fn small_budget<T: Scalar>() -> (usize, usize) {
 /// enough that several blocks share an SM.
 const SMALL_SMEM: usize = 48 << 10;
 
-/// The size class and its parameters for op(A) `m × k` times op(B) `k × n` of type `T`;
-/// `dmma`: the device has FP64 tensor cores (sm_80 and later).
+/// The size class and its parameters for op(A) `m × k` times op(B) `k × n` of type `T` in
+/// exact arithmetic (the default math mode); `dmma`: the device has FP64 tensor cores (sm_80
+/// and later).
 pub fn plan<T: Scalar>(m: usize, n: usize, k: usize, reads_ab: bool, dmma: bool) -> Plan {
+    plan_in::<T>(MathMode::Default, m, n, k, reads_ab, dmma)
+}
+
+/// [`plan`] under the handle's math mode: float and complex float of the sizes the tensor-core
+/// class takes (min(m, n) >= 32 and not the small class) go to the TF32 tensor cores in the
+/// TF32 modes where the device has them (`dmma`: sm_80 and later, as for FP64); everything
+/// else is computed exactly, which is within every mode's bound.
+pub fn plan_in<T: Scalar>(mode: MathMode, m: usize, n: usize, k: usize, reads_ab: bool, dmma: bool) -> Plan {
     if !reads_ab {
         return Plan::Scale;
     }
@@ -66,6 +80,13 @@ pub fn plan<T: Scalar>(m: usize, n: usize, k: usize, reads_ab: bool, dmma: bool)
             nb /= 2;
         }
         return Plan::Small { nb, ti, tj };
+    }
+    if mode != MathMode::Default && dmma && std::mem::size_of::<T::Real>() == 4 && m.min(n) >= 32 {
+        // gemm_mma's warp tiling in TF32 tiles (32 × 32 of C a warp, 32 × 16 for complex's two
+        // accumulator planes), 2 × 2 warps, BK 16, 3 stages: a first choice, to be swept on the
+        // GPU (the kernel takes every parameter as a define).
+        let wc = if T::IS_COMPLEX { 16 } else { 32 };
+        return Plan::Tf32 { split: mode == MathMode::Tf32x3, wr: 32, wc, wm: 2, wn: 2, bk: 16, st: 3, minb: 3 };
     }
     // Double and complex double (FP64 parts) on the tensor cores; w: doubles per element.
     if dmma && std::mem::size_of::<T::Real>() == 8 && m.min(n) >= 32 {
@@ -125,6 +146,10 @@ pub fn specialise<T: Scalar>(plan: Plan, m: usize, n: usize, k: usize, ta: i32, 
                 format!("NG_MINB={minb}"),
             ],
         ),
+        Plan::Tf32 { split, wr, wc, wm, wn, bk, st, minb } => {
+            let values = [("TF32", if split { 1 } else { 2 }), ("TA", ta as usize), ("TB", tb as usize), ("WR", wr), ("WC", wc), ("WM", wm), ("WN", wn), ("BK", bk), ("ST", st), ("MINB", minb)];
+            ("tf32", values.iter().map(|(k, v)| format!("NG_{k}={v}")).collect())
+        }
         Plan::Tiled { bm, bn, bk, ti, tj, minb } => (
             "tiled",
             vec![
@@ -154,7 +179,8 @@ pub fn source() -> &'static str {
     SOURCE
 }
 
-pub fn gemm<T: Scalar>(ch: &mut CudaHandle, g: &Gemm<T>, space: Space) -> Result<()> {
+/// The validated call `g` on arrays in `space`, in the handle's math `mode`.
+pub fn gemm<T: Scalar>(ch: &mut CudaHandle, g: &Gemm<T>, space: Space, mode: MathMode) -> Result<()> {
     ch.bind()?;
     let (ar, ac) = g.ta.stored(g.m, g.k);
     let (br, bc) = g.tb.stored(g.k, g.n);
@@ -167,7 +193,7 @@ pub fn gemm<T: Scalar>(ch: &mut CudaHandle, g: &Gemm<T>, space: Space) -> Result
     let shape = Shape { ta: g.ta, tb: g.tb, m: g.m, n: g.n, k: g.k, alpha: g.alpha, beta: g.beta };
     // SAFETY: the operands are the validated call's arrays in `space`; the kernels touch the
     // chunk's matrices only.
-    unsafe { stage.run(ch, |ch, k| enqueue_gemm(ch, &shape, &k[0], &k[1], &k[2], k.count)) }
+    unsafe { stage.run(ch, |ch, k| enqueue(ch, &shape, mode, &k[0], &k[1], &k[2], k.count)) }
 }
 
 /// The sizes, ops and scalars of a batch of products `C_i = alpha·op(A_i)·op(B_i) + beta·C_i`
@@ -191,15 +217,23 @@ impl<T: Scalar> Shape<T> {
 
 /// Enqueues the products of `shape` on `batch` matrices already in device memory (the views
 /// of a chunk): the entry for other families' staged calls (the tensor family's MTTKRP), inside
-/// their `Stage::run`. BLAS semantics as [`gemm_batched`](super::gemm_batched): beta = 0 does
-/// not read C.
+/// their `Stage::run`, in exact arithmetic whatever the handle's math mode. BLAS semantics as
+/// [`gemm_batched`](super::gemm_batched): beta = 0 does not read C.
 ///
 /// # Safety
 /// The views are valid device memory of the handle's device for `batch` matrices of the
 /// shape's sizes (leading dimensions and strides as the views give them), C not overlapping A
 /// or B, and m, n, batch ≥ 1.
 pub unsafe fn enqueue_gemm<T: Scalar>(ch: &CudaHandle, g: &Shape<T>, a: &View, b: &View, c: &View, batch: usize) -> Result<()> {
-    let p = plan::<T>(g.m, g.n, g.k, g.reads_ab(), has_dmma(ch));
+    enqueue(ch, g, MathMode::Default, a, b, c, batch)
+}
+
+/// [`enqueue_gemm`] in math mode `mode`.
+///
+/// # Safety
+/// As [`enqueue_gemm`].
+unsafe fn enqueue<T: Scalar>(ch: &CudaHandle, g: &Shape<T>, mode: MathMode, a: &View, b: &View, c: &View, batch: usize) -> Result<()> {
+    let p = plan_in::<T>(mode, g.m, g.n, g.k, g.reads_ab(), has_dmma(ch));
     let (defines, entry) = specialise::<T>(p, g.m, g.n, g.k, g.ta.code(), g.tb.code());
     let module = ch.dev.modules.get(&ch.dev, SOURCE, &defines, &entry)?;
     let (m, n, k, batch) = (g.m as i64, g.n as i64, g.k as i64, batch as i64);
@@ -229,9 +263,9 @@ pub unsafe fn enqueue_gemm<T: Scalar>(ch: &CudaHandle, g: &Shape<T>, a: &View, b
                     .arg(&packed)
                     .run(grid(ceil_div(batch, nb as i64)), (nb * ti * tj) as u32, smem)
             }
-            Plan::Tiled { .. } | Plan::Mma { .. } => {
+            Plan::Tiled { .. } | Plan::Mma { .. } | Plan::Tf32 { .. } => {
                 let ((bm, bn), threads) = p.tile();
-                let smem = p.mma_smem(g.ta, g.tb) as u32;
+                let smem = p.mma_smem::<T>(g.ta, g.tb) as u32;
                 let blocks = ceil_div(m, bm as i64) * ceil_div(n, bn as i64) * batch;
                 ch.launch(&module)
                     .arg(&m)
@@ -263,19 +297,24 @@ impl Plan {
         match *self {
             Plan::Tiled { bm, bn, ti, tj, .. } => ((bm, bn), ti * tj),
             Plan::Mma { w, wr, wm, wn, .. } => ((wr * wm, 32 / w * wn), 32 * wm * wn),
+            Plan::Tf32 { wr, wc, wm, wn, .. } => ((wr * wm, wc * wn), 32 * wm * wn),
             _ => unreachable!("not a tiled class"),
         }
     }
 
-    /// Dynamic shared memory of the tensor-core class (0 for the others): `st` stages of
-    /// op(A)'s and op(B)'s tiles as gemm_mma lays them out: an operand stored with its rows or
-    /// columns of C contiguous [k][x], rows padded by 4 doubles, else [x][k], rows padded by 4
-    /// elements.
-    fn mma_smem(&self, ta: Op, tb: Op) -> usize {
-        let Plan::Mma { w, bk, st, .. } = *self else { return 0 };
-        let tile = |x: usize, x_fast: bool| if x_fast { bk * (x + 4 / w) } else { x * (bk + 4) };
+    /// Dynamic shared memory of the tensor-core classes (0 for the others) for elements of
+    /// type `T`: `st` stages of op(A)'s and op(B)'s tiles as gemm_mma and gemm_tf32 lay them
+    /// out: an operand stored with its rows or columns of C contiguous [k][x], rows padded by
+    /// 32 bytes, else [x][k], rows padded by 4 elements.
+    fn mma_smem<T>(&self, ta: Op, tb: Op) -> usize {
+        let (bk, st) = match *self {
+            Plan::Mma { bk, st, .. } | Plan::Tf32 { bk, st, .. } => (bk, st),
+            _ => return 0,
+        };
+        let size = std::mem::size_of::<T>();
+        let tile = |x: usize, x_fast: bool| if x_fast { bk * (x + 32 / size) } else { x * (bk + 4) };
         let ((bm, bn), _) = self.tile();
-        st * (tile(bm, ta == Op::N) + tile(bn, tb != Op::N)) * w * std::mem::size_of::<f64>()
+        st * (tile(bm, ta == Op::N) + tile(bn, tb != Op::N)) * size
     }
 }
 
@@ -299,13 +338,13 @@ mod tests {
         assert!(matches!(plan::<f64>(64, 64, 64, true, false), Plan::Tiled { .. }));
         // Three stages of A as [k][x] (16 × 68) and B as [x][k] (64 × 20) doubles.
         let p = Plan::Mma { w: 1, wr: 32, wm: 2, wn: 2, bk: 16, st: 3, minb: 3 };
-        assert_eq!(p.mma_smem(Op::N, Op::N), 3 * (16 * 68 + 64 * 20) * 8);
-        assert_eq!(p.mma_smem(Op::T, Op::C), 3 * (64 * 20 + 16 * 68) * 8);
+        assert_eq!(p.mma_smem::<f64>(Op::N, Op::N), 3 * (16 * 68 + 64 * 20) * 8);
+        assert_eq!(p.mma_smem::<f64>(Op::T, Op::C), 3 * (64 * 20 + 16 * 68) * 8);
         // Complex double: 64 × 32 of C a block, [k][x] rows padded by 2 elements.
         assert!(matches!(plan::<Complex64>(64, 64, 64, true, true), Plan::Mma { w: 2, .. }));
         let z = Plan::Mma { w: 2, wr: 32, wm: 2, wn: 2, bk: 16, st: 3, minb: 3 };
         assert_eq!(z.tile(), ((64, 32), 128));
-        assert_eq!(z.mma_smem(Op::N, Op::N), 3 * (16 * 66 + 32 * 20) * 16);
+        assert_eq!(z.mma_smem::<Complex64>(Op::N, Op::N), 3 * (16 * 66 + 32 * 20) * 16);
         assert!(matches!(plan::<f64>(300, 16, 9000, true, true), Plan::Tiled { .. }));
         assert!(matches!(plan::<f32>(64, 64, 64, true, true), Plan::Tiled { .. }));
         for n in [1, 3, 8, 17, 32] {
@@ -313,6 +352,38 @@ mod tests {
                 assert!(nb == 1 || small_smem::<Complex64>(n, n, n, nb) <= SMALL_SMEM);
             }
         }
+    }
+
+    #[test]
+    fn tf32_modes_plan_single_precision_only() {
+        use num_complex::Complex32;
+        let (x3, t) = (MathMode::Tf32x3, MathMode::Tf32);
+        // The default mode never plans the TF32 class; neither do double, the small class,
+        // min(m, n) < 32 or GPUs without tensor cores.
+        assert!(matches!(plan::<f32>(64, 64, 64, true, true), Plan::Tiled { .. }));
+        assert!(matches!(plan_in::<f32>(x3, 64, 64, 64, true, true), Plan::Tf32 { split: true, wr: 32, wc: 32, .. }));
+        assert!(matches!(plan_in::<f32>(t, 33, 200, 5, true, true), Plan::Tf32 { split: false, .. }));
+        assert!(matches!(plan_in::<Complex32>(x3, 64, 64, 64, true, true), Plan::Tf32 { split: true, wc: 16, .. }));
+        assert!(matches!(plan_in::<f64>(x3, 64, 64, 64, true, true), Plan::Mma { .. }));
+        assert!(matches!(plan_in::<Complex64>(t, 64, 64, 64, true, true), Plan::Mma { .. }));
+        assert!(matches!(plan_in::<f32>(x3, 32, 32, 32, true, true), Plan::Small { .. }));
+        assert!(matches!(plan_in::<f32>(x3, 31, 64, 64, true, true), Plan::Tiled { .. }));
+        assert!(matches!(plan_in::<f32>(x3, 64, 64, 64, true, false), Plan::Tiled { .. }));
+        assert_eq!(plan_in::<f32>(t, 64, 64, 64, false, true), Plan::Scale);
+        // Float: A as [k][x] (16 × (64 + 8)) and B as [x][k] (64 × 20) floats, 3 stages;
+        // complex float: [k][x] rows padded by 4 elements, 64 × 32 of C a block.
+        let p = plan_in::<f32>(x3, 128, 128, 128, true, true);
+        assert_eq!(p.tile(), ((64, 64), 128));
+        assert_eq!(p.mma_smem::<f32>(Op::N, Op::N), 3 * (16 * 72 + 64 * 20) * 4);
+        assert_eq!(p.mma_smem::<f32>(Op::T, Op::T), 3 * (64 * 20 + 16 * 72) * 4);
+        let c = plan_in::<Complex32>(x3, 128, 128, 128, true, true);
+        assert_eq!(c.tile(), ((64, 32), 128));
+        assert_eq!(c.mma_smem::<Complex32>(Op::N, Op::C), 3 * (16 * 68 + 16 * 36) * 8);
+        let (d, e) = specialise::<Complex32>(c, 128, 128, 128, 0, 2);
+        assert_eq!(e, "gemm_tf32_c32");
+        assert!(d.contains(&"NG_TF32=1".to_string()) && d.contains(&"NG_WC=16".to_string()));
+        let (d, _) = specialise::<f32>(plan_in::<f32>(t, 64, 64, 64, true, true), 64, 64, 64, 0, 0);
+        assert!(d.contains(&"NG_TF32=2".to_string()));
     }
 
     #[test]

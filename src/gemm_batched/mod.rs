@@ -123,9 +123,11 @@ pub unsafe fn gemm_batched<T: Blas>(
     args.push((c.raw(), "C"));
     arrays.push((array_of(&c), "C"));
     let space = space_of(h, &args, &arrays, &["C"], g.batch)?;
+    let mode = h.math_mode();
     match &mut h.state {
+        // Exact FP32 in every mode: within every mode's bound.
         State::Cpu => cpu::gemm(&g),
-        State::Cuda(ch) => cuda::gemm(ch, &g, space),
+        State::Cuda(ch) => cuda::gemm(ch, &g, space, mode),
     }
 }
 

@@ -3,7 +3,7 @@
 //! which stays below a small constant ([`tol::GEMM_RATIO`](super::tol::GEMM_RATIO)) for a
 //! correct product in any scaling.
 
-use super::norm::ratio;
+use super::norm::{nan_max, ratio};
 use crate::{Complex64, Op, Scalar};
 
 /// One product of a batch, its operands in the caller's arrays (matrix at offset 0, with
@@ -83,5 +83,50 @@ impl<T: Scalar> Gemm<'_, T> {
     /// The error ratio of `c` against the reference.
     pub fn ratio(&self, c: &[T]) -> f64 {
         self.ratio_to(c, &self.reference())
+    }
+
+    /// The scale of the elementwise error bounds (the math modes', `numgpu_math_mode`):
+    /// `|α|·(|op(A)|·|op(B)|)_ij + |β|·|C0_ij|`, moduli, compact `m × n`.
+    pub fn abs_scale(&self) -> Vec<f64> {
+        let (al, be) = (self.alpha.to_c64().norm(), self.beta.to_c64().norm());
+        (0..self.m * self.n)
+            .map(|e| {
+                let (i, j) = (e % self.m, e / self.m);
+                let s: f64 = (0..self.k).map(|l| Self::op_at(self.a, self.lda, self.ta, i, l).norm() * Self::op_at(self.b, self.ldb, self.tb, l, j).norm()).sum();
+                let c0 = if self.beta.is_zero() { 0.0 } else { be * self.c0[i + j * self.ldc].to_c64().norm() };
+                al * s + c0
+            })
+            .collect()
+    }
+
+    /// `c`'s elementwise errors against `want` (compact `m × n`, the reference) relative to
+    /// `scale` (the [`abs_scale`](Self::abs_scale)): `|C − C_ref|_ij / scale_ij` (0/0 = 0,
+    /// x/0 = ∞), as their largest value and their root mean square; NaN when `c` has a NaN.
+    pub fn elementwise_to(&self, c: &[T], want: &[Complex64], scale: &[f64]) -> Elementwise {
+        let errs: Vec<f64> = (0..self.m * self.n).map(|e| ratio((c[e % self.m + (e / self.m) * self.ldc].to_c64() - want[e]).norm(), scale[e])).collect();
+        let count = errs.len().max(1) as f64;
+        Elementwise { max: errs.iter().copied().fold(0.0, nan_max), rms: (errs.iter().map(|x| x * x).sum::<f64>() / count).sqrt() }
+    }
+
+    /// [`elementwise_to`](Self::elementwise_to) against the reference.
+    pub fn elementwise(&self, c: &[T]) -> Elementwise {
+        self.elementwise_to(c, &self.reference(), &self.abs_scale())
+    }
+}
+
+/// Elementwise errors relative to `|α|·|op(A)|·|op(B)| + |β|·|C0|` (see
+/// [`Gemm::elementwise_to`]): the unit of the math modes' bounds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Elementwise {
+    /// The largest; NaN when an element is NaN.
+    pub max: f64,
+    /// The root mean square.
+    pub rms: f64,
+}
+
+impl Elementwise {
+    /// The worse of two (the larger max and rms, NaN propagating): a batch's errors.
+    pub fn worst(self, o: Elementwise) -> Elementwise {
+        Elementwise { max: nan_max(self.max, o.max), rms: nan_max(self.rms, o.rms) }
     }
 }

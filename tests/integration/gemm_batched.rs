@@ -5,7 +5,8 @@
 
 use numgpu::gemm_batched::{gemm_batched, gemm_batched_strided, Batch};
 use numgpu::lapack::Blas;
-use numgpu::testing::gemm::Gemm;
+use numgpu::core::MathMode;
+use numgpu::testing::gemm::{Elementwise, Gemm};
 use numgpu::testing::gen::{c as s, nan, random, rng};
 use numgpu::testing::layout::Layout;
 use numgpu::testing::norm::same;
@@ -84,21 +85,53 @@ impl<T: Blas> Case<T> {
         )
     }
 
-    /// Checks `c` against the reference; `b_is_a`: B's matrices were A's (aliasing test).
-    fn check(&self, c: &[T], b_is_a: bool) {
+    /// Product p of the batch for the oracle; `b_is_a`: B's matrices were A's (aliasing test).
+    fn product(&self, p: usize, b_is_a: bool) -> Gemm<'_, T> {
         let (b, ldb, sb) = if b_is_a { (&self.a, self.lda, self.sa) } else { (&self.b, self.ldb, self.sb) };
+        Gemm { ta: self.ta, tb: self.tb, m: self.m, n: self.n, k: self.k, alpha: self.alpha, a: &self.a[p * self.sa..], lda: self.lda, b: &b[p * sb..], ldb, beta: self.beta, c0: &self.c0[p * self.sc..], ldc: self.ldc }
+    }
+
+    /// Padding and gaps between the C matrices unchanged, every element written and finite.
+    fn check_written(&self, c: &[T]) {
         let layout = Layout { rows: self.m, cols: self.n, ld: self.ldc, stride: self.sc, count: self.batch };
         assert!(layout.outside_unchanged(c, &self.c0), "{}: padding or a gap between the C matrices was written", self.describe());
         for p in 0..self.batch {
-            let (cp, c0) = (&c[p * self.sc..], &self.c0[p * self.sc..]);
+            let cp = &c[p * self.sc..];
             for e in 0..self.m * self.n {
                 let got = cp[e % self.m + (e / self.m) * self.ldc].to_c64();
                 assert!(got.re.is_finite() && got.im.is_finite(), "{}: matrix {p} C({}, {}) = {got} not written or not finite", self.describe(), e % self.m, e / self.m);
             }
-            let g = Gemm { ta: self.ta, tb: self.tb, m: self.m, n: self.n, k: self.k, alpha: self.alpha, a: &self.a[p * self.sa..], lda: self.lda, b: &b[p * sb..], ldb, beta: self.beta, c0, ldc: self.ldc };
-            let ratio = g.ratio(cp);
+        }
+    }
+
+    /// Checks `c` against the reference; `b_is_a`: B's matrices were A's (aliasing test).
+    fn check(&self, c: &[T], b_is_a: bool) {
+        self.check_written(c);
+        for p in 0..self.batch {
+            let ratio = self.product(p, b_is_a).ratio(&c[p * self.sc..]);
             assert!(ratio < GEMM_RATIO, "{}: matrix {p} error ratio {ratio:.3e} >= {GEMM_RATIO}", self.describe());
         }
+    }
+
+    /// Each matrix's reference and the scale of the elementwise bounds (`Gemm::abs_scale`),
+    /// computed once for the checks of several modes.
+    fn references(&self) -> Vec<(Vec<Complex64>, Vec<f64>)> {
+        (0..self.batch).map(|p| (self.product(p, false).reference(), self.product(p, false).abs_scale())).collect()
+    }
+
+    /// Checks `c` elementwise against math `mode`'s bound (`numgpu_math_mode`, plus the f64
+    /// reference's own k·2^-52), `refs` from [`references`](Self::references), and returns the
+    /// batch's worst elementwise errors.
+    fn check_bound(&self, c: &[T], mode: MathMode, refs: &[(Vec<Complex64>, Vec<f64>)]) -> Elementwise {
+        self.check_written(c);
+        let bound = if T::IS_COMPLEX { mode.complex_bound(self.k) } else { mode.bound(self.k) } + self.k as f64 * f64::EPSILON;
+        let mut worst = Elementwise { max: 0.0, rms: 0.0 };
+        for (p, (want, scale)) in refs.iter().enumerate() {
+            let e = self.product(p, false).elementwise_to(&c[p * self.sc..], want, scale);
+            assert!(e.max <= bound, "{} in {mode:?}: matrix {p} elementwise error {:.3e} > the bound {bound:.3e} (both relative to |alpha|·|A|·|B| + |beta|·|C0|)", self.describe(), e.max);
+            worst = worst.worst(e);
+        }
+        worst
     }
 }
 
@@ -285,6 +318,87 @@ fn upload_u64(h: &mut Handle, v: &[u64]) -> *mut u64 {
     p
 }
 
+const MODES: [MathMode; 3] = [MathMode::Default, MathMode::Tf32x3, MathMode::Tf32];
+
+/// Whether `h` runs single-precision GEMM of the TF32 tensor-core class on the tensor cores in
+/// the TF32 modes: the CUDA backend on sm_80 and later.
+fn has_tf32(h: &Handle) -> bool {
+    h.backend() == Backend::Cuda && numgpu::cuda::driver::device(0).is_ok_and(|d| d.arch.0 >= 8)
+}
+
+/// Every math mode's elementwise bound (issue 23) on float and complex float: the shapes of
+/// the TF32 tensor-core class, at its edges (min(m, n) = 32, the small class at 32) and beyond
+/// one k tile, every op pair, alpha/beta, wide scalings, pointer arrays in scrambled order.
+/// The CPU backend computes exact FP32 in every mode, within every bound.
+fn math_mode_bounds_for<T: Blas>(h: &mut Handle) {
+    let shapes = [(64usize, 64usize, 64usize), (33, 65, 7), (127, 129, 65), (96, 40, 300), (32, 32, 33), (31, 64, 64), (130, 64, 500)];
+    let ops = [(Op::N, Op::N), (Op::T, Op::N), (Op::N, Op::T), (Op::C, Op::C), (Op::T, Op::C)];
+    // Each case once, checked in every mode (the reference costs m·n·k).
+    let each_mode = |h: &mut Handle, case: &Case<T>, order: Option<&[usize]>| {
+        let refs = case.references();
+        for mode in MODES {
+            h.set_math_mode(mode);
+            let c = match order {
+                Some(order) => case.run_array(h, order, false),
+                None => case.run_strided(h),
+            };
+            case.check_bound(&c, mode, &refs);
+        }
+        h.set_math_mode(MathMode::Default);
+    };
+    for (idx, &(m, n, k)) in shapes.iter().enumerate() {
+        for (io, &(ta, tb)) in ops.iter().enumerate() {
+            let (alpha, beta) = [(s(1.0, 0.0), s(0.0, 0.0)), (s(-0.75, 0.5), s(0.5, -0.25))][(idx + io) % 2];
+            let case = Case::<T>::new(ta, tb, m, n, k, alpha, beta, 2, io % 3, 1400 + (idx * 8 + io) as u64, 1.0);
+            each_mode(h, &case, None);
+        }
+    }
+    // Scaled operands (the bounds are scale-free without underflow or overflow) and the
+    // pointer-array form.
+    for (i, scale) in [1e-12f64, 1e12].into_iter().enumerate() {
+        let case = Case::<T>::new(Op::N, Op::T, 70, 66, 50, s(1.0, 0.0), s(1.0, 0.0), 3, 1, 1500 + i as u64, scale);
+        each_mode(h, &case, None);
+    }
+    let case = Case::<T>::new(Op::N, Op::N, 64, 96, 80, s(1.0, 0.5), s(0.5, 0.0), 5, 1, 1510, 1.0);
+    each_mode(h, &case, Some(&[3, 0, 4, 1, 2]));
+}
+
+/// 3xTF32 keeps FP32's accuracy (issue 23): on the tensor-core class its rms elementwise error
+/// (relative to |A|·|B| + |beta|·|C0|) is within 4× that of exact FP32 on the same inputs, and
+/// plain TF32's is at least 16× above it where the tensor cores run (the mode reaches the
+/// kernel). Every mode is bitwise reproducible.
+fn tf32_accuracy_for<T: Blas>(h: &mut Handle) {
+    let tensor_cores = has_tf32(h);
+    for (idx, &(n, k)) in [(64usize, 64usize), (128, 256), (160, 640)].iter().enumerate() {
+        let case = Case::<T>::new(Op::N, Op::N, n, n, k, s(1.0, 0.0), s(0.5, 0.0), 2, 0, 1600 + idx as u64, 1.0);
+        let refs = case.references();
+        let errs: Vec<Elementwise> = MODES
+            .iter()
+            .map(|&mode| {
+                h.set_math_mode(mode);
+                let (c, again) = (case.run_strided(h), case.run_strided(h));
+                assert!(c.iter().zip(&again).all(|(p, q)| same(*p, *q)), "{} in {mode:?}: two calls differ", case.describe());
+                case.check_bound(&c, mode, &refs)
+            })
+            .collect();
+        h.set_math_mode(MathMode::Default);
+        let (fp32, x3, tf32) = (errs[0].rms, errs[1].rms, errs[2].rms);
+        eprintln!("{}gemm n = {n}, k = {k}: rms elementwise error FP32 {fp32:.3e}, 3xTF32 {x3:.3e}, TF32 {tf32:.3e}", T::LETTER);
+        assert!(x3 <= 4.0 * fp32, "{}: 3xTF32's rms error {x3:.3e} is above 4× exact FP32's {fp32:.3e}", case.describe());
+        if tensor_cores {
+            assert!(tf32 >= 16.0 * fp32, "{}: TF32's rms error {tf32:.3e} is not above 16× FP32's {fp32:.3e}: did the mode reach the tensor cores?", case.describe());
+        }
+    }
+}
+
+fn math_mode_bounds(h: &mut Handle) {
+    crate::for_precisions!(h, math_mode_bounds_for, f32, numgpu::Complex32);
+}
+
+fn tf32_accuracy(h: &mut Handle) {
+    crate::for_precisions!(h, tf32_accuracy_for, f32, numgpu::Complex32);
+}
+
 crate::all_precisions! {
     sizes => sizes_for;
     rectangular => rectangular_for;
@@ -309,6 +423,8 @@ crate::on_every_backend! {
     gemm_batch_above_65535 => super::large_batch;
     gemm_bitwise_reproducible => super::deterministic;
     gemm_device_arrays => super::device_arrays;
+    gemm_math_modes_within_their_bounds => super::math_mode_bounds;
+    gemm_3xtf32_as_accurate_as_fp32 => super::tf32_accuracy;
 }
 
 /// Tier (b): the CUDA backend against the CPU backend on the same seeded inputs, larger than

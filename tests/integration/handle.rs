@@ -256,3 +256,39 @@ fn get_stream_and_backend_names() {
         assert_eq!(numgpu_destroy(g), S::NUMGPU_SUCCESS);
     }
 }
+
+/// `numgpu_set_math_mode` / `numgpu_get_math_mode` (issue 23): a new handle is in
+/// NUMGPU_MATH_DEFAULT, each mode set reads back on both backends, and a value out of range or
+/// a NULL pointer is INVALID_VALUE naming it, with the handle's mode unchanged and nothing
+/// written.
+#[test]
+fn math_mode_set_get_and_bad_values() {
+    let mut mode = 77;
+    assert_eq!(unsafe { numgpu_set_math_mode(null_mut(), 1) }, S::NUMGPU_INVALID_VALUE);
+    assert_eq!(numgpu_last_error_arg(), 1);
+    assert_eq!(unsafe { numgpu_get_math_mode(null(), &mut mode) }, S::NUMGPU_INVALID_VALUE);
+    assert_eq!((numgpu_last_error_arg(), mode), (1, 77));
+    for backend in [1, 2] {
+        let Some(h) = create(backend) else { continue };
+        unsafe {
+            assert_eq!(numgpu_get_math_mode(h, &mut mode), S::NUMGPU_SUCCESS);
+            assert_eq!(mode, 0, "backend {backend}: a new handle computes exact FP32");
+            for m in [1, 2, 0, 2] {
+                assert_eq!(numgpu_set_math_mode(h, m), S::NUMGPU_SUCCESS);
+                assert_eq!(numgpu_get_math_mode(h, &mut mode), S::NUMGPU_SUCCESS);
+                assert_eq!(mode, m);
+            }
+            for bad in [-1, 3, i32::MIN, i32::MAX] {
+                assert_eq!(numgpu_set_math_mode(h, bad), S::NUMGPU_INVALID_VALUE);
+                assert_eq!(numgpu_last_error_arg(), 2);
+                let msg = last_error();
+                assert!(msg.starts_with(&format!("numgpu_set_math_mode: argument 2 (mode = {bad})")), "{msg}");
+                assert_eq!(numgpu_get_math_mode(h, &mut mode), S::NUMGPU_SUCCESS);
+                assert_eq!(mode, 2, "a rejected value leaves the mode");
+            }
+            assert_eq!(numgpu_get_math_mode(h, null_mut()), S::NUMGPU_INVALID_VALUE);
+            assert_eq!(numgpu_last_error_arg(), 2);
+            assert_eq!(numgpu_destroy(h), S::NUMGPU_SUCCESS);
+        }
+    }
+}

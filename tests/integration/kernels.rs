@@ -3,10 +3,11 @@
 //! when libnvrtc cannot be loaded, unless NUMGPU_REQUIRE_NVRTC=1 (make test, CI).
 
 use numgpu::cuda::module::{compile, nvrtc_available, nvrtc_options};
-use numgpu::gemm_batched::cuda::{plan, source, specialise};
+use numgpu::gemm_batched::cuda::{plan, plan_in, source, specialise};
 use numgpu::geqrf_givens::cuda as qr;
 use numgpu::getrf_fullpivot::cuda as lu;
 use numgpu::gtsv_spike::cuda as tri;
+use numgpu::core::MathMode;
 use numgpu::{Complex32, Complex64, Scalar};
 
 fn nvrtc_or_skip() -> bool {
@@ -53,6 +54,9 @@ fn gemm_cases<T: Scalar>() -> Vec<String> {
         // With and without FP64 tensor cores (the double tensor-core class, and the SIMT
         // class older GPUs keep).
         let mut plans = vec![plan::<T>(m, n, k, true, true), plan::<T>(m, n, k, true, false)];
+        // The TF32 math modes' tensor-core class (float and complex float).
+        plans.extend([MathMode::Tf32x3, MathMode::Tf32].map(|mode| plan_in::<T>(mode, m, n, k, true, true)));
+        plans.sort_by_key(|p| format!("{p:?}"));
         plans.dedup();
         for p in plans {
             for (ta, tb) in [(0, 0), (1, 2), (2, 1), (1, 0)] {

@@ -1,7 +1,9 @@
 //! gemm: numgpu's batched GEMM, strided and pointer-array forms, against cuBLAS
 //! `gemmStridedBatched` and `gemmBatched` on the same device buffers and stream, and OpenBLAS
 //! (numgpu's CPU backend) on the host; numgpu's C checked against cuBLAS's by the oracle's
-//! gemm ratio, matrix by matrix, in both forms.
+//! gemm ratio, matrix by matrix, in both forms, and numgpu's and cuBLAS's elementwise errors
+//! against a double-precision reference side by side. `--math-mode` runs s and c in a TF32
+//! mode of the handle (cuBLAS stays FP32).
 
 use crate::bench::{below, bits, dispatch, finish, grid, rates, secs, sets, About, Bench, Case, Ctx};
 use crate::gpu::{median, ng, ok, DevBuf, Res};
@@ -10,7 +12,9 @@ use crate::report::{gbs_panel, Fmt, Meta, Panel, Row};
 use crate::roofline::Roofline;
 use crate::Cli;
 use numgpu::gemm_batched::{gemm_batched, gemm_batched_strided, Batch};
-use numgpu::testing::{gemm::Gemm as Product, gen::fill_random, norm, tol};
+use numgpu::core::MathMode;
+use numgpu::testing::gemm::{Elementwise, Gemm as Product};
+use numgpu::testing::{gen::fill_random, norm, tol};
 use numgpu::{Complex32, Complex64, Handle, Op, Scalar};
 use rayon::prelude::*;
 use serde_json::{Map, Value};
@@ -21,6 +25,13 @@ pub struct Args {
     /// gemm: bytes of A + B + C of one call; the batch is sized from it [default: 1e9; --quick: 6.4e7].
     #[arg(long)]
     target_bytes: Option<f64>,
+    /// gemm: numgpu's math mode for s and c (numgpu_set_math_mode): default (exact FP32), 3xtf32 or tf32; d and z ignore it, cuBLAS stays FP32 [default: default].
+    #[arg(long, value_parser = parse_mode)]
+    math_mode: Option<MathMode>,
+}
+
+fn parse_mode(v: &str) -> Result<MathMode, String> {
+    [MathMode::Default, MathMode::Tf32x3, MathMode::Tf32].into_iter().find(|m| m.name() == v).ok_or_else(|| format!("{v:?} is not one of default, 3xtf32, tf32"))
 }
 
 /// The sizes, the bytes of one call's inputs, and OpenBLAS's run: at most `cpu_flops` and
@@ -28,6 +39,8 @@ pub struct Args {
 pub struct Gemm {
     sizes: Vec<usize>,
     target_bytes: f64,
+    /// numgpu's math mode for s and c.
+    mode: MathMode,
     cpu_flops: f64,
     cpu_secs: f64,
     cpu_reps: usize,
@@ -40,7 +53,7 @@ impl Gemm {
             return Err(format!("--target-bytes {target_bytes:e}: must be between 1e3 and 3.2e10"));
         }
         let sizes = cli.sizes_or(&[4, 8, 16, 32, 64, 128, 256], &[4, 32, 128]);
-        Ok(Gemm { sizes, target_bytes, cpu_flops: cli.or(None, 2e9, 2e8), cpu_secs: cli.or(None, 0.1, 0.02), cpu_reps: cli.or(None, 3, 1) })
+        Ok(Gemm { sizes, target_bytes, mode: cli.gemm.math_mode.unwrap_or_default(), cpu_flops: cli.or(None, 2e9, 2e8), cpu_secs: cli.or(None, 0.1, 0.02), cpu_reps: cli.or(None, 3, 1) })
     }
 }
 
@@ -51,7 +64,8 @@ const ABOUT: About = About {
     columns: &[("prec", "precision", Fmt::Text), ("n", "n", Fmt::Fix(0)), ("batch", "batch", Fmt::Fix(0)), ("ours ms", "ours_ms", Fmt::Ms), ("GFLOP/s", "ours_gflops", Fmt::Rate),
         ("GB/s", "ours_gbs", Fmt::Fix(0)), ("% roof", "roof_pct", Fmt::Pct(0)), ("cuBLAS ms", "cublas_ms", Fmt::Ms), ("cuBLAS GB/s", "cublas_gbs", Fmt::Fix(0)),
         ("×cuBLAS", "ratio_cublas", Fmt::Fix(2)), ("×cuBLAS ptr", "ratio_cublas_array", Fmt::Fix(2)), ("OpenBLAS GFLOP/s", "openblas_gflops", Fmt::Rate),
-        ("error", "rel_error", Fmt::Exp(1)), ("gemm ratio", "scaled_error", Fmt::Fix(2))],
+        ("error", "rel_error", Fmt::Exp(1)), ("gemm ratio", "scaled_error", Fmt::Fix(2)), ("mode", "math_mode", Fmt::Text),
+        ("max err/|A||B|", "elem_error", Fmt::Exp(1)), ("cuBLAS max err/|A||B|", "cublas_elem_error", Fmt::Exp(1))],
     log: &["ours_ms", "ratio_cublas"],
 };
 
@@ -64,14 +78,21 @@ impl Bench for Gemm {
     }
     fn measure(&mut self, ctx: &mut Ctx, case: &Case) -> Vec<Row> {
         let mut row = Row::new(&case.label);
-        let r = dispatch!(case.precision, [f32, f64, Complex32, Complex64], body(self, ctx, case.n, &mut row));
+        // The math mode is single precision's alone; every row leaves the handle in the default.
+        let mode = if matches!(case.precision, 's' | 'c') { self.mode } else { MathMode::Default };
+        ctx.h.set_math_mode(mode);
+        row.set("math_mode", mode.name());
+        let r = dispatch!(case.precision, [f32, f64, Complex32, Complex64], body(self, ctx, case.n, mode, &mut row));
+        ctx.h.set_math_mode(MathMode::Default);
         vec![finish(ctx, row, r)]
     }
     fn method(&self, meta: &Meta) -> String {
         format!(
-            "- method: C_i = 1·A_i·B_i + 0.5·C_i, square n, packed (ld = n, stride = n²), nonzero random data; batch sized so that A + B + C ≈ {:.2} GB; inputs rotated among `sets` copies when one fits in 3× L2; {} warm-up calls, then the median of {} calls, each between CUDA events on one stream shared by numgpu and cuBLAS (default math mode: no TF32); OpenBLAS through numgpu's CPU backend on a smaller batch, host clock\n\
+            "- method: C_i = 1·A_i·B_i + 0.5·C_i, square n, packed (ld = n, stride = n²), nonzero random data; batch sized so that A + B + C ≈ {:.2} GB; inputs rotated among `sets` copies when one fits in 3× L2; {} warm-up calls, then the median of {} calls, each between CUDA events on one stream shared by numgpu and cuBLAS; cuBLAS in its default math mode (FP32, no TF32), numgpu's s and c in math mode {} (`--math-mode`; d and z always default); OpenBLAS through numgpu's CPU backend on a smaller batch, host clock\n\
              - GB/s counts (A + B + 2·C)·elem per matrix (beta ≠ 0 reads C); GFLOP/s counts 2n³ (real) or 8n³ (complex) per matrix; % roof = GFLOP/s / min(bandwidth · flops/byte, FMA peak); ×cuBLAS = t_cuBLAS / t_numgpu (> 1: numgpu faster), strided forms; ×cuBLAS ptr the same for the pointer-array forms (`gemmBatched`)\n\
-             - error = ‖C_numgpu − C_cuBLAS‖_F / ‖C_cuBLAS‖_F over the batch; gemm ratio = the oracle's (`numgpu::testing::gemm`), max over the matrices of ‖C_i − C_cuBLAS,i‖_F / ((n + 2)·(|α|·‖A_i‖_F·‖B_i‖_F + |β|·‖C0_i‖_F)·ε); a row fails when it reaches {} in either form, when two calls on the same inputs differ bitwise, or when a call fails\n",
+             - error = ‖C_numgpu − C_cuBLAS‖_F / ‖C_cuBLAS‖_F over the batch; gemm ratio = the oracle's (`numgpu::testing::gemm`), max over the matrices of ‖C_i − C_cuBLAS,i‖_F / ((n + 2)·(|α|·‖A_i‖_F·‖B_i‖_F + |β|·‖C0_i‖_F)·ε); a row fails when it reaches {} in either form (plain TF32: instead when its elementwise error passes the mode's bound), when two calls on the same inputs differ bitwise, or when a call fails\n\
+             - max err/|A||B| = the largest |C − C_ref|_ij / (|α|·(|A|·|B|)_ij + |β|·|C0|_ij) over the first matrices of the batch (at most 64, about 2^25 multiply-adds of the reference), C_ref in double precision from the same inputs; for numgpu (strided form) and for cuBLAS (gemmStridedBatched) side by side; a row fails when numgpu's passes its math mode's bound (`numgpu_math_mode`)\n",
+            self.mode.name(),
             self.target_bytes / 1e9,
             meta.warmup,
             meta.reps,
@@ -83,7 +104,7 @@ impl Bench for Gemm {
         vec![gbs_panel(title, "GB/s, (A + B + 2C)·elem / time", rows, |r| r.text("precision"), ("cublas_gbs", "cuBLAS"), roof.bandwidth_gbs)]
     }
     fn extra(&self, _: &[Row]) -> Map<String, Value> {
-        Map::from_iter([("target_bytes".to_string(), self.target_bytes.into())])
+        Map::from_iter([("target_bytes".to_string(), self.target_bytes.into()), ("math_mode".to_string(), self.mode.name().into())])
     }
 }
 
@@ -105,7 +126,22 @@ fn errors<T: Scalar>(c: &[T], r: &[T], a: &[T], b: &[T], c0: &[T], n: usize, alp
     (worst, norm::ratio(diff.sqrt(), refn.sqrt()))
 }
 
-fn body<T: Prec>(g: &Gemm, ctx: &mut Ctx, n: usize, row: &mut Row) -> Res<()> {
+/// The worst elementwise errors (the math modes' measure, [`Elementwise`]) of `c` over the
+/// first `count` matrices, against the double-precision reference of C = alpha·A·B + beta·C0
+/// (packed n×n matrices).
+#[allow(clippy::too_many_arguments)]
+fn elementwise<T: Scalar>(c: &[T], a: &[T], b: &[T], c0: &[T], n: usize, count: usize, alpha: T, beta: T) -> Elementwise {
+    let e = n * n;
+    (0..count)
+        .into_par_iter()
+        .map(|i| {
+            let s = i * e..(i + 1) * e;
+            Product { ta: Op::N, tb: Op::N, m: n, n, k: n, alpha, a: &a[s.clone()], lda: n, b: &b[s.clone()], ldb: n, beta, c0: &c0[s.clone()], ldc: n }.elementwise(&c[s])
+        })
+        .reduce(|| Elementwise { max: 0.0, rms: 0.0 }, Elementwise::worst)
+}
+
+fn body<T: Prec>(g: &Gemm, ctx: &mut Ctx, n: usize, mode: MathMode, row: &mut Row) -> Res<()> {
     let (gpu, size, e) = (ctx.gpu, std::mem::size_of::<T>(), n * n);
     let batch = ((g.target_bytes / (3 * e * size) as f64) as usize).clamp(1, i32::MAX as usize);
     let (len, flops, bytes) = (batch * e, batch as f64 * if T::IS_COMPLEX { 8.0 } else { 2.0 } * (e * n) as f64, (batch * 4 * e * size) as f64);
@@ -165,9 +201,23 @@ fn body<T: Prec>(g: &Gemm, ctx: &mut Ctx, n: usize, row: &mut Row) -> Res<()> {
     let (ratio_array, same, tol) = (check(&c_of(ctx.h, 1)?).0, bits(&first) == bits(&c_of(ctx.h, 0)?), tol::GEMM_RATIO);
     [("rel_error", rel), ("scaled_error", ratio), ("scaled_error_array", ratio_array)].into_iter().for_each(|(k, v)| row.set(k, v));
     row.set("reproducible", same);
+    // Elementwise errors against double precision, ours and cuBLAS's on the same matrices.
+    let nref = ((1usize << 25) / (n * n * n)).clamp(2, 64).min(batch);
+    let (ours_e, cublas_e) = (elementwise(&first, &a, &b, &c0, n, nref, alpha, beta), elementwise(&want, &a, &b, &c0, n, nref, alpha, beta));
+    [("elem_error", ours_e.max), ("elem_error_rms", ours_e.rms), ("cublas_elem_error", cublas_e.max), ("cublas_elem_error_rms", cublas_e.rms)].into_iter().for_each(|(k, v)| row.set(k, v));
+    row.set("elem_matrices", nref);
+    // The modes' bounds are single precision's (u = 2^-24); d and z keep the gemm ratio alone.
+    let single = std::mem::size_of::<T>() / (1 + T::IS_COMPLEX as usize) == 4;
+    let bound = if T::IS_COMPLEX { mode.complex_bound(n) } else { mode.bound(n) };
+    if single {
+        row.set("elem_bound", bound);
+        row.check(ours_e.max <= bound, || format!("elementwise error {:.3e} above the {} bound {bound:.3e}", ours_e.max, mode.name()));
+    }
     row.check(below(Some(cb_ratio), tol), || format!("bench check: cuBLAS gemmBatched disagrees with gemmStridedBatched (gemm ratio {cb_ratio:.3e})"));
-    row.check(below(Some(ratio), tol), || format!("gemm ratio {ratio:.3e} >= {tol}"));
-    row.check(below(Some(ratio_array), tol), || format!("pointer-array form: gemm ratio {ratio_array:.3e} >= {tol}"));
+    if mode != MathMode::Tf32 {
+        row.check(below(Some(ratio), tol), || format!("gemm ratio {ratio:.3e} >= {tol}"));
+        row.check(below(Some(ratio_array), tol), || format!("pointer-array form: gemm ratio {ratio_array:.3e} >= {tol}"));
+    }
     row.check(same, || "two calls on the same inputs differ bitwise".into());
     gpu.htod(all[0][2].ptr, &c0)?;
     // Timing: C keeps being updated (C ← A·B + C/2 stays bounded); calls rotate the sets.
@@ -196,4 +246,22 @@ fn body<T: Prec>(g: &Gemm, ctx: &mut Ctx, n: usize, row: &mut Row) -> Res<()> {
     row.set("openblas_ms", t_cpu);
     row.set("openblas_gflops", bc as f64 * per / (t_cpu * 1e6));
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tests::cli;
+
+    /// `--math-mode` takes the three modes' names (default: exact FP32) and refuses others.
+    #[test]
+    fn math_mode_option() {
+        assert_eq!(Gemm::new(&cli(&["--routine", "gemm"])).unwrap().mode, MathMode::Default);
+        for m in [MathMode::Default, MathMode::Tf32x3, MathMode::Tf32] {
+            assert_eq!(Gemm::new(&cli(&["--math-mode", m.name()])).unwrap().mode, m);
+        }
+        for bad in ["3xTF32", "fp32", ""] {
+            assert!(<crate::Cli as clap::Parser>::try_parse_from(["numgpu-bench", "--math-mode", bad]).is_err(), "{bad:?}");
+        }
+    }
 }

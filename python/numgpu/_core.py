@@ -94,6 +94,22 @@ class Handle(CObject):
         """Seed of the handle's reproducible random draws (sshopm's starts when X0 is None)."""
         _lib.call("numgpu_set_seed", h=self._live(), seed=int(seed))
 
+    def set_math_mode(self, mode):
+        """Single-precision GEMM's arithmetic on CUDA (numgpu_set_math_mode): "default" (exact
+        FP32), "3xtf32" (FP32 accuracy on the TF32 tensor cores) or "tf32" (10-bit mantissas);
+        double precision and the CPU backend are exact in every mode. The bounds are in the
+        header's numgpu_math_mode."""
+        modes = _short_names("numgpu_math_mode")  # {"default": 0, "3xtf32": 1, "tf32": 2}
+        if mode not in modes:
+            raise ValueError(f"numgpu.Handle.set_math_mode: mode must be one of {', '.join(modes)}, not {mode!r}")
+        _lib.call("numgpu_set_math_mode", h=self._live(), mode=modes[mode])
+
+    def math_mode(self):
+        """The handle's math mode (numgpu_get_math_mode), as set_math_mode names it."""
+        m = ctypes.c_int32()
+        _lib.call("numgpu_get_math_mode", h=self._live(), mode=ctypes.byref(m))
+        return {v: k for k, v in _short_names("numgpu_math_mode").items()}[m.value]
+
     def synchronize(self):
         """Waits for the work enqueued through the handle (numgpu_synchronize); raises an
         asynchronous failure of an earlier call."""

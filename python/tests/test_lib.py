@@ -107,3 +107,26 @@ def test_collected_objects_are_released_by_the_next_call_not_the_collector(handl
         numgpu.stebz(np.ones(4), np.ones(3), select="i", select_range=(2, 7), handle=handle)
     assert e.value.arg.name == "iu" and e.value.message
     assert ("numgpu_destroy", ptr) not in _lib._deferred
+
+
+def test_math_mode_set_get_and_single_gemm_within_its_bound(handle, rng):
+    assert handle.math_mode() == "default"
+    A = rng.standard_normal((4, 48, 40)).astype(np.float32)
+    B = rng.standard_normal((4, 40, 36)).astype(np.float32)
+    exact = np.matmul(A.astype(np.float64), B.astype(np.float64))
+    scale = np.matmul(np.abs(A).astype(np.float64), np.abs(B).astype(np.float64))
+    # the header's elementwise bounds (numgpu_math_mode) at k = 40, u = 2^-24,
+    # g(j, v) = j·v / (1 − j·v); the CPU backend is exact FP32 in every mode
+    k, u = 40, 2.0**-24
+    g = lambda j, v: j * v / (1 - j * v)
+    bounds = {"3xtf32": 3 * 2.0**-22 * (1 + 2.0**-10) + g(3 * k + 6, 2 * u), "tf32": 2.0**-10 * (1 + 2.0**-12) + g(k + 6, 2 * u), "default": g(k + 2, u)}
+    for mode, bound in bounds.items():
+        handle.set_math_mode(mode)
+        assert handle.math_mode() == mode
+        C = numgpu.gemm_batched(A, B, handle=handle)
+        assert np.all(np.abs(C - exact) <= bound * scale), mode
+    with pytest.raises(ValueError, match="mode"):
+        handle.set_math_mode("fp16")
+    with pytest.raises(numgpu.InvalidValueError) as e:
+        _lib.call("numgpu_set_math_mode", h=handle.ptr, mode=9)
+    assert e.value.arg.name == "mode" and handle.math_mode() == "default"

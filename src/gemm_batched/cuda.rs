@@ -82,11 +82,14 @@ pub fn plan_in<T: Scalar>(mode: MathMode, m: usize, n: usize, k: usize, reads_ab
         return Plan::Small { nb, ti, tj };
     }
     if mode != MathMode::Default && dmma && std::mem::size_of::<T::Real>() == 4 && m.min(n) >= 32 {
-        // gemm_mma's warp tiling in TF32 tiles (32 × 32 of C a warp, 32 × 16 for complex's two
-        // accumulator planes), 2 × 2 warps, BK 16, 3 stages: a first choice, to be swept on the
-        // GPU (the kernel takes every parameter as a define).
-        let wc = if T::IS_COMPLEX { 16 } else { 32 };
-        return Plan::Tf32 { split: mode == MathMode::Tf32x3, wr: 32, wc, wm: 2, wn: 2, bk: 16, st: 3, minb: 3 };
+        // As measured best on an H100 (docs/bench/gemm-tf32-H100-2026-11-27): warps of 32 × 32
+        // of C, 2 × 2 a block (complex float: two blocks an SM); float from 128 on warps of
+        // 64 × 32, 2 × 4 a block, one block an SM. BK 16, 3 stages.
+        let split = mode == MathMode::Tf32x3;
+        if !T::IS_COMPLEX && m.min(n) >= 128 {
+            return Plan::Tf32 { split, wr: 64, wc: 32, wm: 2, wn: 4, bk: 16, st: 3, minb: 1 };
+        }
+        return Plan::Tf32 { split, wr: 32, wc: 32, wm: 2, wn: 2, bk: 16, st: 3, minb: 3 - T::IS_COMPLEX as usize };
     }
     // Double and complex double (FP64 parts) on the tensor cores; w: doubles per element.
     if dmma && std::mem::size_of::<T::Real>() == 8 && m.min(n) >= 32 {
@@ -363,25 +366,26 @@ mod tests {
         assert!(matches!(plan::<f32>(64, 64, 64, true, true), Plan::Tiled { .. }));
         assert!(matches!(plan_in::<f32>(x3, 64, 64, 64, true, true), Plan::Tf32 { split: true, wr: 32, wc: 32, .. }));
         assert!(matches!(plan_in::<f32>(t, 33, 200, 5, true, true), Plan::Tf32 { split: false, .. }));
-        assert!(matches!(plan_in::<Complex32>(x3, 64, 64, 64, true, true), Plan::Tf32 { split: true, wc: 16, .. }));
+        assert!(matches!(plan_in::<Complex32>(x3, 64, 64, 64, true, true), Plan::Tf32 { split: true, wc: 32, minb: 2, .. }));
+        assert!(matches!(plan_in::<f32>(x3, 128, 256, 64, true, true), Plan::Tf32 { wr: 64, wc: 32, wm: 2, wn: 4, minb: 1, .. }));
         assert!(matches!(plan_in::<f64>(x3, 64, 64, 64, true, true), Plan::Mma { .. }));
         assert!(matches!(plan_in::<Complex64>(t, 64, 64, 64, true, true), Plan::Mma { .. }));
         assert!(matches!(plan_in::<f32>(x3, 32, 32, 32, true, true), Plan::Small { .. }));
         assert!(matches!(plan_in::<f32>(x3, 31, 64, 64, true, true), Plan::Tiled { .. }));
         assert!(matches!(plan_in::<f32>(x3, 64, 64, 64, true, false), Plan::Tiled { .. }));
         assert_eq!(plan_in::<f32>(t, 64, 64, 64, false, true), Plan::Scale);
-        // Float: A as [k][x] (16 × (64 + 8)) and B as [x][k] (64 × 20) floats, 3 stages;
-        // complex float: [k][x] rows padded by 4 elements, 64 × 32 of C a block.
+        // Float at 128: A as [k][x] (16 × (128 + 8)) and B as [x][k] (128 × 20) floats, 3
+        // stages; complex float: [k][x] rows padded by 4 elements, 64 × 64 of C a block.
         let p = plan_in::<f32>(x3, 128, 128, 128, true, true);
-        assert_eq!(p.tile(), ((64, 64), 128));
-        assert_eq!(p.mma_smem::<f32>(Op::N, Op::N), 3 * (16 * 72 + 64 * 20) * 4);
-        assert_eq!(p.mma_smem::<f32>(Op::T, Op::T), 3 * (64 * 20 + 16 * 72) * 4);
+        assert_eq!(p.tile(), ((128, 128), 256));
+        assert_eq!(p.mma_smem::<f32>(Op::N, Op::N), 3 * (16 * 136 + 128 * 20) * 4);
+        assert_eq!(p.mma_smem::<f32>(Op::T, Op::T), 3 * (128 * 20 + 16 * 136) * 4);
         let c = plan_in::<Complex32>(x3, 128, 128, 128, true, true);
-        assert_eq!(c.tile(), ((64, 32), 128));
-        assert_eq!(c.mma_smem::<Complex32>(Op::N, Op::C), 3 * (16 * 68 + 16 * 36) * 8);
+        assert_eq!(c.tile(), ((64, 64), 128));
+        assert_eq!(c.mma_smem::<Complex32>(Op::N, Op::C), 3 * (16 * 68 + 16 * 68) * 8);
         let (d, e) = specialise::<Complex32>(c, 128, 128, 128, 0, 2);
         assert_eq!(e, "gemm_tf32_c32");
-        assert!(d.contains(&"NG_TF32=1".to_string()) && d.contains(&"NG_WC=16".to_string()));
+        assert!(d.contains(&"NG_TF32=1".to_string()) && d.contains(&"NG_WC=32".to_string()));
         let (d, _) = specialise::<f32>(plan_in::<f32>(t, 64, 64, 64, true, true), 64, 64, 64, 0, 0);
         assert!(d.contains(&"NG_TF32=2".to_string()));
     }

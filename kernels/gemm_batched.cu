@@ -518,6 +518,45 @@ __device__ __forceinline__ ng_complex<double> ng_mma_op(ng_complex<double> v) { 
 
 // T = double (W = 1 double an element, warps WR x 32 of C: NJ = 4) or ng_complex<double>
 // (W = 2, two accumulator planes, warps WR x 16: NJ = 2, the same registers).
+// C = alpha·acc + beta·C over one warp's block of the tensor-core kernels: acc holds P planes
+// (real; complex re, im) of NACC accumulators, at(e, r, c) gives accumulator e's row and
+// column within the block at (i0, j0). C's old values are loaded CH at a time before that
+// chunk's stores: a load after a store through the same pointer would wait for it (possible
+// aliasing).
+template <typename T, int CH, typename R, int P, int NACC, typename At>
+__device__ __forceinline__ void ng_tile_epilogue(T *cm, ng_i64 ldc, ng_i64 M, ng_i64 N, ng_i64 i0, ng_i64 j0, T alpha, T beta,
+                                                 const R (&acc)[P][NACC], At at) {
+    const bool beta_zero = ng_is_zero(beta);
+#pragma unroll
+    for (int e0 = 0; e0 < NACC; e0 += CH) {
+        T old[CH];
+#pragma unroll
+        for (int q = 0; q < CH; ++q) {
+            int r, c;
+            at(e0 + q, r, c);
+            const ng_i64 i = i0 + r, j = j0 + c;
+            old[q] = !beta_zero && i < M && j < N ? cm[j * ldc + i] : ng_zero<T>();
+        }
+#pragma unroll
+        for (int q = 0; q < CH; ++q) {
+            const int e = e0 + q;
+            int r, c;
+            at(e, r, c);
+            const ng_i64 i = i0 + r, j = j0 + c;
+            if (i < M && j < N) {
+                T x;
+                if constexpr (P == 1) {
+                    x = acc[0][e];
+                } else {
+                    x = ng_complex<R>{acc[0][e], acc[P - 1][e]};
+                }
+                const T v = ng_mul(alpha, x);
+                cm[j * ldc + i] = beta_zero ? v : ng_fma(beta, old[q], v);
+            }
+        }
+    }
+}
+
 template <typename T, int TA, int TB, int WR, int WM, int WN, int BK, int ST>
 __device__ __forceinline__ void gemm_mma(ng_i64 M, ng_i64 N, ng_i64 K, T alpha, ng_batch<const T> A, ng_i64 lda,
                                          ng_batch<const T> B, ng_i64 ldb, T beta, ng_batch<T> C, ng_i64 ldc,
@@ -536,7 +575,6 @@ __device__ __forceinline__ void gemm_mma(ng_i64 M, ng_i64 N, ng_i64 K, T alpha, 
     const ng_i64 tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN;
     const ng_i64 nblocks = tiles_m * tiles_n * batch;
     const ng_i64 ktiles = (K + BK - 1) / BK;
-    const bool beta_zero = ng_is_zero(beta);
 
     for (ng_i64 blk = blockIdx.x; blk < nblocks; blk += gridDim.x) {
         const ng_i64 mat = blk / (tiles_m * tiles_n), t = blk - mat * (tiles_m * tiles_n);
@@ -588,39 +626,9 @@ __device__ __forceinline__ void gemm_mma(ng_i64 M, ng_i64 N, ng_i64 K, T alpha, 
         }
         ng_cp_async_wait<0>();
         __syncthreads();  // the stages are refilled by the next tile's first copies
-        T *cm = C.matrix(mat);
-        // C's old values are loaded a chunk at a time before the chunk's stores: a load after
-        // a store through the same pointer would wait for it (possible aliasing). Double's
-        // chunks are half the accumulators, to stay within the registers.
-        constexpr int CH = P == 1 ? NACC / 2 : NACC;
-#pragma unroll
-        for (int e0 = 0; e0 < NACC; e0 += CH) {
-            T old[CH];
-#pragma unroll
-            for (int q = 0; q < CH; ++q) {
-                int r, c;
-                ng_mma_acc_at<NJ>(e0 + q, fx, fk, r, c);
-                const ng_i64 i = i0 + wi + r, j = j0 + wj + c;
-                old[q] = !beta_zero && i < M && j < N ? cm[j * ldc + i] : ng_zero<T>();
-            }
-#pragma unroll
-            for (int q = 0; q < CH; ++q) {
-                const int e = e0 + q;
-                int r, c;
-                ng_mma_acc_at<NJ>(e, fx, fk, r, c);
-                const ng_i64 i = i0 + wi + r, j = j0 + wj + c;
-                if (i < M && j < N) {
-                    T x;
-                    if constexpr (P == 1) {
-                        x = acc[0][e];
-                    } else {
-                        x = ng_complex<double>{acc[0][e], acc[P - 1][e]};
-                    }
-                    const T v = ng_mul(alpha, x);
-                    cm[j * ldc + i] = beta_zero ? v : ng_fma(beta, old[q], v);
-                }
-            }
-        }
+        // Double's chunks are half the accumulators, to stay within the registers.
+        ng_tile_epilogue<T, P == 1 ? NACC / 2 : NACC>(C.matrix(mat), ldc, M, N, i0 + wi, j0 + wj, alpha, beta, acc,
+                                                      [&](int e, int &r, int &c) { ng_mma_acc_at<NJ>(e, fx, fk, r, c); });
     }
 }
 
@@ -853,7 +861,6 @@ __device__ __forceinline__ void gemm_tf32(ng_i64 M, ng_i64 N, ng_i64 K, T alpha,
     const ng_i64 tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN;
     const ng_i64 nblocks = tiles_m * tiles_n * batch;
     const ng_i64 ktiles = (K + BK - 1) / BK;
-    const bool beta_zero = ng_is_zero(beta);
 
     for (ng_i64 blk = blockIdx.x; blk < nblocks; blk += gridDim.x) {
         const ng_i64 mat = blk / (tiles_m * tiles_n), t = blk - mat * (tiles_m * tiles_n);
@@ -912,33 +919,8 @@ __device__ __forceinline__ void gemm_tf32(ng_i64 M, ng_i64 N, ng_i64 K, T alpha,
         }
         ng_cp_async_wait<0>();
         __syncthreads();  // the stages are refilled by the next tile's first copies
-        T *cm = C.matrix(mat);
-        // C's old values are all loaded before the stores: a load after a store through the
-        // same pointer would wait for it (possible aliasing).
-        T old[NACC];
-#pragma unroll
-        for (int e = 0; e < NACC; ++e) {
-            int r, c;
-            ng_tf32_acc_at<NJ>(e, fg, ft, r, c);
-            const ng_i64 i = i0 + wi + r, j = j0 + wj + c;
-            old[e] = !beta_zero && i < M && j < N ? cm[j * ldc + i] : ng_zero<T>();
-        }
-#pragma unroll
-        for (int e = 0; e < NACC; ++e) {
-            int r, c;
-            ng_tf32_acc_at<NJ>(e, fg, ft, r, c);
-            const ng_i64 i = i0 + wi + r, j = j0 + wj + c;
-            if (i < M && j < N) {
-                T x;
-                if constexpr (P == 1) {
-                    x = acc[0][e];
-                } else {
-                    x = ng_complex<float>{acc[0][e], acc[P - 1][e]};
-                }
-                const T v = ng_mul(alpha, x);
-                cm[j * ldc + i] = beta_zero ? v : ng_fma(beta, old[e], v);
-            }
-        }
+        ng_tile_epilogue<T, NACC>(C.matrix(mat), ldc, M, N, i0 + wi, j0 + wj, alpha, beta, acc,
+                                  [&](int e, int &r, int &c) { ng_tf32_acc_at<NJ>(e, fg, ft, r, c); });
     }
 }
 

@@ -309,18 +309,19 @@ __device__ __forceinline__ void gemm_tiled(ng_i64 M, ng_i64 N, ng_i64 K, T alpha
 #endif
 
 // Row and column, within the warp's block, of accumulator e of lane (g = lane/4, t = lane%4)
-// in a block NJ tiles of 8 wide (the tiles row by row).
-template <int NJ>
+// in a block NJ tiles of 8 wide (the tiles row by row), for steps KS deep: m16n8k8 (KS 8; the
+// TF32 kernel's too) or m8n8k4 (KS 4).
+template <int NJ, int KS = NG_MMA_K>
 __device__ __forceinline__ void ng_mma_acc_at(int e, int g, int t, int &row, int &col) {
-#if NG_MMA_K == 8
-    const int tile = e / 4, q = e % 4;  // tile = mi·NJ + nj: rows 16·mi, columns 8·nj
-    row = (tile / NJ) * 16 + g + (q >= 2 ? 8 : 0);
-    col = (tile % NJ) * 8 + 2 * t + (q & 1);
-#else
-    const int tile = e / 2, q = e % 2;  // tile = r·NJ + c: rows 8·r, columns 8·c
-    row = (tile / NJ) * 8 + g;
-    col = (tile % NJ) * 8 + 2 * t + q;
-#endif
+    if constexpr (KS == 8) {
+        const int tile = e / 4, q = e % 4;  // tile = mi·NJ + nj: rows 16·mi, columns 8·nj
+        row = (tile / NJ) * 16 + g + (q >= 2 ? 8 : 0);
+        col = (tile % NJ) * 8 + 2 * t + (q & 1);
+    } else {
+        const int tile = e / 2, q = e % 2;  // tile = r·NJ + c: rows 8·r, columns 8·c
+        row = (tile / NJ) * 8 + g;
+        col = (tile % NJ) * 8 + 2 * t + q;
+    }
 }
 
 // d += a·b on one tile: sm_90 m16n8k8 (a 4, b 2, d 4 values a lane), else m8n8k4 (1, 1, 2).
@@ -350,15 +351,16 @@ __device__ __forceinline__ void ng_mma(double *d, const double *a, const double 
 #endif
 
 // Fragment value v of the lane's share of A's tile mi (rows 16·mi or 8·mi) and B's tile nj,
-// as (k, x) within the step.
+// as (k, x) within a step KS deep (as ng_mma_acc_at; B's map is the same for both shapes).
+template <int KS = NG_MMA_K>
 __device__ __forceinline__ void ng_mma_a_at(int v, int mi, int g, int t, int &k, int &x) {
-#if NG_MMA_K == 8
-    k = t + (v >= 2 ? 4 : 0);
-    x = mi * 16 + g + (v & 1 ? 8 : 0);
-#else
-    k = t;
-    x = mi * 8 + g;
-#endif
+    if constexpr (KS == 8) {
+        k = t + (v >= 2 ? 4 : 0);
+        x = mi * 16 + g + (v & 1 ? 8 : 0);
+    } else {
+        k = t;
+        x = mi * 8 + g;
+    }
 }
 __device__ __forceinline__ void ng_mma_b_at(int v, int nj, int g, int t, int &k, int &x) {
     k = t + (v ? 4 : 0);
@@ -648,7 +650,7 @@ __device__ __forceinline__ void gemm_mma(ng_i64 M, ng_i64 N, ng_i64 K, T alpha, 
 //   A, 16 x 8 (i x k), 4 registers:  a0 (g, t)   a1 (g+8, t)   a2 (g, t+4)   a3 (g+8, t+4)
 //   B,  8 x 8 (k x j), 2 registers:  b0 (t, g)   b1 (t+4, g)
 //   C, 16 x 8 (i x j), 4 floats:     c0 (g, 2t)  c1 (g, 2t+1)  c2 (g+8, 2t)  c3 (g+8, 2t+1)
-// (the same maps as the FP64 m16n8k8 of gemm_mma on sm_90).
+// (the FP64 m16n8k8 maps: ng_mma_a_at<8>, ng_mma_b_at, ng_mma_acc_at<NJ, 8>).
 
 // x rounded to the nearest TF32 value (10-bit mantissa, ties away from zero), as the .b32
 // register the mma reads (its low 13 bits zero).
@@ -698,26 +700,6 @@ __device__ __forceinline__ void ng_mma_tf32_split(float *d, const unsigned (&a)[
     mma(a[0], b[0]);
 }
 
-// (k, x) within one k8 step of fragment value v of A's tile mi (x = the row within the warp's
-// block) and of B's tile nj (x = the column).
-__device__ __forceinline__ void ng_tf32_a_at(int v, int mi, int g, int t, int &k, int &x) {
-    k = t + (v >= 2 ? 4 : 0);
-    x = mi * 16 + g + (v & 1 ? 8 : 0);
-}
-__device__ __forceinline__ void ng_tf32_b_at(int v, int nj, int g, int t, int &k, int &x) {
-    k = t + (v ? 4 : 0);
-    x = nj * 8 + g;
-}
-
-// Row and column, within the warp's block, of accumulator e of lane (g, t): tiles mi·NJ + nj
-// of 4 values, rows 16·mi, columns 8·nj.
-template <int NJ>
-__device__ __forceinline__ void ng_tf32_acc_at(int e, int g, int t, int &row, int &col) {
-    const int tile = e / 4, q = e % 4;
-    row = (tile / NJ) * 16 + g + (q >= 2 ? 8 : 0);
-    col = (tile % NJ) * 8 + 2 * t + (q & 1);
-}
-
 // acc (MI·NJ tiles of 4) += the warp's block of op(A)·op(B) over one k8 step; a(k, i) and
 // b(k, j) give op(A)(i, k) and op(B)(k, j) as floats. B's fragments are split once, A's one
 // tile at a time (registers).
@@ -729,7 +711,7 @@ __device__ __forceinline__ void ng_tf32_step(float (&acc)[MI * NJ * 4], int g, i
 #pragma unroll
         for (int v = 0; v < 2; ++v) {
             int k, x;
-            ng_tf32_b_at(v, nj, g, t, k, x);
+            ng_mma_b_at(v, nj, g, t, k, x);
             ng_tf32_split<MODE>(b(k, x), bf[nj][0][v], bf[nj][1][v]);
         }
 #pragma unroll
@@ -738,7 +720,7 @@ __device__ __forceinline__ void ng_tf32_step(float (&acc)[MI * NJ * 4], int g, i
 #pragma unroll
         for (int v = 0; v < 4; ++v) {
             int k, x;
-            ng_tf32_a_at(v, mi, g, t, k, x);
+            ng_mma_a_at<8>(v, mi, g, t, k, x);
             ng_tf32_split<MODE>(a(k, x), af[0][v], af[1][v]);
         }
 #pragma unroll
@@ -756,7 +738,7 @@ __device__ __forceinline__ void ng_tf32_step(float (&re)[MI * NJ * 4], float (&i
 #pragma unroll
         for (int v = 0; v < 2; ++v) {
             int k, x;
-            ng_tf32_b_at(v, nj, g, t, k, x);
+            ng_mma_b_at(v, nj, g, t, k, x);
             const ng_complex<float> z = b(k, x);
             ng_tf32_split<MODE>(z.re, br[nj][0][v], br[nj][1][v]);
             ng_tf32_split<MODE>(z.im, bi[nj][0][v], bi[nj][1][v]);
@@ -767,7 +749,7 @@ __device__ __forceinline__ void ng_tf32_step(float (&re)[MI * NJ * 4], float (&i
 #pragma unroll
         for (int v = 0; v < 4; ++v) {
             int k, x;
-            ng_tf32_a_at(v, mi, g, t, k, x);
+            ng_mma_a_at<8>(v, mi, g, t, k, x);
             const ng_complex<float> z = a(k, x);
             ng_tf32_split<MODE>(z.re, ar[0][v], ar[1][v]);
             ng_tf32_split<MODE>(z.im, ai[0][v], ai[1][v]);
@@ -920,7 +902,7 @@ __device__ __forceinline__ void gemm_tf32(ng_i64 M, ng_i64 N, ng_i64 K, T alpha,
         ng_cp_async_wait<0>();
         __syncthreads();  // the stages are refilled by the next tile's first copies
         ng_tile_epilogue<T, NACC>(C.matrix(mat), ldc, M, N, i0 + wi, j0 + wj, alpha, beta, acc,
-                                  [&](int e, int &r, int &c) { ng_tf32_acc_at<NJ>(e, fg, ft, r, c); });
+                                  [&](int e, int &r, int &c) { ng_mma_acc_at<NJ, 8>(e, fg, ft, r, c); });
     }
 }
 

@@ -367,6 +367,31 @@ __device__ __forceinline__ void ng_mma_b_at(int v, int nj, int g, int t, int &k,
     x = nj * 8 + g;
 }
 
+// put(i, v, a(k, x)) for every fragment value v (of FA) of the lane's share of A's tiles
+// mi0 + i (i < MI), in a step KS deep; ng_frags_b likewise for B's tiles (FB values each).
+template <int KS, int MI, int FA, typename At, typename Put>
+__device__ __forceinline__ void ng_frags_a(int g, int t, At a, Put put, int mi0 = 0) {
+#pragma unroll
+    for (int i = 0; i < MI; ++i)
+#pragma unroll
+        for (int v = 0; v < FA; ++v) {
+            int k, x;
+            ng_mma_a_at<KS>(v, mi0 + i, g, t, k, x);
+            put(i, v, a(k, x));
+        }
+}
+template <int NJ, int FB, typename Bt, typename Put>
+__device__ __forceinline__ void ng_frags_b(int g, int t, Bt b, Put put) {
+#pragma unroll
+    for (int nj = 0; nj < NJ; ++nj)
+#pragma unroll
+        for (int v = 0; v < FB; ++v) {
+            int k, x;
+            ng_mma_b_at(v, nj, g, t, k, x);
+            put(nj, v, b(k, x));
+        }
+}
+
 // acc (P planes of WR·NJ/4) += the warp's block of op(A)·op(B) over one step of NG_MMA_K, the
 // operands' tiles read through a(k, i) and b(k, j) (i, j within the warp's block), which give
 // double, or ng_complex<double> with the conjugation applied.
@@ -374,22 +399,8 @@ template <int WR, int NJ, typename At, typename Bt>
 __device__ __forceinline__ void ng_mma_step(double (&acc)[WR * NJ / 4], int g, int t, At a, Bt b) {
     constexpr int MI = WR / NG_MMA_ROWS;
     double af[MI][NG_MMA_FA], bf[NJ][NG_MMA_FB];
-#pragma unroll
-    for (int mi = 0; mi < MI; ++mi)
-#pragma unroll
-        for (int v = 0; v < NG_MMA_FA; ++v) {
-            int k, x;
-            ng_mma_a_at(v, mi, g, t, k, x);
-            af[mi][v] = a(k, x);
-        }
-#pragma unroll
-    for (int nj = 0; nj < NJ; ++nj)
-#pragma unroll
-        for (int v = 0; v < NG_MMA_FB; ++v) {
-            int k, x;
-            ng_mma_b_at(v, nj, g, t, k, x);
-            bf[nj][v] = b(k, x);
-        }
+    ng_frags_a<NG_MMA_K, MI, NG_MMA_FA>(g, t, a, [&](int mi, int v, double z) { af[mi][v] = z; });
+    ng_frags_b<NJ, NG_MMA_FB>(g, t, b, [&](int nj, int v, double z) { bf[nj][v] = z; });
 #pragma unroll
     for (int mi = 0; mi < MI; ++mi)
 #pragma unroll
@@ -400,27 +411,15 @@ template <int WR, int NJ, typename At, typename Bt>
 __device__ __forceinline__ void ng_mma_step(double (&re)[WR * NJ / 4], double (&im)[WR * NJ / 4], int g, int t, At a, Bt b) {
     constexpr int MI = WR / NG_MMA_ROWS;
     double ar[MI][NG_MMA_FA], ai[MI][NG_MMA_FA], an[MI][NG_MMA_FA], br[NJ][NG_MMA_FB], bi[NJ][NG_MMA_FB];
-#pragma unroll
-    for (int mi = 0; mi < MI; ++mi)
-#pragma unroll
-        for (int v = 0; v < NG_MMA_FA; ++v) {
-            int k, x;
-            ng_mma_a_at(v, mi, g, t, k, x);
-            const ng_complex<double> z = a(k, x);
-            ar[mi][v] = z.re;
-            ai[mi][v] = z.im;
-            an[mi][v] = -z.im;
-        }
-#pragma unroll
-    for (int nj = 0; nj < NJ; ++nj)
-#pragma unroll
-        for (int v = 0; v < NG_MMA_FB; ++v) {
-            int k, x;
-            ng_mma_b_at(v, nj, g, t, k, x);
-            const ng_complex<double> z = b(k, x);
-            br[nj][v] = z.re;
-            bi[nj][v] = z.im;
-        }
+    ng_frags_a<NG_MMA_K, MI, NG_MMA_FA>(g, t, a, [&](int mi, int v, ng_complex<double> z) {
+        ar[mi][v] = z.re;
+        ai[mi][v] = z.im;
+        an[mi][v] = -z.im;
+    });
+    ng_frags_b<NJ, NG_MMA_FB>(g, t, b, [&](int nj, int v, ng_complex<double> z) {
+        br[nj][v] = z.re;
+        bi[nj][v] = z.im;
+    });
 #pragma unroll
     for (int mi = 0; mi < MI; ++mi)
 #pragma unroll
@@ -706,23 +705,11 @@ __device__ __forceinline__ void ng_mma_tf32_split(float *d, const unsigned (&a)[
 template <int MODE, int MI, int NJ, typename At, typename Bt>
 __device__ __forceinline__ void ng_tf32_step(float (&acc)[MI * NJ * 4], int g, int t, At a, Bt b) {
     unsigned bf[NJ][2][2];
-#pragma unroll
-    for (int nj = 0; nj < NJ; ++nj)
-#pragma unroll
-        for (int v = 0; v < 2; ++v) {
-            int k, x;
-            ng_mma_b_at(v, nj, g, t, k, x);
-            ng_tf32_split<MODE>(b(k, x), bf[nj][0][v], bf[nj][1][v]);
-        }
+    ng_frags_b<NJ, 2>(g, t, b, [&](int nj, int v, float z) { ng_tf32_split<MODE>(z, bf[nj][0][v], bf[nj][1][v]); });
 #pragma unroll
     for (int mi = 0; mi < MI; ++mi) {
         unsigned af[2][4];
-#pragma unroll
-        for (int v = 0; v < 4; ++v) {
-            int k, x;
-            ng_mma_a_at<8>(v, mi, g, t, k, x);
-            ng_tf32_split<MODE>(a(k, x), af[0][v], af[1][v]);
-        }
+        ng_frags_a<8, 1, 4>(g, t, a, [&](int, int v, float z) { ng_tf32_split<MODE>(z, af[0][v], af[1][v]); }, mi);
 #pragma unroll
         for (int nj = 0; nj < NJ; ++nj) ng_mma_tf32_split<MODE>(&acc[(mi * NJ + nj) * 4], af, bf[nj]);
     }
@@ -733,27 +720,17 @@ __device__ __forceinline__ void ng_tf32_step(float (&acc)[MI * NJ * 4], int g, i
 template <int MODE, int MI, int NJ, typename At, typename Bt>
 __device__ __forceinline__ void ng_tf32_step(float (&re)[MI * NJ * 4], float (&im)[MI * NJ * 4], int g, int t, At a, Bt b) {
     unsigned br[NJ][2][2], bi[NJ][2][2];
-#pragma unroll
-    for (int nj = 0; nj < NJ; ++nj)
-#pragma unroll
-        for (int v = 0; v < 2; ++v) {
-            int k, x;
-            ng_mma_b_at(v, nj, g, t, k, x);
-            const ng_complex<float> z = b(k, x);
-            ng_tf32_split<MODE>(z.re, br[nj][0][v], br[nj][1][v]);
-            ng_tf32_split<MODE>(z.im, bi[nj][0][v], bi[nj][1][v]);
-        }
+    ng_frags_b<NJ, 2>(g, t, b, [&](int nj, int v, ng_complex<float> z) {
+        ng_tf32_split<MODE>(z.re, br[nj][0][v], br[nj][1][v]);
+        ng_tf32_split<MODE>(z.im, bi[nj][0][v], bi[nj][1][v]);
+    });
 #pragma unroll
     for (int mi = 0; mi < MI; ++mi) {
         unsigned ar[2][4], ai[2][4];
-#pragma unroll
-        for (int v = 0; v < 4; ++v) {
-            int k, x;
-            ng_mma_a_at<8>(v, mi, g, t, k, x);
-            const ng_complex<float> z = a(k, x);
+        ng_frags_a<8, 1, 4>(g, t, a, [&](int, int v, ng_complex<float> z) {
             ng_tf32_split<MODE>(z.re, ar[0][v], ar[1][v]);
             ng_tf32_split<MODE>(z.im, ai[0][v], ai[1][v]);
-        }
+        }, mi);
 #pragma unroll
         for (int nj = 0; nj < NJ; ++nj) {
             const int o = (mi * NJ + nj) * 4;

@@ -538,9 +538,10 @@ fn cp_als_planted_for<T: Real>(h: &mut Handle) {
 
 /// From the same start, CP-ALS takes the reference ALS's steps: the same fit after each of 1, 2
 /// and 10 iterations (tolerance 0 would mean the default: a tiny one runs every iteration), on
-/// random tensors of orders 3 and 4, and the same factors.
+/// random tensors of orders 3 and 4, and the same factors; with the first two modes' shared
+/// partial product (the dimension tree) and without it (n_2·…·n_{d−1} < rank: [6, 5, 2]).
 fn cp_als_matches_reference_for<T: Real>(h: &mut Handle) {
-    let cases: &[(&[usize], usize)] = &[(&[6, 5, 4], 3), (&[4, 3, 5, 2], 2), (&[7, 1, 6], 2)];
+    let cases: &[(&[usize], usize)] = &[(&[6, 5, 4], 3), (&[4, 3, 5, 2], 2), (&[7, 1, 6], 2), (&[6, 5, 2], 3)];
     for (seed, &(dims, rank)) in cases.iter().enumerate() {
         let x: Vec<T> = filled(dims.iter().product(), 300 + seed as u64);
         let start: Vec<Vec<f64>> = dims.iter().enumerate().map(|(k, &d)| f64s(&filled::<T>(d * rank, 310 + 10 * seed as u64 + k as u64))).collect();

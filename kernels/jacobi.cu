@@ -84,10 +84,13 @@ __device__ Team ng_team(bool warp, R *red) {
     return t;
 }
 
-// Pair j of step k of the round-robin ordering of N (even) players: p < q.
+// Pair j < N / 2 of step k < N − 1 of the round-robin ordering of N (even) players: p < q.
+// Player x = (j − 1 + k) mod (N − 1) + 1 (x = 0 for j = 0), y = (N − 2 − j + k) mod (N − 1) + 1;
+// both sums lie in [0, 2(N − 1)) for those j and k, so one conditional subtraction is the mod.
 __device__ __forceinline__ void ng_pair(int j, int k, int N, int *p, int *q) {
-    const int x = j == 0 ? 0 : (j - 1 + k) % (N - 1) + 1;
-    const int y = (N - 2 - j + k) % (N - 1) + 1;
+    const int m = N - 1, u = j - 1 + k, v = N - 2 - j + k;
+    const int x = j == 0 ? 0 : (u >= m ? u - m : u) + 1;
+    const int y = (v >= m ? v - m : v) + 1;
     *p = min(x, y);
     *q = max(x, y);
 }
@@ -104,21 +107,64 @@ __device__ __forceinline__ void ng_rotation(R a, R d, T b, R g, R *c, T *sp, R *
 }
 
 // Columns p and q of the matrix at x (rows rows, leading dimension ld) times J, for every
-// rotating pair of the step: the team's items are (pair, row).
+// rotating pair of the step: the team's items are (pair, row), rows fastest, so a warp's
+// lanes take consecutive rows of one column (coalesced, no bank conflicts). Each thread walks
+// its items by increments (no division per item) and fetches its pair's rotation when the
+// pair changes.
 __device__ void ng_apply_columns(const Team &tm, T *x, ng_i64 rows, ng_i64 ld, int P, int k, int N, const R *cs, const T *sp) {
-    const ng_i64 items = (ng_i64)P * rows;
-    for (ng_i64 it = tm.lane; it < items; it += tm.size) {
-        const int j = (int)(it / rows);
-        const ng_i64 i = it - (ng_i64)j * rows;
+    const ng_i64 di = tm.size % rows;
+    const int dj = (int)(tm.size / rows);
+    ng_i64 i = tm.lane % rows;
+    int j = (int)(tm.lane / rows), at = -1;
+    R c = R(-1);
+    T s = ng_zero<T>(), *xp = x, *xq = x;
+    while (j < P) {
+        if (j != at) {
+            at = j;
+            c = cs[j];
+            s = sp[j];
+            int p, q;
+            ng_pair(j, k, N, &p, &q);
+            xp = x + p * ld;
+            xq = x + q * ld;
+        }
+        if (c >= R(0)) {
+            const T u = xp[i], v = xq[i];
+            xp[i] = ng_add(ng_scale(u, c), ng_neg(ng_mul(v, ng_conj(s))));
+            xq[i] = ng_add(ng_mul(u, s), ng_scale(v, c));
+        }
+        i += di;
+        j += dj;
+        if (i >= rows) {
+            i -= rows;
+            ++j;
+        }
+    }
+}
+
+// Rows p and q of the n × n matrix at a times Jᴴ, for every rotating pair of the step: the
+// items are (pair, column), pairs fastest, so a warp's lanes take different rows of one column
+// (rows fastest would put all 32 lanes on one shared-memory bank), walked by increments.
+__device__ void ng_apply_rows(const Team &tm, T *a, int n, int P, int k, int N, const R *cs, const T *sp) {
+    const int dj = tm.size % P, di = tm.size / P;
+    int j = tm.lane % P, i = tm.lane / P;
+    while (i < n) {
         const R c = cs[j];
-        if (c < R(0)) continue;
-        int p, q;
-        ng_pair(j, k, N, &p, &q);
-        const T s = sp[j];
-        T *xp = x + i + p * ld, *xq = x + i + q * ld;
-        const T u = *xp, v = *xq;
-        *xp = ng_add(ng_scale(u, c), ng_neg(ng_mul(v, ng_conj(s))));
-        *xq = ng_add(ng_mul(u, s), ng_scale(v, c));
+        if (c >= R(0)) {
+            int p, q;
+            ng_pair(j, k, N, &p, &q);
+            const T s = sp[j];
+            T *xp = a + p + (ng_i64)i * n, *xq = a + q + (ng_i64)i * n;
+            const T u = *xp, v = *xq;
+            *xp = ng_add(ng_scale(u, c), ng_neg(ng_mul(s, v)));
+            *xq = ng_add(ng_mul(ng_conj(s), u), ng_scale(v, c));
+        }
+        j += dj;
+        i += di;
+        if (j >= P) {
+            j -= P;
+            ++i;
+        }
     }
 }
 
@@ -260,20 +306,7 @@ extern "C" __global__ void __launch_bounds__(NG_MAX_THREADS) NG_KERNEL(jacobi_sy
             ng_apply_columns(tm, A, n, n, P, k, N, cs, sp);
             if (vectors) ng_apply_columns(tm, V, n, n, P, k, N, cs, sp);
             tm.sync();
-            // Rows p and q times Jᴴ: items (pair, column).
-            for (ng_i64 it = tm.lane; it < (ng_i64)P * n; it += tm.size) {
-                const int j = (int)(it / n);
-                const ng_i64 i = it - (ng_i64)j * n;
-                const R c = cs[j];
-                if (c < R(0)) continue;
-                int p, q;
-                ng_pair(j, k, N, &p, &q);
-                const T s = sp[j];
-                T *xp = A + p + i * n, *xq = A + q + i * n;
-                const T u = *xp, v = *xq;
-                *xp = ng_add(ng_scale(u, c), ng_neg(ng_mul(s, v)));
-                *xq = ng_add(ng_mul(ng_conj(s), u), ng_scale(v, c));
-            }
+            ng_apply_rows(tm, A, n, P, k, N, cs, sp);
             tm.sync();
             // The rotated 2×2 blocks exactly diagonal.
             for (int j = tm.lane; j < P; j += tm.size) {

@@ -142,10 +142,12 @@ __device__ void ng_apply_columns(const Team &tm, T *x, ng_i64 rows, ng_i64 ld, i
     }
 }
 
-// Rows p and q of the n × n matrix at a times Jᴴ, for every rotating pair of the step: the
-// items are (pair, column), pairs fastest, so a warp's lanes take different rows of one column
-// (rows fastest would put all 32 lanes on one shared-memory bank), walked by increments.
-__device__ void ng_apply_rows(const Team &tm, T *a, int n, int P, int k, int N, const R *cs, const T *sp) {
+// Rows p and q of the n × n matrix at a times Jᴴ, for every rotating pair of the step, and
+// its 2 × 2 block (p, q) set exactly diagonal (dp, dq: the new diagonal entries): the items
+// are (pair, column), pairs fastest, so a warp's lanes take different rows of one column (rows
+// fastest would put all 32 lanes on one shared-memory bank), walked by increments. Only pair
+// j's items touch rows p and q, so its block's entries are written once, exactly.
+__device__ void ng_apply_rows(const Team &tm, T *a, int n, int P, int k, int N, const R *cs, const T *sp, const R *dp, const R *dq) {
     const int dj = tm.size % P, di = tm.size / P;
     int j = tm.lane % P, i = tm.lane / P;
     while (i < n) {
@@ -155,9 +157,17 @@ __device__ void ng_apply_rows(const Team &tm, T *a, int n, int P, int k, int N, 
             ng_pair(j, k, N, &p, &q);
             const T s = sp[j];
             T *xp = a + p + (ng_i64)i * n, *xq = a + q + (ng_i64)i * n;
-            const T u = *xp, v = *xq;
-            *xp = ng_add(ng_scale(u, c), ng_neg(ng_mul(s, v)));
-            *xq = ng_add(ng_mul(ng_conj(s), u), ng_scale(v, c));
+            if (i == p) {
+                *xp = ng_from_real_t<T>::of(dp[j]);
+                *xq = ng_zero<T>();
+            } else if (i == q) {
+                *xp = ng_zero<T>();
+                *xq = ng_from_real_t<T>::of(dq[j]);
+            } else {
+                const T u = *xp, v = *xq;
+                *xp = ng_add(ng_scale(u, c), ng_neg(ng_mul(s, v)));
+                *xq = ng_add(ng_mul(ng_conj(s), u), ng_scale(v, c));
+            }
         }
         j += dj;
         i += di;
@@ -306,18 +316,7 @@ extern "C" __global__ void __launch_bounds__(NG_MAX_THREADS) NG_KERNEL(jacobi_sy
             ng_apply_columns(tm, A, n, n, P, k, N, cs, sp);
             if (vectors) ng_apply_columns(tm, V, n, n, P, k, N, cs, sp);
             tm.sync();
-            ng_apply_rows(tm, A, n, P, k, N, cs, sp);
-            tm.sync();
-            // The rotated 2×2 blocks exactly diagonal.
-            for (int j = tm.lane; j < P; j += tm.size) {
-                if (cs[j] < R(0)) continue;
-                int p, q;
-                ng_pair(j, k, N, &p, &q);
-                A[p + p * n] = ng_from_real_t<T>::of(dp[j]);
-                A[q + q * n] = ng_from_real_t<T>::of(dq[j]);
-                A[p + q * n] = ng_zero<T>();
-                A[q + p * n] = ng_zero<T>();
-            }
+            ng_apply_rows(tm, A, n, P, k, N, cs, sp, dp, dq);
             tm.sync();
         }
         const R any = tm.max(rotated), worst_all = tm.max(worst);

@@ -453,6 +453,7 @@ pub unsafe extern "C" fn numgpu_csr_plan_create(
     })
 }
 
+#[allow(clippy::too_many_arguments)]
 unsafe fn csrmv_plan_form<T: Scalar>(name: &str, h: *mut Handle, plan: *const CsrPlan, alpha: T::Abi, val: *const T::Abi, x: *const T::Abi, beta: T::Abi, y: *mut T::Abi) -> numgpu_status {
     boundary(name, || {
         let h = deref_mut(h, "h")?;

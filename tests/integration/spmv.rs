@@ -65,8 +65,8 @@ fn suite_for<T: Scalar>(h: &mut Handle) {
 
 /// The structures of the spec: empty rows, one dense row, nnz = 0, m or n = 0 or 1,
 /// rectangular, unsorted columns, duplicates.
-fn structures_for<T: Scalar>(h: &mut Handle) {
-    let cases: Vec<(&str, Csr<f64>)> = vec![
+fn structure_cases() -> Vec<(&'static str, Csr<f64>)> {
+    vec![
         ("empty rows", pattern(40, 30, 1, |i| if i % 3 == 0 { 0 } else { 1 + i % 7 })),
         ("one dense row", pattern(50, 3000, 2, |i| if i == 7 { 3000 } else { 3 })),
         ("long rows", pattern(70, 5000, 3, |i| [0, 1, 40, 1100, 33, 2][i % 6])),
@@ -78,7 +78,12 @@ fn structures_for<T: Scalar>(h: &mut Handle) {
         ("33x70", pattern(33, 70, 8, |i| 1 + i % 17)),
         ("duplicates", pattern(20, 3, 9, |_| 8)),
         ("warp edges", pattern(129, 129, 10, |i| [31, 32, 33, 63, 64, 65][i % 6])),
-    ];
+    ]
+}
+
+/// csrmv on [`structure_cases`], and m or n = 0.
+fn structures_for<T: Scalar>(h: &mut Handle) {
+    let cases = structure_cases();
     for (s, (name, a)) in cases.iter().enumerate() {
         all_ops(h, name, &revalue::<T>(a, s as u64), 200 + s as u64);
     }
@@ -437,22 +442,12 @@ fn plan_matrices_for<T: Scalar>(h: &mut Handle) {
     for (s, (name, a)) in benchmark_suite(6000).into_iter().enumerate() {
         plan_all_ops(h, &name, &revalue::<T>(&a, s as u64), 100 + s as u64);
     }
-    let cases: Vec<(&str, Csr<f64>)> = vec![
-        ("empty rows", pattern(40, 30, 1, |i| if i % 3 == 0 { 0 } else { 1 + i % 7 })),
-        ("one dense row", pattern(50, 3000, 2, |i| if i == 7 { 3000 } else { 3 })),
-        ("long rows", pattern(70, 5000, 3, |i| [0, 1, 40, 1100, 33, 2][i % 6])),
+    let mut cases = structure_cases();
+    cases.extend([
         ("rows at the unit size", pattern(9, 9000, 4, |i| [4095, 4096, 4097, 8192, 8193, 0, 65, 64, 1][i])),
-        ("nnz = 0", pattern(5, 4, 3, |_| 0)),
-        ("1x1", pattern(1, 1, 4, |_| 1)),
-        ("1x100", pattern(1, 100, 5, |_| 60)),
-        ("100x1", pattern(100, 1, 6, |i| i % 2)),
-        ("70x33", pattern(70, 33, 7, |i| i % 9)),
-        ("33x70", pattern(33, 70, 8, |i| 1 + i % 17)),
-        ("duplicates", pattern(20, 3, 9, |_| 8)),
-        ("warp edges", pattern(129, 129, 10, |i| [31, 32, 33, 63, 64, 65][i % 6])),
         ("many empty rows", pattern(20_000, 50, 11, |i| (i % 1000 == 0) as usize)),
         ("power-law, a row of 10^5", power_law_pattern()),
-    ];
+    ]);
     for (s, (name, a)) in cases.iter().enumerate() {
         plan_all_ops(h, name, &revalue::<T>(a, s as u64), 200 + s as u64);
     }

@@ -223,6 +223,22 @@ extern "C" __global__ void __launch_bounds__(NG_CSR_BLOCK) NG_CAT(csrmv_n_, NG_S
 // src/spmv/plan.rs), and the i64 fields of one unit descriptor.
 #define NG_PLAN_BLOCK 256
 #define NG_PLAN_FIELDS 6
+// Passes of a unit of several rows one thread takes at a time.
+#define NG_PLAN_ROWS 4
+
+// Value of entry k of op(A): through the transpose's permutation for op T/C (NG_PERM),
+// conjugated for op C (NG_CONJ).
+__device__ __forceinline__ T ng_plan_val(const T *__restrict__ val, const int *__restrict__ perm, ng_i64 k) {
+#if NG_PERM
+    T a = val[perm[k]];
+#else
+    T a = val[k];
+#endif
+#if NG_CONJ
+    a = ng_conj(a);
+#endif
+    return a;
+}
 
 // Entries k, k + step, ... < e of the plan's structure: the products added in order with
 // fma (value first, as the CPU twin). The structure was validated when the plan was built.
@@ -230,17 +246,7 @@ __device__ __forceinline__ T ng_plan_part(ng_i64 k, ng_i64 e, int step, const T 
                                           const int *__restrict__ perm, const T *__restrict__ x) {
     T sum = ng_zero<T>();
 #pragma unroll 4
-    for (; k < e; k += step) {
-#if NG_PERM
-        T a = val[perm[k]];
-#else
-        T a = val[k];
-#endif
-#if NG_CONJ
-        a = ng_conj(a);
-#endif
-        sum = ng_fma(a, x[col_ind[k]], sum);
-    }
+    for (; k < e; k += step) sum = ng_fma(ng_plan_val(val, perm, k), x[col_ind[k]], sum);
     return sum;
 }
 
@@ -274,13 +280,38 @@ extern "C" __global__ void __launch_bounds__(NG_CSR_BLOCK) NG_CAT(csr_plan_, NG_
             }
         } else {
             const int q = tid / g, gl = tid % g, per = NG_CSR_BLOCK / g;
-            // r0 is the same on every thread: each pass is uniform over the block.
-            for (ng_i64 r0 = r_lo; r0 < r_hi; r0 += per) {
-                const ng_i64 r = r0 + q;
-                const bool ok = r < r_hi;
-                T sum = ok ? ng_plan_part((ng_i64)row_ptr[r] + gl, (ng_i64)row_ptr[r + 1], g, val, col_ind, perm, x) : ng_zero<T>();
-                sum = ng_group_sum(sum, g);
-                if (ok && gl == 0) y[r] = ng_combine(alpha, sum, beta, y + r, beta_zero);
+            // NG_PLAN_ROWS passes at a time: a thread's rows r0 + j*per + q have their chains
+            // interleaved, so that up to NG_PLAN_ROWS independent loads of col_ind, val and x
+            // are in flight per thread; each row's products are still added in its own order.
+            // r0 is the same on every thread: each iteration is uniform over the block.
+            for (ng_i64 r0 = r_lo; r0 < r_hi; r0 += (ng_i64)NG_PLAN_ROWS * per) {
+                ng_i64 k[NG_PLAN_ROWS], e[NG_PLAN_ROWS];
+                T sum[NG_PLAN_ROWS];
+#pragma unroll
+                for (int j = 0; j < NG_PLAN_ROWS; j++) {
+                    const ng_i64 r = r0 + (ng_i64)j * per + q;
+                    const bool ok = r < r_hi;
+                    k[j] = ok ? (ng_i64)row_ptr[r] + gl : 0;
+                    e[j] = ok ? (ng_i64)row_ptr[r + 1] : 0;
+                    sum[j] = ng_zero<T>();
+                }
+                for (bool more = true; more;) {
+                    more = false;
+#pragma unroll
+                    for (int j = 0; j < NG_PLAN_ROWS; j++) {
+                        if (k[j] < e[j]) {
+                            sum[j] = ng_fma(ng_plan_val(val, perm, k[j]), x[col_ind[k[j]]], sum[j]);
+                            k[j] += g;
+                            more |= k[j] < e[j];
+                        }
+                    }
+                }
+#pragma unroll
+                for (int j = 0; j < NG_PLAN_ROWS; j++) {
+                    const ng_i64 r = r0 + (ng_i64)j * per + q;
+                    const T total = ng_group_sum(sum[j], g);
+                    if (r < r_hi && gl == 0) y[r] = ng_combine(alpha, total, beta, y + r, beta_zero);
+                }
             }
         }
     }

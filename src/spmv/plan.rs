@@ -8,12 +8,13 @@
 //! `op(A)·x` is a row-wise product of that structure, with no atomics. Its analysis cuts the
 //! rows of the structure into work units of about [`UNIT_WORK`] rows + entries each (the
 //! balance of merge-path partitioning, Merrill & Garland 2016, computed once on the host):
-//! - a unit of several rows is summed by groups of `lanes` threads per row (the unit's mean
-//!   row length rounded up to a power of two, 1 to 32): lane l adds the products of entries
-//!   l, l + lanes, ... of the row in order with fma, then the lanes' sums are added by a tree
-//!   (`ng_group_sum`);
-//! - a unit of one row longer than [`BLOCK_ROW`] is summed by the whole block of
-//!   [`BLOCK`] threads (strided fma chains, then a warp tree and the 8 warps in order);
+//! - a unit holds short rows or long ones (more than [`BLOCK_ROW`] entries), never both;
+//! - its rows are summed by groups of `lanes` threads per row (the unit's mean row length
+//!   rounded up to a power of two, 1 to 32): lane l adds the products of entries l,
+//!   l + lanes, ... of the row in order with fma, then the lanes' sums are added by a tree
+//!   (`ng_group_sum`); the kernel interleaves 4 rows per thread, which changes no row's order;
+//! - or, for fewer than 8 long rows, a row at a time by the whole block of [`BLOCK`] threads
+//!   (strided fma chains, then a warp tree and the 8 warps in order);
 //! - a row of more than [`UNIT_WORK`] entries is split into equal pieces, a unit each (so
 //!   one long row no longer holds one block while the others idle); each piece is summed as
 //!   a block row into a partial, and a fix-up adds a row's partials in piece order.
@@ -68,17 +69,26 @@ pub struct Partition {
 }
 
 /// Lanes per row for a unit of `rows` rows and `entries` entries: the mean row length rounded
-/// up to a power of two, 1 to 32; the whole block for one row longer than [`BLOCK_ROW`].
+/// up to a power of two, 1 to 32; the whole block, a row at a time, for rows longer than
+/// [`BLOCK_ROW`] on average when 32 lanes per row would leave warps of the block idle.
 fn lanes_for(rows: usize, entries: usize) -> usize {
-    if rows == 1 && entries > BLOCK_ROW {
+    let mean = entries.div_ceil(rows).max(1);
+    if mean > BLOCK_ROW && rows * 32 < BLOCK {
         return BLOCK_LANES;
     }
-    entries.div_ceil(rows).max(1).next_power_of_two().min(32)
+    mean.next_power_of_two().min(32)
+}
+
+/// Whether a row of `len` entries is long: a unit holds long rows or short ones, not both,
+/// so that one long row does not keep a group of lanes busy while the block's others idle.
+fn long(len: usize) -> bool {
+    len > BLOCK_ROW
 }
 
 impl Partition {
-    /// The units of the structure `rp` (0-based row pointers, monotone): consecutive rows
-    /// while rows + entries stay within [`UNIT_WORK`]; a longer row split into equal pieces.
+    /// The units of the structure `rp` (0-based row pointers, monotone): consecutive rows,
+    /// all long or all short (see [`long`]), while rows + entries stay within [`UNIT_WORK`]; a
+    /// row of more than [`UNIT_WORK`] entries split into equal pieces.
     pub fn build(rp: &[usize]) -> Partition {
         let rows = rp.len() - 1;
         let len = |i: usize| rp[i + 1] - rp[i];
@@ -98,7 +108,7 @@ impl Partition {
                 continue;
             }
             let mut j = i + 1;
-            while j < rows && len(j) <= UNIT_WORK && (j + 1 - i) + (rp[j + 1] - rp[i]) <= UNIT_WORK {
+            while j < rows && len(j) <= UNIT_WORK && long(len(j)) == long(len(i)) && (j + 1 - i) + (rp[j + 1] - rp[i]) <= UNIT_WORK {
                 j += 1;
             }
             p.units.push(Unit { row_lo: i, row_hi: j, k_lo: rp[i], k_hi: rp[j], lanes: lanes_for(j - i, rp[j] - rp[i]), part: None });
@@ -496,6 +506,11 @@ mod tests {
         assert_eq!(lanes_for(10, 3000), 32);
         assert_eq!(lanes_for(1, 64), 32);
         assert_eq!(lanes_for(1, 65), BLOCK_LANES);
+        // Two rows of 2000 (dense rows): the block, a row at a time; 40 of 100: 32 lanes.
+        assert_eq!((lanes_for(2, 4000), lanes_for(40, 4000)), (BLOCK_LANES, 32));
+        // A long row among short ones gets a unit of its own.
+        let p = Partition::build(&offsets(&[3, 5, 2, 900, 4, 4]));
+        assert_eq!(p.units.iter().map(|u| (u.row_lo, u.row_hi, u.lanes)).collect::<Vec<_>>(), vec![(0, 3, 4), (3, 4, BLOCK_LANES), (4, 6, 4)]);
         assert_eq!(Partition::build(&[0]), Partition { split_part: vec![0], ..Default::default() });
     }
 

@@ -96,14 +96,16 @@ impl Partition {
         let mut i = 0;
         while i < rows {
             if len(i) > UNIT_WORK {
-                let pieces = len(i).div_ceil(UNIT_WORK);
-                let step = len(i).div_ceil(pieces);
+                // Pieces of equal length, at most UNIT_WORK; their partials numbered on.
+                let step = len(i).div_ceil(len(i).div_ceil(UNIT_WORK));
                 let first = *p.split_part.last().expect("starts with 0");
-                for (n, k) in (rp[i]..rp[i + 1]).step_by(step).enumerate() {
-                    p.units.push(Unit { row_lo: i, row_hi: i + 1, k_lo: k, k_hi: (k + step).min(rp[i + 1]), lanes: BLOCK_LANES, part: Some(first + n) });
+                let mut next = first;
+                for k in (rp[i]..rp[i + 1]).step_by(step) {
+                    p.units.push(Unit { row_lo: i, row_hi: i + 1, k_lo: k, k_hi: (k + step).min(rp[i + 1]), lanes: BLOCK_LANES, part: Some(next) });
+                    next += 1;
                 }
                 p.split_row.push(i);
-                p.split_part.push(first + pieces);
+                p.split_part.push(next);
                 i += 1;
                 continue;
             }
@@ -497,6 +499,13 @@ mod tests {
             assert!(pieces.windows(2).all(|w| w[0].k_hi == w[1].k_lo && w[0].part.unwrap() + 1 == w[1].part.unwrap()));
         }
         assert_eq!(p.descriptors().len(), FIELDS * p.units.len());
+        // Rows up to the int32 limit: pieces of at most UNIT_WORK tile the row, one partial each.
+        for len in [4097, 8193, 12289, 5_000_001, 16_777_217, i32::MAX as usize] {
+            let p = Partition::build(&[0, len]);
+            assert_eq!(p.split_part, vec![0, p.units.len()], "row of {len}");
+            assert!(p.units.windows(2).all(|w| w[0].k_hi == w[1].k_lo) && p.units.iter().all(|u| u.k_hi - u.k_lo <= UNIT_WORK));
+            assert_eq!((p.units[0].k_lo, p.units.last().unwrap().k_hi), (0, len));
+        }
     }
 
     #[test]

@@ -855,6 +855,41 @@ static void hx_call_numgpu_cmrs_destroy(const hx_arg *a, hx_arg *r)
     r->i32 = numgpu_cmrs_destroy((numgpu_cmrs_matrix *)a[0].p);
 }
 
+static void hx_call_numgpu_csr_plan_create(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_csr_plan_create((numgpu_handle *)a[0].p, a[1].i32, a[2].i64, a[3].i64, a[4].i64, (const int32_t *)a[5].p, (const int32_t *)a[6].p, a[7].i32, a[8].i64, (numgpu_csr_plan **)a[9].p);
+}
+
+static void hx_call_numgpu_scsrmv_plan(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_scsrmv_plan((numgpu_handle *)a[0].p, (const numgpu_csr_plan *)a[1].p, a[2].f32, (const float *)a[3].p, (const float *)a[4].p, a[5].f32, (float *)a[6].p);
+}
+
+static void hx_call_numgpu_dcsrmv_plan(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_dcsrmv_plan((numgpu_handle *)a[0].p, (const numgpu_csr_plan *)a[1].p, a[2].f64, (const double *)a[3].p, (const double *)a[4].p, a[5].f64, (double *)a[6].p);
+}
+
+static void hx_call_numgpu_ccsrmv_plan(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_ccsrmv_plan((numgpu_handle *)a[0].p, (const numgpu_csr_plan *)a[1].p, a[2].c32, (const numgpu_complex_float *)a[3].p, (const numgpu_complex_float *)a[4].p, a[5].c32, (numgpu_complex_float *)a[6].p);
+}
+
+static void hx_call_numgpu_zcsrmv_plan(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_zcsrmv_plan((numgpu_handle *)a[0].p, (const numgpu_csr_plan *)a[1].p, a[2].c64, (const numgpu_complex_double *)a[3].p, (const numgpu_complex_double *)a[4].p, a[5].c64, (numgpu_complex_double *)a[6].p);
+}
+
+static void hx_call_numgpu_csr_plan_info(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_csr_plan_info((const numgpu_csr_plan *)a[0].p, (int64_t *)a[1].p, (int64_t *)a[2].p, (int64_t *)a[3].p);
+}
+
+static void hx_call_numgpu_csr_plan_destroy(const hx_arg *a, hx_arg *r)
+{
+    r->i32 = numgpu_csr_plan_destroy((numgpu_csr_plan *)a[0].p);
+}
+
 static void hx_call_numgpu_sshopm(const hx_arg *a, hx_arg *r)
 {
     r->i32 = numgpu_sshopm((numgpu_handle *)a[0].p, a[1].i32, a[2].i32, a[3].i64, a[4].i64, a[5].i64, a[6].i64, (const float *)a[7].p, a[8].i64, (const float *)a[9].p, a[10].i64, a[11].f32, a[12].f32, a[13].i64, (float *)a[14].p, (float *)a[15].p, (int32_t *)a[16].p, (int32_t *)a[17].p);
@@ -1188,6 +1223,13 @@ static const hx_func HX_FUNCS[] = {
     {"numgpu_dcmrsmv", 1, hx_call_numgpu_dcmrsmv, 6, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"alpha", HX_F64, "", 0, 0}, {"A", HX_PTR, "numgpu_cmrs_matrix", 1, 1}, {"x", HX_PTR, "double", 1, 1}, {"beta", HX_F64, "", 0, 0}, {"y", HX_PTR, "double", 1, 0}}},
     {"numgpu_cmrs_info", 1, hx_call_numgpu_cmrs_info, 4, {{"A", HX_PTR, "numgpu_cmrs_matrix", 1, 1}, {"height", HX_PTR, "int64_t", 1, 0}, {"M", HX_PTR, "int64_t", 1, 0}, {"padding_ratio", HX_PTR, "double", 1, 0}}},
     {"numgpu_cmrs_destroy", 1, hx_call_numgpu_cmrs_destroy, 1, {{"A", HX_PTR, "numgpu_cmrs_matrix", 1, 0}}},
+    {"numgpu_csr_plan_create", 1, hx_call_numgpu_csr_plan_create, 10, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"trans", HX_I32, "", 0, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"nnz", HX_I64, "", 0, 0}, {"row_ptr", HX_PTR, "int32_t", 1, 1}, {"col_ind", HX_PTR, "int32_t", 1, 1}, {"index_base", HX_I32, "", 0, 0}, {"hints", HX_I64, "", 0, 0}, {"plan", HX_PTR, "numgpu_csr_plan", 2, 0}}},
+    {"numgpu_scsrmv_plan", 1, hx_call_numgpu_scsrmv_plan, 7, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"plan", HX_PTR, "numgpu_csr_plan", 1, 1}, {"alpha", HX_F32, "", 0, 0}, {"val", HX_PTR, "float", 1, 1}, {"x", HX_PTR, "float", 1, 1}, {"beta", HX_F32, "", 0, 0}, {"y", HX_PTR, "float", 1, 0}}},
+    {"numgpu_dcsrmv_plan", 1, hx_call_numgpu_dcsrmv_plan, 7, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"plan", HX_PTR, "numgpu_csr_plan", 1, 1}, {"alpha", HX_F64, "", 0, 0}, {"val", HX_PTR, "double", 1, 1}, {"x", HX_PTR, "double", 1, 1}, {"beta", HX_F64, "", 0, 0}, {"y", HX_PTR, "double", 1, 0}}},
+    {"numgpu_ccsrmv_plan", 1, hx_call_numgpu_ccsrmv_plan, 7, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"plan", HX_PTR, "numgpu_csr_plan", 1, 1}, {"alpha", HX_C32, "", 0, 0}, {"val", HX_PTR, "numgpu_complex_float", 1, 1}, {"x", HX_PTR, "numgpu_complex_float", 1, 1}, {"beta", HX_C32, "", 0, 0}, {"y", HX_PTR, "numgpu_complex_float", 1, 0}}},
+    {"numgpu_zcsrmv_plan", 1, hx_call_numgpu_zcsrmv_plan, 7, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"plan", HX_PTR, "numgpu_csr_plan", 1, 1}, {"alpha", HX_C64, "", 0, 0}, {"val", HX_PTR, "numgpu_complex_double", 1, 1}, {"x", HX_PTR, "numgpu_complex_double", 1, 1}, {"beta", HX_C64, "", 0, 0}, {"y", HX_PTR, "numgpu_complex_double", 1, 0}}},
+    {"numgpu_csr_plan_info", 1, hx_call_numgpu_csr_plan_info, 4, {{"plan", HX_PTR, "numgpu_csr_plan", 1, 1}, {"units", HX_PTR, "int64_t", 1, 0}, {"split_rows", HX_PTR, "int64_t", 1, 0}, {"bytes", HX_PTR, "int64_t", 1, 0}}},
+    {"numgpu_csr_plan_destroy", 1, hx_call_numgpu_csr_plan_destroy, 1, {{"plan", HX_PTR, "numgpu_csr_plan", 1, 0}}},
     {"numgpu_sshopm", 1, hx_call_numgpu_sshopm, 18, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"mode", HX_I32, "", 0, 0}, {"shift_kind", HX_I32, "", 0, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"ntensors", HX_I64, "", 0, 0}, {"nstarts", HX_I64, "", 0, 0}, {"A", HX_PTR, "float", 1, 1}, {"strideA", HX_I64, "", 0, 0}, {"X0", HX_PTR, "float", 1, 1}, {"strideX0", HX_I64, "", 0, 0}, {"alpha", HX_F32, "", 0, 0}, {"tol", HX_F32, "", 0, 0}, {"maxit", HX_I64, "", 0, 0}, {"lambda", HX_PTR, "float", 1, 0}, {"X", HX_PTR, "float", 1, 0}, {"iters", HX_PTR, "int32_t", 1, 0}, {"flags", HX_PTR, "int32_t", 1, 0}}},
     {"numgpu_dsshopm", 1, hx_call_numgpu_dsshopm, 18, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"mode", HX_I32, "", 0, 0}, {"shift_kind", HX_I32, "", 0, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"ntensors", HX_I64, "", 0, 0}, {"nstarts", HX_I64, "", 0, 0}, {"A", HX_PTR, "double", 1, 1}, {"strideA", HX_I64, "", 0, 0}, {"X0", HX_PTR, "double", 1, 1}, {"strideX0", HX_I64, "", 0, 0}, {"alpha", HX_F64, "", 0, 0}, {"tol", HX_F64, "", 0, 0}, {"maxit", HX_I64, "", 0, 0}, {"lambda", HX_PTR, "double", 1, 0}, {"X", HX_PTR, "double", 1, 0}, {"iters", HX_PTR, "int32_t", 1, 0}, {"flags", HX_PTR, "int32_t", 1, 0}}},
     {"numgpu_sshopm_unique", 1, hx_call_numgpu_sshopm_unique, 21, {{"h", HX_PTR, "numgpu_handle", 1, 0}, {"mode", HX_I32, "", 0, 0}, {"shift_kind", HX_I32, "", 0, 0}, {"m", HX_I64, "", 0, 0}, {"n", HX_I64, "", 0, 0}, {"ntensors", HX_I64, "", 0, 0}, {"nstarts", HX_I64, "", 0, 0}, {"A", HX_PTR, "float", 1, 1}, {"strideA", HX_I64, "", 0, 0}, {"X0", HX_PTR, "float", 1, 1}, {"strideX0", HX_I64, "", 0, 0}, {"alpha", HX_F32, "", 0, 0}, {"tol", HX_F32, "", 0, 0}, {"maxit", HX_I64, "", 0, 0}, {"merge_tol", HX_F32, "", 0, 0}, {"kmax", HX_I64, "", 0, 0}, {"count", HX_PTR, "int32_t", 1, 0}, {"lambda", HX_PTR, "float", 1, 0}, {"X", HX_PTR, "float", 1, 0}, {"mult", HX_PTR, "int32_t", 1, 0}, {"pair_type", HX_PTR, "int32_t", 1, 0}}},

@@ -121,6 +121,7 @@ typedef struct {
     numgpu_ode *own_ode;        /* a fresh ODE for numgpu_ode_destroy */
     numgpu_cmrs_matrix *own_cmrs;
     numgpu_life_plan *own_plan; /* a fresh LiFE plan for every call that takes one */
+    numgpu_csr_plan *own_csr_plan; /* a fresh CSR plan for every call that takes one */
     void *own_mem;              /* a fresh allocation for numgpu_free */
     double opts_struct[16];     /* a numgpu_rkc_options (aligned) */
     int offsets_buf;            /* the buffer of an `offsets` parameter, or -1 */
@@ -263,6 +264,18 @@ static numgpu_cmrs_matrix *new_cmrs(numgpu_handle *h, char letter)
     return m;
 }
 
+/* A CSR plan (op N) of the base CSR (2 x 2 diagonal). */
+static numgpu_csr_plan *new_csr_plan(numgpu_handle *h)
+{
+    static const int32_t rp[3] = {0, 1, 2}, ci[2] = {0, 1};
+    numgpu_csr_plan *p = NULL;
+    if (numgpu_csr_plan_create(h, NUMGPU_OP_N, 2, 2, 2, rp, ci, NUMGPU_INDEX_BASE_ZERO, 0, &p) != NUMGPU_SUCCESS) {
+        fprintf(stderr, "test_hostile: cannot create a CSR plan: %s\n", last_error());
+        exit(2);
+    }
+    return p;
+}
+
 /* A LiFE plan of the base COO: 2 atoms, voxels and fibres, entries (0, 0, 0) and (1, 1, 1). */
 static numgpu_life_plan *new_life_plan(numgpu_handle *h)
 {
@@ -292,7 +305,7 @@ static numgpu_ode *shared_ode; /* the ODE of rkc_integrate's base calls, per pla
  * Khatri-Rao product of two 2 x 2 matrices), strides 4, a capacity of the ELEMS of the array
  * (the 6 elements of the rank-1 cores of the 2 x 2 x 2 base tensor fit); an order-3 tensor,
  * 5 iterations, device 0, and 0 for the choices where 0 is the default (CMRS's height and M,
- * sym_apply's p, a mode number, LiFE's iterations). */
+ * sym_apply's p, a mode number, LiFE's iterations, a CSR plan's hints). */
 static int64_t base_i64(const char *fn, const char *name)
 {
     int tensor = strstr(fn, "sshopm") || strstr(fn, "sym_");
@@ -307,7 +320,7 @@ static int64_t base_i64(const char *fn, const char *name)
     if (!strcmp(name, "maxit"))
         return 5;
     if (!strcmp(name, "device") || !strcmp(name, "height") || !strcmp(name, "M") || !strcmp(name, "p") ||
-        !strcmp(name, "mode") || !strcmp(name, "max_iters"))
+        !strcmp(name, "mode") || !strcmp(name, "max_iters") || !strcmp(name, "hints"))
         return 0;
     return 2;
 }
@@ -375,6 +388,8 @@ static void *base_ptr(call_t *c, int i)
         return c->own_cmrs = new_cmrs(c->pl->h, fn[7] == 's' ? 's' : 'd');
     if (!strcmp(t, "numgpu_life_plan"))
         return c->own_plan = new_life_plan(c->pl->h);
+    if (!strcmp(t, "numgpu_csr_plan"))
+        return c->own_csr_plan = new_csr_plan(c->pl->h);
     if (!strcmp(t, "numgpu_rkc_options")) {
         numgpu_rkc_options_default((numgpu_rkc_options *)c->opts_struct);
         return new_buf(c, c->opts_struct, sizeof(numgpu_rkc_options), 0);
@@ -438,6 +453,8 @@ static void release(call_t *c, numgpu_status st)
             numgpu_cmrs_destroy(o);
         else if (!strcmp(c->f->params[i].pointee, "numgpu_life_plan"))
             numgpu_life_plan_destroy(o);
+        else if (!strcmp(c->f->params[i].pointee, "numgpu_csr_plan"))
+            numgpu_csr_plan_destroy(o);
         else
             numgpu_free(c->pl->h, o);
     }
@@ -450,6 +467,8 @@ static void release(call_t *c, numgpu_status st)
         numgpu_cmrs_destroy(c->own_cmrs);
     if (c->own_plan && !(st == NUMGPU_SUCCESS && !strcmp(c->f->name, "numgpu_life_plan_destroy") && c->a[0].p == c->own_plan))
         numgpu_life_plan_destroy(c->own_plan);
+    if (c->own_csr_plan && !(st == NUMGPU_SUCCESS && !strcmp(c->f->name, "numgpu_csr_plan_destroy") && c->a[0].p == c->own_csr_plan))
+        numgpu_csr_plan_destroy(c->own_csr_plan);
     if (c->own_mem && !(st == NUMGPU_SUCCESS && c->a[1].p == c->own_mem))
         numgpu_free(c->pl->h, c->own_mem);
     for (i = 0; i < c->nbufs; i++) {
@@ -498,6 +517,8 @@ static const char *const MAY_SUCCEED[][2] = {
     {"numgpu_life_plan_destroy", "p"}, {"dlife_sbbnnls", "max_iters"}, {"dlife_sbbnnls", "iters"},
     {"dlife_sbbnnls", "objective"},    {"life_plan_info", "ntheta"},  {"life_plan_info", "natoms"},
     {"life_plan_info", "nvoxels"},     {"life_plan_info", "nfibers"}, {"life_plan_info", "nnz"},
+    {"numgpu_csr_plan_destroy", "plan"}, {"csr_plan_info", "units"}, {"csr_plan_info", "split_rows"},
+    {"csr_plan_info", "bytes"},
     {"cp_reconstruct", "lambda"},      {"tt_svd", "max_ranks"},       {"tr_svd", "max_ranks"},
 };
 

@@ -6,14 +6,18 @@
  *  - numgpu_?csrmv (s, d, c, z): ops N, T, C; 0- and 1-based; random matrices with empty rows,
  *    duplicates and unsorted columns: 1 x 1, 17 x 33 and 64 x 3000 with a 2000-entry row;
  *    alpha, beta in {(1, 0), (0.5 - 0.25i, -1 + 0.5i), (0, 0.5)}; beta = 0 over NaN in y;
+ *  - the CSR plan (s, d, c, z): numgpu_csr_plan_create for ops N, T, C, 0- and 1-based, on the
+ *    same matrices and a 40 x 12000 one with a 10000-entry row (split across work units),
+ *    numgpu_csr_plan_info, numgpu_?csrmv_plan with the same scalars and two value sets per
+ *    plan, numgpu_csr_plan_destroy (and of NULL);
  *  - the CMRS object (s, d) on a 203 x 150 matrix, 0- and 1-based: numgpu_?cmrs_create with
  *    (height, M) = (0 (16), 0 (chosen)), (1, 2), (5, 8), numgpu_cmrs_info,
  *    numgpu_?cmrsmv against the same reference, numgpu_?cmrs_update_values,
  *    numgpu_cmrs_destroy (and of NULL);
  *  - argument checks: NULL handle, trans out of range, negative m, index_base 2, a column index
  *    out of range and a non-monotone row_ptr (host arrays: y untouched), height 17, M 3, NULL A,
- *    a single-precision matrix given to numgpu_dcmrsmv: NUMGPU_INVALID_VALUE naming the
- *    argument.
+ *    a single-precision matrix given to numgpu_dcmrsmv, a plan's hints 1, bad column, NULL
+ *    output and NULL plan: NUMGPU_INVALID_VALUE naming the argument.
  *
  * On the AUTO handle (CUDA on a GPU host) with host arrays and with numgpu_malloc memory (device
  * pointers there) and on a CPU handle. Prints "test_spmv: N passed, M failed"; exits non-zero
@@ -43,10 +47,26 @@ CSRMV(c, CPLX_F)
 CSRMV(z, CPLX_D)
 static const csrmv_fn CSRMV[4] = {s_csrmv, d_csrmv, c_csrmv, z_csrmv};
 
+/* numgpu_?csrmv_plan with the scalars as dcx. */
+typedef numgpu_status (*plan_fn)(numgpu_handle *h, const numgpu_csr_plan *plan, dcx al, const void *val, const void *x,
+                                 dcx be, void *y);
+#define CSRMV_PLAN(P, SCALAR)                                                                                     \
+    static numgpu_status P##_csrmv_plan(numgpu_handle *h, const numgpu_csr_plan *plan, dcx al, const void *val,  \
+                                        const void *x, dcx be, void *y)                                          \
+    {                                                                                                             \
+        return numgpu_##P##csrmv_plan(h, plan, SCALAR(al), val, x, SCALAR(be), y);                               \
+    }
+CSRMV_PLAN(s, REAL_F)
+CSRMV_PLAN(d, REAL_D)
+CSRMV_PLAN(c, CPLX_F)
+CSRMV_PLAN(z, CPLX_D)
+static const plan_fn CSRMV_PLAN[4] = {s_csrmv_plan, d_csrmv_plan, c_csrmv_plan, z_csrmv_plan};
+
 static double mag(dcx v) { return fabs(creal(v)) + fabs(cimag(v)); }
 
 /* A random CSR matrix: row i has len_of(i) entries at random columns (duplicates possible, in
- * random order), `base`-based. */
+ * random order), `base`-based; with long_row, row m / 2 has 2000 entries (long_row = 1) or
+ * long_row entries. */
 typedef struct {
     int64_t m, n, nnz;
     int32_t base;
@@ -64,7 +84,7 @@ static csr_t make_csr(int64_t m, int64_t n, int32_t base, int long_row)
     a.rp[0] = base;
     for (i = 0; i < m; i++) {
         int64_t len = (i % 5 == 3) ? 0 : 1 + (int64_t)((rnd() + 1.0) * 4.0);
-        if (long_row && i == m / 2) len = 2000;
+        if (long_row && i == m / 2) len = long_row > 1 ? long_row : 2000;
         a.rp[i + 1] = a.rp[i] + (int32_t)len;
     }
     a.nnz = a.rp[m] - base;
@@ -145,6 +165,56 @@ static void csrmv_cases(const where_t *w, const prec_t *p)
             free(a.ci);
         }
     }
+}
+
+/* The plan's life for each op and base: create, info (op N: the 10000-entry row split), two
+ * value sets with each (alpha, beta), destroy. */
+static void plan_cases(const where_t *w, const prec_t *p)
+{
+    static const int64_t shapes[][3] = {{1, 1, 0}, {17, 33, 0}, {64, 3000, 1}, {40, 12000, 10000}};
+    static const dcx ab[][2] = {{1.0, 0.0}, {0.5 - 0.25 * I, -1.0 + 0.5 * I}, {0.0, 0.5}};
+    size_t si, ai;
+    int32_t op, base, v;
+    for (si = 0; si < sizeof shapes / sizeof shapes[0]; si++) {
+        for (base = 0; base <= 1; base++) {
+            csr_t a = make_csr(shapes[si][0], shapes[si][1], base, (int)shapes[si][2]);
+            for (op = NUMGPU_OP_N; op <= NUMGPU_OP_C; op++) {
+                int64_t xlen = op == NUMGPU_OP_N ? a.n : a.m, ylen = op == NUMGPU_OP_N ? a.m : a.n;
+                int64_t units = -1, split = -1, bytes = -1;
+                numgpu_csr_plan *plan = NULL;
+                stage_t st = stage_for(w);
+                numgpu_status s = numgpu_csr_plan_create(w->h, op, a.m, a.n, a.nnz, put(&st, a.rp, (size_t)(a.m + 1) * 4),
+                                                         put(&st, a.ci, (size_t)a.nnz * 4), base, 0, &plan);
+                if (!call_ok(s, back(&st), w->name, "csr_plan_create"))
+                    continue;
+                s = numgpu_csr_plan_info(plan, &units, &split, &bytes);
+                check(s == NUMGPU_SUCCESS && units >= 1 && (op != NUMGPU_OP_N || split == (shapes[si][2] > 4096)) && bytes >= 4 * (a.m + a.nnz),
+                      "%s: numgpu_csr_plan_info: units %lld, split rows %lld, bytes %lld", w->name, (long long)units,
+                      (long long)split, (long long)bytes);
+                for (v = 0; v < 2; v++) {
+                    void *val = new_buffer(p, (size_t)a.nnz, 1, 0);
+                    for (ai = 0; ai < sizeof ab / sizeof ab[0]; ai++) {
+                        dcx al = p->cplx ? ab[ai][0] : creal(ab[ai][0]), be = p->cplx ? ab[ai][1] : creal(ab[ai][1]);
+                        void *x = new_buffer(p, (size_t)xlen, 1, 0), *y0 = new_buffer(p, (size_t)ylen, be != 0.0, CNAN);
+                        void *y = xdup(y0, (size_t)ylen * p->size);
+                        stage_t sp = stage_for(w);
+                        s = CSRMV_PLAN[p - PRECS](w->h, plan, al, put(&sp, val, (size_t)a.nnz * p->size),
+                                                  put(&sp, x, (size_t)xlen * p->size), be, put(&sp, y, (size_t)ylen * p->size));
+                        if (call_ok(s, back(&sp), w->name, "csrmv_plan"))
+                            compare(p, "csrmv_plan", w->name, op, &a, val, al, x, be, y0, y);
+                        free(x);
+                        free(y0);
+                        free(y);
+                    }
+                    free(val);
+                }
+                check(numgpu_csr_plan_destroy(plan) == NUMGPU_SUCCESS, "numgpu_csr_plan_destroy failed");
+            }
+            free(a.rp);
+            free(a.ci);
+        }
+    }
+    check(numgpu_csr_plan_destroy(NULL) == NUMGPU_SUCCESS, "numgpu_csr_plan_destroy(NULL) is not a no-op");
 }
 
 typedef numgpu_status (*create_fn)(numgpu_handle *, int64_t, int64_t, int64_t, const void *, const int32_t *,
@@ -275,6 +345,17 @@ static void error_checks(numgpu_handle *h, const char *hname)
     s = numgpu_dcmrsmv(h, 1.0, S, x, 1.0, y);
     expect_invalid(s, "numgpu_dcmrsmv", 3, "numgpu_scmrsmv", untouched(y, y0, 4), hname, "float matrix, double product");
     numgpu_cmrs_destroy(S);
+    {
+        numgpu_csr_plan *P = NULL;
+        s = numgpu_csr_plan_create(h, NUMGPU_OP_N, 4, 4, 5, rp, ci, 0, 1, &P);
+        expect_invalid(s, "numgpu_csr_plan_create", 9, "hints", P == NULL, hname, "hints 1");
+        s = numgpu_csr_plan_create(h, NUMGPU_OP_T, 4, 4, 5, rp, bad_ci, 0, 0, &P);
+        expect_invalid(s, "numgpu_csr_plan_create", 7, "col_ind[2]", P == NULL, hname, "plan of a bad column");
+        s = numgpu_csr_plan_create(h, NUMGPU_OP_N, 4, 4, 5, rp, ci, 0, 0, NULL);
+        expect_invalid(s, "numgpu_csr_plan_create", 10, "plan", 1, hname, "NULL plan output");
+        s = numgpu_dcsrmv_plan(h, NULL, 1.0, val, x, 1.0, y);
+        expect_invalid(s, "numgpu_dcsrmv_plan", 2, "plan", untouched(y, y0, 4), hname, "NULL plan");
+    }
 #undef RESET
 }
 
@@ -283,6 +364,8 @@ static void drop_ins(const where_t *w)
     int pi;
     for (pi = 0; pi < 4; pi++)
         csrmv_cases(w, &PRECS[pi]);
+    for (pi = 0; pi < 4; pi++)
+        plan_cases(w, &PRECS[pi]);
     for (pi = 0; pi < 2; pi++)
         cmrs_cases(w, pi);
 }

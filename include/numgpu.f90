@@ -1582,6 +1582,57 @@ module numgpu
             integer(c_int32_t) :: numgpu_cmrs_destroy
         end function
 
+        function numgpu_csr_plan_create(h, trans, m, n, nnz, row_ptr, col_ind, index_base, hints, plan) &
+                bind(C, name="numgpu_csr_plan_create")
+            import :: c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: h, row_ptr, col_ind
+            integer(c_int32_t), value :: trans, index_base
+            integer(c_int64_t), value :: m, n, nnz, hints
+            type(c_ptr), intent(inout) :: plan
+            integer(c_int32_t) :: numgpu_csr_plan_create
+        end function
+
+        function numgpu_scsrmv_plan(h, plan, alpha, val, x, beta, y) bind(C, name="numgpu_scsrmv_plan")
+            import :: c_float, c_int32_t, c_ptr
+            type(c_ptr), value :: h, plan, val, x, y
+            real(c_float), value :: alpha, beta
+            integer(c_int32_t) :: numgpu_scsrmv_plan
+        end function
+
+        function numgpu_dcsrmv_plan(h, plan, alpha, val, x, beta, y) bind(C, name="numgpu_dcsrmv_plan")
+            import :: c_double, c_int32_t, c_ptr
+            type(c_ptr), value :: h, plan, val, x, y
+            real(c_double), value :: alpha, beta
+            integer(c_int32_t) :: numgpu_dcsrmv_plan
+        end function
+
+        function numgpu_ccsrmv_plan(h, plan, alpha, val, x, beta, y) bind(C, name="numgpu_ccsrmv_plan")
+            import :: c_float_complex, c_int32_t, c_ptr
+            type(c_ptr), value :: h, plan, val, x, y
+            complex(c_float_complex), value :: alpha, beta
+            integer(c_int32_t) :: numgpu_ccsrmv_plan
+        end function
+
+        function numgpu_zcsrmv_plan(h, plan, alpha, val, x, beta, y) bind(C, name="numgpu_zcsrmv_plan")
+            import :: c_double_complex, c_int32_t, c_ptr
+            type(c_ptr), value :: h, plan, val, x, y
+            complex(c_double_complex), value :: alpha, beta
+            integer(c_int32_t) :: numgpu_zcsrmv_plan
+        end function
+
+        function numgpu_csr_plan_info(plan, units, split_rows, bytes) bind(C, name="numgpu_csr_plan_info")
+            import :: c_int32_t, c_int64_t, c_ptr
+            type(c_ptr), value :: plan
+            integer(c_int64_t), intent(inout) :: units, split_rows, bytes
+            integer(c_int32_t) :: numgpu_csr_plan_info
+        end function
+
+        function numgpu_csr_plan_destroy(plan) bind(C, name="numgpu_csr_plan_destroy")
+            import :: c_int32_t, c_ptr
+            type(c_ptr), value :: plan
+            integer(c_int32_t) :: numgpu_csr_plan_destroy
+        end function
+
         function numgpu_sshopm(h, mode, shift_kind, m, n, ntensors, nstarts, A, strideA, X0, strideX0, &
                 alpha, tol, maxit, lambda, X, iters, flags) bind(C, name="numgpu_sshopm")
             import :: c_float, c_int32_t, c_int64_t, c_ptr
@@ -1916,7 +1967,9 @@ module numgpu
             numgpu_ode_destroy, numgpu_rkc_options_default, numgpu_rkc_integrate, numgpu_scsrmv, &
             numgpu_dcsrmv, numgpu_ccsrmv, numgpu_zcsrmv, numgpu_scmrs_create, numgpu_dcmrs_create, &
             numgpu_scmrs_update_values, numgpu_dcmrs_update_values, numgpu_scmrsmv, numgpu_dcmrsmv, &
-            numgpu_cmrs_info, numgpu_cmrs_destroy, numgpu_sshopm, numgpu_dsshopm, numgpu_sshopm_unique, &
+            numgpu_cmrs_info, numgpu_cmrs_destroy, numgpu_csr_plan_create, numgpu_scsrmv_plan, &
+            numgpu_dcsrmv_plan, numgpu_ccsrmv_plan, numgpu_zcsrmv_plan, numgpu_csr_plan_info, &
+            numgpu_csr_plan_destroy, numgpu_sshopm, numgpu_dsshopm, numgpu_sshopm_unique, &
             numgpu_dsshopm_unique, numgpu_ssym_apply, numgpu_dsym_apply, numgpu_ssym_pack, numgpu_dsym_pack, &
             numgpu_ssym_unpack, numgpu_dsym_unpack, numgpu_sstebz_batched, numgpu_dstebz_batched, &
             numgpu_sstecount_batched, numgpu_dstecount_batched, numgpu_skhatri_rao, numgpu_dkhatri_rao, &

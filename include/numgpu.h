@@ -612,6 +612,13 @@ typedef int32_t numgpu_uplo;
 typedef struct numgpu_cmrs_matrix numgpu_cmrs_matrix;
 
 /**
+ * A CSR plan (see the module docs): built by [`csr_plan_create`] for one op and one
+ * structure, used by [`csrmv_plan`] with any value set, any precision and any handle of the
+ * backend and device it was built on.
+ */
+typedef struct numgpu_csr_plan numgpu_csr_plan;
+
+/**
  * An opaque numgpu handle (`numgpu_handle` in C): a backend (CPU or CUDA), and on CUDA a
  * device, a stream and a workspace. Create with `numgpu_create` or `numgpu_create_with`,
  * release with `numgpu_destroy`. Use one handle from one thread at a time; threads with
@@ -4165,6 +4172,161 @@ numgpu_status numgpu_cmrs_info(const numgpu_cmrs_matrix *A,
  * Errors: none beyond `INTERNAL_ERROR`; a CUDA failure while freeing is ignored.
  */
 numgpu_status numgpu_cmrs_destroy(numgpu_cmrs_matrix *A);
+
+/**
+ * Builds a CSR plan: the structure of an m × n matrix A in CSR (as `numgpu_scsrmv` takes it,
+ * without values) and the op, validated, analysed and laid out once for any number of
+ * products `numgpu_?csrmv_plan` (any precision, any values with this structure), as
+ * cuSPARSE's SpMV buffer or MKL's inspector-executor. The plan holds a 0-based copy of the
+ * structure (for `NUMGPU_OP_T`/`NUMGPU_OP_C` the transposed structure, CSC, with each entry's
+ * position in val: 12 bytes per entry instead of 4), and a partition of op(A)'s rows into
+ * work units of about 4096 rows + entries each (rows longer than that are split into pieces
+ * whose sums a fix-up adds in a fixed order). Its data lives on the handle's backend (host
+ * memory, or memory of the handle's CUDA device) and is independent of the input arrays,
+ * which may be freed after the call. The call returns when the plan is ready.
+ *
+ * - `h` [in]: handle.
+ * - `trans` [in]: the op the plan's products compute: `NUMGPU_OP_N`, `NUMGPU_OP_T` or
+ *   `NUMGPU_OP_C`.
+ * - `m`, `n` [in]: rows and columns of A, >= 0.
+ * - `nnz` [in]: stored entries, 0 <= nnz <= 2^31 − 1 − index_base.
+ * - `row_ptr` [in]: m + 1 offsets, as `numgpu_scsrmv`.
+ * - `col_ind` [in]: nnz column indices, as `numgpu_scsrmv` (any order within a row,
+ *   duplicates allowed; NULL allowed when nnz = 0).
+ * - `index_base` [in]: `NUMGPU_INDEX_BASE_ZERO` or `NUMGPU_INDEX_BASE_ONE`.
+ * - `hints` [in]: must be 0 (every bit is reserved for future hints).
+ * - `plan` [out]: receives the plan, written only on success; release it with
+ *   `numgpu_csr_plan_destroy`.
+ *
+ * row_ptr and col_ind are host memory, or both device memory of the handle's device (copied
+ * to the host for validation and analysis). The plan is used with any handle of the same
+ * backend and CUDA device, on any stream (it is read-only; the products take their scratch
+ * from the handle), by several threads at once.
+ *
+ * Errors: `INVALID_VALUE` naming the first bad argument (NULL handle or plan, trans out of
+ * range, negative size, nnz too large, index_base not 0 or 1, unknown hint bits, NULL
+ * row_ptr, NULL col_ind when nnz > 0, bad structure as for `numgpu_scsrmv`: the first bad row
+ * or entry, device memory on the CPU backend, arrays in different spaces); nothing is
+ * written then. `NOT_SUPPORTED` (n > 2^31 − 1, or m > 2^31 − 1 for op T/C: the plan stores
+ * int32 indices; extents beyond the address space), `ALLOC_FAILED`, `EXECUTION_FAILED`.
+ */
+numgpu_status numgpu_csr_plan_create(numgpu_handle *h,
+                                     numgpu_op trans,
+                                     int64_t m,
+                                     int64_t n,
+                                     int64_t nnz,
+                                     const int32_t *row_ptr,
+                                     const int32_t *col_ind,
+                                     numgpu_index_base index_base,
+                                     int64_t hints,
+                                     numgpu_csr_plan **plan);
+
+/**
+ * Sparse matrix–vector product with a CSR plan, single precision: `y := alpha·op(A)·x +
+ * beta·y`, A the m × n matrix whose structure (and op) the plan holds and whose values are
+ * `val`. BLAS conventions as `numgpu_scsrmv`.
+ *
+ * - `h` [in]: a handle of the plan's backend (and CUDA device).
+ * - `plan` [in]: a plan from `numgpu_csr_plan_create`.
+ * - `alpha` [in]: scalar. When 0, val and x are not read (may be NULL).
+ * - `val` [in]: nnz values, in the order of the col_ind the plan was built from (NULL allowed
+ *   when nnz = 0).
+ * - `x` [in]: op(A)'s columns: n entries for op N, m for T and C.
+ * - `beta` [in]: scalar. When 0, y is not read (NaN in y does not propagate).
+ * - `y` [in,out]: op(A)'s rows: m entries for op N, n for T and C.
+ *
+ * m or n = 0, and alpha = 0 with beta = 1, are success and touch nothing. All arrays are host
+ * memory, or all device memory of the handle's device: host arrays on the CUDA backend are
+ * staged and the call returns when y is written; device arrays are enqueued on the handle's
+ * stream and the call returns at once (`numgpu_synchronize` waits).
+ *
+ * Reproducible for every op, with no atomics: each entry of y is the sum of its row of op(A)
+ * (op T/C: its column of A, in row order) in the fixed order of the plan's partition
+ * (strided fma chains, shuffle trees, split rows' pieces added in order), and the CPU
+ * backend computes the same sums in the same order: the CUDA result is bitwise equal to the
+ * CPU backend's for the same plan inputs (s, d, c and z). The order is not the one of
+ * `numgpu_scsrmv`, whose results may differ in the last bits.
+ *
+ * Errors: `INVALID_VALUE` naming the first bad argument (NULL handle or plan, a plan not live
+ * or built on another backend or device, a NULL array that would be read, device memory on
+ * the CPU backend, arrays in different spaces); nothing is written then. `NOT_SUPPORTED`
+ * (extents beyond the address space), `ALLOC_FAILED` (staging workspace), `COMPILE_FAILED`,
+ * `EXECUTION_FAILED`.
+ */
+numgpu_status numgpu_scsrmv_plan(numgpu_handle *h,
+                                 const numgpu_csr_plan *plan,
+                                 float alpha,
+                                 const float *val,
+                                 const float *x,
+                                 float beta,
+                                 float *y);
+
+/**
+ * Sparse matrix–vector product with a CSR plan, double precision: `numgpu_scsrmv_plan` with
+ * double values and scalars; the same arguments, semantics and errors.
+ */
+numgpu_status numgpu_dcsrmv_plan(numgpu_handle *h,
+                                 const numgpu_csr_plan *plan,
+                                 double alpha,
+                                 const double *val,
+                                 const double *x,
+                                 double beta,
+                                 double *y);
+
+/**
+ * Sparse matrix–vector product with a CSR plan, single-precision complex:
+ * `numgpu_scsrmv_plan` with `numgpu_complex_float` values and scalars; a plan of
+ * `NUMGPU_OP_C` conjugates A's values.
+ */
+numgpu_status numgpu_ccsrmv_plan(numgpu_handle *h,
+                                 const numgpu_csr_plan *plan,
+                                 numgpu_complex_float alpha,
+                                 const numgpu_complex_float *val,
+                                 const numgpu_complex_float *x,
+                                 numgpu_complex_float beta,
+                                 numgpu_complex_float *y);
+
+/**
+ * Sparse matrix–vector product with a CSR plan, double-precision complex:
+ * `numgpu_scsrmv_plan` with `numgpu_complex_double` values and scalars; a plan of
+ * `NUMGPU_OP_C` conjugates A's values.
+ */
+numgpu_status numgpu_zcsrmv_plan(numgpu_handle *h,
+                                 const numgpu_csr_plan *plan,
+                                 numgpu_complex_double alpha,
+                                 const numgpu_complex_double *val,
+                                 const numgpu_complex_double *x,
+                                 numgpu_complex_double beta,
+                                 numgpu_complex_double *y);
+
+/**
+ * What a CSR plan holds: each output may be NULL (not written), all host memory.
+ *
+ * - `plan` [in]: a plan from `numgpu_csr_plan_create`.
+ * - `units` [out]: work units of its partition (thread blocks of a CUDA product).
+ * - `split_rows` [out]: rows of op(A) split across several units.
+ * - `bytes` [out]: bytes the plan holds (its host copy of the structure and partition, plus
+ *   on CUDA the same on the device).
+ *
+ * Errors: `INVALID_VALUE` when plan is NULL or not a live plan, or an output is device
+ * memory; nothing is written then.
+ */
+numgpu_status numgpu_csr_plan_info(const numgpu_csr_plan *plan,
+                                   int64_t *units,
+                                   int64_t *split_rows,
+                                   int64_t *bytes);
+
+/**
+ * Releases a CSR plan and its memory (on CUDA after waiting for the device, so work still
+ * using it finishes first). NULL is a no-op.
+ *
+ * - `plan` [in]: a plan from `numgpu_csr_plan_create`, not used afterwards.
+ *
+ * Errors: `INVALID_VALUE` when plan is not a live plan: destroyed already, or never returned
+ * by `numgpu_csr_plan_create` (a plan destroyed twice is detected unless a later create
+ * returned the same address meanwhile).
+ */
+numgpu_status numgpu_csr_plan_destroy(numgpu_csr_plan *plan);
 
 /**
  * Tensor eigenpairs of a batch of real symmetric tensors by the shifted symmetric higher-order

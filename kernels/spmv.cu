@@ -6,6 +6,15 @@
 //                  by coalesced loads, then summed a row per group of lanes; a row longer
 //                  than 1024 entries summed by the whole block (the row-split path). Fixed
 //                  orders throughout: bitwise reproducible.
+//   csr_plan_<T>   y := alpha*op(A)*x + beta*y with a plan (src/spmv/plan.rs): a block of 256
+//                  threads per work unit of the plan's partition (rows + entries about equal
+//                  per unit): the unit's rows summed by groups of g lanes (the unit's `lanes`, 1
+//                  to 32, each lane a strided fma chain, then a shuffle tree), or one
+//                  row at a time by the whole block; a piece of a split long row writes its
+//                  block sum to `part`. op T/C (NG_PERM=1): the plan's transposed structure,
+//                  values read through its permutation (NG_CONJ conjugates). No atomics: the
+//                  order is the plan's, and the CPU backend replays it (bitwise equal).
+//   csr_plan_fixup_<T> a thread per split row: its pieces' sums added in piece order.
 //   csr_check_<T>  the validation pass of NUMGPU_CHECK_INPUTS=1: reads only row_ptr and
 //                  col_ind and writes nothing but the check word.
 //   csrmv_t_<T>    y += alpha*op(A)^T*x for op T (NG_CONJ=0) or C (NG_CONJ=1): NG_V lanes per
@@ -39,9 +48,18 @@ __device__ __forceinline__ void ng_report(ng_u64 *flag, ng_u64 kind, ng_i64 at) 
     atomicMin(flag, (kind << 48) | (ng_u64)at);
 }
 
+// a*b with every product rounded on its own (__fmul_rn/__dmul_rn are never fused into an fma),
+// as the CPU backend computes it: NVRTC contracts a*b - c*d otherwise.
+__device__ __forceinline__ float ng_mul_rn(float a, float b) { return __fmul_rn(a, b); }
+__device__ __forceinline__ double ng_mul_rn(double a, double b) { return __dmul_rn(a, b); }
+template <typename R>
+__device__ __forceinline__ ng_complex<R> ng_mul_rn(ng_complex<R> a, ng_complex<R> b) {
+    return ng_complex<R>{ng_mul_rn(a.re, b.re) - ng_mul_rn(a.im, b.im), ng_mul_rn(a.re, b.im) + ng_mul_rn(a.im, b.re)};
+}
+
 // y := alpha*sum + beta*y, y not read when beta_zero; the CPU backend combines the same way.
 __device__ __forceinline__ T ng_combine(T alpha, T sum, T beta, const T *y, int beta_zero) {
-    const T t = ng_mul(alpha, sum);
+    const T t = ng_mul_rn(alpha, sum);
     return beta_zero ? t : ng_fma(beta, *y, t);
 }
 
@@ -85,24 +103,10 @@ extern "C" __global__ void __launch_bounds__(NG_BLOCK) NG_CAT(csr_check_, NG_SUF
 
 #endif  // NG_CSR_CHECK
 
-#if defined(NG_CSRMV_N)
+#if defined(NG_CSRMV_N) || defined(NG_CSR_PLAN)
 
-// Threads per block, the most rows a block takes, and the products one tile stages.
+// Threads per block (csrmv_n: and the most rows a block takes).
 #define NG_CSR_BLOCK 256
-#define NG_PER 8
-#define NG_TILE (NG_CSR_BLOCK * NG_PER)
-
-// Products of entries k, k + step, ... < e summed in order with fma; bad columns skipped.
-__device__ __forceinline__ T ng_part(ng_i64 k, ng_i64 e, int step, const T *__restrict__ val, const int *__restrict__ col_ind, int base, ng_i64 n,
-                                     const T *__restrict__ x, ng_u64 *flag) {
-    T sum = ng_zero<T>();
-#pragma unroll 4
-    for (; k < e; k += step) {
-        const ng_i64 c = ng_col(col_ind, k, base, n, flag);
-        if (c >= 0) sum = ng_fma(val[k], x[c], sum);
-    }
-    return sum;
-}
 
 // Sum over the w lanes of each w-lane group (w a power of two, at most 32): lane 0 of the
 // group ends with the total of a fixed tree. Every lane of the warp must call it.
@@ -121,6 +125,25 @@ __device__ __forceinline__ T ng_block_total(T v, T *red) {
     for (int w = 1; w < NG_CSR_BLOCK / 32; w++) t = ng_add(t, red[w]);
     __syncthreads();
     return t;
+}
+
+#endif  // NG_CSRMV_N || NG_CSR_PLAN
+
+#if defined(NG_CSRMV_N)
+
+#define NG_PER 8
+#define NG_TILE (NG_CSR_BLOCK * NG_PER)
+
+// Products of entries k, k + step, ... < e summed in order with fma; bad columns skipped.
+__device__ __forceinline__ T ng_part(ng_i64 k, ng_i64 e, int step, const T *__restrict__ val, const int *__restrict__ col_ind, int base, ng_i64 n,
+                                     const T *__restrict__ x, ng_u64 *flag) {
+    T sum = ng_zero<T>();
+#pragma unroll 4
+    for (; k < e; k += step) {
+        const ng_i64 c = ng_col(col_ind, k, base, n, flag);
+        if (c >= 0) sum = ng_fma(val[k], x[c], sum);
+    }
+    return sum;
 }
 
 // A block takes `rows` consecutive rows (a power of two, at most NG_CSR_BLOCK), their
@@ -193,6 +216,125 @@ extern "C" __global__ void __launch_bounds__(NG_CSR_BLOCK) NG_CAT(csrmv_n_, NG_S
 }
 
 #endif  // NG_CSRMV_N
+
+#if defined(NG_CSR_PLAN)
+
+// The `lanes` of a unit summed one row at a time by the whole block (NG_PLAN_BLOCK in
+// src/spmv/plan.rs), and the i64 fields of one unit descriptor.
+#define NG_PLAN_BLOCK 256
+#define NG_PLAN_FIELDS 6
+// Passes of a unit of several rows one thread takes at a time.
+#define NG_PLAN_ROWS 4
+
+// Value of entry k of op(A): through the transpose's permutation for op T/C (NG_PERM),
+// conjugated for op C (NG_CONJ).
+__device__ __forceinline__ T ng_plan_val(const T *__restrict__ val, const int *__restrict__ perm, ng_i64 k) {
+#if NG_PERM
+    T a = val[perm[k]];
+#else
+    T a = val[k];
+#endif
+#if NG_CONJ
+    a = ng_conj(a);
+#endif
+    return a;
+}
+
+// Entries k, k + step, ... < e of the plan's structure: the products added in order with
+// fma (value first, as the CPU twin). The structure was validated when the plan was built.
+__device__ __forceinline__ T ng_plan_part(ng_i64 k, ng_i64 e, int step, const T *__restrict__ val, const int *__restrict__ col_ind,
+                                          const int *__restrict__ perm, const T *__restrict__ x) {
+    T sum = ng_zero<T>();
+#pragma unroll 4
+    for (; k < e; k += step) sum = ng_fma(ng_plan_val(val, perm, k), x[col_ind[k]], sum);
+    return sum;
+}
+
+// A block per unit (a grid-stride loop over units). Unit u's descriptor desc[6u..6u+6):
+// first row, end row, entry range (pieces only), lanes g (1..32, or NG_PLAN_BLOCK), and its
+// partial's index (a piece of a split row) or -1. Every branch below depends on the unit
+// only, so each __syncthreads (in ng_block_total) and each shuffle is reached by the whole
+// block or warp.
+extern "C" __global__ void __launch_bounds__(NG_CSR_BLOCK) NG_CAT(csr_plan_, NG_SUFFIX)(ng_i64 units, const ng_i64 *__restrict__ desc,
+                                                                                       const int *__restrict__ row_ptr, const int *__restrict__ col_ind,
+                                                                                       const int *__restrict__ perm, const T *__restrict__ val,
+                                                                                       const T *__restrict__ x, T alpha, T beta, T *__restrict__ y,
+                                                                                       int beta_zero, T *__restrict__ part) {
+    __shared__ T red[NG_CSR_BLOCK / 32];
+    const int tid = threadIdx.x;
+    for (ng_i64 u = blockIdx.x; u < units; u += gridDim.x) {
+        const ng_i64 *d = desc + u * NG_PLAN_FIELDS;
+        const ng_i64 r_lo = d[0], r_hi = d[1], k_lo = d[2], k_hi = d[3];
+        const int g = (int)d[4];
+        const ng_i64 p = d[5];
+        if (g == NG_PLAN_BLOCK) {
+            for (ng_i64 r = r_lo; r < r_hi; r++) {
+                const ng_i64 s = p >= 0 ? k_lo : (ng_i64)row_ptr[r], e = p >= 0 ? k_hi : (ng_i64)row_ptr[r + 1];
+                const T sum = ng_block_total(ng_plan_part(s + tid, e, NG_CSR_BLOCK, val, col_ind, perm, x), red);
+                if (tid == 0) {
+                    if (p >= 0)
+                        part[p] = sum;
+                    else
+                        y[r] = ng_combine(alpha, sum, beta, y + r, beta_zero);
+                }
+            }
+        } else {
+            const int q = tid / g, gl = tid % g, per = NG_CSR_BLOCK / g;
+            // NG_PLAN_ROWS passes at a time: a thread's rows r0 + j*per + q have their chains
+            // interleaved, so that up to NG_PLAN_ROWS independent loads of col_ind, val and x
+            // are in flight per thread; each row's products are still added in its own order.
+            // r0 is the same on every thread: each iteration is uniform over the block.
+            for (ng_i64 r0 = r_lo; r0 < r_hi; r0 += (ng_i64)NG_PLAN_ROWS * per) {
+                ng_i64 k[NG_PLAN_ROWS], e[NG_PLAN_ROWS];
+                T sum[NG_PLAN_ROWS];
+#pragma unroll
+                for (int j = 0; j < NG_PLAN_ROWS; j++) {
+                    const ng_i64 r = r0 + (ng_i64)j * per + q;
+                    const bool ok = r < r_hi;
+                    k[j] = ok ? (ng_i64)row_ptr[r] + gl : 0;
+                    e[j] = ok ? (ng_i64)row_ptr[r + 1] : 0;
+                    sum[j] = ng_zero<T>();
+                }
+                for (bool more = true; more;) {
+                    more = false;
+#pragma unroll
+                    for (int j = 0; j < NG_PLAN_ROWS; j++) {
+                        if (k[j] < e[j]) {
+                            sum[j] = ng_fma(ng_plan_val(val, perm, k[j]), x[col_ind[k[j]]], sum[j]);
+                            k[j] += g;
+                            more |= k[j] < e[j];
+                        }
+                    }
+                }
+#pragma unroll
+                for (int j = 0; j < NG_PLAN_ROWS; j++) {
+                    const ng_i64 r = r0 + (ng_i64)j * per + q;
+                    const T total = ng_group_sum(sum[j], g);
+                    if (r < r_hi && gl == 0) y[r] = ng_combine(alpha, total, beta, y + r, beta_zero);
+                }
+            }
+        }
+    }
+}
+
+#endif  // NG_CSR_PLAN
+
+#if defined(NG_CSR_PLAN_FIXUP)
+
+// A thread per split row: its pieces' sums (parts split_part[j] .. split_part[j + 1]) added in
+// order, then y written.
+extern "C" __global__ void __launch_bounds__(NG_BLOCK) NG_CAT(csr_plan_fixup_, NG_SUFFIX)(ng_i64 splits, const ng_i64 *__restrict__ split_row,
+                                                                                         const ng_i64 *__restrict__ split_part, const T *__restrict__ part,
+                                                                                         T alpha, T beta, T *__restrict__ y, int beta_zero) {
+    for (ng_i64 j = (ng_i64)blockIdx.x * blockDim.x + threadIdx.x; j < splits; j += (ng_i64)gridDim.x * blockDim.x) {
+        T z = part[split_part[j]];
+        for (ng_i64 p = split_part[j] + 1; p < split_part[j + 1]; p++) z = ng_add(z, part[p]);
+        const ng_i64 row = split_row[j];
+        y[row] = ng_combine(alpha, z, beta, y + row, beta_zero);
+    }
+}
+
+#endif  // NG_CSR_PLAN_FIXUP
 
 #if defined(NG_CSRMV_T)
 

@@ -5,11 +5,15 @@
 #![allow(clippy::missing_safety_doc, clippy::unnecessary_cast)]
 //! `numgpu_{s,d,c,z}csrmv`, and the CMRS object: `numgpu_{s,d}cmrs_create`,
 //! `numgpu_{s,d}cmrs_update_values`, `numgpu_{s,d}cmrsmv`, `numgpu_cmrs_info`,
-//! `numgpu_cmrs_destroy`: convert the C arguments and call the family's Rust API.
+//! `numgpu_cmrs_destroy`, and the CSR plan: `numgpu_csr_plan_create`,
+//! `numgpu_{s,d,c,z}csrmv_plan`, `numgpu_csr_plan_info`, `numgpu_csr_plan_destroy`: convert
+//! the C arguments and call the family's Rust API.
 
 use crate::core::op::OpArg;
 use crate::core::index_base::IndexBaseArg;
-use super::{cmrs_create, cmrs_update_values, cmrsmv, csrmv, CmrsMatrix, CmrsScalar};
+use super::{cmrs_create, cmrs_update_values, cmrsmv, csr_plan_create, csrmv, csrmv_plan, CmrsMatrix, CmrsScalar, CsrPlan};
+use crate::ffi::live::Live;
+use std::ffi::c_void;
 use crate::core::error::{numgpu_status, Error};
 use crate::core::scalar::{numgpu_complex_double, numgpu_complex_float};
 use crate::core::{Handle, Op, Scalar};
@@ -372,5 +376,208 @@ pub unsafe extern "C" fn numgpu_cmrs_destroy(A: *mut CmrsMatrix) -> numgpu_statu
             drop(Box::from_raw(A));
         }
         Ok::<(), Error>(())
+    })
+}
+
+/// The plans `numgpu_csr_plan_create` made that `numgpu_csr_plan_destroy` has not released: a
+/// destroyed plan passed to a product is refused.
+static LIVE_PLANS: Live = Live::new();
+
+/// The message for a plan pointer that is not live.
+const NOT_LIVE: &str = "(plan) is not a live plan: destroyed already, or not made by numgpu_csr_plan_create";
+
+/// `&*p` for a live plan: `INVALID_VALUE` naming `plan` when NULL or not live.
+unsafe fn live<'a>(p: *const CsrPlan) -> crate::Result<&'a CsrPlan> {
+    if !p.is_null() && !LIVE_PLANS.contains(p) {
+        return Err(Error::arg("plan", NOT_LIVE));
+    }
+    deref(p, "plan")
+}
+
+/// Builds a CSR plan: the structure of an m × n matrix A in CSR (as `numgpu_scsrmv` takes it,
+/// without values) and the op, validated, analysed and laid out once for any number of
+/// products `numgpu_?csrmv_plan` (any precision, any values with this structure), as
+/// cuSPARSE's SpMV buffer or MKL's inspector-executor. The plan holds a 0-based copy of the
+/// structure (for `NUMGPU_OP_T`/`NUMGPU_OP_C` the transposed structure, CSC, with each entry's
+/// position in val: 12 bytes per entry instead of 4), and a partition of op(A)'s rows into
+/// work units of about 4096 rows + entries each (rows longer than that are split into pieces
+/// whose sums a fix-up adds in a fixed order). Its data lives on the handle's backend (host
+/// memory, or memory of the handle's CUDA device) and is independent of the input arrays,
+/// which may be freed after the call. The call returns when the plan is ready.
+///
+/// - `h` [in]: handle.
+/// - `trans` [in]: the op the plan's products compute: `NUMGPU_OP_N`, `NUMGPU_OP_T` or
+///   `NUMGPU_OP_C`.
+/// - `m`, `n` [in]: rows and columns of A, >= 0.
+/// - `nnz` [in]: stored entries, 0 <= nnz <= 2^31 − 1 − index_base.
+/// - `row_ptr` [in]: m + 1 offsets, as `numgpu_scsrmv`.
+/// - `col_ind` [in]: nnz column indices, as `numgpu_scsrmv` (any order within a row,
+///   duplicates allowed; NULL allowed when nnz = 0).
+/// - `index_base` [in]: `NUMGPU_INDEX_BASE_ZERO` or `NUMGPU_INDEX_BASE_ONE`.
+/// - `hints` [in]: must be 0 (every bit is reserved for future hints).
+/// - `plan` [out]: receives the plan, written only on success; release it with
+///   `numgpu_csr_plan_destroy`.
+///
+/// row_ptr and col_ind are host memory, or both device memory of the handle's device (copied
+/// to the host for validation and analysis). The plan is used with any handle of the same
+/// backend and CUDA device, on any stream (it is read-only; the products take their scratch
+/// from the handle), by several threads at once.
+///
+/// Errors: `INVALID_VALUE` naming the first bad argument (NULL handle or plan, trans out of
+/// range, negative size, nnz too large, index_base not 0 or 1, unknown hint bits, NULL
+/// row_ptr, NULL col_ind when nnz > 0, bad structure as for `numgpu_scsrmv`: the first bad row
+/// or entry, device memory on the CPU backend, arrays in different spaces); nothing is
+/// written then. `NOT_SUPPORTED` (n > 2^31 − 1, or m > 2^31 − 1 for op T/C: the plan stores
+/// int32 indices; extents beyond the address space), `ALLOC_FAILED`, `EXECUTION_FAILED`.
+#[no_mangle]
+pub unsafe extern "C" fn numgpu_csr_plan_create(
+    h: *mut Handle,
+    trans: OpArg,
+    m: i64,
+    n: i64,
+    nnz: i64,
+    row_ptr: *const i32,
+    col_ind: *const i32,
+    index_base: IndexBaseArg,
+    hints: i64,
+    plan: *mut *mut CsrPlan,
+) -> numgpu_status {
+    boundary("numgpu_csr_plan_create", || {
+        let h = deref_mut(h, "h")?;
+        let trans = Op::from_i32(trans, "trans")?;
+        let out = deref_mut(plan, "plan")?;
+        let made = Box::into_raw(Box::new(csr_plan_create(h, trans, m, n, nnz, row_ptr, col_ind, index_base, hints)?));
+        LIVE_PLANS.insert(made);
+        *out = made;
+        Ok(())
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+unsafe fn csrmv_plan_form<T: Scalar>(name: &str, h: *mut Handle, plan: *const CsrPlan, alpha: T::Abi, val: *const T::Abi, x: *const T::Abi, beta: T::Abi, y: *mut T::Abi) -> numgpu_status {
+    boundary(name, || {
+        let h = deref_mut(h, "h")?;
+        csrmv_plan::<T>(h, live(plan)?, T::from_abi(alpha), val as *const T, x as *const T, T::from_abi(beta), y as *mut T)
+    })
+}
+
+/// Sparse matrix–vector product with a CSR plan, single precision: `y := alpha·op(A)·x +
+/// beta·y`, A the m × n matrix whose structure (and op) the plan holds and whose values are
+/// `val`. BLAS conventions as `numgpu_scsrmv`.
+///
+/// - `h` [in]: a handle of the plan's backend (and CUDA device).
+/// - `plan` [in]: a plan from `numgpu_csr_plan_create`.
+/// - `alpha` [in]: scalar. When 0, val and x are not read (may be NULL).
+/// - `val` [in]: nnz values, in the order of the col_ind the plan was built from (NULL allowed
+///   when nnz = 0).
+/// - `x` [in]: op(A)'s columns: n entries for op N, m for T and C.
+/// - `beta` [in]: scalar. When 0, y is not read (NaN in y does not propagate).
+/// - `y` [in,out]: op(A)'s rows: m entries for op N, n for T and C.
+///
+/// m or n = 0, and alpha = 0 with beta = 1, are success and touch nothing. All arrays are host
+/// memory, or all device memory of the handle's device: host arrays on the CUDA backend are
+/// staged and the call returns when y is written; device arrays are enqueued on the handle's
+/// stream and the call returns at once (`numgpu_synchronize` waits).
+///
+/// Reproducible for every op, with no atomics: each entry of y is the sum of its row of op(A)
+/// (op T/C: its column of A, in row order) in the fixed order of the plan's partition
+/// (strided fma chains, shuffle trees, split rows' pieces added in order), and the CPU
+/// backend computes the same sums in the same order: the CUDA result is bitwise equal to the
+/// CPU backend's for the same plan inputs (s, d, c and z). The order is not the one of
+/// `numgpu_scsrmv`, whose results may differ in the last bits.
+///
+/// Errors: `INVALID_VALUE` naming the first bad argument (NULL handle or plan, a plan not live
+/// or built on another backend or device, a NULL array that would be read, device memory on
+/// the CPU backend, arrays in different spaces); nothing is written then. `NOT_SUPPORTED`
+/// (extents beyond the address space), `ALLOC_FAILED` (staging workspace), `COMPILE_FAILED`,
+/// `EXECUTION_FAILED`.
+#[no_mangle]
+pub unsafe extern "C" fn numgpu_scsrmv_plan(h: *mut Handle, plan: *const CsrPlan, alpha: f32, val: *const f32, x: *const f32, beta: f32, y: *mut f32) -> numgpu_status {
+    csrmv_plan_form::<f32>("numgpu_scsrmv_plan", h, plan, alpha, val, x, beta, y)
+}
+
+/// Sparse matrix–vector product with a CSR plan, double precision: `numgpu_scsrmv_plan` with
+/// double values and scalars; the same arguments, semantics and errors.
+#[no_mangle]
+pub unsafe extern "C" fn numgpu_dcsrmv_plan(h: *mut Handle, plan: *const CsrPlan, alpha: f64, val: *const f64, x: *const f64, beta: f64, y: *mut f64) -> numgpu_status {
+    csrmv_plan_form::<f64>("numgpu_dcsrmv_plan", h, plan, alpha, val, x, beta, y)
+}
+
+/// Sparse matrix–vector product with a CSR plan, single-precision complex:
+/// `numgpu_scsrmv_plan` with `numgpu_complex_float` values and scalars; a plan of
+/// `NUMGPU_OP_C` conjugates A's values.
+#[no_mangle]
+pub unsafe extern "C" fn numgpu_ccsrmv_plan(
+    h: *mut Handle,
+    plan: *const CsrPlan,
+    alpha: numgpu_complex_float,
+    val: *const numgpu_complex_float,
+    x: *const numgpu_complex_float,
+    beta: numgpu_complex_float,
+    y: *mut numgpu_complex_float,
+) -> numgpu_status {
+    csrmv_plan_form::<Complex32>("numgpu_ccsrmv_plan", h, plan, alpha, val, x, beta, y)
+}
+
+/// Sparse matrix–vector product with a CSR plan, double-precision complex:
+/// `numgpu_scsrmv_plan` with `numgpu_complex_double` values and scalars; a plan of
+/// `NUMGPU_OP_C` conjugates A's values.
+#[no_mangle]
+pub unsafe extern "C" fn numgpu_zcsrmv_plan(
+    h: *mut Handle,
+    plan: *const CsrPlan,
+    alpha: numgpu_complex_double,
+    val: *const numgpu_complex_double,
+    x: *const numgpu_complex_double,
+    beta: numgpu_complex_double,
+    y: *mut numgpu_complex_double,
+) -> numgpu_status {
+    csrmv_plan_form::<Complex64>("numgpu_zcsrmv_plan", h, plan, alpha, val, x, beta, y)
+}
+
+/// What a CSR plan holds: each output may be NULL (not written), all host memory.
+///
+/// - `plan` [in]: a plan from `numgpu_csr_plan_create`.
+/// - `units` [out]: work units of its partition (thread blocks of a CUDA product).
+/// - `split_rows` [out]: rows of op(A) split across several units.
+/// - `bytes` [out]: bytes the plan holds (its host copy of the structure and partition, plus
+///   on CUDA the same on the device).
+///
+/// Errors: `INVALID_VALUE` when plan is NULL or not a live plan, or an output is device
+/// memory; nothing is written then.
+#[no_mangle]
+pub unsafe extern "C" fn numgpu_csr_plan_info(plan: *const CsrPlan, units: *mut i64, split_rows: *mut i64, bytes: *mut i64) -> numgpu_status {
+    boundary("numgpu_csr_plan_info", || {
+        let p = live(plan)?;
+        let outs: [(*mut i64, &'static str); 3] = [(units, "units"), (split_rows, "split_rows"), (bytes, "bytes")];
+        crate::core::memory::host_pointers(&outs.map(|(o, name)| (o as *const c_void, name)))?;
+        for ((o, _), v) in outs.into_iter().zip([p.units(), p.split_rows(), p.bytes()]) {
+            if let Some(o) = o.as_mut() {
+                *o = v as i64;
+            }
+        }
+        Ok(())
+    })
+}
+
+/// Releases a CSR plan and its memory (on CUDA after waiting for the device, so work still
+/// using it finishes first). NULL is a no-op.
+///
+/// - `plan` [in]: a plan from `numgpu_csr_plan_create`, not used afterwards.
+///
+/// Errors: `INVALID_VALUE` when plan is not a live plan: destroyed already, or never returned
+/// by `numgpu_csr_plan_create` (a plan destroyed twice is detected unless a later create
+/// returned the same address meanwhile).
+#[no_mangle]
+pub unsafe extern "C" fn numgpu_csr_plan_destroy(plan: *mut CsrPlan) -> numgpu_status {
+    boundary("numgpu_csr_plan_destroy", || {
+        if plan.is_null() {
+            return Ok(());
+        }
+        if !LIVE_PLANS.remove(plan) {
+            return Err(Error::arg("plan", NOT_LIVE));
+        }
+        drop(Box::from_raw(plan));
+        Ok(())
     })
 }

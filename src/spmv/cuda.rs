@@ -8,6 +8,7 @@
 //! pass runs first when `NUMGPU_CHECK_INPUTS=1`.
 
 use super::cmrs::{CmrsMatrix, CmrsScalar, Layout as Packing, Store};
+use super::plan::{CsrPlan, Partition, PlanStore, Structure};
 use super::{structure_error, CsrRef, Csrmv};
 use crate::core::error::{Error, Result};
 use crate::core::memory::Space;
@@ -74,6 +75,11 @@ pub enum Kernel {
     CmrsFixup { height: usize },
     /// CMRS values from CSR values.
     Gather,
+    /// The plan's product; `perm`: values through the transpose's permutation (op T/C),
+    /// `conj`: conjugated (op C).
+    Plan { perm: bool, conj: bool },
+    /// The plan's fix-up of split rows.
+    PlanFixup,
 }
 
 /// The defines and entry point of `k` for element type T.
@@ -107,6 +113,14 @@ pub fn specialise<T: Scalar>(k: Kernel) -> (Vec<String>, String) {
         Kernel::Gather => {
             d.push("NG_CMRS_GATHER=1".into());
             "cmrs_gather"
+        }
+        Kernel::Plan { perm, conj } => {
+            d.extend(["NG_CSR_PLAN=1".into(), format!("NG_PERM={}", perm as i32), format!("NG_CONJ={}", conj as i32)]);
+            "csr_plan"
+        }
+        Kernel::PlanFixup => {
+            d.push("NG_CSR_PLAN_FIXUP=1".into());
+            "csr_plan_fixup"
         }
     };
     (d, format!("{kind}_{}", T::SUFFIX))
@@ -293,18 +307,21 @@ unsafe impl Sync for CmrsDevice {}
 
 impl Drop for CmrsDevice {
     fn drop(&mut self) {
-        if self.dev.bind().is_err() {
-            return;
-        }
-        // SAFETY: the buffers were allocated by `alloc_copy` and are not used once the device
-        // is idle.
-        unsafe {
-            cu::cuCtxSynchronize();
-            for p in [self.packed, self.val, self.src, self.item_ptr, self.item_strip, self.item_part, self.split_strip, self.split_part] {
-                if p != 0 {
-                    cu::cuMemFree_v2(p);
-                }
-            }
+        free_all(&self.dev, &[self.packed, self.val, self.src, self.item_ptr, self.item_strip, self.item_part, self.split_strip, self.split_part]);
+    }
+}
+
+/// Frees device buffers from [`alloc_copy`] (0: none) once the device is idle, so that work
+/// still using them finishes first; a failure is ignored (nothing can be done in a drop).
+fn free_all(dev: &Device, ptrs: &[u64]) {
+    if dev.bind().is_err() {
+        return;
+    }
+    // SAFETY: the buffers came from `alloc_copy` and are not used once the device is idle.
+    unsafe {
+        cu::cuCtxSynchronize();
+        for &p in ptrs.iter().filter(|&&p| p != 0) {
+            cu::cuMemFree_v2(p);
         }
     }
 }
@@ -329,7 +346,7 @@ pub(crate) fn alloc_copy<E>(ch: &CudaHandle, data: &[E]) -> Result<u64> {
 ///
 /// # Safety
 /// `p` is valid for `len` reads in its space.
-unsafe fn to_host<E: Copy + Default>(ch: &CudaHandle, p: *const E, len: usize, space: Space) -> Result<Vec<E>> {
+pub(crate) unsafe fn to_host<E: Copy + Default>(ch: &CudaHandle, p: *const E, len: usize, space: Space) -> Result<Vec<E>> {
     if len == 0 {
         return Ok(Vec::new());
     }
@@ -431,6 +448,111 @@ pub unsafe fn cmrsmv<T: CmrsScalar>(ch: &mut CudaHandle, alpha: T, a: &CmrsMatri
     let parts = a.layout.parts() * a.layout.height;
     let stage = Stage::new(space, 1).op(x).op(whole(y_dir(beta), y, a.m)).op(Operand::scratch_once::<T>(parts));
     stage.run(ch, |ch, k| launch_cmrs(ch, alpha, a, k[0].ptr(), beta, k[1].ptr(), k[2].ptr()))
+}
+
+/// A CSR plan's arrays in device memory, owned (freed on drop, after the device is idle).
+pub struct PlanDevice {
+    pub dev: Arc<Device>,
+    pub row_ptr: u64,
+    pub col_ind: u64,
+    /// 0 for op N.
+    pub perm: u64,
+    /// The units' descriptors (`FIELDS` i64 each).
+    pub desc: u64,
+    pub split_row: u64,
+    pub split_part: u64,
+    /// Bytes of the buffers above.
+    pub bytes: usize,
+}
+
+// SAFETY: plain device addresses of a context usable from any thread.
+unsafe impl Send for PlanDevice {}
+unsafe impl Sync for PlanDevice {}
+
+impl Drop for PlanDevice {
+    fn drop(&mut self) {
+        free_all(&self.dev, &[self.row_ptr, self.col_ind, self.perm, self.desc, self.split_row, self.split_part]);
+    }
+}
+
+/// The plan's structure and partition copied to the handle's device.
+pub fn plan_upload(ch: &mut CudaHandle, s: &Structure, p: &Partition) -> Result<PlanDevice> {
+    ch.bind()?;
+    let (desc, split_row, split_part) = (p.descriptors(), to_i64(&p.split_row), to_i64(&p.split_part));
+    let bytes = 4 * (s.row_ptr.len() + s.col_ind.len() + s.perm.len()) + 8 * (desc.len() + split_row.len() + split_part.len());
+    // Filled one by one: on an error, drop frees what was allocated.
+    let mut d = PlanDevice { dev: ch.dev.clone(), row_ptr: 0, col_ind: 0, perm: 0, desc: 0, split_row: 0, split_part: 0, bytes };
+    d.row_ptr = alloc_copy(ch, &s.row_ptr)?;
+    d.col_ind = alloc_copy(ch, &s.col_ind)?;
+    d.perm = alloc_copy(ch, &s.perm)?;
+    d.desc = alloc_copy(ch, &desc)?;
+    d.split_row = alloc_copy(ch, &split_row)?;
+    d.split_part = alloc_copy(ch, &split_part)?;
+    Ok(d)
+}
+
+fn to_i64(v: &[usize]) -> Vec<i64> {
+    v.iter().map(|&e| e as i64).collect()
+}
+
+fn plan_device(plan: &CsrPlan) -> &PlanDevice {
+    match &plan.store {
+        PlanStore::Cuda(d) => d,
+        PlanStore::Host => unreachable!("backend checked by the caller"),
+    }
+}
+
+/// Enqueues the plan's product (alpha ≠ 0) on device val, x and y, the split rows'
+/// partials at `part`.
+#[allow(clippy::too_many_arguments)]
+fn launch_plan<T: Scalar>(ch: &CudaHandle, plan: &CsrPlan, alpha: T, val: u64, x: u64, beta: T, y: u64, part: u64) -> Result<()> {
+    let d = plan_device(plan);
+    let units = plan.partition.units.len();
+    if units == 0 {
+        return Ok(());
+    }
+    let product = module::<T>(ch, Kernel::Plan { perm: plan.trans != Op::N, conj: plan.trans == Op::C })?;
+    let units_ = units as i64;
+    let (alpha, beta, zero) = (KScalar(alpha), KScalar(beta), beta.is_zero() as i32);
+    let l = ch.launch(&product).arg(&units_).arg(&d.desc).arg(&d.row_ptr).arg(&d.col_ind).arg(&d.perm).arg(&val).arg(&x);
+    // SAFETY: `csr_plan_<T>` of spmv.cu; the plan's arrays were built for its structure (every
+    // entry, column and permutation index validated), val holds nnz, x op(A)'s columns and y
+    // its rows, part the partials.
+    unsafe { l.arg(&alpha).arg(&beta).arg(&y).arg(&zero).arg(&part).run(grid(units as i64), CSR_BLOCK as u32, 0)? };
+    let splits = plan.partition.split_row.len();
+    if splits == 0 {
+        return Ok(());
+    }
+    let fixup = module::<T>(ch, Kernel::PlanFixup)?;
+    let splits_ = splits as i64;
+    let l = ch.launch(&fixup).arg(&splits_).arg(&d.split_row).arg(&d.split_part).arg(&part).arg(&alpha).arg(&beta).arg(&y).arg(&zero);
+    // SAFETY: `csr_plan_fixup_<T>` of spmv.cu, after the product on the same stream wrote the
+    // partials.
+    unsafe { l.run(blocks(ch, splits), BLOCK as u32, 0) }
+}
+
+/// `y := alpha·op(A)·x + beta·y` with a CUDA plan, through the staging engine (val, x, y a
+/// batch of one); the partials in its scratch.
+///
+/// # Safety
+/// val (nnz), x and y (op(A)'s columns and rows) are valid in `space`; val and x are not read
+/// when alpha = 0.
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn csrmv_plan<T: Scalar>(ch: &mut CudaHandle, plan: &CsrPlan, alpha: T, val: *const T, x: *const T, beta: T, y: *mut T, space: Space) -> Result<()> {
+    ch.bind()?;
+    let (xlen, ylen) = plan.lens();
+    let (val, x) = match alpha.is_zero() {
+        true => (Operand::absent(), Operand::absent()),
+        false => (whole(Dir::In, val, plan.nnz), whole(Dir::In, x, xlen)),
+    };
+    let parts = plan.partition.parts();
+    let stage = Stage::new(space, 1).op(val).op(x).op(whole(y_dir(beta), y, ylen)).op(Operand::scratch_once::<T>(parts));
+    stage.run(ch, |ch, k| {
+        if alpha.is_zero() {
+            return launch_scale(ch, ylen, beta, k[2].ptr());
+        }
+        launch_plan(ch, plan, alpha, k[0].ptr(), k[1].ptr(), beta, k[2].ptr(), k[3].ptr())
+    })
 }
 
 #[cfg(test)]

@@ -8,6 +8,10 @@
 //! - [`CmrsMatrix`]: the same A converted once ([`cmrs_create`]) to CMRS, Compressed
 //!   Multi-Row Storage (see [`cmrs`]), then multiplied many times ([`cmrsmv`], op N), its
 //!   values replaceable for the same pattern ([`cmrs_update_values`]).
+//! - [`CsrPlan`]: A's structure and op validated, analysed and partitioned once
+//!   ([`csr_plan_create`], see [`plan`]), then multiplied with any values ([`csrmv_plan`]):
+//!   balanced work units, long rows split with a fixed-order fix-up, op T/C through a
+//!   transposed copy (no atomics); the CPU backend replays the order (bitwise equal).
 //!
 //! Bad structures are never read out of bounds. A row pointer pair is valid when
 //! `index_base <= row_ptr[i] <= row_ptr[i+1] <= nnz + index_base`, a column index when it is
@@ -22,8 +26,10 @@ pub mod capi;
 pub mod cmrs;
 pub mod cpu;
 pub mod cuda;
+pub mod plan;
 
 pub use cmrs::{CmrsMatrix, CmrsScalar};
+pub use plan::{csr_plan_create, csr_plan_of, csrmv_plan, csrmv_plan_host, CsrPlan};
 
 use crate::core::check::{check_array, nonneg, not_null};
 use crate::core::error::{Error, Result};
@@ -332,13 +338,19 @@ fn check_owner<T: CmrsScalar>(h: &Handle, a: &CmrsMatrix, routine: &str) -> Resu
     if a.letter() != T::LETTER {
         return Err(Error::arg("A", format!("(A) holds {} values: use numgpu_{}{routine}", if a.letter() == 's' { "float" } else { "double" }, a.letter())));
     }
+    check_device(h, a.device(), "A")
+}
+
+/// The error naming `what` when an object living on `device` (`None`: the CPU backend) is
+/// used with a handle of another backend or device.
+fn check_device(h: &Handle, device: Option<i32>, what: &'static str) -> Result<()> {
     let here = match &h.state {
         State::Cpu => None,
         State::Cuda(ch) => Some(ch.dev.ordinal),
     };
-    if here != a.device() {
+    if here != device {
         let name = |d: Option<i32>| d.map_or("the CPU backend".to_string(), |d| format!("CUDA device {d}"));
-        return Err(Error::arg("A", format!("(A) lives on {} but the handle runs on {}", name(a.device()), name(here))));
+        return Err(Error::arg(what, format!("({what}) lives on {} but the handle runs on {}", name(device), name(here))));
     }
     Ok(())
 }

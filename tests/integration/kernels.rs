@@ -137,7 +137,10 @@ fn geqrf_givens_kernels_compile_for_sm80_and_sm90() {
 fn spmv_cases<T: Scalar>() -> Vec<String> {
     use numgpu::spmv::cuda::{source, specialise, Kernel};
     let mut kernels: Vec<Kernel> = [2, 8, 32].iter().map(|&v| Kernel::CsrT { v, conj: T::IS_COMPLEX }).collect();
-    kernels.extend([Kernel::CsrN, Kernel::Check, Kernel::Scale]);
+    kernels.extend([Kernel::CsrN, Kernel::Check, Kernel::Scale, Kernel::PlanFixup]);
+    for (perm, conj) in [(false, false), (true, false), (true, T::IS_COMPLEX)] {
+        kernels.push(Kernel::Plan { perm, conj });
+    }
     if !T::IS_COMPLEX {
         kernels.extend([Kernel::Cmrs { height: 16, lanes: 2 }, Kernel::Cmrs { height: 16, lanes: 8 }, Kernel::Cmrs { height: 5, lanes: 4 }, Kernel::CmrsFixup { height: 16 }, Kernel::Gather]);
     }

@@ -4,10 +4,12 @@
 //! 1-based, unsorted and duplicate entries; alpha and beta 0 and 1; beta = 0 over NaN in y;
 //! Inf in x (rows that do not touch it stay finite); CMRS with each M and height, equal to
 //! CSR on the same matrix, its values updated; bad structures and every argument check
-//! (`INVALID_VALUE` naming the argument, y untouched).
+//! (`INVALID_VALUE` naming the argument, y untouched). The CSR plan on the same matrices and
+//! more (power-law rows with a row of 10^5 entries, split across units), every op, reused
+//! for many value sets, its checks; on CUDA bitwise equal to the CPU backend.
 
 use crate::common::c_position;
-use numgpu::spmv::{cmrs_create, cmrs_from_csr, cmrs_update_host, cmrsmv, cmrsmv_host, csrmv, csrmv_csr, CmrsMatrix, CmrsScalar, Csr};
+use numgpu::spmv::{cmrs_create, cmrs_from_csr, cmrs_update_host, cmrsmv, cmrsmv_host, csr_plan_create, csr_plan_of, csrmv, csrmv_csr, csrmv_plan, csrmv_plan_host, CmrsMatrix, CmrsScalar, Csr, CsrPlan};
 use numgpu::testing::gen::{c, nan, random, rng};
 use numgpu::testing::norm::same;
 use numgpu::testing::sparse::{self, benchmark_suite, cast, check, generate, pattern, revalue, Kind};
@@ -63,8 +65,8 @@ fn suite_for<T: Scalar>(h: &mut Handle) {
 
 /// The structures of the spec: empty rows, one dense row, nnz = 0, m or n = 0 or 1,
 /// rectangular, unsorted columns, duplicates.
-fn structures_for<T: Scalar>(h: &mut Handle) {
-    let cases: Vec<(&str, Csr<f64>)> = vec![
+fn structure_cases() -> Vec<(&'static str, Csr<f64>)> {
+    vec![
         ("empty rows", pattern(40, 30, 1, |i| if i % 3 == 0 { 0 } else { 1 + i % 7 })),
         ("one dense row", pattern(50, 3000, 2, |i| if i == 7 { 3000 } else { 3 })),
         ("long rows", pattern(70, 5000, 3, |i| [0, 1, 40, 1100, 33, 2][i % 6])),
@@ -76,7 +78,12 @@ fn structures_for<T: Scalar>(h: &mut Handle) {
         ("33x70", pattern(33, 70, 8, |i| 1 + i % 17)),
         ("duplicates", pattern(20, 3, 9, |_| 8)),
         ("warp edges", pattern(129, 129, 10, |i| [31, 32, 33, 63, 64, 65][i % 6])),
-    ];
+    ]
+}
+
+/// csrmv on [`structure_cases`], and m or n = 0.
+fn structures_for<T: Scalar>(h: &mut Handle) {
+    let cases = structure_cases();
     for (s, (name, a)) in cases.iter().enumerate() {
         all_ops(h, name, &revalue::<T>(a, s as u64), 200 + s as u64);
     }
@@ -394,6 +401,258 @@ fn cmrs_checks(h: &mut Handle) {
     cmrs_precision_mismatch(h);
 }
 
+/// One product with a plan of `a`'s structure on host arrays, checked; returns y.
+#[allow(clippy::too_many_arguments)]
+fn run_plan<T: Scalar>(h: &mut Handle, what: &str, plan: &CsrPlan, alpha: T, a: &Csr<T>, x: &[T], beta: T, y0: &[T]) -> Vec<T> {
+    let mut y = y0.to_vec();
+    let trans = plan.trans();
+    let what = format!("{}csrmv_plan {what} {trans:?} {}x{} nnz={} base={} units={} split={} alpha={alpha:?} beta={beta:?}", T::LETTER, a.m, a.n, a.nnz(), a.base, plan.units(), plan.split_rows());
+    csrmv_plan_host(h, plan, alpha, &a.val, x, beta, &mut y).unwrap_or_else(|e| panic!("{what}: {e}"));
+    check(&what, trans, alpha, a, x, beta, y0, &y);
+    y
+}
+
+/// Every op, 0- and 1-based, a few (alpha, beta), with a plan built once per op and base.
+fn plan_all_ops<T: Scalar>(h: &mut Handle, what: &str, a: &Csr<T>, seed: u64) {
+    for trans in OPS {
+        for base in [0, 1] {
+            let a = a.with_base(base);
+            let plan = csr_plan_of(h, trans, &a).unwrap_or_else(|e| panic!("{}csr_plan_create {what} {trans:?}: {e}", T::LETTER));
+            for (alpha, beta) in [(c::<T>(1.0, 0.0), c::<T>(0.0, 0.0)), (c(-0.75, 0.5), c(0.5, -0.25))] {
+                let (x, y0) = vectors(trans, &a, beta, seed);
+                run_plan(h, what, &plan, alpha, &a, &x, beta, &y0);
+            }
+        }
+    }
+}
+
+/// Power-law rows with one row of 10^5 entries (split into pieces), a few long rows and many
+/// empty ones.
+fn power_law_pattern() -> Csr<f64> {
+    pattern(3000, 120_000, 800, |i| if i == 1234 { 100_000 } else if i % 500 == 7 { 5000 + i } else { (2000 / (i + 1)) * (i % 3 != 0) as usize })
+}
+
+/// The plan on the shared matrices, the suite, the structures of the csrmv tests and
+/// power-law rows with a row of 10^5 entries, against the reference.
+fn plan_matrices_for<T: Scalar>(h: &mut Handle) {
+    // Under a sanitizer the structures below take every path of the kernels (lanes 1 to 32,
+    // block rows, split rows): the real matrices and the suite add only time there.
+    if !crate::common::under_sanitizer() {
+        for path in sparse::shared_matrices().unwrap_or_else(|e| panic!("{e}")) {
+            let a = sparse::read(&path).unwrap_or_else(|e| panic!("{e}"));
+            plan_all_ops(h, &path.file_name().unwrap().to_string_lossy(), &cast::<T>(&a), 11);
+        }
+        for (s, (name, a)) in benchmark_suite(6000).into_iter().enumerate() {
+            plan_all_ops(h, &name, &revalue::<T>(&a, s as u64), 100 + s as u64);
+        }
+    }
+    let mut cases = structure_cases();
+    cases.extend([
+        ("rows at the unit size", pattern(9, 9000, 4, |i| [4095, 4096, 4097, 8192, 8193, 0, 65, 64, 1][i])),
+        ("many empty rows", pattern(20_000, 50, 11, |i| (i % 1000 == 0) as usize)),
+        ("power-law, a row of 10^5", power_law_pattern()),
+    ]);
+    for (s, (name, a)) in cases.iter().enumerate() {
+        plan_all_ops(h, name, &revalue::<T>(a, s as u64), 200 + s as u64);
+    }
+    let plan = csr_plan_of(h, Op::N, &power_law_pattern()).unwrap();
+    assert!(plan.split_rows() >= 7 && plan.units() > 30, "the row of 10^5 and those of 5000+ are split: {} units, {} split", plan.units(), plan.split_rows());
+}
+
+/// One plan reused for many value sets and vectors; alpha and beta 0 and 1 (alpha = 0 reads
+/// neither val nor x: NULL; beta = 0 does not read y: NaN; alpha = 0, beta = 1 touches
+/// nothing); m or n = 0 and nnz = 0.
+fn plan_reuse_alpha_beta_for<T: Scalar>(h: &mut Handle) {
+    let pat = pattern(300, 200, 20, |i| [0, 3, 17, 1, 40, 250][i % 6]);
+    let (zero, one, half) = (T::zero(), T::one(), c::<T>(0.5, 0.5));
+    for trans in OPS {
+        let plan = csr_plan_of(h, trans, &pat).unwrap();
+        for v in 0..4 {
+            let a = revalue::<T>(&pat, 30 + v);
+            for alpha in [zero, one, half] {
+                for beta in [zero, one, half] {
+                    let (x, y0) = vectors(trans, &a, beta, 40 + v);
+                    run_plan(h, "reused", &plan, alpha, &a, &x, beta, &y0);
+                }
+            }
+        }
+        let (_, y0) = vectors(trans, &revalue::<T>(&pat, 30), one, 22);
+        for (beta, want) in [(zero, vec![zero; y0.len()]), (half, y0.iter().map(|&v| half * v).collect()), (one, y0.clone())] {
+            let mut y = y0.clone();
+            unsafe { csrmv_plan(h, &plan, zero, std::ptr::null(), std::ptr::null(), beta, y.as_mut_ptr()) }.unwrap();
+            assert!(y.iter().zip(&want).all(|(p, q)| same(*p, *q)), "{}csrmv_plan {trans:?} alpha = 0, beta = {beta:?}: y is not beta·y", T::LETTER);
+        }
+    }
+    // m or n = 0: success, y untouched (even NULL); nnz = 0 with beta = 0 gives y = 0.
+    for (m, n) in [(0i64, 5i64), (5, 0), (0, 0)] {
+        let rp = vec![0i32; m as usize + 1];
+        for trans in OPS {
+            let plan = unsafe { csr_plan_create(h, trans, m, n, 0, rp.as_ptr(), std::ptr::null(), 0, 0) }.unwrap();
+            let mut y = vec![nan::<T>(); 5];
+            unsafe { csrmv_plan(h, &plan, T::one(), std::ptr::null(), std::ptr::null(), T::zero(), y.as_mut_ptr()) }.unwrap();
+            unsafe { csrmv_plan(h, &plan, T::one(), std::ptr::null(), std::ptr::null(), T::zero(), std::ptr::null_mut()) }.unwrap();
+            assert!(y.iter().all(|v| v.to_c64().re.is_nan()), "{}csrmv_plan m={m} n={n} wrote y", T::LETTER);
+        }
+    }
+    let rp = [1i32; 8];
+    for trans in OPS {
+        let plan = unsafe { csr_plan_create(h, trans, 7, 6, 0, rp.as_ptr(), std::ptr::null(), 1, 0) }.unwrap();
+        let len = if trans == Op::N { 7 } else { 6 };
+        let (x, mut y) = (vec![T::one(); 13 - len], vec![nan::<T>(); len]);
+        unsafe { csrmv_plan(h, &plan, T::one(), std::ptr::null(), x.as_ptr(), T::zero(), y.as_mut_ptr()) }.unwrap();
+        assert!(y.iter().all(|v| v.is_zero()), "{}csrmv_plan nnz = 0, beta = 0 {trans:?}: y is not 0", T::LETTER);
+    }
+}
+
+/// Inf in x reaches only the rows of op(A) that use it.
+fn plan_inf_in_x_for<T: Scalar>(h: &mut Handle) {
+    let a = revalue::<T>(&pattern(64, 64, 30, |i| 1 + i % 6), 30);
+    for trans in OPS {
+        let plan = csr_plan_of(h, trans, &a).unwrap();
+        let (mut x, y0) = vectors(trans, &a, T::zero(), 31);
+        x[5] = c(f64::INFINITY, 0.0);
+        run_plan(h, "Inf in x", &plan, T::one(), &a, &x, T::zero(), &y0);
+    }
+}
+
+/// csr_plan_create's checks and bad structures, csrmv_plan's checks: each names its argument
+/// (its C position) and writes nothing.
+fn plan_checks_for<T: Scalar>(h: &mut Handle) {
+    let a = revalue::<T>(&pattern(6, 5, 50, |_| 2), 50);
+    let (rp, ci) = (a.row_ptr.as_ptr(), a.col_ind.as_ptr());
+    let null_i: *const i32 = std::ptr::null();
+    type Create = (i64, i64, i64, *const i32, *const i32, i32, i64);
+    let cases: Vec<(i32, Create)> = vec![
+        (3, (-1, 5, 12, rp, ci, 0, 0)),
+        (4, (6, -1, 12, rp, ci, 0, 0)),
+        (5, (6, 5, -1, rp, ci, 0, 0)),
+        (5, (6, 5, i32::MAX as i64, rp, ci, 1, 0)),
+        (6, (6, 5, 12, null_i, ci, 0, 0)),
+        (7, (6, 5, 12, rp, null_i, 0, 0)),
+        (8, (6, 5, 12, rp, ci, 2, 0)),
+        (9, (6, 5, 12, rp, ci, 0, 1)),
+        (9, (6, 5, 12, rp, ci, 0, i64::MIN)),
+    ];
+    for (arg, (m, n, nnz, r, cc, base, hints)) in cases {
+        let e = unsafe { csr_plan_create(h, Op::N, m, n, nnz, r, cc, base, hints) }.err().expect("invalid create");
+        assert_eq!((e.status, c_position(&e, "numgpu_csr_plan_create")), (Status::NUMGPU_INVALID_VALUE, arg), "{e}");
+    }
+    // n beyond int32 (and m for op T/C): NOT_SUPPORTED naming it.
+    for (trans, m, n, arg) in [(Op::N, 6, 1i64 << 31, 4), (Op::T, 1i64 << 31, 5, 3)] {
+        let rp0 = vec![0i32; if m == 6 { 7 } else { 1 }];
+        let m = if m == 6 { 6 } else { m };
+        let e = unsafe { csr_plan_create(h, trans, m, n, 0, rp0.as_ptr(), null_i, 0, 0) }.err().expect("a size beyond int32");
+        assert_eq!((e.status, c_position(&e, "numgpu_csr_plan_create")), (Status::NUMGPU_NOT_SUPPORTED, arg), "{e}");
+    }
+    // Bad structures, for every op: row_ptr (6) or col_ind (7), the first bad one named.
+    let good = pattern(30, 20, 40, |i| 1 + i % 4);
+    let mut bad_rows = good.clone();
+    bad_rows.row_ptr.swap(3, 4);
+    let mut bad_cols = good.with_base(1);
+    bad_cols.col_ind[9] = 0;
+    bad_cols.col_ind[17] = 21;
+    for (b, arg, names) in [(&bad_rows, 6, "row 3"), (&bad_cols, 7, "col_ind[9]")] {
+        for trans in OPS {
+            let e = csr_plan_of(h, trans, b).err().expect("bad structure");
+            assert_eq!((e.status, c_position(&e, "numgpu_csr_plan_create")), (Status::NUMGPU_INVALID_VALUE, arg), "{e}");
+            assert!(e.msg.contains(names), "'{}' does not name {names}", e.msg);
+        }
+    }
+    // The product: val (4), x (5), y (7) NULL where read, y untouched.
+    let plan = csr_plan_of(h, Op::N, &a).unwrap();
+    let x = random::<T>(&mut rng(51), 5, 1.0);
+    let y0 = random::<T>(&mut rng(52), 6, 1.0);
+    let mut y = y0.clone();
+    let null_t: *const T = std::ptr::null();
+    for (arg, v, xp, yp) in [(4, null_t, x.as_ptr(), y.as_mut_ptr()), (5, a.val.as_ptr(), null_t, y.as_mut_ptr()), (7, a.val.as_ptr(), x.as_ptr(), std::ptr::null_mut())] {
+        let e = unsafe { csrmv_plan(h, &plan, T::one(), v, xp, T::one(), yp) }.expect_err("invalid product");
+        assert_eq!((e.status, c_position(&e, &format!("numgpu_{}csrmv_plan", T::LETTER))), (Status::NUMGPU_INVALID_VALUE, arg), "{e}");
+    }
+    assert!(y.iter().zip(&y0).all(|(p, q)| same(*p, *q)), "{}csrmv_plan: y written by an invalid call", T::LETTER);
+}
+
+crate::all_precisions! {
+    plan_matrices => plan_matrices_for;
+    plan_reuse_alpha_beta => plan_reuse_alpha_beta_for;
+    plan_inf_in_x => plan_inf_in_x_for;
+    plan_checks => plan_checks_for;
+}
+
+/// A plan is bound to the backend and device it was built on: another handle of the same one
+/// uses it (its own stream and scratch), a handle of another backend is refused naming the
+/// plan (2); the C entry points: destroy(NULL) is a no-op, a destroyed plan is refused.
+fn plan_handles(h: &mut Handle) {
+    use numgpu::spmv::capi::{numgpu_csr_plan_create, numgpu_csr_plan_destroy, numgpu_csr_plan_info, numgpu_dcsrmv_plan};
+    let a = revalue::<f64>(&pattern(100, 90, 60, |i| i % 13), 60);
+    let plan = csr_plan_of(h, Op::T, &a).unwrap();
+    let (x, y0) = vectors(Op::T, &a, 0.5, 61);
+    let y1 = run_plan(h, "first handle", &plan, 1.0, &a, &x, 0.5, &y0);
+    let mut other = numgpu::Handle::new(if h.backend() == Backend::Cuda { numgpu::BackendChoice::Cuda } else { numgpu::BackendChoice::Cpu }, 0).unwrap();
+    let y2 = run_plan(&mut other, "second handle", &plan, 1.0, &a, &x, 0.5, &y0);
+    assert!(y1.iter().zip(&y2).all(|(p, q)| p.to_bits() == q.to_bits()), "dcsrmv_plan: two handles differ");
+    if h.backend() == Backend::Cuda {
+        let mut cpu = Handle::cpu();
+        let mut y = y0.clone();
+        let e = csrmv_plan_host(&mut cpu, &plan, 1.0, &a.val, &x, 0.5, &mut y).unwrap_err();
+        assert_eq!((e.status, c_position(&e, "numgpu_dcsrmv_plan")), (Status::NUMGPU_INVALID_VALUE, 2), "{e}");
+        assert!(y.iter().zip(&y0).all(|(p, q)| same(*p, *q)), "dcsrmv_plan: y written by a refused call");
+    }
+    unsafe {
+        assert_eq!(numgpu_csr_plan_destroy(std::ptr::null_mut()), Status::NUMGPU_SUCCESS);
+        let mut p: *mut CsrPlan = std::ptr::null_mut();
+        let hp: *mut Handle = h;
+        assert_eq!(numgpu_csr_plan_create(hp, 0, a.m as i64, a.n as i64, a.nnz() as i64, a.row_ptr.as_ptr(), a.col_ind.as_ptr(), 0, 0, &mut p), Status::NUMGPU_SUCCESS);
+        let (mut units, mut bytes) = (0i64, 0i64);
+        assert_eq!(numgpu_csr_plan_info(p, &mut units, std::ptr::null_mut(), &mut bytes), Status::NUMGPU_SUCCESS);
+        assert!(units >= 1 && bytes >= 4 * (a.m + 1 + a.nnz()) as i64, "units {units} bytes {bytes}");
+        // Op N: x of n entries (y0's length here), y of m (x's).
+        let mut y = vec![0.0; a.m];
+        assert_eq!(numgpu_dcsrmv_plan(hp, p, 1.0, a.val.as_ptr(), y0.as_ptr(), 0.0, y.as_mut_ptr()), Status::NUMGPU_SUCCESS);
+        check("dcsrmv_plan through the C entry points", Op::N, 1.0, &a, &y0, 0.0, &vec![f64::NAN; a.m], &y);
+        assert_eq!(numgpu_csr_plan_destroy(p), Status::NUMGPU_SUCCESS);
+        assert_eq!(numgpu_dcsrmv_plan(hp, p, 1.0, a.val.as_ptr(), y0.as_ptr(), 0.0, y.as_mut_ptr()), Status::NUMGPU_INVALID_VALUE);
+        assert_eq!(numgpu_csr_plan_destroy(p), Status::NUMGPU_INVALID_VALUE);
+    }
+}
+
+/// Device arrays (from `numgpu_malloc`): the structure for create, the values and vectors for
+/// the product.
+fn plan_device_arrays_for<T: Scalar>(h: &mut Handle) {
+    let a = revalue::<T>(&pattern(300, 200, 60, |i| if i == 9 { 9000 } else { i % 40 }), 60);
+    unsafe {
+        let up = |h: &mut Handle, bytes: usize, src: *const u8| -> *mut u8 {
+            let p = h.malloc(bytes).unwrap() as *mut u8;
+            h.memcpy(p as _, src as _, bytes).unwrap();
+            p
+        };
+        let sz = std::mem::size_of::<T>();
+        let drp = up(h, (a.m + 1) * 4, a.row_ptr.as_ptr() as _) as *const i32;
+        let dci = up(h, a.nnz() * 4, a.col_ind.as_ptr() as _) as *const i32;
+        let dv = up(h, a.nnz() * sz, a.val.as_ptr() as _) as *const T;
+        for trans in OPS {
+            let plan = csr_plan_create(h, trans, a.m as i64, a.n as i64, a.nnz() as i64, drp, dci, 0, 0).unwrap();
+            let (x, y0) = vectors(trans, &a, c(0.5, 0.0), 61);
+            let dx = up(h, x.len() * sz, x.as_ptr() as _) as *const T;
+            let dy = up(h, y0.len() * sz, y0.as_ptr() as _) as *mut T;
+            csrmv_plan(h, &plan, T::one(), dv, dx, c(0.5, 0.0), dy).unwrap();
+            h.synchronize().unwrap();
+            let mut y = vec![T::zero(); y0.len()];
+            h.memcpy(y.as_mut_ptr() as _, dy as _, y.len() * sz).unwrap();
+            check(&format!("{}csrmv_plan device arrays {trans:?}", T::LETTER), trans, T::one(), &a, &x, c(0.5, 0.0), &y0, &y);
+            for p in [dx as *mut u8, dy as _] {
+                h.free(p as _).unwrap();
+            }
+        }
+        for p in [dv as *mut u8, drp as _, dci as _] {
+            h.free(p as _).unwrap();
+        }
+    }
+}
+
+crate::all_precisions! {
+    plan_device_arrays => plan_device_arrays_for;
+}
+
 crate::on_every_backend! {
     csrmv_shared_matrices_every_op_and_base => super::shared_matrices;
     csrmv_benchmark_suite_small => super::suite;
@@ -406,6 +665,12 @@ crate::on_every_backend! {
     cmrs_every_height_and_m_equals_reference => super::cmrs;
     cmrs_update_values_and_inf_in_x => super::cmrs_values_and_inf;
     cmrs_argument_and_structure_checks => super::cmrs_checks;
+    csr_plan_every_matrix_op_and_base => super::plan_matrices;
+    csr_plan_reused_values_alpha_beta_empty => super::plan_reuse_alpha_beta;
+    csr_plan_inf_in_x_reaches_only_its_rows => super::plan_inf_in_x;
+    csr_plan_argument_and_structure_checks => super::plan_checks;
+    csr_plan_second_handle_destroy_null_and_twice => super::plan_handles;
+    csr_plan_device_arrays => super::plan_device_arrays;
 }
 
 /// csrmv op N on CUDA over matrices large enough for every shape of its blocks: 256 rows of
@@ -439,6 +704,39 @@ fn spmv_cuda_matches_cpu() {
         cmrsmv_host(&mut gpu, 1.0, &mg, &x, 0.5, &mut yg).unwrap();
         cmrsmv_host(&mut cpu, 1.0, &mc, &x, 0.5, &mut yc).unwrap();
         assert!(yg.iter().zip(&yc).all(|(p, q)| p.to_bits() == q.to_bits()), "dcmrsmv {name}: CUDA differs from CPU");
+    }
+    gpu.synchronize().unwrap();
+}
+
+/// Tier (b): the planned product on CUDA bitwise equal to the CPU backend's, every op and
+/// precision, on the suite and on power-law rows with a row of 10^5 entries (split pieces
+/// and the fix-up), run twice (reproducible).
+#[test]
+fn csr_plan_cuda_matches_cpu_bitwise() {
+    let Some(mut gpu) = crate::common::handle(numgpu::BackendChoice::Cuda) else { return };
+    let mut cpu = Handle::cpu();
+    let mut mats = benchmark_suite(40_000);
+    mats.push(("power-law, a row of 10^5".into(), power_law_pattern()));
+    fn one<T: Scalar>(gpu: &mut Handle, cpu: &mut Handle, name: &str, a: &Csr<f64>, s: u64) {
+        let a = revalue::<T>(a, 600 + s);
+        for trans in OPS {
+            let (pg, pc) = (csr_plan_of(gpu, trans, &a).unwrap(), csr_plan_of(cpu, trans, &a).unwrap());
+            assert_eq!(pg.partition(), pc.partition());
+            let (x, y0) = vectors(trans, &a, c(0.5, -0.5), 601);
+            let yg = run_plan(gpu, name, &pg, c(1.0, 0.25), &a, &x, c(0.5, -0.5), &y0);
+            let again = run_plan(gpu, name, &pg, c(1.0, 0.25), &a, &x, c(0.5, -0.5), &y0);
+            let yc = run_plan(cpu, name, &pc, c(1.0, 0.25), &a, &x, c(0.5, -0.5), &y0);
+            let bits = |v: &[T]| v.iter().map(|z| (z.to_c64().re.to_bits(), z.to_c64().im.to_bits())).collect::<Vec<_>>();
+            assert_eq!(bits(&yg), bits(&again), "{}csrmv_plan {name} {trans:?}: two CUDA runs differ", T::LETTER);
+            let first = yg.iter().zip(&yc).position(|(p, q)| bits(&[*p]) != bits(&[*q]));
+            assert!(first.is_none(), "{}csrmv_plan {name} {trans:?}: CUDA differs from CPU at {first:?}", T::LETTER);
+        }
+    }
+    for (s, (name, a)) in mats.iter().enumerate() {
+        one::<f32>(&mut gpu, &mut cpu, name, a, s as u64);
+        one::<f64>(&mut gpu, &mut cpu, name, a, s as u64);
+        one::<numgpu::Complex32>(&mut gpu, &mut cpu, name, a, s as u64);
+        one::<numgpu::Complex64>(&mut gpu, &mut cpu, name, a, s as u64);
     }
     gpu.synchronize().unwrap();
 }

@@ -37,7 +37,12 @@
 //! Bunch–Kaufman / Erway et al.), stable for non-dominant and indefinite systems; or no
 //! pivoting (1×1 pivots only: the Thomas algorithm), for diagonally dominant systems. On CUDA:
 //! - one system above 2176 rows: SPIKE, partitions of 17 rows eliminated in parallel (with
-//!   the mode's pivoting inside each), then the separators' system, recursively. A partition
+//!   the mode's pivoting inside each), then the separators' system, recursively; the levels
+//!   from the first of at most a few thousand rows down are solved in one launch (one block per
+//!   right-hand side), so a system of order 2^16 takes four launches (the fallback's check
+//!   included), not nine and a wait for the host. When a pivot block of a
+//!   partition is exactly singular, the whole system is solved by diagonal pivoting (or Thomas)
+//!   on one thread per right-hand side, which decides info. A partition
 //!   never pivots across its separator, so for systems that need pivoting the backward error
 //!   is bounded by the partitions' conditioning, not LAPACK's: as for cuSPARSE `gtsv2`;
 //! - the strided batch, and one system up to 2176 rows: up to 68 rows a thread per system,

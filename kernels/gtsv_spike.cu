@@ -615,21 +615,23 @@ extern "C" __global__ void __launch_bounds__(NG_NT) NG_CAT(gtsv_block_, NG_SUFFI
 }
 #endif
 #if defined(NG_SMALL)
-// Small systems (up to 68 rows), blockDim.x (<= NG_NT) per block, a thread each: systems
-// blockIdx.x·blockDim.x + threadIdx.x of `batch`, right-hand sides blockIdx.y, +gridDim.y, ... Their rows are
-// staged through shared memory together (coalesced when the systems are packed), each
-// system's at an odd stride (the threads' rows fall in distinct banks); each thread solves
+// Small systems (up to 68 rows), `per` (<= blockDim.x <= NG_NT) per block, a thread each:
+// systems blockIdx.x·per + threadIdx.x of `batch`, right-hand sides blockIdx.y, +gridDim.y,
+// ... Their rows are staged through shared memory together by every thread of the block
+// (coalesced when the systems are packed; shared memory bounds the systems an SM holds, so
+// the threads beyond `per` are there to keep more loads in flight), each system's at an odd
+// stride (the threads' rows fall in distinct banks); each of the first `per` threads solves
 // its system by diagonal pivoting (or Thomas) there. X is written only where info = 0.
 extern "C" __global__ void __launch_bounds__(NG_NT) NG_CAT(gtsv_small_, NG_SUFFIX)(
     int n, ng_i64 nrhs, const T *dl, const T *d, const T *du, ng_i64 stride_diag, T *B, ng_i64 ldb, ng_i64 stride_b, int *info,
-    ng_i64 batch, int pivot) {
+    ng_i64 batch, int pivot, int per) {
     const int ld = n | 1, t = threadIdx.x, nt = blockDim.x;
     extern __shared__ __align__(16) unsigned char ng_smem_raw[];
-    T *a = reinterpret_cast<T *>(ng_smem_raw), *b = a + nt * ld, *c = b + nt * ld, *f = c + nt * ld;
-    signed char *K = reinterpret_cast<signed char *>(f + nt * ld);
+    T *a = reinterpret_cast<T *>(ng_smem_raw), *b = a + per * ld, *c = b + per * ld, *f = c + per * ld;
+    signed char *K = reinterpret_cast<signed char *>(f + per * ld);
     __shared__ int bad[NG_NT];
-    const ng_i64 sys0 = (ng_i64)blockIdx.x * nt;
-    const int count = (int)min((ng_i64)nt, batch - sys0);
+    const ng_i64 sys0 = (ng_i64)blockIdx.x * per;
+    const int count = (int)min((ng_i64)per, batch - sys0);
     const T zero = ng_zero<T>();
     for (ng_i64 r = blockIdx.y; r < nrhs; r += gridDim.y) {
         for (int l = t; l < count * n; l += nt) {

@@ -84,7 +84,12 @@ const BLOCK_SEQ: usize = 4 * SPIKE_L;
 const GRID_Y: usize = 65535;
 
 /// Small systems per block of the small-system kernel, a thread each.
-const SMALL_PER_BLOCK: usize = 32;
+const SMALL_PER_BLOCK: usize = 16;
+
+/// Threads per block of the small-system kernel, all staging rows (<= SPIKE_NT): shared memory
+/// holds few systems per SM (96 of order 64 in double precision on an H100), and one loading
+/// thread per system kept too few loads in flight for the memory's bandwidth.
+const SMALL_THREADS: usize = 128;
 
 /// The elimination workspace of ng_gtsv_rows for `threads` solving threads per system: P and
 /// Q (n each per thread) and n pivot kinds per thread, interleaved by thread.
@@ -161,10 +166,11 @@ fn launch_strided<T: Scalar>(ch: &CudaHandle, g: &GtsvStrided<T>, k: &Chunk, spi
     if g.n <= BLOCK_SEQ {
         let module = module::<T>(ch, "small")?;
         let smem = SMALL_PER_BLOCK * (g.n | 1) * (4 * size_of::<T>() + 1);
+        let per = SMALL_PER_BLOCK as i32;
         // SAFETY: the argument list of gtsv_small_<T> in gtsv_spike.cu, on the chunk's views;
-        // n <= BLOCK_SEQ, a block of SMALL_PER_BLOCK (<= SPIKE_NT) threads and their systems'
-        // rows in shared memory.
-        return unsafe { a.push(ch.launch(&module)).arg(&batch).arg(&pivot).run((k.count.div_ceil(SMALL_PER_BLOCK) as u32, rhs, 1), SMALL_PER_BLOCK as u32, smem as u32) };
+        // n <= BLOCK_SEQ, SMALL_PER_BLOCK systems per block of SMALL_THREADS (<= SPIKE_NT)
+        // threads, their rows in shared memory.
+        return unsafe { a.push(ch.launch(&module)).arg(&batch).arg(&pivot).arg(&per).run((k.count.div_ceil(SMALL_PER_BLOCK) as u32, rhs, 1), SMALL_THREADS as u32, smem as u32) };
     }
     if by_block(g.n) {
         let module = module::<T>(ch, "block")?;

@@ -23,6 +23,10 @@
 //                         right-hand side and one launch; same arithmetic, same bits.
 //   gtsv_block_<T>        a block per system and right-hand side, in shared memory, SPIKE
 //                         with one level of partitions (up to NG_NT·NG_L rows).
+//   gtsv_il_reduce_<T>, gtsv_il_solve_<T>, gtsv_il_recover_<T>
+//                         the interleaved batch by a thread per (system, partition): each
+//                         partition's part of S, then S (or, failing, the whole system) by
+//                         a thread per system, then the partitions again.
 //   gtsv_small_<T>        a thread per small system (up to 68 rows), a block's systems
 //                         staged through shared memory together.
 #include "common.cuh"
@@ -159,7 +163,8 @@ extern "C" __global__ void NG_CAT(gtsv_strided_, NG_SUFFIX)(
 }
 #endif
 
-#if defined(NG_SPIKE_REDUCE) || defined(NG_SPIKE_RECOVER) || defined(NG_SPIKE_TAIL) || defined(NG_BLOCK) || defined(NG_SMALL)
+#if defined(NG_SPIKE_REDUCE) || defined(NG_SPIKE_RECOVER) || defined(NG_SPIKE_TAIL) || defined(NG_BLOCK) || defined(NG_SMALL) || \
+    defined(NG_IL_REDUCE) || defined(NG_IL_SOLVE) || defined(NG_IL_RECOVER)
 // One large system by SPIKE in substructured form. The rows split into partitions of NG_L
 // (odd) rows; a partition's first row is its separator, the others its interior. Eliminating
 // every interior (diagonal pivoting inside it) leaves a tridiagonal system in the separators
@@ -535,6 +540,109 @@ extern "C" __global__ void __launch_bounds__(NG_NT) NG_CAT(gtsv_spike_tail_, NG_
     for (int i = top - 1; i >= 0; --i)
         for (ng_i64 bx = 0; bx * NG_NT < ms[i + 1]; ++bx)
             if (!ng_spike_recover_part(bx, ms[i], ldl[i], ld[i], ldu[i], lf[i], piv, lf[i + 1], flag)) return;
+}
+#endif
+
+#if defined(NG_IL_REDUCE) || defined(NG_IL_RECOVER)
+// The partitioned interleaved batch (gtsv_il_reduce, gtsv_il_solve, gtsv_il_recover): a
+// thread per (system, partition) where the batch has too few systems for a thread each.
+// Block (x, y) of NG_NT threads: system x·32 + lane (lanes of a warp: consecutive systems,
+// so every row they touch is one coalesced access), partition y·(NG_NT / 32) + warp. Each
+// thread stages and works on its own partition's rows only (shared memory at t·NG_L, as the
+// SPIKE kernels): no barrier. Returns false for a thread with no (system, partition).
+__device__ bool ng_il_stage(const ng_spike_smem &s, int n, const T *dl, const T *d, const T *du, const T *B, ng_i64 batch, ng_i64 count,
+                            ng_i64 &i, int &k, int &m) {
+    const int t = threadIdx.x;
+    i = (ng_i64)blockIdx.x * 32 + (t & 31);
+    k = blockIdx.y * (NG_NT / 32) + (t >> 5);
+    const int p = (n + NG_L - 1) / NG_L;
+    if (i >= count || k >= p) return false;
+    const int row = k * NG_L;
+    m = min(NG_L, n - row) - 1;
+    const T zero = ng_zero<T>();
+    for (int l = 0; l <= m; ++l) {
+        const ng_i64 g = row + l, o = t * NG_L + l;
+        s.a[o] = g > 0 ? dl[(g - 1) * batch + i] : zero;
+        s.b[o] = d[g * batch + i];
+        s.c[o] = g + 1 < n ? du[g * batch + i] : zero;
+        s.f[o] = B[g * batch + i];
+    }
+    return true;
+}
+#endif
+
+#if defined(NG_IL_REDUCE)
+// Reduce: partition k of system i (of `count`, entry g at g·batch + i) gives its ng_part, as
+// 7 values at W[(j·p + k)·count + i] (j: as, b, c, f, bu, bz, bg), and its failing interior
+// row or -1 at bad[k·count + i].
+extern "C" __global__ void __launch_bounds__(NG_NT) NG_CAT(gtsv_il_reduce_, NG_SUFFIX)(
+    int n, const T *dl, const T *d, const T *du, const T *B, ng_i64 batch, ng_i64 count, int pivot, T *W, int *bad) {
+    const ng_spike_smem s(NG_ROWS, false);
+    ng_i64 i;
+    int k, m;
+    if (!ng_il_stage(s, n, dl, d, du, B, batch, count, i, k, m)) return;
+    const int o = threadIdx.x * NG_L, p = (n + NG_L - 1) / NG_L;
+    const ng_part q = ng_partition_reduce(m, s.a + o, s.b + o, s.c + o, s.f + o, s.K + o, pivot != 0);
+    const T v[7] = {q.as, q.b, q.c, q.f, q.bu, q.bz, q.bg};
+    for (int j = 0; j < 7; ++j) W[((ng_i64)j * p + k) * count + i] = v[j];
+    bad[(ng_i64)k * count + i] = q.bad;
+}
+#endif
+
+#if defined(NG_IL_SOLVE)
+// A thread per system i of `count`: with every partition's part (gtsv_il_reduce's W and bad),
+// assembles S (order p; its dl, d, du, f at W + 7·p·count, rows count apart) and solves it
+// by ng_gtsv_rows (x over its f), in the P, Q, K of the whole-system solve. When a partition
+// or S had an exactly singular pivot block, solves the whole system instead (as
+// gtsv_interleaved: it decides info, and writes B only when nonsingular). state[i]: 0 when
+// the partitions are left to gtsv_il_recover, 1 when this kernel settled the system.
+extern "C" __global__ void NG_CAT(gtsv_il_solve_, NG_SUFFIX)(
+    int n, const T *dl, const T *d, const T *du, T *B, int *info, ng_i64 batch, ng_i64 count, int pivot, T *P, T *Q, signed char *K,
+    T *W, const int *bad, int *state) {
+    const int p = (n + NG_L - 1) / NG_L;
+    const T zero = ng_zero<T>();
+    for (ng_i64 i = (ng_i64)blockIdx.x * blockDim.x + threadIdx.x; i < count; i += (ng_i64)gridDim.x * blockDim.x) {
+        bool whole = false;
+        for (int k = 0; k < p; ++k) whole = whole || bad[(ng_i64)k * count + i] >= 0;
+        T *sdl = W + (ng_i64)7 * p * count, *sd = sdl + (ng_i64)p * count, *sdu = sd + (ng_i64)p * count, *sf = sdu + (ng_i64)p * count;
+        if (!whole) {
+            T pu = zero, pz = zero, pg = zero;  // the previous partition's bottom values
+            for (int k = 0; k < p; ++k) {
+                const auto at = [&](int j) { return W[((ng_i64)j * p + k) * count + i]; };
+                const ng_part q = {at(0), at(1), at(2), at(3), at(4), at(5), at(6), -1};
+                T a, b, f;
+                ng_s_row(q, pu, pz, pg, a, b, f);
+                if (k > 0) sdl[(ng_i64)(k - 1) * count + i] = a;
+                sd[(ng_i64)k * count + i] = b;
+                sdu[(ng_i64)k * count + i] = q.c;
+                sf[(ng_i64)k * count + i] = f;
+                pu = q.bu, pz = q.bz, pg = q.bg;
+            }
+            whole = ng_gtsv_rows(p, sdl + i, sd + i, sdu + i, sf + i, count, P + i, Q + i, K + i, count, sf + i, count, pivot != 0) != 0;
+        }
+        if (whole) info[i] = ng_gtsv_rows(n, dl + i, d + i, du + i, B + i, batch, P + i, Q + i, K + i, count, B + i, batch, pivot != 0);
+        else info[i] = 0;
+        state[i] = whole;
+    }
+}
+#endif
+
+#if defined(NG_IL_RECOVER)
+// Recover: partition k of system i (state[i] = 0 only), with the separators' solution (S's f
+// after gtsv_il_solve, at xs[k·count + i]), solved again and written over B.
+extern "C" __global__ void __launch_bounds__(NG_NT) NG_CAT(gtsv_il_recover_, NG_SUFFIX)(
+    int n, const T *dl, const T *d, const T *du, T *B, ng_i64 batch, ng_i64 count, int pivot, const T *xs, const int *state) {
+    const ng_spike_smem s(NG_ROWS, false);
+    const ng_i64 i0 = (ng_i64)blockIdx.x * 32 + (threadIdx.x & 31);
+    if (i0 >= count || state[i0] != 0) return;
+    ng_i64 i;
+    int k, m;
+    if (!ng_il_stage(s, n, dl, d, du, B, batch, count, i, k, m)) return;
+    const int o = threadIdx.x * NG_L, p = (n + NG_L - 1) / NG_L;
+    const T zero = ng_zero<T>();
+    // The reduce met the same pivots (they do not depend on the right-hand side): no failure.
+    ng_partition_recover(m, s.a + o, s.b + o, s.c + o, s.f + o, s.K + o, pivot != 0, xs[(ng_i64)k * count + i], k + 1 < p ? xs[(ng_i64)(k + 1) * count + i] : zero);
+    for (int l = 0; l <= m; ++l) B[((ng_i64)k * NG_L + l) * batch + i] = s.f[o + l];
 }
 #endif
 

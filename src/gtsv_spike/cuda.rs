@@ -1,5 +1,6 @@
 //! CUDA backend of the tridiagonal solvers: launches the kernels of `kernels/gtsv_spike.cu`
-//! (diagonal pivoting or Thomas: a thread per system for the interleaved batch; for the
+//! (diagonal pivoting or Thomas: a thread per system for the interleaved batch, or without
+//! pivoting for a batch too small to fill the GPU a thread per partition; for the
 //! strided batch a thread per system in shared memory up to BLOCK_SEQ rows, a block per system
 //! and right-hand side in shared memory up to SPIKE_MIN rows, else a thread per system and
 //! right-hand side) through the staging engine; one large system by SPIKE (`spike`, see the
@@ -30,7 +31,8 @@ pub fn source() -> &'static str {
 const THREADS: usize = 128;
 
 /// The defines and entry point of a kernel: `interleaved`, `strided`, `small`, `block`,
-/// `spike_reduce` or `spike_recover` (SPIKE_NT partitions per block).
+/// `spike_reduce`, `spike_recover`, `il_reduce`, `il_solve` or `il_recover` (SPIKE_NT
+/// partitions per block).
 pub fn specialise<T: Scalar>(kind: &str) -> (Vec<String>, String) {
     specialise_nt::<T>(kind, SPIKE_NT)
 }
@@ -51,7 +53,7 @@ pub fn specialise_nt<T: Scalar>(kind: &str, nt: usize) -> (Vec<String>, String) 
 /// Every specialisation the backend may launch for T (defines, entry point): for the kernel
 /// compile check.
 pub fn kernel_cases<T: Scalar>() -> Vec<(Vec<String>, String)> {
-    let fixed = ["interleaved", "strided", "small", "block", "spike_reduce", "spike_recover"].map(specialise::<T>);
+    let fixed = ["interleaved", "strided", "small", "block", "spike_reduce", "spike_recover", "il_reduce", "il_solve", "il_recover"].map(specialise::<T>);
     fixed.into_iter().chain(TAIL_NT.map(|nt| specialise_nt::<T>("spike_tail", nt))).collect()
 }
 
@@ -384,9 +386,29 @@ fn interleaved<T>(dir: Dir, p: *const T, n: usize, batch: usize) -> Operand {
     Operand::vector(dir, p, 1, n).row_step(batch).interleaved()
 }
 
+/// Whether a batch of `batch` interleaved systems of order n goes a thread per (system,
+/// partition of SPIKE_L rows) instead of a thread per system: without pivoting only (the
+/// partitions never pivot across their separators: on systems that need pivoting their
+/// backward error is bounded by the partitions' conditioning, so the diagonal-pivoting mode
+/// keeps the whole system on one thread, as the strided batch does for non-dominant systems),
+/// above BLOCK_SEQ rows, and when the batch has too few systems to fill the GPU with a thread
+/// each (fewer than 4 × SMs × 256); the partitions fit grid y.
+fn il_partitioned(n: usize, pivoting: Pivoting, batch: usize, sms: usize) -> bool {
+    pivoting == Pivoting::NoPivot && n > BLOCK_SEQ && batch < 4 * sms * 256 && il_parts(n).div_ceil(SPIKE_NT / 32) <= GRID_Y
+}
+
+/// Partitions of one system in the partitioned interleaved kernels.
+fn il_parts(n: usize) -> usize {
+    n.div_ceil(SPIKE_L)
+}
+
 /// Enqueues the solve of the chunk's systems of an interleaved batch: the views start at the
 /// chunk's first system, so the kernel's `first` is 0 and its `batch` the views' row step.
-fn launch_interleaved<T: Scalar>(ch: &CudaHandle, g: &GtsvInterleaved<T>, k: &Chunk) -> Result<()> {
+/// `partitioned`: see [`il_partitioned`].
+fn launch_interleaved<T: Scalar>(ch: &CudaHandle, g: &GtsvInterleaved<T>, k: &Chunk, partitioned: bool) -> Result<()> {
+    if partitioned {
+        return launch_il_partitioned(ch, g, k);
+    }
     let module = module::<T>(ch, "interleaved")?;
     let (dl, d, du, b, info, p, q, kinds) = (k[0].ptr(), k[1].ptr(), k[2].ptr(), k[3].ptr(), k[4].ptr(), k[5].ptr(), k[6].ptr(), k[7].ptr());
     let (n, batch, first, count, pivot) = (g.n as i32, k[3].row_step as i64, 0i64, k.count as i64, pivot_code(g.pivoting));
@@ -395,6 +417,38 @@ fn launch_interleaved<T: Scalar>(ch: &CudaHandle, g: &GtsvInterleaved<T>, k: &Ch
     unsafe {
         let system = ch.launch(&module).arg(&n).arg(&dl).arg(&d).arg(&du).arg(&b).arg(&info);
         system.arg(&batch).arg(&first).arg(&count).arg(&pivot).arg(&p).arg(&q).arg(&kinds).run(grid(k.count.div_ceil(THREADS) as i64), THREADS as u32, 0)
+    }
+}
+
+/// The partitioned interleaved solve of a chunk (see `il_partitioned`): gtsv_il_reduce (a
+/// thread per system and partition), gtsv_il_solve (a thread per system: the separators'
+/// system, or the whole system when a pivot block was exactly singular), gtsv_il_recover (a
+/// thread per system and partition), on the views of [`gtsv_interleaved`]'s stage: its
+/// operands 8 (parts and S: 11 per partition) and 9 (pivot failures per partition, then the
+/// systems' states).
+fn launch_il_partitioned<T: Scalar>(ch: &CudaHandle, g: &GtsvInterleaved<T>, k: &Chunk) -> Result<()> {
+    let (dl, d, du, b, info, p, q, kinds, w, bad) = (k[0].ptr(), k[1].ptr(), k[2].ptr(), k[3].ptr(), k[4].ptr(), k[5].ptr(), k[6].ptr(), k[7].ptr(), k[8].ptr(), k[9].ptr());
+    let parts = il_parts(g.n);
+    let (state, xs) = (bad + (parts * k.count * size_of::<i32>()) as u64, w + (10 * parts * k.count * size_of::<T>()) as u64);
+    let (n, batch, count, pivot) = (g.n as i32, k[3].row_step as i64, k.count as i64, pivot_code(g.pivoting));
+    let blocks = (k.count.div_ceil(32) as u32, parts.div_ceil(SPIKE_NT / 32) as u32, 1);
+    let smem = spike_smem::<T>(SPIKE_L * SPIKE_NT, false);
+    let reduce = module::<T>(ch, "il_reduce")?;
+    let solve = module::<T>(ch, "il_solve")?;
+    let recover = module::<T>(ch, "il_recover")?;
+    // SAFETY: the argument lists of gtsv_il_reduce_<T>, gtsv_il_solve_<T> and
+    // gtsv_il_recover_<T> in gtsv_spike.cu, on the chunk's views (rows `batch` apart from its
+    // first system); W holds 11 values per partition and system, bad one i32 per partition and
+    // system and state one per system (S's f, the separators' solution, is the last of W's 11
+    // blocks of parts·count: xs); P, Q and K hold n per system. Grid x: count/32
+    // < 2^31 (count <= batch < 4·SMs·256); grid y <= GRID_Y (il_partitioned).
+    unsafe {
+        let system = ch.launch(&reduce).arg(&n).arg(&dl).arg(&d).arg(&du).arg(&b);
+        system.arg(&batch).arg(&count).arg(&pivot).arg(&w).arg(&bad).run(blocks, SPIKE_NT as u32, smem)?;
+        let system = ch.launch(&solve).arg(&n).arg(&dl).arg(&d).arg(&du).arg(&b).arg(&info).arg(&batch).arg(&count).arg(&pivot);
+        system.arg(&p).arg(&q).arg(&kinds).arg(&w).arg(&bad).arg(&state).run(grid(k.count.div_ceil(THREADS) as i64), THREADS as u32, 0)?;
+        let system = ch.launch(&recover).arg(&n).arg(&dl).arg(&d).arg(&du).arg(&b);
+        system.arg(&batch).arg(&count).arg(&pivot).arg(&xs).arg(&state).run(blocks, SPIKE_NT as u32, smem)
     }
 }
 
@@ -410,9 +464,17 @@ pub fn gtsv_interleaved<T: Scalar>(ch: &mut CudaHandle, g: &GtsvInterleaved<T>, 
         .op(off(g.du))
         .op(interleaved(Dir::InOut, g.b, n, batch))
         .op(Operand::vector(Dir::Out, g.info, 1, 1));
-    // SAFETY: the operands are the validated call's arrays in `space`; the kernel touches the
+    let stage = elimination::<T>(stage, n, 1);
+    // Decided once for the call (its chunks may hold fewer systems), with the scratch of the
+    // partitioned kernels.
+    let partitioned = il_partitioned(n, g.pivoting, batch, ch.dev.sm_count.max(1) as usize);
+    let stage = match partitioned {
+        true => stage.op(Operand::scratch::<T>(11 * il_parts(n))).op(Operand::scratch::<i32>(il_parts(n) + 1)),
+        false => stage.op(Operand::absent()).op(Operand::absent()),
+    };
+    // SAFETY: the operands are the validated call's arrays in `space`; the kernels touch the
     // chunk's systems only.
-    unsafe { elimination::<T>(stage, n, 1).run(ch, |ch, k| launch_interleaved(ch, g, k)) }
+    unsafe { stage.run(ch, |ch, k| launch_interleaved(ch, g, k, partitioned)) }
 }
 
 #[cfg(test)]
@@ -433,5 +495,16 @@ mod tests {
         for nt in TAIL_NT {
             assert!(spike_levels(SPIKE_L * (nt - 1)).len() - 1 <= 6, "nt = {nt}");
         }
+    }
+
+    /// The interleaved batch goes a thread per partition without pivoting only, above
+    /// BLOCK_SEQ rows, below 4 × SMs × 256 systems (H100: 132 SMs).
+    #[test]
+    fn interleaved_partitions_only_small_nopivot_batches() {
+        assert!(il_partitioned(1024, Pivoting::NoPivot, 6554, 132));
+        assert!(il_partitioned(BLOCK_SEQ + 1, Pivoting::NoPivot, 1, 132));
+        assert!(!il_partitioned(BLOCK_SEQ, Pivoting::NoPivot, 1, 132));
+        assert!(!il_partitioned(1024, Pivoting::Diagonal, 6554, 132));
+        assert!(!il_partitioned(1024, Pivoting::NoPivot, 4 * 132 * 256, 132));
     }
 }

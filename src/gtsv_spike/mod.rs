@@ -49,7 +49,11 @@
 //!   in shared memory; above, a block per system in shared memory, SPIKE with one level of
 //!   partitions when there is no pivoting or the system is diagonally dominant by rows, else
 //!   the whole system by diagonal pivoting;
-//! - the interleaved batch: a thread per system, the whole system.
+//! - the interleaved batch: a thread per system, the whole system; without pivoting, above 68
+//!   rows and when the batch has fewer than 4 × SMs × 256 systems, a thread per partition of 17
+//!   rows instead (then the separators' system and, when a pivot block of a partition or of
+//!   that system is exactly singular, the whole system on the system's thread). With diagonal
+//!   pivoting the whole system stays on one thread, as partitions would lose stability.
 //!
 //! The CPU backend solves with LAPACK `?gtsv` (partial pivoting) in both modes, so NOPIVOT
 //! there still solves systems that need pivoting.

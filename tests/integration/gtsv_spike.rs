@@ -287,6 +287,46 @@ fn tail_orders_for<T: Blas>(h: &mut Handle) {
     verify::<T>(h.backend(), &s.what::<T>("spike", 0, mode), &s, &x, info);
 }
 
+/// Issue 27: interleaved batches of 1, 3 and 37 systems of orders past the CUDA backend's
+/// threshold for a thread per (system, partition of 17 rows) in no-pivot mode (69: a last
+/// partition of one row, 70, 86, 300, 1024), both modes; in each batch dominant systems, a
+/// zero column at a separator (row 34), inside a partition (row 42) and on its last row (row
+/// 50), and a nonsingular system whose partition is singular (row 52 zero but for its
+/// coupling to the separator: solved whole, info 0); every call twice, bitwise equal.
+fn il_partitioned_for<T: Blas>(h: &mut Handle) {
+    let mut seed = 2900;
+    for n in [69, 70, 86, 300, 1024] {
+        for batch in [1, 3, 37] {
+            for mode in MODES {
+                let systems: Vec<Sys> = (0..batch)
+                    .map(|i| {
+                        seed += 1;
+                        let mut s = Sys::new::<T>(if i % 6 == 5 { Kind::Laplace } else { Kind::Dominant }, n, 1, seed);
+                        match i % 6 {
+                            1 => zero_column(&mut s, 34),
+                            2 => zero_column(&mut s, 42),
+                            3 => zero_column(&mut s, 50),
+                            4 => {
+                                s.d[52] = c64(0.0, 0.0);
+                                s.du[52] = c64(0.0, 0.0);
+                            }
+                            _ => {}
+                        }
+                        s
+                    })
+                    .collect();
+                let out = run_interleaved::<T>(h, &systems, mode);
+                let again = run_interleaved::<T>(h, &systems, mode);
+                for (i, (s, (x, info))) in systems.iter().zip(&out).enumerate() {
+                    let what = s.what::<T>("interleaved", i, mode);
+                    verify::<T>(h.backend(), &what, s, x, *info);
+                    assert!(again[i].1 == *info && unchanged(&again[i].0, x), "{what}: a second call gave other bits");
+                }
+            }
+        }
+    }
+}
+
 /// Zeroes column j of s (singular from then on).
 fn zero_column(s: &mut Sys, j: usize) {
     s.d[j] = c64(0.0, 0.0);
@@ -805,6 +845,7 @@ crate::all_precisions! {
     partitioned => partitioned_for;
     tail_orders => tail_orders_for;
     singular_partitions => singular_partitions_for;
+    il_partitioned => il_partitioned_for;
     strided => strided_for;
     interleaved => interleaved_for;
     cusparse_layout => cusparse_layout_for;
@@ -822,6 +863,7 @@ crate::on_every_backend! {
     gtsv_spike_partitioned_orders => super::partitioned;
     issue27_spike_tail_orders_reproducible => super::tail_orders;
     issue27_singular_partitions_fall_back => super::singular_partitions;
+    issue27_interleaved_partitioned => super::il_partitioned;
     gtsv_batched_strided_matches_lapack => super::strided;
     gtsv_batched_interleaved_matches_lapack => super::interleaved;
     issue25_cusparse_arrays_map_as_documented => super::cusparse_layout;

@@ -163,6 +163,7 @@ impl StridedArgs {
 /// of a SPIKE solve of the same system enqueued before, which this launch falls back from
 /// (it solves only if that one failed, else sets info to 0).
 fn launch_strided<T: Scalar>(ch: &CudaHandle, g: &GtsvStrided<T>, k: &Chunk, spike: u64) -> Result<()> {
+    debug_assert!(spike == 0 || !by_block(g.n), "only the thread-per-system kernel reads SPIKE's flag");
     let a = StridedArgs::of(g, k);
     let (batch, pivot, rhs) = (k.count as i64, pivot_code(g.pivoting), g.nrhs.min(GRID_Y) as u32);
     if g.n <= BLOCK_SEQ {

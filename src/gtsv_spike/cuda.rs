@@ -259,8 +259,8 @@ const SPIKE_OPS: usize = 8;
 pub const TAIL_NT: [usize; 3] = [512, 256, 128];
 
 /// Partitions per block of `gtsv_spike_tail` for T on `ch`'s device: the largest of
-/// [`TAIL_NT`] whose rows fit its shared memory (SPIKE_NT's do on every device of sm_80 on:
-/// 72 KiB for a complex double block).
+/// [`TAIL_NT`] whose rows fit its shared memory, else SPIKE_NT, which the level kernels need
+/// anyway (73 KiB in double precision, 144 KiB in complex double).
 fn tail_nt<T>(ch: &CudaHandle) -> usize {
     TAIL_NT.into_iter().find(|&nt| spike_smem::<T>(SPIKE_L * nt, false) as usize <= ch.dev.max_smem_optin).unwrap_or(SPIKE_NT)
 }

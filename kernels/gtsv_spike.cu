@@ -15,11 +15,18 @@
 //                         every array (n - 1 rows in dl and du), so every access is coalesced.
 //   gtsv_strided_<T>      a thread per (system, right-hand side), the system's diagonals
 //                         contiguous at i * stride_diag; the workspace interleaved by thread.
-//   gtsv_spike_reduce_<T>, gtsv_spike_top_<T>, gtsv_spike_recover_<T>
+//   gtsv_spike_reduce_<T>, gtsv_spike_recover_<T>
 //                         one large system by SPIKE (below), NG_L rows per partition and
 //                         NG_NT partitions per block.
+//   gtsv_spike_tail_<T>   the last levels of that SPIKE solve (from order NG_L·(NG_NT - 1), its
+//                         NG_NT as large as shared memory allows) in one block per
+//                         right-hand side and one launch; same arithmetic, same bits.
 //   gtsv_block_<T>        a block per system and right-hand side, in shared memory, SPIKE
 //                         with one level of partitions (up to NG_NT·NG_L rows).
+//   gtsv_il_reduce_<T>, gtsv_il_solve_<T>, gtsv_il_recover_<T>
+//                         the interleaved batch by a thread per (system, partition): each
+//                         partition's part of S, then S (or, failing, the whole system) by
+//                         a thread per system, then the partitions again.
 //   gtsv_small_<T>        a thread per small system (up to 68 rows), a block's systems
 //                         staged through shared memory together.
 #include "common.cuh"
@@ -108,6 +115,18 @@ __device__ int ng_gtsv_rows(int n, const T *dl1, const T *d, const T *du, const 
     return 0;
 }
 
+// A SPIKE solve's failure flag: 0 (cleared by the host) while every pivot block met was
+// nonsingular; a failure at 1-based original row `row1` stores the largest complement, that
+// is the smallest failing row's, whatever the order the blocks meet them in.
+__device__ __forceinline__ void ng_spike_fail(unsigned long long *flag, ng_i64 row1) {
+    atomicMax(flag, ~(unsigned long long)row1);
+}
+
+// Whether the solve has failed: volatile, as other blocks of a running kernel may set it.
+__device__ __forceinline__ bool ng_spike_failed(const unsigned long long *flag) {
+    return *(const volatile unsigned long long *)flag != 0ull;
+}
+
 #if defined(NG_INTERLEAVED)
 // Systems first .. first + count - 1, thread i solving system first + i; the data's stride is
 // batch, the workspace's (P, Q, K of ng_gtsv_rows, interleaved like the data) count.
@@ -124,13 +143,19 @@ extern "C" __global__ void NG_CAT(gtsv_interleaved_, NG_SUFFIX)(
 #if defined(NG_STRIDED)
 // Thread t = i * nrhs + r: system i, right-hand side r. Every thread of a system meets the
 // same pivots, so a singular system leaves all its right-hand sides untouched; r = 0 writes
-// info.
+// info. As the fallback of a SPIKE solve (spike: its failure flag, else NULL), it solves only
+// when that solve failed, and otherwise only sets info to 0: the host need not wait for SPIKE.
 extern "C" __global__ void NG_CAT(gtsv_strided_, NG_SUFFIX)(
     int n, ng_i64 nrhs, const T *dl, const T *d, const T *du, ng_i64 stride_diag, T *B, ng_i64 ldb, ng_i64 stride_b, int *info,
-    ng_i64 batch, int pivot, T *P, T *Q, signed char *K) {
+    ng_i64 batch, int pivot, T *P, T *Q, signed char *K, const unsigned long long *spike) {
     const ng_i64 threads = batch * nrhs;
+    const bool solved = spike != nullptr && !ng_spike_failed(spike);
     for (ng_i64 t = (ng_i64)blockIdx.x * blockDim.x + threadIdx.x; t < threads; t += (ng_i64)gridDim.x * blockDim.x) {
         const ng_i64 i = t / nrhs, r = t % nrhs, o = i * stride_diag;
+        if (solved) {
+            if (r == 0) info[i] = 0;
+            continue;
+        }
         T *b = B + i * stride_b + r * ldb;
         const int res = ng_gtsv_rows(n, dl + o, d + o, du + o, b, 1, P + t, Q + t, K + t, threads, b, 1, pivot != 0);
         if (r == 0) info[i] = res;
@@ -138,7 +163,8 @@ extern "C" __global__ void NG_CAT(gtsv_strided_, NG_SUFFIX)(
 }
 #endif
 
-#if defined(NG_SPIKE_REDUCE) || defined(NG_SPIKE_TOP) || defined(NG_SPIKE_RECOVER) || defined(NG_BLOCK) || defined(NG_SMALL)
+#if defined(NG_SPIKE_REDUCE) || defined(NG_SPIKE_RECOVER) || defined(NG_SPIKE_TAIL) || defined(NG_BLOCK) || defined(NG_SMALL) || \
+    defined(NG_IL_REDUCE) || defined(NG_IL_SOLVE) || defined(NG_IL_RECOVER)
 // One large system by SPIKE in substructured form. The rows split into partitions of NG_L
 // (odd) rows; a partition's first row is its separator, the others its interior. Eliminating
 // every interior (diagonal pivoting inside it) leaves a tridiagonal system in the separators
@@ -148,9 +174,14 @@ extern "C" __global__ void NG_CAT(gtsv_strided_, NG_SUFFIX)(
 // smaller. A block stages NG_NT partitions' rows in shared memory, coalesced; each thread
 // works on its partition there (NG_L odd: the threads' rows fall in distinct banks).
 //
-// Failure: *flag (initially ~0ull) takes the smallest 1-based original row whose pivot block
-// was exactly singular; every kernel of the solve returns early once it is set, so a failed
-// solve writes nothing to X.
+// The last levels, from the first whose order is at most NG_L·(NG_NT - 1) of
+// gtsv_spike_tail's (larger than the other kernels': its NG_NT fills the device's shared
+// memory), go in one launch: gtsv_spike_tail runs their reduce and recover parts in one
+// block, barriers in place of kernel boundaries, so a system of order 2^16 takes three
+// launches, not nine (and the fallback's).
+//
+// Failure: see ng_spike_fail; every kernel of the solve returns early once the flag is set,
+// so a failed solve writes nothing to X.
 
 #define NG_ROWS (NG_NT * NG_L)
 
@@ -367,29 +398,31 @@ __device__ void ng_spike_stage(const ng_spike_smem &s, int rows, ng_i64 N, ng_i6
     }
 }
 
-#if defined(NG_SPIKE_REDUCE)
-// Reduce: S (order p = ceil(N / NG_L)) from the system (order N) and right-hand side
-// blockIdx.y. Block i stages partitions i·(NG_NT - 1) - 1 onwards: its thread 0 only
-// supplies the bottom values of the partition before its first (the halo). Writes S's dl, d,
-// du (right-hand side 0's blocks only) and column blockIdx.y of sf. A failure at interior
-// row r of this level is original row (r·scale) (scale = NG_L^level).
-extern "C" __global__ void __launch_bounds__(NG_NT) NG_CAT(gtsv_spike_reduce_, NG_SUFFIX)(
-    ng_i64 N, const T *dl, const T *d, const T *du, const T *F, ng_i64 ldf, int pivot, T *sdl, T *sd, T *sdu, T *sf, ng_i64 ldsf,
-    unsigned long long *flag, ng_i64 scale) {
-    if (__syncthreads_or(*(volatile unsigned long long *)flag != ~0ull)) return;
+#if defined(NG_SPIKE_REDUCE) || defined(NG_SPIKE_TAIL)
+// Reduce, the part of block bx (for one right-hand side): S (order p = ceil(N / NG_L)) from
+// the system (order N) and right-hand side F. Block bx stages partitions bx·(NG_NT - 1) - 1
+// onwards: its thread 0 only supplies the bottom values of the partition before its first
+// (the halo). Writes S's rows k to sdl[k - 1], sd[k], sdu[k] (with `diagonals`) and sf[k]. A
+// failure at interior row r of this level is original row (r·scale) (scale = NG_L^level).
+// Every thread of the block calls it (it has barriers); returns false, having written
+// nothing, when the solve has failed (false for every thread alike).
+__device__ bool ng_spike_reduce_part(ng_i64 bx, ng_i64 N, const T *dl, const T *d, const T *du, const T *F, bool pivot, T *sdl, T *sd, T *sdu,
+                                     bool diagonals, T *sf, unsigned long long *flag, ng_i64 scale) {
+    // Also the barrier after the block's previous part (the tail kernel reuses shared memory).
+    if (__syncthreads_or(ng_spike_failed(flag))) return false;
     const ng_spike_smem s(NG_ROWS, false);
     const int t = threadIdx.x;
-    const ng_i64 r = blockIdx.y, p = (N + NG_L - 1) / NG_L, k = (ng_i64)blockIdx.x * (NG_NT - 1) - 1 + t, row = k * NG_L;
-    ng_spike_stage(s, NG_ROWS, N, row - (ng_i64)t * NG_L, dl, d, du, F + r * ldf);
+    const ng_i64 p = (N + NG_L - 1) / NG_L, k = bx * (NG_NT - 1) - 1 + t, row = k * NG_L;
+    ng_spike_stage(s, NG_ROWS, N, row - (ng_i64)t * NG_L, dl, d, du, F);
     __syncthreads();
     const T zero = ng_zero<T>();
     const bool active = k >= 0 && k < p;
     ng_part q = {zero, zero, zero, zero, zero, zero, zero, -1};
     if (active) {
         const int m = (int)min((ng_i64)NG_L, N - row) - 1, o = t * NG_L;
-        q = ng_partition_reduce(m, s.a + o, s.b + o, s.c + o, s.f + o, s.K + o, pivot != 0);
+        q = ng_partition_reduce(m, s.a + o, s.b + o, s.c + o, s.f + o, s.K + o, pivot);
         if (q.bad >= 0) {
-            atomicMin(flag, (unsigned long long)((row + 1 + q.bad) * scale + 1));
+            ng_spike_fail(flag, (row + 1 + q.bad) * scale + 1);
             q.bu = q.bz = q.bg = zero;
         }
     }
@@ -400,56 +433,216 @@ extern "C" __global__ void __launch_bounds__(NG_NT) NG_CAT(gtsv_spike_reduce_, N
     if (active && t > 0) {
         T a, b, f;
         ng_s_row(q, s.x3[t - 1], s.x3[NG_NT + t - 1], s.x3[2 * NG_NT + t - 1], a, b, f);
-        if (r == 0) {
+        if (diagonals) {
             if (k > 0) sdl[k - 1] = a;
             sd[k] = b;
             if (k + 1 < p) sdu[k] = q.c;
         }
-        sf[k + r * ldsf] = f;
+        sf[k] = f;
     }
+    return true;
 }
 #endif
 
-#if defined(NG_SPIKE_TOP)
-// The last level, one unknown: x = f / d for every right-hand side (thread r).
-extern "C" __global__ void NG_CAT(gtsv_spike_top_, NG_SUFFIX)(const T *d, T *f, ng_i64 nrhs, ng_i64 ldf, unsigned long long *flag) {
-    const ng_i64 r = (ng_i64)blockIdx.x * blockDim.x + threadIdx.x;
-    if (r >= nrhs || *(volatile unsigned long long *)flag != ~0ull) return;
-    if (ng_is_zero(d[0])) {
-        atomicMin(flag, 1ull);
-        return;
-    }
-    f[r * ldf] = ng_div(f[r * ldf], d[0]);
-}
-#endif
-
-#if defined(NG_SPIKE_RECOVER)
-// Recover: with the separators' solution xs (S's, column blockIdx.y at xs + r·ldxs), solves
-// every interior again and writes the level's solution over X (its right-hand side on entry).
-extern "C" __global__ void __launch_bounds__(NG_NT) NG_CAT(gtsv_spike_recover_, NG_SUFFIX)(
-    ng_i64 N, const T *dl, const T *d, const T *du, T *X, ng_i64 ldx, int pivot, const T *xs, ng_i64 ldxs, unsigned long long *flag) {
-    if (__syncthreads_or(*(volatile unsigned long long *)flag != ~0ull)) return;
+#if defined(NG_SPIKE_RECOVER) || defined(NG_SPIKE_TAIL)
+// Recover, the part of block bx (for one right-hand side): with the separators' solution xs
+// (S's), solves partitions bx·NG_NT onwards again and writes their solution over X (their
+// right-hand side on entry). Every thread of the block calls it; returns false (every thread
+// alike), having written nothing, when the solve has failed.
+__device__ bool ng_spike_recover_part(ng_i64 bx, ng_i64 N, const T *dl, const T *d, const T *du, T *x, bool pivot, const T *xs,
+                                      unsigned long long *flag) {
+    // Also the barrier after the block's previous part (the tail kernel reuses shared memory).
+    if (__syncthreads_or(ng_spike_failed(flag))) return false;
     const ng_spike_smem s(NG_ROWS, false);
     const int t = threadIdx.x;
-    const ng_i64 r = blockIdx.y, p = (N + NG_L - 1) / NG_L, row0 = (ng_i64)blockIdx.x * NG_ROWS, k = (ng_i64)blockIdx.x * NG_NT + t, row = k * NG_L;
-    T *x = X + r * ldx;
-    const T *xr = xs + r * ldxs;
+    const ng_i64 p = (N + NG_L - 1) / NG_L, row0 = bx * NG_ROWS, k = bx * NG_NT + t, row = k * NG_L;
     ng_spike_stage(s, NG_ROWS, N, row0, dl, d, du, x);
     __syncthreads();
     bool bad = false;
     if (k < p) {
         const int m = (int)min((ng_i64)NG_L, N - row) - 1, o = t * NG_L;
-        bad = ng_partition_recover(m, s.a + o, s.b + o, s.c + o, s.f + o, s.K + o, pivot != 0, xr[k], k + 1 < p ? xr[k + 1] : ng_zero<T>()) >= 0;
+        bad = ng_partition_recover(m, s.a + o, s.b + o, s.c + o, s.f + o, s.K + o, pivot, xs[k], k + 1 < p ? xs[k + 1] : ng_zero<T>()) >= 0;
     }
     // A failure here would be rounding's; it is reported and this block writes nothing.
     if (__syncthreads_or(bad)) {
-        if (bad) atomicMin(flag, (unsigned long long)(row + 2));
-        return;
+        if (bad) ng_spike_fail(flag, row + 2);
+        return false;
     }
     for (int l = t; l < NG_ROWS; l += NG_NT) {
         const ng_i64 g = row0 + l;
         if (g < N) x[g] = s.f[l];
     }
+    return true;
+}
+#endif
+
+#if defined(NG_SPIKE_REDUCE)
+// Reduce (see ng_spike_reduce_part), right-hand side blockIdx.y (column ldf apart in F, ldsf
+// in sf); S's diagonals from right-hand side 0's blocks only.
+extern "C" __global__ void __launch_bounds__(NG_NT) NG_CAT(gtsv_spike_reduce_, NG_SUFFIX)(
+    ng_i64 N, const T *dl, const T *d, const T *du, const T *F, ng_i64 ldf, int pivot, T *sdl, T *sd, T *sdu, T *sf, ng_i64 ldsf,
+    unsigned long long *flag, ng_i64 scale) {
+    const ng_i64 r = blockIdx.y;
+    ng_spike_reduce_part(blockIdx.x, N, dl, d, du, F + r * ldf, pivot != 0, sdl, sd, sdu, r == 0, sf + r * ldsf, flag, scale);
+}
+#endif
+
+#if defined(NG_SPIKE_RECOVER)
+// Recover (see ng_spike_recover_part), right-hand side blockIdx.y: the separators' solution at
+// xs + r·ldxs, the level's over X + r·ldx.
+extern "C" __global__ void __launch_bounds__(NG_NT) NG_CAT(gtsv_spike_recover_, NG_SUFFIX)(
+    ng_i64 N, const T *dl, const T *d, const T *du, T *X, ng_i64 ldx, int pivot, const T *xs, ng_i64 ldxs, unsigned long long *flag) {
+    const ng_i64 r = blockIdx.y;
+    ng_spike_recover_part(blockIdx.x, N, dl, d, du, X + r * ldx, pivot != 0, xs + r * ldxs, flag);
+}
+#endif
+
+#if defined(NG_SPIKE_TAIL)
+// Orders of the levels below a tail level: NG_L^6 > 2^24 rows, far above what one block
+// stages (the host sends orders up to NG_L·NG_NT).
+#define NG_TAIL_LEVELS 6
+
+// The last levels of a SPIKE solve in one block per right-hand side (blockIdx.x = r), the
+// reduce and recover parts of each level one after the other, with barriers where the
+// multi-launch solve has kernel boundaries: the same arithmetic on the same values, so the
+// same bits. Level 0 is the system given (order N, right-hand side F + r·ldf, its solution
+// written there); the reduced levels below it live in W + r·ldw, each of order m as dl, d, du,
+// f of m entries in turn (only this block touches them: no other block's writes are awaited).
+extern "C" __global__ void __launch_bounds__(NG_NT) NG_CAT(gtsv_spike_tail_, NG_SUFFIX)(
+    ng_i64 N, const T *dl, const T *d, const T *du, T *F, ng_i64 ldf, int pivot, T *W, ng_i64 ldw, unsigned long long *flag,
+    ng_i64 scale) {
+    const ng_i64 r = blockIdx.x;
+    const bool piv = pivot != 0;
+    // Level i's order and arrays (i = 0: the system given).
+    ng_i64 ms[NG_TAIL_LEVELS + 1];
+    const T *ldl[NG_TAIL_LEVELS + 1], *ld[NG_TAIL_LEVELS + 1], *ldu[NG_TAIL_LEVELS + 1];
+    T *lf[NG_TAIL_LEVELS + 1];
+    ms[0] = N, ldl[0] = dl, ld[0] = d, ldu[0] = du, lf[0] = F + r * ldf;
+    T *w = W + r * ldw;
+    int top = 0;
+    for (; ms[top] > 1 && top < NG_TAIL_LEVELS; ++top, scale *= NG_L) {
+        const ng_i64 m = (ms[top] + NG_L - 1) / NG_L;
+        T *sdl = w, *sd = w + m, *sdu = w + 2 * m, *sf = w + 3 * m;
+        w += 4 * m;
+        for (ng_i64 bx = 0; bx * (NG_NT - 1) < m; ++bx)
+            if (!ng_spike_reduce_part(bx, ms[top], ldl[top], ld[top], ldu[top], lf[top], piv, sdl, sd, sdu, true, sf, flag, scale)) return;
+        ms[top + 1] = m, ldl[top + 1] = sdl, ld[top + 1] = sd, ldu[top + 1] = sdu, lf[top + 1] = sf;
+    }
+    // One unknown left (the host's orders guarantee it; were it not so, the fallback would
+    // solve instead): thread 0 solves it.
+    if (__syncthreads_or(ng_spike_failed(flag))) return;
+    if (threadIdx.x == 0) {
+        if (ms[top] > 1 || ng_is_zero(ld[top][0]))
+            ng_spike_fail(flag, 1);
+        else
+            lf[top][0] = ng_div(lf[top][0], ld[top][0]);
+    }
+    for (int i = top - 1; i >= 0; --i)
+        for (ng_i64 bx = 0; bx * NG_NT < ms[i + 1]; ++bx)
+            if (!ng_spike_recover_part(bx, ms[i], ldl[i], ld[i], ldu[i], lf[i], piv, lf[i + 1], flag)) return;
+}
+#endif
+
+#if defined(NG_IL_REDUCE) || defined(NG_IL_RECOVER)
+// The partitioned interleaved batch (gtsv_il_reduce, gtsv_il_solve, gtsv_il_recover): a
+// thread per (system, partition) where the batch has too few systems for a thread each.
+// Block (x, y) of NG_NT threads: system x·32 + lane (lanes of a warp: consecutive systems,
+// so every row they touch is one coalesced access), partition y·(NG_NT / 32) + warp. Each
+// thread stages and works on its own partition's rows only (shared memory at t·NG_L, as the
+// SPIKE kernels): no barrier. Returns false for a thread with no (system, partition).
+__device__ bool ng_il_stage(const ng_spike_smem &s, int n, const T *dl, const T *d, const T *du, const T *B, ng_i64 batch, ng_i64 count,
+                            ng_i64 &i, int &k, int &m) {
+    const int t = threadIdx.x;
+    i = (ng_i64)blockIdx.x * 32 + (t & 31);
+    k = blockIdx.y * (NG_NT / 32) + (t >> 5);
+    const int p = (n + NG_L - 1) / NG_L;
+    if (i >= count || k >= p) return false;
+    const int row = k * NG_L;
+    m = min(NG_L, n - row) - 1;
+    const T zero = ng_zero<T>();
+    for (int l = 0; l <= m; ++l) {
+        const ng_i64 g = row + l, o = t * NG_L + l;
+        s.a[o] = g > 0 ? dl[(g - 1) * batch + i] : zero;
+        s.b[o] = d[g * batch + i];
+        s.c[o] = g + 1 < n ? du[g * batch + i] : zero;
+        s.f[o] = B[g * batch + i];
+    }
+    return true;
+}
+#endif
+
+#if defined(NG_IL_REDUCE)
+// Reduce: partition k of system i (of `count`, entry g at g·batch + i) gives its ng_part, as
+// 7 values at W[(j·p + k)·count + i] (j: as, b, c, f, bu, bz, bg), and its failing interior
+// row or -1 at bad[k·count + i].
+extern "C" __global__ void __launch_bounds__(NG_NT) NG_CAT(gtsv_il_reduce_, NG_SUFFIX)(
+    int n, const T *dl, const T *d, const T *du, const T *B, ng_i64 batch, ng_i64 count, int pivot, T *W, int *bad) {
+    const ng_spike_smem s(NG_ROWS, false);
+    ng_i64 i;
+    int k, m;
+    if (!ng_il_stage(s, n, dl, d, du, B, batch, count, i, k, m)) return;
+    const int o = threadIdx.x * NG_L, p = (n + NG_L - 1) / NG_L;
+    const ng_part q = ng_partition_reduce(m, s.a + o, s.b + o, s.c + o, s.f + o, s.K + o, pivot != 0);
+    const T v[7] = {q.as, q.b, q.c, q.f, q.bu, q.bz, q.bg};
+    for (int j = 0; j < 7; ++j) W[((ng_i64)j * p + k) * count + i] = v[j];
+    bad[(ng_i64)k * count + i] = q.bad;
+}
+#endif
+
+#if defined(NG_IL_SOLVE)
+// A thread per system i of `count`: with every partition's part (gtsv_il_reduce's W and bad),
+// assembles S (order p; its dl, d, du, f at W + 7·p·count, rows count apart) and solves it
+// by ng_gtsv_rows (x over its f), in the P, Q, K of the whole-system solve. When a partition
+// or S had an exactly singular pivot block, solves the whole system instead (as
+// gtsv_interleaved: it decides info, and writes B only when nonsingular). state[i]: 0 when
+// the partitions are left to gtsv_il_recover, 1 when this kernel settled the system.
+extern "C" __global__ void NG_CAT(gtsv_il_solve_, NG_SUFFIX)(
+    int n, const T *dl, const T *d, const T *du, T *B, int *info, ng_i64 batch, ng_i64 count, int pivot, T *P, T *Q, signed char *K,
+    T *W, const int *bad, int *state) {
+    const int p = (n + NG_L - 1) / NG_L;
+    const T zero = ng_zero<T>();
+    for (ng_i64 i = (ng_i64)blockIdx.x * blockDim.x + threadIdx.x; i < count; i += (ng_i64)gridDim.x * blockDim.x) {
+        bool whole = false;
+        for (int k = 0; k < p; ++k) whole = whole || bad[(ng_i64)k * count + i] >= 0;
+        T *sdl = W + (ng_i64)7 * p * count, *sd = sdl + (ng_i64)p * count, *sdu = sd + (ng_i64)p * count, *sf = sdu + (ng_i64)p * count;
+        if (!whole) {
+            T pu = zero, pz = zero, pg = zero;  // the previous partition's bottom values
+            for (int k = 0; k < p; ++k) {
+                const auto at = [&](int j) { return W[((ng_i64)j * p + k) * count + i]; };
+                const ng_part q = {at(0), at(1), at(2), at(3), at(4), at(5), at(6), -1};
+                T a, b, f;
+                ng_s_row(q, pu, pz, pg, a, b, f);
+                if (k > 0) sdl[(ng_i64)(k - 1) * count + i] = a;
+                sd[(ng_i64)k * count + i] = b;
+                sdu[(ng_i64)k * count + i] = q.c;
+                sf[(ng_i64)k * count + i] = f;
+                pu = q.bu, pz = q.bz, pg = q.bg;
+            }
+            whole = ng_gtsv_rows(p, sdl + i, sd + i, sdu + i, sf + i, count, P + i, Q + i, K + i, count, sf + i, count, pivot != 0) != 0;
+        }
+        if (whole) info[i] = ng_gtsv_rows(n, dl + i, d + i, du + i, B + i, batch, P + i, Q + i, K + i, count, B + i, batch, pivot != 0);
+        else info[i] = 0;
+        state[i] = whole;
+    }
+}
+#endif
+
+#if defined(NG_IL_RECOVER)
+// Recover: partition k of system i (state[i] = 0 only), with the separators' solution (S's f
+// after gtsv_il_solve, at xs[k·count + i]), solved again and written over B.
+extern "C" __global__ void __launch_bounds__(NG_NT) NG_CAT(gtsv_il_recover_, NG_SUFFIX)(
+    int n, const T *dl, const T *d, const T *du, T *B, ng_i64 batch, ng_i64 count, int pivot, const T *xs, const int *state) {
+    const ng_spike_smem s(NG_ROWS, false);
+    const ng_i64 i0 = (ng_i64)blockIdx.x * 32 + (threadIdx.x & 31);
+    if (i0 >= count || state[i0] != 0) return;
+    ng_i64 i;
+    int k, m;
+    if (!ng_il_stage(s, n, dl, d, du, B, batch, count, i, k, m)) return;
+    const int o = threadIdx.x * NG_L, p = (n + NG_L - 1) / NG_L;
+    const T zero = ng_zero<T>();
+    // The reduce met the same pivots (they do not depend on the right-hand side): no failure.
+    ng_partition_recover(m, s.a + o, s.b + o, s.c + o, s.f + o, s.K + o, pivot != 0, xs[(ng_i64)k * count + i], k + 1 < p ? xs[(ng_i64)(k + 1) * count + i] : zero);
+    for (int l = 0; l <= m; ++l) B[((ng_i64)k * NG_L + l) * batch + i] = s.f[o + l];
 }
 #endif
 
@@ -530,21 +723,23 @@ extern "C" __global__ void __launch_bounds__(NG_NT) NG_CAT(gtsv_block_, NG_SUFFI
 }
 #endif
 #if defined(NG_SMALL)
-// Small systems (up to 68 rows), blockDim.x (<= NG_NT) per block, a thread each: systems
-// blockIdx.x·blockDim.x + threadIdx.x of `batch`, right-hand sides blockIdx.y, +gridDim.y, ... Their rows are
-// staged through shared memory together (coalesced when the systems are packed), each
-// system's at an odd stride (the threads' rows fall in distinct banks); each thread solves
+// Small systems (up to 68 rows), `per` (<= blockDim.x <= NG_NT) per block, a thread each:
+// systems blockIdx.x·per + threadIdx.x of `batch`, right-hand sides blockIdx.y, +gridDim.y,
+// ... Their rows are staged through shared memory together by every thread of the block
+// (coalesced when the systems are packed; shared memory bounds the systems an SM holds, so
+// the threads beyond `per` are there to keep more loads in flight), each system's at an odd
+// stride (the threads' rows fall in distinct banks); each of the first `per` threads solves
 // its system by diagonal pivoting (or Thomas) there. X is written only where info = 0.
 extern "C" __global__ void __launch_bounds__(NG_NT) NG_CAT(gtsv_small_, NG_SUFFIX)(
     int n, ng_i64 nrhs, const T *dl, const T *d, const T *du, ng_i64 stride_diag, T *B, ng_i64 ldb, ng_i64 stride_b, int *info,
-    ng_i64 batch, int pivot) {
+    ng_i64 batch, int pivot, int per) {
     const int ld = n | 1, t = threadIdx.x, nt = blockDim.x;
     extern __shared__ __align__(16) unsigned char ng_smem_raw[];
-    T *a = reinterpret_cast<T *>(ng_smem_raw), *b = a + nt * ld, *c = b + nt * ld, *f = c + nt * ld;
-    signed char *K = reinterpret_cast<signed char *>(f + nt * ld);
+    T *a = reinterpret_cast<T *>(ng_smem_raw), *b = a + per * ld, *c = b + per * ld, *f = c + per * ld;
+    signed char *K = reinterpret_cast<signed char *>(f + per * ld);
     __shared__ int bad[NG_NT];
-    const ng_i64 sys0 = (ng_i64)blockIdx.x * nt;
-    const int count = (int)min((ng_i64)nt, batch - sys0);
+    const ng_i64 sys0 = (ng_i64)blockIdx.x * per;
+    const int count = (int)min((ng_i64)per, batch - sys0);
     const T zero = ng_zero<T>();
     for (ng_i64 r = blockIdx.y; r < nrhs; r += gridDim.y) {
         for (int l = t; l < count * n; l += nt) {

@@ -1,9 +1,12 @@
 //! CUDA backend of the tridiagonal solvers: launches the kernels of `kernels/gtsv_spike.cu`
-//! (diagonal pivoting or Thomas: a thread per system for the interleaved batch; for the
+//! (diagonal pivoting or Thomas: a thread per system for the interleaved batch, or without
+//! pivoting for a batch too small to fill the GPU a thread per partition; for the
 //! strided batch a thread per system in shared memory up to BLOCK_SEQ rows, a block per system
 //! and right-hand side in shared memory up to SPIKE_MIN rows, else a thread per system and
 //! right-hand side) through the staging engine; one large system by SPIKE (`spike`, see the
-//! kernel file), with the whole-system solver as the fallback when a partition is singular.
+//! kernel file: a reduce and a recover launch per level above the tail, the tail's levels in
+//! one launch), with the whole-system solver as the fallback when a partition is singular,
+//! enqueued after it and deciding on the device whether to run, so the host never waits.
 
 use super::{Gtsv, GtsvInterleaved, GtsvStrided, Pivoting};
 use crate::core::batch::Batch;
@@ -15,7 +18,6 @@ use crate::cuda::module::Module;
 use crate::cuda::params::grid;
 use crate::cuda::staging::{Chunk, Dir, Operand, Stage};
 use crate::cuda::CudaHandle;
-use std::ffi::c_void;
 use std::mem::size_of;
 use std::sync::Arc;
 
@@ -29,20 +31,38 @@ pub fn source() -> &'static str {
 const THREADS: usize = 128;
 
 /// The defines and entry point of a kernel: `interleaved`, `strided`, `small`, `block`,
-/// `spike_reduce`, `spike_top` or `spike_recover`.
+/// `spike_reduce`, `spike_recover`, `il_reduce`, `il_solve` or `il_recover` (SPIKE_NT
+/// partitions per block).
 pub fn specialise<T: Scalar>(kind: &str) -> (Vec<String>, String) {
+    specialise_nt::<T>(kind, SPIKE_NT)
+}
+
+/// As [`specialise`] with `nt` partitions (threads) per block: `spike_tail` takes one of
+/// [`TAIL_NT`].
+pub fn specialise_nt<T: Scalar>(kind: &str, nt: usize) -> (Vec<String>, String) {
     let defines = vec![
         format!("NG_T={}", T::CUDA_TYPE),
         format!("NG_SUFFIX={}", T::SUFFIX),
         format!("NG_{}=1", kind.to_uppercase()),
         format!("NG_L={SPIKE_L}"),
-        format!("NG_NT={SPIKE_NT}"),
+        format!("NG_NT={nt}"),
     ];
     (defines, format!("gtsv_{kind}_{}", T::SUFFIX))
 }
 
+/// Every specialisation the backend may launch for T (defines, entry point): for the kernel
+/// compile check.
+pub fn kernel_cases<T: Scalar>() -> Vec<(Vec<String>, String)> {
+    let fixed = ["interleaved", "strided", "small", "block", "spike_reduce", "spike_recover", "il_reduce", "il_solve", "il_recover"].map(specialise::<T>);
+    fixed.into_iter().chain(TAIL_NT.map(|nt| specialise_nt::<T>("spike_tail", nt))).collect()
+}
+
 fn module<T: Scalar>(ch: &CudaHandle, kind: &str) -> Result<Arc<Module>> {
-    let (defines, entry) = specialise::<T>(kind);
+    module_nt::<T>(ch, kind, SPIKE_NT)
+}
+
+fn module_nt<T: Scalar>(ch: &CudaHandle, kind: &str, nt: usize) -> Result<Arc<Module>> {
+    let (defines, entry) = specialise_nt::<T>(kind, nt);
     ch.dev.modules.get(&ch.dev, SOURCE, &defines, &entry)
 }
 
@@ -66,7 +86,12 @@ const BLOCK_SEQ: usize = 4 * SPIKE_L;
 const GRID_Y: usize = 65535;
 
 /// Small systems per block of the small-system kernel, a thread each.
-const SMALL_PER_BLOCK: usize = 32;
+const SMALL_PER_BLOCK: usize = 16;
+
+/// Threads per block of the small-system kernel, all staging rows (<= SPIKE_NT): shared memory
+/// holds few systems per SM (96 of order 64 in double precision on an H100), and one loading
+/// thread per system kept too few loads in flight for the memory's bandwidth.
+const SMALL_THREADS: usize = 128;
 
 /// The elimination workspace of ng_gtsv_rows for `threads` solving threads per system: P and
 /// Q (n each per thread) and n pivot kinds per thread, interleaved by thread.
@@ -134,17 +159,21 @@ impl StridedArgs {
 
 /// Enqueues the solve of the chunk's systems of a strided batch, on [`strided_stage`]'s
 /// views: the small kernel up to BLOCK_SEQ rows, the block kernel up to SPIKE_MIN, else a
-/// thread per system and right-hand side.
-fn launch_strided<T: Scalar>(ch: &CudaHandle, g: &GtsvStrided<T>, k: &Chunk) -> Result<()> {
+/// thread per system and right-hand side. `spike`: 0, or (above SPIKE_MIN) the failure flag
+/// of a SPIKE solve of the same system enqueued before, which this launch falls back from
+/// (it solves only if that one failed, else sets info to 0).
+fn launch_strided<T: Scalar>(ch: &CudaHandle, g: &GtsvStrided<T>, k: &Chunk, spike: u64) -> Result<()> {
+    debug_assert!(spike == 0 || !by_block(g.n), "only the thread-per-system kernel reads SPIKE's flag");
     let a = StridedArgs::of(g, k);
     let (batch, pivot, rhs) = (k.count as i64, pivot_code(g.pivoting), g.nrhs.min(GRID_Y) as u32);
     if g.n <= BLOCK_SEQ {
         let module = module::<T>(ch, "small")?;
         let smem = SMALL_PER_BLOCK * (g.n | 1) * (4 * size_of::<T>() + 1);
+        let per = SMALL_PER_BLOCK as i32;
         // SAFETY: the argument list of gtsv_small_<T> in gtsv_spike.cu, on the chunk's views;
-        // n <= BLOCK_SEQ, a block of SMALL_PER_BLOCK (<= SPIKE_NT) threads and their systems'
-        // rows in shared memory.
-        return unsafe { a.push(ch.launch(&module)).arg(&batch).arg(&pivot).run((k.count.div_ceil(SMALL_PER_BLOCK) as u32, rhs, 1), SMALL_PER_BLOCK as u32, smem as u32) };
+        // n <= BLOCK_SEQ, SMALL_PER_BLOCK systems per block of SMALL_THREADS (<= SPIKE_NT)
+        // threads, their rows in shared memory.
+        return unsafe { a.push(ch.launch(&module)).arg(&batch).arg(&pivot).arg(&per).run((k.count.div_ceil(SMALL_PER_BLOCK) as u32, rhs, 1), SMALL_THREADS as u32, smem as u32) };
     }
     if by_block(g.n) {
         let module = module::<T>(ch, "block")?;
@@ -158,8 +187,8 @@ fn launch_strided<T: Scalar>(ch: &CudaHandle, g: &GtsvStrided<T>, k: &Chunk) -> 
     let (p, q, kinds) = (k[5].ptr(), k[6].ptr(), k[7].ptr());
     let threads = k.count * g.nrhs;
     // SAFETY: the argument list of gtsv_strided_<T> in gtsv_spike.cu, on the chunk's views;
-    // P, Q and K hold n per thread.
-    unsafe { a.push(ch.launch(&module)).arg(&batch).arg(&pivot).arg(&p).arg(&q).arg(&kinds).run(grid(threads.div_ceil(THREADS) as i64), THREADS as u32, 0) }
+    // P, Q and K hold n per thread; `spike` is NULL or a SPIKE solve's flag.
+    unsafe { a.push(ch.launch(&module)).arg(&batch).arg(&pivot).arg(&p).arg(&q).arg(&kinds).arg(&spike).run(grid(threads.div_ceil(THREADS) as i64), THREADS as u32, 0) }
 }
 
 /// A strided batch (see [`GtsvStrided`]), its arrays in `space`.
@@ -167,7 +196,7 @@ pub fn gtsv_strided<T: Scalar>(ch: &mut CudaHandle, g: &GtsvStrided<T>, space: S
     ch.bind()?;
     // SAFETY: the operands are the validated call's arrays in `space`; the kernels touch the
     // chunk's systems only.
-    unsafe { strided_stage(g, space).run(ch, |ch, k| launch_strided(ch, g, k)) }
+    unsafe { strided_stage(g, space).run(ch, |ch, k| launch_strided(ch, g, k, 0)) }
 }
 
 /// Rows per SPIKE partition: odd, so that a partition's interior has even order (tridiagonal
@@ -225,21 +254,51 @@ impl Level {
 /// Index of the first SPIKE operand, after [`strided_stage`]'s.
 const SPIKE_OPS: usize = 8;
 
-/// SPIKE's workspace, after the strided solve's operands (its fallback): each reduced
-/// level's dl, d, du and right-hand sides, then the failure flag.
-fn spike_stage<T>(stage: Stage, sizes: &[usize], nrhs: usize) -> Stage {
-    let levels = sizes[1..].iter().fold(stage, |s, &m| {
+/// The block sizes (partitions per block) `gtsv_spike_tail` is compiled for, largest first:
+/// a launch takes the largest whose shared memory the device grants one block.
+pub const TAIL_NT: [usize; 3] = [512, 256, 128];
+
+/// Partitions per block of `gtsv_spike_tail` for T on `ch`'s device: the largest of
+/// [`TAIL_NT`] whose rows fit its shared memory, else SPIKE_NT, which the level kernels need
+/// anyway (73 KiB in double precision, 144 KiB in complex double).
+fn tail_nt<T>(ch: &CudaHandle) -> usize {
+    TAIL_NT.into_iter().find(|&nt| spike_smem::<T>(SPIKE_L * nt, false) as usize <= ch.dev.max_smem_optin).unwrap_or(SPIKE_NT)
+}
+
+/// SPIKE's plan for one system: the orders of its levels ([`spike_levels`]) and the first
+/// level that `gtsv_spike_tail` solves with all below it in one launch: the first whose order
+/// is at most SPIKE_L·(nt − 1), so that its reduce is one block's work (nt − 1 partitions and
+/// the halo). The levels above it take a reduce and a recover launch each.
+struct SpikePlan {
+    sizes: Vec<usize>,
+    tail: usize,
+    nt: usize,
+}
+
+impl SpikePlan {
+    fn new(n: usize, nt: usize) -> SpikePlan {
+        let sizes = spike_levels(n);
+        let tail = sizes.iter().position(|&m| m <= SPIKE_L * (nt - 1)).unwrap_or(sizes.len() - 1);
+        SpikePlan { sizes, tail, nt }
+    }
+
+    /// Elements of the tail kernel's workspace per right-hand side: the levels below the tail
+    /// level, each its dl, d, du and f of m entries (as gtsv_spike_tail lays them out).
+    fn tail_work(&self) -> usize {
+        self.sizes[self.tail + 1..].iter().map(|&m| 4 * m).sum()
+    }
+}
+
+/// SPIKE's workspace, after the strided solve's operands (its fallback): the dl, d, du and
+/// right-hand sides of each reduced level down to the tail level, the tail kernel's
+/// workspace, then the failure flag.
+fn spike_stage<T>(stage: Stage, plan: &SpikePlan, nrhs: usize) -> Stage {
+    let levels = plan.sizes[1..=plan.tail].iter().fold(stage, |s, &m| {
         let diagonals = s.op(Operand::scratch_once::<T>(m - 1)).op(Operand::scratch_once::<T>(m)).op(Operand::scratch_once::<T>(m - 1));
         diagonals.op(Operand::scratch_once::<T>(m * nrhs))
     });
-    levels.op(Operand::scratch_once::<u64>(1))
+    levels.op(Operand::scratch_once::<T>((plan.tail_work() * nrhs).max(1))).op(Operand::scratch_once::<u64>(1))
 }
-
-/// The flag of a SPIKE solve that met no singular pivot block (the kernels' `~0ull`).
-static FLAG_CLEAN: u64 = u64::MAX;
-
-/// info of a solved system.
-static INFO_OK: i32 = 0;
 
 /// Reduce: `next` (its diagonals and right-hand sides) from `lv`; `scale` maps `lv`'s rows to
 /// the original system's.
@@ -252,12 +311,19 @@ fn spike_reduce<T: Scalar>(ch: &CudaHandle, lv: Level, next: Level, nrhs: usize,
     unsafe { lv.push(ch.launch(&module), &pivot).arg(&next.dl).arg(&next.d).arg(&next.du).arg(&next.f).arg(&next.ld).arg(&flag).arg(&scale).run((blocks, nrhs as u32, 1), SPIKE_NT as u32, smem) }
 }
 
-/// The last level's single unknown, in place.
-fn spike_top<T: Scalar>(ch: &CudaHandle, lv: Level, nrhs: usize, flag: u64) -> Result<()> {
-    let module = module::<T>(ch, "spike_top")?;
-    let nrhs_ = nrhs as i64;
-    // SAFETY: the argument list of gtsv_spike_top_<T> in gtsv_spike.cu, on an order-1 level.
-    unsafe { ch.launch(&module).arg(&lv.d).arg(&lv.f).arg(&nrhs_).arg(&lv.ld).arg(&flag).run(grid(nrhs.div_ceil(THREADS) as i64), THREADS as u32, 0) }
+/// The tail: `lv` and every level below it solved in one launch, a block of `nt` threads per
+/// right-hand side; `lv`'s solution over its right-hand sides. `work` holds `ldw` elements
+/// per right-hand side ([`SpikePlan::tail_work`]); `scale` maps `lv`'s rows to the original
+/// system's.
+#[allow(clippy::too_many_arguments)]
+fn spike_tail<T: Scalar>(ch: &CudaHandle, lv: Level, nt: usize, nrhs: usize, pivot: i32, work: u64, ldw: usize, flag: u64, scale: usize) -> Result<()> {
+    let module = module_nt::<T>(ch, "spike_tail", nt)?;
+    let (ldw, scale) = (ldw as i64, scale as i64);
+    let smem = spike_smem::<T>(SPIKE_L * nt, false);
+    // SAFETY: the argument list of gtsv_spike_tail_<T> in gtsv_spike.cu, compiled with
+    // NG_NT = nt (the block size); its shared memory fits the device (tail_nt); `work` holds
+    // ldw per right-hand side, grid x = nrhs <= GRID_Y.
+    unsafe { lv.push(ch.launch(&module), &pivot).arg(&work).arg(&ldw).arg(&flag).arg(&scale).run((nrhs as u32, 1, 1), nt as u32, smem) }
 }
 
 /// Recover: `lv`'s solution over its right-hand sides, from `next`'s (the separators').
@@ -269,36 +335,30 @@ fn spike_recover<T: Scalar>(ch: &CudaHandle, lv: Level, next: Level, nrhs: usize
     unsafe { lv.push(ch.launch(&module), &pivot).arg(&next.f).arg(&next.ld).arg(&flag).run((blocks, nrhs as u32, 1), SPIKE_NT as u32, smem) }
 }
 
-/// One system by SPIKE (n > SPIKE_MIN) on [`spike_stage`]'s views; waits for its flag.
-/// Returns false, having written nothing, when a pivot block of a partition or of a reduced
-/// system was exactly singular.
-fn spike<T: Scalar>(ch: &CudaHandle, g: &Gtsv<T>, sizes: &[usize], k: &Chunk) -> Result<bool> {
+/// One system by SPIKE (n > SPIKE_MIN) on [`spike_stage`]'s views, enqueued without waiting:
+/// the levels above the tail level a reduce launch each, the tail in one launch, their
+/// recovers; then the whole-system solver on the same views, which solves only when a pivot
+/// block of a partition or of a reduced system was exactly singular (SPIKE having then
+/// written nothing) and otherwise sets info to 0. 2 + 2·tail launches and a memset.
+fn spike<T: Scalar>(ch: &CudaHandle, g: &Gtsv<T>, s: &GtsvStrided<T>, plan: &SpikePlan, k: &Chunk) -> Result<()> {
     let level = |n: usize, o: usize, ld: usize| Level { n: n as i64, dl: k[o].ptr(), d: k[o + 1].ptr(), du: k[o + 2].ptr(), f: k[o + 3].ptr(), ld: ld as i64 };
     let top = level(g.n, 0, k[3].ld);
-    let reduced = sizes[1..].iter().enumerate().map(|(i, &m)| level(m, SPIKE_OPS + 4 * i, m));
+    let reduced = plan.sizes[1..=plan.tail].iter().enumerate().map(|(i, &m)| level(m, SPIKE_OPS + 4 * i, m));
     let levels: Vec<Level> = std::iter::once(top).chain(reduced).collect();
-    let (flag, nrhs, pivot) = (k[SPIKE_OPS + 4 * (sizes.len() - 1)].ptr(), g.nrhs, pivot_code(g.pivoting));
-    // SAFETY: the flag's view holds a u64; the source is static.
-    unsafe { ch.htod(flag, &FLAG_CLEAN as *const u64 as *const c_void, size_of::<u64>())? };
+    let after = SPIKE_OPS + 4 * plan.tail;
+    let (work, flag, nrhs, pivot) = (k[after].ptr(), k[after + 1].ptr(), g.nrhs, pivot_code(g.pivoting));
+    // SAFETY: the flag's view holds a u64 (0: no failure).
+    unsafe { ch.zero(flag, size_of::<u64>())? };
     let mut scale = 1;
     for w in levels.windows(2) {
         spike_reduce::<T>(ch, w[0], w[1], nrhs, pivot, flag, scale)?;
         scale *= SPIKE_L;
     }
-    spike_top::<T>(ch, levels[levels.len() - 1], nrhs, flag)?;
+    spike_tail::<T>(ch, levels[plan.tail], plan.nt, nrhs, pivot, work, plan.tail_work(), flag, scale)?;
     for w in levels.windows(2).rev() {
         spike_recover::<T>(ch, w[0], w[1], nrhs, pivot, flag)?;
     }
-    let mut status = FLAG_CLEAN;
-    // SAFETY: reads the flag back into a local, synchronised before use.
-    unsafe { ch.dtoh(&mut status as *mut u64 as *mut c_void, flag, size_of::<u64>())? };
-    ch.synchronize()?;
-    if status != FLAG_CLEAN {
-        return Ok(false);
-    }
-    // SAFETY: info's view holds one i32; the source is static.
-    unsafe { ch.htod(k[4].ptr(), &INFO_OK as *const i32 as *const c_void, size_of::<i32>())? };
-    Ok(true)
+    launch_strided(ch, s, k, flag)
 }
 
 /// One system: SPIKE above SPIKE_MIN rows, the block kernel below; when SPIKE meets an exactly
@@ -309,21 +369,17 @@ pub fn gtsv<T: Scalar>(ch: &mut CudaHandle, g: &Gtsv<T>, space: Space) -> Result
     ch.bind()?;
     let s = GtsvStrided { n: g.n, nrhs: g.nrhs, dl: g.dl, d: g.d, du: g.du, stride_diag: 0, b: g.b, ldb: g.ldb, stride_b: 0, info: g.info, batch: 1, pivoting: g.pivoting };
     let stage = strided_stage(&s, space);
-    // SPIKE's grid spans the right-hand sides in y; beyond its limit, a thread per right-hand
-    // side has parallelism enough.
+    // SPIKE's grids span the right-hand sides (in y; the tail's in x); beyond GRID_Y, a
+    // thread per right-hand side has parallelism enough.
     if g.n <= SPIKE_MIN || g.nrhs > GRID_Y {
         // SAFETY: the operands are the validated call's arrays in `space`; the kernels touch
         // the system only.
-        return unsafe { stage.run(ch, |ch, k| launch_strided(ch, &s, k)) };
+        return unsafe { stage.run(ch, |ch, k| launch_strided(ch, &s, k, 0)) };
     }
-    let sizes = spike_levels(g.n);
-    // SAFETY: as above; SPIKE's levels and flag are the scratch the stage gives it.
-    unsafe {
-        spike_stage::<T>(stage, &sizes, g.nrhs).run(ch, |ch, k| match spike(ch, g, &sizes, k)? {
-            true => Ok(()),
-            false => launch_strided(ch, &s, k),
-        })
-    }
+    let plan = SpikePlan::new(g.n, tail_nt::<T>(ch));
+    // SAFETY: as above; SPIKE's levels, tail workspace and flag are the scratch the stage
+    // gives it.
+    unsafe { spike_stage::<T>(stage, &plan, g.nrhs).run(ch, |ch, k| spike(ch, g, &s, &plan, k)) }
 }
 
 /// An interleaved batch's array: n rows of `batch` elements, item i at column i.
@@ -331,9 +387,29 @@ fn interleaved<T>(dir: Dir, p: *const T, n: usize, batch: usize) -> Operand {
     Operand::vector(dir, p, 1, n).row_step(batch).interleaved()
 }
 
+/// Whether a batch of `batch` interleaved systems of order n goes a thread per (system,
+/// partition of SPIKE_L rows) instead of a thread per system: without pivoting only (the
+/// partitions never pivot across their separators: on systems that need pivoting their
+/// backward error is bounded by the partitions' conditioning, so the diagonal-pivoting mode
+/// keeps the whole system on one thread, as the strided batch does for non-dominant systems),
+/// above BLOCK_SEQ rows, and when the batch has too few systems to fill the GPU with a thread
+/// each (fewer than 4 × SMs × 256); the partitions fit grid y.
+fn il_partitioned(n: usize, pivoting: Pivoting, batch: usize, sms: usize) -> bool {
+    pivoting == Pivoting::NoPivot && n > BLOCK_SEQ && batch < 4 * sms * 256 && il_parts(n).div_ceil(SPIKE_NT / 32) <= GRID_Y
+}
+
+/// Partitions of one system in the partitioned interleaved kernels.
+fn il_parts(n: usize) -> usize {
+    n.div_ceil(SPIKE_L)
+}
+
 /// Enqueues the solve of the chunk's systems of an interleaved batch: the views start at the
 /// chunk's first system, so the kernel's `first` is 0 and its `batch` the views' row step.
-fn launch_interleaved<T: Scalar>(ch: &CudaHandle, g: &GtsvInterleaved<T>, k: &Chunk) -> Result<()> {
+/// `partitioned`: see [`il_partitioned`].
+fn launch_interleaved<T: Scalar>(ch: &CudaHandle, g: &GtsvInterleaved<T>, k: &Chunk, partitioned: bool) -> Result<()> {
+    if partitioned {
+        return launch_il_partitioned(ch, g, k);
+    }
     let module = module::<T>(ch, "interleaved")?;
     let (dl, d, du, b, info, p, q, kinds) = (k[0].ptr(), k[1].ptr(), k[2].ptr(), k[3].ptr(), k[4].ptr(), k[5].ptr(), k[6].ptr(), k[7].ptr());
     let (n, batch, first, count, pivot) = (g.n as i32, k[3].row_step as i64, 0i64, k.count as i64, pivot_code(g.pivoting));
@@ -342,6 +418,38 @@ fn launch_interleaved<T: Scalar>(ch: &CudaHandle, g: &GtsvInterleaved<T>, k: &Ch
     unsafe {
         let system = ch.launch(&module).arg(&n).arg(&dl).arg(&d).arg(&du).arg(&b).arg(&info);
         system.arg(&batch).arg(&first).arg(&count).arg(&pivot).arg(&p).arg(&q).arg(&kinds).run(grid(k.count.div_ceil(THREADS) as i64), THREADS as u32, 0)
+    }
+}
+
+/// The partitioned interleaved solve of a chunk (see `il_partitioned`): gtsv_il_reduce (a
+/// thread per system and partition), gtsv_il_solve (a thread per system: the separators'
+/// system, or the whole system when a pivot block was exactly singular), gtsv_il_recover (a
+/// thread per system and partition), on the views of [`gtsv_interleaved`]'s stage: its
+/// operands 8 (parts and S: 11 per partition) and 9 (pivot failures per partition, then the
+/// systems' states).
+fn launch_il_partitioned<T: Scalar>(ch: &CudaHandle, g: &GtsvInterleaved<T>, k: &Chunk) -> Result<()> {
+    let (dl, d, du, b, info, p, q, kinds, w, bad) = (k[0].ptr(), k[1].ptr(), k[2].ptr(), k[3].ptr(), k[4].ptr(), k[5].ptr(), k[6].ptr(), k[7].ptr(), k[8].ptr(), k[9].ptr());
+    let parts = il_parts(g.n);
+    let (state, xs) = (bad + (parts * k.count * size_of::<i32>()) as u64, w + (10 * parts * k.count * size_of::<T>()) as u64);
+    let (n, batch, count, pivot) = (g.n as i32, k[3].row_step as i64, k.count as i64, pivot_code(g.pivoting));
+    let blocks = (k.count.div_ceil(32) as u32, parts.div_ceil(SPIKE_NT / 32) as u32, 1);
+    let smem = spike_smem::<T>(SPIKE_L * SPIKE_NT, false);
+    let reduce = module::<T>(ch, "il_reduce")?;
+    let solve = module::<T>(ch, "il_solve")?;
+    let recover = module::<T>(ch, "il_recover")?;
+    // SAFETY: the argument lists of gtsv_il_reduce_<T>, gtsv_il_solve_<T> and
+    // gtsv_il_recover_<T> in gtsv_spike.cu, on the chunk's views (rows `batch` apart from its
+    // first system); W holds 11 values per partition and system, bad one i32 per partition and
+    // system and state one per system (S's f, the separators' solution, is the last of W's 11
+    // blocks of parts·count: xs); P, Q and K hold n per system. Grid x: count/32
+    // < 2^31 (count <= batch < 4·SMs·256); grid y <= GRID_Y (il_partitioned).
+    unsafe {
+        let system = ch.launch(&reduce).arg(&n).arg(&dl).arg(&d).arg(&du).arg(&b);
+        system.arg(&batch).arg(&count).arg(&pivot).arg(&w).arg(&bad).run(blocks, SPIKE_NT as u32, smem)?;
+        let system = ch.launch(&solve).arg(&n).arg(&dl).arg(&d).arg(&du).arg(&b).arg(&info).arg(&batch).arg(&count).arg(&pivot);
+        system.arg(&p).arg(&q).arg(&kinds).arg(&w).arg(&bad).arg(&state).run(grid(k.count.div_ceil(THREADS) as i64), THREADS as u32, 0)?;
+        let system = ch.launch(&recover).arg(&n).arg(&dl).arg(&d).arg(&du).arg(&b);
+        system.arg(&batch).arg(&count).arg(&pivot).arg(&xs).arg(&state).run(blocks, SPIKE_NT as u32, smem)
     }
 }
 
@@ -357,7 +465,47 @@ pub fn gtsv_interleaved<T: Scalar>(ch: &mut CudaHandle, g: &GtsvInterleaved<T>, 
         .op(off(g.du))
         .op(interleaved(Dir::InOut, g.b, n, batch))
         .op(Operand::vector(Dir::Out, g.info, 1, 1));
-    // SAFETY: the operands are the validated call's arrays in `space`; the kernel touches the
+    let stage = elimination::<T>(stage, n, 1);
+    // Decided once for the call (its chunks may hold fewer systems), with the scratch of the
+    // partitioned kernels.
+    let partitioned = il_partitioned(n, g.pivoting, batch, ch.dev.sm_count.max(1) as usize);
+    let stage = match partitioned {
+        true => stage.op(Operand::scratch::<T>(11 * il_parts(n))).op(Operand::scratch::<i32>(il_parts(n) + 1)),
+        false => stage.op(Operand::absent()).op(Operand::absent()),
+    };
+    // SAFETY: the operands are the validated call's arrays in `space`; the kernels touch the
     // chunk's systems only.
-    unsafe { elimination::<T>(stage, n, 1).run(ch, |ch, k| launch_interleaved(ch, g, k)) }
+    unsafe { stage.run(ch, |ch, k| launch_interleaved(ch, g, k, partitioned)) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The tail starts at the first level of at most SPIKE_L·(nt − 1) rows (2^16 with nt = 256:
+    /// level 1, 3856 rows), its workspace holds the levels below it, and no tail order leaves
+    /// more levels below than gtsv_spike_tail's NG_TAIL_LEVELS (6).
+    #[test]
+    fn spike_plan_puts_the_tail_at_the_first_small_level() {
+        let plan = SpikePlan::new(1 << 16, 256);
+        assert_eq!((plan.sizes.as_slice(), plan.tail), ([65536, 3856, 227, 14, 1].as_slice(), 1));
+        assert_eq!(plan.tail_work(), 4 * (227 + 14 + 1));
+        assert_eq!(SpikePlan::new(SPIKE_MIN + 1, 256).tail, 0);
+        assert_eq!(SpikePlan::new(SPIKE_L * 255 + 1, 256).tail, 1);
+        assert_eq!(SpikePlan::new((1 << 21) + 1, 512).tail, 2);
+        for nt in TAIL_NT {
+            assert!(spike_levels(SPIKE_L * (nt - 1)).len() - 1 <= 6, "nt = {nt}");
+        }
+    }
+
+    /// The interleaved batch goes a thread per partition without pivoting only, above
+    /// BLOCK_SEQ rows, below 4 × SMs × 256 systems (H100: 132 SMs).
+    #[test]
+    fn interleaved_partitions_only_small_nopivot_batches() {
+        assert!(il_partitioned(1024, Pivoting::NoPivot, 6554, 132));
+        assert!(il_partitioned(BLOCK_SEQ + 1, Pivoting::NoPivot, 1, 132));
+        assert!(!il_partitioned(BLOCK_SEQ, Pivoting::NoPivot, 1, 132));
+        assert!(!il_partitioned(1024, Pivoting::Diagonal, 6554, 132));
+        assert!(!il_partitioned(1024, Pivoting::NoPivot, 4 * 132 * 256, 132));
+    }
 }

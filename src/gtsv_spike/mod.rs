@@ -37,14 +37,23 @@
 //! Bunch–Kaufman / Erway et al.), stable for non-dominant and indefinite systems; or no
 //! pivoting (1×1 pivots only: the Thomas algorithm), for diagonally dominant systems. On CUDA:
 //! - one system above 2176 rows: SPIKE, partitions of 17 rows eliminated in parallel (with
-//!   the mode's pivoting inside each), then the separators' system, recursively. A partition
+//!   the mode's pivoting inside each), then the separators' system, recursively; the levels
+//!   from the first of at most a few thousand rows down are solved in one launch (one block per
+//!   right-hand side), so a system of order 2^16 takes four launches (the fallback's check
+//!   included), not nine and a wait for the host. When a pivot block of a
+//!   partition is exactly singular, the whole system is solved by diagonal pivoting (or Thomas)
+//!   on one thread per right-hand side, which decides info. A partition
 //!   never pivots across its separator, so for systems that need pivoting the backward error
 //!   is bounded by the partitions' conditioning, not LAPACK's: as for cuSPARSE `gtsv2`;
 //! - the strided batch, and one system up to 2176 rows: up to 68 rows a thread per system,
 //!   in shared memory; above, a block per system in shared memory, SPIKE with one level of
 //!   partitions when there is no pivoting or the system is diagonally dominant by rows, else
 //!   the whole system by diagonal pivoting;
-//! - the interleaved batch: a thread per system, the whole system.
+//! - the interleaved batch: a thread per system, the whole system; without pivoting, above 68
+//!   rows and when the batch has fewer than 4 × SMs × 256 systems, a thread per partition of 17
+//!   rows instead (then the separators' system and, when a pivot block of a partition or of
+//!   that system is exactly singular, the whole system on the system's thread). With diagonal
+//!   pivoting the whole system stays on one thread, as partitions would lose stability.
 //!
 //! The CPU backend solves with LAPACK `?gtsv` (partial pivoting) in both modes, so NOPIVOT
 //! there still solves systems that need pivoting.

@@ -257,6 +257,115 @@ fn partitioned_for<T: Blas>(h: &mut Handle) {
     }
 }
 
+/// Issue 27: orders around the thresholds of the CUDA backend's SPIKE tail (the last levels in
+/// one launch, from the first level of order at most 17·(nt − 1) for nt = 512, 256, 128 by
+/// precision and device: 4335/4336 and 8687/8688 at level 0, 2^14 ± 1 and 2^16 + 1 with it at
+/// level 1, 2^21 + 1 at level 2), both modes, nrhs 1 and 2, the kinds each mode is meant for
+/// (dominant and random ones above 2^14); every call twice, bitwise equal.
+fn tail_orders_for<T: Blas>(h: &mut Handle) {
+    let mut seed = 2700;
+    for n in [4335, 4336, 8687, 8688, (1 << 14) - 1, 1 << 14, (1 << 16) + 1] {
+        for mode in MODES {
+            let mut kinds = kinds_for(mode);
+            if n >= 1 << 14 {
+                kinds.retain(|k| matches!(k, Kind::Dominant | Kind::Random));
+            }
+            for kind in kinds {
+                seed += 1;
+                let s = Sys::new::<T>(kind, n, 1 + seed as usize % 2, seed);
+                let what = s.what::<T>("spike", 0, mode);
+                let (x, info) = run_single::<T>(h, &s, mode);
+                verify::<T>(h.backend(), &what, &s, &x, info);
+                let (again, info2) = run_single::<T>(h, &s, mode);
+                assert!(info2 == info && unchanged(&again, &x), "{what}: a second call gave other bits");
+            }
+        }
+    }
+    let mode = if matches!(T::LETTER, 's' | 'c') { Pivoting::NoPivot } else { Pivoting::Diagonal };
+    let s = Sys::new::<T>(Kind::Dominant, (1 << 21) + 1, 1, 2799);
+    let (x, info) = run_single::<T>(h, &s, mode);
+    verify::<T>(h.backend(), &s.what::<T>("spike", 0, mode), &s, &x, info);
+}
+
+/// Issue 27: interleaved batches of 1, 3 and 37 systems of orders past the CUDA backend's
+/// threshold for a thread per (system, partition of 17 rows) in no-pivot mode (69: a last
+/// partition of one row, 70, 86, 300, 1024), both modes; in each batch dominant systems, a
+/// zero column at a separator (row 34), inside a partition (row 42) and on its last row (row
+/// 50), and a nonsingular system whose partition is singular (row 52 zero but for its
+/// coupling to the separator: solved whole, info 0); every call twice, bitwise equal.
+fn il_partitioned_for<T: Blas>(h: &mut Handle) {
+    let mut seed = 2900;
+    for n in [69, 70, 86, 300, 1024] {
+        for batch in [1, 3, 37] {
+            for mode in MODES {
+                let systems: Vec<Sys> = (0..batch)
+                    .map(|i| {
+                        seed += 1;
+                        let mut s = Sys::new::<T>(if i % 6 == 5 { Kind::Laplace } else { Kind::Dominant }, n, 1, seed);
+                        match i % 6 {
+                            1 => zero_column(&mut s, 34),
+                            2 => zero_column(&mut s, 42),
+                            3 => zero_column(&mut s, 50),
+                            4 => {
+                                s.d[52] = c64(0.0, 0.0);
+                                s.du[52] = c64(0.0, 0.0);
+                            }
+                            _ => {}
+                        }
+                        s
+                    })
+                    .collect();
+                let out = run_interleaved::<T>(h, &systems, mode);
+                let again = run_interleaved::<T>(h, &systems, mode);
+                for (i, (s, (x, info))) in systems.iter().zip(&out).enumerate() {
+                    let what = s.what::<T>("interleaved", i, mode);
+                    verify::<T>(h.backend(), &what, s, x, *info);
+                    assert!(again[i].1 == *info && unchanged(&again[i].0, x), "{what}: a second call gave other bits");
+                }
+            }
+        }
+    }
+}
+
+/// Zeroes column j of s (singular from then on).
+fn zero_column(s: &mut Sys, j: usize) {
+    s.d[j] = c64(0.0, 0.0);
+    if j > 0 {
+        s.du[j - 1] = c64(0.0, 0.0);
+    }
+    if j + 1 < s.n {
+        s.dl[j] = c64(0.0, 0.0);
+    }
+    s.kind = Kind::ZeroColumn;
+}
+
+/// Issue 27: a zero column at a SPIKE separator (row 17·j), inside a partition and on its last
+/// row, at level 0 of a tail-only solve (n = 4336 for s, c) and of a multi-level one (40003):
+/// info in [1, n], B unchanged. And a nonsingular system whose partition is singular (the
+/// first interior row of a partition zero but for its coupling to the separator): every
+/// partition solve fails, the whole-system fallback solves it, info = 0, in both modes.
+fn singular_partitions_for<T: Blas>(h: &mut Handle) {
+    let mut seed = 2800;
+    for n in [4336, 40003] {
+        for mode in MODES {
+            for row in [17 * 100, 17 * 100 + 8, 17 * 100 + 16, 17 * 200 + 1] {
+                seed += 1;
+                let mut s = Sys::new::<T>(Kind::Dominant, n, 2, seed);
+                zero_column(&mut s, row);
+                let (x, info) = run_single::<T>(h, &s, mode);
+                verify::<T>(h.backend(), &format!("{} zero column {row}", s.what::<T>("spike", 0, mode)), &s, &x, info);
+            }
+            seed += 1;
+            let mut s = Sys::new::<T>(Kind::Dominant, n, 2, seed);
+            let r = 17 * 150 + 1;
+            s.d[r] = c64(0.0, 0.0);
+            s.du[r] = c64(0.0, 0.0);
+            let (x, info) = run_single::<T>(h, &s, mode);
+            verify::<T>(h.backend(), &format!("{} singular partition at row {r}", s.what::<T>("spike", 0, mode)), &s, &x, info);
+        }
+    }
+}
+
 /// Strided batches of 1, 37 and 1001 systems of mixed kinds (singular ones included), orders
 /// 1 … 64 and past the CUDA block kernel's partitioning threshold and order limit (69, 300,
 /// 2176, 2177), nrhs 1, 2, 3, 5, both modes; one matrix shared by the batch (stride 0); the same call
@@ -734,6 +843,9 @@ crate::all_precisions! {
     single => single_for;
     large => large_for;
     partitioned => partitioned_for;
+    tail_orders => tail_orders_for;
+    singular_partitions => singular_partitions_for;
+    il_partitioned => il_partitioned_for;
     strided => strided_for;
     interleaved => interleaved_for;
     cusparse_layout => cusparse_layout_for;
@@ -749,6 +861,9 @@ crate::on_every_backend! {
     gtsv_spike_every_order_kind_and_mode => super::single;
     gtsv_spike_large_system => super::large;
     gtsv_spike_partitioned_orders => super::partitioned;
+    issue27_spike_tail_orders_reproducible => super::tail_orders;
+    issue27_singular_partitions_fall_back => super::singular_partitions;
+    issue27_interleaved_partitioned => super::il_partitioned;
     gtsv_batched_strided_matches_lapack => super::strided;
     gtsv_batched_interleaved_matches_lapack => super::interleaved;
     issue25_cusparse_arrays_map_as_documented => super::cusparse_layout;

@@ -166,10 +166,7 @@ fn gtsv_spike_kernels_compile_for_sm80_and_sm90() {
         return;
     }
     fn cases<T: Scalar>() -> Vec<String> {
-        ["interleaved", "strided", "small", "block", "spike_reduce", "spike_top", "spike_recover"].iter().flat_map(|k| {
-            let (d, e) = tri::specialise::<T>(k);
-            check(tri::source(), &d, &e)
-        }).collect()
+        tri::kernel_cases::<T>().into_iter().flat_map(|(d, e)| check(tri::source(), &d, &e)).collect()
     }
     print_report(&per_type!(cases: f32, f64, Complex32, Complex64));
 }

@@ -1,9 +1,8 @@
 //! CUDA backend: picks the kernel of `kernels/potrf.cu` for n (lanes of a warp per matrix up
 //! to 64, a row or two each, a block per matrix beyond: the triangle in register tiles up to
-//! 128 or 180 by type,
-//! left-looking panels up to 256, the packed triangle in shared memory beyond but for the
-//! leading columns that do not fit), describes each routine's operands to the staging engine
-//! and launches on its views.
+//! 128 or 180 by type, left-looking panels up to 256, the packed triangle in shared memory
+//! beyond but for the leading columns that do not fit), describes each routine's operands to
+//! the staging engine and launches on its views.
 
 use super::{Potrf, Potrs};
 use crate::core::error::{Error, Result};

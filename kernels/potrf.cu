@@ -2,13 +2,14 @@
 //
 // Kernels, specialised by NVRTC at run time through -D defines (the host side is
 // src/potrf/cuda.rs):
-//   potrf_warp_<T>   n <= 32 (NG_N, compile time): NG_W lanes per matrix (a power of two
-//                    >= n), NG_MPB matrices per block. Lane i reads row i of L from global
-//                    memory into registers; step k broadcasts the pivot by a shuffle and column
-//                    k through shared memory, and every lane updates its row (right-looking);
-//                    lane i writes its row back.
-//   potrf_reg_<T>    32 < n <= 256 (single), 180 (double, complex single), 128 (complex double,
-//                    from 25): one block per matrix, the lower triangle's NG_TM × NG_TM tiles
+//   potrf_warp_<T>   n <= 64 (NG_N, compile time): NG_W lanes per matrix (a power of two
+//                    >= NG_H), NG_MPB matrices per block. Lane i reads row i of L (for i <
+//                    NG_H) and, folded (NG_H = ceil(n / 2), from n = 25), row n − 1 − i from
+//                    global memory into registers; step k broadcasts the pivot by a shuffle
+//                    and column k through shared memory, and every lane updates its rows
+//                    (right-looking); lane i writes its rows back.
+//   potrf_reg_<T>    64 < n <= 180 (single, double, complex single), 32 < n <= 128 (complex
+//                    double): one block per matrix, the lower triangle's NG_TM × NG_TM tiles
 //                    one to a thread in registers, right-looking, each step's column broadcast
 //                    through shared memory (see below).
 //   potrf_tile_<T>   beyond those, n <= 256 (NG_TR = ceil(n / 32)): one block per matrix,
@@ -49,57 +50,100 @@ __device__ __forceinline__ bool ng_fails(R d) { return !(d > R(0)) || d == ng_in
 __device__ __forceinline__ bool ng_in_triangle(int uplo, int i, int j) { return uplo == 0 ? i >= j : i <= j; }
 
 #if defined(NG_WARP)
-constexpr int N = NG_N, W = NG_W, MPB = NG_MPB;
+// Rows 0 … H − 1 of L ("low" rows) go one to a lane; with H < N (folded, H = ⌈N / 2⌉) lane p
+// also holds the "high" row N − 1 − p, which are rows H … N − 1: half the lanes hold the
+// matrix, so a warp factors two matrices at once, and the lanes' update work is balanced
+// (a low row is short where its high row is long). Register arrays need compile-time
+// indices, so the low rows take H entries and the high rows N.
+constexpr int N = NG_N, H = NG_H, W = NG_W, MPB = NG_MPB;
+constexpr bool FOLD = H < N;
+constexpr int NHI = FOLD ? N : 1;
+// At least 4 blocks an SM (row registers beyond 128 cost more in occupancy than they save)
+// with a row a lane, and folded up to n = 32 with at most 384 bytes of rows (ptxas: double
+// and complex single n = 32 fit 128 registers without spills). Else 2, up to 255 registers:
+// double n = 64 and complex double n = 32 take 238–254 without spills, single n = 64 154–190
+// (capped at 128, it spilled).
+constexpr int MINB = !FOLD || (N <= 32 && (H + N) * (int)sizeof(T) <= 384) ? 4 : 2;
+
+// A compile-time index clamped into an array of `len`: for the branches of an unrolled
+// step that another value of k takes.
+__device__ constexpr int ng_clamp(int i, int len) { return i < len ? i : len - 1; }
 
 // Shared memory: MPB columns of N (the step's column of L, broadcast to the segment).
-// At least 4 blocks an SM: row registers beyond 128 cost more in occupancy than they save.
-extern "C" __global__ void __launch_bounds__(MPB * W, 4) NG_CAT(potrf_warp_, NG_SUFFIX)(
+extern "C" __global__ void __launch_bounds__(MPB * W, MINB) NG_CAT(potrf_warp_, NG_SUFFIX)(
     int uplo, ng_batch<T> A, ng_i64 lda, int *info, ng_i64 batch) {
     extern __shared__ __align__(16) unsigned char ng_smem_raw[];
-    const int tid = threadIdx.x, seg = tid / W, lane = tid % W;
+    const int tid = threadIdx.x, seg = tid / W, lane = tid % W, hrow = N - 1 - lane;
     T *col = reinterpret_cast<T *>(ng_smem_raw) + seg * N;
     for (ng_i64 first = (ng_i64)blockIdx.x * MPB; first < batch; first += (ng_i64)gridDim.x * MPB) {
-        const bool has = first + seg < batch && lane < N;
-        // Row `lane` of L straight from global memory into registers (no staging: the index
-        // arithmetic of a staged copy, not the memory, bounded this kernel). Lower: column j's
-        // entries are consecutive across the lanes; upper: L(lane, j) = conj(A(j, lane)), one
-        // column per lane, whose sectors the later j reuse from L1. Entries right of the
-        // diagonal are never read.
+        const bool has = first + seg < batch && lane < H;
+        // The high row: H … N − 1 (for odd N the middle row is the last lane's low row).
+        const bool has_hi = FOLD && has && hrow >= H;
+        // Rows `lane` (and `hrow`) of L straight from global memory into registers (no
+        // staging: the index arithmetic of a staged copy, not the memory, bounded this
+        // kernel). Lower: column j's entries are consecutive across the lanes (the high rows
+        // descending); upper: L(i, j) = conj(A(j, i)), one column per lane, whose sectors the
+        // later j reuse from L1. Entries right of the diagonal are never read.
         T *m = has ? A.matrix(first + seg) : nullptr;
         // A stride the compiler cannot see through (an empty asm): it would otherwise hoist
         // the N offsets of the loads out of this loop and keep them live across the steps
         // (f32 n = 16: 112 registers, not 50; double n = 25 and 32 spilled).
         ng_i64 ld = lda;
         asm volatile("" : "+l"(ld));
-        T a[N];
+        T a[H], b[NHI];
 #pragma unroll
-        for (int j = 0; j < N; ++j) {
+        for (int j = 0; j < H; ++j) {
             if (!has || j > lane) a[j] = ng_zero<T>();
             else a[j] = uplo == 0 ? m[lane + j * ld] : ng_conj(m[j + lane * ld]);
+        }
+#pragma unroll
+        for (int j = 0; j < NHI; ++j) {
+            if (!has_hi || j > hrow) b[j] = ng_zero<T>();
+            else b[j] = uplo == 0 ? m[hrow + j * ld] : ng_conj(m[j + hrow * ld]);
         }
         int inf = 0;
         bool done = !has;
 #pragma unroll
         for (int k = 0; k < N; ++k) {
+            // Row k is lane k's low row, or lane N − 1 − k's high row.
+            const bool low = k < H;
+            const int kl = ng_clamp(k, H), kh = ng_clamp(k, NHI);
             // Every lane of the warp shuffles and synchronises, whatever its segment decided.
-            const R d = ng_shfl(ng_re(a[k]), k, W);
+            const R d = ng_shfl(ng_re(low ? a[kl] : b[kh]), low ? k : N - 1 - k, W);
             if (!done && ng_fails(d)) {
                 done = true;
                 inf = k + 1;
-                if (lane == k) a[k] = ng_from_real_t<T>::of(d);
+                if (low && lane == k) a[kl] = ng_from_real_t<T>::of(d);
+                if (!low && hrow == k) b[kh] = ng_from_real_t<T>::of(d);
             }
             if (!done) {
                 const R r = sqrt(d);
-                if (lane == k) a[k] = ng_from_real_t<T>::of(r);
-                else if (lane > k) a[k] = ng_scale(a[k], R(1) / r);
-                col[lane] = a[k];
+                // Column k: L(k, k) = r, L(i, k) = A(i, k) / r below it, published for the
+                // update (rows above k publish values no one reads).
+                if (low) {
+                    if (lane == k) a[kl] = ng_from_real_t<T>::of(r);
+                    else if (lane > k) a[kl] = ng_scale(a[kl], R(1) / r);
+                    col[lane] = a[kl];
+                }
+                if (has_hi) {
+                    if (hrow == k) b[kh] = ng_from_real_t<T>::of(r);
+                    else if (hrow > k) b[kh] = ng_scale(b[kh], R(1) / r);
+                    col[hrow] = b[kh];
+                }
             }
             __syncwarp();
-            if (!done && lane > k) {
-                // L(lane, j) -= L(lane, k)·conj(L(j, k)) for k < j <= lane; the entries past the
-                // diagonal take the same (unread) update, which keeps the loop unpredicated.
+            // L(i, j) -= L(i, k)·conj(L(j, k)) for k < j <= i, for each row i > k of the lane:
+            // one load of L(j, k) for both rows (two loads would keep H more values live). The
+            // entries past the diagonal take the same (unread) update, which keeps the loop
+            // unpredicated; while k < H every high row is below row k.
+            const bool lo_upd = !done && low && lane > k, hi_upd = !done && has_hi && hrow > k;
+            if (lo_upd || hi_upd) {
 #pragma unroll
-                for (int j = k + 1; j < N; ++j) a[j] = ng_fma(ng_neg(a[k]), ng_conj(col[j]), a[j]);
+                for (int j = k + 1; j < N; ++j) {
+                    const T c = ng_conj(col[j]);
+                    if (j < H && lo_upd) a[ng_clamp(j, H)] = ng_fma(ng_neg(a[kl]), c, a[ng_clamp(j, H)]);
+                    if (hi_upd) b[ng_clamp(j, NHI)] = ng_fma(ng_neg(b[kh]), c, b[ng_clamp(j, NHI)]);
+                }
             }
             __syncwarp();
         }
@@ -107,10 +151,18 @@ extern "C" __global__ void __launch_bounds__(MPB * W, 4) NG_CAT(potrf_warp_, NG_
             // Again, so that the stores do not reuse the loads' addresses, kept live.
             asm volatile("" : "+l"(m), "+l"(ld));
 #pragma unroll
-            for (int j = 0; j < N; ++j) {
+            for (int j = 0; j < H; ++j) {
                 if (j > lane) continue;
                 if (uplo == 0) m[lane + j * ld] = a[j];
                 else m[j + lane * ld] = ng_conj(a[j]);
+            }
+            if (has_hi) {
+#pragma unroll
+                for (int j = 0; j < NHI; ++j) {
+                    if (j > hrow) continue;
+                    if (uplo == 0) m[hrow + j * ld] = b[j];
+                    else m[j + hrow * ld] = ng_conj(b[j]);
+                }
             }
             if (lane == 0) info[first + seg] = inf;
         }

@@ -1,8 +1,8 @@
 //! CUDA backend: picks the kernel of `kernels/potrf.cu` for n (lanes of a warp per matrix up
-//! to 32, a block per matrix beyond: the triangle in register tiles up to 128 or 180 by type,
-//! left-looking panels up to 256, the packed triangle in shared memory beyond but for the
-//! leading columns that do not fit), describes each routine's operands to the staging engine
-//! and launches on its views.
+//! to 64, a row or two each, a block per matrix beyond: the triangle in register tiles up to
+//! 128 or 180 by type, left-looking panels up to 256, the packed triangle in shared memory
+//! beyond but for the leading columns that do not fit), describes each routine's operands to
+//! the staging engine and launches on its views.
 
 use super::{Potrf, Potrs};
 use crate::core::error::{Error, Result};
@@ -19,8 +19,20 @@ pub fn source() -> &'static str {
     SOURCE
 }
 
-/// The largest row of L (bytes) the warp kernel holds in registers.
+/// The largest row of L (bytes) the warp kernel holds in registers, one row a lane.
 const WARP_ROW_BYTES: usize = 384;
+
+/// The largest pair of rows (bytes: ⌈n / 2⌉ + n entries) the folded warp kernel holds in
+/// registers: double and complex single to n = 64, complex double to 32 (ptxas sm_90: at
+/// most 4 blocks of 128 threads an SM, 2 beyond 384 bytes, see potrf.cu).
+const FOLD_ROWS_BYTES: usize = 768;
+
+/// The largest order of the folded warp kernel: ⌈n / 2⌉ lanes of one warp.
+const FOLD_MAX: usize = 64;
+
+/// The order from which the warp kernel folds its rows (below, one row a lane: measured at
+/// 1300–2000 GB/s on the H100 up to n = 16).
+const FOLD_MIN: usize = 25;
 
 /// Threads per block of the warp kernel (matrices of up to 32 lanes each).
 const WARP_BLOCK_THREADS: usize = 128;
@@ -28,9 +40,11 @@ const WARP_BLOCK_THREADS: usize = 128;
 /// How a factorisation of order n runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Plan {
-    /// `w` lanes per matrix (a power of two ≥ n), `mpb` matrices per block.
-    Warp { w: usize, mpb: usize },
-    /// 32 < n <= 180 (single, double, complex single) or 128 (complex double, from 25):
+    /// Lane i of a matrix holds row i of L for i < `h`; `h` = n (one row a lane) or, folded,
+    /// ⌈n / 2⌉ (lane i holds rows i and n − 1 − i); `w` lanes per matrix (a power of two
+    /// ≥ `h`), `mpb` matrices per block.
+    Warp { h: usize, w: usize, mpb: usize },
+    /// 64 < n <= 180 (single, double, complex single) or 32 < n <= 128 (complex double):
     /// a block per matrix, the lower triangle's `tm` × `tm` tiles one to a thread in
     /// registers, right-looking; `threads` covers the tiles, rounded up to whole warps.
     Reg { tm: usize, threads: usize },
@@ -44,14 +58,19 @@ pub enum Plan {
 
 /// The plan for order `n` on a device with `max_smem` bytes of opt-in shared memory per block.
 pub fn plan<T: Scalar>(n: usize, max_smem: usize) -> Plan {
-    // The warp kernel keeps a row of L in registers: up to 32 entries, at most 384 bytes (more
-    // spills: complex double beyond n = 24).
-    if n <= 32 && n * std::mem::size_of::<T>() <= WARP_ROW_BYTES {
-        let w = n.next_power_of_two().max(1);
-        return Plan::Warp { w, mpb: WARP_BLOCK_THREADS / w };
+    let size = std::mem::size_of::<T>();
+    // The warp kernel keeps a row of L in registers: up to 24 entries, at most 384 bytes.
+    if n < FOLD_MIN && n * size <= WARP_ROW_BYTES {
+        return warp(n, n);
     }
-    // Complex double from 25 (where the warp kernel's rows would spill), and from 33: the
-    // triangle in register tiles while it fits.
+    // Folded, two rows a lane: half the lanes, each step's square root and shuffles shared
+    // by two matrices in a warp, and less of the update on entries right of the diagonal.
+    let h = n.div_ceil(2);
+    if n <= FOLD_MAX && (h + n) * size <= FOLD_ROWS_BYTES {
+        return warp(h, n);
+    }
+    // Complex double from 33 (where the folded rows would spill), and from 65: the triangle
+    // in register tiles while it fits.
     if n <= reg_max::<T>() {
         let tm = reg_tile::<T>(n);
         let g = n.div_ceil(tm);
@@ -66,6 +85,13 @@ pub fn plan<T: Scalar>(n: usize, max_smem: usize) -> Plan {
     // latency in the trailing updates.
     let threads = if n <= 160 { 512 } else { 1024 };
     Plan::Block { split: n - kept, threads }
+}
+
+/// The warp plan with `h` rows a lane for order n (h = n, or folded h = ⌈n / 2⌉).
+fn warp(h: usize, n: usize) -> Plan {
+    debug_assert!(h == n || h == n.div_ceil(2));
+    let w = h.next_power_of_two().max(1);
+    Plan::Warp { h, w, mpb: WARP_BLOCK_THREADS / w }
 }
 
 /// The largest order of the tile kernel (its register tiles cover 8·32 rows).
@@ -85,7 +111,8 @@ fn reg_max<T>() -> usize {
     }
 }
 
-/// The register tile's side: 4 up to n = 64, beyond it 6 (double, complex single), 5 (complex
+/// The register tile's side: 4 up to n = 64 (complex double only: the others are on the warp
+/// kernel there), beyond it 6 (double, complex single), 5 (complex
 /// double) or for single 8 up to 128 and 9 beyond. Each step reads a tile's TM row and TM
 /// column values from shared memory for TM² multiply-adds, so larger tiles load less per
 /// multiply-add; smaller ones take fewer registers (ptxas sm_90, 4 × 4: 46 to 118 from single
@@ -123,8 +150,8 @@ fn block_smem<T>(m: usize) -> usize {
 pub fn specialise<T: Scalar>(n: usize, p: Plan) -> (Vec<String>, String) {
     let mut d = vec![format!("NG_T={}", T::CUDA_TYPE), format!("NG_SUFFIX={}", T::SUFFIX)];
     let entry = match p {
-        Plan::Warp { w, mpb } => {
-            d.extend(["NG_WARP=1".to_string(), format!("NG_N={n}"), format!("NG_W={w}"), format!("NG_MPB={mpb}")]);
+        Plan::Warp { h, w, mpb } => {
+            d.extend(["NG_WARP=1".to_string(), format!("NG_N={n}"), format!("NG_H={h}"), format!("NG_W={w}"), format!("NG_MPB={mpb}")]);
             "potrf_warp"
         }
         Plan::Reg { tm, threads } => {
@@ -223,7 +250,7 @@ fn launch_potrf<T: Scalar>(ch: &CudaHandle, f: &Potrf<T>, k: &Chunk) -> Result<(
         _ => 0,
     };
     let (l, blocks, threads, smem) = match p {
-        Plan::Warp { w, mpb } => (ch.launch(&module).arg(&uplo), k.count.div_ceil(mpb), mpb * w, warp_smem::<T>(f.n, mpb)),
+        Plan::Warp { w, mpb, .. } => (ch.launch(&module).arg(&uplo), k.count.div_ceil(mpb), mpb * w, warp_smem::<T>(f.n, mpb)),
         Plan::Reg { tm, threads } => (ch.launch(&module).arg(&uplo).arg(&n), k.count, threads, reg_smem::<T>(f.n, tm)),
         Plan::Tile { .. } => (ch.launch(&module).arg(&uplo).arg(&n), k.count, 256, tile_smem::<T>(f.n)),
         Plan::Block { threads, .. } => (ch.launch(&module).arg(&uplo).arg(&n).arg(&split), k.count, threads, block_smem::<T>(f.n - split as usize)),
@@ -252,20 +279,29 @@ mod tests {
 
     #[test]
     fn plans_by_order() {
-        assert_eq!(plan::<f32>(1, 227 << 10), Plan::Warp { w: 1, mpb: 128 });
-        assert_eq!(plan::<f32>(8, 227 << 10), Plan::Warp { w: 8, mpb: 16 });
-        assert_eq!(plan::<f64>(32, 227 << 10), Plan::Warp { w: 32, mpb: 4 });
-        // The register tiles: 4 × 4 to n = 64 (double 33: 9 tiles a side, 45 tiles, 64
-        // threads; 64: 136 tiles; complex double from 25: 7 a side, 28 tiles), then 6 × 6
-        // (double 65: 11 a side, 66 tiles; 128: 22 a side, 253 tiles), single 8 × 8 (128: 16
-        // a side), complex double 5 × 5 (128: 26 a side, 351 tiles).
-        assert_eq!(plan::<f64>(33, 227 << 10), Plan::Reg { tm: 4, threads: 64 });
-        assert_eq!(plan::<f32>(64, 227 << 10), Plan::Reg { tm: 4, threads: 160 });
+        assert_eq!(plan::<f32>(1, 227 << 10), Plan::Warp { h: 1, w: 1, mpb: 128 });
+        assert_eq!(plan::<f32>(8, 227 << 10), Plan::Warp { h: 8, w: 8, mpb: 16 });
+        assert_eq!(plan::<f64>(24, 227 << 10), Plan::Warp { h: 24, w: 32, mpb: 4 });
+        assert_eq!(plan::<Complex64>(24, 227 << 10), Plan::Warp { h: 24, w: 32, mpb: 4 });
+        // Folded from 25: ⌈n / 2⌉ lanes (complex double 25: 13 + 25 entries of 16 bytes = 608;
+        // 32: 768; 33: 800, too many), up to 64 (double: 32 + 64 entries of 8 bytes = 768).
+        assert_eq!(plan::<f32>(25, 227 << 10), Plan::Warp { h: 13, w: 16, mpb: 8 });
+        assert_eq!(plan::<f64>(32, 227 << 10), Plan::Warp { h: 16, w: 16, mpb: 8 });
+        assert_eq!(plan::<Complex64>(25, 227 << 10), Plan::Warp { h: 13, w: 16, mpb: 8 });
+        assert_eq!(plan::<Complex64>(32, 227 << 10), Plan::Warp { h: 16, w: 16, mpb: 8 });
+        assert_eq!(plan::<f64>(33, 227 << 10), Plan::Warp { h: 17, w: 32, mpb: 4 });
+        assert_eq!(plan::<f64>(63, 227 << 10), Plan::Warp { h: 32, w: 32, mpb: 4 });
+        assert_eq!(plan::<f32>(64, 227 << 10), Plan::Warp { h: 32, w: 32, mpb: 4 });
+        assert_eq!(plan::<num_complex::Complex32>(64, 227 << 10), Plan::Warp { h: 32, w: 32, mpb: 4 });
+        // The register tiles: 4 × 4 to n = 64 (complex double from 33: 9 tiles a side, 45
+        // tiles, 64 threads), then 6 × 6 (double 65: 11 a side, 66 tiles; 128: 22 a side, 253
+        // tiles), single 8 × 8 (128: 16 a side), complex double 5 × 5 (128: 26 a side, 351
+        // tiles).
+        assert_eq!(plan::<Complex64>(33, 227 << 10), Plan::Reg { tm: 4, threads: 64 });
+        assert_eq!(plan::<Complex64>(64, 227 << 10), Plan::Reg { tm: 4, threads: 160 });
         assert_eq!(plan::<f64>(65, 227 << 10), Plan::Reg { tm: 6, threads: 96 });
         assert_eq!(plan::<f64>(128, 227 << 10), Plan::Reg { tm: 6, threads: 256 });
         assert_eq!(plan::<f32>(128, 227 << 10), Plan::Reg { tm: 8, threads: 160 });
-        assert_eq!(plan::<Complex64>(25, 227 << 10), Plan::Reg { tm: 4, threads: 32 });
-        assert_eq!(plan::<Complex64>(32, 227 << 10), Plan::Reg { tm: 4, threads: 64 });
         assert_eq!(plan::<Complex64>(128, 227 << 10), Plan::Reg { tm: 5, threads: 352 });
         // Up to their largest orders: double 180 (30 a side, 465 tiles), single 180 in 9 × 9
         // (20 a side, 210 tiles); single 256 on the tile kernel.
@@ -285,7 +321,6 @@ mod tests {
         assert_eq!(plan::<f32>(300, 227 << 10), Plan::Block { split: 0, threads: 1024 });
         assert_eq!(plan::<Complex64>(257, 227 << 10), Plan::Block { split: 88, threads: 1024 });
         assert_eq!(plan::<f64>(200, 0), Plan::Block { split: 200, threads: 1024 });
-        assert_eq!(plan::<Complex64>(24, 227 << 10), Plan::Warp { w: 32, mpb: 4 });
         assert_eq!(specialise::<f32>(8, plan::<f32>(8, 0)).1, "potrf_warp_f32");
     }
 }

@@ -92,17 +92,18 @@ fn check_against_lapack<T: Blas>(h: &mut Handle, s: &Spd<T>, what: &str) {
     }
 }
 
-/// Around the 32 (warp/register tiles; complex double: 24/25) boundary, the register tiles'
-/// edges (4 × 4 to 64, then 5 × 5 to 128 for complex double, 6 × 6 to 180 for double and
-/// complex single, 8 × 8 to 128 and 9 × 9 to 256 for single), the tile kernel's row groups of
-/// 32 up to 256, and the block kernel beyond (leading columns in global memory but for
-/// single).
-const SIZES: [usize; 35] = [1, 2, 3, 5, 8, 16, 17, 24, 25, 26, 28, 29, 31, 32, 33, 34, 37, 63, 64, 65, 66, 96, 97, 100, 127, 128, 129, 169, 180, 181, 200, 255, 256, 257, 300];
+/// Around the warp kernel's 24/25 boundary (a row a lane, then two: odd and even orders, the
+/// lanes per matrix going from 16 to 32 at 33), its end at 64 (complex double: 32) where the
+/// register tiles take over (4 × 4 to 64 for complex double, then 5 × 5 to 128 for complex
+/// double, 6 × 6 to 180 for double and complex single, 8 × 8 to 128 and 9 × 9 to 180 for
+/// single), the tile kernel's row groups of 32 up to 256, and the block kernel beyond (leading
+/// columns in global memory but for single).
+const SIZES: [usize; 39] = [1, 2, 3, 5, 8, 16, 17, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 37, 48, 49, 63, 64, 65, 66, 96, 97, 100, 127, 128, 129, 169, 180, 181, 200, 255, 256, 257, 300];
 
 /// `sizes`, or under a sanitizer the first and last of each kernel path of T.
 fn per_path<T: Blas>(sizes: &[usize]) -> Vec<usize> {
     sizes_per_path(sizes, |n| match numgpu::potrf::cuda::plan::<T>(n, SMEM_OPTIN) {
-        numgpu::potrf::cuda::Plan::Warp { w, .. } => (w, 0, false),
+        numgpu::potrf::cuda::Plan::Warp { h, w, .. } => (w, 1, h < n),
         numgpu::potrf::cuda::Plan::Reg { tm, .. } => (tm, 0, true),
         numgpu::potrf::cuda::Plan::Tile { .. } => (0, 0, false),
         numgpu::potrf::cuda::Plan::Block { split, threads } => (0, threads, split > 0),
@@ -170,11 +171,12 @@ fn indefinite_for<T: Blas>(h: &mut Handle) {
     }
 }
 
-/// Indefinite inside and at the edges of the CUDA kernels' tiles (register tiles of 4, 5, 6,
-/// 8 and 9 columns, panels of 32): the step that fails is the first or last column of a
-/// tile, or one inside it, for orders of each register-tile size and of the panels beyond.
+/// Indefinite inside and at the edges of the CUDA kernels' tiles (the folded warp kernel's
+/// low and high rows, register tiles of 4, 5, 6, 8 and 9 columns, panels of 32): the step
+/// that fails is the first or last column of a tile, or one inside it, or the first or last
+/// low row (n = 31: 16, 17; n = 63 and 64: 32, 33), for orders of each path.
 fn indefinite_tile_edges_for<T: Blas>(h: &mut Handle) {
-    for &n in &[29usize, 65, 97, 128, 160, 200] {
+    for &n in &[29usize, 31, 63, 64, 65, 97, 128, 160, 200] {
         let ks: Vec<usize> = [4, 5, 6, 7, 8, 9, 10, 12, 13, 16, 17, 18, 19, 32, 33, 40, n - 1, n].into_iter().filter(|&k| k <= n).collect();
         indefinite_at_each::<T>(h, n, &ks);
     }

@@ -8,14 +8,15 @@
 //! expm: exact exponentials (diagonal, nilpotent, rotation generators, Jordan blocks), random
 //! matrices of orders 1 … 65 against Higham's Padé 13 in double, every order 1 … 33 (CUDA's
 //! warp and sub-warp path and its edge) against Padé 13 and the CPU backend, the same matrix
-//! bitwise the same wherever it runs in a batch of many blocks, norms that force 8 or more
+//! bitwise the same wherever it runs in a batch of many blocks (the last part full), every
+//! Padé degree taken, a Padé denominator whose LU swaps rows, norms that force 8 or more
 //! squarings, rate matrices Q·t whose exp has rows summing to 1, exp(A(t + s)) =
 //! exp(At)·exp(As), A = 0 gives I exactly; NaN/Inf (info 1) and overflow (info 3) touch only
 //! their matrix, at orders 5, 16, 32 and 33. Empty work touches nothing; every invalid argument
 //! is named and writes nothing.
 
 use crate::common::c_position;
-use numgpu::expm::{expm_batched, expm_batched_slices, expm_eig_batched, expm_eig_batched_slices, INFO_NONFINITE, INFO_OVERFLOW};
+use numgpu::expm::{choose, degrees, expm_batched, expm_batched_slices, expm_eig_batched, expm_eig_batched_slices, is_double, pade_coefficients, scaling_from_norm, INFO_NONFINITE, INFO_OVERFLOW};
 use numgpu::lapack::Blas;
 use numgpu::testing::expm::{complex_model, diagonal, eig_ratio, eig_reference, expm_ratio, expm_reference, identity, jordan, mul, nilpotent, norm1, rate_model, rotations, squarings, Exact};
 use numgpu::testing::gen::{c, nan, random, rng, POISON};
@@ -261,6 +262,15 @@ fn every_small_order_for<T: Blas>(h: &mut Handle) {
     // Under a sanitizer: the first and last order of each lane-group size.
     for n in crate::common::sizes_per_path(&orders, |n| numgpu::expm::cuda::pade_plan::<T>(n, 227 << 10).tpm) {
         let mats: Vec<Vec<T>> = scales.iter().enumerate().map(|(i, &s)| random_of_norm::<T>(7100 + (n * 10 + i) as u64, n, s)).collect();
+        // Every degree of the precision is taken (by the library's rule on the host) from n = 2
+        // (a 1 × 1 matrix's powers are exact: its degrees follow |a| alone).
+        if n > 1 {
+            let mut taken: Vec<u32> = mats.iter().map(|a| degree_and_squarings(&c64(a), n, is_double::<T>()).0).collect();
+            taken.sort_unstable();
+            taken.dedup();
+            let all: Vec<u32> = degrees(is_double::<T>()).iter().map(|d| d.0).collect();
+            assert_eq!(taken, all, "{}expm n={n}: the norms do not reach every Padé degree", T::LETTER);
+        }
         let (got, host) = (run_expm(h, n, &mats), run_expm(cpu, n, &mats));
         for (i, ((e, info), (eh, _))) in got.iter().zip(&host).enumerate() {
             let a = c64(&mats[i]);
@@ -271,11 +281,13 @@ fn every_small_order_for<T: Blas>(h: &mut Handle) {
     }
 }
 
-/// A batch of many blocks (orders 5 and 16: sub-warps; 32: a warp): the same matrix at every
-/// 7th place gives bitwise the same exp(A) wherever it runs, and the others match Padé 13.
+/// A batch of many blocks (orders 5 and 16: sub-warps; 32: a warp), the last one part full:
+/// the same matrix at every 7th place gives bitwise the same exp(A) wherever it runs, and the
+/// others match Padé 13.
 fn many_matrices_bitwise_for<T: Blas>(h: &mut Handle) {
     for n in [5, 16, 32] {
-        let batch = if n == 32 { 150 } else { 700 };
+        // Not a multiple of the matrices per block (a power of two): the last block part full.
+        let batch = if n == 32 { 151 } else { 701 };
         let same_a = random_of_norm::<T>(9000 + n as u64, n, 3.0);
         let mats: Vec<Vec<T>> = (0..batch).map(|i| if i % 7 == 3 { same_a.clone() } else { random_of_norm::<T>(9100 + (n * 1000 + i) as u64, n, 0.1 + (i % 11) as f64) }).collect();
         let got = run_expm(h, n, &mats);
@@ -316,6 +328,72 @@ fn many_squarings_for<T: Blas>(h: &mut Handle) {
             let sum: f64 = (0..m).map(|col| e[row + col * m].re).sum();
             let tol = 4.0 * T::EPS * (m as f64 + norm1(&qt, m));
             assert!((sum - 1.0).abs() <= tol, "{}expm rate matrix m={m} t={t}: row {row} sums to {sum}", T::LETTER);
+        }
+    }
+}
+
+/// The library's degree and squarings for A (`expm::choose` on the norms of A's powers in
+/// double precision, Higham 2005's rule from ‖A‖₁ when they overflow).
+fn degree_and_squarings(a: &[Complex64], n: usize, double: bool) -> (u32, i32) {
+    let a2 = mul(a, a, n);
+    let a4 = mul(&a2, &a2, n);
+    let a6 = mul(&a4, &a2, n);
+    choose(norm1(&a2, n), norm1(&a4, n), norm1(&a6, n), double).unwrap_or_else(|| scaling_from_norm(norm1(a, n), double))
+}
+
+/// The steps of LU with partial pivoting (the first largest modulus) of the Padé denominator
+/// q_k(2^{−s}A) = Σ b_j·(−2^{−s}A)^j, formed in double, that take a pivot row below the
+/// diagonal: where the kernels' row swaps are exercised.
+fn denominator_swaps(a: &[Complex64], n: usize, double: bool) -> usize {
+    let (k, s) = degree_and_squarings(a, n, double);
+    let b = pade_coefficients(k);
+    let minus: Vec<Complex64> = a.iter().map(|&x| -x * 2f64.powi(-s)).collect();
+    let id = identity(n);
+    // Horner: q ← q·(−2^{−s}A) + b_j·I from q = b_k·I.
+    let mut q: Vec<Complex64> = id.iter().map(|&x| x * b[k as usize]).collect();
+    for j in (0..k as usize).rev() {
+        q = mul(&q, &minus, n).iter().zip(&id).map(|(&x, &i)| x + i * b[j]).collect();
+    }
+    let mut swaps = 0;
+    for kk in 0..n {
+        let p = (kk..n).fold(kk, |p, r| if q[r + kk * n].norm() > q[p + kk * n].norm() { r } else { p });
+        if q[p + kk * n].norm() == 0.0 {
+            break;
+        }
+        if p != kk {
+            swaps += 1;
+            for c in 0..n {
+                q.swap(kk + c * n, p + c * n);
+            }
+        }
+        for r in kk + 1..n {
+            let l = q[r + kk * n] / q[kk + kk * n];
+            for c in kk..n {
+                let u = q[kk + c * n];
+                q[r + c * n] -= l * u;
+            }
+        }
+    }
+    swaps
+}
+
+/// Rotation generators of angles up to 3 (no scaling; the Padé denominator's columns lean
+/// off the diagonal, so the LU swaps rows: checked on the host) at the orders of every lane
+/// group and the block path: against the exact rotations and the CPU backend, with a copy
+/// scaled down (no swaps) beside each in the batch.
+fn pivoting_for<T: Blas>(h: &mut Handle) {
+    let cpu = &mut Handle::cpu();
+    for n in [2, 3, 4, 8, 9, 16, 17, 31, 32, 33] {
+        let (x, calm) = (rotations(n, 3.0), rotations(n, 0.1));
+        let swaps = denominator_swaps(&x.a, n, is_double::<T>());
+        assert!(swaps > 0, "{}expm n={n}: the rotations' Padé denominator takes no row swap", T::LETTER);
+        let mats = [to_t::<T>(&x.a), to_t::<T>(&calm.a), to_t::<T>(&x.a)];
+        let (got, host) = (run_expm(h, n, &mats), run_expm(cpu, n, &mats));
+        for (i, ((e, info), (eh, _))) in got.iter().zip(&host).enumerate() {
+            let want = if i == 1 { &calm } else { &x };
+            let an = norm1(&want.a, n);
+            let (r, rc) = (expm_ratio(e, &want.exp, an, n, T::EPS), expm_ratio(e, eh, an, n, T::EPS));
+            assert!(*info == 0 && r < RATIO && rc < RATIO, "{}expm {} ({swaps} swaps), matrix {i}: info {info}, ratio {r}, against the CPU backend {rc}", T::LETTER, want.name);
         }
     }
 }
@@ -528,6 +606,7 @@ crate::all_precisions! {
     every_small_order => every_small_order_for;
     many_matrices_bitwise => many_matrices_bitwise_for;
     many_squarings => many_squarings_for;
+    pivoting => pivoting_for;
     semigroup_and_zero => semigroup_and_zero_for;
     nonfinite => nonfinite_for;
     empty => empty_for;
@@ -545,6 +624,7 @@ crate::on_every_backend! {
     expm_every_order_1_to_33_against_pade13_and_cpu => super::every_small_order;
     expm_many_matrices_same_input_bitwise_same_output => super::many_matrices_bitwise;
     expm_many_squarings_and_rate_matrices => super::many_squarings;
+    expm_pade_denominator_with_row_swaps_against_exact_and_cpu => super::pivoting;
     expm_semigroup_and_exp_of_zero_is_identity => super::semigroup_and_zero;
     expm_nan_inf_and_overflow_give_info_per_matrix => super::nonfinite;
     expm_empty_work_touches_nothing => super::empty;

@@ -181,7 +181,7 @@ fn launch_strided<T: Scalar>(ch: &CudaHandle, g: &GtsvStrided<T>, k: &Chunk, spi
         // SAFETY: the argument list of gtsv_block_<T> in gtsv_spike.cu, on the chunk's views
         // (a block per system: count <= i32::MAX); n <= SPIKE_MIN, so p <= SPIKE_NT partitions
         // fit the block.
-        return unsafe { a.push(ch.launch(&module)).arg(&pivot).run((k.count as u32, rhs, 1), (32 * p.div_ceil(32)) as u32, spike_smem::<T>(p * SPIKE_L, true)) };
+        return unsafe { a.push(ch.launch(&module)).arg(&pivot).run((k.count as u32, rhs, 1), (32 * p.div_ceil(32)) as u32, spike_smem::<T>(p * SPIKE_L, SPIKE_NT, true)) };
     }
     let module = module::<T>(ch, "strided")?;
     let (p, q, kinds) = (k[5].ptr(), k[6].ptr(), k[7].ptr());
@@ -222,13 +222,13 @@ pub fn spike_levels(n: usize) -> Vec<usize> {
     sizes
 }
 
-/// Dynamic shared memory of a SPIKE block staging `rows` rows: their a, b, c, f and pivot
-/// kinds, three values per thread, and (`with_s`: the block kernel) S's a, b, c, f and pivot
-/// kinds. Without S, a double-precision block of SPIKE_NT partitions fits three times in an
-/// SM.
-fn spike_smem<T>(rows: usize, with_s: bool) -> u32 {
+/// Dynamic shared memory of a SPIKE block of `nt` threads (the kernel's NG_NT) staging `rows`
+/// rows: their a, b, c, f and pivot kinds, three values per thread, and (`with_s`: the block
+/// kernel, NG_NT = SPIKE_NT) S's a, b, c, f and pivot kinds. Without S, a double-precision
+/// block of SPIKE_NT partitions fits three times in an SM.
+fn spike_smem<T>(rows: usize, nt: usize, with_s: bool) -> u32 {
     let s = if with_s { 4 * SPIKE_NT * size_of::<T>() + SPIKE_NT } else { 0 };
-    ((4 * rows + 3 * SPIKE_NT) * size_of::<T>() + rows + s) as u32
+    ((4 * rows + 3 * nt) * size_of::<T>() + rows + s) as u32
 }
 
 /// A tridiagonal system in device memory: dl (n − 1), d, du (n − 1), and right-hand sides f
@@ -262,7 +262,7 @@ pub const TAIL_NT: [usize; 3] = [512, 256, 128];
 /// [`TAIL_NT`] whose rows fit its shared memory, else SPIKE_NT, which the level kernels need
 /// anyway (73 KiB in double precision, 144 KiB in complex double).
 fn tail_nt<T>(ch: &CudaHandle) -> usize {
-    TAIL_NT.into_iter().find(|&nt| spike_smem::<T>(SPIKE_L * nt, false) as usize <= ch.dev.max_smem_optin).unwrap_or(SPIKE_NT)
+    TAIL_NT.into_iter().find(|&nt| spike_smem::<T>(SPIKE_L * nt, nt, false) as usize <= ch.dev.max_smem_optin).unwrap_or(SPIKE_NT)
 }
 
 /// SPIKE's plan for one system: the orders of its levels ([`spike_levels`]) and the first
@@ -305,7 +305,7 @@ fn spike_stage<T>(stage: Stage, plan: &SpikePlan, nrhs: usize) -> Stage {
 fn spike_reduce<T: Scalar>(ch: &CudaHandle, lv: Level, next: Level, nrhs: usize, pivot: i32, flag: u64, scale: usize) -> Result<()> {
     let module = module::<T>(ch, "spike_reduce")?;
     let (blocks, scale) = ((next.n as usize).div_ceil(SPIKE_NT - 1) as u32, scale as i64);
-    let smem = spike_smem::<T>(SPIKE_L * SPIKE_NT, false);
+    let smem = spike_smem::<T>(SPIKE_L * SPIKE_NT, SPIKE_NT, false);
     // SAFETY: the argument list of gtsv_spike_reduce_<T> in gtsv_spike.cu; `next` holds order
     // ceil(n / SPIKE_L).
     unsafe { lv.push(ch.launch(&module), &pivot).arg(&next.dl).arg(&next.d).arg(&next.du).arg(&next.f).arg(&next.ld).arg(&flag).arg(&scale).run((blocks, nrhs as u32, 1), SPIKE_NT as u32, smem) }
@@ -319,7 +319,7 @@ fn spike_reduce<T: Scalar>(ch: &CudaHandle, lv: Level, next: Level, nrhs: usize,
 fn spike_tail<T: Scalar>(ch: &CudaHandle, lv: Level, nt: usize, nrhs: usize, pivot: i32, work: u64, ldw: usize, flag: u64, scale: usize) -> Result<()> {
     let module = module_nt::<T>(ch, "spike_tail", nt)?;
     let (ldw, scale) = (ldw as i64, scale as i64);
-    let smem = spike_smem::<T>(SPIKE_L * nt, false);
+    let smem = spike_smem::<T>(SPIKE_L * nt, nt, false);
     // SAFETY: the argument list of gtsv_spike_tail_<T> in gtsv_spike.cu, compiled with
     // NG_NT = nt (the block size); its shared memory fits the device (tail_nt); `work` holds
     // ldw per right-hand side, grid x = nrhs <= GRID_Y.
@@ -330,7 +330,7 @@ fn spike_tail<T: Scalar>(ch: &CudaHandle, lv: Level, nt: usize, nrhs: usize, piv
 fn spike_recover<T: Scalar>(ch: &CudaHandle, lv: Level, next: Level, nrhs: usize, pivot: i32, flag: u64) -> Result<()> {
     let module = module::<T>(ch, "spike_recover")?;
     let blocks = (next.n as usize).div_ceil(SPIKE_NT) as u32;
-    let smem = spike_smem::<T>(SPIKE_L * SPIKE_NT, false);
+    let smem = spike_smem::<T>(SPIKE_L * SPIKE_NT, SPIKE_NT, false);
     // SAFETY: the argument list of gtsv_spike_recover_<T> in gtsv_spike.cu.
     unsafe { lv.push(ch.launch(&module), &pivot).arg(&next.f).arg(&next.ld).arg(&flag).run((blocks, nrhs as u32, 1), SPIKE_NT as u32, smem) }
 }
@@ -433,7 +433,7 @@ fn launch_il_partitioned<T: Scalar>(ch: &CudaHandle, g: &GtsvInterleaved<T>, k: 
     let (state, xs) = (bad + (parts * k.count * size_of::<i32>()) as u64, w + (10 * parts * k.count * size_of::<T>()) as u64);
     let (n, batch, count, pivot) = (g.n as i32, k[3].row_step as i64, k.count as i64, pivot_code(g.pivoting));
     let blocks = (k.count.div_ceil(32) as u32, parts.div_ceil(SPIKE_NT / 32) as u32, 1);
-    let smem = spike_smem::<T>(SPIKE_L * SPIKE_NT, false);
+    let smem = spike_smem::<T>(SPIKE_L * SPIKE_NT, SPIKE_NT, false);
     let reduce = module::<T>(ch, "il_reduce")?;
     let solve = module::<T>(ch, "il_solve")?;
     let recover = module::<T>(ch, "il_recover")?;

@@ -27,8 +27,10 @@ const WARP_ROW_BYTES: usize = 384;
 /// most 4 blocks of 128 threads an SM, 2 beyond 384 bytes, see potrf.cu).
 const FOLD_ROWS_BYTES: usize = 768;
 
-/// The largest order of the folded warp kernel: ⌈n / 2⌉ lanes of one warp.
-const FOLD_MAX: usize = 64;
+/// The largest order of the folded warp kernel. It runs to 64 (⌈n / 2⌉ lanes of one warp), but
+/// at n = 64 the H100 measured it below the register tiles (s 345 against 397 GB/s, d 402
+/// against 512, c 266 against 432; 2026-11-28), so it stops where it wins: n = 25 … 32.
+const FOLD_MAX: usize = 32;
 
 /// The order from which the warp kernel folds its rows (below, one row a lane: measured at
 /// 1300–2000 GB/s on the H100 up to n = 16).
@@ -283,16 +285,16 @@ mod tests {
         assert_eq!(plan::<f32>(8, 227 << 10), Plan::Warp { h: 8, w: 8, mpb: 16 });
         assert_eq!(plan::<f64>(24, 227 << 10), Plan::Warp { h: 24, w: 32, mpb: 4 });
         assert_eq!(plan::<Complex64>(24, 227 << 10), Plan::Warp { h: 24, w: 32, mpb: 4 });
-        // Folded from 25: ⌈n / 2⌉ lanes (complex double 25: 13 + 25 entries of 16 bytes = 608;
-        // 32: 768; 33: 800, too many), up to 64 (double: 32 + 64 entries of 8 bytes = 768).
+        // Folded from 25 to 32: ⌈n / 2⌉ lanes (complex double 25: 13 + 25 entries of 16 bytes
+        // = 608; 32: 768).
         assert_eq!(plan::<f32>(25, 227 << 10), Plan::Warp { h: 13, w: 16, mpb: 8 });
         assert_eq!(plan::<f64>(32, 227 << 10), Plan::Warp { h: 16, w: 16, mpb: 8 });
         assert_eq!(plan::<Complex64>(25, 227 << 10), Plan::Warp { h: 13, w: 16, mpb: 8 });
         assert_eq!(plan::<Complex64>(32, 227 << 10), Plan::Warp { h: 16, w: 16, mpb: 8 });
-        assert_eq!(plan::<f64>(33, 227 << 10), Plan::Warp { h: 17, w: 32, mpb: 4 });
-        assert_eq!(plan::<f64>(63, 227 << 10), Plan::Warp { h: 32, w: 32, mpb: 4 });
-        assert_eq!(plan::<f32>(64, 227 << 10), Plan::Warp { h: 32, w: 32, mpb: 4 });
-        assert_eq!(plan::<num_complex::Complex32>(64, 227 << 10), Plan::Warp { h: 32, w: 32, mpb: 4 });
+        assert_eq!(plan::<f64>(33, 227 << 10), Plan::Reg { tm: 4, threads: 64 });
+        assert_eq!(plan::<f64>(63, 227 << 10), Plan::Reg { tm: 4, threads: 160 });
+        assert_eq!(plan::<f32>(64, 227 << 10), Plan::Reg { tm: 4, threads: 160 });
+        assert_eq!(plan::<num_complex::Complex32>(64, 227 << 10), Plan::Reg { tm: 4, threads: 160 });
         // The register tiles: 4 × 4 to n = 64 (complex double from 33: 9 tiles a side, 45
         // tiles, 64 threads), then 6 × 6 (double 65: 11 a side, 66 tiles; 128: 22 a side, 253
         // tiles), single 8 × 8 (128: 16 a side), complex double 5 × 5 (128: 26 a side, 351

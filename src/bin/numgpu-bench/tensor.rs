@@ -193,6 +193,12 @@ impl Tensor {
         self.staged.push(Staged { k, path, task });
     }
 
+    /// The position of routine k's row among a case's rows (one per selected routine, in
+    /// `--tensor-routines` order).
+    fn row_of(&self, k: Routine) -> usize {
+        self.routines.iter().position(|&r| r == k).expect("a staged routine is a selected one")
+    }
+
     /// Runs the Python peers on the case's staged inputs, one subprocess: their times and
     /// ratios, fits, errors and ranks in the rows, or a note why not.
     fn run_peers(&mut self, (warmup, reps): (usize, usize), case: &Case, r: usize, rows: &mut [Row]) {
@@ -212,13 +218,13 @@ impl Tensor {
                     self.peers_off = Some(why.clone());
                 }
                 for s in &staged {
-                    rows[s.k as usize].note(python::skipped(BOTH, &why));
+                    rows[self.row_of(s.k)].note(python::skipped(BOTH, &why));
                 }
                 return;
             }
         };
         for (s, res) in staged.iter().zip(v["results"].as_array().into_iter().flatten()) {
-            let row = &mut rows[s.k as usize];
+            let row = &mut rows[self.row_of(s.k)];
             row.set("torch", v["torch"].clone());
             row.set("tensorly", v["tensorly"].clone());
             for (peer, label) in PEERS {

@@ -567,40 +567,13 @@ __device__ __forceinline__ double expm_warp_norm(const T *X, int lt, unsigned ma
     return best;
 }
 
-// Rows of a column the LU reads into registers before writing them back: 64 bytes' worth (16
-// floats, 8 doubles or complex floats; 2 complex doubles, whose products already hold the
-// most). Each row in flight also holds its operands' loads: larger groups drive ptxas to 255
-// registers and spills at n = 26 … 32 in double (checked with -v for every order and
-// precision). And rows of the LU's updates in chunks: a chunk wholly outside a step's rows is
-// skipped as a unit, so a step costs about its live rows.
-constexpr int NG_GROUP_BYTES = sizeof(T) == 16 ? 32 : 64;
-constexpr int NG_GROUP = (int)(NG_GROUP_BYTES / sizeof(T)) < NG_N ? (int)(NG_GROUP_BYTES / sizeof(T)) : NG_N;
-#define NG_LU_CHUNK 8
-
-// f(r) for the rows r of [lo, hi) (compile-time: r indexes register arrays, the loops are
-// unrolled) within [from, to) (runtime, the same on every lane of the matrix: it gates whole
-// chunks, so a step costs about its live rows).
-template <typename F>
-__device__ __forceinline__ void expm_rows(int from, int to, int lo, int hi, F f) {
-#pragma unroll
-    for (int r0 = lo; r0 < hi; r0 += NG_LU_CHUNK) {
-        const int r1 = r0 + NG_LU_CHUNK < hi ? r0 + NG_LU_CHUNK : hi;
-        if (r1 <= from || r0 >= to) continue;
-#pragma unroll
-        for (int r = r0; r < r1; ++r)
-            if (r >= from && r < to) f(r);
-    }
-}
-
 // LU with partial pivoting of q applied to x (LAPACK ?gesv's pivot: the first largest |q|),
 // then x ← U⁻¹·x: expm_pade's elimination, entry for entry. Step kk: lane r reads q(r, kk);
 // the pivot row p and its value come by shuffles (ties to the smaller row, NaN never chosen:
 // the scan's choice); lane r > kk replaces q(r, kk) by its multiplier (q(kk, kk) by the pivot,
 // U's diagonal), then a lane per column (q's trailing ones, all of x's) swaps rows kk and p
-// and eliminates below. A group of a column's rows is read into registers before any of it is
-// written: the compiler cannot tell q's column kk from the column, so reads interleaved with
-// writes would wait for each other row by row. Returns false (the same on every lane) at an
-// exactly singular or non-finite pivot.
+// and eliminates below. Returns false (the same on every lane) at an exactly singular or
+// non-finite pivot.
 __device__ __forceinline__ bool expm_warp_solve(T *q, T *x, int lt, unsigned mask) {
     const int n = NG_N;
     for (int kk = 0; kk < n; ++kk) {
@@ -623,31 +596,21 @@ __device__ __forceinline__ bool expm_warp_solve(T *q, T *x, int lt, unsigned mas
         for (int cidx = lt; cidx < qcols + n; cidx += NG_L) {
             T *col = cidx < qcols ? q + (kk + 1 + cidx) * NG_LD : x + (cidx - qcols) * NG_LD;
             const T top = col[kk], prow = col[p];
-#pragma unroll
-            for (int g0 = 0; g0 < NG_N; g0 += NG_GROUP) {
-                const int g1 = g0 + NG_GROUP < NG_N ? g0 + NG_GROUP : NG_N;
-                T v[NG_GROUP];
-                expm_rows(kk + 1, n, g0, g1, [&](int r) { v[r - g0] = ng_fma(ng_neg(q[r + kk * NG_LD]), prow, r == p ? top : col[r]); });
-                expm_rows(kk + 1, n, g0, g1, [&](int r) { col[r] = v[r - g0]; });
+            col[kk] = prow;
+            for (int r = kk + 1; r < n; ++r) {
+                const T src = r == p ? top : col[r];
+                col[r] = ng_fma(ng_neg(q[r + kk * NG_LD]), prow, src);
             }
-            col[kk] = prow;  // rows below kk only were read and written
         }
         __syncwarp(mask);
     }
-    // Back substitution, a lane per column of x (the columns are independent; NG_L >= n), the
-    // rows above kk of each step read, as in the elimination, before they are written.
-    if (lt < n) {
-        T *xc = x + lt * NG_LD;
+    // Back substitution, a lane per column of x (the columns are independent).
+    for (int c = lt; c < n; c += NG_L) {
+        T *xc = x + c * NG_LD;
         for (int kk = n - 1; kk >= 0; --kk) {
             const T xk = ng_div(xc[kk], q[kk + kk * NG_LD]);
-#pragma unroll
-            for (int g0 = 0; g0 < NG_N; g0 += NG_GROUP) {
-                const int g1 = g0 + NG_GROUP < NG_N ? g0 + NG_GROUP : NG_N;
-                T v[NG_GROUP];
-                expm_rows(0, kk, g0, g1, [&](int r) { v[r - g0] = ng_fma(ng_neg(q[r + kk * NG_LD]), xk, xc[r]); });
-                expm_rows(0, kk, g0, g1, [&](int r) { xc[r] = v[r - g0]; });
-            }
             xc[kk] = xk;
+            for (int r = 0; r < kk; ++r) xc[r] = ng_fma(ng_neg(q[r + kk * NG_LD]), xk, xc[r]);
         }
     }
     __syncwarp(mask);

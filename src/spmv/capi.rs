@@ -540,8 +540,8 @@ pub unsafe extern "C" fn numgpu_zcsrmv_plan(
 /// - `plan` [in]: a plan from `numgpu_csr_plan_create`.
 /// - `units` [out]: work units of its partition (thread blocks of a CUDA product).
 /// - `split_rows` [out]: rows of op(A) split across several units.
-/// - `bytes` [out]: bytes the plan holds (its host copy of the structure and partition, plus
-///   on CUDA the same on the device).
+/// - `bytes` [out]: bytes the plan holds: its partition in host memory, and the structure (on
+///   the CPU backend in host memory; on CUDA on the device, with a copy of the partition).
 ///
 /// Errors: `INVALID_VALUE` when plan is NULL or not a live plan, or an output is device
 /// memory; nothing is written then.

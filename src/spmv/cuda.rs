@@ -479,7 +479,7 @@ impl Drop for PlanDevice {
 pub fn plan_upload(ch: &mut CudaHandle, s: &Structure, p: &Partition) -> Result<PlanDevice> {
     ch.bind()?;
     let (desc, split_row, split_part) = (p.descriptors(), to_i64(&p.split_row), to_i64(&p.split_part));
-    let bytes = 4 * (s.row_ptr.len() + s.col_ind.len() + s.perm.len()) + 8 * (desc.len() + split_row.len() + split_part.len());
+    let bytes = s.bytes() + 8 * (desc.len() + split_row.len() + split_part.len());
     // Filled one by one: on an error, drop frees what was allocated.
     let mut d = PlanDevice { dev: ch.dev.clone(), row_ptr: 0, col_ind: 0, perm: 0, desc: 0, split_row: 0, split_part: 0, bytes };
     d.row_ptr = alloc_copy(ch, &s.row_ptr)?;
@@ -498,7 +498,7 @@ fn to_i64(v: &[usize]) -> Vec<i64> {
 fn plan_device(plan: &CsrPlan) -> &PlanDevice {
     match &plan.store {
         PlanStore::Cuda(d) => d,
-        PlanStore::Host => unreachable!("backend checked by the caller"),
+        PlanStore::Host(_) => unreachable!("backend checked by the caller"),
     }
 }
 

@@ -186,17 +186,17 @@ impl Structure {
         self.row_ptr.iter().map(|&p| p as usize).collect()
     }
 
-    /// Bytes of host memory the structure takes.
-    fn bytes(&self) -> usize {
+    /// Bytes the structure takes.
+    pub(crate) fn bytes(&self) -> usize {
         4 * (self.row_ptr.len() + self.col_ind.len() + self.perm.len())
     }
 }
 
-/// Where a plan's arrays live.
+/// Where a plan's structure lives.
 pub enum PlanStore {
-    /// The CPU backend: the host structure is all it needs.
-    Host,
-    /// The CUDA backend: the structure and the partition on the device.
+    /// The CPU backend: the structure in host memory.
+    Host(Structure),
+    /// The CUDA backend: the structure and the partition on the device (no host copy).
     Cuda(super::cuda::PlanDevice),
 }
 
@@ -208,7 +208,6 @@ pub struct CsrPlan {
     pub(crate) m: usize,
     pub(crate) n: usize,
     pub(crate) nnz: usize,
-    pub(crate) structure: Structure,
     pub(crate) partition: Partition,
     pub(crate) store: PlanStore,
 }
@@ -238,18 +237,20 @@ impl CsrPlan {
     pub fn partition(&self) -> &Partition {
         &self.partition
     }
-    /// Bytes the plan holds: the structure, and on CUDA its device copy with the partition.
+    /// Bytes the plan holds: its partition on the host, and the structure (on CUDA, on the
+    /// device with the partition).
     pub fn bytes(&self) -> usize {
-        let host = self.structure.bytes() + 8 * (FIELDS * self.partition.units.len() + self.partition.split_row.len() + self.partition.split_part.len());
-        match &self.store {
-            PlanStore::Host => host,
-            PlanStore::Cuda(d) => host + d.bytes,
-        }
+        let partition = 8 * (FIELDS * self.partition.units.len() + self.partition.split_row.len() + self.partition.split_part.len());
+        partition
+            + match &self.store {
+                PlanStore::Host(s) => s.bytes(),
+                PlanStore::Cuda(d) => d.bytes,
+            }
     }
     /// The CUDA device the plan lives on, `None` on the CPU backend.
     pub fn device(&self) -> Option<i32> {
         match &self.store {
-            PlanStore::Host => None,
+            PlanStore::Host(_) => None,
             PlanStore::Cuda(d) => Some(d.dev.ordinal),
         }
     }
@@ -314,10 +315,10 @@ pub unsafe fn csr_plan_create(h: &mut Handle, trans: Op, m: i64, n: i64, nnz: i6
     };
     let partition = Partition::build(&structure.offsets());
     let store = match &mut h.state {
-        State::Cpu => PlanStore::Host,
+        State::Cpu => PlanStore::Host(structure),
         State::Cuda(ch) => PlanStore::Cuda(super::cuda::plan_upload(ch, &structure, &partition)?),
     };
-    Ok(CsrPlan { trans, m: a.m, n: a.n, nnz: a.nnz, structure, partition, store })
+    Ok(CsrPlan { trans, m: a.m, n: a.n, nnz: a.nnz, partition, store })
 }
 
 /// The error when `plan` was built on another backend or device than the handle's.
@@ -443,7 +444,8 @@ impl<T: Scalar> Twin<'_, T> {
 /// The plan's product on the CPU backend (alpha ≠ 0), each row in its kernel's order:
 /// bitwise the CUDA result.
 fn product<T: Scalar>(plan: &CsrPlan, alpha: T, val: &[T], x: &[T], beta: T, y: &mut [T]) {
-    let twin = Twin { s: &plan.structure, val, x, conj: plan.trans == Op::C };
+    let PlanStore::Host(s) = &plan.store else { unreachable!("backend checked by the caller") };
+    let twin = Twin { s, val, x, conj: plan.trans == Op::C };
     let p = &plan.partition;
     y.par_iter_mut().enumerate().with_min_len(256).for_each(|(r, yr)| {
         let at = p.units.partition_point(|u| u.row_hi <= r);

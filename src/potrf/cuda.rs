@@ -1,5 +1,5 @@
 //! CUDA backend: picks the kernel of `kernels/potrf.cu` for n (lanes of a warp per matrix up
-//! to 64, a row or two each, a block per matrix beyond: the triangle in register tiles up to
+//! to 32, a row or two each, a block per matrix beyond: the triangle in register tiles up to
 //! 128 or 180 by type, left-looking panels up to 256, the packed triangle in shared memory
 //! beyond but for the leading columns that do not fit), describes each routine's operands to
 //! the staging engine and launches on its views.
@@ -19,17 +19,11 @@ pub fn source() -> &'static str {
     SOURCE
 }
 
-/// The largest row of L (bytes) the warp kernel holds in registers, one row a lane.
-const WARP_ROW_BYTES: usize = 384;
-
-/// The largest pair of rows (bytes: ⌈n / 2⌉ + n entries) the folded warp kernel holds in
-/// registers: double and complex single to n = 64, complex double to 32 (ptxas sm_90: at
-/// most 4 blocks of 128 threads an SM, 2 beyond 384 bytes, see potrf.cu).
-const FOLD_ROWS_BYTES: usize = 768;
-
 /// The largest order of the folded warp kernel. It runs to 64 (⌈n / 2⌉ lanes of one warp), but
 /// at n = 64 the H100 measured it below the register tiles (s 345 against 397 GB/s, d 402
-/// against 512, c 266 against 432; 2026-11-28), so it stops where it wins: n = 25 … 32.
+/// against 512, c 266 against 432; 2026-11-28), so it stops where it wins: n = 25 … 32, whose
+/// two rows (⌈n / 2⌉ + n entries, at most 768 bytes in complex double) ptxas keeps in
+/// registers without spills in every type.
 const FOLD_MAX: usize = 32;
 
 /// The order from which the warp kernel folds its rows (below, one row a lane: measured at
@@ -46,7 +40,7 @@ pub enum Plan {
     /// ⌈n / 2⌉ (lane i holds rows i and n − 1 − i); `w` lanes per matrix (a power of two
     /// ≥ `h`), `mpb` matrices per block.
     Warp { h: usize, w: usize, mpb: usize },
-    /// 64 < n <= 180 (single, double, complex single) or 32 < n <= 128 (complex double):
+    /// 32 < n <= 180 (single, double, complex single) or 128 (complex double):
     /// a block per matrix, the lower triangle's `tm` × `tm` tiles one to a thread in
     /// registers, right-looking; `threads` covers the tiles, rounded up to whole warps.
     Reg { tm: usize, threads: usize },
@@ -60,19 +54,17 @@ pub enum Plan {
 
 /// The plan for order `n` on a device with `max_smem` bytes of opt-in shared memory per block.
 pub fn plan<T: Scalar>(n: usize, max_smem: usize) -> Plan {
-    let size = std::mem::size_of::<T>();
-    // The warp kernel keeps a row of L in registers: up to 24 entries, at most 384 bytes.
-    if n < FOLD_MIN && n * size <= WARP_ROW_BYTES {
+    // The warp kernel keeps a row of L in registers, one a lane: up to 24 entries, at most
+    // 384 bytes (complex double).
+    if n < FOLD_MIN {
         return warp(n, n);
     }
     // Folded, two rows a lane: half the lanes, each step's square root and shuffles shared
     // by two matrices in a warp, and less of the update on entries right of the diagonal.
-    let h = n.div_ceil(2);
-    if n <= FOLD_MAX && (h + n) * size <= FOLD_ROWS_BYTES {
-        return warp(h, n);
+    if n <= FOLD_MAX {
+        return warp(n.div_ceil(2), n);
     }
-    // Complex double from 33 (where the folded rows would spill), and from 65: the triangle
-    // in register tiles while it fits.
+    // From 33: the triangle in register tiles while it fits.
     if n <= reg_max::<T>() {
         let tm = reg_tile::<T>(n);
         let g = n.div_ceil(tm);
@@ -113,8 +105,7 @@ fn reg_max<T>() -> usize {
     }
 }
 
-/// The register tile's side: 4 up to n = 64 (complex double only: the others are on the warp
-/// kernel there), beyond it 6 (double, complex single), 5 (complex
+/// The register tile's side: 4 up to n = 64, beyond it 6 (double, complex single), 5 (complex
 /// double) or for single 8 up to 128 and 9 beyond. Each step reads a tile's TM row and TM
 /// column values from shared memory for TM² multiply-adds, so larger tiles load less per
 /// multiply-add; smaller ones take fewer registers (ptxas sm_90, 4 × 4: 46 to 118 from single

@@ -5,9 +5,10 @@
 //   potrf_warp_<T>   n <= 64 (NG_N, compile time; the host takes it to 32): NG_W lanes per
 //                    matrix (a power of two >= NG_H), NG_MPB matrices per block. Lane i reads
 //                    row i of L (for i < NG_H) and, folded (NG_H = ceil(n / 2), from
-//                    n = 25), row n − 1 − i from global memory into registers; step k broadcasts the pivot by a shuffle
-//                    and column k through shared memory, and every lane updates its rows
-//                    (right-looking); lane i writes its rows back.
+//                    n = 25), row n − 1 − i from global memory into registers; step k
+//                    broadcasts the pivot by a shuffle and column k through shared memory,
+//                    and every lane updates its rows (right-looking); lane i writes its rows
+//                    back.
 //   potrf_reg_<T>    32 < n <= 180 (single, double, complex single) or 128 (complex
 //                    double): one block per matrix, the lower triangle's NG_TM × NG_TM tiles
 //                    one to a thread in registers, right-looking, each step's column broadcast

@@ -14,6 +14,13 @@
 //                  block sum to `part`. op T/C (NG_PERM=1): the plan's transposed structure,
 //                  values read through its permutation (NG_CONJ conjugates). No atomics: the
 //                  order is the plan's, and the CPU backend replays it (bitwise equal).
+//   csr_stream_<T> the plan's other kernel (chosen per matrix: mean row length up to 512):
+//                  a block of 256 threads per unit of up to 256 rows whose entries fit a tile
+//                  of 2048; the tile's pointers, columns, values and x loaded at once (the
+//                  unit's range is in its descriptor, nothing waits for row_ptr), the products
+//                  fma(a, x, 0) staged in shared memory, each row's added from zero by g lanes
+//                  (256 / rows, a power of two, at most 32) and a shuffle tree; longer rows
+//                  and pieces as csr_plan_<T>. Same ops, descriptors and CPU twin contract.
 //   csr_plan_fixup_<T> a thread per split row: its pieces' sums added in piece order.
 //   csr_check_<T>  the validation pass of NUMGPU_CHECK_INPUTS=1: reads only row_ptr and
 //                  col_ind and writes nothing but the check word.
@@ -103,7 +110,7 @@ extern "C" __global__ void __launch_bounds__(NG_BLOCK) NG_CAT(csr_check_, NG_SUF
 
 #endif  // NG_CSR_CHECK
 
-#if defined(NG_CSRMV_N) || defined(NG_CSR_PLAN)
+#if defined(NG_CSRMV_N) || defined(NG_CSR_PLAN) || defined(NG_CSR_STREAM)
 
 // Threads per block (csrmv_n: and the most rows a block takes).
 #define NG_CSR_BLOCK 256
@@ -127,7 +134,7 @@ __device__ __forceinline__ T ng_block_total(T v, T *red) {
     return t;
 }
 
-#endif  // NG_CSRMV_N || NG_CSR_PLAN
+#endif  // NG_CSRMV_N || NG_CSR_PLAN || NG_CSR_STREAM
 
 #if defined(NG_CSRMV_N)
 
@@ -217,14 +224,12 @@ extern "C" __global__ void __launch_bounds__(NG_CSR_BLOCK) NG_CAT(csrmv_n_, NG_S
 
 #endif  // NG_CSRMV_N
 
-#if defined(NG_CSR_PLAN)
+#if defined(NG_CSR_PLAN) || defined(NG_CSR_STREAM)
 
 // The `lanes` of a unit summed one row at a time by the whole block (NG_PLAN_BLOCK in
 // src/spmv/plan.rs), and the i64 fields of one unit descriptor.
 #define NG_PLAN_BLOCK 256
 #define NG_PLAN_FIELDS 6
-// Passes of a unit of several rows one thread takes at a time.
-#define NG_PLAN_ROWS 4
 
 // Value of entry k of op(A): through the transpose's permutation for op T/C (NG_PERM),
 // conjugated for op C (NG_CONJ).
@@ -250,6 +255,32 @@ __device__ __forceinline__ T ng_plan_part(ng_i64 k, ng_i64 e, int step, const T 
     return sum;
 }
 
+// A unit of lanes NG_PLAN_BLOCK: rows r_lo..r_hi each summed by the whole block, or (p >= 0)
+// the piece k_lo..k_hi of a split row, its block sum written to part[p]. Every thread of the
+// block must call it (ng_block_total has barriers).
+__device__ __forceinline__ void ng_plan_block_rows(ng_i64 r_lo, ng_i64 r_hi, ng_i64 k_lo, ng_i64 k_hi, ng_i64 p, const int *__restrict__ row_ptr,
+                                                   const int *__restrict__ col_ind, const int *__restrict__ perm, const T *__restrict__ val,
+                                                   const T *__restrict__ x, T alpha, T beta, T *__restrict__ y, int beta_zero, T *__restrict__ part,
+                                                   T *red) {
+    for (ng_i64 r = r_lo; r < r_hi; r++) {
+        const ng_i64 s = p >= 0 ? k_lo : (ng_i64)row_ptr[r], e = p >= 0 ? k_hi : (ng_i64)row_ptr[r + 1];
+        const T sum = ng_block_total(ng_plan_part(s + threadIdx.x, e, NG_CSR_BLOCK, val, col_ind, perm, x), red);
+        if (threadIdx.x == 0) {
+            if (p >= 0)
+                part[p] = sum;
+            else
+                y[r] = ng_combine(alpha, sum, beta, y + r, beta_zero);
+        }
+    }
+}
+
+#endif  // NG_CSR_PLAN || NG_CSR_STREAM
+
+#if defined(NG_CSR_PLAN)
+
+// Passes of a unit of several rows one thread takes at a time.
+#define NG_PLAN_ROWS 4
+
 // A block per unit (a grid-stride loop over units). Unit u's descriptor desc[6u..6u+6):
 // first row, end row, entry range (pieces only), lanes g (1..32, or NG_PLAN_BLOCK), and its
 // partial's index (a piece of a split row) or -1. Every branch below depends on the unit
@@ -264,20 +295,10 @@ extern "C" __global__ void __launch_bounds__(NG_CSR_BLOCK) NG_CAT(csr_plan_, NG_
     const int tid = threadIdx.x;
     for (ng_i64 u = blockIdx.x; u < units; u += gridDim.x) {
         const ng_i64 *d = desc + u * NG_PLAN_FIELDS;
-        const ng_i64 r_lo = d[0], r_hi = d[1], k_lo = d[2], k_hi = d[3];
+        const ng_i64 r_lo = d[0], r_hi = d[1];
         const int g = (int)d[4];
-        const ng_i64 p = d[5];
         if (g == NG_PLAN_BLOCK) {
-            for (ng_i64 r = r_lo; r < r_hi; r++) {
-                const ng_i64 s = p >= 0 ? k_lo : (ng_i64)row_ptr[r], e = p >= 0 ? k_hi : (ng_i64)row_ptr[r + 1];
-                const T sum = ng_block_total(ng_plan_part(s + tid, e, NG_CSR_BLOCK, val, col_ind, perm, x), red);
-                if (tid == 0) {
-                    if (p >= 0)
-                        part[p] = sum;
-                    else
-                        y[r] = ng_combine(alpha, sum, beta, y + r, beta_zero);
-                }
-            }
+            ng_plan_block_rows(r_lo, r_hi, d[2], d[3], d[5], row_ptr, col_ind, perm, val, x, alpha, beta, y, beta_zero, part, red);
         } else {
             const int q = tid / g, gl = tid % g, per = NG_CSR_BLOCK / g;
             // NG_PLAN_ROWS passes at a time: a thread's rows r0 + j*per + q have their chains
@@ -318,6 +339,79 @@ extern "C" __global__ void __launch_bounds__(NG_CSR_BLOCK) NG_CAT(csr_plan_, NG_
 }
 
 #endif  // NG_CSR_PLAN
+
+#if defined(NG_CSR_STREAM)
+
+// Entries of a stream unit's tile (STREAM_TILE in src/spmv/plan.rs), and per thread.
+#define NG_STREAM_TILE 2048
+#define NG_STREAM_PER (NG_STREAM_TILE / NG_CSR_BLOCK)
+
+// The plan's stream kernel: a block per unit (a grid-stride loop over units), descriptors as
+// csr_plan_<T>'s. A unit of g < NG_PLAN_BLOCK lanes holds rows r_lo..r_hi (at most
+// NG_CSR_BLOCK) whose entries k_lo..k_hi fit a tile: every load of the tile (the rows'
+// pointers, columns, values; then x) depends only on the descriptor, so all are in flight at
+// once, coalesced; the products fma(value, x, 0) go to shared memory, then each row's are
+// added to zero in order by lane l of its g (entries l, l + g, ...) and a shuffle tree. Units
+// of NG_PLAN_BLOCK lanes (a row longer than a tile, a piece of a split row) are summed as in
+// csr_plan_<T>. Every branch depends on the unit only: the barriers are reached by the block.
+extern "C" __global__ void __launch_bounds__(NG_CSR_BLOCK) NG_CAT(csr_stream_, NG_SUFFIX)(ng_i64 units, const ng_i64 *__restrict__ desc,
+                                                                                         const int *__restrict__ row_ptr, const int *__restrict__ col_ind,
+                                                                                         const int *__restrict__ perm, const T *__restrict__ val,
+                                                                                         const T *__restrict__ x, T alpha, T beta, T *__restrict__ y,
+                                                                                         int beta_zero, T *__restrict__ part) {
+    __shared__ T prod[NG_STREAM_TILE];
+    // The unit's row pointers relative to k_lo: rs[0] = 0, rs[nr] = the tile's length.
+    __shared__ int rs[NG_CSR_BLOCK + 1];
+    __shared__ T red[NG_CSR_BLOCK / 32];
+    const int tid = threadIdx.x;
+    for (ng_i64 u = blockIdx.x; u < units; u += gridDim.x) {
+        const ng_i64 *d = desc + u * NG_PLAN_FIELDS;
+        const ng_i64 r_lo = d[0], r_hi = d[1], k_lo = d[2], k_hi = d[3];
+        const int g = (int)d[4];
+        if (g == NG_PLAN_BLOCK) {
+            ng_plan_block_rows(r_lo, r_hi, k_lo, k_hi, d[5], row_ptr, col_ind, perm, val, x, alpha, beta, y, beta_zero, part, red);
+            continue;
+        }
+        // nr <= NG_CSR_BLOCK rows, len <= NG_STREAM_TILE entries (the plan's bounds).
+        const int nr = (int)(r_hi - r_lo), len = (int)(k_hi - k_lo);
+        const int rp = tid < nr ? row_ptr[r_lo + 1 + tid] : 0;
+        // A unit of empty rows has no entry to read (k_lo may be nnz).
+        if (len > 0) {
+            // Unpredicated loads (entries past the tile re-read its last one, whose line is
+            // loaded anyway), so that all of a thread's loads issue back to back.
+            int c[NG_STREAM_PER];
+            T v[NG_STREAM_PER];
+#pragma unroll
+            for (int j = 0; j < NG_STREAM_PER; j++) {
+                const ng_i64 k = k_lo + min(tid + j * NG_CSR_BLOCK, len - 1);
+                c[j] = col_ind[k];
+                v[j] = ng_plan_val(val, perm, k);
+            }
+            T xv[NG_STREAM_PER];
+#pragma unroll
+            for (int j = 0; j < NG_STREAM_PER; j++) xv[j] = x[c[j]];
+#pragma unroll
+            for (int j = 0; j < NG_STREAM_PER; j++) {
+                const int k = tid + j * NG_CSR_BLOCK;
+                if (k < len) prod[k] = ng_fma(v[j], xv[j], ng_zero<T>());
+            }
+        }
+        if (tid < nr) rs[tid + 1] = rp - (int)k_lo;
+        if (tid == 0) rs[0] = 0;
+        __syncthreads();
+        // g lanes per row, g * nr <= NG_CSR_BLOCK: row tid / g, entries lane, lane + g, ...
+        const int row = tid / g, gl = tid % g;
+        T sum = ng_zero<T>();
+        if (row < nr)
+            for (int k = rs[row] + gl; k < rs[row + 1]; k += g) sum = ng_add(sum, prod[k]);
+        sum = ng_group_sum(sum, g);
+        if (row < nr && gl == 0) y[r_lo + row] = ng_combine(alpha, sum, beta, y + r_lo + row, beta_zero);
+        // The next unit overwrites prod and rs.
+        __syncthreads();
+    }
+}
+
+#endif  // NG_CSR_STREAM
 
 #if defined(NG_CSR_PLAN_FIXUP)
 

@@ -1,14 +1,16 @@
 //! CUDA backend: launches the kernels of `kernels/spmv.cu`. csrmv op N: a block per
 //! `rows_per_block` rows, products staged in shared memory a tile at a time, long rows by the
 //! whole block; op T and C: y scaled, then an atomic scatter with `lanes_per_row` lanes per
-//! row. CMRS: a warp per work item, then a fix-up of the strips cut into several. The arrays
+//! row. CMRS: a warp per work item, then a fix-up of the strips cut into several. A CSR plan:
+//! a block per unit of its partition, with the stream or the vector kernel its analysis
+//! picked, then a fix-up of its split rows. The arrays
 //! go through the staging engine as a batch of one: host arrays are staged (and validated on
 //! the host first); device arrays are launched on directly, and the kernels report bad
 //! structure through the handle's check word (see `CudaHandle::arm_check`), or a validation
 //! pass runs first when `NUMGPU_CHECK_INPUTS=1`.
 
 use super::cmrs::{CmrsMatrix, CmrsScalar, Layout as Packing, Store};
-use super::plan::{CsrPlan, Partition, PlanStore, Structure};
+use super::plan::{floor_pow2, CsrPlan, Partition, PlanKernel, PlanStore, Structure};
 use super::{structure_error, CsrRef, Csrmv};
 use crate::core::error::{Error, Result};
 use crate::core::memory::Space;
@@ -39,11 +41,6 @@ const BLOCKS_PER_SM: usize = 16;
 const CSR_BLOCK: usize = 256;
 /// Entries of one tile of csrmv op N (`NG_TILE`).
 const TILE: usize = 2048;
-
-/// The largest power of two not above `v` (1 for 0).
-fn floor_pow2(v: usize) -> usize {
-    1 << (usize::BITS - 1 - v.max(1).leading_zeros())
-}
 
 /// Rows per block of csrmv op N: a tile's worth at the mean row length (a power of two from
 /// 1 to 256), fewer when the matrix would otherwise give fewer than 4 blocks per SM.
@@ -78,6 +75,8 @@ pub enum Kernel {
     /// The plan's product; `perm`: values through the transpose's permutation (op T/C),
     /// `conj`: conjugated (op C).
     Plan { perm: bool, conj: bool },
+    /// The plan's stream kernel (tiles staged in shared memory); `perm`, `conj` as `Plan`.
+    Stream { perm: bool, conj: bool },
     /// The plan's fix-up of split rows.
     PlanFixup,
 }
@@ -117,6 +116,10 @@ pub fn specialise<T: Scalar>(k: Kernel) -> (Vec<String>, String) {
         Kernel::Plan { perm, conj } => {
             d.extend(["NG_CSR_PLAN=1".into(), format!("NG_PERM={}", perm as i32), format!("NG_CONJ={}", conj as i32)]);
             "csr_plan"
+        }
+        Kernel::Stream { perm, conj } => {
+            d.extend(["NG_CSR_STREAM=1".into(), format!("NG_PERM={}", perm as i32), format!("NG_CONJ={}", conj as i32)]);
+            "csr_stream"
         }
         Kernel::PlanFixup => {
             d.push("NG_CSR_PLAN_FIXUP=1".into());
@@ -511,11 +514,19 @@ fn launch_plan<T: Scalar>(ch: &CudaHandle, plan: &CsrPlan, alpha: T, val: u64, x
     if units == 0 {
         return Ok(());
     }
-    let product = module::<T>(ch, Kernel::Plan { perm: plan.trans != Op::N, conj: plan.trans == Op::C })?;
+    let (perm, conj) = (plan.trans != Op::N, plan.trans == Op::C);
+    let product = module::<T>(
+        ch,
+        match plan.partition.kernel {
+            PlanKernel::Stream => Kernel::Stream { perm, conj },
+            PlanKernel::Vector => Kernel::Plan { perm, conj },
+        },
+    )?;
     let units_ = units as i64;
     let (alpha, beta, zero) = (KScalar(alpha), KScalar(beta), beta.is_zero() as i32);
     let l = ch.launch(&product).arg(&units_).arg(&d.desc).arg(&d.row_ptr).arg(&d.col_ind).arg(&d.perm).arg(&val).arg(&x);
-    // SAFETY: `csr_plan_<T>` of spmv.cu; the plan's arrays were built for its structure (every
+    // SAFETY: `csr_plan_<T>` or `csr_stream_<T>` of spmv.cu (the same arguments; a stream
+    // unit within the kernel's tile and row bounds); the plan's arrays were built for its structure (every
     // entry, column and permutation index validated), val holds nnz, x op(A)'s columns and y
     // its rows, part the partials.
     unsafe { l.arg(&alpha).arg(&beta).arg(&y).arg(&zero).arg(&part).run(grid(units as i64), CSR_BLOCK as u32, 0)? };

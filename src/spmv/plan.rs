@@ -5,9 +5,21 @@
 //! The plan owns a copy of the structure, 0-based (the caller's arrays may be freed): for op N
 //! A's row pointers and column indices; for op T and C the transposed structure (CSC: for
 //! each column of A its entries by row, with the position of each entry in `val`), so that
-//! `op(A)·x` is a row-wise product of that structure, with no atomics. Its analysis cuts the
-//! rows of the structure into work units of about [`UNIT_WORK`] rows + entries each (the
-//! balance of merge-path partitioning, Merrill & Garland 2016, computed once on the host):
+//! `op(A)·x` is a row-wise product of that structure, with no atomics. Its analysis picks one
+//! of two kernels from the mean row length ([`PlanKernel`], [`CsrPlan::kernel`]):
+//!
+//! The stream kernel (mean row length up to [`STREAM_MEAN`]): units of consecutive rows whose
+//! entries fit a tile of [`STREAM_TILE`], at most [`STREAM_ROWS`] rows (CSR-stream, Greathouse
+//! & Daga 2014, with the row blocks computed once), filled greedily so each does about the
+//! same work. A unit's entry range is in its descriptor, so all of its loads are issued at
+//! once; each product `fma(a, x, 0)` is staged in shared memory, then each row's products
+//! are added to zero by `lanes` lanes (entries l, l + lanes, ...; `lanes` = [`BLOCK`] / rows,
+//! a power of two, at most 32) and a shuffle tree. A row longer than a tile is a unit of its
+//! own summed by the whole block, or split as below.
+//!
+//! The vector kernel (longer rows) cuts the rows of the structure into work units of about
+//! [`UNIT_WORK`] rows + entries each (the balance of merge-path partitioning, Merrill &
+//! Garland 2016, computed once on the host):
 //! - a unit holds short rows or long ones (more than [`BLOCK_ROW`] entries), never both;
 //! - its rows are summed by groups of `lanes` threads per row (the unit's mean row length
 //!   rounded up to a power of two, 1 to 32): lane l adds the products of entries l,
@@ -41,6 +53,34 @@ pub(crate) const UNIT_WORK: usize = 4096;
 pub(crate) const BLOCK_ROW: usize = 64;
 /// i64 fields of a unit descriptor (`NG_PLAN_FIELDS`).
 pub(crate) const FIELDS: usize = 6;
+/// Entries of a stream unit's tile, at most (`NG_STREAM_TILE`): a row longer than this is
+/// never staged.
+pub(crate) const STREAM_TILE: usize = 2048;
+/// Rows of a stream unit, at most: one lane each at least.
+pub(crate) const STREAM_ROWS: usize = BLOCK;
+/// The stream kernel is chosen up to this mean row length; the vector kernel beyond.
+pub(crate) const STREAM_MEAN: usize = STREAM_TILE / 4;
+
+/// The kernel a plan's products run, chosen by [`Partition::build`] from the mean row length.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PlanKernel {
+    /// `csr_stream_<T>`: a unit's entries (at most [`STREAM_TILE`], rows at most
+    /// [`STREAM_ROWS`]) loaded with independent coalesced loads, their products staged in
+    /// shared memory, then each row's products added by `lanes` lanes from zero in order and a
+    /// shuffle tree; a row longer than a tile is summed by the whole block (or split).
+    #[default]
+    Stream,
+    /// `csr_plan_<T>`: each lane a strided fma chain over its row's entries in global memory.
+    Vector,
+}
+
+impl PlanKernel {
+    /// 0 for [`PlanKernel::Stream`], 1 for [`PlanKernel::Vector`] (what `numgpu_csr_plan_info`
+    /// would report).
+    pub fn code(self) -> i64 {
+        self as i64
+    }
+}
 
 /// The hints `numgpu_csr_plan_create` knows (none yet: every bit is reserved).
 pub(crate) const KNOWN_HINTS: i64 = 0;
@@ -57,9 +97,10 @@ pub struct Unit {
     pub part: Option<usize>,
 }
 
-/// The analysis of a structure: its units in row order and its split rows.
+/// The analysis of a structure: its kernel, its units in row order and its split rows.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Partition {
+    pub kernel: PlanKernel,
     pub units: Vec<Unit>,
     /// The rows split into pieces, ascending.
     pub split_row: Vec<usize>,
@@ -85,27 +126,42 @@ fn long(len: usize) -> bool {
     len > BLOCK_ROW
 }
 
+/// Lanes per row of a stream unit of `rows` rows (1 to [`STREAM_ROWS`]): the block's threads
+/// shared out, a power of two, at most a warp.
+fn stream_lanes(rows: usize) -> usize {
+    floor_pow2(BLOCK / rows.max(1)).min(32)
+}
+
+/// The largest power of two not above `v` (1 for 0).
+pub(crate) fn floor_pow2(v: usize) -> usize {
+    1 << (usize::BITS - 1 - v.max(1).leading_zeros())
+}
+
 impl Partition {
-    /// The units of the structure `rp` (0-based row pointers, monotone): consecutive rows,
-    /// all long or all short (see [`long`]), while rows + entries stay within [`UNIT_WORK`]; a
-    /// row of more than [`UNIT_WORK`] entries split into equal pieces.
+    /// The partition of the structure `rp` (0-based row pointers, monotone) for the kernel its
+    /// mean row length picks: [`PlanKernel::Stream`] up to [`STREAM_MEAN`] entries a row,
+    /// [`PlanKernel::Vector`] beyond.
     pub fn build(rp: &[usize]) -> Partition {
         let rows = rp.len() - 1;
+        let entries = rp[rows] - rp[0];
+        if rows > 0 && entries > STREAM_MEAN * rows {
+            Partition::vector(rp)
+        } else {
+            Partition::stream(rp)
+        }
+    }
+
+    /// The vector kernel's units: consecutive rows, all long or all short (see [`long`]),
+    /// while rows + entries stay within [`UNIT_WORK`]; a row of more than [`UNIT_WORK`]
+    /// entries split into equal pieces.
+    pub fn vector(rp: &[usize]) -> Partition {
+        let rows = rp.len() - 1;
         let len = |i: usize| rp[i + 1] - rp[i];
-        let mut p = Partition { split_part: vec![0], ..Default::default() };
+        let mut p = Partition { kernel: PlanKernel::Vector, split_part: vec![0], ..Default::default() };
         let mut i = 0;
         while i < rows {
             if len(i) > UNIT_WORK {
-                // Pieces of equal length, at most UNIT_WORK; their partials numbered on.
-                let step = len(i).div_ceil(len(i).div_ceil(UNIT_WORK));
-                let first = *p.split_part.last().expect("starts with 0");
-                let mut next = first;
-                for k in (rp[i]..rp[i + 1]).step_by(step) {
-                    p.units.push(Unit { row_lo: i, row_hi: i + 1, k_lo: k, k_hi: (k + step).min(rp[i + 1]), lanes: BLOCK_LANES, part: Some(next) });
-                    next += 1;
-                }
-                p.split_row.push(i);
-                p.split_part.push(next);
+                p.split(i, rp[i], rp[i + 1]);
                 i += 1;
                 continue;
             }
@@ -117,6 +173,50 @@ impl Partition {
             i = j;
         }
         p
+    }
+
+    /// The stream kernel's units: consecutive rows while their entries fit one tile of
+    /// [`STREAM_TILE`] and they are at most [`STREAM_ROWS`] (so every unit but the last of a
+    /// run has a full tile or full rows: balanced by entries), with [`stream_lanes`] lanes per
+    /// row; a row longer than a tile a unit of its own summed by the whole block, or split
+    /// into equal pieces beyond [`UNIT_WORK`] entries.
+    pub fn stream(rp: &[usize]) -> Partition {
+        let rows = rp.len() - 1;
+        let mut p = Partition { kernel: PlanKernel::Stream, split_part: vec![0], ..Default::default() };
+        let mut i = 0;
+        while i < rows {
+            let len = rp[i + 1] - rp[i];
+            if len > UNIT_WORK {
+                p.split(i, rp[i], rp[i + 1]);
+                i += 1;
+                continue;
+            }
+            if len > STREAM_TILE {
+                p.units.push(Unit { row_lo: i, row_hi: i + 1, k_lo: rp[i], k_hi: rp[i + 1], lanes: BLOCK_LANES, part: None });
+                i += 1;
+                continue;
+            }
+            let mut j = i + 1;
+            while j < rows && j - i < STREAM_ROWS && rp[j + 1] - rp[i] <= STREAM_TILE {
+                j += 1;
+            }
+            p.units.push(Unit { row_lo: i, row_hi: j, k_lo: rp[i], k_hi: rp[j], lanes: stream_lanes(j - i), part: None });
+            i = j;
+        }
+        p
+    }
+
+    /// Row `i` (entries `s..e`, more than [`UNIT_WORK`]) cut into pieces of equal length, at
+    /// most [`UNIT_WORK`], a unit each; their partials numbered on.
+    fn split(&mut self, i: usize, s: usize, e: usize) {
+        let step = (e - s).div_ceil((e - s).div_ceil(UNIT_WORK));
+        let mut next = *self.split_part.last().expect("starts with 0");
+        for k in (s..e).step_by(step) {
+            self.units.push(Unit { row_lo: i, row_hi: i + 1, k_lo: k, k_hi: (k + step).min(e), lanes: BLOCK_LANES, part: Some(next) });
+            next += 1;
+        }
+        self.split_row.push(i);
+        self.split_part.push(next);
     }
 
     /// Partials (pieces of split rows).
@@ -228,6 +328,10 @@ impl CsrPlan {
     /// Work units of the partition.
     pub fn units(&self) -> usize {
         self.partition.units.len()
+    }
+    /// The kernel its products run (chosen from the mean row length when it was built).
+    pub fn kernel(&self) -> PlanKernel {
+        self.partition.kernel
     }
     /// Rows split across several units.
     pub fn split_rows(&self) -> usize {
@@ -404,9 +508,7 @@ impl<T: Scalar> Twin<'_, T> {
     fn chain(&self, mut k: usize, e: usize, step: usize) -> T {
         let mut sum = T::zero();
         while k < e {
-            let v = if self.s.perm.is_empty() { self.val[k] } else { self.val[self.s.perm[k] as usize] };
-            let v = if self.conj { v.conj() } else { v };
-            sum = T::fma(v, self.x[self.s.col_ind[k] as usize], sum);
+            sum = T::fma(self.val(k), self.x[self.s.col_ind[k] as usize], sum);
             k += step;
         }
         sum
@@ -430,14 +532,36 @@ impl<T: Scalar> Twin<'_, T> {
         warps[1..].iter().fold(warps[0], |t, &v| t + v)
     }
 
-    /// Row r of a unit of `lanes` lanes per row.
-    fn row(&self, r: usize, lanes: usize) -> T {
+    /// Row r of a unit of `lanes` lanes per row, in `kernel`'s order.
+    fn row(&self, r: usize, lanes: usize, kernel: PlanKernel) -> T {
         let (s, e) = (self.s.row_ptr[r] as usize, self.s.row_ptr[r + 1] as usize);
-        if lanes == BLOCK_LANES {
-            self.block(s, e)
-        } else {
-            Self::tree((0..lanes).map(|l| self.chain(s + l, e, lanes)).collect())
+        match (lanes, kernel) {
+            (BLOCK_LANES, _) => self.block(s, e),
+            (_, PlanKernel::Vector) => Self::tree((0..lanes).map(|l| self.chain(s + l, e, lanes)).collect()),
+            (_, PlanKernel::Stream) => Self::tree((0..lanes).map(|l| self.staged(s + l, e, lanes)).collect()),
         }
+    }
+
+    /// Entry k's value of op(A) (through the permutation, conjugated for op C).
+    fn val(&self, k: usize) -> T {
+        let v = if self.s.perm.is_empty() { self.val[k] } else { self.val[self.s.perm[k] as usize] };
+        if self.conj {
+            v.conj()
+        } else {
+            v
+        }
+    }
+
+    /// The staged products of entries k, k + step, ... < e (each `fma(value, x, 0)`, as the
+    /// stream kernel stages them) added in order to zero, as a lane of that kernel adds them
+    /// from shared memory.
+    fn staged(&self, mut k: usize, e: usize, step: usize) -> T {
+        let mut sum = T::zero();
+        while k < e {
+            sum = sum + T::fma(self.val(k), self.x[self.s.col_ind[k] as usize], T::zero());
+            k += step;
+        }
+        sum
     }
 }
 
@@ -450,7 +574,7 @@ fn product<T: Scalar>(plan: &CsrPlan, alpha: T, val: &[T], x: &[T], beta: T, y: 
     y.par_iter_mut().enumerate().with_min_len(256).for_each(|(r, yr)| {
         let at = p.units.partition_point(|u| u.row_hi <= r);
         let sum = match p.units[at].part {
-            None => twin.row(r, p.units[at].lanes),
+            None => twin.row(r, p.units[at].lanes, p.kernel),
             Some(first) => {
                 // The row's pieces are the units from `at` on, their sums added in order.
                 let j = p.split_row.binary_search(&r).expect("a split row");
@@ -477,7 +601,7 @@ mod tests {
     fn units_cover_every_row_once_within_the_work() {
         let lens: Vec<usize> = (0..5000).map(|i| [0, 3, 1, 70, 9000, 2, 4096, 4097][i % 8] * (i % 97 == 0) as usize + i % 5).collect();
         let rp = offsets(&lens);
-        let p = Partition::build(&rp);
+        let p = Partition::vector(&rp);
         let mut next = 0;
         for u in &p.units {
             // A unit starts at the next row, or continues the split row before it.
@@ -520,9 +644,60 @@ mod tests {
         // Two rows of 2000 (dense rows): the block, a row at a time; 40 of 100: 32 lanes.
         assert_eq!((lanes_for(2, 4000), lanes_for(40, 4000)), (BLOCK_LANES, 32));
         // A long row among short ones gets a unit of its own.
-        let p = Partition::build(&offsets(&[3, 5, 2, 900, 4, 4]));
+        let p = Partition::vector(&offsets(&[3, 5, 2, 900, 4, 4]));
         assert_eq!(p.units.iter().map(|u| (u.row_lo, u.row_hi, u.lanes)).collect::<Vec<_>>(), vec![(0, 3, 4), (3, 4, BLOCK_LANES), (4, 6, 4)]);
         assert_eq!(Partition::build(&[0]), Partition { split_part: vec![0], ..Default::default() });
+    }
+
+    #[test]
+    fn the_mean_row_length_picks_the_kernel() {
+        assert_eq!(Partition::build(&offsets(&[5; 1000])).kernel, PlanKernel::Stream);
+        assert_eq!(Partition::build(&offsets(&[STREAM_MEAN; 10])).kernel, PlanKernel::Stream);
+        assert_eq!(Partition::build(&offsets(&[STREAM_MEAN + 1; 10])).kernel, PlanKernel::Vector);
+        assert_eq!(Partition::build(&offsets(&[0; 10])).kernel, PlanKernel::Stream);
+        assert_eq!((PlanKernel::Stream.code(), PlanKernel::Vector.code()), (0, 1));
+    }
+
+    #[test]
+    fn stream_units_fit_a_tile_and_the_block() {
+        assert_eq!((stream_lanes(1), stream_lanes(8), stream_lanes(9), stream_lanes(100), stream_lanes(256)), (32, 32, 16, 2, 1));
+        // Rows at and one past the tile, a row of several tiles, runs of short and empty rows.
+        let lens: Vec<usize> = (0..3000).map(|i| match i % 700 {
+            5 => STREAM_TILE,
+            6 => STREAM_TILE + 1,
+            7 => 3 * UNIT_WORK + 5,
+            8 => UNIT_WORK,
+            _ => (i % 7) * (i % 11 != 0) as usize,
+        }).collect();
+        let rp = offsets(&lens);
+        let p = Partition::stream(&rp);
+        assert_eq!(p.kernel, PlanKernel::Stream);
+        let mut next = 0;
+        for (n, u) in p.units.iter().enumerate() {
+            assert!(u.row_lo == next || (u.part.is_some() && u.row_lo + 1 == next), "{u:?} after row {next}");
+            let entries = rp[u.row_hi] - rp[u.row_lo];
+            match (u.lanes, u.part) {
+                (BLOCK_LANES, None) => assert!(u.row_hi == u.row_lo + 1 && entries > STREAM_TILE && entries <= UNIT_WORK, "{u:?}"),
+                (BLOCK_LANES, Some(_)) => assert!(entries > UNIT_WORK && u.k_hi - u.k_lo <= UNIT_WORK, "{u:?}"),
+                (g, None) => {
+                    let rows = u.row_hi - u.row_lo;
+                    assert!(rows <= STREAM_ROWS && entries <= STREAM_TILE && (u.k_lo, u.k_hi) == (rp[u.row_lo], rp[u.row_hi]), "{u:?}");
+                    assert!(g == stream_lanes(rows) && g * rows <= BLOCK, "{u:?}");
+                    // Greedy: the next row did not fit (or is long), unless the unit is full of rows.
+                    if let Some(v) = p.units.get(n + 1).filter(|_| rows < STREAM_ROWS) {
+                        assert!(v.part.is_some() || rp[u.row_hi + 1] - rp[u.row_lo] > STREAM_TILE, "{u:?} then {v:?}");
+                    }
+                }
+                (_, Some(_)) => panic!("a piece of {} lanes: {u:?}", u.lanes),
+            }
+            next = u.row_hi;
+        }
+        assert_eq!(next, lens.len());
+        assert!(p.units.iter().any(|u| u.lanes != BLOCK_LANES && u.k_hi - u.k_lo == STREAM_TILE && u.row_hi == u.row_lo + 1));
+        assert_eq!(p.split_row, (0..3000).filter(|i| i % 700 == 7).collect::<Vec<_>>());
+        // 257 rows of one entry: two units, 256 rows and 1.
+        let p = Partition::stream(&offsets(&[1; 257]));
+        assert_eq!(p.units.iter().map(|u| (u.row_lo, u.row_hi, u.lanes)).collect::<Vec<_>>(), vec![(0, 256, 1), (256, 257, 32)]);
     }
 
     #[test]

@@ -139,7 +139,7 @@ fn spmv_cases<T: Scalar>() -> Vec<String> {
     let mut kernels: Vec<Kernel> = [2, 8, 32].iter().map(|&v| Kernel::CsrT { v, conj: T::IS_COMPLEX }).collect();
     kernels.extend([Kernel::CsrN, Kernel::Check, Kernel::Scale, Kernel::PlanFixup]);
     for (perm, conj) in [(false, false), (true, false), (true, T::IS_COMPLEX)] {
-        kernels.push(Kernel::Plan { perm, conj });
+        kernels.extend([Kernel::Plan { perm, conj }, Kernel::Stream { perm, conj }]);
     }
     if !T::IS_COMPLEX {
         kernels.extend([Kernel::Cmrs { height: 16, lanes: 2 }, Kernel::Cmrs { height: 16, lanes: 8 }, Kernel::Cmrs { height: 5, lanes: 4 }, Kernel::CmrsFixup { height: 16 }, Kernel::Gather]);

@@ -9,6 +9,7 @@
 //! for many value sets, its checks; on CUDA bitwise equal to the CPU backend.
 
 use crate::common::c_position;
+use numgpu::spmv::plan::PlanKernel;
 use numgpu::spmv::{cmrs_create, cmrs_from_csr, cmrs_update_host, cmrsmv, cmrsmv_host, csr_plan_create, csr_plan_of, csrmv, csrmv_csr, csrmv_plan, csrmv_plan_host, CmrsMatrix, CmrsScalar, Csr, CsrPlan};
 use numgpu::testing::gen::{c, nan, random, rng};
 use numgpu::testing::norm::same;
@@ -459,6 +460,69 @@ fn plan_matrices_for<T: Scalar>(h: &mut Handle) {
     assert!(plan.split_rows() >= 7 && plan.units() > 30, "the row of 10^5 and those of 5000+ are split: {} units, {} split", plan.units(), plan.split_rows());
 }
 
+/// The shapes of the stream kernel's units (tiles of 2048 entries, 256 rows), with the kernel
+/// the plan of op N picks: empty rows, a single row, rows exactly at and one past the tile, a
+/// row of several units among short rows (split), 257 rows of one entry (a full unit of rows
+/// and one more), unit-sized rows; and rows of 600 (the vector kernel).
+fn stream_shapes() -> Vec<(&'static str, Csr<f64>, PlanKernel)> {
+    let (s, v) = (PlanKernel::Stream, PlanKernel::Vector);
+    vec![
+        ("empty rows", pattern(700, 40, 300, |i| (i % 97 == 3) as usize * 3), s),
+        ("only empty rows", pattern(600, 40, 301, |_| 0), s),
+        ("a single row", pattern(1, 50, 302, |_| 37), s),
+        ("rows at and past the tile", pattern(4000, 3000, 303, |i| if i % 1000 < 5 { [2048, 2049, 2047, 4096, 4097][i % 1000] } else { i % 4 }), s),
+        ("a row of several units", pattern(2000, 500, 304, |i| if i == 999 { 5 * 4096 + 7 } else { i % 9 }), s),
+        ("257 rows of one", pattern(257, 257, 305, |_| 1), s),
+        ("rows of 600", pattern(40, 900, 306, |i| 600 + i % 3), v),
+    ]
+}
+
+/// The stream kernel's shapes (and the vector kernel's case) for every op and base, the op N
+/// plan's kernel as chosen.
+fn plan_stream_shapes_for<T: Scalar>(h: &mut Handle) {
+    for (s, (name, a, kernel)) in stream_shapes().into_iter().enumerate() {
+        assert_eq!(csr_plan_of(h, Op::N, &a).unwrap().kernel(), kernel, "{name}");
+        plan_all_ops(h, name, &revalue::<T>(&a, 300 + s as u64), 310 + s as u64);
+    }
+}
+
+/// val, x and y as views one element past an allocation's start (no alignment beyond the
+/// element's own): host slices, and on CUDA device arrays.
+fn plan_offset_views_for<T: Scalar>(h: &mut Handle) {
+    let a = revalue::<T>(&pattern(900, 700, 320, |i| if i == 5 { 9000 } else { i % 13 }), 321);
+    for trans in OPS {
+        let plan = csr_plan_of(h, trans, &a).unwrap();
+        let (x, y0) = vectors(trans, &a, c(0.5, 0.25), 322);
+        let pad = |v: &[T]| std::iter::once(T::one()).chain(v.iter().copied()).collect::<Vec<T>>();
+        let (val1, x1, mut y1) = (pad(&a.val), pad(&x), pad(&y0));
+        csrmv_plan_host(h, &plan, c(1.0, -0.5), &val1[1..], &x1[1..], c(0.5, 0.25), &mut y1[1..]).unwrap();
+        let what = format!("{}csrmv_plan offset host views {trans:?}", T::LETTER);
+        check(&what, trans, c(1.0, -0.5), &a, &x, c(0.5, 0.25), &y0, &y1[1..]);
+        assert!(same(y1[0], T::one()), "{what}: wrote before y");
+        if h.backend() != Backend::Cuda {
+            continue;
+        }
+        let sz = std::mem::size_of::<T>();
+        unsafe {
+            let up = |h: &mut Handle, v: &[T]| -> *mut T {
+                let p = h.malloc(std::mem::size_of_val(v)).unwrap() as *mut T;
+                h.memcpy(p as _, v.as_ptr() as _, std::mem::size_of_val(v)).unwrap();
+                p
+            };
+            let (dv, dx, dy) = (up(h, &val1), up(h, &x1), up(h, &pad(&y0)));
+            csrmv_plan(h, &plan, c(1.0, -0.5), dv.add(1), dx.add(1), c(0.5, 0.25), dy.add(1)).unwrap();
+            h.synchronize().unwrap();
+            let mut y = vec![T::zero(); y1.len()];
+            h.memcpy(y.as_mut_ptr() as _, dy as _, y.len() * sz).unwrap();
+            let bits = |v: &[T]| v.iter().map(|z| (z.to_c64().re.to_bits(), z.to_c64().im.to_bits())).collect::<Vec<_>>();
+            assert_eq!(bits(&y), bits(&y1), "{}csrmv_plan offset device views {trans:?}: not the host views' result", T::LETTER);
+            for p in [dv, dx, dy] {
+                h.free(p as _).unwrap();
+            }
+        }
+    }
+}
+
 /// One plan reused for many value sets and vectors; alpha and beta 0 and 1 (alpha = 0 reads
 /// neither val nor x: NULL; beta = 0 does not read y: NaN; alpha = 0, beta = 1 touches
 /// nothing); m or n = 0 and nnz = 0.
@@ -572,6 +636,8 @@ fn plan_checks_for<T: Scalar>(h: &mut Handle) {
 }
 
 crate::all_precisions! {
+    plan_stream_shapes => plan_stream_shapes_for;
+    plan_offset_views => plan_offset_views_for;
     plan_matrices => plan_matrices_for;
     plan_reuse_alpha_beta => plan_reuse_alpha_beta_for;
     plan_inf_in_x => plan_inf_in_x_for;
@@ -671,6 +737,8 @@ crate::on_every_backend! {
     csr_plan_argument_and_structure_checks => super::plan_checks;
     csr_plan_second_handle_destroy_null_and_twice => super::plan_handles;
     csr_plan_device_arrays => super::plan_device_arrays;
+    csr_plan_stream_shapes_every_op_and_base => super::plan_stream_shapes;
+    csr_plan_offset_views => super::plan_offset_views;
 }
 
 /// csrmv op N on CUDA over matrices large enough for every shape of its blocks: 256 rows of
@@ -717,6 +785,7 @@ fn csr_plan_cuda_matches_cpu_bitwise() {
     let mut cpu = Handle::cpu();
     let mut mats = benchmark_suite(40_000);
     mats.push(("power-law, a row of 10^5".into(), power_law_pattern()));
+    mats.extend(stream_shapes().into_iter().map(|(name, a, _)| (name.to_string(), a)));
     fn one<T: Scalar>(gpu: &mut Handle, cpu: &mut Handle, name: &str, a: &Csr<f64>, s: u64) {
         let a = revalue::<T>(a, 600 + s);
         for trans in OPS {

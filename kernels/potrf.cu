@@ -9,10 +9,14 @@
 //                    broadcasts the pivot by a shuffle and column k through shared memory,
 //                    and every lane updates its rows (right-looking); lane i writes its rows
 //                    back.
-//   potrf_reg_<T>    32 < n <= 180 (single, double, complex single) or 128 (complex
-//                    double): one block per matrix, the lower triangle's NG_TM × NG_TM tiles
-//                    one to a thread in registers, right-looking, each step's column broadcast
-//                    through shared memory (see below).
+//   potrf_panel_<T>  32 < n <= 256 where the triangle's NG_G·(NG_G + 1)/2 tiles of 16 × 16
+//                    fit the shared memory (H100: single 256, double and complex single 224,
+//                    complex double 160): one block per matrix, blocked right-looking, a panel
+//                    of 16 columns factored by one warp, three barriers a panel (see below).
+//   potrf_reg_<T>    where those tiles do not fit, 32 < n <= 180 (single, double, complex
+//                    single) or 128 (complex double): one block per matrix, the lower
+//                    triangle's NG_TM × NG_TM tiles one to a thread in registers,
+//                    right-looking, each step's column broadcast through shared memory.
 //   potrf_tile_<T>   beyond those, n <= 256 (NG_TR = ceil(n / 32)): one block per matrix,
 //                    left-looking in panels of 32 columns with register-tiled updates (see
 //                    below).
@@ -524,6 +528,193 @@ extern "C" __global__ void __launch_bounds__(NT) NG_CAT(potrf_tile_, NG_SUFFIX)(
             __syncthreads();
         }
         if (tid == 0) info[b] = inf;
+    }
+}
+#endif
+
+#if defined(NG_PANEL)
+// Blocked right-looking Cholesky with the whole lower triangle in shared memory, one block per
+// matrix: the triangle as G(G + 1)/2 tiles of NB × NB (column-major, tile (ii, jj) for
+// jj <= ii stored column after column of tiles), padded past n with the identity (padded
+// pivots are 1 and padded rows of L stay 0, so no step tests n). Panel kk (a tile column):
+//   (1) one warp factors the diagonal tile, lane i holding row i, column k broadcast through
+//       the tile itself (one __syncwarp a step, no block barrier), and publishes 1 / L(k, k);
+//   (2) a thread per row below solves it against the diagonal tile: x·L11ᴴ = a;
+//   (3) the trailing tiles take the rank-NB update, 16 threads to a tile, 4 × 4 entries each
+//       from NB-long columns of the panel in shared memory.
+// Three block barriers a panel (not one a column); several blocks an SM hide one another's
+// serial steps. A failed pivot (found in (1) only) ends the factorisation for the whole
+// block at the barrier after (1): the tiles left of the panel and the diagonal tile's rows
+// above the pivot are final, the rest intermediate.
+constexpr int NT = NG_NT, G = NG_G, NB = 16, TT = G * (G + 1) / 2, TE = NB * NB;
+// Elements staged per thread at once on the way in (their loads all in flight).
+constexpr int STAGE = 8;
+
+// The first element of tile (ii, jj), jj <= ii.
+__device__ __forceinline__ int ng_tile(int ii, int jj) { return (jj * G - jj * (jj - 1) / 2 + ii - jj) * TE; }
+
+// Slot e of the triangle (tile e / TE, entry e % TE) as (row, column) of L and its offset in
+// shared memory. The entries of a tile go down its columns for uplo lower and along its rows
+// for upper, so that consecutive threads read consecutive elements of A.
+struct ng_slot {
+    int i, j, off;
+};
+__device__ __forceinline__ ng_slot ng_slot_of(int e, int uplo, const unsigned short *tab) {
+    const int t = e / TE, w = e % TE, ii = tab[t] & 0xff, jj = tab[t] >> 8;
+    const int r = uplo == 0 ? w % NB : w / NB, c = uplo == 0 ? w / NB : w % NB;
+    return ng_slot{ii * NB + r, jj * NB + c, t * TE + c * NB + r};
+}
+
+// Dynamic shared memory: the TT tiles, 1 / L(k, k) of the panel (NB reals, 128 bytes
+// reserved), the failure flag, and the tiles' (row, column) indices (TT shorts).
+extern "C" __global__ void __launch_bounds__(NT, NG_MINB) NG_CAT(potrf_panel_, NG_SUFFIX)(
+    int uplo, int n, ng_batch<T> A, ng_i64 lda, int *info, ng_i64 batch) {
+    extern __shared__ __align__(16) unsigned char ng_smem_raw[];
+    T *S = reinterpret_cast<T *>(ng_smem_raw);
+    R *dinv = reinterpret_cast<R *>(ng_smem_raw + TT * TE * sizeof(T));
+    int *flag = reinterpret_cast<int *>(ng_smem_raw + TT * TE * sizeof(T) + 128);
+    unsigned short *tab = reinterpret_cast<unsigned short *>(flag + 1);
+    const int tid = threadIdx.x, lane = tid % 32;
+    for (int t = tid; t < TT; t += NT) {
+        int ii = t, jj = 0;
+        while (ii >= G - jj) {
+            ii -= G - jj;
+            ++jj;
+        }
+        tab[t] = (unsigned short)((ii + jj) | (jj << 8));
+    }
+    __syncthreads();
+    for (ng_i64 b = blockIdx.x; b < batch; b += gridDim.x) {
+        T *m = A.matrix(b);
+        // The triangle into the tiles: L(i, j) for i >= j within n, the identity past it, 0
+        // above the diagonal (never read from A). Loads first, then stores, so that STAGE loads
+        // are in flight (a store to shared memory between them would order them).
+        for (int e0 = 0; e0 < TT * TE; e0 += NT * STAGE) {
+            T v[STAGE];
+#pragma unroll
+            for (int u = 0; u < STAGE; ++u) {
+                const int e = e0 + u * NT + tid;
+                v[u] = ng_zero<T>();
+                if (e < TT * TE) {
+                    const ng_slot s = ng_slot_of(e, uplo, tab);
+                    if (s.i < n && s.i >= s.j) v[u] = uplo == 0 ? m[s.i + s.j * lda] : ng_conj(m[s.j + s.i * lda]);
+                    else if (s.i == s.j) v[u] = ng_from_real_t<T>::of(R(1));
+                }
+            }
+#pragma unroll
+            for (int u = 0; u < STAGE; ++u) {
+                const int e = e0 + u * NT + tid;
+                if (e < TT * TE) S[ng_slot_of(e, uplo, tab).off] = v[u];
+            }
+        }
+        __syncthreads();
+        int inf = 0;
+        for (int kk = 0; kk < G; ++kk) {
+            T *D = S + ng_tile(kk, kk);
+            // (1) The diagonal tile. Lane i's entries right of its diagonal are never read
+            // (nor written back): they take the same updates, keeping the loop unpredicated.
+            if (tid < 32) {
+                T a[NB];
+#pragma unroll
+                for (int j = 0; j < NB; ++j) a[j] = lane < NB && j <= lane ? D[j * NB + lane] : ng_zero<T>();
+                int fail = 0;
+#pragma unroll
+                for (int k = 0; k < NB; ++k) {
+                    // Uniform over the warp: every lane tests the same pivot.
+                    if (fail == 0) {
+                        const R d = ng_shfl(ng_re(a[k]), k, 32);
+                        if (ng_fails(d)) {
+                            fail = kk * NB + k + 1;
+                            if (lane == k) D[k * NB + k] = ng_from_real_t<T>::of(d);
+                        } else {
+                            const R r = sqrt(d), rinv = R(1) / r;
+                            if (lane == k) a[k] = ng_from_real_t<T>::of(r);
+                            else if (lane > k) a[k] = ng_scale(a[k], rinv);
+                            // Column k is final: into the tile, where the lanes read it.
+                            if (lane >= k && lane < NB) D[k * NB + lane] = a[k];
+                            if (lane == 0) dinv[k] = rinv;
+                            __syncwarp();
+                            if (lane > k && lane < NB) {
+#pragma unroll
+                                for (int j = k + 1; j < NB; ++j) a[j] = ng_fma(ng_neg(a[k]), ng_conj(D[k * NB + j]), a[j]);
+                            }
+                        }
+                    }
+                }
+                if (lane == 0) *flag = fail;
+            }
+            __syncthreads();
+            // The same value in every thread: a uniform exit (flag is next written after two
+            // more barriers).
+            inf = *flag;
+            if (inf != 0 || kk + 1 == G) break;
+            // (2) The panel's rows below the diagonal tile (its tiles are consecutive):
+            // x·L11ᴴ = a, forward, x_j = (a_j − Σ_{i<j} x_i·conj(L11(j, i))) / L11(j, j).
+            T *P = D + TE;
+            const int m1 = G - kk - 1;
+            for (int row = tid; row < m1 * NB; row += NT) {
+                T *X = P + (row / NB) * TE + row % NB;
+                T x[NB];
+#pragma unroll
+                for (int j = 0; j < NB; ++j) x[j] = X[j * NB];
+#pragma unroll
+                for (int j = 0; j < NB; ++j) {
+                    x[j] = ng_scale(x[j], dinv[j]);
+#pragma unroll
+                    for (int i = j + 1; i < NB; ++i) x[i] = ng_fma(ng_neg(x[j]), ng_conj(D[j * NB + i]), x[i]);
+                }
+#pragma unroll
+                for (int j = 0; j < NB; ++j) X[j * NB] = x[j];
+            }
+            __syncthreads();
+            // (3) Tile (kk + 1 + iq, kk + 1 + jq) −= P_iq·P_jqᴴ for jq <= iq < m1: 16 threads a
+            // tile, thread (tr, tc) the rows tr + 4p and columns tc + 4q (the 16 threads read 4
+            // distinct addresses of each column, the others broadcast).
+            for (int u = tid; u < m1 * (m1 + 1) / 2 * 16; u += NT) {
+                int iq = u / 16, jq = 0;
+                while (iq >= m1 - jq) {
+                    iq -= m1 - jq;
+                    ++jq;
+                }
+                iq += jq;
+                T *C = S + ng_tile(kk + 1 + iq, kk + 1 + jq);
+                const T *Li = P + iq * TE, *Lj = P + jq * TE;
+                const int tr = u % 4, tc = (u / 4) % 4;
+                T acc[4][4];
+#pragma unroll
+                for (int p = 0; p < 4; ++p)
+#pragma unroll
+                    for (int q = 0; q < 4; ++q) acc[p][q] = C[(tc + 4 * q) * NB + tr + 4 * p];
+#pragma unroll
+                for (int k = 0; k < NB; ++k) {
+                    T lr[4], lc[4];
+#pragma unroll
+                    for (int p = 0; p < 4; ++p) lr[p] = ng_neg(Li[k * NB + tr + 4 * p]);
+#pragma unroll
+                    for (int q = 0; q < 4; ++q) lc[q] = ng_conj(Lj[k * NB + tc + 4 * q]);
+#pragma unroll
+                    for (int p = 0; p < 4; ++p)
+#pragma unroll
+                        for (int q = 0; q < 4; ++q) acc[p][q] = ng_fma(lr[p], lc[q], acc[p][q]);
+                }
+#pragma unroll
+                for (int p = 0; p < 4; ++p)
+#pragma unroll
+                    for (int q = 0; q < 4; ++q) C[(tc + 4 * q) * NB + tr + 4 * p] = acc[p][q];
+            }
+            __syncthreads();
+        }
+        // Every tile write is behind a barrier here (the last one after (1) or (3)).
+        for (int e = tid; e < TT * TE; e += NT) {
+            const ng_slot s = ng_slot_of(e, uplo, tab);
+            if (s.i < n && s.i >= s.j) {
+                if (uplo == 0) m[s.i + s.j * lda] = S[s.off];
+                else m[s.j + s.i * lda] = ng_conj(S[s.off]);
+            }
+        }
+        if (tid == 0) info[b] = inf;
+        // The next matrix's tiles overwrite these.
+        __syncthreads();
     }
 }
 #endif

@@ -1,8 +1,10 @@
 //! CUDA backend: picks the kernel of `kernels/potrf.cu` for n (lanes of a warp per matrix up
-//! to 32, a row or two each, a block per matrix beyond: the triangle in register tiles up to
-//! 128 or 180 by type, left-looking panels up to 256, the packed triangle in shared memory
-//! beyond but for the leading columns that do not fit), describes each routine's operands to
-//! the staging engine and launches on its views.
+//! to 32, a row or two each, a block per matrix beyond: the triangle in shared-memory tiles,
+//! blocked right-looking, while it fits (to 256 in single, 224 in double and complex single,
+//! 160 in complex double on the H100), else in register tiles up to 128 or 180 by type,
+//! left-looking panels up to 256, the packed triangle in shared memory beyond but for the
+//! leading columns that do not fit), describes each routine's operands to the staging engine
+//! and launches on its views.
 
 use super::{Potrf, Potrs};
 use crate::core::error::{Error, Result};
@@ -40,7 +42,12 @@ pub enum Plan {
     /// ⌈n / 2⌉ (lane i holds rows i and n − 1 − i); `w` lanes per matrix (a power of two
     /// ≥ `h`), `mpb` matrices per block.
     Warp { h: usize, w: usize, mpb: usize },
-    /// 32 < n <= 180 (single, double, complex single) or 128 (complex double):
+    /// 32 < n <= 256 where the triangle's `g`·(`g` + 1)/2 tiles of 16 × 16 (`g` = ⌈n / 16⌉)
+    /// fit the shared memory: a block of `threads` per matrix, blocked right-looking in
+    /// panels of 16 columns; `minb` blocks an SM asked of the compiler (its register cap).
+    Panel { g: usize, threads: usize, minb: usize },
+    /// 32 < n <= 180 (single, double, complex single) or 128 (complex double) where the
+    /// panel kernel's tiles do not fit:
     /// a block per matrix, the lower triangle's `tm` × `tm` tiles one to a thread in
     /// registers, right-looking; `threads` covers the tiles, rounded up to whole warps.
     Reg { tm: usize, threads: usize },
@@ -64,7 +71,10 @@ pub fn plan<T: Scalar>(n: usize, max_smem: usize) -> Plan {
     if n <= FOLD_MAX {
         return warp(n.div_ceil(2), n);
     }
-    // From 33: the triangle in register tiles while it fits.
+    // From 33: the triangle in shared memory while it fits, then in register tiles.
+    if n <= PANEL_MAX && panel_smem::<T>(n.div_ceil(16)) <= max_smem {
+        return panel::<T>(n.div_ceil(16), max_smem);
+    }
     if n <= reg_max::<T>() {
         let tm = reg_tile::<T>(n);
         let g = n.div_ceil(tm);
@@ -86,6 +96,28 @@ fn warp(h: usize, n: usize) -> Plan {
     debug_assert!(h == n || h == n.div_ceil(2));
     let w = h.next_power_of_two().max(1);
     Plan::Warp { h, w, mpb: WARP_BLOCK_THREADS / w }
+}
+
+/// The largest order of the panel kernel (16 tiles of 16 to a side; the tile table's indices
+/// are bytes).
+const PANEL_MAX: usize = 256;
+
+/// The panel kernel's plan for g tiles to a side: threads for every trailing tile of the
+/// first panel at once (16 a tile, (g − 1)·g/2 tiles), in whole warps, 64 to 256; as many
+/// blocks an SM as the shared memory holds (they hide one another's serial steps), but no
+/// register cap below what ptxas takes without spills (sm_80 and sm_90, 2026-11-28: capped at
+/// 80, double and complex single spilled 12–28 bytes; unbounded, double took 106–112 and
+/// complex double 152–156).
+fn panel<T>(g: usize, max_smem: usize) -> Plan {
+    let threads = (16 * (g - 1) * g / 2).div_ceil(32).clamp(2, 8) * 32;
+    let floor = match std::mem::size_of::<T>() {
+        4 => 96,
+        8 => 128,
+        _ => 168,
+    };
+    let by_smem = max_smem / panel_smem::<T>(g);
+    let minb = by_smem.min(65536 / (threads * floor)).min(2048 / threads).max(1);
+    Plan::Panel { g, threads, minb }
 }
 
 /// The largest order of the tile kernel (its register tiles cover 8·32 rows).
@@ -123,11 +155,16 @@ fn reg_tile<T>(n: usize) -> usize {
 }
 
 /// Dynamic shared memory of each plan, in bytes: the warp kernel's columns (one per matrix);
-/// the register-tile kernel's two column buffers of ⌈n / tm⌉·tm; the tile kernel's panel (32
-/// columns), chunk (16 columns) and column of order n, and its flag; the block kernel's packed
-/// lower triangle of order m.
+/// the panel kernel's tiles of 16 × 16 and its few scalars; the register-tile kernel's two
+/// column buffers of ⌈n / tm⌉·tm; the tile kernel's panel (32 columns), chunk (16 columns)
+/// and column of order n, and its flag; the block kernel's packed lower triangle of order m.
 fn warp_smem<T>(n: usize, mpb: usize) -> usize {
     mpb * n * std::mem::size_of::<T>()
+}
+fn panel_smem<T>(g: usize) -> usize {
+    // The tiles, 128 bytes of reciprocal pivots, the flag, a short per tile.
+    let tiles = g * (g + 1) / 2;
+    (tiles * 256 * std::mem::size_of::<T>() + 128 + 4 + 2 * tiles).next_multiple_of(16)
 }
 fn reg_smem<T>(n: usize, tm: usize) -> usize {
     2 * n.div_ceil(tm) * tm * std::mem::size_of::<T>()
@@ -146,6 +183,10 @@ pub fn specialise<T: Scalar>(n: usize, p: Plan) -> (Vec<String>, String) {
         Plan::Warp { h, w, mpb } => {
             d.extend(["NG_WARP=1".to_string(), format!("NG_N={n}"), format!("NG_H={h}"), format!("NG_W={w}"), format!("NG_MPB={mpb}")]);
             "potrf_warp"
+        }
+        Plan::Panel { g, threads, minb } => {
+            d.extend(["NG_PANEL=1".to_string(), format!("NG_G={g}"), format!("NG_NT={threads}"), format!("NG_MINB={minb}")]);
+            "potrf_panel"
         }
         Plan::Reg { tm, threads } => {
             d.extend(["NG_REG=1".to_string(), format!("NG_TM={tm}"), format!("NG_NT={threads}")]);
@@ -236,14 +277,15 @@ fn launch_potrf<T: Scalar>(ch: &CudaHandle, f: &Potrf<T>, k: &Chunk) -> Result<(
     let (defines, entry) = specialise::<T>(f.n, p);
     let module = dev.modules.get(dev, SOURCE, &defines, &entry)?;
     let (uplo, n, a, lda, info, batch) = (f.uplo.code(), f.n as i32, k[A].kbatch(), k[A].ld as i64, k[INFO].ptr(), k.count as i64);
-    // The block kernel takes n and split after uplo, the register-tile and tile kernels n; the
-    // warp kernel has n at compile time.
+    // The block kernel takes n and split after uplo, the panel, register-tile and tile kernels
+    // n; the warp kernel has n at compile time.
     let split = match p {
         Plan::Block { split, .. } => split as i32,
         _ => 0,
     };
     let (l, blocks, threads, smem) = match p {
         Plan::Warp { w, mpb, .. } => (ch.launch(&module).arg(&uplo), k.count.div_ceil(mpb), mpb * w, warp_smem::<T>(f.n, mpb)),
+        Plan::Panel { g, threads, .. } => (ch.launch(&module).arg(&uplo).arg(&n), k.count, threads, panel_smem::<T>(g)),
         Plan::Reg { tm, threads } => (ch.launch(&module).arg(&uplo).arg(&n), k.count, threads, reg_smem::<T>(f.n, tm)),
         Plan::Tile { .. } => (ch.launch(&module).arg(&uplo).arg(&n), k.count, 256, tile_smem::<T>(f.n)),
         Plan::Block { threads, .. } => (ch.launch(&module).arg(&uplo).arg(&n).arg(&split), k.count, threads, block_smem::<T>(f.n - split as usize)),
@@ -282,28 +324,40 @@ mod tests {
         assert_eq!(plan::<f64>(32, 227 << 10), Plan::Warp { h: 16, w: 16, mpb: 8 });
         assert_eq!(plan::<Complex64>(25, 227 << 10), Plan::Warp { h: 13, w: 16, mpb: 8 });
         assert_eq!(plan::<Complex64>(32, 227 << 10), Plan::Warp { h: 16, w: 16, mpb: 8 });
-        assert_eq!(plan::<f64>(33, 227 << 10), Plan::Reg { tm: 4, threads: 64 });
-        assert_eq!(plan::<f64>(63, 227 << 10), Plan::Reg { tm: 4, threads: 160 });
-        assert_eq!(plan::<f32>(64, 227 << 10), Plan::Reg { tm: 4, threads: 160 });
-        assert_eq!(plan::<num_complex::Complex32>(64, 227 << 10), Plan::Reg { tm: 4, threads: 160 });
-        // The register tiles: 4 × 4 to n = 64 (complex double from 33: 9 tiles a side, 45
-        // tiles, 64 threads), then 6 × 6 (double 65: 11 a side, 66 tiles; 128: 22 a side, 253
-        // tiles), single 8 × 8 (128: 16 a side), complex double 5 × 5 (128: 26 a side, 351
-        // tiles).
-        assert_eq!(plan::<Complex64>(33, 227 << 10), Plan::Reg { tm: 4, threads: 64 });
-        assert_eq!(plan::<Complex64>(64, 227 << 10), Plan::Reg { tm: 4, threads: 160 });
-        assert_eq!(plan::<f64>(65, 227 << 10), Plan::Reg { tm: 6, threads: 96 });
-        assert_eq!(plan::<f64>(128, 227 << 10), Plan::Reg { tm: 6, threads: 256 });
-        assert_eq!(plan::<f32>(128, 227 << 10), Plan::Reg { tm: 8, threads: 160 });
-        assert_eq!(plan::<Complex64>(128, 227 << 10), Plan::Reg { tm: 5, threads: 352 });
-        // Up to their largest orders: double 180 (30 a side, 465 tiles), single 180 in 9 × 9
-        // (20 a side, 210 tiles); single 256 on the tile kernel.
-        assert_eq!(plan::<f64>(180, 227 << 10), Plan::Reg { tm: 6, threads: 480 });
-        assert_eq!(plan::<f32>(129, 227 << 10), Plan::Reg { tm: 9, threads: 128 });
-        assert_eq!(plan::<f32>(180, 227 << 10), Plan::Reg { tm: 9, threads: 224 });
-        assert_eq!(plan::<f32>(256, 227 << 10), Plan::Tile { tr: 8 });
-        assert_eq!(plan::<Complex64>(129, 227 << 10), Plan::Tile { tr: 5 });
-        assert_eq!(plan::<f64>(181, 227 << 10), Plan::Tile { tr: 6 });
+        // From 33 the shared-memory tiles of 16 (g to a side), while they fit: 64 threads
+        // for g = 3 (3 trailing tiles), 96 for 4, 160 for 5, 256 from 6; blocks an SM by the
+        // shared memory (double g = 4: 10 tiles of 2 KiB), capped by 96, 128 or 168
+        // registers a thread (double 96 threads: 65,536 / (96·128) = 5).
+        assert_eq!(plan::<f64>(33, 227 << 10), Plan::Panel { g: 3, threads: 64, minb: 8 });
+        assert_eq!(plan::<Complex64>(33, 227 << 10), Plan::Panel { g: 3, threads: 64, minb: 6 });
+        assert_eq!(plan::<f64>(63, 227 << 10), Plan::Panel { g: 4, threads: 96, minb: 5 });
+        assert_eq!(plan::<f32>(64, 227 << 10), Plan::Panel { g: 4, threads: 96, minb: 7 });
+        assert_eq!(plan::<num_complex::Complex32>(64, 227 << 10), Plan::Panel { g: 4, threads: 96, minb: 5 });
+        assert_eq!(plan::<Complex64>(64, 227 << 10), Plan::Panel { g: 4, threads: 96, minb: 4 });
+        assert_eq!(plan::<f64>(65, 227 << 10), Plan::Panel { g: 5, threads: 160, minb: 3 });
+        assert_eq!(plan::<f64>(128, 227 << 10), Plan::Panel { g: 8, threads: 256, minb: 2 });
+        assert_eq!(plan::<f32>(128, 227 << 10), Plan::Panel { g: 8, threads: 256, minb: 2 });
+        // Complex double n = 128: 36 tiles of 4 KiB, one block an SM.
+        assert_eq!(plan::<Complex64>(128, 227 << 10), Plan::Panel { g: 8, threads: 256, minb: 1 });
+        assert_eq!(plan::<Complex64>(129, 227 << 10), Plan::Panel { g: 9, threads: 256, minb: 1 });
+        assert_eq!(plan::<f32>(180, 227 << 10), Plan::Panel { g: 12, threads: 256, minb: 2 });
+        assert_eq!(plan::<f64>(181, 227 << 10), Plan::Panel { g: 12, threads: 256, minb: 1 });
+        // The largest: single 256 (136 tiles of 1 KiB), double and complex single 224 (105 of
+        // 2 KiB), complex double 160 (55 of 4 KiB); beyond them, the tile kernel.
+        assert_eq!(plan::<f32>(256, 227 << 10), Plan::Panel { g: 16, threads: 256, minb: 1 });
+        assert_eq!(plan::<f64>(224, 227 << 10), Plan::Panel { g: 14, threads: 256, minb: 1 });
+        assert_eq!(plan::<f64>(225, 227 << 10), Plan::Tile { tr: 8 });
+        assert_eq!(plan::<num_complex::Complex32>(225, 227 << 10), Plan::Tile { tr: 8 });
+        assert_eq!(plan::<Complex64>(160, 227 << 10), Plan::Panel { g: 10, threads: 256, minb: 1 });
+        assert_eq!(plan::<Complex64>(161, 227 << 10), Plan::Tile { tr: 6 });
+        // Where the tiles do not fit (48 KiB), the register tiles: 4 × 4 to n = 64, then 6 × 6
+        // (double 100: 17 a side, 153 tiles), 9 × 9 in single beyond 128 (180: 20 a side, 210
+        // tiles), complex double 5 × 5 (128: 26 a side, 351 tiles).
+        assert_eq!(plan::<f64>(64, 48 << 10), Plan::Panel { g: 4, threads: 96, minb: 2 });
+        assert_eq!(plan::<f64>(100, 48 << 10), Plan::Reg { tm: 6, threads: 160 });
+        assert_eq!(plan::<f32>(180, 48 << 10), Plan::Reg { tm: 9, threads: 224 });
+        assert_eq!(plan::<Complex64>(128, 48 << 10), Plan::Reg { tm: 5, threads: 352 });
+        assert_eq!(plan::<Complex64>(33, 16 << 10), Plan::Reg { tm: 4, threads: 64 });
         assert_eq!(plan::<f64>(238, 227 << 10), Plan::Tile { tr: 8 });
         assert_eq!(plan::<f32>(257, 227 << 10), Plan::Block { split: 0, threads: 1024 });
         // Complex double n = 256: (48·256 + 32)·16 + 16 = 197,136 bytes of shared memory.

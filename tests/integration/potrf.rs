@@ -92,18 +92,20 @@ fn check_against_lapack<T: Blas>(h: &mut Handle, s: &Spd<T>, what: &str) {
     }
 }
 
-/// Around the warp kernel's 24/25 boundary (a row a lane, then two: odd and even orders, the
-/// lanes per matrix going from 16 to 32 at 33), its end at 64 (complex double: 32) where the
-/// register tiles take over (4 × 4 to 64 for complex double, then 5 × 5 to 128 for complex
-/// double, 6 × 6 to 180 for double and complex single, 8 × 8 to 128 and 9 × 9 to 180 for
-/// single), the tile kernel's row groups of 32 up to 256, and the block kernel beyond (leading
-/// columns in global memory but for single).
-const SIZES: [usize; 39] = [1, 2, 3, 5, 8, 16, 17, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 37, 48, 49, 63, 64, 65, 66, 96, 97, 100, 127, 128, 129, 169, 180, 181, 200, 255, 256, 257, 300];
+/// Around the warp kernel's 24/25 boundary (a row a lane, then two: odd and even orders), its
+/// end at 32 where the shared-memory tiles of 16 take over (each order around a multiple of
+/// 16: the last tile full or one row deep; the block's threads 64, 96, 160, then 256) up to
+/// 160 (complex double), 224 (double, complex single) or 256 (single), the tile kernel's row
+/// groups of 32 beyond them up to 256, and the block kernel beyond (leading columns in global
+/// memory but for single).
+const SIZES: [usize; 45] = [1, 2, 3, 5, 8, 16, 17, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 37, 48, 49, 63, 64, 65, 66, 95, 96, 97, 100, 127, 128, 129, 160, 161, 169, 179, 180, 181, 200, 224, 225, 255, 256, 257, 300];
 
 /// `sizes`, or under a sanitizer the first and last of each kernel path of T.
 fn per_path<T: Blas>(sizes: &[usize]) -> Vec<usize> {
     sizes_per_path(sizes, |n| match numgpu::potrf::cuda::plan::<T>(n, SMEM_OPTIN) {
         numgpu::potrf::cuda::Plan::Warp { h, w, .. } => (w, 1, h < n),
+        // A block of 64 to 256 threads: (0, 2, whether 256).
+        numgpu::potrf::cuda::Plan::Panel { threads, .. } => (0, 2, threads == 256),
         numgpu::potrf::cuda::Plan::Reg { tm, .. } => (tm, 0, true),
         numgpu::potrf::cuda::Plan::Tile { .. } => (0, 0, false),
         numgpu::potrf::cuda::Plan::Block { split, threads } => (0, threads, split > 0),
@@ -182,6 +184,16 @@ fn indefinite_tile_edges_for<T: Blas>(h: &mut Handle) {
     }
 }
 
+/// Indefinite at the panel kernel's edges (panels of 16 columns): the failing step the first
+/// (k = 1, 17, 49, 113) or last (16, 48, 112) column of a panel or one inside (8, 100), the
+/// last order (n − 1, n), for orders whose last tile is full, one row deep or one short.
+fn indefinite_panel_edges_for<T: Blas>(h: &mut Handle) {
+    for &n in &[95usize, 129, 160, 224, 256] {
+        let ks: Vec<usize> = [1, 8, 16, 17, 48, 49, 100, 112, 113, n - 1, n].into_iter().filter(|&k| k <= n).collect();
+        indefinite_at_each::<T>(h, n, &ks);
+    }
+}
+
 /// One batch of order n, matrix i indefinite at ks[i] and a positive definite one last, both
 /// uplo: info = k and the leading (k − 1) × (k − 1) block as LAPACK's; the clean matrix of the
 /// batch unaffected.
@@ -206,7 +218,7 @@ fn indefinite_at_each<T: Blas>(h: &mut Handle, n: usize, ks: &[usize]) {
 /// A NaN or Inf at (r, c) of the triangle gives info = max(r, c) + 1 (the first pivot it
 /// reaches); no hang.
 fn nan_inf_for<T: Blas>(h: &mut Handle) {
-    for &n in &[1usize, 4, 32, 33, 70] {
+    for &n in &[1usize, 4, 32, 33, 70, 129, 255] {
         for uplo in UPLOS {
             for bad in [f64::NAN, f64::INFINITY] {
                 for (p, q) in [(n / 2, n / 2), (n - 1, n / 3)] {
@@ -390,6 +402,7 @@ crate::all_precisions! {
     tridiag => tridiag_for;
     indefinite => indefinite_for;
     indefinite_tile_edges => indefinite_tile_edges_for;
+    indefinite_panel_edges => indefinite_panel_edges_for;
     nan_inf => nan_inf_for;
     solves => solves_for;
     posv_all => posv_for;
@@ -405,6 +418,7 @@ crate::on_every_backend! {
     potrf_tridiag_known_factor => super::tridiag;
     potrf_indefinite_info_k => super::indefinite;
     potrf_indefinite_at_tile_edges => super::indefinite_tile_edges;
+    potrf_indefinite_at_panel_edges => super::indefinite_panel_edges;
     potrf_nan_inf => super::nan_inf;
     potrs_solves_and_shared_factor => super::solves;
     posv_indefinite_left_unchanged => super::posv_all;

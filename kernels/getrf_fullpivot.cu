@@ -398,14 +398,9 @@ __device__ __forceinline__ bool ng_near_any(R best, R top2) {
 
 // Dynamic shared memory: the store's staging columns (TC of stride LDS), the multipliers by
 // physical row and the pivot row by physical column (N each).
-// NG_MINB = 1 (from the host, as for the warp kernel): ptxas's occupancy heuristic would cap
-// the registers of complex plans below what they need.
-#if NG_MINB
-#define NG_REG_BOUNDS __launch_bounds__(NT, NG_MINB)
-#else
-#define NG_REG_BOUNDS __launch_bounds__(NT)
-#endif
-extern "C" __global__ void NG_REG_BOUNDS NG_CAT(getrf_reg_, NG_SUFFIX)(
+// NG_MINB (from the host): blocks per SM that cap real plans at 128 registers a thread; 1 for
+// complex plans, which need more than ptxas's occupancy heuristic would grant.
+extern "C" __global__ void __launch_bounds__(NT, NG_MINB) NG_CAT(getrf_reg_, NG_SUFFIX)(
     ng_batch<T> A, ng_i64 lda, int *ipiv, int *jpiv, int *info, ng_i64 batch, int mode) {
     extern __shared__ __align__(16) unsigned char ng_smem_raw[];
     T *stage = reinterpret_cast<T *>(ng_smem_raw);

@@ -47,7 +47,9 @@ pub fn plan<T: Scalar>(n: usize, max_smem: usize) -> Plan {
 }
 
 /// The register plan for 32 < n ≤ 128 (7-bit indices), if the matrix fits: the fewest
-/// threads (64 … 512) that hold it in at most 64 registers of data each, thread rows `tr` 32
+/// threads (64 … 512) that hold it in at most 32 elements and 64 registers of data each (more
+/// elements would want more registers for their column labels than the 128 that real types
+/// get, see `reg_min_blocks`), thread rows `tr` 32
 /// or 16, the one with fewer elements a thread (32 on a tie: a warp per thread column). 512
 /// threads have 128 registers a thread: there the data and the multipliers take at most 72
 /// words, and z is not taken at all (at 80, 60 + 12 words spilled: its complex keys and
@@ -60,7 +62,7 @@ fn reg_plan<T>(n: usize) -> Option<Plan> {
     let fits = |tr: usize, nt: usize| {
         let (ra, cb) = (n.div_ceil(tr), n.div_ceil(nt / tr));
         let data = ra * cb * w;
-        (data <= 64 && (nt < 512 || (w <= 2 && data + ra * w <= 72))).then_some((ra * cb, tr))
+        (ra * cb <= 32 && data <= 64 && (nt < 512 || (w <= 2 && data + ra * w <= 72))).then_some((ra * cb, tr))
     };
     [64, 128, 256, 512].into_iter().find_map(|nt| {
         let best = [32, 16].into_iter().filter_map(|tr| fits(tr, nt)).min_by_key(|&(e, tr)| (e, std::cmp::Reverse(tr)))?;
@@ -68,11 +70,16 @@ fn reg_plan<T>(n: usize) -> Option<Plan> {
     })
 }
 
-/// The register kernel's minimum of blocks per SM, 0 for none: complex below 512 threads
-/// needs more registers than ptxas's occupancy heuristic grants (c at 48 and 64 would spill);
-/// with 1 they are free up to 255.
+/// The register kernel's minimum of blocks per SM: real types get 128 registers a thread
+/// (their 32 elements and the rest fit), so that every plan keeps 16 warps an SM; complex
+/// needs more than ptxas's occupancy heuristic grants (c at 48 and 64 spilled at 128), 1
+/// leaves them free up to 255.
 fn reg_min_blocks<T: Scalar>(nt: usize) -> usize {
-    usize::from(T::IS_COMPLEX && nt < 512)
+    if T::IS_COMPLEX {
+        1
+    } else {
+        (65536 / (nt * 128)).max(1)
+    }
 }
 
 /// Dynamic shared memory of each plan, in bytes: the warp kernel's matrices (column stride
@@ -274,11 +281,12 @@ mod tests {
         assert_eq!(plan::<f64>(129, 227 << 10), Plan::Block { smem: true });
         assert_eq!(plan::<Complex64>(128, 227 << 10), Plan::Block { smem: false });
         // Registers (elements a thread): f32 at 33: 3 x 9 (tr 16, 64 threads) against 2 x 17;
-        // d at 64: 2 x 16 (128), at 128: 4 x 8 (512, 64 words of data, 8 of multipliers); z
-        // at 64: 2 x 8 (256); z beyond 64 would need 512 threads, the block kernel keeps it.
+        // f32 at 128: 4 x 8 (512); d at 64: 2 x 16 (128), at 128: 4 x 8 (512, 64 words of
+        // data, 8 of multipliers); z at 64: 2 x 8 (256); z beyond 64 would need 512 threads,
+        // the block kernel keeps it.
         assert_eq!(plan::<f32>(33, 0), Plan::Reg { tr: 16, nt: 64 });
         assert_eq!(plan::<f64>(64, 0), Plan::Reg { tr: 32, nt: 128 });
-        assert_eq!(plan::<f32>(128, 0), Plan::Reg { tr: 32, nt: 256 });
+        assert_eq!(plan::<f32>(128, 0), Plan::Reg { tr: 32, nt: 512 });
         assert_eq!(plan::<f64>(128, 0), Plan::Reg { tr: 32, nt: 512 });
         assert_eq!(plan::<Complex64>(64, 0), Plan::Reg { tr: 32, nt: 256 });
         assert_eq!(plan::<Complex64>(65, 227 << 10), Plan::Block { smem: true });
@@ -289,6 +297,10 @@ mod tests {
         assert_eq!(minb(specialise::<Complex64>(19, plan::<Complex64>(19, 0)).0), "NG_MINB=1");
         assert_eq!(minb(specialise::<Complex64>(16, plan::<Complex64>(16, 0)).0), "NG_MINB=0");
         assert_eq!(minb(specialise::<f64>(32, plan::<f64>(32, 0)).0), "NG_MINB=0");
+        // Register kernel: 128 registers a thread for real types, free for complex.
+        assert_eq!(minb(specialise::<f32>(64, plan::<f32>(64, 0)).0), "NG_MINB=4");
+        assert_eq!(minb(specialise::<f64>(64, plan::<f64>(64, 0)).0), "NG_MINB=4");
+        assert_eq!(minb(specialise::<Complex64>(64, plan::<Complex64>(64, 0)).0), "NG_MINB=1");
         // Matrices (column stride n + 1) and multiplier columns (stride n | 1).
         assert_eq!(warp_smem::<f64>(4, 32), 32 * (4 * 5 + 5) * 8);
         assert_eq!(warp_smem::<Complex64>(32, 4), 4 * (32 * 33 + 33) * 16);

@@ -556,7 +556,8 @@ crate::on_every_backend! {
 }
 
 /// The CUDA backend against the CPU backend on the same inputs: identical pivots and info,
-/// factors within rounding (on ill-conditioned matrices: both reproduce A), at every order of the warp kernel and some of the block kernel's.
+/// factors within rounding (on ill-conditioned matrices: both reproduce A), at every order of
+/// the warp kernel, the register kernel's edges and some of the block kernel's orders.
 #[test]
 fn getrf_cuda_matches_cpu() {
     let Some(mut gpu) = crate::common::handle(numgpu::BackendChoice::Cuda) else { return };

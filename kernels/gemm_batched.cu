@@ -7,9 +7,16 @@
 //                   an RM x RN block of C in registers, and C is read and written in a
 //                   coalesced flat pass through shared memory. Tiny matrices get many per
 //                   block and one per thread, so loads stay wide and in flight.
-//   gemm_tiled_<T>  any size: BM x BN tiles, BK deep, double-buffered shared memory with
-//                   the next tile's loads in flight, an RM x RN register block per thread in
-//                   groups of four; batch and tile on grid x.
+//   gemm_tiled_<T>  any size, for what no other class takes (m or n <= 32 with k > 32 or the
+//                   other > 32, and every type before sm_80): BM x BN tiles, BK deep,
+//                   double-buffered shared memory with the next tile's loads in flight, an
+//                   RM x RN register block per thread in groups of four; batch and tile on
+//                   grid x.
+//   gemm_simt_<T>   float and complex float in exact FP32 (the default math mode), M and N > 32,
+//                   sm_80 and later: BM x BN tiles, BK deep, in ST stages of shared memory
+//                   filled by cp.async (16-byte copies where the host found the operand
+//                   aligned), both operands [k][x] so that a thread's TM x TN register block
+//                   reads 16 bytes of A and of B a load; FMA units only.
 //   gemm_mma_f64    double, M and N > 32, sm_80 and later: the FP64 tensor cores
 //                   (mma.sync m16n8k8 on sm_90, m8n8k4 before). 32 x 32 of C per warp, WM x WN warps per block, BK
 //                   deep, ST stages of shared memory filled by cp.async ahead of the tile
@@ -29,6 +36,15 @@
 template <typename T, int OP>
 __device__ __forceinline__ T ng_op_value(T v) {
     return OP == 2 ? ng_conj(v) : v;
+}
+
+// Every element of a register block set to zero.
+template <typename T, int R, int C>
+__device__ __forceinline__ void ng_zero_all(T (&a)[R][C]) {
+#pragma unroll
+    for (int r = 0; r < R; ++r)
+#pragma unroll
+        for (int c = 0; c < C; ++c) a[r][c] = ng_zero<T>();
 }
 
 // One pass over the TOTAL elements of a block's chunk of an operand, `NT` threads wide:
@@ -117,10 +133,7 @@ __device__ __forceinline__ void gemm_small(T alpha, ng_batch<const T> A, ng_i64 
         __syncthreads();
 
         T acc[RM][RN];
-#pragma unroll
-        for (int r = 0; r < RM; ++r)
-#pragma unroll
-            for (int c = 0; c < RN; ++c) acc[r][c] = ng_zero<T>();
+        ng_zero_all(acc);
         if (mat < nmat) {
             const T *a = sA + mat * SA;
             const T *b = sB + mat * SB;
@@ -255,10 +268,7 @@ __device__ __forceinline__ void gemm_tiled(ng_i64 M, ng_i64 N, ng_i64 K, T alpha
         };
 
         T acc[RM][RN];
-#pragma unroll
-        for (int r = 0; r < RM; ++r)
-#pragma unroll
-            for (int c = 0; c < RN; ++c) acc[r][c] = ng_zero<T>();
+        ng_zero_all(acc);
         load(0);
         store(0);
         __syncthreads();
@@ -455,6 +465,28 @@ __device__ __forceinline__ void ng_cp_async_wait() {
 #endif
 }
 
+// The k loop of the cp.async classes over `ktiles` tiles in ST stages of shared memory: tiles
+// 0 … ST − 2 issued ahead; then for each tile kt, once it has landed for every thread and
+// every thread is done with tile kt − 1 (a barrier), tile kt + ST − 1 is issued into the stage
+// tile kt − 1 used, and body(stage of kt) multiplies tile kt meanwhile. issue(kt, stage) must
+// commit one group whether or not tile kt exists. Ends with every copy landed and a barrier,
+// so that the stages can be refilled for the next block's tiles.
+template <int ST, typename I, typename Issue, typename Body>
+__device__ __forceinline__ void ng_cp_async_pipeline(I ktiles, Issue issue, Body body) {
+#pragma unroll
+    for (int st = 0; st < ST - 1; ++st) issue(st, st);
+    int cur = 0;  // the stage of tile kt
+    for (I kt = 0; kt < ktiles; ++kt) {
+        ng_cp_async_wait<ST - 2>();
+        __syncthreads();
+        issue(kt + ST - 1, cur == 0 ? ST - 1 : cur - 1);
+        body(cur);
+        cur = cur == ST - 1 ? 0 : cur + 1;
+    }
+    ng_cp_async_wait<0>();
+    __syncthreads();
+}
+
 // Shared-memory slot (in elements of W doubles) of element (k, x) of an operand tile (x: A's
 // row i or B's column j), BK deep and BX wide. An operand stored with x contiguous (A with op
 // N, B with op T) is kept [k][x], else [x][k], so that both the coalesced stores from global
@@ -599,19 +631,8 @@ __device__ __forceinline__ void gemm_mma(ng_i64 M, ng_i64 N, ng_i64 K, T alpha, 
         };
 
         double acc[P][NACC];
-#pragma unroll
-        for (int p = 0; p < P; ++p)
-#pragma unroll
-            for (int e = 0; e < NACC; ++e) acc[p][e] = 0.0;
-#pragma unroll
-        for (int st = 0; st < ST - 1; ++st) issue(st, st);
-        int cur = 0;  // the stage of tile kt
-        for (ng_i64 kt = 0; kt < ktiles; ++kt) {
-            ng_cp_async_wait<ST - 2>();
-            // Tile kt is in for every thread, and every warp is done with tile kt − 1, whose
-            // stage the copies of tile kt + ST − 1 now refill while tile kt is multiplied.
-            __syncthreads();
-            issue(kt + ST - 1, cur == 0 ? ST - 1 : cur - 1);
+        ng_zero_all(acc);
+        ng_cp_async_pipeline<ST>(ktiles, issue, [&](int cur) {
             const T *ta = reinterpret_cast<const T *>(sA + cur * SA), *tb = reinterpret_cast<const T *>(sB + cur * SB);
 #pragma unroll
             for (int kk = 0; kk < BK; kk += NG_MMA_K) {
@@ -623,10 +644,7 @@ __device__ __forceinline__ void gemm_mma(ng_i64 M, ng_i64 N, ng_i64 K, T alpha, 
                     ng_mma_step<WR, NJ>(acc[0], acc[P - 1], fx, fk, at, bt);
                 }
             }
-            cur = cur == ST - 1 ? 0 : cur + 1;
-        }
-        ng_cp_async_wait<0>();
-        __syncthreads();  // the stages are refilled by the next tile's first copies
+        });
         // Double's chunks are half the accumulators, to stay within the registers.
         ng_tile_epilogue<T, P == 1 ? NACC / 2 : NACC>(C.matrix(mat), ldc, M, N, i0 + wi, j0 + wj, alpha, beta, acc,
                                                       [&](int e, int &r, int &c) { ng_mma_acc_at<NJ>(e, fx, fk, r, c); });
@@ -784,14 +802,6 @@ __device__ __forceinline__ void ng_tf32_copy(const ng_tile_walk &w, const T *m, 
     }
 }
 
-template <int P, int NACC>
-__device__ __forceinline__ void ng_tf32_zero(float (&d)[P][NACC]) {
-#pragma unroll
-    for (int p = 0; p < P; ++p)
-#pragma unroll
-        for (int e = 0; e < NACC; ++e) d[p][e] = 0.0f;
-}
-
 // T = float (P = 1 accumulator plane) or ng_complex<float> (P = 2: re, im). WM x WN warps, each
 // owning WR x WC of C (MI = WR/16 by NJ = WC/8 tiles of m16n8k8), tiles BK deep in ST stages of
 // shared memory filled by cp.async ahead of the tile being multiplied (as gemm_mma). 3xTF32
@@ -839,16 +849,8 @@ __device__ __forceinline__ void gemm_tf32(ng_i64 M, ng_i64 N, ng_i64 K, T alpha,
         };
 
         float acc[P][NACC];
-        ng_tf32_zero(acc);
-#pragma unroll
-        for (int st = 0; st < ST - 1; ++st) issue(st, st);
-        int cur = 0;  // the stage of tile kt
-        for (ng_i64 kt = 0; kt < ktiles; ++kt) {
-            ng_cp_async_wait<ST - 2>();
-            // Tile kt is in for every thread, and every warp is done with tile kt − 1, whose
-            // stage the copies of tile kt + ST − 1 now refill while tile kt is multiplied.
-            __syncthreads();
-            issue(kt + ST - 1, cur == 0 ? ST - 1 : cur - 1);
+        ng_zero_all(acc);
+        ng_cp_async_pipeline<ST>(ktiles, issue, [&](int cur) {
             const T *ta = sA + cur * SA, *tb = sB + cur * SB;
             // d += the tile's products.
             auto multiply = [&](float (&d)[P][NACC]) {
@@ -865,7 +867,7 @@ __device__ __forceinline__ void gemm_tf32(ng_i64 M, ng_i64 N, ng_i64 K, T alpha,
             };
             if constexpr (MODE == 1) {
                 float part[P][NACC];
-                ng_tf32_zero(part);
+                ng_zero_all(part);
                 multiply(part);
 #pragma unroll
                 for (int p = 0; p < P; ++p)
@@ -874,12 +876,236 @@ __device__ __forceinline__ void gemm_tf32(ng_i64 M, ng_i64 N, ng_i64 K, T alpha,
             } else {
                 multiply(acc);  // plain TF32's 2^-10 dwarfs the accumulation's error
             }
-            cur = cur == ST - 1 ? 0 : cur + 1;
-        }
-        ng_cp_async_wait<0>();
-        __syncthreads();  // the stages are refilled by the next tile's first copies
+        });
         ng_tile_epilogue<T, NACC>(C.matrix(mat), ldc, M, N, i0 + wi, j0 + wj, alpha, beta, acc,
                                   [&](int e, int &r, int &c) { ng_mma_acc_at<NJ, 8>(e, fg, ft, r, c); });
+    }
+}
+
+// A 16-byte asynchronous copy from global to shared memory (sm_80): the first `bytes` (0 … 16)
+// are read from `src`, the rest of the slot is zero-filled (bytes = 0: src is any valid address
+// and is not read). Both addresses 16-byte aligned.
+__device__ __forceinline__ void ng_cp_async16(void *dst, const void *src, int bytes) {
+#if __CUDA_ARCH__ >= 800
+    const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(d), "l"(src), "r"(bytes) : "memory");
+#endif
+}
+
+// 16 bytes at p (16-byte aligned, shared or global memory) as 16 / sizeof(T) elements: one
+// 128-bit load or store.
+__device__ __forceinline__ void ng_ld16(const float *p, float (&out)[4]) {
+    const float4 v = *reinterpret_cast<const float4 *>(p);
+    out[0] = v.x; out[1] = v.y; out[2] = v.z; out[3] = v.w;
+}
+__device__ __forceinline__ void ng_ld16(const ng_complex<float> *p, ng_complex<float> (&out)[2]) {
+    const float4 v = *reinterpret_cast<const float4 *>(p);
+    out[0] = ng_complex<float>{v.x, v.y};
+    out[1] = ng_complex<float>{v.z, v.w};
+}
+__device__ __forceinline__ void ng_st16(float *p, const float (&v)[4]) {
+    *reinterpret_cast<float4 *>(p) = make_float4(v[0], v[1], v[2], v[3]);
+}
+__device__ __forceinline__ void ng_st16(ng_complex<float> *p, const ng_complex<float> (&v)[2]) {
+    *reinterpret_cast<float4 *>(p) = make_float4(v[0].re, v[0].im, v[1].re, v[1].im);
+}
+
+// A thread's R elements of op(X) at one k of a gemm_simt tile: groups of G = 16 / sizeof(T)
+// consecutive elements, STEP apart from p on, one 128-bit load a group, op applied.
+template <typename T, int OP, int STEP, int R>
+__device__ __forceinline__ void ng_simt_frag(const T *p, T (&out)[R]) {
+    constexpr int G = 16 / sizeof(T);
+#pragma unroll
+    for (int g = 0; g < R / G; ++g) {
+        T v[G];
+        ng_ld16(p + g * STEP, v);
+#pragma unroll
+        for (int q = 0; q < G; ++q) out[g * G + q] = ng_op_value<T, OP>(v[q]);
+    }
+}
+
+// One thread's share of the copies of gemm_simt's tiles of one operand, BK deep and BX wide
+// from x0 (A's rows i, B's columns j; X the operand's extent) into shared tiles kept [k][x]
+// with rows of LS elements, zeros outside the matrix, the tiles in order k0 = 0, BK, 2·BK, …
+// XFAST: the operand is stored with x contiguous (A with op N, B with op T or C), else k
+// contiguous. VEC (the host checked that the matrices, ld and the batch stride are 16-byte
+// aligned): an x-contiguous operand moves 16 bytes a copy (the matrix's last rows or columns
+// by a partial copy, zero filled), a k-contiguous complex one an element a copy; otherwise 4
+// bytes a copy. Consecutive threads read consecutive addresses of a column; k-contiguous
+// elements are transposed on their way into shared memory by the copies' addresses. A thread
+// keeps its x (x-contiguous) or its k (k-contiguous) from tile to tile: it carries one pointer
+// and its x-range bits, so that the k loop holds few registers beside the accumulators.
+template <typename T, bool XFAST, bool VEC, int BX, int BK, int NT, int LS>
+struct ng_simt_walk {
+    static constexpr bool V16 = XFAST && VEC;
+    static constexpr int E = V16 ? 16 / (int)sizeof(T) : 1;  // elements a copy
+    static constexpr int L = BX * BK / (E * NT);            // copies a thread and tile
+    static constexpr int XW = BX / E;                       // copies along a row (XFAST)
+    static constexpr int KS = XFAST ? NT / XW : 0;          // k between a thread's copies (XFAST)
+    static constexpr int XS = XFAST ? 0 : NT / BK;          // x between a thread's copies (else)
+    static_assert(BX % E == 0 && L * E * NT == BX * BK && L <= 32, "whole copies, the same count per thread");
+    static_assert(XFAST ? NT % XW == 0 : NT % BK == 0, "a thread keeps its x (its k) from tile to tile");
+    const T *m;     // the matrix: the address of copies that read nothing
+    const T *p;     // the thread's first copy in the next tile
+    ng_i64 ld;
+    int k, slot;    // the first copy's k within a tile and its slot
+    unsigned in_x;  // V16: the bytes of each copy; else bit l: copy l's x inside the matrix
+
+    __device__ __forceinline__ ng_simt_walk(const T *m_, ng_i64 ld_, ng_i64 x0, ng_i64 X, int tid) : m(m_), ld(ld_) {
+        const int x = XFAST ? (tid % XW) * E : tid / BK;
+        k = XFAST ? tid / XW : tid % BK;
+        slot = k * LS + x;
+        p = XFAST ? m + k * ld + x0 + x : m + (x0 + x) * ld + k;
+        const ng_i64 left = X - (x0 + x);  // the thread's first x to the operand's end
+        if (V16) {
+            in_x = left <= 0 ? 0u : (unsigned)(left < E ? left : E) * (unsigned)sizeof(T);
+        } else {
+            in_x = 0;
+#pragma unroll
+            for (int l = 0; l < L; ++l) in_x |= (unsigned)((XFAST ? 0 : l * XS) < left) << l;
+        }
+    }
+
+    // Issues the copies of the next tile into the tile at s; kleft: K − the tile's first k.
+    __device__ __forceinline__ void copy(int kleft, T *s) {
+        constexpr int W = sizeof(T) / sizeof(float);
+#pragma unroll
+        for (int l = 0; l < L; ++l) {
+            const int kl = k + l * KS;
+            const T *src = p + l * (XFAST ? KS : XS) * ld;
+            T *dst = s + slot + (XFAST ? l * KS * LS : l * XS);
+            if constexpr (V16) {
+                const int bytes = kl < kleft ? (int)in_x : 0;
+                ng_cp_async16(dst, bytes ? src : m, bytes);
+            } else {
+                const bool in = kl < kleft && (in_x >> l & 1u);
+                if constexpr (VEC && W == 2) {
+                    ng_cp_async8(reinterpret_cast<double *>(dst), reinterpret_cast<const double *>(in ? src : m), in);
+                } else {
+#pragma unroll
+                    for (int q = 0; q < W; ++q)
+                        ng_cp_async4(reinterpret_cast<float *>(dst) + q, reinterpret_cast<const float *>(in ? src : m) + q, in);
+                }
+            }
+        }
+        p += XFAST ? BK * ld : BK;
+    }
+};
+
+// C = alpha·acc + beta·C for one thread of gemm_simt: acc[r][c] is C(i + (r/G)·TI·G + r%G,
+// j + (c/G)·TJ·G + c%G), G = 16 / sizeof(T). Column by column, the column's old values read
+// before its stores (a load after a store through the same pointer would wait for it); beta = 0
+// reads nothing. VC (C, ldc and C's batch stride 16-byte aligned, host-checked): a group of G
+// rows inside the matrix moves as one 128-bit access.
+template <typename T, int TM, int TN, int TI, int TJ, bool VC>
+__device__ __forceinline__ void gemm_simt_store(T *cm, ng_i64 ldc, ng_i64 M, ng_i64 N, ng_i64 i, ng_i64 j, T alpha, T beta,
+                                                bool beta_zero, const T (&acc)[TM][TN]) {
+    constexpr int G = 16 / sizeof(T);
+#pragma unroll
+    for (int c = 0; c < TN; ++c) {
+        const ng_i64 jc = j + (c / G) * TJ * G + c % G;
+        if (jc >= N) continue;
+        T *col = cm + jc * ldc;
+        T old[TM / G][G];
+#pragma unroll
+        for (int g = 0; g < TM / G; ++g) {
+            const ng_i64 ig = i + g * TI * G;
+            if (VC && !beta_zero && ig + G <= M) {
+                ng_ld16(col + ig, old[g]);
+            } else {
+#pragma unroll
+                for (int q = 0; q < G; ++q) old[g][q] = !beta_zero && ig + q < M ? col[ig + q] : ng_zero<T>();
+            }
+        }
+#pragma unroll
+        for (int g = 0; g < TM / G; ++g) {
+            const ng_i64 ig = i + g * TI * G;
+            T v[G];
+#pragma unroll
+            for (int q = 0; q < G; ++q) {
+                const T x = ng_mul(alpha, acc[g * G + q][c]);
+                v[q] = beta_zero ? x : ng_fma(beta, old[g][q], x);
+            }
+            if (VC && ig + G <= M) {
+                ng_st16(col + ig, v);
+            } else {
+#pragma unroll
+                for (int q = 0; q < G; ++q)
+                    if (ig + q < M) col[ig + q] = v[q];
+            }
+        }
+    }
+}
+
+// Float and complex float, exact FP32 (the default math mode), sm_80 and later. BM x BN of C a
+// block, TM x TN a thread (NT = BM/TM · BN/TN threads), tiles BK deep in ST stages of shared
+// memory filled by cp.async ahead of the tile being multiplied (as gemm_mma). Both operands are
+// kept [k][x] (x: op(A)'s row, op(B)'s column) with rows padded by 16 bytes, so that a thread
+// reads its G = 16 / sizeof(T) consecutive rows (columns) of one k with one LDS.128: thread
+// (ti, tj) owns rows g·TI·G + ti·G + {0 … G−1} (g < TM/G) and columns h·TJ·G + tj·G + {0 … G−1},
+// and a warp is 8 (TI < 8: TI) values of ti by the rest of tj, so that the A loads of a warp
+// cover 128 contiguous bytes and the B loads are broadcasts: each k step is TM/G + TN/G
+// conflict-free LDS.128 and TM·TN products (FFMA, four for complex) from registers, in the same
+// order on every call. VEC bits (host-checked alignment of the matrices, leading dimensions and
+// strides to 16 bytes): A (1) and B (2) copied 16 bytes at a time where they are x-contiguous,
+// C (4) read and written 16 bytes at a time.
+template <typename T, int TA, int TB, int BM, int BN, int BK, int TM, int TN, int ST, int VEC>
+__device__ __forceinline__ void gemm_simt(ng_i64 M, ng_i64 N, ng_i64 K, T alpha, ng_batch<const T> A, ng_i64 lda,
+                                          ng_batch<const T> B, ng_i64 ldb, T beta, ng_batch<T> C, ng_i64 ldc,
+                                          ng_i64 batch) {
+    constexpr int G = 16 / sizeof(T), TI = BM / TM, TJ = BN / TN, NT = TI * TJ;
+    constexpr int WI = TI < 8 ? TI : 8, WJ = 32 / WI;  // a warp's threads along ti and tj
+    static_assert(sizeof(T) == 4 || sizeof(T) == 8, "float or complex float");
+    static_assert(TM % G == 0 && TN % G == 0 && TI * TM == BM && TJ * TN == BN, "whole groups of G");
+    static_assert(NT % 32 == 0 && TI % WI == 0 && TJ % WJ == 0 && ST >= 2, "whole warps");
+    constexpr bool AX = TA == 0, BX = TB != 0;  // x-contiguous operands
+    constexpr int LSA = BM + G, LSB = BN + G, SA = BK * LSA, SB = BK * LSB;
+    // ST stages of A's and B's tiles (src/gemm_batched/cuda.rs sizes it: Plan::smem).
+    extern __shared__ float4 ng_simt_smem[];
+    T *const sA = reinterpret_cast<T *>(ng_simt_smem), *const sB = sA + ST * SA;
+    const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
+    const int ti = (warp % (TI / WI)) * WI + lane % WI, tj = (warp / (TI / WI)) * WJ + lane / WI;
+    const ng_i64 tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN;
+    const ng_i64 nblocks = tiles_m * tiles_n * batch;
+    // Tiles of k in an int: an operand with K ≥ 2^31 columns of at least 33 rows would not fit
+    // in any GPU's memory.
+    const int ktiles = (int)((K + BK - 1) / BK);
+    const bool beta_zero = ng_is_zero(beta);
+
+    for (ng_i64 blk = blockIdx.x; blk < nblocks; blk += gridDim.x) {
+        const ng_i64 mat = blk / (tiles_m * tiles_n), t = blk - mat * (tiles_m * tiles_n);
+        const ng_i64 i0 = (t % tiles_m) * BM, j0 = (t / tiles_m) * BN;
+        ng_simt_walk<T, AX, (VEC & 1) != 0, BM, BK, NT, LSA> wa(A.matrix(mat), lda, i0, M, tid);
+        ng_simt_walk<T, BX, (VEC & 2) != 0, BN, BK, NT, LSB> wb(B.matrix(mat), ldb, j0, N, tid);
+        // Copies tile kt of op(A) and op(B) (tiles are issued in order), when there is one,
+        // into stage `st` asynchronously; one commit group either way.
+        auto issue = [&](int kt, int st) {
+            if (kt < ktiles) {
+                const ng_i64 kleft = K - (ng_i64)kt * BK;
+                const int kl = kleft < BK ? (int)kleft : BK;
+                wa.copy(kl, sA + st * SA);
+                wb.copy(kl, sB + st * SB);
+            }
+            ng_cp_async_commit();
+        };
+
+        T acc[TM][TN];
+        ng_zero_all(acc);
+        ng_cp_async_pipeline<ST>(ktiles, issue, [&](int cur) {
+            const T *ta = sA + cur * SA + ti * G, *tb = sB + cur * SB + tj * G;
+#pragma unroll
+            for (int kk = 0; kk < BK; ++kk) {
+                T av[TM], bv[TN];
+                ng_simt_frag<T, TA, TI * G>(ta + kk * LSA, av);
+                ng_simt_frag<T, TB, TJ * G>(tb + kk * LSB, bv);
+#pragma unroll
+                for (int r = 0; r < TM; ++r)
+#pragma unroll
+                    for (int c = 0; c < TN; ++c) acc[r][c] = ng_fma(av[r], bv[c], acc[r][c]);
+            }
+        });
+        gemm_simt_store<T, TM, TN, TI, TJ, (VEC & 4) != 0>(C.matrix(mat), ldc, M, N, i0 + ti * G, j0 + tj * G, alpha, beta,
+                                                          beta_zero, acc);
     }
 }
 
@@ -922,6 +1148,14 @@ extern "C" __global__ void __launch_bounds__(32 * NG_WM * NG_WN, NG_MINB)
 NG_CAT(gemm_tf32_, NG_SUFFIX)(ng_i64 M, ng_i64 N, ng_i64 K, NG_T alpha, ng_batch<const NG_T> A, ng_i64 lda, ng_batch<const NG_T> B,
                               ng_i64 ldb, NG_T beta, ng_batch<NG_T> C, ng_i64 ldc, ng_i64 batch) {
     gemm_tf32<NG_T, NG_TF32, NG_TA, NG_TB, NG_WR, NG_WC, NG_WM, NG_WN, NG_BK, NG_ST>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc, batch);
+}
+#elif defined(NG_SIMT)
+// Float and complex float in exact FP32, M and N > 32, sm_80 and later (the host side picks it
+// for nothing else). NG_MINB blocks per SM caps registers at 64K / (NG_MINB · threads).
+extern "C" __global__ void __launch_bounds__((NG_BM / NG_TM) * (NG_BN / NG_TN), NG_MINB)
+NG_CAT(gemm_simt_, NG_SUFFIX)(ng_i64 M, ng_i64 N, ng_i64 K, NG_T alpha, ng_batch<const NG_T> A, ng_i64 lda, ng_batch<const NG_T> B,
+                              ng_i64 ldb, NG_T beta, ng_batch<NG_T> C, ng_i64 ldc, ng_i64 batch) {
+    gemm_simt<NG_T, NG_TA, NG_TB, NG_BM, NG_BN, NG_BK, NG_TM, NG_TN, NG_ST, NG_VEC>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc, batch);
 }
 #elif defined(NG_SCALE)
 extern "C" __global__ void NG_CAT(gemm_scale_, NG_SUFFIX)(ng_i64 M, ng_i64 N, NG_T beta, ng_batch<NG_T> C, ng_i64 ldc,

@@ -30,6 +30,12 @@ pub enum Plan {
     /// multiple of 16, `wc` of 8), tiles `bk` deep in `st` stages of shared memory, at least
     /// `minb` blocks per SM.
     Tf32 { split: bool, wr: usize, wc: usize, wm: usize, wn: usize, bk: usize, st: usize, minb: usize },
+    /// Float and complex float in exact FP32 (the default math mode), m and n > 32, sm_80 and
+    /// later: `bm × bn` of C a block, `tm × tn` a thread (`tm`, `tn` whole 16-byte groups of
+    /// elements), tiles `bk` deep in `st` stages of shared memory filled by cp.async, at least
+    /// `minb` blocks per SM. `vec` bits: A (1), B (2), C (4) are 16-byte aligned (matrices,
+    /// leading dimension, batch stride; strided form) and move 16 bytes at a time.
+    Simt { bm: usize, bn: usize, bk: usize, tm: usize, tn: usize, st: usize, minb: usize, vec: u8 },
 }
 
 /// Register budget of one thread's block of C in the small kernel, in 4-byte words, and the
@@ -98,6 +104,21 @@ pub fn plan_in<T: Scalar>(mode: MathMode, m: usize, n: usize, k: usize, reads_ab
         let w = 1 + T::IS_COMPLEX as usize;
         return Plan::Mma { w, wr: 32, wm: 2, wn: 2, bk: 16, st: 3, minb: 4 - w };
     }
+    // Float and complex float from m, n = 33 on the cp.async SIMT kernel (sm_80 and later):
+    // from 128 on, 8 × 8 floats (8 × 4 complex) a thread, 256 threads on 128 × 128 (complex
+    // 128 × 64); below, 64 × 64 tiles, so that a 33 … 64 matrix is one tile and the batch
+    // fills the SMs. Each within 128 registers without spilling (ptxas, sm_80 and sm_90): two
+    // blocks an SM (float below 128: four of 128 threads). To be tuned on an H100
+    // (docs/bench/gemm-simt-tune). The alignment bits are the caller's (Plan::aligned).
+    if dmma && std::mem::size_of::<T::Real>() == 4 && m.min(n) > 32 {
+        let big = m.min(n) >= 128;
+        return match (T::IS_COMPLEX, big) {
+            (false, true) => Plan::Simt { bm: 128, bn: 128, bk: 8, tm: 8, tn: 8, st: 3, minb: 2, vec: 7 },
+            (false, false) => Plan::Simt { bm: 64, bn: 64, bk: 8, tm: 8, tn: 4, st: 3, minb: 4, vec: 7 },
+            (true, true) => Plan::Simt { bm: 128, bn: 64, bk: 8, tm: 8, tn: 4, st: 3, minb: 2, vec: 7 },
+            (true, false) => Plan::Simt { bm: 64, bn: 64, bk: 8, tm: 4, tn: 4, st: 3, minb: 2, vec: 7 },
+        };
+    }
     // Float register blocks are groups of four (bm / ti and bn / tj multiples of 4). Tile
     // depths and blocks per SM as measured best on an H100 (docs/bench).
     match (words, T::IS_COMPLEX, m.min(n) >= 128) {
@@ -152,6 +173,10 @@ pub fn specialise<T: Scalar>(plan: Plan, m: usize, n: usize, k: usize, ta: i32, 
         Plan::Tf32 { split, wr, wc, wm, wn, bk, st, minb } => {
             let values = [("TF32", if split { 1 } else { 2 }), ("TA", ta as usize), ("TB", tb as usize), ("WR", wr), ("WC", wc), ("WM", wm), ("WN", wn), ("BK", bk), ("ST", st), ("MINB", minb)];
             ("tf32", values.iter().map(|(k, v)| format!("NG_{k}={v}")).collect())
+        }
+        Plan::Simt { bm, bn, bk, tm, tn, st, minb, vec } => {
+            let values = [("TA", ta as usize), ("TB", tb as usize), ("BM", bm), ("BN", bn), ("BK", bk), ("TM", tm), ("TN", tn), ("ST", st), ("MINB", minb), ("VEC", vec as usize)];
+            ("simt", std::iter::once("NG_SIMT=1".to_string()).chain(values.iter().map(|(k, v)| format!("NG_{k}={v}"))).collect())
         }
         Plan::Tiled { bm, bn, bk, ti, tj, minb } => (
             "tiled",
@@ -236,7 +261,7 @@ pub unsafe fn enqueue_gemm<T: Scalar>(ch: &CudaHandle, g: &Shape<T>, a: &View, b
 /// # Safety
 /// As [`enqueue_gemm`].
 unsafe fn enqueue<T: Scalar>(ch: &CudaHandle, g: &Shape<T>, mode: MathMode, a: &View, b: &View, c: &View, batch: usize) -> Result<()> {
-    let p = plan_in::<T>(mode, g.m, g.n, g.k, g.reads_ab(), has_dmma(ch));
+    let p = plan_in::<T>(mode, g.m, g.n, g.k, g.reads_ab(), has_dmma(ch)).aligned::<T>([a, b, c]);
     let (defines, entry) = specialise::<T>(p, g.m, g.n, g.k, g.ta.code(), g.tb.code());
     let module = ch.dev.modules.get(&ch.dev, SOURCE, &defines, &entry)?;
     let (m, n, k, batch) = (g.m as i64, g.n as i64, g.k as i64, batch as i64);
@@ -266,9 +291,9 @@ unsafe fn enqueue<T: Scalar>(ch: &CudaHandle, g: &Shape<T>, mode: MathMode, a: &
                     .arg(&packed)
                     .run(grid(ceil_div(batch, nb as i64)), (nb * ti * tj) as u32, smem)
             }
-            Plan::Tiled { .. } | Plan::Mma { .. } | Plan::Tf32 { .. } => {
+            Plan::Tiled { .. } | Plan::Mma { .. } | Plan::Tf32 { .. } | Plan::Simt { .. } => {
                 let ((bm, bn), threads) = p.tile();
-                let smem = p.mma_smem::<T>(g.ta, g.tb) as u32;
+                let smem = p.smem::<T>(g.ta, g.tb) as u32;
                 let blocks = ceil_div(m, bm as i64) * ceil_div(n, bn as i64) * batch;
                 ch.launch(&module)
                     .arg(&m)
@@ -301,7 +326,34 @@ impl Plan {
             Plan::Tiled { bm, bn, ti, tj, .. } => ((bm, bn), ti * tj),
             Plan::Mma { w, wr, wm, wn, .. } => ((wr * wm, 32 / w * wn), 32 * wm * wn),
             Plan::Tf32 { wr, wc, wm, wn, .. } => ((wr * wm, wc * wn), 32 * wm * wn),
+            Plan::Simt { bm, bn, tm, tn, .. } => ((bm, bn), (bm / tm) * (bn / tn)),
             _ => unreachable!("not a tiled class"),
+        }
+    }
+
+    /// The SIMT class's plan with the 16-byte copies of A, B and C (views `v`, in that order)
+    /// kept only where the operand allows them: strided form, the first matrix, the leading
+    /// dimension and the batch stride all multiples of 16 bytes. Other plans as they are.
+    fn aligned<T>(self, v: [&View; 3]) -> Plan {
+        let size = std::mem::size_of::<T>() as u64;
+        let ok = |v: &View| v.array == 0 && v.base % 16 == 0 && (v.ld as u64 * size) % 16 == 0 && (v.stride as u64 * size) % 16 == 0;
+        match self {
+            Plan::Simt { bm, bn, bk, tm, tn, st, minb, vec } => {
+                let bits = v.iter().enumerate().filter(|(_, v)| ok(v)).fold(0u8, |b, (i, _)| b | 1 << i);
+                Plan::Simt { bm, bn, bk, tm, tn, st, minb, vec: vec & bits }
+            }
+            p => p,
+        }
+    }
+
+    /// Dynamic shared memory of the cp.async classes (0 for the others) for elements of type
+    /// `T`: the SIMT class's `st` stages of op(A)'s and op(B)'s tiles, [k][x] with rows padded by
+    /// 16 bytes, or the tensor-core classes' ([`Plan::mma_smem`]).
+    fn smem<T>(&self, ta: Op, tb: Op) -> usize {
+        let size = std::mem::size_of::<T>();
+        match *self {
+            Plan::Simt { bm, bn, bk, st, .. } => st * bk * (bm + bn + 2 * 16 / size) * size,
+            _ => self.mma_smem::<T>(ta, tb),
         }
     }
 
@@ -349,7 +401,7 @@ mod tests {
         assert_eq!(z.tile(), ((64, 32), 128));
         assert_eq!(z.mma_smem::<Complex64>(Op::N, Op::N), 3 * (16 * 66 + 32 * 20) * 16);
         assert!(matches!(plan::<f64>(300, 16, 9000, true, true), Plan::Tiled { .. }));
-        assert!(matches!(plan::<f32>(64, 64, 64, true, true), Plan::Tiled { .. }));
+        assert!(matches!(plan::<f32>(64, 64, 64, true, true), Plan::Simt { .. }));
         for n in [1, 3, 8, 17, 32] {
             if let Plan::Small { nb, .. } = plan::<Complex64>(n, n, n, true, true) {
                 assert!(nb == 1 || small_smem::<Complex64>(n, n, n, nb) <= SMALL_SMEM);
@@ -363,7 +415,7 @@ mod tests {
         let (x3, t) = (MathMode::Tf32x3, MathMode::Tf32);
         // The default mode never plans the TF32 class; neither do double, the small class,
         // min(m, n) < 32 or GPUs without tensor cores.
-        assert!(matches!(plan::<f32>(64, 64, 64, true, true), Plan::Tiled { .. }));
+        assert!(matches!(plan::<f32>(64, 64, 64, true, true), Plan::Simt { .. }));
         assert!(matches!(plan_in::<f32>(x3, 64, 64, 64, true, true), Plan::Tf32 { split: true, wr: 32, wc: 32, .. }));
         assert!(matches!(plan_in::<f32>(t, 33, 200, 5, true, true), Plan::Tf32 { split: false, .. }));
         assert!(matches!(plan_in::<Complex32>(x3, 64, 64, 64, true, true), Plan::Tf32 { split: true, wc: 32, minb: 2, .. }));
@@ -388,6 +440,64 @@ mod tests {
         assert!(d.contains(&"NG_TF32=1".to_string()) && d.contains(&"NG_WC=32".to_string()));
         let (d, _) = specialise::<f32>(plan_in::<f32>(t, 64, 64, 64, true, true), 64, 64, 64, 0, 0);
         assert!(d.contains(&"NG_TF32=2".to_string()));
+    }
+
+    #[test]
+    fn simt_class_takes_single_precision_from_33() {
+        use num_complex::Complex32;
+        // Float and complex float with m and n > 32 in the default mode, on sm_80 and later.
+        for (m, n, k) in [(33, 33, 1), (64, 64, 64), (33, 300, 7), (256, 40, 1000)] {
+            assert!(matches!(plan::<f32>(m, n, k, true, true), Plan::Simt { vec: 7, .. }), "{m} {n} {k}");
+            assert!(matches!(plan::<Complex32>(m, n, k, true, true), Plan::Simt { vec: 7, .. }), "{m} {n} {k}");
+        }
+        for (m, n, k) in [(32, 64, 64), (300, 16, 9), (16, 16, 100)] {
+            assert!(matches!(plan::<f32>(m, n, k, true, true), Plan::Tiled { .. }), "{m} {n} {k}");
+        }
+        assert!(matches!(plan::<f32>(64, 64, 64, true, false), Plan::Tiled { .. }));
+        assert!(matches!(plan::<f64>(64, 64, 64, true, true), Plan::Mma { .. }));
+        let big = plan::<f32>(128, 200, 64, true, true);
+        assert_eq!(big, Plan::Simt { bm: 128, bn: 128, bk: 8, tm: 8, tn: 8, st: 3, minb: 2, vec: 7 });
+        assert_eq!(big.tile(), ((128, 128), 256));
+        // Three stages of A and B as [k][x], rows padded by 16 bytes.
+        assert_eq!(big.smem::<f32>(Op::N, Op::T), 3 * 8 * (132 + 132) * 4);
+        let c = plan::<Complex32>(128, 128, 128, true, true);
+        assert_eq!(c.tile(), ((128, 64), 256));
+        assert_eq!(c.smem::<Complex32>(Op::C, Op::N), 3 * 8 * (130 + 66) * 8);
+        for (m, n) in [(33, 33), (127, 300), (300, 127)] {
+            for p in [plan::<f32>(m, n, 9, true, true), plan::<Complex32>(m, n, 9, true, true)] {
+                let ((bm, bn), threads) = p.tile();
+                assert!(threads % 32 == 0 && threads <= 256 && bm >= 64 && bn >= 64, "{p:?}");
+            }
+        }
+        let (d, e) = specialise::<f32>(big, 128, 200, 64, 1, 0);
+        assert_eq!(e, "gemm_simt_f32");
+        for want in ["NG_SIMT=1", "NG_TA=1", "NG_BM=128", "NG_TM=8", "NG_ST=3", "NG_VEC=7"] {
+            assert!(d.contains(&want.to_string()), "{want} not in {d:?}");
+        }
+    }
+
+    #[test]
+    fn simt_vector_copies_need_16_byte_alignment() {
+        let view = |base: u64, stride: usize, ld: usize, array: u64| View { base, stride, array, ld, row_step: 1 };
+        let p = plan::<f32>(64, 64, 64, true, true);
+        let bits = |v: [&View; 3]| match p.aligned::<f32>(v) {
+            Plan::Simt { vec, .. } => vec,
+            other => panic!("{other:?}"),
+        };
+        let good = view(256, 64 * 64, 64, 0);
+        assert_eq!(bits([&good, &good, &good]), 7);
+        // A's base 4 bytes off, B's leading dimension odd, C a pointer array.
+        assert_eq!(bits([&view(260, 4096, 64, 0), &good, &good]), 6);
+        assert_eq!(bits([&good, &view(256, 65 * 64, 65, 0), &good]), 5);
+        assert_eq!(bits([&good, &good, &view(0, 0, 64, 4096)]), 3);
+        // A batch stride of 2 floats breaks the alignment of every other matrix; stride 0 does not.
+        assert_eq!(bits([&view(256, 4098, 64, 0), &view(256, 0, 64, 0), &good]), 6);
+        // Complex float: two elements are 16 bytes.
+        let z = plan::<num_complex::Complex32>(64, 64, 64, true, true);
+        assert!(matches!(z.aligned::<num_complex::Complex32>([&view(256, 66 * 64, 66, 0), &good, &good]), Plan::Simt { vec: 7, .. }));
+        assert!(matches!(z.aligned::<num_complex::Complex32>([&view(256, 65 * 64, 65, 0), &good, &good]), Plan::Simt { vec: 6, .. }));
+        // Other classes are left as they are.
+        assert_eq!(Plan::Scale.aligned::<f32>([&good, &good, &good]), Plan::Scale);
     }
 
     #[test]

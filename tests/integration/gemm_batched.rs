@@ -39,14 +39,22 @@ struct Case<T> {
 }
 
 impl<T: Blas> Case<T> {
-    /// Random inputs; leading dimensions padded by `pad`; C starts random (NaN if beta = 0).
+    /// Random inputs; leading dimensions and strides padded by `pad`; C starts random (NaN if
+    /// beta = 0).
     #[allow(clippy::too_many_arguments)]
     fn new(ta: Op, tb: Op, m: usize, n: usize, k: usize, alpha: T, beta: T, batch: usize, pad: usize, seed: u64, scale: f64) -> Self {
+        Self::padded(ta, tb, m, n, k, alpha, beta, batch, (pad, pad), seed, scale)
+    }
+
+    /// As [`new`](Self::new), leading dimensions padded by `pad.0` elements and the strides
+    /// beyond the last column by `pad.1`.
+    #[allow(clippy::too_many_arguments)]
+    fn padded(ta: Op, tb: Op, m: usize, n: usize, k: usize, alpha: T, beta: T, batch: usize, pad: (usize, usize), seed: u64, scale: f64) -> Self {
         let mut r = rng(seed);
         let (ar, ac) = ta.stored(m, k);
         let (br, bc) = tb.stored(k, n);
-        let (lda, ldb, ldc) = (ar.max(1) + pad, br.max(1) + pad, m.max(1) + pad);
-        let (sa, sb, sc) = (lda * ac + pad, ldb * bc + pad, ldc * n + pad);
+        let (lda, ldb, ldc) = (ar.max(1) + pad.0, br.max(1) + pad.0, m.max(1) + pad.0);
+        let (sa, sb, sc) = (lda * ac + pad.1, ldb * bc + pad.1, ldc * n + pad.1);
         let a = random::<T>(&mut r, sa * batch, scale);
         let b = random::<T>(&mut r, sb * batch, 1.0 / scale);
         let c0 = if beta.is_zero() { vec![nan::<T>(); sc * batch] } else { random::<T>(&mut r, sc * batch, 1.0) };
@@ -75,6 +83,33 @@ impl<T: Blas> Case<T> {
             gemm_batched(h, self.ta, self.tb, m, n, k, self.alpha, Batch::Array(pa.as_ptr()), self.lda as i64, Batch::Array(pb.as_ptr()), self.ldb as i64, self.beta, Batch::Array(pc.as_ptr()), self.ldc as i64, self.batch as i64)
         }
         .unwrap_or_else(|e| panic!("{}: {e}", self.describe()));
+        c
+    }
+
+    /// The strided form on device arrays (numgpu_malloc) whose matrices start `offset`
+    /// elements into their allocations (1: not 16-byte aligned).
+    fn run_device(&self, h: &mut Handle, offset: usize) -> Vec<T> {
+        let size = std::mem::size_of::<T>();
+        let upload = |h: &mut Handle, v: &[T]| -> *mut T {
+            let p = h.malloc((v.len() + offset) * size).unwrap() as *mut T;
+            // SAFETY: p has room for offset + v.len() elements.
+            unsafe { h.memcpy(p.add(offset) as _, v.as_ptr() as _, std::mem::size_of_val(v)).unwrap() };
+            p
+        };
+        let (da, db, dc) = (upload(h, &self.a), upload(h, &self.b), upload(h, &self.c0));
+        let (m, n, k) = (self.m as i64, self.n as i64, self.k as i64);
+        let mut c = vec![T::zero(); self.c0.len()];
+        // SAFETY: each device array holds the case's matrices from element `offset` on.
+        unsafe {
+            let strided = |p: *mut T, stride: usize| Batch::Strided { ptr: p.add(offset) as *const T, stride: stride as i64 };
+            gemm_batched(h, self.ta, self.tb, m, n, k, self.alpha, strided(da, self.sa), self.lda as i64, strided(db, self.sb), self.ldb as i64, self.beta, Batch::Strided { ptr: dc.add(offset), stride: self.sc as i64 }, self.ldc as i64, self.batch as i64)
+                .unwrap_or_else(|e| panic!("{}: {e}", self.describe()));
+            h.synchronize().unwrap();
+            h.memcpy(c.as_mut_ptr() as _, dc.add(offset) as _, c.len() * size).unwrap();
+            for p in [da, db, dc] {
+                h.free(p as _).unwrap();
+            }
+        }
         c
     }
 
@@ -194,7 +229,7 @@ fn alpha_beta_for<T: Blas>(h: &mut Handle) {
     let vals = [s::<T>(0.0, 0.0), s(1.0, 0.0), s(-1.0, 0.0), s(0.5, -2.0)];
     for (ia, &alpha) in vals.iter().enumerate() {
         for (ib, &beta) in vals.iter().enumerate() {
-            for n in [3usize, 8, 40] {
+            for n in [3usize, 8, 40, 69] {
                 let mut case = Case::<T>::new(Op::N, Op::T, n, n, n, alpha, beta, 2, 0, 400 + (ia * 4 + ib) as u64, 1.0);
                 if alpha.is_zero() {
                     case.a.iter_mut().chain(case.b.iter_mut()).for_each(|x| *x = s(f64::NAN, 0.0));
@@ -244,6 +279,60 @@ fn pointer_arrays_for<T: Blas>(h: &mut Handle) {
         case.check(&case.run_array(h, &order, false), false);
         let sq = Case::<T>::new(Op::T, Op::N, m, m, m, s(1.0, 0.0), s(0.0, 0.0), batch, 1, 850 + m as u64, 1.0);
         sq.check(&sq.run_array(h, &order, true), true);
+    }
+}
+
+/// The shapes of the SIMT class (float and complex float, m and n > 32, sm_80 and later; the
+/// other types and GPUs take them through their own classes): its tile edges (32, 64, 128) on
+/// each side in m and n, k = 1, k below and above one tile and not a multiple of its depth,
+/// every op pair (C for complex), orders even and odd (the 16-byte copies of host arrays,
+/// staged compact, then apply or not), stride 0 for A and B, pointer arrays in scrambled order,
+/// and two calls bitwise equal.
+fn simt_shapes_for<T: Blas>(h: &mut Handle) {
+    let shapes = [(33, 33, 1), (64, 64, 7), (65, 63, 9), (127, 129, 17), (129, 127, 31), (40, 257, 33), (257, 40, 12), (128, 128, 64), (200, 68, 130)];
+    for (idx, &(m, n, k)) in shapes.iter().enumerate() {
+        for (io, (ta, tb)) in OPS.iter().flat_map(|&a| OPS.map(|b| (a, b))).enumerate() {
+            let (alpha, beta) = [(s(1.0, 0.0), s(0.0, 0.0)), (s(-0.75, 0.5), s(0.5, -0.25)), (s(2.0, 0.0), s(1.0, 0.0))][(idx + io) % 3];
+            let case = Case::<T>::new(ta, tb, m, n, k, alpha, beta, 2, io % 2, 2000 + (idx * 16 + io) as u64, 1.0);
+            case.check(&case.run_strided(h), false);
+        }
+    }
+    let mut case = Case::<T>::new(Op::N, Op::T, 96, 72, 40, s(1.0, 0.25), s(0.5, 0.0), 5, 0, 2200, 1.0);
+    case.sa = 0;
+    case.sb = 0;
+    case.check(&case.run_strided(h), false);
+    for &(m, n, k) in &[(65usize, 40usize, 33usize), (128, 96, 64)] {
+        let order: Vec<usize> = (0..7).map(|i| (i * 3 + 2) % 7).collect();
+        let case = Case::<T>::new(Op::C, Op::N, m, n, k, s(1.0, 0.5), s(0.0, 0.0), 7, 1, 2300 + m as u64, 1.0);
+        case.check(&case.run_array(h, &order, false), false);
+    }
+    for (idx, &(m, n, k)) in [(257usize, 129usize, 100usize), (64, 64, 64)].iter().enumerate() {
+        let case = Case::<T>::new(Op::T, Op::C, m, n, k, s(1.0, 0.0), s(-0.5, 0.0), 3, idx, 2400 + idx as u64, 1.0);
+        let (x, y) = (case.run_strided(h), case.run_strided(h));
+        assert!(x.iter().zip(&y).all(|(p, q)| same(*p, *q)), "{}: two calls differ", case.describe());
+        case.check(&x, false);
+    }
+}
+
+/// The SIMT class on device arrays, whose layout reaches the kernel as it is: leading
+/// dimensions and strides that are multiples of 16 bytes (16-byte copies and C accesses, m
+/// not a multiple of four: partial copies and groups at the edge), odd ones, and matrices 16-byte
+/// aligned or not (the host must fall back to 4-byte copies there), every op pair on one shape.
+fn simt_alignment_for<T: Blas>(h: &mut Handle) {
+    let w = 16 / std::mem::size_of::<T>().min(16);
+    for (idx, &(m, n, k)) in [(66usize, 70usize, 37usize), (130, 131, 20), (64, 40, 64)].iter().enumerate() {
+        // (leading-dimension pad, stride pad, offset of the first matrix) in elements.
+        let layouts = [(m.next_multiple_of(w) - m, 0, 0), (1, 1, 0), (0, 0, 1), (m.next_multiple_of(w) - m, w, 1)];
+        for (il, &(ldpad, spad, offset)) in layouts.iter().enumerate() {
+            for (io, &(ta, tb)) in [(Op::N, Op::N), (Op::T, Op::N), (Op::N, Op::T), (Op::C, Op::C), (Op::T, Op::C)].iter().enumerate() {
+                if idx > 0 && io > 1 {
+                    continue;
+                }
+                let beta = if io % 2 == 0 { s(0.0, 0.0) } else { s(0.5, -1.0) };
+                let case = Case::<T>::padded(ta, tb, m, n, k, s(1.5, 0.5), beta, 3, (ldpad, spad), 2500 + (idx * 32 + il * 8 + io) as u64, 1.0);
+                case.check(&case.run_device(h, offset), false);
+            }
+        }
     }
 }
 
@@ -410,6 +499,8 @@ crate::all_precisions! {
     large_batch => large_batch_for;
     deterministic => deterministic_for;
     device_arrays => device_arrays_for;
+    simt_shapes => simt_shapes_for;
+    simt_alignment => simt_alignment_for;
 }
 
 crate::on_every_backend! {
@@ -423,6 +514,8 @@ crate::on_every_backend! {
     gemm_batch_above_65535 => super::large_batch;
     gemm_bitwise_reproducible => super::deterministic;
     gemm_device_arrays => super::device_arrays;
+    gemm_simt_edges_ops_strides_arrays => super::simt_shapes;
+    gemm_simt_aligned_and_unaligned_device_arrays => super::simt_alignment;
     gemm_math_modes_within_their_bounds => super::math_mode_bounds;
     gemm_3xtf32_as_accurate_as_fp32 => super::tf32_accuracy;
 }

@@ -3,7 +3,7 @@
 //! when libnvrtc cannot be loaded, unless NUMGPU_REQUIRE_NVRTC=1 (make test, CI).
 
 use numgpu::cuda::module::{compile, nvrtc_available, nvrtc_options};
-use numgpu::gemm_batched::cuda::{plan, plan_in, source, specialise};
+use numgpu::gemm_batched::cuda::{plan, plan_in, source, specialise, Plan};
 use numgpu::geqrf_givens::cuda as qr;
 use numgpu::getrf_fullpivot::cuda as lu;
 use numgpu::gtsv_spike::cuda as tri;
@@ -56,6 +56,9 @@ fn gemm_cases<T: Scalar>() -> Vec<String> {
         let mut plans = vec![plan::<T>(m, n, k, true, true), plan::<T>(m, n, k, true, false)];
         // The TF32 math modes' tensor-core class (float and complex float).
         plans.extend([MathMode::Tf32x3, MathMode::Tf32].map(|mode| plan_in::<T>(mode, m, n, k, true, true)));
+        // The SIMT class also with 4-byte copies and accesses (operands not 16-byte aligned).
+        let unaligned: Vec<Plan> = plans.iter().filter_map(|p| if let Plan::Simt { bm, bn, bk, tm, tn, st, minb, .. } = *p { Some(Plan::Simt { bm, bn, bk, tm, tn, st, minb, vec: 0 }) } else { None }).collect();
+        plans.extend(unaligned);
         plans.sort_by_key(|p| format!("{p:?}"));
         plans.dedup();
         for p in plans {

@@ -14,18 +14,6 @@
 //                    Complex keys are the squared modulus, with the exact modulus searched on
 //                    near-ties (see ng_near). Matrices come and go through shared memory,
 //                    coalesced.
-//   getrf_reg_<T>    32 < n <= 128 where the matrix fits the registers (NG_N, NG_TR, NG_NT):
-//                    one block per matrix, thread (tr, tc) of a TR x TC grid holding the
-//                    elements (tr + a TR, tc + b TC) in registers. Nothing moves: rows and
-//                    columns swap logically (each thread relabels its own rows and columns),
-//                    so an element's packed index (logical row, logical column, physical row,
-//                    physical column) orders as LAPACK's scan and says where it lives. A step
-//                    is two barriers: the block argmax (warp butterflies, then every warp
-//                    reduces the partials itself), then the warp of the pivot column scales
-//                    it in registers and publishes the multipliers while the pivot row's
-//                    lanes publish it; after the second barrier each thread updates its
-//                    active elements and tracks the next best. The store puts each element
-//                    at its logical place through shared memory, TC columns at a time.
 //   getrf_block_<T>  any n: one block per matrix, in shared memory when it fits (NG_SMEM=1,
 //                    odd leading dimension), else in place in global memory; the argmax is a
 //                    block reduction and the rank-1 update computes the next step's keys.
@@ -82,7 +70,17 @@ __device__ __forceinline__ R ng_smin(int n, R best) {
     return n == 1 ? ng_lamch<R>::smlnum : ng_max(ng_lamch<R>::eps * best, ng_lamch<R>::smlnum);
 }
 
-// The key the warp and register kernels track (each lane's column, each thread's elements). Real: |x| itself (NaN -> +Inf: fmin returns its
+#if defined(NG_WARP)
+constexpr int N = NG_N, W = NG_W, MPB = NG_MPB, LS = N + 1, LB = N | 1;
+// NG_MINB = 1 (from the host, where ptxas's occupancy heuristic would cap the registers below
+// what the kernel needs and spill): at least one block per SM, the registers free up to 255.
+#if NG_MINB
+#define NG_WARP_BOUNDS __launch_bounds__(MPB * W, NG_MINB)
+#else
+#define NG_WARP_BOUNDS __launch_bounds__(MPB * W)
+#endif
+
+// The key each lane tracks for its column. Real: |x| itself (NaN -> +Inf: fmin returns its
 // other operand), so the search is exact. Complex: the squared modulus, no square root (NaN
 // -> +Inf); it orders as the modulus except on near-ties, which ng_near_tie sends to the
 // exact search on the modulus.
@@ -111,16 +109,6 @@ template <> struct ng_near<float> {
 template <> struct ng_near<double> {
     static constexpr double below = 1.0 - 0x1p-45, lo = 0x1p-960;
 };
-
-#if defined(NG_WARP)
-constexpr int N = NG_N, W = NG_W, MPB = NG_MPB, LS = N + 1, LB = N | 1;
-// NG_MINB = 1 (from the host, where ptxas's occupancy heuristic would cap the registers below
-// what the kernel needs and spill): at least one block per SM, the registers free up to 255.
-#if NG_MINB
-#define NG_WARP_BOUNDS __launch_bounds__(MPB * W, NG_MINB)
-#else
-#define NG_WARP_BOUNDS __launch_bounds__(MPB * W)
-#endif
 
 // Folds x (row i) into the column's running maximum (m1 at row i1, ties to the larger row as
 // LAPACK's scan) and, for the inexact key, the runner-up m2 that ng_near_tie needs.
@@ -323,257 +311,6 @@ extern "C" __global__ void NG_WARP_BOUNDS NG_CAT(getrf_warp_, NG_SUFFIX)(
         __syncthreads();
         ng_stage_out(s, A, lda, first, nmat);
         __syncthreads();
-    }
-}
-#endif
-
-#if defined(NG_REG)
-// NT threads in a TR x TC grid, tr = tid % TR fastest (a warp spans 32 / TR thread columns):
-// thread (tr, tc) owns the elements (tr + a TR, tc + b TC), a < RA, b < CB, in registers.
-constexpr int N = NG_N, TR = NG_TR, NT = NG_NT, TC = NT / TR, NW = NT / 32;
-constexpr int RA = (N + TR - 1) / TR, CB = (N + TC - 1) / TC, LDS = N | 1;
-static_assert(N <= 128 && (TR == 16 || TR == 32) && NT % 32 == 0 && NW <= 32, "7-bit indices; a warp holds whole thread columns");
-// An element's packed index: logical row << 21 | logical column << 14 | physical row << 7 |
-// physical column. It orders as LAPACK's scan of the logical positions (row, then column),
-// and names where the winner lives. A thread keeps the row half (RK) of each of its rows and
-// the column half (CK) of each of its columns; -1 marks the padding past n.
-constexpr int RK_SHIFT = 21, CK_SHIFT = 14;
-
-// Step k's interchange of logical indices k and q in a packed half (shift: its field).
-__device__ __forceinline__ int ng_relabel(int h, int shift, int k, int q) {
-    const int l = h >> shift;
-    const int nl = l == k ? q : l == q ? k : l;
-    return h < 0 ? h : (nl << shift) | (h & ((1 << shift) - 1));
-}
-
-// Folds element (key v, packed id) into the thread's (best, idx) and, for the inexact key,
-// top2: the largest key but the best one's (ng_near_any needs it).
-__device__ __forceinline__ void ng_consider(R v, int id, R &best, int &idx, R &top2) {
-    if (!EXACT) top2 = fmax(top2, fmin(v, best));
-    if (ng_beats(v, id, best, idx)) { best = v; idx = id; }
-}
-
-// Merges with the lane at xor distance off; every lane of the warp calls it.
-template <bool TOP2>
-__device__ __forceinline__ void ng_merge_xor(R &best, int &idx, R &top2, int off) {
-    const R ov = __shfl_xor_sync(0xffffffffu, best, off);
-    const int oi = __shfl_xor_sync(0xffffffffu, idx, off);
-    if (TOP2 && !EXACT) {
-        const R o2 = __shfl_xor_sync(0xffffffffu, top2, off);
-        top2 = fmax(fmax(top2, o2), fmin(best, ov));
-    }
-    if (ng_beats(ov, oi, best, idx)) { best = ov; idx = oi; }
-}
-
-// The block's argmax with one barrier: each warp's butterfly, its lane 0 publishes in buffer
-// buf, then every warp reduces the NW partials itself. A buffer is rewritten only after the
-// step's second barrier (or, buffer 1, the next step's first), when every warp has read it.
-template <bool TOP2>
-__device__ __forceinline__ void ng_reg_argmax(R &best, int &idx, R &top2, R (*rv)[NW], int (*ri)[NW], R *r2, int buf) {
-    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-#pragma unroll
-    for (int off = 16; off > 0; off >>= 1) ng_merge_xor<TOP2>(best, idx, top2, off);
-    if (lane == 0) {
-        rv[buf][warp] = best;
-        ri[buf][warp] = idx;
-        if (TOP2 && !EXACT) r2[warp] = top2;
-    }
-    __syncthreads();
-    best = lane < NW ? rv[buf][lane] : R(-1);
-    idx = lane < NW ? ri[buf][lane] : -1;
-    top2 = TOP2 && !EXACT && lane < NW ? r2[lane] : R(-1);
-#pragma unroll
-    for (int off = NW / 2; off > 0; off >>= 1) ng_merge_xor<TOP2>(best, idx, top2, off);
-    best = __shfl_sync(0xffffffffu, best, 0);
-    idx = __shfl_sync(0xffffffffu, idx, 0);
-    if (TOP2 && !EXACT) top2 = __shfl_sync(0xffffffffu, top2, 0);
-}
-
-// Whether the squared-modulus key may order the best element differently from the modulus
-// (see ng_near): another key within the margin, or the best out of the safe range.
-__device__ __forceinline__ bool ng_near_any(R best, R top2) {
-    if (!(best >= ng_near<R>::lo && best < ng_inf<R>())) return true;
-    return top2 >= best * ng_near<R>::below;
-}
-
-// Dynamic shared memory: the store's staging columns (TC of stride LDS), the multipliers by
-// physical row and the pivot row by physical column (N each).
-// NG_MINB (from the host): blocks per SM that cap real plans at 128 registers a thread; 1 for
-// complex plans, which need more than ptxas's occupancy heuristic would grant.
-extern "C" __global__ void __launch_bounds__(NT, NG_MINB) NG_CAT(getrf_reg_, NG_SUFFIX)(
-    ng_batch<T> A, ng_i64 lda, int *ipiv, int *jpiv, int *info, ng_i64 batch, int mode) {
-    extern __shared__ __align__(16) unsigned char ng_smem_raw[];
-    T *stage = reinterpret_cast<T *>(ng_smem_raw);
-    T *lbuf = stage + TC * LDS;
-    T *ubuf = lbuf + N;
-    __shared__ R rv[2][NW], r2[NW], s_smin;  // s_smin: SMIN, set at step 0
-    __shared__ int ri[2][NW], s_info, s_nonfinite, s_col[TC];
-    const int tid = threadIdx.x, tr = tid % TR, tc = tid / TR, warp = tid / 32;
-    for (ng_i64 mat = blockIdx.x; mat < batch; mat += gridDim.x) {
-        T *g = A.matrix(mat);
-        int rk[RA], ck[CB];
-#pragma unroll
-        for (int a = 0; a < RA; ++a) {
-            const int r = tr + a * TR;
-            rk[a] = r < N ? (r << RK_SHIFT) | (r << 7) : -1;
-        }
-#pragma unroll
-        for (int b = 0; b < CB; ++b) {
-            const int c = tc + b * TC;
-            ck[b] = c < N ? (c << CK_SHIFT) | c : -1;
-        }
-        // Loads: a warp reads 32 / TR column segments of TR consecutive rows.
-        T x[RA][CB];
-#pragma unroll
-        for (int b = 0; b < CB; ++b)
-#pragma unroll
-            for (int a = 0; a < RA; ++a)
-                x[a][b] = rk[a] >= 0 && ck[b] >= 0 ? g[tr + a * TR + (ng_i64)(tc + b * TC) * lda] : ng_zero<T>();
-        R best = R(-1), top2 = R(-1);
-        int idx = -1;
-#pragma unroll
-        for (int b = 0; b < CB; ++b)
-#pragma unroll
-            for (int a = 0; a < RA; ++a)
-                if (rk[a] >= 0 && ck[b] >= 0) ng_consider(ng_track_key<T>::of(x[a][b]), rk[a] | ck[b], best, idx, top2);
-        if (tid == 0) {
-            s_info = 0;
-            s_nonfinite = 0;
-        }
-        int k = 0;
-        bool stopped = false;
-        for (; k < N; ++k) {
-            // (1) The pivot: every thread's best active element is known (the update tracked
-            // it); one block argmax, uniform from here on.
-            ng_reg_argmax<true>(best, idx, top2, rv, ri, r2, 0);
-            if (!EXACT && ng_near_any(best, top2)) {
-                // Rare: the exact modulus of every active element, as LAPACK compares.
-                best = R(-1);
-                idx = -1;
-#pragma unroll
-                for (int b = 0; b < CB; ++b)
-#pragma unroll
-                    for (int a = 0; a < RA; ++a)
-                        if ((rk[a] >> RK_SHIFT) >= k && (ck[b] >> CK_SHIFT) >= k) ng_consider(ng_key(x[a][b]), rk[a] | ck[b], best, idx, top2);
-                ng_reg_argmax<false>(best, idx, top2, rv, ri, r2, 1);
-            }
-            // Exact here: a squared key of 0 (or underflowed) went through the exact search.
-            if (mode == 1 && best == R(0)) {
-                stopped = true;
-                break;
-            }
-            const int q = idx >> RK_SHIFT, p = (idx >> CK_SHIFT) & 127, pr = (idx >> 7) & 127, pc = idx & 127;
-            const int as = pr / TR, bs = pc / TC, prow_lane = pr % TR, pcol = pc % TC;
-            // Rows k and q, columns k and p swap logically: nothing moves.
-#pragma unroll
-            for (int a = 0; a < RA; ++a) rk[a] = ng_relabel(rk[a], RK_SHIFT, k, q);
-#pragma unroll
-            for (int b = 0; b < CB; ++b) ck[b] = ng_relabel(ck[b], CK_SHIFT, k, p);
-            // (2) The warp holding the pivot column takes the pivot (a shuffle from the lane
-            // holding it); its lanes of that column check it, scale the column below it (the
-            // multipliers, kept and published) and thread tr = 0 records the step.
-            if (warp == pcol * TR / 32) {
-                T xs = x[0][0];
-#pragma unroll
-                for (int a = 0; a < RA; ++a)
-#pragma unroll
-                    for (int b = 0; b < CB; ++b)
-                        if (a == as && b == bs) xs = x[a][b];
-                const T piv = ng_shfl(xs, prow_lane, TR);
-                if (tc == pcol) {
-                    const R smin = k == 0 ? ng_smin(N, ng_key(piv)) : s_smin;
-                    int inf = 0;
-                    bool nonfinite = false, perturbed;
-                    if (tr == 0) {
-                        inf = s_info;
-                        nonfinite = s_nonfinite != 0;
-                    }
-                    const T pv = ng_check_pivot(piv, k, mode, smin, inf, nonfinite, perturbed);
-                    if (tr == 0) {
-                        s_info = inf;
-                        s_nonfinite = nonfinite;
-                        if (k == 0) s_smin = smin;
-                        ipiv[mat * N + k] = q + 1;
-                        jpiv[mat * N + k] = p + 1;
-                    }
-                    // Row by row (one value live): take column bs, scale or perturb, publish,
-                    // put back.
-#pragma unroll
-                    for (int a = 0; a < RA; ++a) {
-                        T v = x[a][0];
-#pragma unroll
-                        for (int b = 1; b < CB; ++b)
-                            if (b == bs) v = x[a][b];
-                        const int l = rk[a] >> RK_SHIFT;
-                        if (l > k) v = ng_div(v, pv);
-                        else if (l == k && perturbed) v = pv;
-                        if (tr + a * TR < N) lbuf[tr + a * TR] = v;
-#pragma unroll
-                        for (int b = 0; b < CB; ++b)
-                            if (b == bs) x[a][b] = v;
-                    }
-                }
-            }
-            // The lanes holding the pivot row publish it.
-            if (tr == prow_lane) {
-#pragma unroll
-                for (int a = 0; a < RA; ++a)
-                    if (a == as)
-#pragma unroll
-                        for (int b = 0; b < CB; ++b)
-                            if (tc + b * TC < N) ubuf[tc + b * TC] = x[a][b];
-            }
-            if (k + 1 == N) break;
-            __syncthreads();
-            // (3) The rank-1 update of the active elements (logical row and column > k), in
-            // the order and with the fma of the other backends, tracking the next step's best.
-            // A thread column's activity is warp-uniform where TR = 32, so inactive columns
-            // are skipped, not predicated.
-            best = R(-1);
-            top2 = R(-1);
-            idx = -1;
-            T nl[RA];
-            bool ra[RA];
-#pragma unroll
-            for (int a = 0; a < RA; ++a) {
-                ra[a] = (rk[a] >> RK_SHIFT) > k;
-                nl[a] = ra[a] ? ng_neg(lbuf[tr + a * TR]) : ng_zero<T>();
-            }
-#pragma unroll
-            for (int b = 0; b < CB; ++b) {
-                if ((ck[b] >> CK_SHIFT) <= k) continue;
-                const T u = ubuf[tc + b * TC];
-#pragma unroll
-                for (int a = 0; a < RA; ++a)
-                    if (ra[a]) {
-                        const T v = ng_fma(nl[a], u, x[a][b]);
-                        x[a][b] = v;
-                        ng_consider(ng_track_key<T>::of(v), rk[a] | ck[b], best, idx, top2);
-                    }
-            }
-        }
-        // Stopped at step k < N (mode 1, zero trailing block): identity pivots from there.
-        for (int j = stopped ? k + tid : N; j < N; j += NT) {
-            ipiv[mat * N + j] = j + 1;
-            jpiv[mat * N + j] = j + 1;
-        }
-        __syncthreads();
-        if (tid == 0) info[mat] = stopped && !s_nonfinite ? k + 1 : s_info;
-        // The store, TC physical columns at a time: each element goes to its logical row in
-        // shared memory, each column to its logical column in global memory, coalesced.
-#pragma unroll
-        for (int b = 0; b < CB; ++b) {
-            const int cols = N - b * TC < TC ? N - b * TC : TC;
-            if (tc < cols) {
-#pragma unroll
-                for (int a = 0; a < RA; ++a)
-                    if (rk[a] >= 0) stage[tc * LDS + (rk[a] >> RK_SHIFT)] = x[a][b];
-                if (tr == 0) s_col[tc] = ck[b] >> CK_SHIFT;
-            }
-            __syncthreads();
-            for (int e = tid; e < cols * N; e += NT) g[e % N + (ng_i64)s_col[e / N] * lda] = stage[e / N * LDS + e % N];
-            __syncthreads();
-        }
     }
 }
 #endif

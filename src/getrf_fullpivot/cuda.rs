@@ -1,8 +1,7 @@
 //! CUDA backend: picks the kernel of `kernels/getrf_fullpivot.cu` for n (up to 32 a group of
-//! lanes per matrix, the power of two ≥ n, so that a warp holds 32 / w matrices; up to 128 a
-//! block per matrix with the matrix in registers, where it fits them; a block per matrix
-//! beyond, in shared memory while it fits), describes each routine's operands to the staging
-//! engine and launches on its views.
+//! lanes per matrix, the power of two ≥ n, so that a warp holds 32 / w matrices; a block per
+//! matrix beyond, in shared memory while it fits), describes each routine's operands to the
+//! staging engine and launches on its views.
 
 use super::{Gesc2, Getrf, Getrs};
 use crate::core::error::{Error, Result};
@@ -30,9 +29,6 @@ const BLOCK_THREADS: usize = 256;
 pub enum Plan {
     /// `w` lanes per matrix (a power of two ≥ n), `mpb` matrices per block.
     Warp { w: usize, mpb: usize },
-    /// A block of `nt` threads per matrix, the matrix in registers: a `tr` × `nt / tr` grid
-    /// of threads, each holding the elements of its row and column residues.
-    Reg { tr: usize, nt: usize },
     /// A block per matrix, in shared memory (`smem`) or in place in global memory.
     Block { smem: bool },
 }
@@ -43,43 +39,7 @@ pub fn plan<T: Scalar>(n: usize, max_smem: usize) -> Plan {
         let w = n.next_power_of_two().max(1);
         return Plan::Warp { w, mpb: (128 / w).max(1) };
     }
-    reg_plan::<T>(n).unwrap_or(Plan::Block { smem: block_smem::<T>(n) <= max_smem })
-}
-
-/// The register plan for 32 < n ≤ 128 (7-bit indices), if the matrix fits: the fewest
-/// threads (64 … 512) that hold it in at most 32 elements and 64 registers of data each (more
-/// elements would want more registers for their column labels than the 128 that real types
-/// get, see `reg_min_blocks`), thread rows `tr` 32
-/// or 16, the one with fewer elements a thread (32 on a tie: a warp per thread column). 512
-/// threads have 128 registers a thread: there the data and the multipliers take at most 72
-/// words, and z is not taken at all (at 80, 60 + 12 words spilled: its complex keys and
-/// runner-up need more than the others'), so z beyond 64 stays on the block kernel.
-fn reg_plan<T>(n: usize) -> Option<Plan> {
-    if !(33..=128).contains(&n) {
-        return None;
-    }
-    let w = std::mem::size_of::<T>() / 4;
-    let fits = |tr: usize, nt: usize| {
-        let (ra, cb) = (n.div_ceil(tr), n.div_ceil(nt / tr));
-        let data = ra * cb * w;
-        (ra * cb <= 32 && data <= 64 && (nt < 512 || (w <= 2 && data + ra * w <= 72))).then_some((ra * cb, tr))
-    };
-    [64, 128, 256, 512].into_iter().find_map(|nt| {
-        let best = [32, 16].into_iter().filter_map(|tr| fits(tr, nt)).min_by_key(|&(e, tr)| (e, std::cmp::Reverse(tr)))?;
-        Some(Plan::Reg { tr: best.1, nt })
-    })
-}
-
-/// The register kernel's minimum of blocks per SM: real types get 128 registers a thread
-/// (their 32 elements and the rest fit), so that every plan keeps 16 warps an SM; complex
-/// needs more than ptxas's occupancy heuristic grants (c at 48 and 64 spilled at 128), 1
-/// leaves them free up to 255.
-fn reg_min_blocks<T: Scalar>(nt: usize) -> usize {
-    if T::IS_COMPLEX {
-        1
-    } else {
-        (65536 / (nt * 128)).max(1)
-    }
+    Plan::Block { smem: block_smem::<T>(n) <= max_smem }
 }
 
 /// Dynamic shared memory of each plan, in bytes: the warp kernel's matrices (column stride
@@ -90,11 +50,6 @@ fn warp_smem<T>(n: usize, mpb: usize) -> usize {
 fn block_smem<T>(n: usize) -> usize {
     (n | 1) * n * std::mem::size_of::<T>()
 }
-/// The register kernel's: the store's staging (`nt / tr` columns of stride n | 1), the
-/// multipliers and the pivot row (n each).
-fn reg_smem<T>(n: usize, tr: usize, nt: usize) -> usize {
-    ((nt / tr) * (n | 1) + 2 * n) * std::mem::size_of::<T>()
-}
 
 /// The defines and entry point of a plan; `kind` is `getrs` or `gesc2` for the solves.
 pub fn specialise<T: Scalar>(n: usize, p: Plan) -> (Vec<String>, String) {
@@ -103,10 +58,6 @@ pub fn specialise<T: Scalar>(n: usize, p: Plan) -> (Vec<String>, String) {
         Plan::Warp { w, mpb } => {
             d.extend(["NG_WARP=1".to_string(), format!("NG_N={n}"), format!("NG_W={w}"), format!("NG_MPB={mpb}"), format!("NG_MINB={}", warp_min_blocks::<T>(n))]);
             "getrf_warp"
-        }
-        Plan::Reg { tr, nt } => {
-            d.extend(["NG_REG=1".to_string(), format!("NG_N={n}"), format!("NG_TR={tr}"), format!("NG_NT={nt}"), format!("NG_MINB={}", reg_min_blocks::<T>(nt))]);
-            "getrf_reg"
         }
         Plan::Block { smem } => {
             d.extend(["NG_BLOCK=1".to_string(), format!("NG_NT={BLOCK_THREADS}"), format!("NG_SMEM={}", smem as i32)]);
@@ -219,10 +170,9 @@ fn launch_getrf<T: Scalar>(ch: &CudaHandle, f: &Getrf<T>, k: &Chunk) -> Result<(
     let module = dev.modules.get(dev, SOURCE, &defines, &entry)?;
     let (n, a, lda, ipiv, jpiv, info) = (f.n as i32, k[A].kbatch(), k[A].ld as i64, k[IPIV].ptr(), k[JPIV].ptr(), k[INFO].ptr());
     let (batch, mode) = (k.count as i64, f.mode.code());
-    // The block kernel takes n first; the warp and register kernels have it at compile time.
+    // The block kernel takes n first; the warp kernel has it at compile time.
     let (l, blocks, threads, smem) = match p {
         Plan::Warp { w, mpb } => (ch.launch(&module), k.count.div_ceil(mpb), mpb * w, warp_smem::<T>(f.n, mpb)),
-        Plan::Reg { tr, nt } => (ch.launch(&module), k.count, nt, reg_smem::<T>(f.n, tr, nt)),
         Plan::Block { smem } => (ch.launch(&module).arg(&n), k.count, BLOCK_THREADS, if smem { block_smem::<T>(f.n) } else { 0 }),
     };
     // SAFETY: the arguments are those of the entry point `entry` names in
@@ -278,29 +228,14 @@ mod tests {
         assert_eq!(plan::<f32>(4, 227 << 10), Plan::Warp { w: 4, mpb: 32 });
         assert_eq!(plan::<f32>(32, 227 << 10), Plan::Warp { w: 32, mpb: 4 });
         assert_eq!(plan::<f64>(5, 227 << 10), Plan::Warp { w: 8, mpb: 16 });
-        assert_eq!(plan::<f64>(129, 227 << 10), Plan::Block { smem: true });
+        assert_eq!(plan::<f64>(128, 227 << 10), Plan::Block { smem: true });
         assert_eq!(plan::<Complex64>(128, 227 << 10), Plan::Block { smem: false });
-        // Registers (elements a thread): f32 at 33: 3 x 9 (tr 16, 64 threads) against 2 x 17;
-        // f32 at 128: 4 x 8 (512); d at 64: 2 x 16 (128), at 128: 4 x 8 (512, 64 words of
-        // data, 8 of multipliers); z at 64: 2 x 8 (256); z beyond 64 would need 512 threads,
-        // the block kernel keeps it.
-        assert_eq!(plan::<f32>(33, 0), Plan::Reg { tr: 16, nt: 64 });
-        assert_eq!(plan::<f64>(64, 0), Plan::Reg { tr: 32, nt: 128 });
-        assert_eq!(plan::<f32>(128, 0), Plan::Reg { tr: 32, nt: 512 });
-        assert_eq!(plan::<f64>(128, 0), Plan::Reg { tr: 32, nt: 512 });
-        assert_eq!(plan::<Complex64>(64, 0), Plan::Reg { tr: 32, nt: 256 });
-        assert_eq!(plan::<Complex64>(65, 227 << 10), Plan::Block { smem: true });
-        assert_eq!(reg_smem::<f64>(128, 32, 512), (16 * 129 + 256) * 8);
         assert_eq!(specialise::<f32>(8, plan::<f32>(8, 0)).1, "getrf_warp_f32");
         // Register cap lifted for complex double beyond 16 columns only.
         let minb = |d: Vec<String>| d.into_iter().find(|x| x.starts_with("NG_MINB=")).unwrap();
         assert_eq!(minb(specialise::<Complex64>(19, plan::<Complex64>(19, 0)).0), "NG_MINB=1");
         assert_eq!(minb(specialise::<Complex64>(16, plan::<Complex64>(16, 0)).0), "NG_MINB=0");
         assert_eq!(minb(specialise::<f64>(32, plan::<f64>(32, 0)).0), "NG_MINB=0");
-        // Register kernel: 128 registers a thread for real types, free for complex.
-        assert_eq!(minb(specialise::<f32>(64, plan::<f32>(64, 0)).0), "NG_MINB=4");
-        assert_eq!(minb(specialise::<f64>(64, plan::<f64>(64, 0)).0), "NG_MINB=4");
-        assert_eq!(minb(specialise::<Complex64>(64, plan::<Complex64>(64, 0)).0), "NG_MINB=1");
         // Matrices (column stride n + 1) and multiplier columns (stride n | 1).
         assert_eq!(warp_smem::<f64>(4, 32), 32 * (4 * 5 + 5) * 8);
         assert_eq!(warp_smem::<Complex64>(32, 4), 4 * (32 * 33 + 33) * 16);

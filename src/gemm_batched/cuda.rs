@@ -104,19 +104,19 @@ pub fn plan_in<T: Scalar>(mode: MathMode, m: usize, n: usize, k: usize, reads_ab
         let w = 1 + T::IS_COMPLEX as usize;
         return Plan::Mma { w, wr: 32, wm: 2, wn: 2, bk: 16, st: 3, minb: 4 - w };
     }
-    // Float and complex float from m, n = 33 on the cp.async SIMT kernel (sm_80 and later):
-    // from 128 on, 8 × 8 floats (8 × 4 complex) a thread, 256 threads on 128 × 128 (complex
-    // 128 × 64); below, 64 × 64 tiles, so that a 33 … 64 matrix is one tile and the batch
-    // fills the SMs. Each within 128 registers without spilling (ptxas, sm_80 and sm_90): two
-    // blocks an SM (float below 128: four of 128 threads). To be tuned on an H100
-    // (docs/bench/gemm-simt-tune). The alignment bits are the caller's (Plan::aligned).
+    // Float and complex float from m, n = 33 on the cp.async SIMT kernel (sm_80 and later),
+    // with the tiles measured best against cuBLAS on an H100 (docs/bench/gemm-simt-tune):
+    // float 64 × 64 tiles of 8 × 4 a thread below 128 (1.01× at 33 and 64), 128 × 64 of 8 × 8
+    // from 128 (1.05-1.11×); complex 32 × 32 of 4 × 4, eight blocks an SM, below 128
+    // (0.99-1.07×), 128 × 64 of 8 × 4 from 128 (0.96-1.05×). The alignment bits are the
+    // caller's (Plan::aligned).
     if dmma && std::mem::size_of::<T::Real>() == 4 && m.min(n) > 32 {
         let big = m.min(n) >= 128;
         return match (T::IS_COMPLEX, big) {
-            (false, true) => Plan::Simt { bm: 128, bn: 128, bk: 8, tm: 8, tn: 8, st: 3, minb: 2, vec: 7 },
+            (false, true) => Plan::Simt { bm: 128, bn: 64, bk: 8, tm: 8, tn: 8, st: 3, minb: 3, vec: 7 },
             (false, false) => Plan::Simt { bm: 64, bn: 64, bk: 8, tm: 8, tn: 4, st: 3, minb: 4, vec: 7 },
             (true, true) => Plan::Simt { bm: 128, bn: 64, bk: 8, tm: 8, tn: 4, st: 3, minb: 2, vec: 7 },
-            (true, false) => Plan::Simt { bm: 64, bn: 64, bk: 8, tm: 4, tn: 4, st: 3, minb: 2, vec: 7 },
+            (true, false) => Plan::Simt { bm: 32, bn: 32, bk: 8, tm: 4, tn: 4, st: 3, minb: 8, vec: 7 },
         };
     }
     // Float register blocks are groups of four (bm / ti and bn / tj multiples of 4). Tile
@@ -456,17 +456,17 @@ mod tests {
         assert!(matches!(plan::<f32>(64, 64, 64, true, false), Plan::Tiled { .. }));
         assert!(matches!(plan::<f64>(64, 64, 64, true, true), Plan::Mma { .. }));
         let big = plan::<f32>(128, 200, 64, true, true);
-        assert_eq!(big, Plan::Simt { bm: 128, bn: 128, bk: 8, tm: 8, tn: 8, st: 3, minb: 2, vec: 7 });
-        assert_eq!(big.tile(), ((128, 128), 256));
+        assert_eq!(big, Plan::Simt { bm: 128, bn: 64, bk: 8, tm: 8, tn: 8, st: 3, minb: 3, vec: 7 });
+        assert_eq!(big.tile(), ((128, 64), 128));
         // Three stages of A and B as [k][x], rows padded by 16 bytes.
-        assert_eq!(big.smem::<f32>(Op::N, Op::T), 3 * 8 * (132 + 132) * 4);
+        assert_eq!(big.smem::<f32>(Op::N, Op::T), 3 * 8 * (132 + 68) * 4);
         let c = plan::<Complex32>(128, 128, 128, true, true);
         assert_eq!(c.tile(), ((128, 64), 256));
         assert_eq!(c.smem::<Complex32>(Op::C, Op::N), 3 * 8 * (130 + 66) * 8);
         for (m, n) in [(33, 33), (127, 300), (300, 127)] {
             for p in [plan::<f32>(m, n, 9, true, true), plan::<Complex32>(m, n, 9, true, true)] {
                 let ((bm, bn), threads) = p.tile();
-                assert!(threads % 32 == 0 && threads <= 256 && bm >= 64 && bn >= 64, "{p:?}");
+                assert!(threads % 32 == 0 && threads <= 256 && bm >= 32 && bn >= 32, "{p:?}");
             }
         }
         let (d, e) = specialise::<f32>(big, 128, 200, 64, 1, 0);

@@ -16,14 +16,11 @@
 //                  order is the plan's, and the CPU backend replays it (bitwise equal).
 //   csr_stream_<T> the plan's other kernel (chosen per matrix: mean row length up to 512):
 //                  a block of 256 threads per unit of up to 256 rows whose entries fit a tile
-//                  of 2048, none longer than 32 entries a lane; the tile's pointers, columns,
-//                  values and x loaded at once (the unit's range is in its descriptor, nothing
-//                  waits for row_ptr), the products fma(a, x, 0) staged in shared memory, each
-//                  row's added from zero by g lanes (256 / rows, a power of two, at most 32)
-//                  and a shuffle tree. A row of more than 1024 entries is cut into pieces of
-//                  at most a tile (one piece when it fits), each loaded the same way and
-//                  summed by the whole block from registers; a row of several pieces goes
-//                  through the fix-up. Same ops, descriptors and CPU twin contract.
+//                  of 2048; the tile's pointers, columns, values and x loaded at once (the
+//                  unit's range is in its descriptor, nothing waits for row_ptr), the products
+//                  fma(a, x, 0) staged in shared memory, each row's added from zero by g lanes
+//                  (256 / rows, a power of two, at most 32) and a shuffle tree; longer rows
+//                  and pieces as csr_plan_<T>. Same ops, descriptors and CPU twin contract.
 //   csr_plan_fixup_<T> a thread per split row: its pieces' sums added in piece order.
 //   csr_check_<T>  the validation pass of NUMGPU_CHECK_INPUTS=1: reads only row_ptr and
 //                  col_ind and writes nothing but the check word.
@@ -248,13 +245,6 @@ __device__ __forceinline__ T ng_plan_val(const T *__restrict__ val, const int *_
     return a;
 }
 
-#endif  // NG_CSR_PLAN || NG_CSR_STREAM
-
-#if defined(NG_CSR_PLAN)
-
-// Passes of a unit of several rows one thread takes at a time.
-#define NG_PLAN_ROWS 4
-
 // Entries k, k + step, ... < e of the plan's structure: the products added in order with
 // fma (value first, as the CPU twin). The structure was validated when the plan was built.
 __device__ __forceinline__ T ng_plan_part(ng_i64 k, ng_i64 e, int step, const T *__restrict__ val, const int *__restrict__ col_ind,
@@ -283,6 +273,13 @@ __device__ __forceinline__ void ng_plan_block_rows(ng_i64 r_lo, ng_i64 r_hi, ng_
         }
     }
 }
+
+#endif  // NG_CSR_PLAN || NG_CSR_STREAM
+
+#if defined(NG_CSR_PLAN)
+
+// Passes of a unit of several rows one thread takes at a time.
+#define NG_PLAN_ROWS 4
 
 // A block per unit (a grid-stride loop over units). Unit u's descriptor desc[6u..6u+6):
 // first row, end row, entry range (pieces only), lanes g (1..32, or NG_PLAN_BLOCK), and its
@@ -349,35 +346,14 @@ extern "C" __global__ void __launch_bounds__(NG_CSR_BLOCK) NG_CAT(csr_plan_, NG_
 #define NG_STREAM_TILE 2048
 #define NG_STREAM_PER (NG_STREAM_TILE / NG_CSR_BLOCK)
 
-// The products fma(a, x, 0) of entries k_lo + threadIdx.x + j * NG_CSR_BLOCK (j <
-// NG_STREAM_PER) of a tile of len >= 1 entries: every load depends only on k_lo and len, so
-// all of a thread's loads (columns and values, then x) issue back to back, coalesced. They are
-// unpredicated: an entry past the tile re-reads the tile's last one (whose line is loaded
-// anyway), and its product is not used.
-__device__ __forceinline__ void ng_stream_products(ng_i64 k_lo, int len, const int *__restrict__ col_ind, const int *__restrict__ perm,
-                                                   const T *__restrict__ val, const T *__restrict__ x, T pr[NG_STREAM_PER]) {
-    int c[NG_STREAM_PER];
-    T v[NG_STREAM_PER];
-#pragma unroll
-    for (int j = 0; j < NG_STREAM_PER; j++) {
-        const ng_i64 k = k_lo + min((int)threadIdx.x + j * NG_CSR_BLOCK, len - 1);
-        c[j] = col_ind[k];
-        v[j] = ng_plan_val(val, perm, k);
-    }
-#pragma unroll
-    for (int j = 0; j < NG_STREAM_PER; j++) pr[j] = ng_fma(v[j], x[c[j]], ng_zero<T>());
-}
-
 // The plan's stream kernel: a block per unit (a grid-stride loop over units), descriptors as
 // csr_plan_<T>'s. A unit of g < NG_PLAN_BLOCK lanes holds rows r_lo..r_hi (at most
-// NG_CSR_BLOCK, none longer than 32 * g entries) whose entries k_lo..k_hi fit a tile: the
-// rows' pointers and the tile's products (ng_stream_products) are loaded at once, the
-// products go to shared memory, then each row's are added to zero in order by lane l of its
-// g (entries l, l + g, ...) and a shuffle tree. A unit of NG_PLAN_BLOCK lanes is one row of
-// more than 1024 entries that fits a tile, or a piece (at most a tile) of a longer row: thread
-// t adds its products (entries t, t + NG_CSR_BLOCK, ...) to zero in order, then the block's
-// total (ng_block_total) goes to y, or to part[p] for a piece. Every branch depends on the
-// unit only: the barriers are reached by the whole block.
+// NG_CSR_BLOCK) whose entries k_lo..k_hi fit a tile: every load of the tile (the rows'
+// pointers, columns, values; then x) depends only on the descriptor, so all are in flight at
+// once, coalesced; the products fma(value, x, 0) go to shared memory, then each row's are
+// added to zero in order by lane l of its g (entries l, l + g, ...) and a shuffle tree. Units
+// of NG_PLAN_BLOCK lanes (a row longer than a tile, a piece of a split row) are summed as in
+// csr_plan_<T>. Every branch depends on the unit only: the barriers are reached by the block.
 extern "C" __global__ void __launch_bounds__(NG_CSR_BLOCK) NG_CAT(csr_stream_, NG_SUFFIX)(ng_i64 units, const ng_i64 *__restrict__ desc,
                                                                                          const int *__restrict__ row_ptr, const int *__restrict__ col_ind,
                                                                                          const int *__restrict__ perm, const T *__restrict__ val,
@@ -392,33 +368,33 @@ extern "C" __global__ void __launch_bounds__(NG_CSR_BLOCK) NG_CAT(csr_stream_, N
         const ng_i64 *d = desc + u * NG_PLAN_FIELDS;
         const ng_i64 r_lo = d[0], r_hi = d[1], k_lo = d[2], k_hi = d[3];
         const int g = (int)d[4];
-        // len <= NG_STREAM_TILE entries and nr <= NG_CSR_BLOCK rows (the plan's bounds); a unit
-        // of the block has one row and at least one entry.
-        const int len = (int)(k_hi - k_lo), nr = (int)(r_hi - r_lo);
-        const int rp = tid < nr ? row_ptr[r_lo + 1 + tid] : 0;
-        T pr[NG_STREAM_PER];
-        // A unit of empty rows has no entry to read (k_lo may be nnz).
-        if (len > 0) ng_stream_products(k_lo, len, col_ind, perm, val, x, pr);
         if (g == NG_PLAN_BLOCK) {
-            T sum = ng_zero<T>();
-#pragma unroll
-            for (int j = 0; j < NG_STREAM_PER; j++)
-                if (tid + j * NG_CSR_BLOCK < len) sum = ng_add(sum, pr[j]);
-            // ng_block_total ends with a barrier: red is free for the next unit.
-            sum = ng_block_total(sum, red);
-            if (tid == 0) {
-                const ng_i64 p = d[5];
-                if (p >= 0)
-                    part[p] = sum;
-                else
-                    y[r_lo] = ng_combine(alpha, sum, beta, y + r_lo, beta_zero);
-            }
+            ng_plan_block_rows(r_lo, r_hi, k_lo, k_hi, d[5], row_ptr, col_ind, perm, val, x, alpha, beta, y, beta_zero, part, red);
             continue;
         }
+        // nr <= NG_CSR_BLOCK rows, len <= NG_STREAM_TILE entries (the plan's bounds).
+        const int nr = (int)(r_hi - r_lo), len = (int)(k_hi - k_lo);
+        const int rp = tid < nr ? row_ptr[r_lo + 1 + tid] : 0;
+        // A unit of empty rows has no entry to read (k_lo may be nnz).
+        if (len > 0) {
+            // Unpredicated loads (entries past the tile re-read its last one, whose line is
+            // loaded anyway), so that all of a thread's loads issue back to back.
+            int c[NG_STREAM_PER];
+            T v[NG_STREAM_PER];
 #pragma unroll
-        for (int j = 0; j < NG_STREAM_PER; j++) {
-            const int k = tid + j * NG_CSR_BLOCK;
-            if (k < len) prod[k] = pr[j];
+            for (int j = 0; j < NG_STREAM_PER; j++) {
+                const ng_i64 k = k_lo + min(tid + j * NG_CSR_BLOCK, len - 1);
+                c[j] = col_ind[k];
+                v[j] = ng_plan_val(val, perm, k);
+            }
+            T xv[NG_STREAM_PER];
+#pragma unroll
+            for (int j = 0; j < NG_STREAM_PER; j++) xv[j] = x[c[j]];
+#pragma unroll
+            for (int j = 0; j < NG_STREAM_PER; j++) {
+                const int k = tid + j * NG_CSR_BLOCK;
+                if (k < len) prod[k] = ng_fma(v[j], xv[j], ng_zero<T>());
+            }
         }
         if (tid < nr) rs[tid + 1] = rp - (int)k_lo;
         if (tid == 0) rs[0] = 0;

@@ -460,13 +460,10 @@ fn plan_matrices_for<T: Scalar>(h: &mut Handle) {
     assert!(plan.split_rows() >= 7 && plan.units() > 30, "the row of 10^5 and those of 5000+ are split: {} units, {} split", plan.units(), plan.split_rows());
 }
 
-/// The shapes of the stream kernel's units (tiles of 2048 entries, 256 rows, 32 products a
-/// lane), with the kernel the plan of op N picks: empty rows, a single row, rows exactly at
-/// and one past the tile, a row of several units among short rows (split), 257 rows of one
-/// entry (a full unit of rows and one more), rows at and one past the block row (1024: 32
-/// lanes; 1025: the whole block), a tile plus one (two pieces), rows of a few hundred among
-/// short ones (units cut by the lanes' work), a power-law run; and rows of 600 (the vector
-/// kernel).
+/// The shapes of the stream kernel's units (tiles of 2048 entries, 256 rows), with the kernel
+/// the plan of op N picks: empty rows, a single row, rows exactly at and one past the tile, a
+/// row of several units among short rows (split), 257 rows of one entry (a full unit of rows
+/// and one more), unit-sized rows; and rows of 600 (the vector kernel).
 fn stream_shapes() -> Vec<(&'static str, Csr<f64>, PlanKernel)> {
     let (s, v) = (PlanKernel::Stream, PlanKernel::Vector);
     vec![
@@ -476,9 +473,6 @@ fn stream_shapes() -> Vec<(&'static str, Csr<f64>, PlanKernel)> {
         ("rows at and past the tile", pattern(4000, 3000, 303, |i| if i % 1000 < 5 { [2048, 2049, 2047, 4096, 4097][i % 1000] } else { i % 4 }), s),
         ("a row of several units", pattern(2000, 500, 304, |i| if i == 999 { 5 * 4096 + 7 } else { i % 9 }), s),
         ("257 rows of one", pattern(257, 257, 305, |_| 1), s),
-        ("rows at the block row", pattern(3000, 2600, 307, |i| if i % 600 < 5 { [1024, 1025, 2048, 2049, 1023][i % 600] } else { i % 5 }), s),
-        ("long rows among short ones", pattern(3000, 800, 308, |i| if i % 300 == 10 { 100 + i / 10 } else { i % 3 }), s),
-        ("a power-law run", pattern(6000, 9000, 309, |i| if i % 1500 == 3 { 7000 } else { 1500 / (1 + (i * 7919) % 2000) }), s),
         ("rows of 600", pattern(40, 900, 306, |i| 600 + i % 3), v),
     ]
 }

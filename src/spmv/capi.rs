@@ -399,9 +399,10 @@ unsafe fn live<'a>(p: *const CsrPlan) -> crate::Result<&'a CsrPlan> {
 /// products `numgpu_?csrmv_plan` (any precision, any values with this structure), as
 /// cuSPARSE's SpMV buffer or MKL's inspector-executor. The plan holds a 0-based copy of the
 /// structure (for `NUMGPU_OP_T`/`NUMGPU_OP_C` the transposed structure, CSC, with each entry's
-/// position in val: 12 bytes per entry instead of 4), and a partition of op(A)'s rows into
-/// work units of about 4096 rows + entries each (rows longer than that are split into pieces
-/// whose sums a fix-up adds in a fixed order). Its data lives on the handle's backend (host
+/// position in val: 12 bytes per entry instead of 4), the kernel chosen from op(A)'s mean row
+/// length, and a partition of op(A)'s rows into that kernel's work units (up to 256 rows whose
+/// entries fit a tile of 2048, or about 4096 rows + entries; rows longer than a unit are split
+/// into pieces whose sums a fix-up adds in a fixed order). Its data lives on the handle's backend (host
 /// memory, or memory of the handle's CUDA device) and is independent of the input arrays,
 /// which may be freed after the call. The call returns when the plan is ready.
 ///

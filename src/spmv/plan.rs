@@ -74,14 +74,6 @@ pub enum PlanKernel {
     Vector,
 }
 
-impl PlanKernel {
-    /// 0 for [`PlanKernel::Stream`], 1 for [`PlanKernel::Vector`] (what `numgpu_csr_plan_info`
-    /// would report).
-    pub fn code(self) -> i64 {
-        self as i64
-    }
-}
-
 /// The hints `numgpu_csr_plan_create` knows (none yet: every bit is reserved).
 pub(crate) const KNOWN_HINTS: i64 = 0;
 
@@ -655,7 +647,6 @@ mod tests {
         assert_eq!(Partition::build(&offsets(&[STREAM_MEAN; 10])).kernel, PlanKernel::Stream);
         assert_eq!(Partition::build(&offsets(&[STREAM_MEAN + 1; 10])).kernel, PlanKernel::Vector);
         assert_eq!(Partition::build(&offsets(&[0; 10])).kernel, PlanKernel::Stream);
-        assert_eq!((PlanKernel::Stream.code(), PlanKernel::Vector.code()), (0, 1));
     }
 
     #[test]

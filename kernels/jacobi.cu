@@ -4,6 +4,9 @@
 // Kernels (T = NG_T, R its real type):
 //   jacobi_syevj_<T>   two-sided cyclic Jacobi on a Hermitian matrix.
 //   jacobi_gesvdj_<T>  one-sided (Hestenes) Jacobi on the columns of A (m >= n) or of Aᴴ.
+//   jacobi_gesvdj_blocked_<T>  the same, blocked (two-level) for min(m, n) >= NB_MIN: block
+//                      pairs of columns, each by its Gram matrix, inner sweeps of two-sided
+//                      Jacobi on it and an update of the columns (see its section below).
 //
 // A "team" works on one matrix: a warp (several teams per block, synchronised by __syncwarp)
 // for small matrices, or the whole block (__syncthreads). The team's working matrices live in
@@ -652,26 +655,40 @@ __device__ void ng_times_u(const Team &tm, T *X, ng_i64 rows, const Cols &cl, co
 
 // One block pair on W (mm × nn) and Q (nn × nn, or null): its first inner sweep's largest
 // ratio and whether it rotated, and whether any inner sweep met a NaN (then nothing is
-// updated), the same in every thread.
+// updated), the same in every thread. The inner sweeps (at most NG_NB pairs a step) run on
+// the first warp alone, synchronised by __syncwarp: each entry's arithmetic is the same as
+// with any team, and block barriers at every step would cost more than the idle warps.
+// Their results pass through red[16 .. 19), which the block reductions (red[0 .. 16)) leave.
 __device__ void ng_block_pair(const Team &tm, T *W, int mm, T *Q, int nn, const Cols &cl, R tol, int inner, const BlkSh &b, R &worst, R &rotated, R &bad) {
     const int w = cl.w;
     ng_gram(tm, W, mm, cl, b.tile, b.G);
     for (int it = tm.lane; it < w * w; it += tm.size) b.U[it] = ng_from_real_t<T>::of(it % w == it / w ? R(1) : R(0));
     tm.sync();
-    worst = 0;
-    rotated = 0;
-    bad = 0;
-    for (int i = 0; i < inner; ++i) {
-        R wo = 0, ro = 0, na = 0;
-        ng_eig_sweep(tm, b.G, b.U, w, tol, b.sp, b.cs, b.dp, b.dq, wo, ro, na);
-        const R any = tm.max(ro), nan = tm.max(na), all = tm.max(wo);
-        if (i == 0) {
-            worst = all;
-            rotated = any;
+    R *out = tm.red + 16;
+    if (threadIdx.x < 32) {  // the whole first warp
+        const Team wt = ng_team(true, nullptr);
+        R first_worst = 0, first_rot = 0, any_bad = 0;
+        for (int i = 0; i < inner; ++i) {
+            R wo = 0, ro = 0, na = 0;
+            ng_eig_sweep(wt, b.G, b.U, w, tol, b.sp, b.cs, b.dp, b.dq, wo, ro, na);
+            const R any = wt.max(ro), nan = wt.max(na), all = wt.max(wo);
+            if (i == 0) {
+                first_worst = all;
+                first_rot = any;
+            }
+            any_bad = ng_max(any_bad, nan);
+            if (any == R(0) || nan != R(0)) break;
         }
-        bad = ng_max(bad, nan);
-        if (any == R(0) || nan != R(0)) break;
+        if (threadIdx.x == 0) {
+            out[0] = first_worst;
+            out[1] = first_rot;
+            out[2] = any_bad;
+        }
     }
+    tm.sync();
+    worst = out[0];
+    rotated = out[1];
+    bad = out[2];
     if (rotated == R(0) || bad != R(0)) return;
     ng_times_u(tm, W, mm, cl, b.U, b.tile);
     if (Q) ng_times_u(tm, Q, nn, cl, b.U, b.tile);

@@ -7,8 +7,13 @@
 //! a block of 256 or 512 threads. The team's working matrices (A and the accumulated
 //! rotations; gesvdj's W and Q) are in its shared memory while they fit the device's opt-in
 //! limit (227 KiB on the H100), else in per-matrix global scratch (`Operand::scratch`,
-//! proportional to the data): every order up to the family's limit runs, one block per matrix,
-//! at global-memory speed beyond the shared-memory sizes (no blocked two-level variant yet).
+//! proportional to the data). gesvdj with min(m, n) ≥ NB_MIN runs the blocked iteration (see
+//! the module docs of `jacobi`) on `jacobi_gesvdj_blocked`, a block of 256 threads per block
+//! pair problem, in one of two executions that give the same bits ([`Execution`]): a block
+//! per matrix running the rounds in turn (W, and Q, in shared memory while they fit), or, for
+//! batches smaller than the SM count, a launch per round with a block per (matrix, block
+//! pair), so that one large matrix spreads over the SMs; that one reads a flag back once a
+//! sweep (a stream synchronisation: not for stream capture).
 
 use super::{block_count, blocked, Gesvdj, Opts, Syevj, INNER_SWEEPS, NB};
 use crate::cuda::driver::failed;

@@ -185,8 +185,10 @@ unsafe impl<T: Scalar> Sync for Gesvdj<T> {}
 /// Columns per block of gesvdj's blocked (two-level) iteration (see the module docs).
 pub const NB: usize = 16;
 
-/// The smallest min(m, n) that gesvdj runs blocked: four blocks and more.
-pub const NB_MIN: usize = 4 * NB;
+/// The smallest min(m, n) that gesvdj runs blocked: eight blocks and more (below, a double
+/// W fits a block's shared memory beside its rotations, and the element-level iteration
+/// synchronises less per sweep).
+pub const NB_MIN: usize = 8 * NB;
 
 /// The most inner sweeps on the Gram matrix of one block pair.
 pub const INNER_SWEEPS: u32 = 2;
@@ -449,9 +451,9 @@ mod tests {
     #[test]
     fn blocks_of_the_blocked_iteration() {
         assert!(!blocked(NB_MIN - 1) && blocked(NB_MIN));
-        assert_eq!((block_count(64), block_count(65), block_count(80), block_count(100)), ((4, 4), (5, 6), (5, 6), (7, 8)));
-        assert_eq!(pair_columns(65, 1, 4), (16..32).chain(64..65).collect::<Vec<_>>());
-        // Block 5 of 65 columns is past the last: block 0 alone.
-        assert_eq!(pair_columns(65, 0, 5), (0..16).collect::<Vec<_>>());
+        assert_eq!((block_count(128), block_count(129), block_count(130), block_count(144)), ((8, 8), (9, 10), (9, 10), (9, 10)));
+        assert_eq!(pair_columns(129, 1, 8), (16..32).chain(128..129).collect::<Vec<_>>());
+        // Block 9 of 129 columns is past the last: block 0 alone.
+        assert_eq!(pair_columns(129, 0, 9), (0..16).collect::<Vec<_>>());
     }
 }

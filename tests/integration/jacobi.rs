@@ -274,8 +274,8 @@ fn syevj_graded_for<T: QrBased>(h: &mut Handle) {
 /// `dgesvj`; `?gesvd` loses the small ones.
 fn gesvdj_graded_for<T: QrBased>(h: &mut Handle) {
     let range = if T::EPS < 1e-10 { 1e-30 } else { 1e-15 };
-    // 80 × 70 and 70 × 80: the blocked iteration (five blocks, the last of six columns).
-    for (m, n) in [(16usize, 16usize), (40, 20), (20, 40), (80, 70), (70, 80)] {
+    // 140 × 130 and 130 × 140: the blocked iteration (nine blocks, the last of two columns).
+    for (m, n) in [(16usize, 16usize), (40, 20), (20, 40), (140, 130), (130, 140)] {
         let mats: Vec<Vec<T>> = (0..2).map(|i| if m >= n { graded::<T>(m, n, range, 60 + i) } else { transpose(&graded::<T>(n, m, range, 60 + i), n, m) }).collect();
         let out = gesvdj_run::<T>(h, VEC, VEC, m, n, &mats, None);
         for (i, o) in out.iter().enumerate() {
@@ -389,11 +389,11 @@ fn executions_agree<T: Scalar>(h: &mut Handle, what: &str, m: usize, n: usize, m
     }
 }
 
-/// Shapes at the edges of the blocked iteration (NB = 16, NB_MIN = 64): NB_MIN − 1 (element
-/// level), NB_MIN (four full blocks), NB_MIN + 1 (five blocks, the last of one column: an odd
-/// count, so a block sits out each round), 80 (five full blocks), tall and wide ones of 70
-/// columns (five blocks, the last of six) and a wide one of 64 rows.
-const BLOCKED_SHAPES: [(usize, usize); 7] = [(63, 63), (64, 64), (65, 65), (80, 80), (90, 70), (70, 90), (64, 100)];
+/// Shapes at the edges of the blocked iteration (NB = 16, NB_MIN = 128): NB_MIN − 1 (element
+/// level), NB_MIN (eight full blocks), NB_MIN + 1 (nine blocks, the last of one column: an
+/// odd count, so a block sits out each round), tall and wide ones of 130 columns (nine
+/// blocks, the last of two) and a wide one of 128 rows.
+const BLOCKED_SHAPES: [(usize, usize); 6] = [(127, 127), (128, 128), (129, 129), (140, 130), (130, 140), (128, 160)];
 
 /// gesvdj around the blocked iteration's edges, batches of 5 mixing the classes (rank-deficient,
 /// zero and identity beside random and clustered): against LAPACK, values the same bits with
@@ -402,7 +402,7 @@ const BLOCKED_SHAPES: [(usize, usize); 7] = [(63, 63), (64, 64), (65, 65), (80, 
 /// V still unitary); NaN and Inf in a blocked batch (info 2 for that matrix only, no
 /// hang, in both executions).
 fn gesvdj_blocked_shapes_for<T: Scalar>(h: &mut Handle) {
-    assert_eq!((NB, NB_MIN), (16, 64), "the shapes straddle these");
+    assert_eq!((NB, NB_MIN), (16, 128), "the shapes straddle these");
     let mut cpu = Handle::cpu();
     for (t, &(m, n)) in BLOCKED_SHAPES.iter().enumerate() {
         let mats: Vec<Vec<T>> = (0..5).map(|i| general::<T>(CLASSES[i], m, n, 5000 + 100 * t as u64 + i as u64)).collect();
@@ -422,7 +422,7 @@ fn gesvdj_blocked_shapes_for<T: Scalar>(h: &mut Handle) {
         }
         executions_agree::<T>(h, &format!("{}gesvdj blocked {m}x{n}", T::LETTER), m, n, &mats, None, &out);
     }
-    let (m, n) = (90, 80);
+    let (m, n) = (140, 130);
     let mats: Vec<Vec<T>> = (0..2).map(|i| general::<T>(Class::Random, m, n, 5900 + i)).collect();
     let two = numgpu_jacobi_params { max_sweeps: 2, ..Default::default() };
     let capped = gesvdj_run::<T>(h, VEC, VEC, m, n, &mats, Some(&two));
@@ -435,7 +435,7 @@ fn gesvdj_blocked_shapes_for<T: Scalar>(h: &mut Handle) {
     }
     executions_agree::<T>(h, &format!("{}gesvdj blocked max_sweeps 2", T::LETTER), m, n, &mats, Some(&two), &capped);
     for bad in [nan::<T>(), T::from_real(<T::Real as Float>::infinity())] {
-        let (m, n) = (73, 70);
+        let (m, n) = (133, 130);
         let mut g: Vec<Vec<T>> = (0..3).map(|i| general::<T>(Class::Random, m, n, 5950 + i)).collect();
         g[1][5 + m * 40] = bad;
         let out = gesvdj_run::<T>(h, VEC, VEC, m, n, &g, None);

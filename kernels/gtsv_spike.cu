@@ -26,7 +26,9 @@
 //   gtsv_il_reduce_<T>, gtsv_il_solve_<T>, gtsv_il_recover_<T>
 //                         the interleaved batch by a thread per (system, partition): each
 //                         partition's part of S, then S (or, failing, the whole system) by
-//                         a thread per system, then the partitions again.
+//                         a thread per system, then the partitions again. With diagonal
+//                         pivoting, only systems diagonally dominant by rows go by
+//                         partitions (the block kernel's rule); the others are solved whole.
 //   gtsv_small_<T>        a thread per small system (up to 68 rows), a block's systems
 //                         staged through shared memory together.
 #include "common.cuh"
@@ -571,10 +573,17 @@ __device__ bool ng_il_stage(const ng_spike_smem &s, int n, const T *dl, const T 
 }
 #endif
 
+// A partition's flag in gtsv_il_reduce's `bad` when it is not diagonally dominant by rows
+// with diagonal pivoting: the system is solved whole (as its failing rows, >= 0, do).
+#define NG_IL_WHOLE (-2)
+
 #if defined(NG_IL_REDUCE)
 // Reduce: partition k of system i (of `count`, entry g at g·batch + i) gives its ng_part, as
-// 7 values at W[(j·p + k)·count + i] (j: as, b, c, f, bu, bz, bg), and its failing interior
-// row or -1 at bad[k·count + i].
+// 7 values at W[(j·p + k)·count + i] (j: as, b, c, f, bu, bz, bg), and at bad[k·count + i]
+// -1, its failing interior row, or (diagonal pivoting) NG_IL_WHOLE when one of its rows is
+// not diagonally dominant (|d| < |dl| + |du|, or NaN: gtsv_block's rule, row by row), W then
+// left unwritten. Partitions never pivot across their separators, so on systems that need
+// pivoting they would lose backward stability: those go whole in gtsv_il_solve.
 extern "C" __global__ void __launch_bounds__(NG_NT) NG_CAT(gtsv_il_reduce_, NG_SUFFIX)(
     int n, const T *dl, const T *d, const T *du, const T *B, ng_i64 batch, ng_i64 count, int pivot, T *W, int *bad) {
     const ng_spike_smem s(NG_ROWS, false);
@@ -582,6 +591,14 @@ extern "C" __global__ void __launch_bounds__(NG_NT) NG_CAT(gtsv_il_reduce_, NG_S
     int k, m;
     if (!ng_il_stage(s, n, dl, d, du, B, batch, count, i, k, m)) return;
     const int o = threadIdx.x * NG_L, p = (n + NG_L - 1) / NG_L;
+    if (pivot != 0) {
+        bool dominant = true;
+        for (int l = 0; l <= m; ++l) dominant = dominant && ng_abs(s.b[o + l]) >= ng_abs(s.a[o + l]) + ng_abs(s.c[o + l]);
+        if (!dominant) {
+            bad[(ng_i64)k * count + i] = NG_IL_WHOLE;
+            return;
+        }
+    }
     const ng_part q = ng_partition_reduce(m, s.a + o, s.b + o, s.c + o, s.f + o, s.K + o, pivot != 0);
     const T v[7] = {q.as, q.b, q.c, q.f, q.bu, q.bz, q.bg};
     for (int j = 0; j < 7; ++j) W[((ng_i64)j * p + k) * count + i] = v[j];
@@ -593,9 +610,10 @@ extern "C" __global__ void __launch_bounds__(NG_NT) NG_CAT(gtsv_il_reduce_, NG_S
 // A thread per system i of `count`: with every partition's part (gtsv_il_reduce's W and bad),
 // assembles S (order p; its dl, d, du, f at W + 7·p·count, rows count apart) and solves it
 // by ng_gtsv_rows (x over its f), in the P, Q, K of the whole-system solve. When a partition
-// or S had an exactly singular pivot block, solves the whole system instead (as
-// gtsv_interleaved: it decides info, and writes B only when nonsingular). state[i]: 0 when
-// the partitions are left to gtsv_il_recover, 1 when this kernel settled the system.
+// had an exactly singular pivot block or was not dominant (bad not -1), or S had an exactly
+// singular pivot block, solves the whole system instead (as gtsv_interleaved: it decides
+// info, and writes B only when nonsingular). state[i]: 0 when the partitions are left to
+// gtsv_il_recover, 1 when this kernel settled the system.
 extern "C" __global__ void NG_CAT(gtsv_il_solve_, NG_SUFFIX)(
     int n, const T *dl, const T *d, const T *du, T *B, int *info, ng_i64 batch, ng_i64 count, int pivot, T *P, T *Q, signed char *K,
     T *W, const int *bad, int *state) {
@@ -603,7 +621,7 @@ extern "C" __global__ void NG_CAT(gtsv_il_solve_, NG_SUFFIX)(
     const T zero = ng_zero<T>();
     for (ng_i64 i = (ng_i64)blockIdx.x * blockDim.x + threadIdx.x; i < count; i += (ng_i64)gridDim.x * blockDim.x) {
         bool whole = false;
-        for (int k = 0; k < p; ++k) whole = whole || bad[(ng_i64)k * count + i] >= 0;
+        for (int k = 0; k < p; ++k) whole = whole || bad[(ng_i64)k * count + i] != -1;
         T *sdl = W + (ng_i64)7 * p * count, *sd = sdl + (ng_i64)p * count, *sdu = sd + (ng_i64)p * count, *sf = sdu + (ng_i64)p * count;
         if (!whole) {
             T pu = zero, pz = zero, pg = zero;  // the previous partition's bottom values

@@ -47,8 +47,19 @@ pub fn specialise_nt<T: Scalar>(kind: &str, nt: usize) -> (Vec<String>, String) 
         format!("NG_{}=1", kind.to_uppercase()),
         format!("NG_L={SPIKE_L}"),
         format!("NG_NT={nt}"),
+        format!("NG_D={}", read_ahead::<T>()),
     ];
     (defines, format!("gtsv_{kind}_{}", T::SUFFIX))
+}
+
+/// Rows the thread-per-system elimination reads ahead of their use (the kernels' NG_D): 8,
+/// or 4 for z, whose rows take four times a single-precision row's registers.
+fn read_ahead<T>() -> usize {
+    if size_of::<T>() <= 8 {
+        8
+    } else {
+        4
+    }
 }
 
 /// Every specialisation the backend may launch for T (defines, entry point): for the kernel

@@ -26,7 +26,9 @@
 //   gtsv_il_reduce_<T>, gtsv_il_solve_<T>, gtsv_il_recover_<T>
 //                         the interleaved batch by a thread per (system, partition): each
 //                         partition's part of S, then S (or, failing, the whole system) by
-//                         a thread per system, then the partitions again.
+//                         a thread per system, then the partitions again. With diagonal
+//                         pivoting, only systems diagonally dominant by rows go by
+//                         partitions (the block kernel's rule); the others are solved whole.
 //   gtsv_small_<T>        a thread per small system (up to 68 rows), a block's systems
 //                         staged through shared memory together.
 #include "common.cuh"
@@ -37,6 +39,52 @@
 typedef NG_T T;
 typedef typename ng_real_of<T>::type R;
 
+// Rows the thread-per-system elimination (ng_gtsv_rows) reads ahead of their use: NG_D (a
+// define, 4 or 8 by precision) rows' loads in flight per thread, where one row's load per step
+// left such a thread waiting a memory latency on each row.
+#if !defined(NG_D)
+#error "NG_D (rows read ahead by ng_gtsv_rows) must be defined"
+#endif
+
+// Row r's raw entries as ng_gtsv_rows takes them: d, b, and (r < n - 1, else zero) du and the
+// next row's sub-diagonal entry l (dl1[(r - 1)·s] is row r's, so l is dl1[r·s]); all zero for
+// r >= n (never read: no access past the system).
+struct ng_row {
+    T d, b, c, l;
+};
+
+__device__ __forceinline__ ng_row ng_row_at(int r, int n, const T *dl1, const T *d, const T *du, const T *b, ng_i64 s) {
+    const T zero = ng_zero<T>();
+    ng_row w = {zero, zero, zero, zero};
+    if (r < n) {
+        const ng_i64 o = (ng_i64)r * s;
+        w.d = d[o];
+        w.b = b[o];
+        if (r + 1 < n) {
+            w.c = du[o];
+            w.l = dl1[o];
+        }
+    }
+    return w;
+}
+
+// Row k's entries of the workspace of ng_gtsv_rows (zero, K = 1 for k < 0: never read).
+struct ng_pqk {
+    T p, q;
+    signed char k;
+};
+
+__device__ __forceinline__ ng_pqk ng_pqk_at(int k, const T *P, const T *Q, const signed char *K, ng_i64 sw) {
+    ng_pqk w = {ng_zero<T>(), ng_zero<T>(), 1};
+    if (k >= 0) {
+        const ng_i64 o = (ng_i64)k * sw;
+        w.p = P[o];
+        w.q = Q[o];
+        w.k = K[o];
+    }
+    return w;
+}
+
 // One system of order n, one row per step (so that threads of a warp solving interleaved
 // systems always touch the same rows: coalesced): row k's sub-diagonal at dl1[(k - 1)·s]
 // (dl1 points at row 1's), its diagonal, super-diagonal and right-hand side at d, du, b
@@ -44,73 +92,94 @@ typedef typename ng_real_of<T>::type R;
 // (K = 2 on the first row of a 2x2 pivot block, else 1) in the workspace P, Q, K at k·sw;
 // x (may alias b) is written at k·sx only when every pivot block was nonsingular. Returns 0,
 // or k + 1 when the pivot block starting at row k is exactly singular.
+//
+// Both sweeps read NG_D rows ahead through a ring of registers (slot j of step k0 + j, the
+// loops over j unrolled so that the ring stays in registers): the forward sweep's step k takes
+// row k + 2 from its slot and loads row k + 2 + NG_D into it, the backward sweep's step k
+// row k's P, Q, K and then row k - NG_D's. Only where the loads are issued changed: the
+// arithmetic, its order and the values it sees are those of one row per step, so the bits are.
 __device__ int ng_gtsv_rows(int n, const T *dl1, const T *d, const T *du, const T *b, ng_i64 s, T *P, T *Q, signed char *K, ng_i64 sw,
                             T *x, ng_i64 sx, bool pivot) {
     const R kappa = R(0.6180339887498948482);
     const T zero = ng_zero<T>(), one = ng_from_real_t<T>::of(R(1));
+    ng_row ring[NG_D];
+#pragma unroll
+    for (int j = 0; j < NG_D; ++j) ring[j] = ng_row_at(j + 2, n, dl1, d, du, b, s);
+    const ng_row r0 = ng_row_at(0, n, dl1, d, du, b, s), r1 = ng_row_at(1, n, dl1, d, du, b, s);
     // Raw entries: c_k of row k; row k + 1's a, b, c, f; row k + 2's a.
-    T ck = n > 1 ? du[0] : zero, a1 = zero, b1 = zero, c1 = zero, f1 = zero, a2 = zero;
-    if (n > 1) {
-        a1 = dl1[0];
-        b1 = d[s];
-        c1 = n > 2 ? du[s] : zero;
-        f1 = b[s];
-    }
-    if (n > 2) a2 = dl1[s];
-    T bk = d[0], yk = b[0], qs = zero, ps = zero;  // the modified row k; a finished 2x2's Q, P
+    T ck = r0.c, a1 = r0.l, b1 = r1.d, c1 = r1.c, f1 = r1.b, a2 = r1.l;
+    T bk = r0.d, yk = r0.b, qs = zero, ps = zero;  // the modified row k; a finished 2x2's Q, P
     bool pending = false;
-    for (int k = 0; k < n; ++k) {
-        if (pending) {
-            bk = ng_fma(ng_neg(a1), qs, b1);
-            yk = ng_fma(ng_neg(a1), ps, f1);
-            pending = false;
-        } else {
-            bool single = true;
-            if (pivot && k + 1 < n) {
-                R sigma = ng_max(ng_max(ng_abs(ck), ng_abs(a1)), ng_abs(b1));
-                if (k + 2 < n) sigma = ng_max(sigma, ng_max(ng_abs(c1), ng_abs(a2)));
-                single = ng_abs(bk) * sigma >= kappa * ng_abs(ck) * ng_abs(a1);
-            }
-            if (single) {
-                if (ng_is_zero(bk)) return k + 1;
-                const T inv = ng_div(one, bk), q = ng_mul(ck, inv), p = ng_mul(yk, inv);
-                Q[k * sw] = q;
-                P[k * sw] = p;
-                K[k * sw] = 1;
-                bk = ng_fma(ng_neg(a1), q, b1);
-                yk = ng_fma(ng_neg(a1), p, f1);
+    for (int k0 = 0; k0 < n; k0 += NG_D) {
+#pragma unroll
+        for (int j = 0; j < NG_D; ++j) {
+            const int k = k0 + j;
+            if (k >= n) break;
+            if (pending) {
+                bk = ng_fma(ng_neg(a1), qs, b1);
+                yk = ng_fma(ng_neg(a1), ps, f1);
+                pending = false;
             } else {
-                // 2x2 pivot [bk ck; a1 b1] on rows k, k + 1, coupled to row k + 2 by c1.
-                const T delta = ng_fma(bk, b1, ng_neg(ng_mul(a1, ck)));
-                if (ng_is_zero(delta)) return k + 1;
-                const T inv = ng_div(one, delta);
-                Q[k * sw] = ng_neg(ng_mul(ng_mul(ck, c1), inv));
-                P[k * sw] = ng_mul(ng_fma(b1, yk, ng_neg(ng_mul(ck, f1))), inv);
-                K[k * sw] = 2;
-                qs = ng_mul(ng_mul(bk, c1), inv);
-                ps = ng_mul(ng_fma(bk, f1, ng_neg(ng_mul(a1, yk))), inv);
-                Q[(k + 1) * sw] = qs;
-                P[(k + 1) * sw] = ps;
-                K[(k + 1) * sw] = 1;
-                pending = true;
+                bool single = true;
+                if (pivot && k + 1 < n) {
+                    R sigma = ng_max(ng_max(ng_abs(ck), ng_abs(a1)), ng_abs(b1));
+                    if (k + 2 < n) sigma = ng_max(sigma, ng_max(ng_abs(c1), ng_abs(a2)));
+                    single = ng_abs(bk) * sigma >= kappa * ng_abs(ck) * ng_abs(a1);
+                }
+                if (single) {
+                    if (ng_is_zero(bk)) return k + 1;
+                    const T inv = ng_div(one, bk), q = ng_mul(ck, inv), p = ng_mul(yk, inv);
+                    Q[k * sw] = q;
+                    P[k * sw] = p;
+                    K[k * sw] = 1;
+                    bk = ng_fma(ng_neg(a1), q, b1);
+                    yk = ng_fma(ng_neg(a1), p, f1);
+                } else {
+                    // 2x2 pivot [bk ck; a1 b1] on rows k, k + 1, coupled to row k + 2 by c1.
+                    const T delta = ng_fma(bk, b1, ng_neg(ng_mul(a1, ck)));
+                    if (ng_is_zero(delta)) return k + 1;
+                    const T inv = ng_div(one, delta);
+                    Q[k * sw] = ng_neg(ng_mul(ng_mul(ck, c1), inv));
+                    P[k * sw] = ng_mul(ng_fma(b1, yk, ng_neg(ng_mul(ck, f1))), inv);
+                    K[k * sw] = 2;
+                    qs = ng_mul(ng_mul(bk, c1), inv);
+                    ps = ng_mul(ng_fma(bk, f1, ng_neg(ng_mul(a1, yk))), inv);
+                    Q[(k + 1) * sw] = qs;
+                    P[(k + 1) * sw] = ps;
+                    K[(k + 1) * sw] = 1;
+                    pending = true;
+                }
             }
+            // Shift the window one row down: row k + 2 from the ring, whose slot then loads
+            // row k + 2 + NG_D. (Past the last row, b1 and f1 keep their values, unused.)
+            const ng_row next = ring[j];
+            ring[j] = ng_row_at(k + 2 + NG_D, n, dl1, d, du, b, s);
+            ck = c1;
+            a1 = a2;
+            if (k + 2 < n) {
+                b1 = next.d;
+                f1 = next.b;
+                c1 = next.c;
+            }
+            a2 = next.l;
         }
-        // Shift the window one row down.
-        ck = c1;
-        a1 = a2;
-        if (k + 2 < n) {
-            b1 = d[(k + 2) * s];
-            f1 = b[(k + 2) * s];
-            c1 = k + 3 < n ? du[(k + 2) * s] : zero;
-        }
-        a2 = k + 3 < n ? dl1[(k + 2) * s] : zero;
     }
+    ng_pqk back[NG_D];
+#pragma unroll
+    for (int j = 0; j < NG_D; ++j) back[j] = ng_pqk_at(n - 1 - j, P, Q, K, sw);
     T x1 = zero, x2 = zero;  // x_{k+1}, x_{k+2}
-    for (int k = n - 1; k >= 0; --k) {
-        const T xk = ng_fma(ng_neg(Q[k * sw]), K[k * sw] == 2 ? x2 : x1, P[k * sw]);
-        x[k * sx] = xk;
-        x2 = x1;
-        x1 = xk;
+    for (int k0 = n - 1; k0 >= 0; k0 -= NG_D) {
+#pragma unroll
+        for (int j = 0; j < NG_D; ++j) {
+            const int k = k0 - j;
+            if (k < 0) break;
+            const ng_pqk w = back[j];
+            back[j] = ng_pqk_at(k - NG_D, P, Q, K, sw);
+            const T xk = ng_fma(ng_neg(w.q), w.k == 2 ? x2 : x1, w.p);
+            x[k * sx] = xk;
+            x2 = x1;
+            x1 = xk;
+        }
     }
     return 0;
 }
@@ -571,10 +640,17 @@ __device__ bool ng_il_stage(const ng_spike_smem &s, int n, const T *dl, const T 
 }
 #endif
 
+// A partition's flag in gtsv_il_reduce's `bad` when it is not diagonally dominant by rows
+// with diagonal pivoting: the system is solved whole (as its failing rows, >= 0, do).
+#define NG_IL_WHOLE (-2)
+
 #if defined(NG_IL_REDUCE)
 // Reduce: partition k of system i (of `count`, entry g at g·batch + i) gives its ng_part, as
-// 7 values at W[(j·p + k)·count + i] (j: as, b, c, f, bu, bz, bg), and its failing interior
-// row or -1 at bad[k·count + i].
+// 7 values at W[(j·p + k)·count + i] (j: as, b, c, f, bu, bz, bg), and at bad[k·count + i]
+// -1, its failing interior row, or (diagonal pivoting) NG_IL_WHOLE when one of its rows is
+// not diagonally dominant (|d| < |dl| + |du|, or NaN: gtsv_block's rule, row by row), W then
+// left unwritten. Partitions never pivot across their separators, so on systems that need
+// pivoting they would lose backward stability: those go whole in gtsv_il_solve.
 extern "C" __global__ void __launch_bounds__(NG_NT) NG_CAT(gtsv_il_reduce_, NG_SUFFIX)(
     int n, const T *dl, const T *d, const T *du, const T *B, ng_i64 batch, ng_i64 count, int pivot, T *W, int *bad) {
     const ng_spike_smem s(NG_ROWS, false);
@@ -582,6 +658,14 @@ extern "C" __global__ void __launch_bounds__(NG_NT) NG_CAT(gtsv_il_reduce_, NG_S
     int k, m;
     if (!ng_il_stage(s, n, dl, d, du, B, batch, count, i, k, m)) return;
     const int o = threadIdx.x * NG_L, p = (n + NG_L - 1) / NG_L;
+    if (pivot != 0) {
+        bool dominant = true;
+        for (int l = 0; l <= m; ++l) dominant = dominant && ng_abs(s.b[o + l]) >= ng_abs(s.a[o + l]) + ng_abs(s.c[o + l]);
+        if (!dominant) {
+            bad[(ng_i64)k * count + i] = NG_IL_WHOLE;
+            return;
+        }
+    }
     const ng_part q = ng_partition_reduce(m, s.a + o, s.b + o, s.c + o, s.f + o, s.K + o, pivot != 0);
     const T v[7] = {q.as, q.b, q.c, q.f, q.bu, q.bz, q.bg};
     for (int j = 0; j < 7; ++j) W[((ng_i64)j * p + k) * count + i] = v[j];
@@ -593,9 +677,10 @@ extern "C" __global__ void __launch_bounds__(NG_NT) NG_CAT(gtsv_il_reduce_, NG_S
 // A thread per system i of `count`: with every partition's part (gtsv_il_reduce's W and bad),
 // assembles S (order p; its dl, d, du, f at W + 7·p·count, rows count apart) and solves it
 // by ng_gtsv_rows (x over its f), in the P, Q, K of the whole-system solve. When a partition
-// or S had an exactly singular pivot block, solves the whole system instead (as
-// gtsv_interleaved: it decides info, and writes B only when nonsingular). state[i]: 0 when
-// the partitions are left to gtsv_il_recover, 1 when this kernel settled the system.
+// had an exactly singular pivot block or was not dominant (bad not -1), or S had an exactly
+// singular pivot block, solves the whole system instead (as gtsv_interleaved: it decides
+// info, and writes B only when nonsingular). state[i]: 0 when the partitions are left to
+// gtsv_il_recover, 1 when this kernel settled the system.
 extern "C" __global__ void NG_CAT(gtsv_il_solve_, NG_SUFFIX)(
     int n, const T *dl, const T *d, const T *du, T *B, int *info, ng_i64 batch, ng_i64 count, int pivot, T *P, T *Q, signed char *K,
     T *W, const int *bad, int *state) {
@@ -603,7 +688,7 @@ extern "C" __global__ void NG_CAT(gtsv_il_solve_, NG_SUFFIX)(
     const T zero = ng_zero<T>();
     for (ng_i64 i = (ng_i64)blockIdx.x * blockDim.x + threadIdx.x; i < count; i += (ng_i64)gridDim.x * blockDim.x) {
         bool whole = false;
-        for (int k = 0; k < p; ++k) whole = whole || bad[(ng_i64)k * count + i] >= 0;
+        for (int k = 0; k < p; ++k) whole = whole || bad[(ng_i64)k * count + i] != -1;
         T *sdl = W + (ng_i64)7 * p * count, *sd = sdl + (ng_i64)p * count, *sdu = sd + (ng_i64)p * count, *sf = sdu + (ng_i64)p * count;
         if (!whole) {
             T pu = zero, pz = zero, pg = zero;  // the previous partition's bottom values

@@ -143,8 +143,9 @@ pub unsafe extern "C" fn numgpu_sgtsv_batched_strided(
 
 /// Solves a batch of tridiagonal systems `T_i·x_i = b_i` of single-precision numbers with one
 /// right-hand side each, interleaved layout (coalesced on the GPU, as in ADI codes: a thread per
-/// system, or without pivoting for a batch too small to fill the GPU a thread per partition
-/// of 17 rows): entry k (0-based) of system i's arrays is at index `k·batch + i`, so each array is a
+/// system, or for a batch too small to fill the GPU a thread per partition of 17 rows, with
+/// diagonal pivoting only for the systems diagonally dominant by rows, the others whole): entry
+/// k (0-based) of system i's arrays is at index `k·batch + i`, so each array is a
 /// row-major `rows × batch` array, or a Fortran `X(batch, rows)`. The diagonals are LAPACK's,
 /// as in every gtsv form: d and B hold n entries per system, dl and du n − 1:
 /// T_i(k+1, k) = dl[k·batch + i] and T_i(k, k+1) = du[k·batch + i] for k = 0 … n−2,

@@ -1,6 +1,7 @@
 //! CUDA backend of the tridiagonal solvers: launches the kernels of `kernels/gtsv_spike.cu`
-//! (diagonal pivoting or Thomas: a thread per system for the interleaved batch, or without
-//! pivoting for a batch too small to fill the GPU a thread per partition; for the
+//! (diagonal pivoting or Thomas: a thread per system for the interleaved batch, or for a
+//! batch too small to fill the GPU a thread per partition (with diagonal pivoting, for the
+//! systems diagonally dominant by rows; the others whole); for the
 //! strided batch a thread per system in shared memory up to BLOCK_SEQ rows, a block per system
 //! and right-hand side in shared memory up to SPIKE_MIN rows, else a thread per system and
 //! right-hand side) through the staging engine; one large system by SPIKE (`spike`, see the
@@ -46,8 +47,19 @@ pub fn specialise_nt<T: Scalar>(kind: &str, nt: usize) -> (Vec<String>, String) 
         format!("NG_{}=1", kind.to_uppercase()),
         format!("NG_L={SPIKE_L}"),
         format!("NG_NT={nt}"),
+        format!("NG_D={}", read_ahead::<T>()),
     ];
     (defines, format!("gtsv_{kind}_{}", T::SUFFIX))
+}
+
+/// Rows the thread-per-system elimination reads ahead of their use (the kernels' NG_D): 8,
+/// or 4 for z, whose rows take four times a single-precision row's registers.
+fn read_ahead<T>() -> usize {
+    if size_of::<T>() <= 8 {
+        8
+    } else {
+        4
+    }
 }
 
 /// Every specialisation the backend may launch for T (defines, entry point): for the kernel
@@ -388,14 +400,15 @@ fn interleaved<T>(dir: Dir, p: *const T, n: usize, batch: usize) -> Operand {
 }
 
 /// Whether a batch of `batch` interleaved systems of order n goes a thread per (system,
-/// partition of SPIKE_L rows) instead of a thread per system: without pivoting only (the
-/// partitions never pivot across their separators: on systems that need pivoting their
-/// backward error is bounded by the partitions' conditioning, so the diagonal-pivoting mode
-/// keeps the whole system on one thread, as the strided batch does for non-dominant systems),
-/// above BLOCK_SEQ rows, and when the batch has too few systems to fill the GPU with a thread
-/// each (fewer than 4 × SMs × 256); the partitions fit grid y.
-fn il_partitioned(n: usize, pivoting: Pivoting, batch: usize, sms: usize) -> bool {
-    pivoting == Pivoting::NoPivot && n > BLOCK_SEQ && batch < 4 * sms * 256 && il_parts(n).div_ceil(SPIKE_NT / 32) <= GRID_Y
+/// partition of SPIKE_L rows) instead of a thread per system: above BLOCK_SEQ rows, and when
+/// the batch has too few systems to fill the GPU with a thread each (fewer than 4 × SMs ×
+/// 256); the partitions fit grid y. In both modes: with diagonal pivoting, gtsv_il_reduce
+/// sends each system that is not diagonally dominant by rows to the whole-system solve (the
+/// partitions never pivot across their separators, so on systems that need pivoting their
+/// backward error would be bounded by the partitions' conditioning), as the strided batch's
+/// block kernel does.
+fn il_partitioned(n: usize, batch: usize, sms: usize) -> bool {
+    n > BLOCK_SEQ && batch < 4 * sms * 256 && il_parts(n).div_ceil(SPIKE_NT / 32) <= GRID_Y
 }
 
 /// Partitions of one system in the partitioned interleaved kernels.
@@ -468,7 +481,7 @@ pub fn gtsv_interleaved<T: Scalar>(ch: &mut CudaHandle, g: &GtsvInterleaved<T>, 
     let stage = elimination::<T>(stage, n, 1);
     // Decided once for the call (its chunks may hold fewer systems), with the scratch of the
     // partitioned kernels.
-    let partitioned = il_partitioned(n, g.pivoting, batch, ch.dev.sm_count.max(1) as usize);
+    let partitioned = il_partitioned(n, batch, ch.dev.sm_count.max(1) as usize);
     let stage = match partitioned {
         true => stage.op(Operand::scratch::<T>(11 * il_parts(n))).op(Operand::scratch::<i32>(il_parts(n) + 1)),
         false => stage.op(Operand::absent()).op(Operand::absent()),
@@ -498,14 +511,13 @@ mod tests {
         }
     }
 
-    /// The interleaved batch goes a thread per partition without pivoting only, above
-    /// BLOCK_SEQ rows, below 4 × SMs × 256 systems (H100: 132 SMs).
+    /// The interleaved batch goes a thread per partition above BLOCK_SEQ rows, below 4 × SMs
+    /// × 256 systems (H100: 132 SMs), in both modes (the kernels choose per system).
     #[test]
-    fn interleaved_partitions_only_small_nopivot_batches() {
-        assert!(il_partitioned(1024, Pivoting::NoPivot, 6554, 132));
-        assert!(il_partitioned(BLOCK_SEQ + 1, Pivoting::NoPivot, 1, 132));
-        assert!(!il_partitioned(BLOCK_SEQ, Pivoting::NoPivot, 1, 132));
-        assert!(!il_partitioned(1024, Pivoting::Diagonal, 6554, 132));
-        assert!(!il_partitioned(1024, Pivoting::NoPivot, 4 * 132 * 256, 132));
+    fn interleaved_partitions_only_small_batches() {
+        assert!(il_partitioned(1024, 6554, 132));
+        assert!(il_partitioned(BLOCK_SEQ + 1, 1, 132));
+        assert!(!il_partitioned(BLOCK_SEQ, 1, 132));
+        assert!(!il_partitioned(1024, 4 * 132 * 256, 132));
     }
 }

@@ -49,11 +49,13 @@
 //!   in shared memory; above, a block per system in shared memory, SPIKE with one level of
 //!   partitions when there is no pivoting or the system is diagonally dominant by rows, else
 //!   the whole system by diagonal pivoting;
-//! - the interleaved batch: a thread per system, the whole system; without pivoting, above 68
-//!   rows and when the batch has fewer than 4 × SMs × 256 systems, a thread per partition of 17
-//!   rows instead (then the separators' system and, when a pivot block of a partition or of
-//!   that system is exactly singular, the whole system on the system's thread). With diagonal
-//!   pivoting the whole system stays on one thread, as partitions would lose stability.
+//! - the interleaved batch: a thread per system, the whole system; above 68 rows and when the
+//!   batch has fewer than 4 × SMs × 256 systems, a thread per partition of 17 rows instead
+//!   (then the separators' system and, when a pivot block of a partition or of that system is
+//!   exactly singular, the whole system on the system's thread). With diagonal pivoting only
+//!   the systems diagonally dominant by rows (|d(k)| ≥ |dl(k−1)| + |du(k)| on every row, as
+//!   the strided batch's block kernel decides) go by partitions; the others are solved whole
+//!   on the system's thread, as partitions would lose stability on them.
 //!
 //! The CPU backend solves with LAPACK `?gtsv` (partial pivoting) in both modes, so NOPIVOT
 //! there still solves systems that need pivoting.

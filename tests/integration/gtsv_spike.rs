@@ -327,6 +327,72 @@ fn il_partitioned_for<T: Blas>(h: &mut Handle) {
     }
 }
 
+/// Issue 27, second round: the interleaved batch with diagonal pivoting past the CUDA
+/// backend's threshold for a thread per (system, partition of 17 rows), which there takes only
+/// the systems diagonally dominant by rows (the others are solved whole): orders around 68 and
+/// multiples of 17 (69: a last partition of one row, 85, 86, 102, 103, 300, 1024), batches of
+/// 1, 3, 37 and 300 (up to 103 rows) mixing dominant systems with ones that need pivoting
+/// (random, indefinite, zero diagonal entries), dominant systems but for one row (row 1, a
+/// separator, a middle row or the last row), zero columns at a separator (row 34), inside a
+/// partition (42), on a partition's last row (50) and on the last row, and a nonsingular system
+/// with a singular partition (row 52 zero but for its coupling to the separator); every call
+/// twice, bitwise equal.
+fn il_pivoting_for<T: Blas>(h: &mut Handle) {
+    let mut seed = 3100;
+    for n in [69, 85, 86, 102, 103, 300, 1024] {
+        for batch in [1, 3, 37, 300] {
+            if batch == 300 && n > 103 {
+                continue;
+            }
+            let systems: Vec<Sys> = (0..batch).map(|i| {
+                seed += 1;
+                il_mixed_system::<T>(n, (i + n) % 10, i / 10, seed)
+            }).collect();
+            let out = run_interleaved::<T>(h, &systems, Pivoting::Diagonal);
+            let again = run_interleaved::<T>(h, &systems, Pivoting::Diagonal);
+            for (i, (s, (x, info))) in systems.iter().zip(&out).enumerate() {
+                let what = format!("{} (case {})", s.what::<T>("interleaved", i, Pivoting::Diagonal), (i + n) % 10);
+                verify::<T>(h.backend(), &what, s, x, *info);
+                assert!(again[i].1 == *info && unchanged(&again[i].0, x), "{what}: a second call gave other bits");
+            }
+        }
+    }
+}
+
+/// System `case` (0 … 9) of [`il_pivoting_for`]'s batches, its variant `v` choosing the row
+/// where the case has several.
+fn il_mixed_system<T: Blas>(n: usize, case: usize, v: usize, seed: u64) -> Sys {
+    let kind = match case {
+        1 => Kind::Random,
+        2 => Kind::Indefinite,
+        4 => Kind::ZeroDiagonal,
+        6 => Kind::Laplace,
+        8 => Kind::ScaledRows,
+        _ => Kind::Dominant,
+    };
+    let mut s = Sys::new::<T>(kind, n, 1, seed);
+    match case {
+        3 => {
+            // Dominant but for one row: that system goes whole.
+            let r = [1, 34, n / 2, n - 1][v % 4];
+            s.d[r] = c64(0.25, 0.0);
+            if r + 1 < n {
+                s.du[r] = c64(1.0, 0.0);
+            } else {
+                s.dl[r - 1] = c64(1.0, 0.0);
+            }
+        }
+        5 => zero_column(&mut s, 34),
+        7 => zero_column(&mut s, [50, 42, n - 1][v % 3]),
+        9 => {
+            s.d[52] = c64(0.0, 0.0);
+            s.du[52] = c64(0.0, 0.0);
+        }
+        _ => {}
+    }
+    s
+}
+
 /// Zeroes column j of s (singular from then on).
 fn zero_column(s: &mut Sys, j: usize) {
     s.d[j] = c64(0.0, 0.0);
@@ -846,6 +912,7 @@ crate::all_precisions! {
     tail_orders => tail_orders_for;
     singular_partitions => singular_partitions_for;
     il_partitioned => il_partitioned_for;
+    il_pivoting => il_pivoting_for;
     strided => strided_for;
     interleaved => interleaved_for;
     cusparse_layout => cusparse_layout_for;
@@ -864,6 +931,7 @@ crate::on_every_backend! {
     issue27_spike_tail_orders_reproducible => super::tail_orders;
     issue27_singular_partitions_fall_back => super::singular_partitions;
     issue27_interleaved_partitioned => super::il_partitioned;
+    issue27_interleaved_pivoting_partitions_dominant_only => super::il_pivoting;
     gtsv_batched_strided_matches_lapack => super::strided;
     gtsv_batched_interleaved_matches_lapack => super::interleaved;
     issue25_cusparse_arrays_map_as_documented => super::cusparse_layout;

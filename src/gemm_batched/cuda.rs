@@ -44,9 +44,10 @@ pub enum Plan {
 /// Register budget of one thread's block of C in the small kernel, in 4-byte words, and the
 /// register cap per thread: small enough that 1024 threads fit on an SM, which a
 /// bandwidth-bound kernel needs to keep enough loads in flight.
-/// (Double complex keeps 32 words and 128 registers: with fewer it spills.)
-fn small_budget<T: Scalar>() -> (usize, usize) {
-    if std::mem::size_of::<T>() == 16 {
+/// (Double complex keeps 32 words and 128 registers: with fewer it spills; but `staged`, where
+/// its share of C is smaller, it takes the others' budget, as measured.)
+fn small_budget<T: Scalar>(staged: bool) -> (usize, usize) {
+    if std::mem::size_of::<T>() == 16 && !staged {
         (32, 128)
     } else {
         (16, 64)
@@ -63,10 +64,18 @@ const SMALL_SMEM_STAGED: usize = 96 << 10;
 const SM_SMEM: usize = 228 << 10;
 /// Threads an SM should hold with raw stages: enough warps to hide the products' latency.
 const SMALL_THREADS_SM: usize = 256;
-/// Matrices of C above this many bytes take raw stages on sm_80 and later: where the direct
-/// kernel was measured below cuBLAS on the H100 (n = 32, z at 16: 0.79–0.86×), while at 2 KB
-/// and below (s, d, c at 16) it is 1.4–1.9× (docs/performance.md).
+/// Matrices of C above this many bytes, complex double up to 16 × 16, take raw stages on sm_80
+/// and later (see [`small_staged`]).
 const SMALL_STAGED_BYTES: usize = 2048;
+
+/// Whether the small class stages its operands by cp.async (`dmma`: sm_80 and later): only
+/// complex double of at most 16 × 16 with C above [`SMALL_STAGED_BYTES`]. Measured on an H200
+/// (docs/bench/gemm-small-tune, 2026-11-28): z at 16 with 64 threads a matrix and two stages,
+/// C staged, is 0.93× cuBLAS where the direct kernel is 0.71×; at n = 32, in every precision,
+/// every staged variant was slower than the direct kernel (0.37–0.69× against 0.60–0.78×).
+fn small_staged<T>(m: usize, n: usize, dmma: bool) -> bool {
+    dmma && std::mem::size_of::<T>() == 16 && m.max(n) <= 16 && m * n * std::mem::size_of::<T>() > SMALL_STAGED_BYTES
+}
 
 /// The size class and its parameters for op(A) `m × k` times op(B) `k × n` of type `T` in
 /// exact arithmetic (the default math mode); `dmma`: the device has FP64 tensor cores (sm_80
@@ -86,7 +95,7 @@ pub fn plan_in<T: Scalar>(mode: MathMode, m: usize, n: usize, k: usize, reads_ab
     let words = std::mem::size_of::<T>() / 4;
     if m.max(n).max(k) <= 32 {
         // The fewest threads per matrix whose share of C fits the register budget.
-        let per_thread = (small_budget::<T>().0 / words).max(1);
+        let per_thread = (small_budget::<T>(small_staged::<T>(m, n, dmma)).0 / words).max(1);
         let (mut ti, mut tj) = (1, 1);
         while m.div_ceil(ti) * n.div_ceil(tj) > per_thread {
             if m.div_ceil(ti) >= n.div_ceil(tj) {
@@ -139,14 +148,14 @@ pub fn plan_in<T: Scalar>(mode: MathMode, m: usize, n: usize, k: usize, reads_ab
     }
 }
 
-/// The small class's groups and stages for `ti × tj` threads a matrix. With cp.async (`dmma`:
-/// sm_80 and later) and matrices of C above [`SMALL_STAGED_BYTES`]: the first of two stages
+/// The small class's groups and stages for `ti × tj` threads a matrix. Where
+/// [`small_staged`]: the first of two stages
 /// with C, two without, one without, whose block fits [`SMALL_SMEM_STAGED`] with at least
 /// [`SMALL_THREADS_SM`] threads resident an SM, about 128 threads a block. Else loads straight
 /// into the compute layout, 256 threads a block within [`SMALL_SMEM`].
 fn small_plan<T>(m: usize, n: usize, k: usize, ti: usize, tj: usize, dmma: bool) -> Plan {
     let tpm = ti * tj;
-    if dmma && m * n * std::mem::size_of::<T>() > SMALL_STAGED_BYTES {
+    if small_staged::<T>(m, n, dmma) {
         for (st, pc) in [(2, true), (2, false), (1, false)] {
             let mut nb = (128 / tpm).max(1);
             loop {
@@ -222,7 +231,7 @@ pub fn specialise<T: Scalar>(plan: Plan, m: usize, n: usize, k: usize, ta: i32, 
                 format!("NG_NB={nb}"),
                 format!("NG_TI={ti}"),
                 format!("NG_TJ={tj}"),
-                format!("NG_MINB={}", (65536 / (nb * ti * tj * small_budget::<T>().1)).max(1)),
+                format!("NG_MINB={}", (65536 / (nb * ti * tj * small_budget::<T>(st > 0).1)).max(1)),
                 format!("NG_ST={st}"),
                 format!("NG_PC={}", pc as usize),
             ],
@@ -457,7 +466,7 @@ mod tests {
     #[test]
     fn plans_by_size_class() {
         assert_eq!(plan::<f32>(4, 4, 4, true, true), Plan::Small { nb: 256, ti: 1, tj: 1, st: 0, pc: false });
-        assert_eq!(plan::<f32>(32, 32, 32, true, true), Plan::Small { nb: 2, ti: 8, tj: 8, st: 2, pc: true });
+        assert_eq!(plan::<f32>(32, 32, 32, true, true), Plan::Small { nb: 4, ti: 8, tj: 8, st: 0, pc: false });
         assert_eq!(plan::<f32>(32, 32, 32, true, false), Plan::Small { nb: 4, ti: 8, tj: 8, st: 0, pc: false });
         assert!(matches!(plan::<Complex64>(33, 8, 8, true, true), Plan::Tiled { .. }));
         assert_eq!(plan::<f64>(4, 4, 4, false, true), Plan::Scale);
@@ -485,19 +494,20 @@ mod tests {
     #[test]
     fn small_class_stages_where_the_matrices_are_large() {
         use num_complex::Complex32;
-        // n = 32 (z from 12: C above 2 KB) through raw stages on sm_80 and later: as many
-        // stages as fit 96 KB a block with 256 threads resident an SM.
-        assert_eq!(plan::<f64>(32, 32, 32, true, true), Plan::Small { nb: 1, ti: 16, tj: 8, st: 2, pc: true });
-        assert_eq!(plan::<Complex32>(32, 32, 32, true, true), Plan::Small { nb: 1, ti: 16, tj: 8, st: 2, pc: true });
-        assert_eq!(plan::<Complex64>(32, 32, 32, true, true), Plan::Small { nb: 1, ti: 16, tj: 8, st: 1, pc: false });
-        assert_eq!(plan::<Complex64>(16, 16, 16, true, true), Plan::Small { nb: 2, ti: 8, tj: 4, st: 2, pc: false });
-        // Small matrices, and GPUs without cp.async, load straight into the compute layout.
-        for (m, n, k) in [(16, 16, 16), (4, 4, 32), (3, 17, 5), (22, 23, 32)] {
+        // Raw stages for complex double of 12 … 16 only (C above 2 KB): 64 threads a matrix,
+        // two a block, two stages with C, as measured best (small_staged).
+        assert_eq!(plan::<Complex64>(16, 16, 16, true, true), Plan::Small { nb: 2, ti: 8, tj: 8, st: 2, pc: true });
+        assert!(matches!(plan::<Complex64>(12, 12, 32, true, true), Plan::Small { st: 2, .. }));
+        // Everything else, and GPUs without cp.async, load straight into the compute layout.
+        for (m, n, k) in [(16, 16, 16), (4, 4, 32), (3, 17, 5), (22, 23, 32), (32, 32, 32)] {
             assert!(matches!(plan::<f32>(m, n, k, true, true), Plan::Small { st: 0, pc: false, .. }), "{m} {n} {k}");
+            assert!(matches!(plan::<f64>(m, n, k, true, true), Plan::Small { st: 0, pc: false, .. }), "{m} {n} {k}");
+            assert!(matches!(plan::<Complex32>(m, n, k, true, true), Plan::Small { st: 0, pc: false, .. }), "{m} {n} {k}");
         }
-        for (m, n) in [(24, 24), (31, 31), (17, 32), (32, 1)] {
-            assert!(matches!(plan::<Complex64>(m, n, 32, true, false), Plan::Small { st: 0, .. }));
+        for (m, n) in [(24, 24), (31, 31), (17, 32), (32, 1), (11, 11)] {
+            assert!(matches!(plan::<Complex64>(m, n, 32, true, true), Plan::Small { st: 0, .. }));
         }
+        assert!(matches!(plan::<Complex64>(16, 16, 16, true, false), Plan::Small { st: 0, .. }));
         // Every staged plan fits its limits; the shared memory as the kernel lays it out.
         for n in 1..=32 {
             for (m, k) in [(n, n), (32, n), (n, 1), (7, 32)] {
@@ -519,13 +529,13 @@ mod tests {
         // Float 3 × 3, one stage: A and B (9 floats each) rounded up to whole 16-byte vectors.
         assert_eq!(small_smem::<f32>(3, 3, 3, 1, 1, false), (12 + 12 + 3 * 6) * 4);
         // Staged plans loop over groups: the grid is what the SMs hold, at most the groups.
-        let p = plan::<f32>(32, 32, 32, true, true);
-        let smem = small_smem::<f32>(32, 32, 32, 2, 2, true);
+        let p = plan::<Complex64>(16, 16, 16, true, true);
+        let smem = small_smem::<Complex64>(16, 16, 16, 2, 2, true);
         assert_eq!(small_grid(p, smem, 1 << 20, 132), 132 * 3);
         assert_eq!(small_grid(p, smem, 100, 132), 100);
-        assert_eq!(small_grid(plan::<f32>(32, 32, 32, true, false), 0, 1 << 20, 132), 1 << 20);
-        let (d, e) = specialise::<f32>(p, 32, 32, 32, 1, 0);
-        assert_eq!(e, "gemm_small_f32");
+        assert_eq!(small_grid(plan::<f32>(32, 32, 32, true, true), 0, 1 << 20, 132), 1 << 20);
+        let (d, e) = specialise::<Complex64>(p, 16, 16, 16, 1, 0);
+        assert_eq!(e, "gemm_small_c64");
         for want in ["NG_SMALL=1", "NG_NB=2", "NG_ST=2", "NG_PC=1", "NG_MINB=8"] {
             assert!(d.contains(&want.to_string()), "{want} not in {d:?}");
         }

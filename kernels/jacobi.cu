@@ -4,9 +4,6 @@
 // Kernels (T = NG_T, R its real type):
 //   jacobi_syevj_<T>   two-sided cyclic Jacobi on a Hermitian matrix.
 //   jacobi_gesvdj_<T>  one-sided (Hestenes) Jacobi on the columns of A (m >= n) or of Aᴴ.
-//   jacobi_gesvdj_blocked_<T>  the same, blocked (two-level) for min(m, n) >= NB_MIN: block
-//                      pairs of columns, each by its Gram matrix, inner sweeps of two-sided
-//                      Jacobi on it and an update of the columns (see its section below).
 //
 // A "team" works on one matrix: a warp (several teams per block, synchronised by __syncwarp)
 // for small matrices, or the whole block (__syncthreads). The team's working matrices live in
@@ -238,42 +235,6 @@ __device__ __forceinline__ void ng_complete(const Team &tm, T *x, ng_i64 rows, i
 
 #ifndef NG_N  // the general kernels (team per matrix, working matrices in memory)
 
-// One sweep of two-sided cyclic Jacobi on the n × n Hermitian matrix at A (leading dimension
-// n; V, n × n, accumulating the rotations, or null): N − 1 round-robin steps, each forming
-// every pair's rotation from the matrix before the step, then applying them all (the CPU
-// backend's eig_sweep). This thread's part of the sweep's largest ratio, of whether it rotated
-// and of whether it met a NaN is folded into worst, rotated and bad (the caller reduces them).
-__device__ void ng_eig_sweep(const Team &tm, T *A, T *V, int n, R tol, T *sp, R *cs, R *dp, R *dq, R &worst, R &rotated, R &bad) {
-    const int N = n + (n & 1), P = N / 2;
-    for (int k = 0; k < N - 1; ++k) {
-        for (int j = tm.lane; j < P; j += tm.size) {
-            int p, q;
-            ng_pair(j, k, N, &p, &q);
-            cs[j] = R(-1);
-            if (q >= n) continue;
-            const R app = ng_re(A[p + p * n]), aqq = ng_re(A[q + q * n]);
-            const T b = A[p + q * n];
-            const R g = ng_abs(b), scale = ng_sqrt(ng_abs(app)) * ng_sqrt(ng_abs(aqq));
-            const R ratio = g == R(0) ? R(0) : g / scale;
-            if (!(ratio == ratio) || !(app == app) || !(aqq == aqq)) bad = 1;
-            else worst = ng_max(worst, ratio);
-            if (g <= tol * scale || !(ratio == ratio)) continue;
-            R c, t;
-            ng_rotation(app, aqq, b, g, &c, &sp[j], &t);
-            cs[j] = c;
-            dp[j] = app - t * g;
-            dq[j] = aqq + t * g;
-            rotated = 1;
-        }
-        tm.sync();
-        ng_apply_columns(tm, A, n, n, P, k, N, cs, sp);
-        if (V) ng_apply_columns(tm, V, n, n, P, k, N, cs, sp);
-        tm.sync();
-        ng_apply_rows(tm, A, n, P, k, N, cs, sp, dp, dq);
-        tm.sync();
-    }
-}
-
 // Shared memory per team, in elements: the layouts the host mirrors in cuda.rs.
 //   syevj:  [a: n² T if a_sh][v: n² T if v_sh][sp: P T] [cs, dp, dq: P R each][vals, rk: n R each][red: 32 R]
 //   gesvdj: [w: mm·nn T if w_sh][q: nn² T if q_sh][sp: P T] [cs: P R][vals, rk: nn R each][red: 32 R]
@@ -331,7 +292,33 @@ extern "C" __global__ void __launch_bounds__(NG_MAX_THREADS) NG_KERNEL(jacobi_sy
     for (;;) {
         ++sweep;
         R worst = 0, rotated = 0;
-        ng_eig_sweep(tm, A, vectors ? V : nullptr, n, tol, sp, cs, dp, dq, worst, rotated, bad);
+        for (int k = 0; k < N - 1; ++k) {
+            for (int j = tm.lane; j < P; j += tm.size) {
+                int p, q;
+                ng_pair(j, k, N, &p, &q);
+                cs[j] = R(-1);
+                if (q >= n) continue;
+                const R app = ng_re(A[p + p * n]), aqq = ng_re(A[q + q * n]);
+                const T b = A[p + q * n];
+                const R g = ng_abs(b), scale = ng_sqrt(ng_abs(app)) * ng_sqrt(ng_abs(aqq));
+                const R ratio = g == R(0) ? R(0) : g / scale;
+                if (!(ratio == ratio) || !(app == app) || !(aqq == aqq)) bad = 1;
+                else worst = ng_max(worst, ratio);
+                if (g <= tol * scale || !(ratio == ratio)) continue;
+                R c, t;
+                ng_rotation(app, aqq, b, g, &c, &sp[j], &t);
+                cs[j] = c;
+                dp[j] = app - t * g;
+                dq[j] = aqq + t * g;
+                rotated = 1;
+            }
+            tm.sync();
+            ng_apply_columns(tm, A, n, n, P, k, N, cs, sp);
+            if (vectors) ng_apply_columns(tm, V, n, n, P, k, N, cs, sp);
+            tm.sync();
+            ng_apply_rows(tm, A, n, P, k, N, cs, sp, dp, dq);
+            tm.sync();
+        }
         const R any = tm.max(rotated), worst_all = tm.max(worst);
         if (tm.max(bad) != R(0)) {
             status = 2;
@@ -364,83 +351,6 @@ extern "C" __global__ void __launch_bounds__(NG_MAX_THREADS) NG_KERNEL(jacobi_sy
                 am[i + (ng_i64)rk[j] * lda] = V[i + j * n];
             }
         }
-    }
-    if (tm.lane == 0) {
-        info[mat] = status;
-        sweeps[mat] = sweep;
-        residual[mat] = resid;
-    }
-}
-
-// W (mm × nn, leading dimension mm) from the m × n matrix at am: A (m >= n) or Aᴴ; Q (nn ×
-// nn, or null) the identity. Whether an entry is not finite, in every thread of the team.
-__device__ bool ng_gesvdj_load(const Team &tm, const T *am, ng_i64 lda, bool wide, int mm, int nn, T *W, T *Q) {
-    R bad = 0;
-    for (ng_i64 it = tm.lane; it < (ng_i64)mm * nn; it += tm.size) {
-        const ng_i64 i = it % mm, j = it / mm;
-        const T x = wide ? ng_conj(am[j + i * lda]) : am[i + j * lda];
-        if (!ng_isfinite(x)) bad = 1;
-        W[i + j * mm] = x;
-    }
-    if (Q)
-        for (ng_i64 it = tm.lane; it < (ng_i64)nn * nn; it += tm.size)
-            Q[it] = ng_from_real_t<T>::of(it % nn == it / nn ? R(1) : R(0));
-    const bool any = tm.max(bad) != R(0);
-    tm.sync();
-    return any;
-}
-
-// The outputs of matrix `mat` whose iteration on W (and Q) ended with status, sweep and
-// resid: σ_j = ‖w_j‖ into sm (sorted descending unless !sort), X (m̃ × nn) W's normalised
-// columns and Y Q's in that order, the columns of zero values completed; NaN outputs for
-// status 2; then info, sweeps and residual. vals, rk: nn reals of shared memory; coef: nn
-// elements of scratch (the completion's).
-__device__ void ng_gesvdj_finish(const Team &tm, int status, int sweep, R resid, const T *W, int mm, int nn, const T *Q, bool want_x, bool want_q, T *X, ng_i64 ldx, T *Y,
-                                 ng_i64 ldy, R *sm, R *vals, R *rk, T *coef, int sort, int *info, int *sweeps, R *residual, ng_i64 mat) {
-    // Lanes per column for the norms: the iteration's group size (a power of two up to 32).
-    const int P = (nn + (nn & 1)) / 2;
-    int g = 1;
-    while (g < 32 && g * 2 * P <= tm.size) g *= 2;
-    const int groups = tm.size / g, gid = tm.lane / g, gl = tm.lane % g;
-    if (status == 2) {
-        for (int j = tm.lane; j < nn; j += tm.size) sm[j] = ng_nan();
-        if (want_x) ng_fill_nan(tm, X, mm, nn, ldx);
-        if (want_q) ng_fill_nan(tm, Y, nn, nn, ldy);
-        resid = ng_nan();
-    } else {
-        // σ_j = ‖w_j‖: a group of lanes per column.
-        for (int b0 = 0; b0 < nn; b0 += groups) {
-            const int j = b0 + gid;
-            R al = 0;
-            if (j < nn)
-                for (ng_i64 r = gl; r < mm; r += g) al += ng_norm2(W[r + j * (ng_i64)mm]);
-            for (int o = g / 2; o > 0; o >>= 1) al += __shfl_xor_sync(0xffffffffu, al, o);
-            if (gl == 0 && j < nn) vals[j] = ng_sqrt(al);
-        }
-        tm.sync();
-        for (int j = tm.lane; j < nn; j += tm.size) {
-            rk[j] = R(sort ? ng_rank(vals, nn, j, true) : j);
-            sm[(int)rk[j]] = vals[j];
-        }
-        tm.sync();
-        if (want_x)
-            for (ng_i64 it = tm.lane; it < (ng_i64)mm * nn; it += tm.size) {
-                const int j = (int)(it / mm);
-                const ng_i64 i = it - (ng_i64)j * mm;
-                const R sj = vals[j];
-                X[i + (ng_i64)rk[j] * ldx] = sj > R(0) ? ng_scale(W[i + j * (ng_i64)mm], R(1) / sj) : ng_zero<T>();
-            }
-        if (want_q)
-            for (ng_i64 it = tm.lane; it < (ng_i64)nn * nn; it += tm.size) {
-                const int j = (int)(it / nn);
-                const ng_i64 i = it - (ng_i64)j * nn;
-                Y[i + (ng_i64)rk[j] * ldy] = Q[i + j * (ng_i64)nn];
-            }
-        tm.sync();
-        // Zero singular values: their columns of X completed to an orthonormal set.
-        if (want_x)
-            for (int r = 0; r < nn; ++r)
-                if (sm[r] == R(0)) ng_complete(tm, X, mm, nn, ldx, r, sm, coef);
     }
     if (tm.lane == 0) {
         info[mat] = status;
@@ -484,8 +394,18 @@ extern "C" __global__ void __launch_bounds__(NG_MAX_THREADS) NG_KERNEL(jacobi_ge
     R *sm = s + mat * ss;
 
     R bad = 0;
-    int status = ng_gesvdj_load(tm, am, lda, wide, mm, nn, W, want_q ? Q : nullptr) ? 2 : 0, sweep = 0;
+    for (ng_i64 it = tm.lane; it < (ng_i64)mm * nn; it += tm.size) {
+        const ng_i64 i = it % mm, j = it / mm;
+        const T x = wide ? ng_conj(am[j + i * lda]) : am[i + j * lda];
+        if (!ng_isfinite(x)) bad = 1;
+        W[i + j * mm] = x;
+    }
+    if (want_q)
+        for (ng_i64 it = tm.lane; it < (ng_i64)nn * nn; it += tm.size)
+            Q[it] = ng_from_real_t<T>::of(it % nn == it / nn ? R(1) : R(0));
+    int status = tm.max(bad) != R(0) ? 2 : 0, sweep = 0;
     R resid = 0;
+    tm.sync();
 
     // Lanes per pair for the dot products: a power of two up to 32, so that a group is
     // inside one warp and the shuffles below stay in it.
@@ -543,300 +463,51 @@ extern "C" __global__ void __launch_bounds__(NG_MAX_THREADS) NG_KERNEL(jacobi_ge
         if (sweep >= max_sweeps) status = 1;
     }
 
-    ng_gesvdj_finish(tm, status, sweep, resid, W, mm, nn, Q, want_x, want_q, X, ldx, Y, ldy, sm, vals, rk, coef, sort, info, sweeps, residual, mat);
-}
-
-// ---- gesvdj, blocked (two-level) one-sided Jacobi for min(m, n) >= NB_MIN ----
-// The order is the CPU backend's (src/jacobi/mod.rs, cpu.rs svd_blocked): the nn columns of W
-// in blocks of NG_NB (the last shorter), NB2 = their count rounded up to even; a sweep is
-// NB2 − 1 round-robin rounds (ng_pair on blocks) of NB2 / 2 disjoint block pairs (I, J), J
-// past the last block meaning block I alone. A pair problem (ng_block_pair, a block of NG_BLK
-// threads): the Gram matrix G of the pair's w <= BW columns, at most `inner` sweeps of
-// two-sided Jacobi on G (ng_eig_sweep) accumulating U, and when the first inner sweep
-// rotated, the pair's columns of W (and Q) times U. The pairs of a round touch disjoint
-// columns, so running them one after another in one block (phase ALL: one block per matrix,
-// for large batches) or at once in b blocks (phase ROUND: one launch per round, for small
-// batches, with LOAD, END and FINISH launches around) gives the same bits.
-#ifndef NG_NB
-#define NG_NB 16
-#endif
-#define NG_BLK 256
-#define NG_BLK_ALL 0
-#define NG_BLK_LOAD 1
-#define NG_BLK_ROUND 2
-#define NG_BLK_END 3
-#define NG_BLK_FINISH 4
-constexpr int BW = 2 * NG_NB;                        // most columns of a pair
-constexpr int BTR = 32;                              // rows of a tile
-constexpr int BLDT = BTR + 1;                        // its leading dimension
-constexpr int BGE = (BW * BW + NG_BLK - 1) / NG_BLK;  // Gram entries per thread
-
-// A pair's columns of W, in the order of its Gram matrix: r < wi is column c0 + r, the others
-// c1 + r − wi.
-struct Cols {
-    int c0, wi, c1, w;
-    __device__ int at(int r) const { return r < wi ? c0 + r : c1 + r - wi; }
-};
-
-__device__ Cols ng_cols(int nn, int nblk, int bi, int bj) {
-    Cols c;
-    c.c0 = bi * NG_NB;
-    c.wi = min(NG_NB, nn - c.c0);
-    c.c1 = bj < nblk ? bj * NG_NB : 0;
-    c.w = c.wi + (bj < nblk ? min(NG_NB, nn - c.c1) : 0);
-    return c;
-}
-
-// Shared memory of a pair problem.
-struct BlkSh {
-    T *G, *U, *tile, *sp;
-    R *cs, *dp, *dq;
-};
-
-// Rows [i0, i0 + rows) of the pair's columns of X (leading dimension ld) into the tile.
-__device__ void ng_load_tile(const Team &tm, const T *X, ng_i64 ld, ng_i64 i0, int rows, const Cols &cl, T *tile) {
-    for (int it = tm.lane; it < BTR * cl.w; it += tm.size) {
-        const int t = it % BTR, r = it / BTR;
-        if (t < rows) tile[t + r * BLDT] = X[i0 + t + (ng_i64)cl.at(r) * ld];
-    }
-}
-
-// G = the pair's columns of W (mm rows) ᴴ times themselves: entry (r, c), r <= c, one fma
-// chain down the rows (the CPU backend's order), the lower triangle its conjugate, the
-// diagonal real.
-__device__ void ng_gram(const Team &tm, const T *W, ng_i64 mm, const Cols &cl, T *tile, T *G) {
-    const int w = cl.w;
-    T acc[BGE];
-#pragma unroll
-    for (int i = 0; i < BGE; ++i) acc[i] = ng_zero<T>();
-    for (ng_i64 i0 = 0; i0 < mm; i0 += BTR) {
-        const int rows = (int)min((ng_i64)BTR, mm - i0);
-        ng_load_tile(tm, W, mm, i0, rows, cl, tile);
-        tm.sync();
-#pragma unroll
-        for (int i = 0; i < BGE; ++i) {
-            const int e = tm.lane + i * NG_BLK, r = e % w, c = e / w;
-            if (e < w * w && r <= c)
-                for (int t = 0; t < rows; ++t) acc[i] = ng_fma(ng_conj(tile[t + r * BLDT]), tile[t + c * BLDT], acc[i]);
+    if (status == 2) {
+        for (int j = tm.lane; j < nn; j += tm.size) sm[j] = ng_nan();
+        if (want_x) ng_fill_nan(tm, X, mm, nn, ldx);
+        if (want_q) ng_fill_nan(tm, Y, nn, nn, ldy);
+        resid = ng_nan();
+    } else {
+        // σ_j = ‖w_j‖: a group of lanes per column.
+        for (int b0 = 0; b0 < nn; b0 += groups) {
+            const int j = b0 + gid;
+            R al = 0;
+            if (j < nn)
+                for (ng_i64 r = gl; r < mm; r += g) al += ng_norm2(W[r + j * (ng_i64)mm]);
+            for (int o = g / 2; o > 0; o >>= 1) al += __shfl_xor_sync(0xffffffffu, al, o);
+            if (gl == 0 && j < nn) vals[j] = ng_sqrt(al);
         }
         tm.sync();
-    }
-#pragma unroll
-    for (int i = 0; i < BGE; ++i) {
-        const int e = tm.lane + i * NG_BLK, r = e % w, c = e / w;
-        if (e >= w * w || r > c) continue;
-        if (r == c) {
-            G[r + r * w] = ng_from_real_t<T>::of(ng_re(acc[i]));
-        } else {
-            G[r + c * w] = acc[i];
-            G[c + r * w] = ng_conj(acc[i]);
-        }
-    }
-}
-
-// The pair's columns of X (rows rows, leading dimension rows) times U (w × w): each new entry
-// one fma chain over U's column from zero (the CPU backend's order), a tile of rows at a time.
-__device__ void ng_times_u(const Team &tm, T *X, ng_i64 rows, const Cols &cl, const T *U, T *tile) {
-    const int w = cl.w;
-    for (ng_i64 i0 = 0; i0 < rows; i0 += BTR) {
-        const int nr = (int)min((ng_i64)BTR, rows - i0);
-        ng_load_tile(tm, X, rows, i0, nr, cl, tile);
-        tm.sync();
-        for (int it = tm.lane; it < BTR * w; it += tm.size) {
-            const int t = it % BTR, c = it / BTR;
-            if (t >= nr) continue;
-            T acc = ng_zero<T>();
-            for (int r = 0; r < w; ++r) acc = ng_fma(tile[t + r * BLDT], U[r + c * w], acc);
-            X[i0 + t + (ng_i64)cl.at(c) * rows] = acc;
+        for (int j = tm.lane; j < nn; j += tm.size) {
+            rk[j] = R(sort ? ng_rank(vals, nn, j, true) : j);
+            sm[(int)rk[j]] = vals[j];
         }
         tm.sync();
-    }
-}
-
-// One block pair on W (mm × nn) and Q (nn × nn, or null): its first inner sweep's largest
-// ratio and whether it rotated, and whether any inner sweep met a NaN (then nothing is
-// updated), the same in every thread. The inner sweeps (at most NG_NB pairs a step) run on
-// the first warp alone, synchronised by __syncwarp: each entry's arithmetic is the same as
-// with any team, and block barriers at every step would cost more than the idle warps.
-// Their results pass through red[16 .. 19), which the block reductions (red[0 .. 16)) leave.
-__device__ void ng_block_pair(const Team &tm, T *W, int mm, T *Q, int nn, const Cols &cl, R tol, int inner, const BlkSh &b, R &worst, R &rotated, R &bad) {
-    const int w = cl.w;
-    ng_gram(tm, W, mm, cl, b.tile, b.G);
-    for (int it = tm.lane; it < w * w; it += tm.size) b.U[it] = ng_from_real_t<T>::of(it % w == it / w ? R(1) : R(0));
-    tm.sync();
-    R *out = tm.red + 16;
-    if (threadIdx.x < 32) {  // the whole first warp
-        const Team wt = ng_team(true, nullptr);
-        R first_worst = 0, first_rot = 0, any_bad = 0;
-        for (int i = 0; i < inner; ++i) {
-            R wo = 0, ro = 0, na = 0;
-            ng_eig_sweep(wt, b.G, b.U, w, tol, b.sp, b.cs, b.dp, b.dq, wo, ro, na);
-            const R any = wt.max(ro), nan = wt.max(na), all = wt.max(wo);
-            if (i == 0) {
-                first_worst = all;
-                first_rot = any;
+        if (want_x)
+            for (ng_i64 it = tm.lane; it < (ng_i64)mm * nn; it += tm.size) {
+                const int j = (int)(it / mm);
+                const ng_i64 i = it - (ng_i64)j * mm;
+                const R sj = vals[j];
+                X[i + (ng_i64)rk[j] * ldx] = sj > R(0) ? ng_scale(W[i + j * (ng_i64)mm], R(1) / sj) : ng_zero<T>();
             }
-            any_bad = ng_max(any_bad, nan);
-            if (any == R(0) || nan != R(0)) break;
-        }
-        if (threadIdx.x == 0) {
-            out[0] = first_worst;
-            out[1] = first_rot;
-            out[2] = any_bad;
-        }
-    }
-    tm.sync();
-    worst = out[0];
-    rotated = out[1];
-    bad = out[2];
-    if (rotated == R(0) || bad != R(0)) return;
-    ng_times_u(tm, W, mm, cl, b.U, b.tile);
-    if (Q) ng_times_u(tm, Q, nn, cl, b.U, b.tile);
-}
-
-// A matrix's state in the multi-block execution, at the start of its scratch (the host
-// reserves 48 bytes): done, and the status, sweeps and residual so far; the current sweep's
-// rotated, bad and worst (the round launches' atomics); live (matrix 0's only: whether any
-// matrix goes on, for the host).
-struct BlkState {
-    int done, status, sweep, rotated, bad, live;
-    R worst, resid;
-};
-
-// Maximum of non-negative values (+inf included) by their bits, which order as the values.
-__device__ __forceinline__ void ng_atomic_max(float *a, float v) { atomicMax((unsigned int *)a, __float_as_uint(v)); }
-__device__ __forceinline__ void ng_atomic_max(double *a, double v) { atomicMax((unsigned long long *)a, (unsigned long long)__double_as_longlong(v)); }
-
-// phase ALL: grid batch (a block per matrix, every round in turn); LOAD, FINISH: grid batch;
-// ROUND: grid (batch, NB2 / 2), round k; END: one block. NG_BLK threads. work: per matrix
-// (swork elements apart) the state (state_elems), W (mm·nn), Q (nn², when wanted), the
-// completion's nn; w_sh, q_sh (phase ALL only): W, Q in shared memory instead. Shared memory:
-//   [W: mm·nn T if w_sh][Q: nn² T if q_sh][G, U: BW² T each][tile: BLDT·BW T][sp: NG_NB T]
-//   [cs, dp, dq: NG_NB R each][red: 32 R][vals, rk: nn R each (ALL, FINISH)]
-extern "C" __global__ void __launch_bounds__(NG_BLK) NG_KERNEL(jacobi_gesvdj_blocked)(
-    int phase, int k, int m, int n, int jobu, int jobv, const T *a, ng_i64 lda, ng_i64 sa, R *s, ng_i64 ss, T *u, ng_i64 ldu,
-    ng_i64 su, T *v, ng_i64 ldv, ng_i64 sv, T *work, ng_i64 swork, ng_i64 state_elems, int w_sh, int q_sh, double tol_in,
-    int inner, int max_sweeps, int sort, int *info, int *sweeps, R *residual, ng_i64 batch) {
-    extern __shared__ __align__(16) unsigned char ng_smem[];
-    const R tol = R(tol_in);  // the host's tolerance, rounded to R as the CPU backend's
-    const bool wide = m < n;
-    const int mm = wide ? n : m, nn = wide ? m : n;
-    const int nblk = (nn + NG_NB - 1) / NG_NB, NB2 = nblk + (nblk & 1);
-    const bool want_x = wide ? jobv : jobu, want_q = wide ? jobu : jobv;
-    T *tp = (T *)ng_smem;
-    T *w_smem = tp;
-    if (w_sh) tp += (ng_i64)mm * nn;
-    T *q_smem = tp;
-    if (q_sh) tp += (ng_i64)nn * nn;
-    BlkSh b;
-    b.G = tp;
-    b.U = b.G + BW * BW;
-    b.tile = b.U + BW * BW;
-    b.sp = b.tile + BLDT * BW;
-    b.cs = (R *)(b.sp + NG_NB);
-    b.dp = b.cs + NG_NB;
-    b.dq = b.dp + NG_NB;
-    R *red = b.dq + NG_NB, *vals = red + 32, *rk = vals + nn;
-    const Team tm = ng_team(false, red);
-
-    if (phase == NG_BLK_END) {
-        R live = 0;
-        for (ng_i64 i = tm.lane; i < batch; i += tm.size) {
-            BlkState *x = (BlkState *)(work + i * swork);
-            if (!x->done) {
-                ++x->sweep;
-                if (x->bad) {
-                    x->status = 2;
-                    x->done = 1;
-                } else {
-                    x->resid = x->worst;
-                    if (!x->rotated) x->done = 1;
-                    else if (x->sweep >= max_sweeps) {
-                        x->status = 1;
-                        x->done = 1;
-                    }
-                }
-                x->rotated = 0;
-                x->bad = 0;
-                x->worst = 0;
+        if (want_q)
+            for (ng_i64 it = tm.lane; it < (ng_i64)nn * nn; it += tm.size) {
+                const int j = (int)(it / nn);
+                const ng_i64 i = it - (ng_i64)j * nn;
+                Y[i + (ng_i64)rk[j] * ldy] = Q[i + j * (ng_i64)nn];
             }
-            if (!x->done) live = 1;
-        }
-        live = tm.max(live);
-        if (tm.lane == 0) ((BlkState *)work)->live = live != R(0);
-        return;
+        tm.sync();
+        // Zero singular values: their columns of X completed to an orthonormal set.
+        if (want_x)
+            for (int r = 0; r < nn; ++r)
+                if (sm[r] == R(0)) ng_complete(tm, X, mm, nn, ldx, r, sm, coef);
     }
-    const ng_i64 mat = blockIdx.x;
-    if (mat >= batch) return;  // the whole block
-    T *wk = work + mat * swork;
-    BlkState *st = (BlkState *)wk;
-    T *W = w_sh ? w_smem : wk + state_elems;
-    T *Q = want_q ? (q_sh ? q_smem : wk + state_elems + (ng_i64)mm * nn) : nullptr;
-    T *coef = wk + state_elems + (ng_i64)mm * nn + (want_q ? (ng_i64)nn * nn : 0);
-
-    if (phase == NG_BLK_ROUND) {
-        if (st->done) return;  // written by an earlier launch: the same in every thread
-        int bi, bj;
-        ng_pair(blockIdx.y, k, NB2, &bi, &bj);
-        if (bi >= nblk) return;
-        R wo, ro, ba;
-        ng_block_pair(tm, W, mm, Q, nn, ng_cols(nn, nblk, bi, bj), tol, inner, b, wo, ro, ba);
-        if (tm.lane == 0) {
-            ng_atomic_max(&st->worst, wo);
-            if (ro != R(0)) atomicOr(&st->rotated, 1);
-            if (ba != R(0)) atomicOr(&st->bad, 1);
-        }
-        return;
+    if (tm.lane == 0) {
+        info[mat] = status;
+        sweeps[mat] = sweep;
+        residual[mat] = resid;
     }
-    int status = 0, sweep = 0;
-    R resid = 0;
-    if (phase == NG_BLK_LOAD || phase == NG_BLK_ALL) {
-        status = ng_gesvdj_load(tm, a + mat * sa, lda, wide, mm, nn, W, Q) ? 2 : 0;
-        if (phase == NG_BLK_LOAD) {
-            if (tm.lane == 0) {
-                st->done = status != 0;
-                st->status = status;
-                st->sweep = 0;
-                st->rotated = 0;
-                st->bad = 0;
-                st->live = 0;
-                st->worst = 0;
-                st->resid = 0;
-            }
-            return;
-        }
-    }
-    if (phase == NG_BLK_ALL) {
-        while (status == 0) {
-            ++sweep;
-            R worst = 0, rotated = 0, bad = 0;
-            for (int kk = 0; kk < NB2 - 1; ++kk)
-                for (int j = 0; j < NB2 / 2; ++j) {
-                    int bi, bj;
-                    ng_pair(j, kk, NB2, &bi, &bj);
-                    if (bi >= nblk) continue;
-                    R wo, ro, ba;
-                    ng_block_pair(tm, W, mm, Q, nn, ng_cols(nn, nblk, bi, bj), tol, inner, b, wo, ro, ba);
-                    worst = ng_max(worst, wo);
-                    rotated = ng_max(rotated, ro);
-                    bad = ng_max(bad, ba);
-                }
-            if (bad != R(0)) {
-                status = 2;
-                break;
-            }
-            resid = worst;
-            if (rotated == R(0)) break;
-            if (sweep >= max_sweeps) status = 1;
-        }
-    } else {  // FINISH
-        status = st->status;
-        sweep = st->sweep;
-        resid = st->resid;
-    }
-    T *X = wide ? v + mat * sv : u + mat * su, *Y = wide ? u + mat * su : v + mat * sv;
-    const ng_i64 ldx = wide ? ldv : ldu, ldy = wide ? ldu : ldv;
-    ng_gesvdj_finish(tm, status, sweep, resid, W, mm, nn, Q, want_x, want_q, X, ldx, Y, ldy, s + mat * ss, vals, rk, coef, sort, info, sweeps, residual, mat);
 }
 
 #else  // NG_N: the register-resident warp kernels

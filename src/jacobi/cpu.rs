@@ -1,10 +1,9 @@
 //! CPU backend: the kernels' algorithm in Rust, one matrix per rayon task: the same
 //! round-robin ordering, rotation formulas, skip test and convergence rule (see the module
-//! docs), so that the two backends take the same rotations in exact arithmetic; gesvdj's
-//! blocked iteration the same block pairs, Gram matrices and inner sweeps. The in-place
+//! docs), so that the two backends take the same rotations in exact arithmetic. The in-place
 //! iterations ([`eig_in_place`], [`svd_in_place`]) are public for families built on them.
 
-use super::{block_count, blocked, pair_columns, Gesvdj, Opts, Syevj, INNER_SWEEPS, NB};
+use super::{Gesvdj, Opts, Syevj};
 use crate::core::{Result, Scalar};
 use num_traits::{Float, One, Zero};
 use rayon::prelude::*;
@@ -79,65 +78,57 @@ fn end_sweep<R: Float>(sweep: u32, bad: bool, rotated: bool, worst: R, opts: &Op
     (sweep >= opts.max_sweeps).then_some(Outcome { info: 1, sweeps, residual: worst })
 }
 
-/// One sweep of two-sided cyclic Jacobi on the n × n Hermitian matrix a (full, leading
-/// dimension n), `v` (n × n) accumulating the rotations: (the largest ratio of the sweep's
-/// tests, whether it rotated, whether it met a NaN).
-fn eig_sweep<T: Scalar>(n: usize, a: &mut [T], mut v: Option<&mut [T]>, tol: T::Real, rots: &mut Vec<Rot<T>>) -> (T::Real, bool, bool) {
-    let big_n = n + (n & 1);
-    let (mut worst, mut rotated, mut bad) = (T::Real::zero(), false, false);
-    for k in 0..big_n.saturating_sub(1) {
-        rots.clear();
-        for j in 0..big_n / 2 {
-            let (p, q) = pair(j, k, big_n);
-            if q >= n {
-                continue;
-            }
-            let (app, aqq, b) = (a[p + p * n].re(), a[q + q * n].re(), a[p + q * n]);
-            let (g, scale) = (b.abs(), app.abs().sqrt() * aqq.abs().sqrt());
-            let (ratio, rotate) = test(g, scale, tol);
-            if ratio.is_nan() || app.is_nan() || aqq.is_nan() {
-                bad = true;
-            } else {
-                worst = worst.max(ratio);
-            }
-            if rotate {
-                let (c, sp, t) = rotation(app, aqq, b, g);
-                rots.push(Rot { p, q, c, sp, dp: app - t * g, dq: aqq + t * g });
-            }
-        }
-        rotated |= !rots.is_empty();
-        for r in rots.iter() {
-            rotate_columns(a, n, n, r);
-            if let Some(v) = v.as_deref_mut() {
-                rotate_columns(v, n, n, r);
-            }
-        }
-        for r in rots.iter() {
-            for i in 0..n {
-                let (u, w) = (a[r.p + i * n], a[r.q + i * n]);
-                a[r.p + i * n] = u.scale(r.c) - r.sp * w;
-                a[r.q + i * n] = r.sp.conj() * u + w.scale(r.c);
-            }
-        }
-        for r in rots.iter() {
-            a[r.p + r.p * n] = T::from_real(r.dp);
-            a[r.q + r.q * n] = T::from_real(r.dq);
-            a[r.p + r.q * n] = T::zero();
-            a[r.q + r.p * n] = T::zero();
-        }
-    }
-    (worst, rotated, bad)
-}
-
 /// Two-sided cyclic Jacobi on the n × n Hermitian matrix a (full, leading dimension n, finite):
 /// diagonal on return (its diagonal the eigenvalues, unsorted); `v` (n × n, in: the identity
 /// or any unitary start) accumulates the rotations.
 pub fn eig_in_place<T: Scalar>(n: usize, a: &mut [T], mut v: Option<&mut [T]>, opts: &Opts<T::Real>) -> Outcome<T::Real> {
-    let mut rots: Vec<Rot<T>> = Vec::with_capacity(n.div_ceil(2));
+    let big_n = n + (n & 1);
+    let mut rots: Vec<Rot<T>> = Vec::with_capacity(big_n / 2);
     let mut sweep = 0;
     loop {
         sweep += 1;
-        let (worst, rotated, bad) = eig_sweep(n, a, v.as_deref_mut(), opts.tol, &mut rots);
+        let (mut worst, mut rotated, mut bad) = (T::Real::zero(), false, false);
+        for k in 0..big_n.saturating_sub(1) {
+            rots.clear();
+            for j in 0..big_n / 2 {
+                let (p, q) = pair(j, k, big_n);
+                if q >= n {
+                    continue;
+                }
+                let (app, aqq, b) = (a[p + p * n].re(), a[q + q * n].re(), a[p + q * n]);
+                let (g, scale) = (b.abs(), app.abs().sqrt() * aqq.abs().sqrt());
+                let (ratio, rotate) = test(g, scale, opts.tol);
+                if ratio.is_nan() || app.is_nan() || aqq.is_nan() {
+                    bad = true;
+                } else {
+                    worst = worst.max(ratio);
+                }
+                if rotate {
+                    let (c, sp, t) = rotation(app, aqq, b, g);
+                    rots.push(Rot { p, q, c, sp, dp: app - t * g, dq: aqq + t * g });
+                }
+            }
+            rotated |= !rots.is_empty();
+            for r in &rots {
+                rotate_columns(a, n, n, r);
+                if let Some(v) = v.as_deref_mut() {
+                    rotate_columns(v, n, n, r);
+                }
+            }
+            for r in &rots {
+                for i in 0..n {
+                    let (u, w) = (a[r.p + i * n], a[r.q + i * n]);
+                    a[r.p + i * n] = u.scale(r.c) - r.sp * w;
+                    a[r.q + i * n] = r.sp.conj() * u + w.scale(r.c);
+                }
+            }
+            for r in &rots {
+                a[r.p + r.p * n] = T::from_real(r.dp);
+                a[r.q + r.q * n] = T::from_real(r.dq);
+                a[r.p + r.q * n] = T::zero();
+                a[r.q + r.p * n] = T::zero();
+            }
+        }
         if let Some(o) = end_sweep(sweep, bad, rotated, worst, opts) {
             return o;
         }
@@ -151,17 +142,8 @@ fn norm2<T: Scalar>(x: &[T]) -> T::Real {
 
 /// One-sided Jacobi on the columns of the mm × nn matrix w (leading dimension mm, finite): on
 /// return its columns are orthogonal to the tolerance; `q` (nn × nn) accumulates the
-/// rotations. Blocked for nn ≥ NB_MIN, as the CUDA backend (see the module docs).
-pub fn svd_in_place<T: Scalar>(mm: usize, nn: usize, w: &mut [T], q: Option<&mut [T]>, opts: &Opts<T::Real>) -> Outcome<T::Real> {
-    if blocked(nn) {
-        svd_blocked(mm, nn, w, q, opts)
-    } else {
-        svd_elementwise(mm, nn, w, q, opts)
-    }
-}
-
-/// The element-level iteration of [`svd_in_place`]: each sweep nn − 1 steps of column pairs.
-fn svd_elementwise<T: Scalar>(mm: usize, nn: usize, w: &mut [T], mut q: Option<&mut [T]>, opts: &Opts<T::Real>) -> Outcome<T::Real> {
+/// rotations.
+pub fn svd_in_place<T: Scalar>(mm: usize, nn: usize, w: &mut [T], mut q: Option<&mut [T]>, opts: &Opts<T::Real>) -> Outcome<T::Real> {
     let big_n = nn + (nn & 1);
     let mut rots: Vec<Rot<T>> = Vec::with_capacity(big_n / 2);
     let mut sweep = 0;
@@ -200,87 +182,6 @@ fn svd_elementwise<T: Scalar>(mm: usize, nn: usize, w: &mut [T], mut q: Option<&
         }
         if let Some(o) = end_sweep(sweep, bad, rotated, worst, opts) {
             return o;
-        }
-    }
-}
-
-/// The blocked iteration of [`svd_in_place`]: each sweep 2b − 1 rounds of b block pairs.
-fn svd_blocked<T: Scalar>(mm: usize, nn: usize, w: &mut [T], mut q: Option<&mut [T]>, opts: &Opts<T::Real>) -> Outcome<T::Real> {
-    let (nblk, players) = block_count(nn);
-    let mut rots: Vec<Rot<T>> = Vec::with_capacity(NB);
-    let mut sweep = 0;
-    loop {
-        sweep += 1;
-        let (mut worst, mut rotated, mut bad) = (T::Real::zero(), false, false);
-        for k in 0..players - 1 {
-            for j in 0..players / 2 {
-                let (bi, bj) = pair(j, k, players);
-                if bi >= nblk {
-                    continue;
-                }
-                let (pw, pr, pb) = block_pair(mm, nn, w, q.as_deref_mut(), &pair_columns(nn, bi, bj), opts.tol, &mut rots);
-                worst = worst.max(pw);
-                rotated |= pr;
-                bad |= pb;
-            }
-        }
-        if let Some(o) = end_sweep(sweep, bad, rotated, worst, opts) {
-            return o;
-        }
-    }
-}
-
-/// One block pair of the blocked iteration on the columns `cols` of w (mm × nn), `q` (nn × nn)
-/// accumulating: the Gram matrix (each entry one fma chain down the rows, the lower triangle
-/// its conjugate), at most INNER_SWEEPS inner sweeps on it, and the update of w's (and q's)
-/// columns by the inner rotations when the first inner sweep rotated. Returns the first inner
-/// sweep's (worst, rotated) and whether any inner sweep met a NaN (then nothing is updated).
-fn block_pair<T: Scalar>(mm: usize, nn: usize, w: &mut [T], q: Option<&mut [T]>, cols: &[usize], tol: T::Real, rots: &mut Vec<Rot<T>>) -> (T::Real, bool, bool) {
-    let c = cols.len();
-    let mut g = vec![T::zero(); c * c];
-    for b in 0..c {
-        let y = &w[cols[b] * mm..(cols[b] + 1) * mm];
-        for a in 0..=b {
-            let x = &w[cols[a] * mm..(cols[a] + 1) * mm];
-            let d = x.iter().zip(y).fold(T::zero(), |s, (&xa, &yb)| T::fma(xa.conj(), yb, s));
-            if a == b {
-                g[a + a * c] = T::from_real(d.re());
-            } else {
-                g[a + b * c] = d;
-                g[b + a * c] = d.conj();
-            }
-        }
-    }
-    let mut u = identity::<T>(c);
-    let (mut first, mut bad) = ((T::Real::zero(), false), false);
-    for s in 0..INNER_SWEEPS {
-        let (worst, rotated, nan) = eig_sweep(c, &mut g, Some(&mut u), tol, rots);
-        if s == 0 {
-            first = (worst, rotated);
-        }
-        bad |= nan;
-        if !rotated || nan {
-            break;
-        }
-    }
-    if first.1 && !bad {
-        multiply_columns(w, mm, cols, &u);
-        if let Some(q) = q {
-            multiply_columns(q, nn, cols, &u);
-        }
-    }
-    (first.0, first.1, bad)
-}
-
-/// The columns `cols` of x (rows × ·, leading dimension rows) times u (cols.len() square):
-/// each new entry one fma chain over u's column from zero, as the kernels sum.
-fn multiply_columns<T: Scalar>(x: &mut [T], rows: usize, cols: &[usize], u: &[T]) {
-    let c = cols.len();
-    let mut row = vec![T::zero(); c];
-    for i in 0..rows {
-        cols.iter().zip(row.iter_mut()).for_each(|(&col, r)| *r = x[i + col * rows]);
-        for (k, &col) in cols.iter().enumerate() {
-            x[i + col * rows] = row.iter().zip(&u[k * c..(k + 1) * c]).fold(T::zero(), |s, (&xr, &ur)| T::fma(xr, ur, s));
         }
     }
 }

@@ -7,16 +7,10 @@
 //! a block of 256 or 512 threads. The team's working matrices (A and the accumulated
 //! rotations; gesvdj's W and Q) are in its shared memory while they fit the device's opt-in
 //! limit (227 KiB on the H100), else in per-matrix global scratch (`Operand::scratch`,
-//! proportional to the data). gesvdj with min(m, n) ≥ NB_MIN runs the blocked iteration (see
-//! the module docs of `jacobi`) on `jacobi_gesvdj_blocked`, a block of 256 threads per block
-//! pair problem, in one of two executions that give the same bits ([`Execution`]): a block
-//! per matrix running the rounds in turn (W, and Q, in shared memory while they fit), or, for
-//! batches smaller than the SM count, a launch per round with a block per (matrix, block
-//! pair), so that one large matrix spreads over the SMs; that one reads a flag back once a
-//! sweep (a stream synchronisation: not for stream capture).
+//! proportional to the data): every order up to the family's limit runs, one block per matrix,
+//! at global-memory speed beyond the shared-memory sizes (no blocked two-level variant yet).
 
-use super::{block_count, blocked, Gesvdj, Opts, Syevj, INNER_SWEEPS, NB};
-use crate::cuda::driver::failed;
+use super::{Gesvdj, Opts, Syevj};
 use crate::core::batch::Batch;
 use crate::core::error::Result;
 use crate::core::memory::Space;
@@ -25,8 +19,6 @@ use crate::cuda::module::Module;
 use crate::cuda::staging::{Dir, Operand, Stage, View};
 use crate::cuda::CudaHandle;
 use std::mem::size_of;
-use std::cell::Cell;
-use std::ffi::c_void;
 use std::sync::Arc;
 
 const SOURCE: &str = include_str!("../../kernels/jacobi.cu");
@@ -36,10 +28,9 @@ pub fn source() -> &'static str {
     SOURCE
 }
 
-/// The defines and entry point of a kernel: `syevj`, `gesvdj` or `gesvdj_blocked` (one
-/// source holds the three; NG_NB is the blocked iteration's block width).
+/// The defines and entry point of a kernel: `syevj` or `gesvdj`.
 pub fn specialise<T: Scalar>(kind: &str) -> (Vec<String>, String) {
-    (vec![format!("NG_T={}", T::CUDA_TYPE), format!("NG_SUFFIX={}", T::SUFFIX), format!("NG_NB={NB}")], format!("jacobi_{kind}_{}", T::SUFFIX))
+    (vec![format!("NG_T={}", T::CUDA_TYPE), format!("NG_SUFFIX={}", T::SUFFIX)], format!("jacobi_{kind}_{}", T::SUFFIX))
 }
 
 fn module<T: Scalar>(ch: &CudaHandle, kind: &str) -> Result<Arc<Module>> {
@@ -265,186 +256,7 @@ pub fn gesvdj_scratch<T: Scalar>(ch: &CudaHandle, m: usize, n: usize, want_u: bo
         return 1;
     }
     let (want_x, want_q) = if m < n { (want_v, want_u) } else { (want_u, want_v) };
-    if blocked(m.min(n)) {
-        return blocked_plan::<T>(m, n, want_x, want_q, ch.dev.max_smem_optin).scratch;
-    }
     gesvdj_plan::<T>(m, n, want_x, want_q, ch.dev.max_smem_optin).scratch.max(1)
-}
-
-/// Threads of a block of the blocked kernel (`NG_BLK` in jacobi.cu).
-const BLOCKED_THREADS: u32 = 256;
-
-/// Rows of the blocked kernel's tiles (`BTR` in jacobi.cu).
-const TILE_ROWS: usize = 32;
-
-/// Bytes of a matrix's state at the start of its blocked scratch (jacobi.cu's `BlkState`,
-/// padded), and the offset of its `live` flag.
-const STATE_BYTES: usize = 48;
-const LIVE_OFFSET: u64 = 20;
-
-/// The phases of `jacobi_gesvdj_blocked` (`NG_BLK_*` in jacobi.cu).
-const PHASE_ALL: i32 = 0;
-const PHASE_LOAD: i32 = 1;
-const PHASE_ROUND: i32 = 2;
-const PHASE_END: i32 = 3;
-const PHASE_FINISH: i32 = 4;
-
-/// How a blocked gesvdj call (min(m, n) ≥ NB_MIN) runs on the device; both give the same
-/// bits (the pairs of a round touch disjoint columns).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Execution {
-    /// A block per matrix, running every round's pairs in turn (one launch): for batches
-    /// that fill the device.
-    PerMatrix,
-    /// A launch per round with a block per (matrix, block pair), so that one large matrix
-    /// uses many SMs; the host reads a flag back once a sweep (a stream synchronisation).
-    Rounds,
-}
-
-/// The execution of a blocked call on `count` matrices on a device of `sm_count` SMs: rounds
-/// while a block per matrix would leave SMs idle.
-pub fn blocked_execution(count: usize, sm_count: usize) -> Execution {
-    if count < sm_count {
-        Execution::Rounds
-    } else {
-        Execution::PerMatrix
-    }
-}
-
-thread_local! {
-    static FORCED: Cell<Option<Execution>> = const { Cell::new(None) };
-}
-
-/// Runs `f` with this thread's blocked gesvdj calls in execution `e` instead of the one
-/// [`blocked_execution`] picks (for tests: the executions must agree to the bit).
-pub fn with_execution<F: FnOnce() -> O, O>(e: Execution, f: F) -> O {
-    let before = FORCED.with(|c| c.replace(Some(e)));
-    let out = f();
-    FORCED.with(|c| c.set(before));
-    out
-}
-
-/// Shared memory and scratch of the blocked kernel on an m × n matrix.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BlockedPlan {
-    /// Per-matrix execution: W (mm × nn) in shared memory; Q (nn × nn) too.
-    pub w_sh: bool,
-    pub q_sh: bool,
-    /// Dynamic shared bytes of the per-matrix launch.
-    pub all_bytes: usize,
-    /// Of the load, round and end-of-sweep launches; of the finishing launch.
-    pub round_bytes: usize,
-    pub finish_bytes: usize,
-    /// Elements of T of a matrix's state, before W in its scratch.
-    pub state_elems: usize,
-    /// Scratch elements of T per matrix: state, W, Q (when wanted), the completion's nn.
-    pub scratch: usize,
-}
-
-/// The blocked kernel's plan (jacobi.cu's shared-memory layout of `jacobi_gesvdj_blocked`):
-/// W and Q in shared memory for the per-matrix execution while they fit `smem_optin`; the
-/// scratch holds them always, for the multi-block execution.
-pub fn blocked_plan<T: Scalar>(m: usize, n: usize, want_x: bool, want_q: bool, smem_optin: usize) -> BlockedPlan {
-    let (mm, nn) = (m.max(n), m.min(n));
-    let (t, r, bw) = (size_of::<T>(), size_of::<T::Real>(), 2 * NB);
-    let fixed = (2 * bw * bw + (TILE_ROWS + 1) * bw + NB) * t + (3 * NB + 32) * r;
-    let finish = fixed + 2 * nn * r;
-    let q = if want_q { nn * nn } else { 0 };
-    let bytes = |w: bool, qs: bool| (finish + (w as usize * mm * nn + qs as usize * q) * t).next_multiple_of(16);
-    let (w_sh, q_sh) = [(true, want_q), (true, false), (false, false)].into_iter().find(|&(w, qs)| bytes(w, qs) <= smem_optin).unwrap_or((false, false));
-    let state_elems = STATE_BYTES.div_ceil(t);
-    let scratch = state_elems + mm * nn + q + if want_x { nn } else { 0 };
-    BlockedPlan { w_sh, q_sh, all_bytes: bytes(w_sh, q_sh), round_bytes: fixed.next_multiple_of(16), finish_bytes: finish.next_multiple_of(16), state_elems, scratch }
-}
-
-/// The arguments of `jacobi_gesvdj_blocked` but the phase, the round and the shared-memory
-/// flags.
-struct BlockedArgs {
-    m: i32,
-    n: i32,
-    ju: i32,
-    jv: i32,
-    a: (u64, i64, i64),
-    s: (u64, i64),
-    u: (u64, i64, i64),
-    v: (u64, i64, i64),
-    work: (u64, i64, i64),
-    tol: f64,
-    inner: i32,
-    max_sweeps: i32,
-    sort: i32,
-    stats: (u64, u64, u64),
-    batch: i64,
-}
-
-impl BlockedArgs {
-    /// Enqueues one launch.
-    ///
-    /// # Safety
-    /// The views the arguments were taken from are valid for the launch (see
-    /// [`enqueue_gesvdj`]).
-    #[allow(clippy::too_many_arguments)]
-    unsafe fn run(&self, ch: &CudaHandle, module: &Module, phase: i32, k: i32, sh: (i32, i32), grid: (u32, u32, u32), smem: usize) -> Result<()> {
-        let (a, s, u, v, w) = (&self.a, &self.s, &self.u, &self.v, &self.work);
-        let (infop, sweepsp, resp) = (&self.stats.0, &self.stats.1, &self.stats.2);
-        // SAFETY: the argument list of jacobi_gesvdj_blocked_<T> in jacobi.cu; the caller's
-        // views; `smem` bytes of its shared-memory layout.
-        let l = ch.launch(module).arg(&phase).arg(&k).arg(&self.m).arg(&self.n).arg(&self.ju).arg(&self.jv).arg(&a.0).arg(&a.1).arg(&a.2).arg(&s.0).arg(&s.1);
-        let l = l.arg(&u.0).arg(&u.1).arg(&u.2).arg(&v.0).arg(&v.1).arg(&v.2).arg(&w.0).arg(&w.1).arg(&w.2).arg(&sh.0).arg(&sh.1);
-        let l = l.arg(&self.tol).arg(&self.inner).arg(&self.max_sweeps).arg(&self.sort).arg(infop).arg(sweepsp).arg(resp).arg(&self.batch);
-        l.run(grid, BLOCKED_THREADS, smem as u32)
-    }
-}
-
-/// The blocked iteration of [`enqueue_gesvdj`] (min(m, n) ≥ NB_MIN), in the execution
-/// [`blocked_execution`] picks (or [`with_execution`] forces); U and V as views (a null one
-/// when not wanted).
-///
-/// # Safety
-/// As [`enqueue_gesvdj`].
-unsafe fn enqueue_blocked<T: Scalar>(ch: &CudaHandle, m: usize, n: usize, o: &Opts<T::Real>, x: &SvdViews, count: usize, (u, v): (&View, &View)) -> Result<()> {
-    let (want_u, want_v) = (x.u.is_some(), x.v.is_some());
-    let (want_x, want_q) = if m < n { (want_v, want_u) } else { (want_u, want_v) };
-    let pl = blocked_plan::<T>(m, n, want_x, want_q, ch.dev.max_smem_optin);
-    let module = module::<T>(ch, "gesvdj_blocked")?;
-    let args = BlockedArgs {
-        m: m as i32,
-        n: n as i32,
-        ju: want_u as i32,
-        jv: want_v as i32,
-        a: (x.a.ptr(), x.a.ld as i64, x.a.stride as i64),
-        s: (x.s.ptr(), x.s.stride as i64),
-        u: (u.ptr(), u.ld as i64, u.stride as i64),
-        v: (v.ptr(), v.ld as i64, v.stride as i64),
-        work: (x.work.ptr(), x.work.stride as i64, pl.state_elems as i64),
-        tol: o.tol.into(),
-        inner: INNER_SWEEPS as i32,
-        max_sweeps: o.max_sweeps.min(i32::MAX as u32) as i32,
-        sort: o.sort as i32,
-        stats: (x.info.ptr(), x.sweeps.ptr(), x.residual.ptr()),
-        batch: count as i64,
-    };
-    let exec = FORCED.with(|c| c.get()).unwrap_or_else(|| blocked_execution(count, ch.dev.sm_count.max(1) as usize));
-    let grid = (count as u32, 1, 1);
-    if exec == Execution::PerMatrix {
-        return args.run(ch, &module, PHASE_ALL, 0, (pl.w_sh as i32, pl.q_sh as i32), grid, pl.all_bytes);
-    }
-    let players = block_count(m.min(n)).1;
-    args.run(ch, &module, PHASE_LOAD, 0, (0, 0), grid, pl.round_bytes)?;
-    for _ in 0..args.max_sweeps {
-        for k in 0..players - 1 {
-            args.run(ch, &module, PHASE_ROUND, k as i32, (0, 0), (count as u32, (players / 2) as u32, 1), pl.round_bytes)?;
-        }
-        args.run(ch, &module, PHASE_END, 0, (0, 0), (1, 1, 1), pl.round_bytes)?;
-        // Whether any matrix of the chunk goes on: the first matrix's state holds it.
-        let mut live: i32 = 0;
-        ch.dtoh(&mut live as *mut i32 as *mut c_void, x.work.ptr() + LIVE_OFFSET, 4)?;
-        ch.stream.synchronize().map_err(|e| failed(e, "cuStreamSynchronize"))?;
-        if live == 0 {
-            break;
-        }
-    }
-    args.run(ch, &module, PHASE_FINISH, 0, (0, 0), grid, pl.finish_bytes)
 }
 
 /// Enqueues the one-sided Jacobi SVD of `count` m × n matrices on device views, with the
@@ -464,9 +276,6 @@ pub unsafe fn enqueue_gesvdj<T: Scalar>(ch: &CudaHandle, m: usize, n: usize, o: 
     let (up, ldu, su, vp, ldv, sv) = (u.ptr(), u.ld as i64, u.stride as i64, v.ptr(), v.ld as i64, v.stride as i64);
     let (tol, maxs, sort): (f64, i32, i32) = (o.tol.into(), o.max_sweeps.min(i32::MAX as u32) as i32, o.sort as i32);
     let (infop, sweepsp, resp, batch) = (x.info.ptr(), x.sweeps.ptr(), x.residual.ptr(), count as i64);
-    if blocked(m.min(n)) {
-        return enqueue_blocked::<T>(ch, m, n, o, x, count, (u, v));
-    }
     if let Some(ws) = warp_path::<T>(m.min(n), m.max(n)) {
         let module = warp_module::<T>(ch, "gesvdj", ws)?;
         let (grid, block) = warp_grid(ws, count);
@@ -505,22 +314,6 @@ mod tests {
         let p = gesvdj_plan::<f32>(1000, 8, true, true, big);
         assert!(!p.warp && p.first_sh && p.second_sh && p.scratch == 8, "{p:?}");
         assert_eq!(p.team_bytes % 16, 0);
-    }
-
-    #[test]
-    fn blocked_plans_and_executions() {
-        let big = 227 << 10;
-        // d 128 × 128: W in shared memory, Q (another 128 KiB) not.
-        let p = blocked_plan::<f64>(128, 128, true, true, big);
-        assert!(p.w_sh && !p.q_sh && p.all_bytes <= big && p.state_elems == 6 && p.scratch == 6 + 2 * 128 * 128 + 128, "{p:?}");
-        let p = blocked_plan::<num_complex::Complex64>(1024, 1024, false, true, big);
-        assert!(!p.w_sh && !p.q_sh && p.finish_bytes <= big && p.round_bytes % 16 == 0 && p.scratch == 3 + 2 * 1024 * 1024, "{p:?}");
-        // Without Q, f32 200 × 64: all of W in shared memory.
-        let p = blocked_plan::<f32>(64, 200, true, false, big);
-        assert!(p.w_sh && !p.q_sh && p.scratch == 12 + 200 * 64 + 64, "{p:?}");
-        assert_eq!((blocked_execution(1, 132), blocked_execution(131, 132), blocked_execution(132, 132)), (Execution::Rounds, Execution::Rounds, Execution::PerMatrix));
-        let forced = with_execution(Execution::PerMatrix, || FORCED.with(|c| c.get()));
-        assert_eq!((forced, FORCED.with(|c| c.get())), (Some(Execution::PerMatrix), None));
     }
 
     #[test]

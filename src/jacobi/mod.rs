@@ -24,19 +24,6 @@
 //! contraction differ, so sweep counts agree in all but borderline cases and are not promised
 //! equal. gesvdj rotates the columns of A (m ≥ n) or of Aᴴ (m < n): the wider side's vectors
 //! are the normalised columns, the other side's the accumulated rotations.
-//!
-//! gesvdj with k = min(m, n) ≥ [`NB_MIN`] runs blocked (two-level) one-sided Jacobi, on both
-//! backends alike (a rule on the shape only): the k columns in blocks of [`NB`] (the last
-//! shorter), their count rounded up to even (2b, a last empty block when odd); a sweep is
-//! 2b − 1 round-robin rounds of b disjoint block pairs (I, J) (the same circle method, on
-//! blocks). A pair forms the Gram matrix G = [W_I W_J]ᴴ·[W_I W_J] (at most 2·NB square; a
-//! pair with the empty block is W_I alone), runs at most [`INNER_SWEEPS`] sweeps of the
-//! two-sided cyclic Jacobi above on G (its relative test is the one-sided test of the
-//! columns: g_pq = w_pᴴw_q, g_pp = ‖w_p‖²), accumulating its rotations into a unitary U_G,
-//! and when its first inner sweep rotated, updates [W_I W_J] ← [W_I W_J]·U_G (and the
-//! accumulated rotations likewise). The pair's test values are its first inner sweep's,
-//! taken on the fresh Gram matrix; a matrix has converged after a sweep in which no pair
-//! rotated, so the relative test holds for every column pair of the final iterate.
 
 pub mod capi;
 pub mod cpu;
@@ -181,36 +168,6 @@ unsafe impl<T: Scalar> Send for Syevj<T> {}
 unsafe impl<T: Scalar> Sync for Syevj<T> {}
 unsafe impl<T: Scalar> Send for Gesvdj<T> {}
 unsafe impl<T: Scalar> Sync for Gesvdj<T> {}
-
-/// Columns per block of gesvdj's blocked (two-level) iteration (see the module docs).
-pub const NB: usize = 16;
-
-/// The smallest min(m, n) that gesvdj runs blocked: eight blocks and more (below, a double
-/// W fits a block's shared memory beside its rotations, and the element-level iteration
-/// synchronises less per sweep).
-pub const NB_MIN: usize = 8 * NB;
-
-/// The most inner sweeps on the Gram matrix of one block pair.
-pub const INNER_SWEEPS: u32 = 2;
-
-/// Whether gesvdj's iteration on `k` = min(m, n) columns is blocked.
-pub fn blocked(k: usize) -> bool {
-    k >= NB_MIN
-}
-
-/// The blocks of a blocked iteration on `k` columns: (blocks holding columns, round-robin
-/// players = that count rounded up to even).
-pub fn block_count(k: usize) -> (usize, usize) {
-    let nblk = k.div_ceil(NB);
-    (nblk, nblk + (nblk & 1))
-}
-
-/// The columns of block pair (I, J) (I < J; J past the last block: none of its), in the order
-/// of the pair's Gram matrix: block I's, then block J's.
-pub fn pair_columns(k: usize, bi: usize, bj: usize) -> Vec<usize> {
-    let cols = |b: usize| (b * NB).min(k)..((b + 1) * NB).min(k);
-    cols(bi).chain(cols(bj)).collect()
-}
 
 /// The orders the kernels' 32-bit indices and the per-team shared arrays hold.
 const MAX_ORDER: usize = 4096;
@@ -442,18 +399,4 @@ pub fn gesvdj_batched_slices<T: Scalar>(
     let (up, vp) = (if u.is_empty() { std::ptr::null_mut() } else { u.as_mut_ptr() }, if v.is_empty() { std::ptr::null_mut() } else { v.as_mut_ptr() });
     // SAFETY: as above.
     unsafe { gesvdj_batched(h, jobu, jobv, m, n, a.as_ptr(), lda, stride_a, s.as_mut_ptr(), stride_s, up, ldu, stride_u, vp, ldv, stride_v, params, info.as_mut_ptr(), sweeps.as_mut_ptr(), residual.as_mut_ptr(), batch) }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn blocks_of_the_blocked_iteration() {
-        assert!(!blocked(NB_MIN - 1) && blocked(NB_MIN));
-        assert_eq!((block_count(128), block_count(129), block_count(130), block_count(144)), ((8, 8), (9, 10), (9, 10), (9, 10)));
-        assert_eq!(pair_columns(129, 1, 8), (16..32).chain(128..129).collect::<Vec<_>>());
-        // Block 9 of 129 columns is past the last: block 0 alone.
-        assert_eq!(pair_columns(129, 0, 9), (0..16).collect::<Vec<_>>());
-    }
 }

@@ -7,14 +7,12 @@
 //! precision lose the small ones (both measured: the test shows the difference); NaN and Inf
 //! (info 2, no hang, only their matrix); the sweep limit (info 1), unsorted output, sweep
 //! counts against the CPU backend's (the oracle for them); device arrays; argument checks.
-//! gesvdj's blocked iteration (min(m, n) ≥ NB_MIN): the shapes at its edges, its two CUDA
-//! executions to the bit, orders 300 and 1024.
 //! Every call pads its matrices (NaN padding and gaps, and the triangle not read) and demands
 //! them back unchanged.
 
 use crate::common::{c_position, sizes_per_path, under_sanitizer, SMEM_OPTIN};
-use numgpu::jacobi::cuda::{gesvdj_plan, syevj_plan, warp_path, warp_segment, with_execution, Execution, Plan};
-use numgpu::jacobi::{gesvdj_batched, gesvdj_batched_slices, numgpu_jacobi_params, syevj_batched, syevj_batched_slices, NB, NB_MIN};
+use numgpu::jacobi::cuda::{gesvdj_plan, syevj_plan, warp_path, warp_segment, Plan};
+use numgpu::jacobi::{gesvdj_batched, gesvdj_batched_slices, numgpu_jacobi_params, syevj_batched, syevj_batched_slices};
 use numgpu::testing::gen::{nan, POISON};
 use numgpu::testing::jacobi::{decomposition_residual, eig_ref, eig_relative_spd, general, graded, graded_spd, hermitian, orthogonality, relative_error, svd_ref, svd_relative, value_ratio, Class, QrBased, CLASSES};
 use numgpu::testing::layout::Layout;
@@ -274,8 +272,7 @@ fn syevj_graded_for<T: QrBased>(h: &mut Handle) {
 /// `dgesvj`; `?gesvd` loses the small ones.
 fn gesvdj_graded_for<T: QrBased>(h: &mut Handle) {
     let range = if T::EPS < 1e-10 { 1e-30 } else { 1e-15 };
-    // 140 × 130 and 130 × 140: the blocked iteration (nine blocks, the last of two columns).
-    for (m, n) in [(16usize, 16usize), (40, 20), (20, 40), (140, 130), (130, 140)] {
+    for (m, n) in [(16usize, 16usize), (40, 20), (20, 40)] {
         let mats: Vec<Vec<T>> = (0..2).map(|i| if m >= n { graded::<T>(m, n, range, 60 + i) } else { transpose(&graded::<T>(n, m, range, 60 + i), n, m) }).collect();
         let out = gesvdj_run::<T>(h, VEC, VEC, m, n, &mats, None);
         for (i, o) in out.iter().enumerate() {
@@ -363,121 +360,6 @@ fn large_for<T: Scalar>(h: &mut Handle) {
     check_eig::<T>(&format!("{}syevj n={n}", T::LETTER), n, &mats[0], &syevj_run::<T>(h, VEC, false, n, &mats, None)[0]);
     let g = vec![general::<T>(Class::Random, n + 20, n, 801)];
     check_svd::<T>(&format!("{}gesvdj {}x{n}", T::LETTER, n + 20), n + 20, n, &g[0], &gesvdj_run::<T>(h, VEC, VEC, n + 20, n, &g, None)[0]);
-}
-
-/// A result's values, U, V, info, sweeps and residual as bits.
-type Bits = (Vec<u64>, Vec<(u64, u64)>, Vec<(u64, u64)>, i32, i32, u64);
-
-/// The bits of a result (NaN outputs compare equal to themselves).
-fn bits(o: &Out) -> Bits {
-    let c = |v: &[Complex64]| v.iter().map(|x| (x.re.to_bits(), x.im.to_bits())).collect();
-    (o.vals.iter().map(|x| x.to_bits()).collect(), c(&o.u), c(&o.v), o.info, o.sweeps, o.residual.to_bits())
-}
-
-fn same_bits(a: &[Out], b: &[Out]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| bits(x) == bits(y))
-}
-
-/// On CUDA, gesvdj on `mats` in each blocked execution: the same bits as `want`.
-fn executions_agree<T: Scalar>(h: &mut Handle, what: &str, m: usize, n: usize, mats: &[Vec<T>], params: Option<&numgpu_jacobi_params>, want: &[Out]) {
-    if h.backend() != numgpu::Backend::Cuda {
-        return;
-    }
-    for e in [Execution::PerMatrix, Execution::Rounds] {
-        let got = with_execution(e, || gesvdj_run::<T>(h, VEC, VEC, m, n, mats, params));
-        assert!(same_bits(&got, want), "{what}: the {e:?} execution differs from the batch's default");
-    }
-}
-
-/// Shapes at the edges of the blocked iteration (NB = 16, NB_MIN = 128): NB_MIN − 1 (element
-/// level), NB_MIN (eight full blocks), NB_MIN + 1 (nine blocks, the last of one column: an
-/// odd count, so a block sits out each round), tall and wide ones of 130 columns (nine
-/// blocks, the last of two) and a wide one of 128 rows.
-const BLOCKED_SHAPES: [(usize, usize); 6] = [(127, 127), (128, 128), (129, 129), (140, 130), (130, 140), (128, 160)];
-
-/// gesvdj around the blocked iteration's edges, batches of 5 mixing the classes (rank-deficient,
-/// zero and identity beside random and clustered): against LAPACK, values the same bits with
-/// and without vectors and U the same without V, sweeps within one of the CPU backend's (but
-/// rank-deficient ones), on CUDA the same bits in both executions; the sweep limit (info 1, V
-/// still unitary); NaN and Inf in a blocked batch (info 2 for that matrix only, no hang, in
-/// both executions). The CPU backend, unoptimised in the tests' build (seconds a blocked
-/// matrix), runs the square shape at NB_MIN with its job flags on one matrix and NaN only:
-/// on CUDA every shape is checked against it.
-fn gesvdj_blocked_shapes_for<T: Scalar>(h: &mut Handle) {
-    assert_eq!((NB, NB_MIN), (16, 128), "the shapes straddle these");
-    let mut cpu = Handle::cpu();
-    let cuda = h.backend() == numgpu::Backend::Cuda;
-    for (t, &(m, n)) in BLOCKED_SHAPES.iter().enumerate() {
-        if !cuda && (m, n) != (NB_MIN, NB_MIN) {
-            continue;
-        }
-        let mats: Vec<Vec<T>> = (0..5).map(|i| general::<T>(CLASSES[i], m, n, 5000 + 100 * t as u64 + i as u64)).collect();
-        let out = gesvdj_run::<T>(h, VEC, VEC, m, n, &mats, None);
-        for (i, o) in out.iter().enumerate() {
-            check_svd::<T>(&format!("{}gesvdj blocked {:?} {m}x{n} matrix {i} of 5", T::LETTER, CLASSES[i]), m, n, &mats[i], o);
-        }
-        let flagged = if cuda { &mats[..] } else { &mats[..1] };
-        let vals = gesvdj_run::<T>(h, NOVEC, NOVEC, m, n, flagged, None);
-        let left = gesvdj_run::<T>(h, VEC, NOVEC, m, n, flagged, None);
-        let oracle = if cuda { gesvdj_run::<T>(&mut cpu, NOVEC, NOVEC, m, n, &mats, None) } else { vals.clone() };
-        for (i, o) in out.iter().enumerate().take(flagged.len()) {
-            let what = format!("{}gesvdj blocked {:?} {m}x{n} matrix {i} of 5", T::LETTER, CLASSES[i]);
-            assert!(o.vals.iter().zip(&vals[i].vals).all(|(x, y)| x.to_bits() == y.to_bits()) && o.sweeps == vals[i].sweeps, "{what}: values differ without vectors");
-            assert!(o.u.iter().zip(&left[i].u).all(|(x, y)| x == y) && left[i].v.is_empty(), "{what}: U differs without V");
-            if CLASSES[i] != Class::RankDeficient {
-                assert!((o.sweeps - oracle[i].sweeps).abs() <= 1, "{what}: sweeps {} vs the CPU backend's {}", o.sweeps, oracle[i].sweeps);
-            }
-        }
-        executions_agree::<T>(h, &format!("{}gesvdj blocked {m}x{n}", T::LETTER), m, n, &mats, None, &out);
-    }
-    let (m, n) = (140, 130);
-    let mats: Vec<Vec<T>> = (0..2).map(|i| general::<T>(Class::Random, m, n, 5900 + i)).collect();
-    let two = numgpu_jacobi_params { max_sweeps: 2, ..Default::default() };
-    let capped = gesvdj_run::<T>(h, VEC, VEC, m, n, &mats, Some(&two));
-    for o in &capped {
-        assert!(o.info == 1 && o.sweeps == 2 && o.residual > T::EPS, "{}gesvdj blocked max_sweeps 2: {:?}", T::LETTER, (o.info, o.sweeps, o.residual));
-        // V, the accumulated rotations, is unitary at every sweep (U, the normalised columns,
-        // only at convergence).
-        let ov = orthogonality(&o.v, n, n, m, T::EPS);
-        assert!(ov < RATIO, "{}gesvdj blocked max_sweeps 2: V not unitary ({ov:.3e})", T::LETTER);
-    }
-    executions_agree::<T>(h, &format!("{}gesvdj blocked max_sweeps 2", T::LETTER), m, n, &mats, Some(&two), &capped);
-    let bads = [nan::<T>(), T::from_real(<T::Real as Float>::infinity())];
-    for &bad in if cuda { &bads[..] } else { &bads[..1] } {
-        let (m, n) = (133, 130);
-        let mut g: Vec<Vec<T>> = (0..3).map(|i| general::<T>(Class::Random, m, n, 5950 + i)).collect();
-        g[1][5 + m * 40] = bad;
-        let out = gesvdj_run::<T>(h, VEC, VEC, m, n, &g, None);
-        let what = format!("{}gesvdj blocked {m}x{n} with {bad:?}", T::LETTER);
-        let o = &out[1];
-        assert!(o.info == 2 && o.sweeps == 0 && o.residual.is_nan() && o.vals.iter().all(|x| x.is_nan()) && o.u.iter().chain(&o.v).all(|x| x.re.is_nan()), "{what}: {:?}", (o.info, o.sweeps, o.residual));
-        check_svd::<T>(&what, m, n, &g[0], &out[0]);
-        check_svd::<T>(&what, m, n, &g[2], &out[2]);
-        executions_agree::<T>(h, &what, m, n, &g, None, &out);
-    }
-}
-
-/// Larger blocked orders, batches 1 and 3 (the batch's first matrix the same bits as alone),
-/// against LAPACK: on CUDA n = 300 and 1024, each in both executions to the bit (under a
-/// sanitizer NB_MIN + 1 only); the CPU backend (unoptimised in the tests) n = 130 (nine
-/// blocks, the last of two columns).
-fn gesvdj_blocked_large_for<T: Scalar>(h: &mut Handle) {
-    let orders: &[usize] = match h.backend() {
-        numgpu::Backend::Cuda if under_sanitizer() => &[NB_MIN + 1],
-        numgpu::Backend::Cuda => &[300, 1024],
-        _ => &[130],
-    };
-    for &n in orders {
-        let mats: Vec<Vec<T>> = (0..3).map(|i| general::<T>(Class::Random, n, n, 6000 + n as u64 + i)).collect();
-        let one = gesvdj_run::<T>(h, VEC, VEC, n, n, &mats[..1], None);
-        let what = format!("{}gesvdj blocked {n}x{n}", T::LETTER);
-        check_svd::<T>(&what, n, n, &mats[0], &one[0]);
-        let three = gesvdj_run::<T>(h, VEC, VEC, n, n, &mats, None);
-        assert!(same_bits(&one, &three[..1]), "{what}: matrix 0 of a batch of 3 differs from it alone");
-        assert!(three.iter().all(|o| o.info == 0), "{what}: batch of 3: info {:?}", three.iter().map(|o| o.info).collect::<Vec<_>>());
-        executions_agree::<T>(h, &format!("{what} batch 1"), n, n, &mats[..1], None, &one);
-        executions_agree::<T>(h, &format!("{what} batch 3"), n, n, &mats, None, &three);
-    }
 }
 
 /// Empty work touches nothing.
@@ -641,8 +523,6 @@ crate::all_precisions! {
     nonfinite => nonfinite_for;
     params => params_for;
     large => large_for;
-    gesvdj_blocked_shapes => gesvdj_blocked_shapes_for;
-    gesvdj_blocked_large => gesvdj_blocked_large_for;
     empty => empty_for;
     device_arrays => device_arrays_for;
     argument_checks => argument_checks_for;
@@ -663,8 +543,6 @@ crate::on_every_backend! {
     jacobi_nan_inf_give_info_and_never_hang => super::nonfinite;
     jacobi_sweep_limit_unsorted_tol_and_cpu_sweeps => super::params;
     jacobi_large_orders_in_global_memory => super::large;
-    gesvdj_blocked_edges_classes_limit_nan_and_executions => super::gesvdj_blocked_shapes;
-    gesvdj_blocked_orders_300_1024_batches_1_3_executions_bitwise => super::gesvdj_blocked_large;
     jacobi_empty_work_touches_nothing => super::empty;
     jacobi_device_arrays => super::device_arrays;
     jacobi_argument_checks => super::argument_checks;

@@ -46,6 +46,11 @@ typedef typename ng_real_of<T>::type R;
 #error "NG_D (rows read ahead by ng_gtsv_rows) must be defined"
 #endif
 
+// Whether a row (sub-diagonal a, diagonal b, super-diagonal c) is diagonally dominant,
+// |b| >= |a| + |c| (false for NaN): the rule by which gtsv_block and gtsv_il_reduce let a
+// system in diagonal-pivoting mode go without pivots.
+__device__ __forceinline__ bool ng_dominant_row(T a, T b, T c) { return ng_abs(b) >= ng_abs(a) + ng_abs(c); }
+
 // Row r's raw entries as ng_gtsv_rows takes them: d, b, and (r < n - 1, else zero) du and the
 // next row's sub-diagonal entry l (dl1[(r - 1)·s] is row r's, so l is dl1[r·s]); all zero for
 // r >= n (never read: no access past the system).
@@ -660,7 +665,7 @@ extern "C" __global__ void __launch_bounds__(NG_NT) NG_CAT(gtsv_il_reduce_, NG_S
     const int o = threadIdx.x * NG_L, p = (n + NG_L - 1) / NG_L;
     if (pivot != 0) {
         bool dominant = true;
-        for (int l = 0; l <= m; ++l) dominant = dominant && ng_abs(s.b[o + l]) >= ng_abs(s.a[o + l]) + ng_abs(s.c[o + l]);
+        for (int l = 0; l <= m; ++l) dominant = dominant && ng_dominant_row(s.a[o + l], s.b[o + l], s.c[o + l]);
         if (!dominant) {
             bad[(ng_i64)k * count + i] = NG_IL_WHOLE;
             return;
@@ -752,7 +757,7 @@ extern "C" __global__ void __launch_bounds__(NG_NT) NG_CAT(gtsv_block_, NG_SUFFI
         T *x = B + sys * stride_b + r * ldb;
         ng_spike_stage(s, rows, n, 0, dls, ds, dus, x);
         bool dominant = true;
-        for (int l = t; l < n; l += blockDim.x) dominant = dominant && ng_abs(s.b[l]) >= ng_abs(s.a[l]) + ng_abs(s.c[l]);
+        for (int l = t; l < n; l += blockDim.x) dominant = dominant && ng_dominant_row(s.a[l], s.b[l], s.c[l]);
         // Partitions lose backward stability on systems that need pivoting (their separators
         // are never pivoted on): those go to the whole-system solver.
         bool failed = piv && !__syncthreads_and(dominant);

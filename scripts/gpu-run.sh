@@ -9,8 +9,9 @@
 # Steps, in this order whatever the order given:
 #   test       the unit-test binary, then the integration binary, NUMGPU_REQUIRE_CUDA=1
 #              (the header test is skipped: it regenerates the header from src/ with cbindgen)
-#   memcheck   compute-sanitizer --tool memcheck over the integration binary
-#   racecheck  compute-sanitizer --tool racecheck over the integration binary
+#   memcheck   compute-sanitizer --tool memcheck over the integration binary, with
+#              NUMGPU_UNDER_SANITIZER=1 (the tests then take their sanitizer sizes)
+#   racecheck  compute-sanitizer --tool racecheck over the integration binary, likewise
 #   tour       examples/tour
 #   bench      numgpu-bench --out $OUT/bench $BENCH_ARGS
 #   python     the Python module's pytest suite (python.tar.xz) with NUMGPU_LIBRARY = the bundle's
@@ -271,6 +272,8 @@ sanitize() {
     local tool="$1"
     [[ -n "$SANITIZER" ]] || { echo "run.sh: compute-sanitizer not found"; return 1; }
     have_bin integration || missing integration || return 1
+    # The tests' sanitizer sizes (tests/integration/common.rs under_sanitizer, sizes_per_path).
+    local -x NUMGPU_UNDER_SANITIZER=1
     if [[ "${SANITIZER_JOBS:-1}" -gt 1 ]]; then sanitize_each "$tool"; return; fi
     # shellcheck disable=SC2086
     "$SANITIZER" --tool "$tool" --error-exitcode 99 --print-limit 200 ${SANITIZER_ARGS:-} \

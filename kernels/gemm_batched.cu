@@ -2,11 +2,14 @@
 //
 // Three kernels, one per size class, specialised by NVRTC at run time through -D defines
 // (the host side, src/gemm_batched/cuda.rs, picks the class and the defines):
-//   gemm_small_<T>  M, N, K <= 32 as compile-time constants. NB matrices per block; A and B
-//                   stream through shared memory with coalesced flat loads, each thread keeps
-//                   an RM x RN block of C in registers, and C is read and written in a
-//                   coalesced flat pass through shared memory. Tiny matrices get many per
-//                   block and one per thread, so loads stay wide and in flight.
+//   gemm_small_<T>  M, N, K <= 32 as compile-time constants. NB matrices per block and group,
+//                   blocks looping over groups; A and B go to shared memory in coalesced
+//                   passes (16-byte vectors between the 16-byte boundaries of a strided group's
+//                   one run, else of each contiguous matrix, pointer arrays included),
+//                   directly or (sm_80, complex double up to 16 x 16) through ST raw stages
+//                   filled by cp.async, the next group's copies in flight while this one is computed;
+//                   each thread keeps an RM x RN block of C in registers, and C is read and
+//                   written in a coalesced flat pass through shared memory.
 //   gemm_tiled_<T>  any size, for what no other class takes (m or n <= 32 with k > 32 or the
 //                   other > 32, and every type before sm_80): BM x BN tiles, BK deep,
 //                   double-buffered shared memory with the next tile's loads in flight, an
@@ -45,153 +48,6 @@ __device__ __forceinline__ void ng_zero_all(T (&a)[R][C]) {
     for (int r = 0; r < R; ++r)
 #pragma unroll
         for (int c = 0; c < C; ++c) a[r][c] = ng_zero<T>();
-}
-
-// One pass over the TOTAL elements of a block's chunk of an operand, `NT` threads wide:
-// put(e, value) for each element index e. When `packed` is non-null the chunk is contiguous
-// there, 16-byte aligned and a whole number of 16-byte vectors: the pass then moves 16 bytes
-// per thread and load, which keeps enough bytes in flight for the memory system. Otherwise
-// at(e) gives the element's address (nullptr: not part of the batch).
-template <typename T, int TOTAL, int NT, typename At, typename Put>
-__device__ __forceinline__ void ng_flat_load(const T *packed, int tid, At at, Put put) {
-    constexpr int VEC = 16 / sizeof(T);
-    if (packed) {
-        const int4 *src = reinterpret_cast<const int4 *>(packed);
-#pragma unroll 2
-        for (int it = 0; it < (TOTAL / VEC + NT - 1) / NT; ++it) {
-            const int v = it * NT + tid;
-            if (v < TOTAL / VEC) {
-                union { int4 raw; T t[VEC]; } u;
-                u.raw = src[v];
-#pragma unroll
-                for (int q = 0; q < VEC; ++q) put(v * VEC + q, u.t[q]);
-            }
-        }
-    } else {
-#pragma unroll 4
-        for (int it = 0; it < (TOTAL + NT - 1) / NT; ++it) {
-            const int e = it * NT + tid;
-            const T *p = e < TOTAL ? at(e) : nullptr;
-            if (p) put(e, *p);
-        }
-    }
-}
-
-// Stages matrices first .. first+nmat-1 of an operand stored R x C (leading dimension ld)
-// into shared memory with op applied: element (r, c) of matrix m goes to
-// s[m*S + r*LS + c] when SWAP, else s[m*S + c*LS + r]. `packed`: the chunk may be read with
-// 16-byte loads (see ng_flat_load).
-template <typename T, int NB, int R, int C, int NT, int OP, bool SWAP, int S, int LS>
-__device__ __forceinline__ void ng_stage_operand(ng_batch<const T> X, ng_i64 ld, bool packed, ng_i64 first, int nmat,
-                                                 int tid, T *s) {
-    ng_flat_load<T, NB * R * C, NT>(
-        packed ? X.base + first * X.stride : nullptr, tid,
-        [&](int e) -> const T * {
-            const int m_ = e / (R * C), rem = e - m_ * (R * C), c = rem / R, r = rem - c * R;
-            return m_ < nmat ? X.matrix(first + m_) + c * ld + r : nullptr;
-        },
-        [&](int e, T v) {
-            const int m_ = e / (R * C), rem = e - m_ * (R * C), c = rem / R, r = rem - c * R;
-            v = ng_op_value<T, OP>(v);
-            if (SWAP) s[m_ * S + r * LS + c] = v; else s[m_ * S + c * LS + r] = v;
-        });
-}
-
-// Bit i of `packed` (host-computed): operand i (A = 1, B = 2, C = 4) is strided with
-// ld = rows, stride = rows * cols, 16-byte aligned, and NB matrices are whole 16-byte vectors.
-template <typename T, int M, int N, int K, int TA, int TB, int NB, int TI, int TJ>
-__device__ __forceinline__ void gemm_small(T alpha, ng_batch<const T> A, ng_i64 lda, ng_batch<const T> B, ng_i64 ldb,
-                                           T beta, ng_batch<T> C, ng_i64 ldc, ng_i64 batch, int packed) {
-    constexpr int RM = (M + TI - 1) / TI, RN = (N + TJ - 1) / TJ;
-    constexpr int TPM = TI * TJ, NT = NB * TPM;
-    constexpr int VEC = 16 / sizeof(T);
-    // op(A) as [kk][i], op(B) as [kk][j], C as [j][i]; odd row lengths keep the transposing
-    // shared-memory stores free of bank conflicts.
-    constexpr int LSA = M | 1, LSB = N | 1, LSC = M | 1;
-    constexpr int SA = K * LSA, SB = K * LSB, SC = N * LSC;
-    constexpr int AR = TA ? K : M, AC = TA ? M : K;  // A as stored
-    constexpr int BR = TB ? N : K, BC = TB ? K : N;  // B as stored
-    extern __shared__ double2 ng_smem_raw[];
-    T *sA = reinterpret_cast<T *>(ng_smem_raw);
-    T *sB = sA + NB * SA;
-    T *sC = sA;  // reuses A's and B's space once the products are in registers
-    const int tid = threadIdx.x;
-    const int mat = tid / TPM, loc = tid - mat * TPM;
-    const int ti = loc % TI, tj = loc / TI;
-    const bool beta_zero = ng_is_zero(beta);
-    const ng_i64 nblocks = (batch + NB - 1) / NB;
-
-    for (ng_i64 blk = blockIdx.x; blk < nblocks; blk += gridDim.x) {
-        const ng_i64 first = blk * NB;
-        const int nmat = (int)min((ng_i64)NB, batch - first);
-        const bool whole = nmat == NB;
-
-        // op(A) as [kk][i]: A(r, c) goes to row c, column r unless transposed.
-        ng_stage_operand<T, NB, AR, AC, NT, TA, TA != 0, SA, LSA>(A, lda, (packed & 1) && whole, first, nmat, tid, sA);
-        // op(B) as [kk][j]: B(r, c) goes to row r, column c unless transposed.
-        ng_stage_operand<T, NB, BR, BC, NT, TB, TB == 0, SB, LSB>(B, ldb, (packed & 2) && whole, first, nmat, tid, sB);
-        __syncthreads();
-
-        T acc[RM][RN];
-        ng_zero_all(acc);
-        if (mat < nmat) {
-            const T *a = sA + mat * SA;
-            const T *b = sB + mat * SB;
-#pragma unroll 8
-            for (int kk = 0; kk < K; ++kk) {
-                T av[RM], bv[RN];
-#pragma unroll
-                for (int r = 0; r < RM; ++r) av[r] = (ti + r * TI < M) ? a[kk * LSA + ti + r * TI] : ng_zero<T>();
-#pragma unroll
-                for (int c = 0; c < RN; ++c) bv[c] = (tj + c * TJ < N) ? b[kk * LSB + tj + c * TJ] : ng_zero<T>();
-#pragma unroll
-                for (int r = 0; r < RM; ++r)
-#pragma unroll
-                    for (int c = 0; c < RN; ++c) acc[r][c] = ng_fma(av[r], bv[c], acc[r][c]);
-            }
-        }
-        __syncthreads();
-        if (mat < nmat) {
-#pragma unroll
-            for (int r = 0; r < RM; ++r)
-#pragma unroll
-                for (int c = 0; c < RN; ++c)
-                    if (ti + r * TI < M && tj + c * TJ < N)
-                        sC[mat * SC + (tj + c * TJ) * LSC + ti + r * TI] = ng_mul(alpha, acc[r][c]);
-        }
-        __syncthreads();
-        if ((packed & 4) && whole) {
-            int4 *dst = reinterpret_cast<int4 *>(C.base + first * C.stride);
-#pragma unroll 2
-            for (int it = 0; it < (NB * M * N / VEC + NT - 1) / NT; ++it) {
-                const int v = it * NT + tid;
-                if (v < NB * M * N / VEC) {
-                    union { int4 raw; T t[VEC]; } u;
-                    if (!beta_zero) u.raw = dst[v];
-#pragma unroll
-                    for (int q = 0; q < VEC; ++q) {
-                        const int e = v * VEC + q;
-                        const int m_ = e / (M * N), rem = e - m_ * (M * N), j = rem / M, i = rem - j * M;
-                        const T x = sC[m_ * SC + j * LSC + i];
-                        u.t[q] = beta_zero ? x : ng_fma(beta, u.t[q], x);
-                    }
-                    dst[v] = u.raw;
-                }
-            }
-        } else {
-#pragma unroll 4
-            for (int it = 0; it < (NB * M * N + NT - 1) / NT; ++it) {
-                const int e = it * NT + tid;
-                const int m_ = e / (M * N), rem = e - m_ * (M * N), j = rem / M, i = rem - j * M;
-                if (e < NB * M * N && m_ < nmat) {
-                    T *cp = C.matrix(first + m_) + j * ldc + i;
-                    const T x = sC[m_ * SC + j * LSC + i];
-                    *cp = beta_zero ? x : ng_fma(beta, *cp, x);
-                }
-            }
-        }
-        __syncthreads();  // sC is overwritten by the next block's loads
-    }
 }
 
 // G consecutive elements of shared memory: one LDS.128 for four floats.
@@ -1109,6 +965,425 @@ __device__ __forceinline__ void gemm_simt(ng_i64 M, ng_i64 N, ng_i64 K, T alpha,
     }
 }
 
+// ---- gemm_small: M, N, K <= 32 ------------------------------------------------------------
+// A block takes NB matrices at a time (a group) and loops over groups (blockIdx.x, then every
+// gridDim.x-th). Its A and B go into shared memory in the compute layout (op applied, [k][i]
+// and [k][j]), either loaded there directly (ST = 0) or first copied as stored into raw stages
+// by cp.async (ST = 1: one stage, the group's copies all in flight at once; ST = 2: two stages,
+// the next group's copies in flight while this group is multiplied and written). With PC the
+// raw stages hold C too (beta != 0), so that the read of C is in flight early as well.
+// Loaded directly (ng_small_pass), an operand whose group is one aligned run (the strided form)
+// moves 16 bytes a thread and access across the run with no per-access checks; a matrix of
+// consecutive elements (ld = rows: pointer arrays) moves 16 bytes at a time where its address
+// is aligned, decided once for the matrix; anything else goes element by element. The raw
+// stages' copies (ng_small_walk) check each 16-byte unit's alignment as they go.
+
+// 16 bytes at p (16-byte aligned) as double or complex double elements (float and complex
+// float: ng_ld16 / ng_st16 above).
+__device__ __forceinline__ void ng_ld16(const double *p, double (&out)[2]) {
+    const double2 v = *reinterpret_cast<const double2 *>(p);
+    out[0] = v.x; out[1] = v.y;
+}
+__device__ __forceinline__ void ng_ld16(const ng_complex<double> *p, ng_complex<double> (&out)[1]) {
+    const double2 v = *reinterpret_cast<const double2 *>(p);
+    out[0] = ng_complex<double>{v.x, v.y};
+}
+__device__ __forceinline__ void ng_st16(double *p, const double (&v)[2]) {
+    *reinterpret_cast<double2 *>(p) = make_double2(v[0], v[1]);
+}
+__device__ __forceinline__ void ng_st16(ng_complex<double> *p, const ng_complex<double> (&v)[1]) {
+    *reinterpret_cast<double2 *>(p) = make_double2(v[0].re, v[0].im);
+}
+
+// Elements of T in 16 bytes (complex double: one).
+template <typename T>
+struct ng_vec {
+    static constexpr int n = sizeof(T) >= 16 ? 1 : 16 / (int)sizeof(T);
+};
+
+__device__ __forceinline__ bool ng_aligned16(const void *p) { return ((unsigned long long)p & 15) == 0; }
+// p is aligned to a whole element (C's float _Complex may sit at 4 bytes), so that whole
+// elements lie between it and the next 16-byte boundary.
+template <typename T>
+__device__ __forceinline__ bool ng_elem_aligned(const T *p) { return ((unsigned long long)p % sizeof(T)) == 0; }
+
+// G consecutive elements at p (global or shared memory): one 16-byte access where they are 16
+// bytes and p is 16-byte aligned, else element by element (an element is only as aligned as
+// its real type: C's alignment of float _Complex is 4).
+template <typename T, int G>
+__device__ __forceinline__ void ng_small_ld(const T *p, T (&v)[G]) {
+    if constexpr (G == ng_vec<T>::n) {
+        if (ng_aligned16(p)) {
+            ng_ld16(p, v);
+            return;
+        }
+    }
+#pragma unroll
+    for (int q = 0; q < G; ++q) v[q] = p[q];
+}
+template <typename T, int G>
+__device__ __forceinline__ void ng_small_st(T *p, const T (&v)[G]) {
+    if constexpr (G == ng_vec<T>::n) {
+        if (ng_aligned16(p)) {
+            ng_st16(p, v);
+            return;
+        }
+    }
+#pragma unroll
+    for (int q = 0; q < G; ++q) p[q] = v[q];
+}
+
+// One real part (4 or 8 bytes) copied asynchronously to shared memory.
+__device__ __forceinline__ void ng_cp_async_part(float *d, const float *s) { ng_cp_async4(d, s, true); }
+__device__ __forceinline__ void ng_cp_async_part(double *d, const double *s) { ng_cp_async8(d, s, true); }
+
+// G consecutive elements from src (global) to dst (shared, 16-byte aligned when G elements are
+// 16 bytes) by cp.async: one 16-byte copy where src is 16-byte aligned, else one copy per real
+// part.
+template <typename T, int G>
+__device__ __forceinline__ void ng_small_cp(T *dst, const T *src) {
+    if constexpr (G == ng_vec<T>::n) {
+        if (ng_aligned16(src)) {
+            ng_cp_async16(dst, src, 16);
+            return;
+        }
+    }
+    typedef typename ng_real_of<T>::type R;
+    constexpr int W = (int)(G * sizeof(T) / sizeof(R));
+#pragma unroll
+    for (int w = 0; w < W; ++w) ng_cp_async_part(reinterpret_cast<R *>(dst) + w, reinterpret_cast<const R *>(src) + w);
+}
+
+// f.apply<G>(e, p) for each unit of G consecutive elements of a group's chunk of an operand
+// stored R × C (leading dimension ld): matrices first … first + nmat − 1 of x, `NT` threads
+// wide; e is the unit's first element in the chunk stored back to back (matrix, column, row),
+// p its address.
+template <typename T, int NB, int R, int C, int NT, int G, typename X, typename F>
+__device__ __forceinline__ void ng_small_units(X x, ng_i64 ld, ng_i64 first, int nmat, int tid, F f) {
+    constexpr int RC = R * C, NU = NB * RC / G;
+#pragma unroll 2  // more spills at the register caps of the small class
+    for (int it = 0; it < (NU + NT - 1) / NT; ++it) {
+        const int u = it * NT + tid, e = u * G;
+        const int m_ = e / RC, rem = e - m_ * RC, c = rem / R, r = rem - c * R;
+        if (u < NU && m_ < nmat) f.template apply<G>(e, x.matrix(first + m_) + c * ld + r);
+    }
+}
+
+// ng_small_units by the widest units `bits` allow: bit 1, the chunk of NB matrices is one
+// contiguous run (strided, stride = R·C, ld = R) and whole: 16-byte vectors across matrices;
+// bit 0, ld = R (a matrix's elements are consecutive) and a matrix is whole vectors: 16-byte
+// vectors per matrix; else element by element. Alignment is checked per unit (ng_small_ld).
+template <typename T, int NB, int R, int C, int NT, typename X, typename F>
+__device__ __forceinline__ void ng_small_walk(X x, ng_i64 ld, int bits, ng_i64 first, int nmat, int tid, F f) {
+    constexpr int VEC = ng_vec<T>::n;
+    if constexpr (VEC > 1 && (NB * R * C) % VEC == 0) {
+        if ((bits & 2) && nmat == NB) {
+            ng_small_units<T, 1, NB * R * C, 1, NT, VEC>(x, NB * R * C, first, 1, tid, f);
+            return;
+        }
+    }
+    if constexpr (VEC > 1 && (R * C) % VEC == 0) {
+        if (bits & 1) {
+            ng_small_units<T, NB, R, C, NT, VEC>(x, ld, first, nmat, tid, f);
+            return;
+        }
+    }
+    ng_small_units<T, NB, R, C, NT, 1>(x, ld, first, nmat, tid, f);
+}
+
+// Element e of a group's chunk of an operand stored R × C, the chunk back to back (matrix,
+// column, row), op applied, into the compute layout s: element (r, c) of matrix m goes to
+// s[m*S + r*LS + c] when SWAP, else s[m*S + c*LS + r].
+template <typename T, int R, int C, int OP, bool SWAP, int S, int LS>
+__device__ __forceinline__ void ng_small_place(T *s, int e, T v) {
+    const int m_ = e / (R * C), rem = e - m_ * (R * C), c = rem / R, r = rem - c * R;
+    v = ng_op_value<T, OP>(v);
+    if (SWAP) s[m_ * S + r * LS + c] = v; else s[m_ * S + c * LS + r] = v;
+}
+
+// Where element e of a group's C (M × N matrices back to back) is in the compute layout sC
+// (rows LSC apart, matrices SC apart).
+template <int M, int N, int SC, int LSC>
+__device__ __forceinline__ int ng_small_c_at(int e) {
+    const int m_ = e / (M * N), rem = e - m_ * (M * N), j = rem / M, i = rem - j * M;
+    return m_ * SC + j * LSC + i;
+}
+
+// ng_small_walk's f for staging into the compute layout s: a unit read from p (global memory,
+// or a raw stage) and op applied; element (r, c) of the chunk's matrix m of an operand stored
+// R × C goes to s[m*S + r*LS + c] when SWAP, else s[m*S + c*LS + r].
+template <typename T, int R, int C, int OP, bool SWAP, int S, int LS>
+struct ng_small_put {
+    T *s;
+    template <int G>
+    __device__ __forceinline__ void apply(int e, const T *p) const {
+        T v[G];
+        ng_small_ld<T, G>(p, v);
+#pragma unroll
+        for (int q = 0; q < G; ++q) ng_small_place<T, R, C, OP, SWAP, S, LS>(s, e + q, v[q]);
+    }
+};
+
+// ng_small_walk's f for filling a raw stage: the chunk as stored, back to back, by cp.async
+// (not committed).
+template <typename T>
+struct ng_small_to_raw {
+    T *raw;
+    template <int G>
+    __device__ __forceinline__ void apply(int e, const T *p) const {
+        ng_small_cp<T, G>(raw + e, p);
+    }
+};
+
+// ng_small_walk's f for C: alpha·op(A)·op(B) from the compute layout sC (M × N matrices, rows
+// LSC apart, SC apart) plus beta·C, C read from the raw stage rc (PC) or at p; beta = 0 does
+// not read C. The same operations, in the same order, as every earlier version of the kernel.
+template <typename T, int M, int N, int SC, int LSC, int PC>
+struct ng_small_out {
+    const T *sC, *rc;
+    T beta;
+    bool beta_zero;
+    template <int G>
+    __device__ __forceinline__ void apply(int e, T *p) const {
+        T x[G];
+#pragma unroll
+        for (int q = 0; q < G; ++q) x[q] = sC[ng_small_c_at<M, N, SC, LSC>(e + q)];
+        if (!beta_zero) {
+            T c0[G];
+            ng_small_ld<T, G>(PC ? rc + e : p, c0);
+#pragma unroll
+            for (int q = 0; q < G; ++q) x[q] = ng_fma(beta, c0[q], x[q]);
+        }
+        ng_small_st<T, G>(p, x);
+    }
+};
+
+// One pass over the TOTAL elements of a block's chunk of an operand, `NT` threads wide: for
+// each element index e, f(e, value), the value read only when `read` (else zero); WRITE: f's
+// result is stored back in its place. When `run` is non-null the chunk is contiguous there and
+// run is aligned to an element (ng_elem_aligned): the pass then moves 16 bytes per thread and
+// access from the run's first 16-byte boundary to its last, which keeps enough bytes in flight
+// for the memory system, and the at most 2·(VEC − 1) elements outside them one by one (odd
+// orders, pointer arrays at any element offset). Otherwise at(e) gives the element's address
+// (nullptr: not part of the batch).
+template <typename T, int TOTAL, int NT, bool WRITE, typename At, typename F>
+__device__ __forceinline__ void ng_flat_pass(const T *run, int tid, bool read, At at, F f) {
+    constexpr int VEC = 16 / sizeof(T);
+    if (run) {
+        T *r = const_cast<T *>(run);
+        // nv 16-byte vectors from element head on (the loop's bound is TOTAL's, so that the
+        // whole, aligned run's copy is compiled with constants).
+        auto vectors = [&](int head, int nv) {
+            int4 *v16 = reinterpret_cast<int4 *>(r + head);
+#pragma unroll(VEC == 1 ? 4 : 2)  // complex double: as many accesses in flight as element by element
+            for (int it = 0; it < (TOTAL / VEC + NT - 1) / NT; ++it) {
+                const int v = it * NT + tid;
+                if (v < nv) {
+                    union { int4 raw; T t[VEC]; } u;
+                    if (read) u.raw = v16[v];
+#pragma unroll
+                    for (int q = 0; q < VEC; ++q) u.t[q] = f(head + v * VEC + q, u.t[q]);
+                    if (WRITE) v16[v] = u.raw;
+                }
+            }
+        };
+        if (TOTAL % VEC == 0 && ng_aligned16(r)) {
+            vectors(0, TOTAL / VEC);
+            return;
+        }
+        // The elements before the first 16-byte boundary (head) and after the last one (from
+        // tail on) one by one.
+        const int head = min(TOTAL, (int)((16 - ((unsigned long long)r & 15)) & 15) / (int)sizeof(T));
+        const int nv = (TOTAL - head) / VEC, tail = head + nv * VEC;
+        vectors(head, nv);
+        for (int x = tid; x < TOTAL - nv * VEC; x += NT) {
+            const int e = x < head ? x : tail + x - head;
+            const T y = f(e, read ? r[e] : ng_zero<T>());
+            if (WRITE) r[e] = y;
+        }
+    } else {
+#pragma unroll 4
+        for (int it = 0; it < (TOTAL + NT - 1) / NT; ++it) {
+            const int e = it * NT + tid;
+            const T *p = e < TOTAL ? at(e) : nullptr;
+            if (p) {
+                const T x = f(e, read ? *p : ng_zero<T>());
+                if (WRITE) *const_cast<T *>(p) = x;
+            }
+        }
+    }
+}
+
+// ng_flat_pass (f, WRITE, read) over a group's chunk of an operand stored R × C (leading
+// dimension ld): matrices first … first + nmat − 1 of x, NB · TPM threads; f sees each
+// element's index in the chunk stored back to back (matrix, column, row). By the widest
+// accesses the operand allows:
+//   - `packed` (the chunk is one run: strided with ld = R and stride = R·C, the base aligned to
+//     an element), 16-byte vectors across the whole run;
+//   - else `runs` (ld = R: a matrix's elements are consecutive): matrix tid / TPM by its TPM
+//     threads, 16-byte vectors where the matrix's address is aligned to an element (decided
+//     once for the matrix, so that the branch is uniform across its threads: pointer arrays
+//     may mix aligned and unaligned matrices), else its elements;
+//   - else the chunk element by element.
+template <typename T, int NB, int R, int C, int TPM, bool WRITE, typename X, typename F>
+__device__ __forceinline__ void ng_small_pass(X x, ng_i64 ld, bool packed, bool runs, ng_i64 first, int nmat, int tid,
+                                              bool read, F f) {
+    constexpr int RC = R * C;
+    typedef const T *P;
+    if (packed) {
+        ng_flat_pass<T, NB * RC, NB * TPM, WRITE>(x.base + first * x.stride, tid, read, [](int) -> P { return nullptr; }, f);
+        return;
+    }
+    if (runs) {
+        const int mat = tid / TPM;
+        if (mat < nmat) {
+            const P p = x.matrix(first + mat);
+            ng_flat_pass<T, RC, TPM, WRITE>(ng_elem_aligned(p) ? p : nullptr, tid - mat * TPM, read,
+                                            [&](int e) -> P { return p + e; },
+                                            [&](int e, T v) { return f(mat * RC + e, v); });
+        }
+        return;
+    }
+    ng_flat_pass<T, NB * RC, NB * TPM, WRITE>(nullptr, tid, read, [&](int e) -> P {
+        const int m_ = e / RC, rem = e - m_ * RC, c = rem / R, r = rem - c * R;
+        return m_ < nmat ? x.matrix(first + m_) + c * ld + r : nullptr;
+    }, f);
+}
+
+// Bits 2i and 2i + 1 of `contig` (host-computed) are operand i's (A = 0, B = 1, C = 2): bit 0,
+// ld = rows; bit 1, also strided with stride = rows · cols. Alignment is checked here: once a
+// call for a strided run, once a matrix for pointer arrays (direct loads), or per 16-byte unit
+// (raw stages).
+// Shared memory (dynamic, host-computed the same way): ST raw stages of A, B and (PC) C, each
+// rounded to 16 bytes, then NB · max(K·(LSA + LSB), N·LSC) elements of compute layout.
+template <typename T, int M, int N, int K, int TA, int TB, int NB, int TI, int TJ, int ST, int PC>
+__device__ __forceinline__ void gemm_small(T alpha, ng_batch<const T> A, ng_i64 lda, ng_batch<const T> B, ng_i64 ldb,
+                                           T beta, ng_batch<T> C, ng_i64 ldc, ng_i64 batch, int contig) {
+    static_assert(ST >= 0 && ST <= 2 && (PC == 0 || ST > 0), "ST is 0, 1 or 2; C is staged only with raw stages");
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+    static_assert(ST == 0, "raw stages are filled by cp.async (sm_80 and later)");
+#endif
+    constexpr int RM = (M + TI - 1) / TI, RN = (N + TJ - 1) / TJ;
+    constexpr int TPM = TI * TJ, NT = NB * TPM;
+    constexpr int VEC = ng_vec<T>::n;
+    // op(A) as [kk][i], op(B) as [kk][j], C as [j][i]; odd row lengths keep the transposing
+    // shared-memory stores free of bank conflicts.
+    constexpr int LSA = M | 1, LSB = N | 1, LSC = M | 1;
+    constexpr int SA = K * LSA, SB = K * LSB, SC = N * LSC;
+    constexpr int AR = TA ? K : M, AC = TA ? M : K;  // A as stored
+    constexpr int BR = TB ? N : K, BC = TB ? K : N;  // B as stored
+    // A raw stage: the group's A, B and (PC) C as stored, each rounded up to 16 bytes.
+    constexpr int RA = (NB * M * K + VEC - 1) / VEC * VEC, RB = (NB * K * N + VEC - 1) / VEC * VEC;
+    constexpr int RS = RA + RB + (PC ? (NB * M * N + VEC - 1) / VEC * VEC : 0);
+    extern __shared__ double2 ng_smem_raw[];
+    T *raw = reinterpret_cast<T *>(ng_smem_raw);
+    T *sA = raw + ST * RS;
+    T *sB = sA + NB * SA;
+    T *sC = sA;  // reuses A's and B's space once the products are in registers
+    const int tid = threadIdx.x;
+    const int mat = tid / TPM, loc = tid - mat * TPM;
+    const int ti = loc % TI, tj = loc / TI;
+    const bool beta_zero = ng_is_zero(beta);
+    const int ca = contig & 3, cb = (contig >> 2) & 3, cc = (contig >> 4) & 3;
+    // A whole group of an operand is one run aligned to an element (ng_small_pass).
+    auto packed = [&](int bits, const T *base) { return (bits & 2) && ng_elem_aligned(base); };
+    const bool pa = packed(ca, A.base), pb = packed(cb, B.base), pc = packed(cc, C.base);
+    const ng_i64 ngroups = (batch + NB - 1) / NB;
+    const ng_small_put<T, AR, AC, TA, TA != 0, SA, LSA> putA{sA};
+    const ng_small_put<T, BR, BC, TB, TB == 0, SB, LSB> putB{sB};
+    auto count = [&](ng_i64 g) { return (int)min((ng_i64)NB, batch - g * NB); };
+    // Group g's copies into stage st, one commit group (empty past the batch). C is not read
+    // when beta = 0.
+    auto issue = [&](ng_i64 g, int st) {
+        if (g < ngroups) {
+            T *dst = raw + st * RS;
+            ng_small_walk<T, NB, AR, AC, NT>(A, lda, ca, g * NB, count(g), tid, ng_small_to_raw<T>{dst});
+            ng_small_walk<T, NB, BR, BC, NT>(B, ldb, cb, g * NB, count(g), tid, ng_small_to_raw<T>{dst + RA});
+            if constexpr (PC) {
+                if (!beta_zero) ng_small_walk<T, NB, M, N, NT>(C, ldc, cc, g * NB, count(g), tid, ng_small_to_raw<T>{dst + RA + RB});
+            }
+        }
+        ng_cp_async_commit();
+    };
+
+    if constexpr (ST == 2) issue(blockIdx.x, 0);
+    int stage = 0;
+    for (ng_i64 g = blockIdx.x; g < ngroups; g += gridDim.x) {
+        const ng_i64 first = g * NB;
+        const int nmat = count(g);
+        const bool whole = nmat == NB;
+        const T *stg = raw + stage * RS;
+        if constexpr (ST == 0) {
+            // op(A) as [kk][i]: A(r, c) goes to row c, column r unless transposed.
+            ng_small_pass<T, NB, AR, AC, TPM, false>(A, lda, pa && whole, ca & 1, first, nmat, tid, true, [&](int e, T v) {
+                ng_small_place<T, AR, AC, TA, TA != 0, SA, LSA>(sA, e, v);
+                return v;
+            });
+            // op(B) as [kk][j]: B(r, c) goes to row r, column c unless transposed.
+            ng_small_pass<T, NB, BR, BC, TPM, false>(B, ldb, pb && whole, cb & 1, first, nmat, tid, true, [&](int e, T v) {
+                ng_small_place<T, BR, BC, TB, TB == 0, SB, LSB>(sB, e, v);
+                return v;
+            });
+        } else {
+            // Every thread is done with the previous group's sC and raw stage before they are
+            // refilled: here (ST = 1), or (ST = 2) at the barrier after the wait.
+            if constexpr (ST == 1) {
+                __syncthreads();
+                issue(g, 0);
+            }
+            ng_cp_async_wait<0>();  // this thread's copies of group g have landed
+            __syncthreads();        // and every thread's
+            if constexpr (ST == 2) issue(g + gridDim.x, stage ^ 1);
+            // The raw stage seen as a strided batch of whole runs.
+            ng_small_walk<T, NB, AR, AC, NT>(ng_batch<const T>{stg, AR * AC, nullptr}, AR, 3, 0, nmat, tid, putA);
+            ng_small_walk<T, NB, BR, BC, NT>(ng_batch<const T>{stg + RA, BR * BC, nullptr}, BR, 3, 0, nmat, tid, putB);
+        }
+        __syncthreads();
+
+        T acc[RM][RN];
+        ng_zero_all(acc);
+        if (mat < nmat) {
+            const T *a = sA + mat * SA;
+            const T *b = sB + mat * SB;
+#pragma unroll 8
+            for (int kk = 0; kk < K; ++kk) {
+                T av[RM], bv[RN];
+#pragma unroll
+                for (int r = 0; r < RM; ++r) av[r] = (ti + r * TI < M) ? a[kk * LSA + ti + r * TI] : ng_zero<T>();
+#pragma unroll
+                for (int c = 0; c < RN; ++c) bv[c] = (tj + c * TJ < N) ? b[kk * LSB + tj + c * TJ] : ng_zero<T>();
+#pragma unroll
+                for (int r = 0; r < RM; ++r)
+#pragma unroll
+                    for (int c = 0; c < RN; ++c) acc[r][c] = ng_fma(av[r], bv[c], acc[r][c]);
+            }
+        }
+        __syncthreads();
+        if (mat < nmat) {
+#pragma unroll
+            for (int r = 0; r < RM; ++r)
+#pragma unroll
+                for (int c = 0; c < RN; ++c)
+                    if (ti + r * TI < M && tj + c * TJ < N)
+                        sC[mat * SC + (tj + c * TJ) * LSC + ti + r * TI] = ng_mul(alpha, acc[r][c]);
+        }
+        __syncthreads();
+        // C = alpha·AB + beta·C, beta·C from global memory (direct; beta = 0 reads nothing) or
+        // from the raw stage (PC). The same operations, in the same order, on every path.
+        if constexpr (ST == 0) {
+            ng_small_pass<T, NB, M, N, TPM, true>(C, ldc, pc && whole, cc & 1, first, nmat, tid, !beta_zero, [&](int e, T c0) {
+                const T x = sC[ng_small_c_at<M, N, SC, LSC>(e)];
+                return beta_zero ? x : ng_fma(beta, c0, x);
+            });
+            __syncthreads();  // sC is overwritten by the next group's loads
+        } else {
+            ng_small_walk<T, NB, M, N, NT>(C, ldc, cc, first, nmat, tid, ng_small_out<T, M, N, SC, LSC, PC>{sC, stg + RA + RB, beta, beta_zero});
+            if constexpr (ST == 2) stage ^= 1;
+        }
+    }
+    ng_cp_async_wait<0>();
+}
+
 template <typename T>
 __device__ __forceinline__ void gemm_scale(ng_i64 M, ng_i64 N, T beta, ng_batch<T> C, ng_i64 ldc, ng_i64 batch) {
     const ng_i64 total = M * N * batch;
@@ -1121,11 +1396,13 @@ __device__ __forceinline__ void gemm_scale(ng_i64 M, ng_i64 N, T beta, ng_batch<
 }
 
 #if defined(NG_SMALL)
-// NG_MINB blocks per SM caps registers (64 a thread) so that enough threads fit on an SM.
+// NG_MINB blocks per SM caps registers so that enough threads fit on an SM. NG_ST raw stages
+// (0, 1, 2), NG_PC: C staged too (gemm_small).
 extern "C" __global__ void __launch_bounds__(NG_NB * NG_TI * NG_TJ, NG_MINB)
 NG_CAT(gemm_small_, NG_SUFFIX)(NG_T alpha, ng_batch<const NG_T> A, ng_i64 lda, ng_batch<const NG_T> B, ng_i64 ldb,
-                               NG_T beta, ng_batch<NG_T> C, ng_i64 ldc, ng_i64 batch, int packed) {
-    gemm_small<NG_T, NG_M, NG_N, NG_K, NG_TA, NG_TB, NG_NB, NG_TI, NG_TJ>(alpha, A, lda, B, ldb, beta, C, ldc, batch, packed);
+                               NG_T beta, ng_batch<NG_T> C, ng_i64 ldc, ng_i64 batch, int contig) {
+    gemm_small<NG_T, NG_M, NG_N, NG_K, NG_TA, NG_TB, NG_NB, NG_TI, NG_TJ, NG_ST, NG_PC>(alpha, A, lda, B, ldb, beta, C, ldc,
+                                                                                      batch, contig);
 }
 #elif defined(NG_TILED)
 // NG_MINB blocks per SM (registers capped at 128) so one block's barriers do not idle the SM.

@@ -43,6 +43,10 @@
 #   SANITIZER_ARGS        extra compute-sanitizer arguments (e.g. "--leak-check full")
 #   SANITIZER_JOBS        > 1: one process per test, that many at a time (default 1: one
 #                         process for all); SANITIZER_TEST_TIMEOUT stops each after so many s
+#   SANITIZER_PRECISIONS  with SANITIZER_JOBS > 1: one process per test and precision listed
+#                         ("s d c z"; NUMGPU_TEST_PRECISIONS selects it in the tests that
+#                         loop over precisions), so that a long test's four precisions run side
+#                         by side (default: one process per test, every precision)
 #   TEST_THREADS          --test-threads for the test binaries (default: libtest's)
 #   TOUR_ARGS, BENCH_ARGS extra arguments for the tour and numgpu-bench; BENCH_ARGS may hold
 #                         several runs' arguments separated by '|' (one numgpu-bench each)
@@ -285,20 +289,25 @@ sanitize() {
 # and each test's line says how it ended (rc 124: stopped by the timeout, nothing reported
 # before the stop). The tests are those the filter and skips select (libtest's --list).
 sanitize_each() {
-    local tool="$1" dir="$TMP/san-$1"
+    local tool="$1" dir="$TMP/san-$1" p
     mkdir -p "$dir"
-    "$BUNDLE/bin/integration" "${san_args[@]}" --list 2>/dev/null | sed -n 's/: test$//p' >"$dir/tests"
-    echo "$tool: $(wc -l <"$dir/tests") tests, ${SANITIZER_JOBS} at a time"
+    "$BUNDLE/bin/integration" "${san_args[@]}" --list 2>/dev/null | sed -n 's/: test$//p' >"$dir/names"
+    # One line per process: the test, and the precision it runs ("-": every one).
+    while read -r t; do
+        for p in ${SANITIZER_PRECISIONS:--}; do echo "$t $p"; done
+    done <"$dir/names" >"$dir/tests"
+    echo "$tool: $(wc -l <"$dir/names") tests in $(wc -l <"$dir/tests") processes, ${SANITIZER_JOBS} at a time"
     export SANITIZER BUNDLE dir tool
     # shellcheck disable=SC2016
-    xargs -P "$SANITIZER_JOBS" -I{} bash -c '
-        t0=$SECONDS; log="$dir/$(echo "{}" | tr -c "A-Za-z0-9_\n" _).log"
+    xargs -P "$SANITIZER_JOBS" -L 1 bash -c '
+        t="$1" p="$2" t0=$SECONDS; log="$dir/$(echo "$t.$p" | tr -c "A-Za-z0-9_\n" _).log"
+        [[ "$p" == - ]] && unset NUMGPU_TEST_PRECISIONS || export NUMGPU_TEST_PRECISIONS="$p"
         timeout "${SANITIZER_TEST_TIMEOUT:-0}" "$SANITIZER" --tool "$tool" --error-exitcode 99 \
-            --print-limit 200 ${SANITIZER_ARGS:-} "$BUNDLE/bin/integration" --exact "{}" >"$log" 2>&1
+            --print-limit 200 ${SANITIZER_ARGS:-} "$BUNDLE/bin/integration" --exact "$t" >"$log" 2>&1
         rc=$?
-        echo "$tool {} rc=$rc $((SECONDS - t0))s $(grep -E "^========= (ERROR|RACECHECK) SUMMARY" "$log") $(grep -E "^test result" "$log")"
-        [[ $rc -eq 0 ]] || tail -n 30 "$log" | sed "s|^|    {}: |"
-        exit $rc' <"$dir/tests"
+        echo "$tool $t precisions $p rc=$rc $((SECONDS - t0))s $(grep -E "^========= (ERROR|RACECHECK) SUMMARY" "$log") $(grep -E "^test result" "$log")"
+        [[ $rc -eq 0 ]] || tail -n 30 "$log" | sed "s|^|    $t ($p): |"
+        exit $rc' _ <"$dir/tests"
 }
 
 step_tour() {

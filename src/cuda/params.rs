@@ -25,15 +25,6 @@ pub struct KScalar<T>(pub T);
 // SAFETY: every Scalar is plain data with the layout of its CUDA type.
 unsafe impl<T: Scalar> DeviceRepr for KScalar<T> {}
 
-impl KBatch {
-    /// Whether `nb` consecutive matrices of `rows × cols` (leading dimension `ld`) form one
-    /// contiguous, 16-byte-aligned run of whole 16-byte vectors.
-    pub fn packed<T>(&self, rows: usize, cols: usize, ld: usize, nb: usize) -> bool {
-        let bytes = rows * cols * std::mem::size_of::<T>();
-        self.array == 0 && ld == rows && self.stride == (rows * cols) as i64 && self.base % 16 == 0 && (bytes * nb) % 16 == 0
-    }
-}
-
 /// A 1-D grid of `blocks` blocks, clamped to the grid-x limit (kernels loop beyond it).
 pub fn grid(blocks: i64) -> (u32, u32, u32) {
     (blocks.clamp(1, i32::MAX as i64) as u32, 1, 1)

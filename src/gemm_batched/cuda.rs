@@ -5,7 +5,7 @@ use super::Gemm;
 use crate::core::error::Result;
 use crate::core::memory::Space;
 use crate::core::{MathMode, Op, Scalar};
-use crate::cuda::params::{grid, KScalar};
+use crate::cuda::params::{grid, KBatch, KScalar};
 use crate::cuda::staging::{Dir, Operand, Stage, View};
 use crate::cuda::CudaHandle;
 
@@ -16,8 +16,11 @@ const SOURCE: &str = include_str!("../../kernels/gemm_batched.cu");
 pub enum Plan {
     /// alpha == 0 or k == 0: C = beta·C.
     Scale,
-    /// M, N, K ≤ 32 at compile time; `nb` matrices per block, a `ti × tj` thread grid each.
-    Small { nb: usize, ti: usize, tj: usize },
+    /// M, N, K ≤ 32 at compile time; `nb` matrices per block and group, a `ti × tj` thread
+    /// grid each; `st` raw stages of shared memory filled by cp.async (0: loads straight into
+    /// the compute layout; 1: one stage; 2: the next group's copies in flight while a group is
+    /// computed; sm_80 and later), `pc`: C (beta ≠ 0) staged too.
+    Small { nb: usize, ti: usize, tj: usize, st: usize, pc: bool },
     /// `bm × bn` tiles `bk` deep, a `ti × tj` thread grid, at least `minb` blocks per SM
     /// (which caps registers at 64K / (minb·ti·tj)).
     Tiled { bm: usize, bn: usize, bk: usize, ti: usize, tj: usize, minb: usize },
@@ -41,17 +44,41 @@ pub enum Plan {
 /// Register budget of one thread's block of C in the small kernel, in 4-byte words, and the
 /// register cap per thread: small enough that 1024 threads fit on an SM, which a
 /// bandwidth-bound kernel needs to keep enough loads in flight.
-/// (Double complex keeps 32 words and 128 registers: with fewer it spills.)
-fn small_budget<T: Scalar>() -> (usize, usize) {
-    if std::mem::size_of::<T>() == 16 {
-        (32, 128)
+/// (Double complex keeps 32 words, with fewer it spills, and 96 registers: the kernel needs
+/// 88–94 (ptxas for sm_90, n = 16 … 32), and under a cap of 128 the per-matrix loads' extra
+/// paths let ptxas take up to 121, one block of 128 threads an SM fewer than the kernel before
+/// them had. `staged`, where its share of C is smaller, it takes the others' budget, as
+/// measured.)
+fn small_budget<T: Scalar>(staged: bool) -> (usize, usize) {
+    if std::mem::size_of::<T>() == 16 && !staged {
+        (32, 96)
     } else {
         (16, 64)
     }
 }
-/// Shared memory a small-class block stays under: the limit without opting in, and small
-/// enough that several blocks share an SM.
+/// Shared memory a small-class block without raw stages stays under: the limit without opting
+/// in, and small enough that several blocks share an SM.
 const SMALL_SMEM: usize = 48 << 10;
+/// Shared memory a small-class block with raw stages stays under: within the opt-in limit of
+/// every GPU from sm_80 on (99 KB on sm_86 and sm_89).
+const SMALL_SMEM_STAGED: usize = 96 << 10;
+/// Shared memory of one SM as the small class plans residency (H100 and H200: 228 KB, 1 KB of
+/// it reserved per block).
+const SM_SMEM: usize = 228 << 10;
+/// Threads an SM should hold with raw stages: enough warps to hide the products' latency.
+const SMALL_THREADS_SM: usize = 256;
+/// Matrices of C above this many bytes, complex double up to 16 × 16, take raw stages on sm_80
+/// and later (see [`small_staged`]).
+const SMALL_STAGED_BYTES: usize = 2048;
+
+/// Whether the small class stages its operands by cp.async (`dmma`: sm_80 and later): only
+/// complex double of at most 16 × 16 with C above [`SMALL_STAGED_BYTES`]. Measured on an H200
+/// (docs/bench/gemm-small-tune, 2026-11-28): z at 16 with 64 threads a matrix and two stages,
+/// C staged, is 0.93× cuBLAS where the direct kernel is 0.71×; at n = 32, in every precision,
+/// every staged variant was slower than the direct kernel (0.37–0.69× against 0.60–0.78×).
+fn small_staged<T>(m: usize, n: usize, dmma: bool) -> bool {
+    dmma && std::mem::size_of::<T>() == 16 && m.max(n) <= 16 && m * n * std::mem::size_of::<T>() > SMALL_STAGED_BYTES
+}
 
 /// The size class and its parameters for op(A) `m × k` times op(B) `k × n` of type `T` in
 /// exact arithmetic (the default math mode); `dmma`: the device has FP64 tensor cores (sm_80
@@ -71,7 +98,7 @@ pub fn plan_in<T: Scalar>(mode: MathMode, m: usize, n: usize, k: usize, reads_ab
     let words = std::mem::size_of::<T>() / 4;
     if m.max(n).max(k) <= 32 {
         // The fewest threads per matrix whose share of C fits the register budget.
-        let per_thread = (small_budget::<T>().0 / words).max(1);
+        let per_thread = (small_budget::<T>(small_staged::<T>(m, n, dmma)).0 / words).max(1);
         let (mut ti, mut tj) = (1, 1);
         while m.div_ceil(ti) * n.div_ceil(tj) > per_thread {
             if m.div_ceil(ti) >= n.div_ceil(tj) {
@@ -80,12 +107,7 @@ pub fn plan_in<T: Scalar>(mode: MathMode, m: usize, n: usize, k: usize, reads_ab
                 tj *= 2;
             }
         }
-        let tpm = ti * tj;
-        let mut nb = (256 / tpm).max(1);
-        while nb > 1 && small_smem::<T>(m, n, k, nb) > SMALL_SMEM {
-            nb /= 2;
-        }
-        return Plan::Small { nb, ti, tj };
+        return small_plan::<T>(m, n, k, ti, tj, dmma);
     }
     if mode != MathMode::Default && dmma && std::mem::size_of::<T::Real>() == 4 && m.min(n) >= 32 {
         // As measured best on an H100 (docs/bench/gemm-tf32-H100-2026-11-27): warps of 32 × 32
@@ -129,11 +151,70 @@ pub fn plan_in<T: Scalar>(mode: MathMode, m: usize, n: usize, k: usize, reads_ab
     }
 }
 
-/// Dynamic shared memory of the small kernel: max(A + B, C) for `nb` matrices (odd row
-/// lengths as in the kernel).
-fn small_smem<T>(m: usize, n: usize, k: usize, nb: usize) -> usize {
+/// The small class's groups and stages for `ti × tj` threads a matrix. Where
+/// [`small_staged`]: the first of two stages
+/// with C, two without, one without, whose block fits [`SMALL_SMEM_STAGED`] with at least
+/// [`SMALL_THREADS_SM`] threads resident an SM, about 128 threads a block. Else loads straight
+/// into the compute layout, 256 threads a block within [`SMALL_SMEM`].
+fn small_plan<T>(m: usize, n: usize, k: usize, ti: usize, tj: usize, dmma: bool) -> Plan {
+    let tpm = ti * tj;
+    if small_staged::<T>(m, n, dmma) {
+        for (st, pc) in [(2, true), (2, false), (1, false)] {
+            let mut nb = (128 / tpm).max(1);
+            loop {
+                let smem = small_smem::<T>(m, n, k, nb, st, pc);
+                if smem <= SMALL_SMEM_STAGED && small_resident(nb * tpm, smem) * nb * tpm >= SMALL_THREADS_SM {
+                    return Plan::Small { nb, ti, tj, st, pc };
+                }
+                if nb == 1 {
+                    break;
+                }
+                nb /= 2;
+            }
+        }
+    }
+    let mut nb = (256 / tpm).max(1);
+    while nb > 1 && small_smem::<T>(m, n, k, nb, 0, false) > SMALL_SMEM {
+        nb /= 2;
+    }
+    Plan::Small { nb, ti, tj, st: 0, pc: false }
+}
+
+/// Blocks of `threads` threads and `smem` bytes of shared memory one SM holds (as planned:
+/// [`SM_SMEM`], 2048 threads, 32 blocks).
+fn small_resident(threads: usize, smem: usize) -> usize {
+    (SM_SMEM / (smem + 1024)).min(2048 / threads).clamp(1, 32)
+}
+
+/// Dynamic shared memory of the small kernel for `nb` matrices a group: `st` raw stages of A,
+/// B and (`pc`) C as stored, each rounded up to 16 bytes, then the compute layout, max(A + B,
+/// C) with odd row lengths (as in the kernel).
+fn small_smem<T>(m: usize, n: usize, k: usize, nb: usize, st: usize, pc: bool) -> usize {
+    let size = std::mem::size_of::<T>();
+    let vec = (16 / size).max(1);
+    let round = |e: usize| e.div_ceil(vec) * vec;
+    let stage = round(nb * m * k) + round(nb * k * n) + if pc { round(nb * m * n) } else { 0 };
     let (lsa, lsb, lsc) = (m | 1, n | 1, m | 1);
-    nb * (k * (lsa + lsb)).max(n * lsc) * std::mem::size_of::<T>()
+    (st * stage + nb * (k * (lsa + lsb)).max(n * lsc)) * size
+}
+
+/// The small kernel's access bits of one operand stored `rows × cols` (leading dimension
+/// `ld`): bit 0, ld = rows (a matrix is one run of elements); bit 1, also strided with stride =
+/// rows · cols (a group of matrices is one run). The kernel checks alignment itself, per
+/// matrix or run, pointer arrays included.
+fn small_bits(v: &KBatch, rows: usize, cols: usize, ld: usize) -> i32 {
+    let run = ld == rows;
+    run as i32 | ((run && v.array == 0 && v.stride == (rows * cols) as i64) as i32) << 1
+}
+
+/// Blocks of the small kernel for `groups` groups: all of them without raw stages; with them,
+/// as many as the device's SMs hold at once (`sm_count`), each looping over groups so that the
+/// next group's copies are in flight during this one's products.
+fn small_grid(plan: Plan, smem: usize, groups: i64, sm_count: usize) -> i64 {
+    match plan {
+        Plan::Small { nb, ti, tj, st, .. } if st > 0 => groups.min((sm_count * small_resident(nb * ti * tj, smem)) as i64),
+        _ => groups,
+    }
 }
 
 /// The `-D` defines that specialise gemm_batched.cu for `plan`, and the entry point's name.
@@ -141,7 +222,7 @@ pub fn specialise<T: Scalar>(plan: Plan, m: usize, n: usize, k: usize, ta: i32, 
     let mut d = vec![format!("NG_T={}", T::CUDA_TYPE), format!("NG_SUFFIX={}", T::SUFFIX)];
     let (kind, extra): (&str, Vec<String>) = match plan {
         Plan::Scale => ("scale", vec!["NG_SCALE=1".into()]),
-        Plan::Small { nb, ti, tj } => (
+        Plan::Small { nb, ti, tj, st, pc } => (
             "small",
             vec![
                 "NG_SMALL=1".into(),
@@ -153,7 +234,9 @@ pub fn specialise<T: Scalar>(plan: Plan, m: usize, n: usize, k: usize, ta: i32, 
                 format!("NG_NB={nb}"),
                 format!("NG_TI={ti}"),
                 format!("NG_TJ={tj}"),
-                format!("NG_MINB={}", (65536 / (nb * ti * tj * small_budget::<T>().1)).max(1)),
+                format!("NG_MINB={}", (65536 / (nb * ti * tj * small_budget::<T>(st > 0).1)).max(1)),
+                format!("NG_ST={st}"),
+                format!("NG_PC={}", pc as usize),
             ],
         ),
         Plan::Mma { wr, wm, wn, bk, st, minb, .. } => (
@@ -273,11 +356,12 @@ unsafe fn enqueue<T: Scalar>(ch: &CudaHandle, g: &Shape<T>, mode: MathMode, a: &
     unsafe {
         match p {
             Plan::Scale => ch.launch(&module).arg(&m).arg(&n).arg(&beta).arg(&kc).arg(&ldc).arg(&batch).run(grid(ceil_div(m * n * batch, 256)), 256, 0),
-            Plan::Small { nb, ti, tj } => {
+            Plan::Small { nb, ti, tj, st, pc } => {
                 let (ar, ac) = g.ta.stored(g.m, g.k);
                 let (br, bc) = g.tb.stored(g.k, g.n);
-                let packed = ka.packed::<T>(ar, ac, a.ld, nb) as i32 | (kb.packed::<T>(br, bc, b.ld, nb) as i32) << 1 | (kc.packed::<T>(g.m, g.n, c.ld, nb) as i32) << 2;
-                let smem = small_smem::<T>(g.m, g.n, g.k, nb) as u32;
+                let contig = small_bits(&ka, ar, ac, a.ld) | small_bits(&kb, br, bc, b.ld) << 2 | small_bits(&kc, g.m, g.n, c.ld) << 4;
+                let smem = small_smem::<T>(g.m, g.n, g.k, nb, st, pc);
+                let blocks = small_grid(p, smem, ceil_div(batch, nb as i64), ch.dev.sm_count.max(1) as usize);
                 ch.launch(&module)
                     .arg(&alpha)
                     .arg(&ka)
@@ -288,8 +372,8 @@ unsafe fn enqueue<T: Scalar>(ch: &CudaHandle, g: &Shape<T>, mode: MathMode, a: &
                     .arg(&kc)
                     .arg(&ldc)
                     .arg(&batch)
-                    .arg(&packed)
-                    .run(grid(ceil_div(batch, nb as i64)), (nb * ti * tj) as u32, smem)
+                    .arg(&contig)
+                    .run(grid(blocks), (nb * ti * tj) as u32, smem as u32)
             }
             Plan::Tiled { .. } | Plan::Mma { .. } | Plan::Tf32 { .. } | Plan::Simt { .. } => {
                 let ((bm, bn), threads) = p.tile();
@@ -384,8 +468,9 @@ mod tests {
 
     #[test]
     fn plans_by_size_class() {
-        assert_eq!(plan::<f32>(4, 4, 4, true, true), Plan::Small { nb: 256, ti: 1, tj: 1 });
-        assert_eq!(plan::<f32>(32, 32, 32, true, true), Plan::Small { nb: 4, ti: 8, tj: 8 });
+        assert_eq!(plan::<f32>(4, 4, 4, true, true), Plan::Small { nb: 256, ti: 1, tj: 1, st: 0, pc: false });
+        assert_eq!(plan::<f32>(32, 32, 32, true, true), Plan::Small { nb: 4, ti: 8, tj: 8, st: 0, pc: false });
+        assert_eq!(plan::<f32>(32, 32, 32, true, false), Plan::Small { nb: 4, ti: 8, tj: 8, st: 0, pc: false });
         assert!(matches!(plan::<Complex64>(33, 8, 8, true, true), Plan::Tiled { .. }));
         assert_eq!(plan::<f64>(4, 4, 4, false, true), Plan::Scale);
         // The tensor cores take double from n = 32 up where the device has them.
@@ -403,10 +488,72 @@ mod tests {
         assert!(matches!(plan::<f64>(300, 16, 9000, true, true), Plan::Tiled { .. }));
         assert!(matches!(plan::<f32>(64, 64, 64, true, true), Plan::Simt { .. }));
         for n in [1, 3, 8, 17, 32] {
-            if let Plan::Small { nb, .. } = plan::<Complex64>(n, n, n, true, true) {
-                assert!(nb == 1 || small_smem::<Complex64>(n, n, n, nb) <= SMALL_SMEM);
+            if let Plan::Small { nb, st: 0, .. } = plan::<Complex64>(n, n, n, true, true) {
+                assert!(nb == 1 || small_smem::<Complex64>(n, n, n, nb, 0, false) <= SMALL_SMEM);
             }
         }
+    }
+
+    #[test]
+    fn small_class_stages_where_the_matrices_are_large() {
+        use num_complex::Complex32;
+        // Raw stages for complex double of 12 … 16 only (C above 2 KB): 64 threads a matrix,
+        // two a block, two stages with C, as measured best (small_staged).
+        assert_eq!(plan::<Complex64>(16, 16, 16, true, true), Plan::Small { nb: 2, ti: 8, tj: 8, st: 2, pc: true });
+        assert!(matches!(plan::<Complex64>(12, 12, 32, true, true), Plan::Small { st: 2, .. }));
+        // Everything else, and GPUs without cp.async, load straight into the compute layout.
+        for (m, n, k) in [(16, 16, 16), (4, 4, 32), (3, 17, 5), (22, 23, 32), (32, 32, 32)] {
+            assert!(matches!(plan::<f32>(m, n, k, true, true), Plan::Small { st: 0, pc: false, .. }), "{m} {n} {k}");
+            assert!(matches!(plan::<f64>(m, n, k, true, true), Plan::Small { st: 0, pc: false, .. }), "{m} {n} {k}");
+            assert!(matches!(plan::<Complex32>(m, n, k, true, true), Plan::Small { st: 0, pc: false, .. }), "{m} {n} {k}");
+        }
+        for (m, n) in [(24, 24), (31, 31), (17, 32), (32, 1), (11, 11)] {
+            assert!(matches!(plan::<Complex64>(m, n, 32, true, true), Plan::Small { st: 0, .. }));
+        }
+        assert!(matches!(plan::<Complex64>(16, 16, 16, true, false), Plan::Small { st: 0, .. }));
+        // Every staged plan fits its limits; the shared memory as the kernel lays it out.
+        for n in 1..=32 {
+            for (m, k) in [(n, n), (32, n), (n, 1), (7, 32)] {
+                let check = |p: Plan, size: usize| {
+                    let Plan::Small { nb, ti, tj, st, pc } = p else { panic!("{p:?}") };
+                    let smem = small_smem::<u8>(m, n, k, nb, st, pc) * size;
+                    assert!(nb * ti * tj <= 256 && (st == 0 || smem <= SMALL_SMEM_STAGED), "{p:?} {m} {n} {k}");
+                    assert!(st == 0 || small_resident(nb * ti * tj, smem) * nb * ti * tj >= SMALL_THREADS_SM, "{p:?}");
+                };
+                check(plan::<f32>(m, n, k, true, true), 4);
+                check(plan::<f64>(m, n, k, true, true), 8);
+                check(plan::<Complex32>(m, n, k, true, true), 8);
+                check(plan::<Complex64>(m, n, k, true, true), 16);
+            }
+        }
+        // Float 32 × 32 × 32, two a group: two stages of A, B and C (3 × 2048 floats), the
+        // compute layout 2 × 32 × (33 + 33).
+        assert_eq!(small_smem::<f32>(32, 32, 32, 2, 2, true), (2 * 3 * 2048 + 2 * 32 * 66) * 4);
+        // Float 3 × 3, one stage: A and B (9 floats each) rounded up to whole 16-byte vectors.
+        assert_eq!(small_smem::<f32>(3, 3, 3, 1, 1, false), (12 + 12 + 3 * 6) * 4);
+        // Staged plans loop over groups: the grid is what the SMs hold, at most the groups.
+        let p = plan::<Complex64>(16, 16, 16, true, true);
+        let smem = small_smem::<Complex64>(16, 16, 16, 2, 2, true);
+        assert_eq!(small_grid(p, smem, 1 << 20, 132), 132 * 3);
+        assert_eq!(small_grid(p, smem, 100, 132), 100);
+        assert_eq!(small_grid(plan::<f32>(32, 32, 32, true, true), 0, 1 << 20, 132), 1 << 20);
+        let (d, e) = specialise::<Complex64>(p, 16, 16, 16, 1, 0);
+        assert_eq!(e, "gemm_small_c64");
+        for want in ["NG_SMALL=1", "NG_NB=2", "NG_ST=2", "NG_PC=1", "NG_MINB=8"] {
+            assert!(d.contains(&want.to_string()), "{want} not in {d:?}");
+        }
+    }
+
+    #[test]
+    fn small_bits_mark_runs_of_elements() {
+        let kb = |stride: i64, array: u64| KBatch { base: 4, stride, array };
+        // ld = rows: each matrix is one run; with stride = rows·cols the group is one run too.
+        assert_eq!(small_bits(&kb(32 * 32, 0), 32, 32, 32), 3);
+        assert_eq!(small_bits(&kb(32 * 33, 0), 32, 32, 32), 1);
+        assert_eq!(small_bits(&kb(0, 0), 32, 32, 32), 1);
+        assert_eq!(small_bits(&kb(0, 4096), 32, 32, 32), 1);
+        assert_eq!(small_bits(&kb(33 * 32, 0), 32, 32, 33), 0);
+        assert_eq!(small_bits(&kb(0, 4096), 31, 32, 32), 0);
     }
 
     #[test]

@@ -401,6 +401,101 @@ fn device_arrays_for<T: Blas>(h: &mut Handle) {
     }
 }
 
+/// The small class's per-matrix 16-byte accesses on device pointer arrays: in one batch,
+/// matrices 16-byte aligned, and 1, 2, 3 real parts (4 or 8 bytes) past it (complex: half an
+/// element, as C's alignment of complex types allows), with leading dimensions equal to the rows
+/// (each matrix one run) or beyond them; around n = 16, 24, 31, 32, every op pair, beta zero or
+/// not; unpadded strided batches 1, 2 and 3 elements past alignment; and a batch of many groups
+/// a block (the staged kernel's loop over groups). On CUDA each result is bitwise the strided
+/// form's on the same inputs (every access path sums in the same order), unpadded and aligned
+/// (the 16-byte run across matrices) as well as padded.
+fn small_pointer_alignment_for<T: Blas>(h: &mut Handle) {
+    let shapes = [(16usize, 16usize, 16usize), (24, 24, 24), (31, 31, 31), (32, 32, 32), (32, 31, 16), (16, 32, 32)];
+    // Under a sanitizer (every specialisation compiled and checked there: minutes for all),
+    // the odd and the even order, two op pairs each: every access path all the same.
+    let sanitizer = crate::common::under_sanitizer();
+    for (idx, &(m, n, k)) in shapes.iter().enumerate().filter(|&(i, _)| !sanitizer || i == 2 || i == 3) {
+        for (io, (ta, tb)) in OPS.iter().flat_map(|&a| OPS.map(|b| (a, b))).enumerate().filter(|&(io, _)| !sanitizer || io == 0 || io == 5) {
+            let beta = if io % 2 == 0 { s(0.0, 0.0) } else { s(0.5, -0.25) };
+            let case = Case::<T>::padded(ta, tb, m, n, k, s(1.0, 0.5), beta, 11, (io % 3 / 2, 3), 3000 + (idx * 16 + io) as u64, 1.0);
+            let c = run_scattered(h, &case);
+            case.check(&c, false);
+            same_as_strided(h, &case, &c);
+        }
+        // Unpadded strided runs 1, 2, 3 elements past alignment (a group's run with a head and
+        // a tail of single elements): the aligned run's bits.
+        let case = Case::<T>::new(Op::N, Op::N, m, n, k, s(1.0, 0.5), s(0.5, -0.25), 11, 0, 3100 + idx as u64, 1.0);
+        if h.backend() == Backend::Cuda {
+            let want = case.run_device(h, 0);
+            for offset in 1..4 {
+                let c = case.run_device(h, offset);
+                assert!(c.iter().zip(&want).all(|(p, q)| same(*p, *q)), "{} at element offset {offset}: not bitwise the aligned run's result", case.describe());
+            }
+        }
+    }
+    // More groups than an H100 holds blocks at once (132 SMs, 3 or 4 blocks of 1 or 2 matrices).
+    for (idx, &(n, batch)) in [(32usize, 1000usize), (16, 2200)].iter().enumerate() {
+        let case = Case::<T>::new(Op::N, Op::N, n, n, n, s(1.0, 0.0), s(0.5, 0.0), batch, 0, 3200 + idx as u64, 1.0);
+        let c = run_scattered(h, &case);
+        case.check(&c, false);
+        case.check(&case.run_device(h, 0), false);
+        same_as_strided(h, &case, &c);
+    }
+}
+
+/// On CUDA: `c` is bitwise the strided form's result of `case` on device arrays.
+fn same_as_strided<T: Blas>(h: &mut Handle, case: &Case<T>, c: &[T]) {
+    if h.backend() == Backend::Cuda {
+        let want = case.run_device(h, 0);
+        assert!(c.iter().zip(&want).all(|(p, q)| same(*p, *q)), "{}: not bitwise the strided form's result", case.describe());
+    }
+}
+
+/// `case` in the pointer-array form on device arrays: matrix i of A, B and C copied to its own
+/// slot of a device buffer, (i mod 4) real parts past a 64-byte boundary, and device pointer
+/// arrays to them; C's matrices come back into the case's strided layout.
+fn run_scattered<T: Blas>(h: &mut Handle, case: &Case<T>) -> Vec<T> {
+    let size = std::mem::size_of::<T>();
+    let shift = |i: usize| (i % 4) * std::mem::size_of::<T::Real>();
+    // Matrix i of an operand (ld × cols elements from element i·stride of v) in its slot.
+    let scatter = |h: &mut Handle, v: &[T], window: usize, stride: usize| -> (*mut u8, usize, Vec<u64>) {
+        let slot = (window * size).next_multiple_of(64) + 64;
+        let buf = h.malloc(slot * case.batch.max(1)).unwrap() as *mut u8;
+        let mut ptrs = Vec::with_capacity(case.batch);
+        for i in 0..case.batch {
+            // SAFETY: the slot holds shift(i) < 64 bytes plus the window.
+            unsafe {
+                let p = buf.add(i * slot + shift(i));
+                h.memcpy(p as _, v[i * stride..].as_ptr() as _, window * size).unwrap();
+                ptrs.push(p as u64);
+            }
+        }
+        (buf, slot, ptrs)
+    };
+    let (_, ac) = case.ta.stored(case.m, case.k);
+    let (_, bc) = case.tb.stored(case.k, case.n);
+    let (a, _, pa) = scatter(h, &case.a, case.lda * ac, case.sa);
+    let (b, _, pb) = scatter(h, &case.b, case.ldb * bc, case.sb);
+    let cw = case.ldc * case.n;
+    let (c, _, pc) = scatter(h, &case.c0, cw, case.sc);
+    let (dpa, dpb, dpc) = (upload_u64(h, &pa), upload_u64(h, &pb), upload_u64(h, &pc));
+    let (m, n, k) = (case.m as i64, case.n as i64, case.k as i64);
+    let mut out = case.c0.clone();
+    // SAFETY: every pointer addresses a full matrix of its device buffer.
+    unsafe {
+        gemm_batched(h, case.ta, case.tb, m, n, k, case.alpha, Batch::Array(dpa as *const *const T), case.lda as i64, Batch::Array(dpb as *const *const T), case.ldb as i64, case.beta, Batch::Array(dpc as *const *mut T), case.ldc as i64, case.batch as i64)
+            .unwrap_or_else(|e| panic!("{}: {e}", case.describe()));
+        h.synchronize().unwrap();
+        for (i, &p) in pc.iter().enumerate() {
+            h.memcpy(out[i * case.sc..].as_mut_ptr() as _, p as _, cw * size).unwrap();
+        }
+        for p in [a, b, c, dpa as _, dpb as _, dpc as _] {
+            h.free(p as _).unwrap();
+        }
+    }
+    out
+}
+
 fn upload_u64(h: &mut Handle, v: &[u64]) -> *mut u64 {
     let p = h.malloc(v.len() * 8).unwrap() as *mut u64;
     unsafe { h.memcpy(p as _, v.as_ptr() as _, v.len() * 8).unwrap() };
@@ -501,6 +596,7 @@ crate::all_precisions! {
     device_arrays => device_arrays_for;
     simt_shapes => simt_shapes_for;
     simt_alignment => simt_alignment_for;
+    small_pointer_alignment => small_pointer_alignment_for;
 }
 
 crate::on_every_backend! {
@@ -516,6 +612,7 @@ crate::on_every_backend! {
     gemm_device_arrays => super::device_arrays;
     gemm_simt_edges_ops_strides_arrays => super::simt_shapes;
     gemm_simt_aligned_and_unaligned_device_arrays => super::simt_alignment;
+    gemm_small_mixed_alignment_pointer_arrays => super::small_pointer_alignment;
     gemm_math_modes_within_their_bounds => super::math_mode_bounds;
     gemm_3xtf32_as_accurate_as_fp32 => super::tf32_accuracy;
 }

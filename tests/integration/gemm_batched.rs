@@ -458,7 +458,7 @@ fn run_scattered<T: Blas>(h: &mut Handle, case: &Case<T>) -> Vec<T> {
     let size = std::mem::size_of::<T>();
     let shift = |i: usize| (i % 4) * std::mem::size_of::<T::Real>();
     // Matrix i of an operand (ld × cols elements from element i·stride of v) in its slot.
-    let scatter = |h: &mut Handle, v: &[T], window: usize, stride: usize| -> (*mut u8, usize, Vec<u64>) {
+    let scatter = |h: &mut Handle, v: &[T], window: usize, stride: usize| -> (*mut u8, Vec<u64>) {
         let slot = (window * size).next_multiple_of(64) + 64;
         let buf = h.malloc(slot * case.batch.max(1)).unwrap() as *mut u8;
         let mut ptrs = Vec::with_capacity(case.batch);
@@ -470,14 +470,14 @@ fn run_scattered<T: Blas>(h: &mut Handle, case: &Case<T>) -> Vec<T> {
                 ptrs.push(p as u64);
             }
         }
-        (buf, slot, ptrs)
+        (buf, ptrs)
     };
     let (_, ac) = case.ta.stored(case.m, case.k);
     let (_, bc) = case.tb.stored(case.k, case.n);
-    let (a, _, pa) = scatter(h, &case.a, case.lda * ac, case.sa);
-    let (b, _, pb) = scatter(h, &case.b, case.ldb * bc, case.sb);
+    let (a, pa) = scatter(h, &case.a, case.lda * ac, case.sa);
+    let (b, pb) = scatter(h, &case.b, case.ldb * bc, case.sb);
     let cw = case.ldc * case.n;
-    let (c, _, pc) = scatter(h, &case.c0, cw, case.sc);
+    let (c, pc) = scatter(h, &case.c0, cw, case.sc);
     let (dpa, dpb, dpc) = (upload_u64(h, &pa), upload_u64(h, &pb), upload_u64(h, &pc));
     let (m, n, k) = (case.m as i64, case.n as i64, case.k as i64);
     let mut out = case.c0.clone();
